@@ -1,0 +1,52 @@
+/**
+ * The closed list of machine error codes and the one map from code to HTTP status.
+ * Codes are stable once published: add new ones, never rename or reuse.
+ */
+export const ERROR_STATUS = {
+  // 400 — the request itself is malformed
+  INVALID_AMOUNT: 400,
+  INVALID_CURRENCY: 400,
+  INVALID_QUERY: 400,
+  INVALID_BODY: 400,
+  // 401 — we could not tell who is calling
+  MISSING_HEADER: 401,
+  UNKNOWN_API_KEY: 401,
+  INVALID_TIMESTAMP: 401,
+  TIMESTAMP_OUT_OF_WINDOW: 401,
+  INVALID_SIGNATURE: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  // 403 — we know who is calling, and the answer is no
+  TOKEN_KEY_MISMATCH: 403,
+  MERCHANT_FORBIDDEN: 403,
+  KEY_REVOKED: 403,
+  KEY_EXPIRED: 403,
+  SCOPE_MISSING: 403,
+  IP_NOT_ALLOWED: 403,
+  MERCHANT_SUSPENDED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  // 422 — well-formed, but a business rule says no
+  UNSUPPORTED_CURRENCY: 422,
+  NO_FEE_SCHEDULE: 422,
+  NO_RATE: 422,
+  INSUFFICIENT_FUNDS: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}

@@ -1,0 +1,141 @@
+/**
+ * JSON with exact decimals. `JSON.stringify` can only write binary floats, so a stored amount
+ * like 1234.567890123456789012 would be rounded; `JsonDecimal` marks a value whose decimal text
+ * is written verbatim as a JSON number literal. `parseExactJson` is the matching reader: it
+ * returns every number as its source text, so nothing is lost on the way back either.
+ */
+export class JsonDecimal {
+  constructor(readonly text: string) {
+    if (!NUMBER_RE.test(text)) throw new TypeError(`not a JSON number literal: ${text}`);
+  }
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+const NUMBER_RE = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+export function jsonDecimal(text: string): JsonDecimal {
+  return new JsonDecimal(text);
+}
+
+/** Serialises like JSON.stringify (compact), writing JsonDecimal values as raw number literals. */
+export function writeExactJson(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value instanceof JsonDecimal) return value.text;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          const item: unknown = value[i];
+          out += item === undefined || typeof item === 'function' ? 'null' : writeExactJson(item);
+        }
+        return out + ']';
+      }
+      if (value instanceof Date) return JSON.stringify(value.toISOString());
+      let out = '{';
+      let first = true;
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined || typeof item === 'function') continue;
+        out += (first ? '' : ',') + JSON.stringify(key) + ':' + writeExactJson(item);
+        first = false;
+      }
+      return out + '}';
+    }
+    default:
+      return 'null';
+  }
+}
+
+/** A parsed JSON number kept as its exact source text. */
+export type ExactJson = null | boolean | string | { number: string } | ExactJson[] | { [k: string]: ExactJson };
+
+/**
+ * Parses JSON, calling `onNumber` with each number's exact source text; by default numbers come
+ * back as those strings. Throws SyntaxError on malformed input, like JSON.parse.
+ */
+export function parseExactJson(text: string, onNumber: (literal: string) => unknown = (s) => s): unknown {
+  let i = 0;
+  const fail = (what: string): never => {
+    throw new SyntaxError(`${what} at position ${i} in JSON`);
+  };
+  const ws = () => {
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+  };
+  const value = (): unknown => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const obj: Record<string, unknown> = {};
+      ws();
+      if (text[i] === '}') return i++, obj;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('expected a property name');
+        const key = str();
+        ws();
+        if (text[i++] !== ':') fail('expected ":"');
+        Object.defineProperty(obj, key, { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        const sep = text[i++];
+        if (sep === '}') return obj;
+        if (sep !== ',') fail('expected "," or "}"');
+      }
+    }
+    if (c === '[') {
+      i++;
+      const arr: unknown[] = [];
+      ws();
+      if (text[i] === ']') return i++, arr;
+      for (;;) {
+        arr.push(value());
+        ws();
+        const sep = text[i++];
+        if (sep === ']') return arr;
+        if (sep !== ',') fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return str();
+    if (text.startsWith('true', i)) return (i += 4), true;
+    if (text.startsWith('false', i)) return (i += 5), false;
+    if (text.startsWith('null', i)) return (i += 4), null;
+    const m = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+    m.lastIndex = i;
+    const hit = m.exec(text);
+    if (!hit) return fail('unexpected token');
+    i += hit[0].length;
+    return onNumber(hit[0]);
+  };
+  const str = (): string => {
+    const start = i;
+    i++;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (Number.isNaN(c)) fail('unterminated string');
+      if (c === 34) break;
+      if (c === 92) i++;
+      else if (c < 32) fail('control character in string');
+      i++;
+    }
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const result = value();
+  ws();
+  if (i !== text.length) fail('unexpected data after JSON');
+  return result;
+}

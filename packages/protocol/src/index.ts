@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './decimal.js';
+export * from './exact-json.js';
+export * from './signing.js';
+export * from './schemas.js';

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Decimal, decimalText, jsonDecimal, parseAmount, parseExactJson, writeExactJson } from '../src/index.js';
+
+describe('exact-decimal JSON writer', () => {
+  it('writes 18 fractional digits exactly as stored', () => {
+    const body = writeExactJson({ amount: jsonDecimal('1234.567890123456789012') });
+    expect(body).toBe('{"amount":1234.567890123456789012}');
+    // JSON.stringify would have rounded it: the reason the writer exists.
+    expect(JSON.stringify({ amount: 1234.567890123456789012 })).not.toBe(body);
+  });
+  it('matches JSON.stringify for values without decimals', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(writeExactJson(value)).toBe(JSON.stringify(value));
+      }),
+    );
+  });
+  it('round-trips any decimal through write and exact parse', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }), fc.integer({ min: 0, max: 18 }))
+      .map(([int, frac, digits]) => (digits === 0 ? `${int}` : `${int}.${frac.toString().padStart(18, '0').slice(0, digits)}`))
+      .map((text) => decimalText(text));
+    fc.assert(
+      fc.property(fc.array(decimal, { maxLength: 5 }), (texts) => {
+        const body = writeExactJson({ list: texts.map((t) => ({ v: jsonDecimal(t) })) });
+        const back = parseExactJson(body) as { list: { v: string }[] };
+        expect(back.list.map((x) => x.v)).toEqual(texts);
+        // The output is valid JSON for every other parser too.
+        expect(() => JSON.parse(body)).not.toThrow();
+      }),
+    );
+  });
+  it('rejects a JsonDecimal that is not a number literal', () => {
+    expect(() => jsonDecimal('1e')).toThrow(TypeError);
+    expect(() => jsonDecimal('NaN')).toThrow(TypeError);
+  });
+});
+
+describe('parseExactJson', () => {
+  it('parses like JSON.parse apart from numbers', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value, null, 1);
+        expect(parseExactJson(text, Number)).toEqual(JSON.parse(text));
+      }),
+    );
+  });
+  it('throws SyntaxError on malformed input', () => {
+    for (const bad of ['', '{', '{"a":}', '[1,]', '"x', '{"a":1} x', 'tru']) {
+      expect(() => parseExactJson(bad), bad).toThrow(SyntaxError);
+    }
+  });
+  it('does not let __proto__ keys change the prototype', () => {
+    const v = parseExactJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+  });
+});
+
+describe('parseAmount', () => {
+  it('accepts positive decimals up to 10^15 with 18 fractional digits', () => {
+    for (const ok of ['1', '0.000000000000000001', '1000000000000000', '99.95', '007']) {
+      expect(parseAmount(ok).ok, ok).toBe(true);
+    }
+  });
+  it('rejects zero, signs, exponents, too many digits and values above 10^15', () => {
+    for (const bad of ['0', '0.0', '-1', '+1', '1e3', '1.', '.5', '1.0000000000000000001', '1000000000000000.1', 'abc', '', ' 1']) {
+      const r = parseAmount(bad);
+      expect(r.ok, bad).toBe(false);
+    }
+  });
+  it('keeps exact values', () => {
+    const r = parseAmount('123456789012345.123456789012345678');
+    expect(r.ok && r.value.equals(new Decimal('123456789012345.123456789012345678'))).toBe(true);
+  });
+});
