@@ -11,6 +11,9 @@ export class JsonDecimal {
   toJSON(): number {
     return Number(this.text);
   }
+  toString(): string {
+    return this.text;
+  }
 }
 
 const NUMBER_RE = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
@@ -139,3 +142,12 @@ export function parseExactJson(text: string, onNumber: (literal: string) => unkn
   if (i !== text.length) fail('unexpected data after JSON');
   return result;
 }
+
+/** A wire type whose numbers may be given as exact JsonDecimal values. */
+export type WithExactNumbers<T> = T extends number
+  ? number | JsonDecimal
+  : T extends (infer U)[]
+    ? WithExactNumbers<U>[]
+    : T extends object
+      ? { [K in keyof T]: WithExactNumbers<T[K]> }
+      : T;

@@ -1,0 +1,59 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { resolve } from 'node:path';
+
+/**
+ * Every setting, its environment variable, type and default, in one schema. Parsed once at
+ * start-up; a bad value stops the process with a message naming the variable.
+ */
+export const ConfigSchema = Type.Object({
+  host: Type.String({ default: '127.0.0.1', env: 'HOSTPAY_HOST', description: 'address to listen on' }),
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, env: 'HOSTPAY_PORT', description: 'port to listen on (0: any free port)' }),
+  dataDir: Type.String({ minLength: 1, default: './.hostpay', env: 'HOSTPAY_DATA_DIR', description: 'directory of the embedded SQLite store and the demo master key' }),
+  databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file' }),
+  masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
+  timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
+  rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
+  authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
+  tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400, default: 3600, env: 'HOSTPAY_TOKEN_TTL_SECONDS', description: 'default bearer token lifetime' }),
+  trustProxy: Type.Boolean({ default: false, env: 'HOSTPAY_TRUST_PROXY', description: 'take the client address from X-Forwarded-For (only behind your own proxy)' }),
+  logLevel: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },
+  ),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the configuration from the environment, overridden by explicit values (CLI flags). */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    const text = env[(schema as unknown as { env: string }).env];
+    if (text === undefined || text === '') continue;
+    const type = (schema as { type?: string }).type;
+    raw[name] = type === 'integer' ? (/^-?\d+$/.test(text) ? Number(text) : text)
+      : type === 'boolean' ? (text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text)
+      : text;
+  }
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) raw[k] = v;
+  const withDefaults = Value.Default(ConfigSchema, raw);
+  const firstError = Value.Errors(ConfigSchema, withDefaults).First();
+  if (firstError) {
+    const name = firstError.path.slice(1);
+    const schema = ConfigSchema.properties[name as keyof Config] as { env?: string } | undefined;
+    throw new Error(`invalid configuration ${schema?.env ?? name}=${JSON.stringify(firstError.value)}: ${firstError.message}`);
+  }
+  const config = withDefaults as Config;
+  return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+/** The table in docs/configuration.md is generated from this, so the two cannot drift. */
+export function configTable(): string {
+  const rows = Object.values(ConfigSchema.properties).map((s) => {
+    const schema = s as unknown as { env: string; default: unknown; description: string };
+    return `| \`${schema.env}\` | \`${JSON.stringify(schema.default)}\` | ${schema.description} |`;
+  });
+  return ['| variable | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}

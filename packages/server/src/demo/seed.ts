@@ -1,0 +1,56 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Services } from '../services/index.js';
+
+export const DEMO_FILE = 'demo.json';
+
+export interface DemoCredentials {
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+  /** True when this call created the data, false when it reused an earlier run's. */
+  created: boolean;
+}
+
+/** Wallets of the demo merchant: [asset, chain, active, postings]. */
+const WALLETS: [string, string, boolean, [kind: 'credit' | 'freeze', amount: string][]][] = [
+  ['USDT', 'TRON', true, [['credit', '1250.75'], ['freeze', '100.25']]],
+  ['USDT', 'ETH', true, [['credit', '980.123456']]],
+  ['BTC', 'BTC', true, [['credit', '0.5321'], ['freeze', '0.01']]],
+  ['ETH', 'ETH', true, [['credit', '3.141592653589793238'], ['freeze', '0.5']]],
+  ['TRX', 'TRON', false, []],
+];
+
+/**
+ * Demo data for a sandbox: one merchant with a key, five wallets with balances and frozen parts,
+ * and fee schedules (a tiered USDT schedule; BTC fixed; ETH percentage; EUR and USD charged in
+ * USDT at a rate). Created once per data directory; later runs reuse it and show the same key.
+ */
+export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
+  const file = join(dataDir, DEMO_FILE);
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { merchantId: string; apiKey: string };
+    const key = await services.merchant.findApiKey(saved.apiKey);
+    if (key) return { ...saved, apiSecret: key.secret.toString('utf8'), created: false };
+  }
+  const { admin } = services;
+  const merchant = await admin.createMerchant('Demo Shop');
+  const key = await admin.createApiKey({ merchantId: merchant.id });
+  for (const [asset, chain, active, postings] of WALLETS) {
+    const wallet = await admin.createWallet({ merchantId: merchant.id, asset, chain, active });
+    for (const [i, [kind, amount]] of postings.entries()) {
+      await admin.post({ walletId: wallet.id, kind, amount, idempotencyKey: `demo-${i}` });
+    }
+  }
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1.5', minValue: '1', onChainFee: '1' });
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1', onChainFee: '1', fromAmount: '10000' });
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '0.5', onChainFee: '1', fromAmount: '100000' });
+  await admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0002', onChainFee: '0.00005' });
+  await admin.setFee({ currency: 'ETH', isPercentage: true, value: '1', minValue: '0.001', onChainFee: '0.0021' });
+  await admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.5', minValue: '0.5', feeCurrency: 'USDT' });
+  await admin.setFee({ currency: 'USD', isPercentage: true, value: '2', minValue: '0.5', feeCurrency: 'USDT' });
+  await admin.setRate('EUR', 'USDT', '1.0842', 'demo');
+  await admin.setRate('USD', 'USDT', '0.9998', 'demo');
+  writeFileSync(file, JSON.stringify({ merchantId: merchant.id, apiKey: key.apiKey }, null, 2) + '\n', { mode: 0o600 });
+  return { merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, created: true };
+}

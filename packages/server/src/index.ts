@@ -1,0 +1,9 @@
+export { loadConfig, configTable, ConfigSchema, type Config } from './config.js';
+export { HostpayError, fail, isHostpayError } from './errors.js';
+export { createServices, sqliteFile, type Services, type AdminServices, type CreatedApiKey, type MerchantServices } from './services/index.js';
+export { seedDemo, type DemoCredentials } from './demo/seed.js';
+export { migrate, schemaVersion } from './store/migrate.js';
+export { openSqliteStore } from './store/sqlite.js';
+export type { Store } from './store/store.js';
+export type { PostingKind } from './store/schema.js';
+export { POSTING_KINDS } from './services/ledger-service.js';

@@ -1,0 +1,56 @@
+import { BoundedMap } from './bounded-map.js';
+import type { ApiKeyAuth } from './types.js';
+
+export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'all' };
+
+/**
+ * The server's read caches and the one place that invalidates them. Writes through this process
+ * call `invalidate`; writes by another process are noticed through the store's external version
+ * (checked on every read), which drops everything. A `generation` taken before a read and
+ * checked before storing its result keeps a read that raced a write from caching stale data.
+ */
+export class Caches {
+  readonly walletBodies = new BoundedMap<string, string>(10_000);
+  /** null = known not to exist (so unknown key ids cost the same as known ones). */
+  readonly keys = new BoundedMap<string, ApiKeyAuth | null>(10_000);
+  readonly feeBodies = new BoundedMap<string, string>(10_000);
+  #generation = 0;
+  #externalVersion: number;
+
+  constructor(private readonly externalVersion: () => number) {
+    this.#externalVersion = externalVersion();
+  }
+
+  /** Call before serving from a cache: drops everything if another process wrote. */
+  sync(): void {
+    const v = this.externalVersion();
+    if (v !== this.#externalVersion) {
+      this.#externalVersion = v;
+      this.invalidate({ kind: 'all' });
+    }
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  invalidate(scope: CacheScope): void {
+    this.#generation++;
+    switch (scope.kind) {
+      case 'wallets':
+        this.walletBodies.delete(scope.merchantId);
+        break;
+      case 'keys':
+        this.keys.clear();
+        break;
+      case 'fees':
+        this.feeBodies.clear();
+        break;
+      case 'all':
+        this.walletBodies.clear();
+        this.keys.clear();
+        this.feeBodies.clear();
+        break;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { Decimal, decimalText, parseAmount } from '@hostpay/protocol';
+import { HostpayError } from '../errors.js';
+import { newId, nowIso } from '../store/ids.js';
+import type { Store } from '../store/store.js';
+import { findPostingByKey, insertPosting, type PostingRow } from '../store/repos/ledger.js';
+import { findWallet, updateBalances } from '../store/repos/wallets.js';
+import type { PostingKind } from '../store/schema.js';
+import type { Caches } from './caches.js';
+
+export interface PostingRequest {
+  walletId: string;
+  kind: PostingKind;
+  amount: string;
+  /** Same key and same posting: the first result is returned, nothing is applied twice. */
+  idempotencyKey?: string | undefined;
+}
+
+export interface PostingResult {
+  posting: PostingRow;
+  replayed: boolean;
+}
+
+export const POSTING_KINDS: readonly PostingKind[] = ['credit', 'debit', 'freeze', 'unfreeze'];
+
+/** Balance after a posting, or the sentence that explains why it would break the invariant. */
+function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Decimal): [Decimal, Decimal] | string {
+  const available = balance.minus(frozen);
+  switch (kind) {
+    case 'credit':
+      return [balance.plus(amount), frozen];
+    case 'debit':
+      return amount.gt(available) ? `debit of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})` : [balance.minus(amount), frozen];
+    case 'freeze':
+      return amount.gt(available) ? `freeze of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})` : [balance, frozen.plus(amount)];
+    case 'unfreeze':
+      return amount.gt(frozen) ? `unfreeze of ${amount.toFixed()} exceeds the frozen amount ${frozen.toFixed()}` : [balance, frozen.minus(amount)];
+  }
+}
+
+/**
+ * Balances change only here. Each posting runs in a write transaction: read the wallet, check
+ * `0 <= freezeAmount <= amount` after the change, write the posting and the new balances
+ * together — or write nothing.
+ */
+export async function postToLedger(store: Store, caches: Caches, req: PostingRequest): Promise<PostingResult> {
+  if (!POSTING_KINDS.includes(req.kind)) {
+    throw new HostpayError('INVALID_QUERY', `posting kind must be one of ${POSTING_KINDS.join(', ')}`);
+  }
+  const parsed = parseAmount(req.amount);
+  if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `amount ${JSON.stringify(req.amount)} ${parsed.reason}`);
+  const key = req.idempotencyKey ?? newId('idem', 24);
+  if (key.length > 128) throw new HostpayError('INVALID_QUERY', 'idempotency key must be at most 128 characters');
+
+  const result = await store.writeTransaction(async (trx) => {
+    const wallet = await findWallet(trx, req.walletId);
+    if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
+    const asset = await trx.selectFrom('assets').select(['symbol', 'decimals']).where('id', '=', wallet.asset_id).executeTakeFirstOrThrow();
+    if (parsed.value.decimalPlaces() > asset.decimals) {
+      throw new HostpayError('INVALID_AMOUNT', `${asset.symbol} has ${asset.decimals} decimal places; ${req.amount} has more`);
+    }
+    const previous = await findPostingByKey(trx, wallet.id, key);
+    if (previous) {
+      if (previous.kind === req.kind && new Decimal(previous.amount).equals(parsed.value)) return { posting: previous, replayed: true, merchantId: wallet.merchant_id };
+      throw new HostpayError('IDEMPOTENCY_CONFLICT', `idempotency key ${key} was already used for a ${previous.kind} of ${previous.amount} on this wallet; use a new key for a different posting`);
+    }
+    const next = apply(req.kind, parsed.value, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount));
+    if (typeof next === 'string') throw new HostpayError('INSUFFICIENT_FUNDS', next, { walletId: wallet.id });
+    const at = nowIso();
+    const posting: PostingRow = {
+      id: newId('pst'),
+      wallet_id: wallet.id,
+      kind: req.kind,
+      amount: decimalText(parsed.value),
+      idempotency_key: key,
+      amount_after: decimalText(next[0]),
+      freeze_amount_after: decimalText(next[1]),
+      created_at: at,
+    };
+    await insertPosting(trx, posting);
+    await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
+    return { posting, replayed: false, merchantId: wallet.merchant_id };
+  });
+  if (!result.replayed) caches.invalidate({ kind: 'wallets', merchantId: result.merchantId });
+  return { posting: result.posting, replayed: result.replayed };
+}

@@ -1,0 +1,71 @@
+import type { Decimal, Scope } from '@hostpay/protocol';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Store } from '../store/store.js';
+import { findApiKeyWithMerchant, hasGrant } from '../store/repos/keys.js';
+import { listNetworksOfAssets } from '../store/repos/catalog.js';
+import { listWalletDetails } from '../store/repos/wallets.js';
+import type { Caches } from './caches.js';
+import { successBody } from './envelope.js';
+import { FeeService } from './fee-service.js';
+import type { ApiKeyAuth, MerchantServices } from './types.js';
+import { walletView } from './wallet-view.js';
+
+/**
+ * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
+ * steady stream of reads costs one Map lookup each and a posting is visible on the next read.
+ */
+export function createMerchantServices(store: Store, box: SecretBox, caches: Caches): MerchantServices {
+  const fees = new FeeService(store.db);
+
+  async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
+    const row = await findApiKeyWithMerchant(store.db, keyId);
+    if (!row) return null;
+    return {
+      id: row.id,
+      merchantId: row.merchant_id,
+      secret: box.open(row.secret_sealed, row.id),
+      scopes: JSON.parse(row.scopes) as Scope[],
+      status: row.status,
+      expiresAt: row.expires_at,
+      ipAllowList: row.ip_allow_list === null ? null : (JSON.parse(row.ip_allow_list) as string[]),
+      rateLimitPerMinute: row.rate_limit_per_minute,
+      merchantStatus: row.merchant_status,
+    };
+  }
+
+  async function loadWalletBody(merchantId: string): Promise<string> {
+    const rows = await listWalletDetails(store.db, merchantId);
+    const networks = await listNetworksOfAssets(store.db, [...new Set(rows.map((r) => r.asset_id))]);
+    return successBody(rows.map((r) => walletView(r, networks.filter((n) => n.asset_id === r.asset_id))));
+  }
+
+  /** Read-through with the generation guard: a result computed across a write is not kept. */
+  async function cached<K, V>(map: { get(k: K): V | undefined; set(k: K, v: V): void }, key: K, load: () => Promise<V>): Promise<V> {
+    caches.sync();
+    const hit = map.get(key);
+    if (hit !== undefined) return hit;
+    const generation = caches.generation;
+    const value = await load();
+    if (caches.generation === generation) map.set(key, value);
+    return value;
+  }
+
+  return {
+    async findApiKey(keyId) {
+      return (await cached(caches.keys, keyId, () => loadKey(keyId))) ?? undefined;
+    },
+    async canActFor(keyId, keyMerchantId, merchantId) {
+      return keyMerchantId === merchantId || hasGrant(store.db, keyId, merchantId);
+    },
+    walletListBody(merchantId) {
+      return cached(caches.walletBodies, merchantId, () => loadWalletBody(merchantId));
+    },
+    feePreviewBody(merchantId: string, amount: Decimal, currency: string) {
+      return cached(caches.feeBodies, `${merchantId}|${currency}|${amount.toFixed()}`, async () =>
+        successBody(await fees.preview(merchantId, amount, currency)),
+      );
+    },
+    checkReady: () => store.ping(),
+    tokenSigningKey: box.derive('token-signing'),
+  };
+}

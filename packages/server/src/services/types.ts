@@ -1,0 +1,38 @@
+import type { Decimal, Scope } from '@hostpay/protocol';
+
+/**
+ * What the HTTP layer needs from the rest of the server. The routes and the authentication hook
+ * depend on this interface only; `createServices` (services/index.ts) builds it over a store.
+ */
+
+/** An API key as authentication sees it, secret already decrypted. */
+export interface ApiKeyAuth {
+  id: string;
+  merchantId: string;
+  /** The decrypted API secret, as the HMAC key. */
+  secret: Buffer;
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  /** ISO time or null. */
+  expiresAt: string | null;
+  /** CIDR list (IPv4/IPv6) or null for any address. */
+  ipAllowList: string[] | null;
+  /** Per-key override of the default per-minute limit, or null. */
+  rateLimitPerMinute: number | null;
+  merchantStatus: 'active' | 'suspended';
+}
+
+export interface MerchantServices {
+  /** Key by public id, or undefined. Cached; invalidated when the key or its merchant changes. */
+  findApiKey(keyId: string): Promise<ApiKeyAuth | undefined>;
+  /** True when `keyId` (of `keyMerchantId`) may act for `merchantId`: same merchant, or a platform grant. */
+  canActFor(keyId: string, keyMerchantId: string, merchantId: string): Promise<boolean>;
+  /** The full success envelope for the merchant's wallet list, as JSON text ready to send. */
+  walletListBody(merchantId: string): Promise<string>;
+  /** The full success envelope for a fee preview, as JSON text. Throws HostpayError 422s. */
+  feePreviewBody(merchantId: string, amount: Decimal, currency: string): Promise<string>;
+  /** Throws when the store cannot answer (readyz, 503). */
+  checkReady(): Promise<void>;
+  /** Secret used to sign bearer tokens (derived from the master key, same on every instance). */
+  tokenSigningKey: Buffer;
+}

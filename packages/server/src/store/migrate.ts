@@ -1,0 +1,46 @@
+import { sql, type Kysely } from 'kysely';
+import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-reference-catalog.js';
+import type { Store } from './store.js';
+
+interface Migration {
+  version: number;
+  name: string;
+  up(db: Kysely<unknown>): Promise<void>;
+}
+
+/** Versioned migrations, applied in order, each in its own transaction, recorded once. */
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'initial', up: m001.up },
+  { version: 2, name: 'reference-catalog', up: m002.up },
+];
+
+export async function migrate(store: Store): Promise<{ applied: number[] }> {
+  await store.db.schema
+    .createTable('hostpay_migrations')
+    .ifNotExists()
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const done = await store.writeTransaction(async (trx) => {
+      const row = await trx.selectFrom('hostpay_migrations').select('version').where('version', '=', migration.version).executeTakeFirst();
+      if (row) return true;
+      await migration.up(trx as unknown as Kysely<unknown>);
+      await trx
+        .insertInto('hostpay_migrations')
+        .values({ version: migration.version, name: migration.name, applied_at: new Date().toISOString() })
+        .execute();
+      return false;
+    });
+    if (!done) applied.push(migration.version);
+  }
+  return { applied };
+}
+
+export async function schemaVersion(store: Store): Promise<number> {
+  const row = await sql<{ v: number | null }>`select max(version) as v from hostpay_migrations`.execute(store.db);
+  return row.rows[0]?.v ?? 0;
+}

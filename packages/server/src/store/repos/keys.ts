@@ -1,0 +1,33 @@
+import type { Db } from '../store.js';
+import type { ApiKeyTable } from '../schema.js';
+
+export type ApiKeyRow = ApiKeyTable;
+
+export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** The key joined with its merchant's status: everything authentication needs in one read. */
+export function findApiKeyWithMerchant(db: Db, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+    .selectAll('api_keys')
+    .select('merchants.status as merchant_status')
+    .where('api_keys.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function listApiKeys(db: Db, merchantId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').execute();
+}
+
+export async function hasGrant(db: Db, keyId: string, merchantId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('merchant_grants')
+    .select('key_id')
+    .where('key_id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,44 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from './schema.js';
+import type { Store } from './store.js';
+
+/** Opens (creating if needed) an embedded SQLite store in WAL mode. `:memory:` for tests. */
+export function openSqliteStore(file: string): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  // Another process (the CLI next to a running server) may hold the write lock briefly.
+  raw.pragma('busy_timeout = 5000');
+  const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+
+  return {
+    dialect: 'sqlite',
+    db,
+    async writeTransaction(fn) {
+      return db.connection().execute(async (conn) => {
+        await sql`BEGIN IMMEDIATE`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`COMMIT`.execute(conn);
+          return result;
+        } catch (err) {
+          if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
+          throw err;
+        }
+      });
+    },
+    externalVersion: () => dataVersion.get() as number,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
