@@ -156,12 +156,11 @@ export function createAdminServices(store: Store, box: SecretBox, caches: Caches
         created_at: at,
         updated_at: at,
       };
+      const feeCurrency = req.feeCurrency === undefined ? undefined : (await requireAsset(req.feeCurrency)).symbol;
+      // Only `trx` inside: the SQLite store has one connection, which the transaction holds.
       await store.writeTransaction(async (trx) => {
         await upsertFeeTier(trx, row);
-        if (req.feeCurrency !== undefined) {
-          const fee = (await requireAsset(req.feeCurrency)).symbol;
-          await upsertSettlementCurrency(trx, merchantId, currency, fee, at);
-        }
+        if (feeCurrency !== undefined) await upsertSettlementCurrency(trx, merchantId, currency, feeCurrency, at);
       });
       caches.invalidate({ kind: 'fees' });
       return findFeeTier(db, merchantId, currency, row.from_amount);
