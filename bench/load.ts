@@ -1,0 +1,52 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  tool: 'wrk' | 'autocannon';
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  durationSeconds: number;
+  connections: number;
+}
+
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+const ms = (text: string): number => {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+};
+
+function runWrk(o: LoadOptions): LoadResult {
+  const args = ['-t2', `-c${o.connections}`, `-d${o.durationSeconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}: ${v}`);
+  const out = execFileSync('wrk', [...args, o.url], { encoding: 'utf8' });
+  const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN';
+  return {
+    tool: 'wrk',
+    requestsPerSecond: Number(line(/Requests\/sec:\s+([\d.]+)/)),
+    p50Ms: ms(line(/\s50%\s+(\S+)/)),
+    p99Ms: ms(line(/\s99%\s+(\S+)/)),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
+  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.durationSeconds, connections: o.connections });
+  return { tool: 'autocannon', requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx };
+}
+
+/** Loads one URL with wrk when installed (separate C process), else autocannon. */
+export function load(o: LoadOptions): Promise<LoadResult> {
+  return hasWrk() ? Promise.resolve(runWrk(o)) : runAutocannon(o);
+}

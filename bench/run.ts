@@ -1,0 +1,99 @@
+/**
+ * `npm run bench [-- --duration 10 --connections 64]`: hostpay on the embedded store vs a bare
+ * node:http server returning the same bytes, loaded in turn in the same run, with signed requests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
+import { createServices, seedDemo } from '@hostpay/server';
+import { load, type LoadResult } from './load.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    store: { type: 'string', default: 'sqlite' },
+  },
+});
+if (opts.store !== 'sqlite') {
+  console.error(`bench: --store ${opts.store} is not available yet; only sqlite (the embedded store)`);
+  process.exit(2);
+}
+const root = new URL('..', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-bench-'));
+const children: ChildProcess[] = [];
+const cleanup = () => {
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+
+/** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
+function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = /listening (\d+)|http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
+      if (m) resolve(Number(m[1] ?? m[2]));
+    });
+    child.on('exit', (code) => reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${seen}`)));
+  });
+}
+
+// Seed: the demo merchant plus a key whose rate limit does not cap the benchmark.
+const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+const demo = await seedDemo(services, dataDir);
+const key = await services.admin.createApiKey({ merchantId: demo.merchantId, rateLimitPerMinute: 1_000_000_000 });
+await services.close();
+
+const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { HOSTPAY_LOG_LEVEL: 'warn' });
+const base = `http://127.0.0.1:${hostpayPort}`;
+
+const keyHeaders = (body = '') => {
+  const timestamp = unixTimestamp();
+  return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
+};
+const tokenBody = JSON.stringify({ expiresIn: 3600 });
+const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
+const headers = () => ({ ...keyHeaders(), authorization: `Bearer ${token}` });
+
+const targets = [
+  { name: 'GET /api/v1/cp/wallets', path: '/api/v1/cp/wallets' },
+  { name: 'GET fees-preview (100 USDT)', path: `${PATHS.feesPreview}?amount=100&currency=USDT` },
+];
+const bodies: Record<string, string> = {};
+for (const t of targets) {
+  const res = await fetch(base + t.path, { headers: headers() });
+  if (res.status !== 200) throw new Error(`${t.path}: ${res.status} ${await res.text()}`);
+  bodies[t.path] = await res.text();
+}
+const bodiesFile = join(dataDir, 'bodies.json');
+writeFileSync(bodiesFile, JSON.stringify(bodies));
+const barePort = await startChild(process.execPath, ['bench/bare-server.mjs', bodiesFile, '0']);
+
+const durationSeconds = Number(opts.duration);
+const connections = Number(opts.connections);
+const rows: { name: string; bare: LoadResult; hostpay: LoadResult }[] = [];
+for (const t of targets) {
+  const bare = await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds, connections });
+  const hostpay = await load({ url: base + t.path, headers: headers(), durationSeconds, connections });
+  if (hostpay.non2xx > 0) throw new Error(`${t.name}: ${hostpay.non2xx} non-2xx responses from hostpay during the run`);
+  rows.push({ name: t.name, bare, hostpay });
+}
+
+const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
+console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${connections} connections, ${durationSeconds}s per run, Node ${process.version}, embedded SQLite`);
+console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)}`);
+for (const r of rows) {
+  const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
+  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)}`);
+  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)}`);
+}
+process.exit(0);
