@@ -49,7 +49,7 @@ function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
 // Seed: the demo merchant plus a key whose rate limit does not cap the benchmark.
 const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
 const demo = await seedDemo(services, dataDir);
-const key = await services.admin.createApiKey({ merchantId: demo.merchantId, rateLimitPerMinute: 1_000_000_000 });
+const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
 await services.close();
 
 const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { HOSTPAY_LOG_LEVEL: 'warn' });

@@ -12,6 +12,7 @@ export const ConfigSchema = Type.Object({
   dataDir: Type.String({ minLength: 1, default: './.hostpay', env: 'HOSTPAY_DATA_DIR', description: 'directory of the embedded SQLite store and the demo master key' }),
   databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file' }),
   masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
+  masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
   timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
   rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),

@@ -3,6 +3,8 @@ import { Decimal, parseExactJson } from '@hostpay/protocol';
 import { seedDemo } from '../src/demo/seed.js';
 import { tempServices } from './helpers.js';
 
+const ctx = { operator: 'test' };
+
 let env: Awaited<ReturnType<typeof tempServices>>;
 let merchantId: string;
 
@@ -22,7 +24,7 @@ describe('fee preview over the store', () => {
     expect(await preview('100', 'EUR')).toMatchObject({ currency: 'USDT', originalCurrency: 'EUR', rate: '1.0842', convertedAmount: '108.42', fee: '2.7105', scheduleSource: 'default' });
   });
   it('a merchant override replaces the default schedule', async () => {
-    await env.services.admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0001', merchantId });
+    await env.services.admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0001', merchantId }, ctx);
     expect(await preview('1', 'BTC')).toMatchObject({ value: '0.0001', fee: '0.0001', scheduleSource: 'merchant' });
   });
   it('unknown currency is UNSUPPORTED_CURRENCY; known without schedule is NO_FEE_SCHEDULE', async () => {
@@ -30,16 +32,16 @@ describe('fee preview over the store', () => {
     await expect(preview('1', 'USDC')).rejects.toMatchObject({ code: 'NO_FEE_SCHEDULE', status: 422 });
   });
   it('a fee currency without a rate is NO_RATE', async () => {
-    await env.services.admin.setFee({ currency: 'USDC', isPercentage: true, value: '1', feeCurrency: 'TRX' });
+    await env.services.admin.setFee({ currency: 'USDC', isPercentage: true, value: '1', feeCurrency: 'TRX' }, ctx);
     await expect(preview('1', 'USDC')).rejects.toMatchObject({ code: 'NO_RATE', status: 422 });
   });
   it('an inverse rate is used when only quote->base is configured', async () => {
-    await env.services.admin.setRate('TRX', 'USDC', '0.25');
+    await env.services.admin.setRate({ base: 'TRX', quote: 'USDC', rate: '0.25' }, ctx);
     expect(await preview('10', 'USDC')).toMatchObject({ rate: '4', convertedAmount: '40', fee: '0.4' });
   });
   it('a fee change is seen by the next preview (cache invalidated)', async () => {
     const before = await preview('1000', 'USDT');
-    await env.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '2', minValue: '1', onChainFee: '1' });
+    await env.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '2', minValue: '1', onChainFee: '1' }, ctx);
     const after = await preview('1000', 'USDT');
     expect([before.fee, after.fee]).toEqual(['16', '21']);
   });

@@ -5,6 +5,8 @@ import { HostpayError } from '../src/errors.js';
 import type { Services } from '../src/services/index.js';
 import { tempServices } from './helpers.js';
 
+const ctx = { operator: 'test' };
+
 let env: Awaited<ReturnType<typeof tempServices>>;
 let services: Services;
 let walletId: string;
@@ -13,30 +15,30 @@ let merchantId: string;
 beforeEach(async () => {
   env = await tempServices();
   services = env.services;
-  merchantId = (await services.admin.createMerchant('Shop')).id;
-  walletId = (await services.admin.createWallet({ merchantId, asset: 'USDT', chain: 'TRON' })).id;
+  merchantId = (await services.admin.createMerchant('Shop', ctx)).id;
+  walletId = (await services.admin.createWallet({ merchantId, asset: 'USDT', chain: 'TRON' }, ctx)).id;
 });
 afterEach(() => env.cleanup());
 
 async function balances() {
-  const w = await services.admin.getWallet(merchantId, walletId);
+  const w = await services.admin.getWallet(walletId);
   return { amount: String(w.amount), freeze: String(w.freezeAmount) };
 }
 
 describe('ledger postings', () => {
   it('credit, freeze, unfreeze and debit move the balances exactly', async () => {
-    await services.admin.post({ walletId, kind: 'credit', amount: '100.000001' });
-    await services.admin.post({ walletId, kind: 'freeze', amount: '40.5' });
-    await services.admin.post({ walletId, kind: 'unfreeze', amount: '0.5' });
-    await services.admin.post({ walletId, kind: 'debit', amount: '60.000001' });
+    await services.admin.post({ walletId, kind: 'credit', amount: '100.000001' }, ctx);
+    await services.admin.post({ walletId, kind: 'freeze', amount: '40.5' }, ctx);
+    await services.admin.post({ walletId, kind: 'unfreeze', amount: '0.5' }, ctx);
+    await services.admin.post({ walletId, kind: 'debit', amount: '60.000001' }, ctx);
     expect(await balances()).toEqual({ amount: '40', freeze: '40' });
   });
 
   it('refuses a debit or freeze above the available balance and writes nothing', async () => {
-    await services.admin.post({ walletId, kind: 'credit', amount: '10' });
-    await services.admin.post({ walletId, kind: 'freeze', amount: '4' });
+    await services.admin.post({ walletId, kind: 'credit', amount: '10' }, ctx);
+    await services.admin.post({ walletId, kind: 'freeze', amount: '4' }, ctx);
     for (const [kind, amount] of [['debit', '6.000001'], ['freeze', '6.000001'], ['unfreeze', '4.000001']] as const) {
-      const err = await services.admin.post({ walletId, kind, amount }).catch((e: unknown) => e);
+      const err = await services.admin.post({ walletId, kind, amount }, ctx).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(HostpayError);
       expect((err as HostpayError).code).toBe('INSUFFICIENT_FUNDS');
       expect((err as HostpayError).status).toBe(422);
@@ -47,17 +49,17 @@ describe('ledger postings', () => {
   });
 
   it('replays the same idempotency key and refuses it for a different posting', async () => {
-    const first = await services.admin.post({ walletId, kind: 'credit', amount: '5', idempotencyKey: 'k1' });
-    const again = await services.admin.post({ walletId, kind: 'credit', amount: '5.0', idempotencyKey: 'k1' });
+    const first = await services.admin.post({ walletId, kind: 'credit', amount: '5', idempotencyKey: 'k1' }, ctx);
+    const again = await services.admin.post({ walletId, kind: 'credit', amount: '5.0', idempotencyKey: 'k1' }, ctx);
     expect(again.replayed).toBe(true);
     expect(again.posting.id).toBe(first.posting.id);
-    await expect(services.admin.post({ walletId, kind: 'credit', amount: '6', idempotencyKey: 'k1' })).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    await expect(services.admin.post({ walletId, kind: 'credit', amount: '6', idempotencyKey: 'k1' }, ctx)).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
     expect(await balances()).toEqual({ amount: '5', freeze: '0' });
   });
 
   it('rejects amounts finer than the asset precision, non-positive or malformed', async () => {
     for (const amount of ['0.0000001', '0', '-1', '1e3', 'abc']) {
-      await expect(services.admin.post({ walletId, kind: 'credit', amount })).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
+      await expect(services.admin.post({ walletId, kind: 'credit', amount }, ctx)).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
     }
   });
 
@@ -68,11 +70,11 @@ describe('ledger postings', () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(posting, { maxLength: 25 }), async (ops) => {
-        const w = await services.admin.createWallet({ merchantId: (await services.admin.createMerchant('p')).id, asset: 'BTC', chain: 'BTC' });
+        const w = await services.admin.createWallet({ merchantId: (await services.admin.createMerchant('p', ctx)).id, asset: 'BTC', chain: 'BTC' }, ctx);
         let amount = new Decimal(0);
         let frozen = new Decimal(0);
         for (const op of ops) {
-          const res = await services.admin.post({ walletId: w.id, kind: op.kind, amount: op.amount }).catch((e: HostpayError) => e);
+          const res = await services.admin.post({ walletId: w.id, kind: op.kind, amount: op.amount }, ctx).catch((e: HostpayError) => e);
           if (res instanceof HostpayError) {
             expect(res.code).toBe('INSUFFICIENT_FUNDS');
             continue;
@@ -91,7 +93,7 @@ describe('ledger postings', () => {
   it('a posting is visible in the next wallet list (cache invalidated exactly then)', async () => {
     const before = await services.merchant.walletListBody(merchantId);
     expect(await services.merchant.walletListBody(merchantId)).toBe(before);
-    await services.admin.post({ walletId, kind: 'credit', amount: '1234.5' });
+    await services.admin.post({ walletId, kind: 'credit', amount: '1234.5' }, ctx);
     const after = await services.merchant.walletListBody(merchantId);
     expect(after).not.toBe(before);
     expect(after).toContain('"amount":1234.5');
@@ -101,7 +103,7 @@ describe('ledger postings', () => {
     const before = await services.merchant.walletListBody(merchantId);
     const { createServices } = await import('../src/services/index.js');
     const other = await createServices({ dataDir: env.dataDir, databaseUrl: '', masterKey: '' });
-    await other.admin.post({ walletId, kind: 'credit', amount: '7' });
+    await other.admin.post({ walletId, kind: 'credit', amount: '7' }, ctx);
     await other.close();
     const after = await services.merchant.walletListBody(merchantId);
     expect(after).not.toBe(before);

@@ -34,23 +34,24 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
     if (key) return { ...saved, apiSecret: key.secret.toString('utf8'), created: false };
   }
   const { admin } = services;
-  const merchant = await admin.createMerchant('Demo Shop');
-  const key = await admin.createApiKey({ merchantId: merchant.id });
+  const ctx = { operator: 'demo' };
+  const merchant = await admin.createMerchant('Demo Shop', ctx);
+  const key = await admin.createApiKey(merchant.id, { label: 'demo' }, ctx);
   for (const [asset, chain, active, postings] of WALLETS) {
-    const wallet = await admin.createWallet({ merchantId: merchant.id, asset, chain, active });
+    const wallet = await admin.createWallet({ merchantId: merchant.id, asset, chain, active }, ctx);
     for (const [i, [kind, amount]] of postings.entries()) {
-      await admin.post({ walletId: wallet.id, kind, amount, idempotencyKey: `demo-${i}` });
+      await admin.post({ walletId: wallet.id, kind, amount, idempotencyKey: `demo-${i}` }, ctx);
     }
   }
-  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1.5', minValue: '1', onChainFee: '1' });
-  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1', onChainFee: '1', fromAmount: '10000' });
-  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '0.5', onChainFee: '1', fromAmount: '100000' });
-  await admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0002', onChainFee: '0.00005' });
-  await admin.setFee({ currency: 'ETH', isPercentage: true, value: '1', minValue: '0.001', onChainFee: '0.0021' });
-  await admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.5', minValue: '0.5', feeCurrency: 'USDT' });
-  await admin.setFee({ currency: 'USD', isPercentage: true, value: '2', minValue: '0.5', feeCurrency: 'USDT' });
-  await admin.setRate('EUR', 'USDT', '1.0842', 'demo');
-  await admin.setRate('USD', 'USDT', '0.9998', 'demo');
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1.5', minValue: '1', onChainFee: '1' }, ctx);
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1', onChainFee: '1', fromAmount: '10000' }, ctx);
+  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '0.5', onChainFee: '1', fromAmount: '100000' }, ctx);
+  await admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0002', onChainFee: '0.00005' }, ctx);
+  await admin.setFee({ currency: 'ETH', isPercentage: true, value: '1', minValue: '0.001', onChainFee: '0.0021' }, ctx);
+  await admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.5', minValue: '0.5', feeCurrency: 'USDT' }, ctx);
+  await admin.setFee({ currency: 'USD', isPercentage: true, value: '2', minValue: '0.5', feeCurrency: 'USDT' }, ctx);
+  await admin.setRate({ base: 'EUR', quote: 'USDT', rate: '1.0842', source: 'demo' }, ctx);
+  await admin.setRate({ base: 'USD', quote: 'USDT', rate: '0.9998', source: 'demo' }, ctx);
   writeFileSync(file, JSON.stringify({ merchantId: merchant.id, apiKey: key.apiKey }, null, 2) + '\n', { mode: 0o600 });
   return { merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, created: true };
 }

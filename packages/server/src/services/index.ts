@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { resolveMasterKey, type MasterKeySource } from '../crypto/master-key.js';
+import { parseMasterKey, resolveMasterKey, type MasterKeySource } from '../crypto/master-key.js';
 import { SecretBox } from '../crypto/secret-box.js';
 import { migrate } from '../store/migrate.js';
 import { openSqliteStore } from '../store/sqlite.js';
 import type { Store } from '../store/store.js';
-import { createAdminServices, type AdminServices } from './admin.js';
+import { createAdminServices, type AdminServices } from './admin/index.js';
 import { Caches } from './caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './types.js';
+import { loadTokenSigningKey } from './token-key.js';
 
 export interface Services {
   store: Store;
@@ -31,7 +32,7 @@ export function sqliteFile(config: Pick<Config, 'databaseUrl' | 'dataDir'>): str
  * `generateMasterKey`: allowed to create `<dataDir>/master.key` when none is configured.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> & Partial<Pick<Config, 'masterKeyPrevious'>>,
   opts: { generateMasterKey?: boolean; store?: Store } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
@@ -42,18 +43,20 @@ export async function createServices(
     await store.close();
     throw err;
   }
-  const box = new SecretBox(master.key);
+  const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
+  const box = new SecretBox(master.key, previous);
   const caches = new Caches(() => store.externalVersion());
+  const tokenKey = await loadTokenSigningKey(store, box);
   const { key: _secret, ...masterInfo } = master;
   return {
     store,
     caches,
-    merchant: createMerchantServices(store, box, caches),
-    admin: createAdminServices(store, box, caches),
+    merchant: createMerchantServices(store, box, caches, tokenKey),
+    admin: createAdminServices({ store, box, caches }),
     masterKey: masterInfo,
     close: () => store.close(),
   };
 }
 
 export type { MerchantServices, ApiKeyAuth } from './types.js';
-export type { AdminServices, CreatedApiKey } from './admin.js';
+export type { AdminServices, AuditContext, CreatedApiKey, KeySettings, KeyView, MerchantView, FeeTierRequest, Page, PageRequest } from './admin/index.js';

@@ -6,6 +6,7 @@ import { findPostingByKey, insertPosting, type PostingRow } from '../store/repos
 import { findWallet, updateBalances } from '../store/repos/wallets.js';
 import type { PostingKind } from '../store/schema.js';
 import type { Caches } from './caches.js';
+import { recordAudit, type AuditContext } from './admin/audit.js';
 
 export interface PostingRequest {
   walletId: string;
@@ -42,7 +43,7 @@ function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Dec
  * `0 <= freezeAmount <= amount` after the change, write the posting and the new balances
  * together — or write nothing.
  */
-export async function postToLedger(store: Store, caches: Caches, req: PostingRequest): Promise<PostingResult> {
+export async function postToLedger(store: Store, caches: Caches, req: PostingRequest, ctx: AuditContext): Promise<PostingResult> {
   if (!POSTING_KINDS.includes(req.kind)) {
     throw new HostpayError('INVALID_QUERY', `posting kind must be one of ${POSTING_KINDS.join(', ')}`);
   }
@@ -78,6 +79,13 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
     };
     await insertPosting(trx, posting);
     await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
+    await recordAudit(trx, ctx, {
+      action: `wallet.${req.kind}`,
+      objectType: 'wallet',
+      objectId: wallet.id,
+      before: { amount: wallet.amount, freezeAmount: wallet.freeze_amount },
+      after: { amount: posting.amount_after, freezeAmount: posting.freeze_amount_after, postingId: posting.id, idempotencyKey: key },
+    });
     return { posting, replayed: false, merchantId: wallet.merchant_id };
   });
   if (!result.replayed) caches.invalidate({ kind: 'wallets', merchantId: result.merchantId });

@@ -14,7 +14,8 @@ import { walletView } from './wallet-view.js';
  * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
  * steady stream of reads costs one Map lookup each and a posting is visible on the next read.
  */
-export function createMerchantServices(store: Store, box: SecretBox, caches: Caches): MerchantServices {
+export function createMerchantServices(store: Store, box: SecretBox, caches: Caches, tokenSigningKey: Buffer): MerchantServices {
+  const lastTouched = new Map<string, number>();
   const fees = new FeeService(store.db);
 
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
@@ -66,6 +67,15 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
       );
     },
     checkReady: () => store.ping(),
-    tokenSigningKey: box.derive('token-signing'),
+    tokenSigningKey,
+    touchKey(keyId) {
+      // last-used time is for operators, to the minute: at most one write per key a minute,
+      // off the request path, and a failure costs only that timestamp.
+      const now = Date.now();
+      if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
+      if (lastTouched.size > 10_000) lastTouched.clear();
+      lastTouched.set(keyId, now);
+      void store.db.updateTable('api_keys').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', keyId).execute().catch(() => undefined);
+    },
   };
 }

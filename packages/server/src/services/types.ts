@@ -33,6 +33,8 @@ export interface MerchantServices {
   feePreviewBody(merchantId: string, amount: Decimal, currency: string): Promise<string>;
   /** Throws when the store cannot answer (readyz, 503). */
   checkReady(): Promise<void>;
-  /** Secret used to sign bearer tokens (derived from the master key, same on every instance). */
+  /** Secret used to sign bearer tokens (stored sealed in the store, same on every instance). */
   tokenSigningKey: Buffer;
+  /** Records that a key was used (throttled to once a minute per key; never blocks the request). */
+  touchKey(keyId: string): void;
 }

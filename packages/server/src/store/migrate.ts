@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-reference-catalog.js';
+import * as m003 from './migrations/003-operations.js';
 import type { Store } from './store.js';
 
 interface Migration {
@@ -13,6 +14,7 @@ interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'initial', up: m001.up },
   { version: 2, name: 'reference-catalog', up: m002.up },
+  { version: 3, name: 'operations', up: m003.up },
 ];
 
 export async function migrate(store: Store): Promise<{ applied: number[] }> {

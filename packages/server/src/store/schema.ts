@@ -25,6 +25,38 @@ export interface ApiKeyTable {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** Set on a key replaced by rotation: the new key's id. */
+  rotated_to: string | null;
+  label: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** Name of the operator token (or `cli:<user>`, `demo`) that made the change. */
+  operator: string;
+  action: string;
+  object_type: string;
+  object_id: string;
+  /** JSON of the object before and after, never containing a secret. */
+  before: string | null;
+  after: string | null;
+  request_id: string | null;
+}
+
+export interface AdminIdempotencyTable {
+  operator: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+export interface ServerSecretTable {
+  name: string;
+  sealed: string;
+  created_at: string;
 }
 
 /** A platform key may act for the sub-merchants an operator granted it. */
@@ -134,6 +166,9 @@ export interface Database {
   settlement_currencies: SettlementCurrencyTable;
   rates: RateTable;
   hostpay_migrations: MigrationTable;
+  audit_log: AuditLogTable;
+  admin_idempotency: AdminIdempotencyTable;
+  server_secrets: ServerSecretTable;
 }
 
 export type { Generated };

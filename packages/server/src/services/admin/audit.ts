@@ -1,0 +1,75 @@
+import { newId, nowIso } from '../../store/ids.js';
+import type { Db } from '../../store/store.js';
+import { page, type Page, type PageRequest } from './pagination.js';
+
+/** Who is making an admin change: an operator token's name, `cli:<user>`, or `demo`. */
+export interface AuditContext {
+  operator: string;
+  requestId?: string | undefined;
+}
+
+export interface AuditEntry {
+  action: string;
+  objectType: string;
+  objectId: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Records a change in the same transaction as the change itself: both land or neither. */
+export async function recordAudit(trx: Db, ctx: AuditContext, entry: AuditEntry): Promise<void> {
+  await trx
+    .insertInto('audit_log')
+    .values({
+      id: newId('aud'),
+      at: nowIso(),
+      operator: ctx.operator,
+      action: entry.action,
+      object_type: entry.objectType,
+      object_id: entry.objectId,
+      before: entry.before === undefined || entry.before === null ? null : JSON.stringify(entry.before),
+      after: entry.after === undefined || entry.after === null ? null : JSON.stringify(entry.after),
+      request_id: ctx.requestId ?? null,
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  objectType?: string | undefined;
+  objectId?: string | undefined;
+  operator?: string | undefined;
+  action?: string | undefined;
+  since?: string | undefined;
+}
+
+export interface AuditView {
+  id: string;
+  at: string;
+  operator: string;
+  action: string;
+  objectType: string;
+  objectId: string;
+  before: unknown;
+  after: unknown;
+  requestId: string | null;
+}
+
+export async function listAudit(db: Db, filter: AuditFilter, req: PageRequest): Promise<Page<AuditView>> {
+  let q = db.selectFrom('audit_log').selectAll();
+  if (filter.objectType) q = q.where('object_type', '=', filter.objectType);
+  if (filter.objectId) q = q.where('object_id', '=', filter.objectId);
+  if (filter.operator) q = q.where('operator', '=', filter.operator);
+  if (filter.action) q = q.where('action', '=', filter.action);
+  if (filter.since) q = q.where('at', '>=', filter.since);
+  return page(q, 'at', req, (r) => ({
+    id: r.id,
+    at: r.at,
+    operator: r.operator,
+    action: r.action,
+    objectType: r.object_type,
+    objectId: r.object_id,
+    before: r.before === null ? null : JSON.parse(r.before),
+    after: r.after === null ? null : JSON.parse(r.after),
+    requestId: r.request_id,
+  }));
+}

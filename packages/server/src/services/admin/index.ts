@@ -1,0 +1,30 @@
+import type { AdminDeps } from './deps.js';
+import { feeAdmin } from './fees.js';
+import { keyAdmin } from './keys.js';
+import { rotateMasterKey } from './master-key.js';
+import { merchantAdmin } from './merchants.js';
+import { walletAdmin } from './wallets.js';
+import { listAudit, type AuditContext, type AuditFilter } from './audit.js';
+import type { PageRequest } from './pagination.js';
+
+/**
+ * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
+ * an AuditContext and records who changed what, before and after, in the same transaction.
+ */
+export function createAdminServices(deps: AdminDeps) {
+  return {
+    ...merchantAdmin(deps),
+    ...keyAdmin(deps),
+    ...walletAdmin(deps),
+    ...feeAdmin(deps),
+    listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
+    rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
+  };
+}
+
+export type AdminServices = ReturnType<typeof createAdminServices>;
+export type { AuditContext } from './audit.js';
+export type { CreatedApiKey, KeySettings, KeyView } from './keys.js';
+export type { MerchantView } from './merchants.js';
+export type { FeeTierRequest } from './fees.js';
+export type { Page, PageRequest } from './pagination.js';
