@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createServices, type Services } from '../src/services/index.js';
-import { tempServices } from './helpers.js';
+import type { Services } from '../src/services/index.js';
+import { DIALECTS, tempServices, type Dialect } from './helpers.js';
 
 const ctx = { operator: 'ops-alice', requestId: 'req_test' };
+describe.each(DIALECTS)('on %s', (dialect: Dialect) => {
 let env: Awaited<ReturnType<typeof tempServices>>;
 let admin: Services['admin'];
 
 beforeEach(async () => {
-  env = await tempServices();
+  env = await tempServices(dialect);
   admin = env.services.admin;
 });
 afterEach(() => env.cleanup());
@@ -118,17 +119,17 @@ describe('master key rotation', () => {
     const newMaster = randomBytes(32).toString('base64');
     await env.services.close();
 
-    const rotated = await createServices({ dataDir: env.dataDir, databaseUrl: '', masterKey: newMaster, masterKeyPrevious: oldMaster });
+    const rotated = await env.reopen({ masterKey: newMaster, masterKeyPrevious: oldMaster });
     expect(await rotated.admin.rotateMasterKey(ctx)).toEqual({ resealed: 3, alreadyCurrent: 0 });
     expect(await rotated.admin.rotateMasterKey(ctx)).toEqual({ resealed: 0, alreadyCurrent: 3 });
     await rotated.close();
 
     // Only the new key from now on: everything still opens, the token signing key is unchanged.
-    env.services = await createServices({ dataDir: env.dataDir, databaseUrl: '', masterKey: newMaster });
+    env.services = await env.reopen({ masterKey: newMaster });
     for (const k of keys) expect((await env.services.merchant.findApiKey(k.apiKey))?.secret.toString()).toBe(k.apiSecret);
     expect(env.services.merchant.tokenSigningKey.equals(tokenKey)).toBe(true);
     // And the old key alone no longer opens them.
-    await expect(createServices({ dataDir: env.dataDir, databaseUrl: '', masterKey: oldMaster })).rejects.toThrow(/not configured/);
+    await expect(env.reopen({ masterKey: oldMaster })).rejects.toThrow(/not configured/);
   });
 });
 
@@ -150,4 +151,5 @@ describe('wallets and postings', () => {
     expect(after).toEqual([['credit', '10', '0'], ['freeze', '10', '3'], ['debit', '7.5', '3'], ['unfreeze', '7.5', '2']]);
     expect((await admin.assetNetworks('USDT')).map((n) => n.name).sort()).toEqual(['ERC20', 'TRC20']);
   });
+});
 });

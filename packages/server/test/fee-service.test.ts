@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal, parseExactJson } from '@hostpay/protocol';
 import { seedDemo } from '../src/demo/seed.js';
-import { tempServices } from './helpers.js';
+import { DIALECTS, tempServices, type Dialect } from './helpers.js';
 
 const ctx = { operator: 'test' };
 
+describe.each(DIALECTS)('on %s', (dialect: Dialect) => {
 let env: Awaited<ReturnType<typeof tempServices>>;
 let merchantId: string;
 
 beforeAll(async () => {
-  env = await tempServices();
+  env = await tempServices(dialect);
   merchantId = (await seedDemo(env.services, env.dataDir)).merchantId;
 });
 afterAll(() => env.cleanup());
@@ -45,4 +46,5 @@ describe('fee preview over the store', () => {
     const after = await preview('1000', 'USDT');
     expect([before.fee, after.fee]).toEqual(['16', '21']);
   });
+});
 });

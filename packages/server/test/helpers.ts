@@ -1,17 +1,77 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createServices, type Services } from '../src/services/index.js';
+import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 
-/** Real services over a fresh SQLite store in a temp dir, removed by `cleanup`. */
-export async function tempServices(): Promise<{ services: Services; dataDir: string; cleanup: () => Promise<void> }> {
+export type Dialect = 'sqlite' | 'postgres';
+
+export const TEST_DATABASE_URL = process.env.HOSTPAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Whether the PostgreSQL suites run. With CI=true they always run, so an unreachable server
+ * fails them loudly; elsewhere they are skipped with the reason printed once.
+ */
+export const postgresAvailable: boolean = await (async () => {
+  if (process.env.CI === 'true') return true;
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (err) {
+    console.warn(`[hostpay tests] PostgreSQL suites skipped: ${TEST_DATABASE_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`);
+    return false;
+  }
+})();
+
+/** The dialects every store test runs on. */
+export const DIALECTS: Dialect[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/**
+ * Real services over a fresh store — SQLite in a temp dir, or PostgreSQL in a schema of its own —
+ * removed by `cleanup`.
+ */
+export interface TempEnv {
+  services: Services;
+  dataDir: string;
+  databaseUrl: string;
+  schema?: string;
+  /** Opens more services on the same store (another "instance"), e.g. with other master keys. */
+  reopen(config?: { masterKey?: string; masterKeyPrevious?: string }): Promise<Services>;
+  cleanup: () => Promise<void>;
+}
+
+export async function tempServices(dialect: Dialect = 'sqlite'): Promise<TempEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-test-'));
-  const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+  if (dialect === 'sqlite') {
+    const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+    return {
+      services,
+      dataDir,
+      databaseUrl: '',
+      reopen: (config = {}) => createServices({ dataDir, databaseUrl: '', masterKey: '', ...config }),
+      cleanup: async () => {
+        await services.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+  const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
+  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: '' }, { generateMasterKey: true, store });
   return {
     services,
     dataDir,
+    databaseUrl: TEST_DATABASE_URL,
+    schema,
+    reopen: async (config = {}) =>
+      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) }),
     cleanup: async () => {
       await services.close();
+      await dropPostgresSchema(TEST_DATABASE_URL, schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

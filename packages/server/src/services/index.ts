@@ -4,6 +4,7 @@ import { parseMasterKey, resolveMasterKey, type MasterKeySource } from '../crypt
 import { SecretBox } from '../crypto/secret-box.js';
 import { migrate } from '../store/migrate.js';
 import { openSqliteStore } from '../store/sqlite.js';
+import { openPostgresStore, type PostgresOptions } from '../store/postgres.js';
 import type { Store } from '../store/store.js';
 import { createAdminServices, type AdminServices } from './admin/index.js';
 import { Caches } from './caches.js';
@@ -24,7 +25,18 @@ export interface Services {
 export function sqliteFile(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
   if (config.databaseUrl === '') return join(config.dataDir, 'hostpay.db');
   if (config.databaseUrl.startsWith('sqlite:')) return config.databaseUrl.slice('sqlite:'.length);
-  throw new Error(`HOSTPAY_DATABASE_URL ${JSON.stringify(config.databaseUrl.replace(/\/\/[^@]*@/, '//***@'))} is not supported yet: use empty (embedded SQLite) or sqlite:<path>`);
+  throw new Error(`HOSTPAY_DATABASE_URL ${JSON.stringify(redactUrl(config.databaseUrl))} is not supported: use empty (embedded SQLite), sqlite:<path> or postgres://…`);
+}
+
+/** A URL with its password hidden, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+}
+
+/** The store a configuration names: PostgreSQL for postgres:// URLs, else embedded SQLite. */
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: PostgresOptions = {}): Promise<Store> {
+  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) return openPostgresStore(config.databaseUrl, opts);
+  return openSqliteStore(sqliteFile(config));
 }
 
 /**
@@ -36,26 +48,27 @@ export async function createServices(
   opts: { generateMasterKey?: boolean; store?: Store } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
-  const store = opts.store ?? openSqliteStore(sqliteFile(config));
+  const store = opts.store ?? (await openStore(config));
   try {
     await migrate(store);
+    const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
+    const box = new SecretBox(master.key, previous);
+    const caches = new Caches(() => store.externalVersion());
+    const tokenKey = await loadTokenSigningKey(store, box);
+    const { key: _secret, ...masterInfo } = master;
+    return {
+      store,
+      caches,
+      merchant: createMerchantServices(store, box, caches, tokenKey),
+      admin: createAdminServices({ store, box, caches }),
+      masterKey: masterInfo,
+      close: () => store.close(),
+    };
   } catch (err) {
+    // The services own the store from here on: a failed start must not leak its connections.
     await store.close();
     throw err;
   }
-  const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
-  const box = new SecretBox(master.key, previous);
-  const caches = new Caches(() => store.externalVersion());
-  const tokenKey = await loadTokenSigningKey(store, box);
-  const { key: _secret, ...masterInfo } = master;
-  return {
-    store,
-    caches,
-    merchant: createMerchantServices(store, box, caches, tokenKey),
-    admin: createAdminServices({ store, box, caches }),
-    masterKey: masterInfo,
-    close: () => store.close(),
-  };
 }
 
 export type { MerchantServices, ApiKeyAuth } from './types.js';

@@ -3,7 +3,7 @@ import { HostpayError } from '../errors.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import { findPostingByKey, insertPosting, type PostingRow } from '../store/repos/ledger.js';
-import { findWallet, updateBalances } from '../store/repos/wallets.js';
+import { lockWallet, updateBalances } from '../store/repos/wallets.js';
 import type { PostingKind } from '../store/schema.js';
 import type { Caches } from './caches.js';
 import { recordAudit, type AuditContext } from './admin/audit.js';
@@ -53,7 +53,7 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
   if (key.length > 128) throw new HostpayError('INVALID_QUERY', 'idempotency key must be at most 128 characters');
 
   const result = await store.writeTransaction(async (trx) => {
-    const wallet = await findWallet(trx, req.walletId);
+    const wallet = await lockWallet(trx, req.walletId, store.dialect);
     if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
     const asset = await trx.selectFrom('assets').select(['symbol', 'decimals']).where('id', '=', wallet.asset_id).executeTakeFirstOrThrow();
     if (parsed.value.decimalPlaces() > asset.decimals) {

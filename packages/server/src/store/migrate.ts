@@ -3,11 +3,12 @@ import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-reference-catalog.js';
 import * as m003 from './migrations/003-operations.js';
 import type { Store } from './store.js';
+import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
 interface Migration {
   version: number;
   name: string;
-  up(db: Kysely<unknown>): Promise<void>;
+  up(db: Kysely<unknown>, types: ColumnTypes): Promise<void>;
 }
 
 /** Versioned migrations, applied in order, each in its own transaction, recorded once. */
@@ -17,20 +18,29 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'operations', up: m003.up },
 ];
 
+/** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */
+async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
+  if (store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(7426001)`.execute(trx);
+}
+
 export async function migrate(store: Store): Promise<{ applied: number[] }> {
-  await store.db.schema
-    .createTable('hostpay_migrations')
-    .ifNotExists()
-    .addColumn('version', 'integer', (c) => c.primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('applied_at', 'text', (c) => c.notNull())
-    .execute();
+  await store.writeTransaction(async (trx) => {
+    await lock(store, trx as unknown as Kysely<unknown>);
+    await trx.schema
+      .createTable('hostpay_migrations')
+      .ifNotExists()
+      .addColumn('version', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('applied_at', COLUMN_TYPES[store.dialect].time, (c) => c.notNull())
+      .execute();
+  });
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     const done = await store.writeTransaction(async (trx) => {
+      await lock(store, trx as unknown as Kysely<unknown>);
       const row = await trx.selectFrom('hostpay_migrations').select('version').where('version', '=', migration.version).executeTakeFirst();
       if (row) return true;
-      await migration.up(trx as unknown as Kysely<unknown>);
+      await migration.up(trx as unknown as Kysely<unknown>, COLUMN_TYPES[store.dialect]);
       await trx
         .insertInto('hostpay_migrations')
         .values({ version: migration.version, name: migration.name, applied_at: new Date().toISOString() })

@@ -18,6 +18,8 @@ export interface Store {
    * `PRAGMA data_version`). Caches compare it to drop entries another writer made stale.
    */
   externalVersion(): number;
+  /** Marks the store as changed by someone else (a change-feed message from another instance). */
+  bumpExternalVersion?(): void;
   /** Cheap liveness probe of the store. */
   ping(): Promise<void>;
   close(): Promise<void>;

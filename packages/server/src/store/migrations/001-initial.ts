@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { ColumnTypes } from './column-types.js';
 
-/** v1: every table of the core service. Decimal columns are text on SQLite. */
-export async function up(db: Kysely<unknown>): Promise<void> {
+/** v1: every table of the core service. */
+export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable('merchants')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('active'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -18,12 +19,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('secret_sealed', 'text', (c) => c.notNull())
     .addColumn('scopes', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('active'))
-    .addColumn('expires_at', 'text')
+    .addColumn('expires_at', t.time)
     .addColumn('ip_allow_list', 'text')
     .addColumn('rate_limit_per_minute', 'integer')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('last_used_at', 'text')
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('revoked_at', t.time)
+    .addColumn('last_used_at', t.time)
     .execute();
   await db.schema.createIndex('api_keys_merchant').on('api_keys').column('merchant_id').execute();
 
@@ -31,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('merchant_grants')
     .addColumn('key_id', 'text', (c) => c.notNull().references('api_keys.id'))
     .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('merchant_grants_pk', ['key_id', 'merchant_id'])
     .execute();
 
@@ -69,10 +70,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('asset_id', 'text', (c) => c.notNull().references('assets.id'))
     .addColumn('chain_id', 'text', (c) => c.notNull().references('chains.id'))
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('amount', 'text', (c) => c.notNull().defaultTo('0'))
-    .addColumn('freeze_amount', 'text', (c) => c.notNull().defaultTo('0'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('amount', t.money, (c) => c.notNull().defaultTo('0'))
+    .addColumn('freeze_amount', t.money, (c) => c.notNull().defaultTo('0'))
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .addUniqueConstraint('wallets_merchant_asset_chain', ['merchant_id', 'asset_id', 'chain_id'])
     .execute();
 
@@ -81,11 +82,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('wallet_id', 'text', (c) => c.notNull().references('wallets.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('amount', 'text', (c) => c.notNull())
+    .addColumn('amount', t.money, (c) => c.notNull())
     .addColumn('idempotency_key', 'text', (c) => c.notNull())
-    .addColumn('amount_after', 'text', (c) => c.notNull())
-    .addColumn('freeze_amount_after', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('amount_after', t.money, (c) => c.notNull())
+    .addColumn('freeze_amount_after', t.money, (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addUniqueConstraint('ledger_postings_idempotency', ['wallet_id', 'idempotency_key'])
     .execute();
 
@@ -94,13 +95,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('merchant_id', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('from_amount', 'text', (c) => c.notNull().defaultTo('0'))
+    .addColumn('from_amount', t.money, (c) => c.notNull().defaultTo('0'))
     .addColumn('is_percentage', 'integer', (c) => c.notNull())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('min_value', 'text', (c) => c.notNull().defaultTo('0'))
-    .addColumn('on_chain_fee', 'text', (c) => c.notNull().defaultTo('0'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('value', t.money, (c) => c.notNull())
+    .addColumn('min_value', t.money, (c) => c.notNull().defaultTo('0'))
+    .addColumn('on_chain_fee', t.money, (c) => c.notNull().defaultTo('0'))
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .addUniqueConstraint('fee_schedules_tier', ['merchant_id', 'currency', 'from_amount'])
     .execute();
 
@@ -109,7 +110,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('merchant_id', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('settlement_currency', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('settlement_currencies_pk', ['merchant_id', 'currency'])
     .execute();
 
@@ -117,9 +118,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('rates')
     .addColumn('base', 'text', (c) => c.notNull())
     .addColumn('quote', 'text', (c) => c.notNull())
-    .addColumn('rate', 'text', (c) => c.notNull())
+    .addColumn('rate', t.money, (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('rates_pk', ['base', 'quote'])
     .execute();
 

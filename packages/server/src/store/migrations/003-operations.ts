@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { ColumnTypes } from './column-types.js';
 
 /**
  * v3: operations — the audit log, idempotent admin writes, server secrets (the token signing
  * key, sealed like API secrets so a master-key rotation re-seals it too) and key rotation links.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable('audit_log')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('at', 'text', (c) => c.notNull())
+    .addColumn('at', t.time, (c) => c.notNull())
     .addColumn('operator', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('object_type', 'text', (c) => c.notNull())
@@ -27,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('request_hash', 'text', (c) => c.notNull())
     .addColumn('status', 'integer', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('admin_idempotency_pk', ['operator', 'key'])
     .execute();
 
@@ -35,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('server_secrets')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('sealed', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
 
   await db.schema.alterTable('api_keys').addColumn('rotated_to', 'text').execute();
