@@ -11,6 +11,7 @@ export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, env: 'HOSTPAY_PORT', description: 'port to listen on (0: any free port)' }),
   dataDir: Type.String({ minLength: 1, default: './.hostpay', env: 'HOSTPAY_DATA_DIR', description: 'directory of the embedded SQLite store and the demo master key' }),
   databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file' }),
+  redisUrl: Type.String({ default: '', env: 'HOSTPAY_REDIS_URL', description: 'redis://… to share rate limits and cache invalidation across instances; empty: in-process (one instance)' }),
   masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
   masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
   timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),

@@ -17,8 +17,21 @@ export class Caches {
   #generation = 0;
   #externalVersion: number;
 
-  constructor(private readonly externalVersion: () => number) {
+  constructor(
+    private readonly externalVersion: () => number,
+    private readonly opts: {
+      /** Tells other instances (change feed); called after every local invalidation. */
+      publish?: (scope: CacheScope) => void;
+      /** False while invalidations from other instances could be missed: caches are bypassed. */
+      enabled?: () => boolean;
+    } = {},
+  ) {
     this.#externalVersion = externalVersion();
+  }
+
+  /** Whether reads may be served from memory right now. */
+  get enabled(): boolean {
+    return this.opts.enabled?.() ?? true;
   }
 
   /** Call before serving from a cache: drops everything if another process wrote. */
@@ -26,7 +39,7 @@ export class Caches {
     const v = this.externalVersion();
     if (v !== this.#externalVersion) {
       this.#externalVersion = v;
-      this.invalidate({ kind: 'all' });
+      this.invalidateLocal({ kind: 'all' });
     }
   }
 
@@ -34,7 +47,14 @@ export class Caches {
     return this.#generation;
   }
 
+  /** A write here changed `scope`: drop it locally and tell the other instances. */
   invalidate(scope: CacheScope): void {
+    this.invalidateLocal(scope);
+    this.opts.publish?.(scope);
+  }
+
+  /** Drops `scope` in this instance only (a message from another instance, or a resync). */
+  invalidateLocal(scope: CacheScope): void {
     this.#generation++;
     switch (scope.kind) {
       case 'wallets':

@@ -11,9 +11,11 @@ import { Caches } from './caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './types.js';
 import { loadTokenSigningKey } from './token-key.js';
+import { createSharedState, type SharedState } from '../shared/shared-state.js';
 
 export interface Services {
   store: Store;
+  shared: SharedState;
   merchant: MerchantServices;
   admin: AdminServices;
   caches: Caches;
@@ -44,8 +46,8 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
  * `generateMasterKey`: allowed to create `<dataDir>/master.key` when none is configured.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> & Partial<Pick<Config, 'masterKeyPrevious'>>,
-  opts: { generateMasterKey?: boolean; store?: Store } = {},
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> & Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl'>>,
+  opts: { generateMasterKey?: boolean; store?: Store; log?: { warn(msg: string): void; info(msg: string): void } } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
   const store = opts.store ?? (await openStore(config));
@@ -53,16 +55,32 @@ export async function createServices(
     await migrate(store);
     const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
-    const caches = new Caches(() => store.externalVersion());
+    const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
+    let caches: Caches | undefined;
+    const shared = createSharedState(config.redisUrl ?? '', {
+      onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope),
+      warn: log.warn,
+      info: log.info,
+    });
+    caches = new Caches(() => store.externalVersion(), {
+      publish: (scope) => shared.publish(scope),
+      // Without Redis there is one instance and caches are exact. With Redis, a cache is only as
+      // fresh as the change feed, so reads bypass caches while the feed is down.
+      enabled: () => shared.redis === 'disabled' || shared.cachesSafe,
+    });
     const tokenKey = await loadTokenSigningKey(store, box);
     const { key: _secret, ...masterInfo } = master;
     return {
       store,
+      shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
       admin: createAdminServices({ store, box, caches }),
       masterKey: masterInfo,
-      close: () => store.close(),
+      async close() {
+        await shared.close();
+        await store.close();
+      },
     };
   } catch (err) {
     // The services own the store from here on: a failed start must not leak its connections.

@@ -42,6 +42,7 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
 
   /** Read-through with the generation guard: a result computed across a write is not kept. */
   async function cached<K, V>(map: { get(k: K): V | undefined; set(k: K, v: V): void }, key: K, load: () => Promise<V>): Promise<V> {
+    if (!caches.enabled) return load();
     caches.sync();
     const hit = map.get(key);
     if (hit !== undefined) return hit;

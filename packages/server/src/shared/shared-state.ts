@@ -1,0 +1,61 @@
+import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.js';
+import type { CacheScope } from '../services/caches.js';
+import { RedisChangeFeed } from './change-feed.js';
+import { connectRedis } from './redis.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+
+export type RedisState = 'disabled' | 'up' | 'down';
+
+/**
+ * State that instances must agree on: rate-limit counters and cache invalidations. With
+ * HOSTPAY_REDIS_URL they live in Redis; without it, in this process (one instance). When Redis
+ * goes away the service keeps answering with in-process limits and uncached reads, warns once,
+ * and returns to Redis by itself when it is back.
+ */
+export interface SharedState {
+  readonly rateLimiter: RateLimiter;
+  readonly redis: RedisState;
+  publish(scope: CacheScope): void;
+  /** False while cache invalidations from other instances could be missed. */
+  readonly cachesSafe: boolean;
+  close(): Promise<void>;
+}
+
+export interface SharedStateEvents {
+  onRemoteInvalidation(scope: CacheScope): void;
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+export function createSharedState(redisUrl: string, events: SharedStateEvents): SharedState {
+  if (redisUrl === '') {
+    return { rateLimiter: new MemoryRateLimiter(), redis: 'disabled', publish: () => undefined, cachesSafe: true, close: async () => undefined };
+  }
+  let state: RedisState = 'down';
+  let warned = false;
+  const onState = (healthy: boolean, error?: Error) => {
+    state = healthy ? 'up' : 'down';
+    if (!healthy && !warned) {
+      warned = true;
+      events.warn(`Redis unreachable (${error?.message ?? 'connection closed'}): rate limits are per instance and reads bypass caches until it is back`);
+    } else if (healthy && warned) {
+      warned = false;
+      events.info('Redis is back: shared rate limits and cache invalidation resumed');
+    }
+  };
+  const publisher = connectRedis(redisUrl, onState);
+  const subscriber = connectRedis(redisUrl, () => undefined);
+  const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation);
+  const limiter = new RedisRateLimiter(publisher, (err) => onState(false, err));
+  return {
+    rateLimiter: limiter,
+    get redis() {
+      return state;
+    },
+    publish: (scope) => feed.publish(scope),
+    get cachesSafe() {
+      return state === 'up' && feed.ready;
+    },
+    close: () => feed.close(),
+  };
+}
