@@ -1,0 +1,51 @@
+import { userInfo } from 'node:os';
+import type { AuditContext, Config, Services } from '@hostpay/server';
+import { notice, type Io } from './output.js';
+
+/**
+ * The server package (store, SQLite driver, Fastify) takes most of a command's start-up time, so
+ * it is imported only by commands that use it; `curl`, `token` and `--help` never load it.
+ */
+export const loadServer = () => import('@hostpay/server');
+
+export type ConfigOverrides = { [K in keyof Config]?: Config[K] | undefined };
+
+/** Config from the environment, with the flags that were given on top. */
+export async function configFrom(io: Io, overrides: ConfigOverrides): Promise<Config> {
+  const given: Partial<Config> = {};
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) Object.assign(given, { [k]: v });
+  return (await loadServer()).loadConfig(io.env, given);
+}
+
+/**
+ * Opens the services, runs `fn`, always closes the store. Local operator commands may create the
+ * master key in the data dir (nothing else could ever decrypt secrets there); say so loudly,
+ * because losing that file makes every API secret in the store useless.
+ */
+export async function withServices<T>(io: Io, dataDir: string | undefined, fn: (services: Services, audit: AuditContext) => Promise<T>): Promise<T> {
+  const config = await configFrom(io, { dataDir });
+  const services = await openServices(io, config, true);
+  try {
+    return await fn(services, { operator: operatorName(io) });
+  } finally {
+    await services.close();
+  }
+}
+
+export async function openServices(io: Io, config: Config, generateMasterKey: boolean): Promise<Services> {
+  const services = await (await loadServer()).createServices(config, { generateMasterKey });
+  if (services.masterKey.origin === 'generated') {
+    notice(io, `warning: generated a new master key in ${services.masterKey.file ?? config.dataDir}; it encrypts the API secrets stored in ${config.dataDir}: keep it with the data (production: set HOSTPAY_MASTER_KEY instead)`);
+  }
+  return services;
+}
+
+/** Who the audit log names for a CLI change: `cli:<login>`. */
+export function operatorName(io: Io): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    // No passwd entry for this uid (some containers): fall back to the environment.
+    return `cli:${io.env['USER'] ?? io.env['LOGNAME'] ?? 'unknown'}`;
+  }
+}

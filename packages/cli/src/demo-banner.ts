@@ -1,0 +1,45 @@
+import type { TokenResult } from '@hostpay/protocol';
+import { shellCommand, shellQuote } from './shell-quote.js';
+
+/** The two interface endpoints, as the demo shows them (query quoted: it holds `&`). */
+export const DEMO_PATHS = ['/api/v1/cp/wallets', '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT'] as const;
+
+export interface DemoInfo {
+  url: string;
+  dataDir: string;
+  created: boolean;
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+  token: TokenResult;
+}
+
+/** Lines a user pastes into another terminal: credentials as environment, then one command per endpoint. */
+export function demoCommands(info: DemoInfo): { env: string; requests: string[] } {
+  const vars = { HOSTPAY_BASE_URL: info.url, HOSTPAY_API_KEY: info.apiKey, HOSTPAY_API_SECRET: info.apiSecret, HOSTPAY_TOKEN: info.token.accessToken };
+  return {
+    env: 'export ' + Object.entries(vars).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' '),
+    requests: DEMO_PATHS.map((path) => `${shellCommand(['npx', 'hostpay', 'curl', path])} | sh`),
+  };
+}
+
+export function demoBanner(info: DemoInfo): string {
+  const { env, requests } = demoCommands(info);
+  return [
+    `hostpay sandbox listening on ${info.url}`,
+    `  API docs      ${info.url}/docs`,
+    `  data          ${info.dataDir} (${info.created ? 'demo data created' : 'demo data reused from an earlier run'})`,
+    '',
+    `Demo merchant ${info.merchantId}`,
+    `  API key       ${info.apiKey}`,
+    `  API secret    ${info.apiSecret}`,
+    `  bearer token  ${info.token.accessToken}`,
+    `  expires       ${info.token.expiresAt} (in ${info.token.expiresIn} s; renew with: npx hostpay token)`,
+    '',
+    'Try it from another terminal in this repository (hostpay curl prints a freshly signed curl command, sh runs it):',
+    `  ${env}`,
+    ...requests.map((r) => `  ${r}`),
+    '',
+    `Ctrl-C stops the server; the next start reuses the data in ${info.dataDir}.`,
+  ].join('\n');
+}

@@ -1,0 +1,39 @@
+import { PATHS, type TokenResult } from '@hostpay/protocol';
+import { urlFor, type Credentials } from './credentials.js';
+import { CommandError } from './output.js';
+import { authHeaders } from './signed-request.js';
+
+/**
+ * POST /api/v1/auth/token with the three signed API-key headers. The body is sent only when a
+ * lifetime is asked for, and it is signed exactly as sent.
+ */
+export async function requestToken(creds: Credentials, expiresIn?: number): Promise<TokenResult> {
+  const url = urlFor(creds.baseUrl, PATHS.token);
+  const body = expiresIn === undefined ? '' : JSON.stringify({ expiresIn });
+  const headers = authHeaders({ ...creds, token: undefined }, body);
+  if (body !== '') headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'POST', headers, body: body === '' ? null : body, signal: AbortSignal.timeout(15_000) });
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+    throw new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+  }
+  return envelopeResult(url, response.status, await response.text()) as TokenResult;
+}
+
+/** The `result` of a success envelope; a failure envelope becomes its code and message. */
+function envelopeResult(url: string, status: number, text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const env = parsed as { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } } | undefined;
+  if (env?.status === true && typeof env.result === 'object' && env.result !== null) return env.result;
+  if (env?.status === false && typeof env.error?.code === 'string') {
+    throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
+  }
+  throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
+}

@@ -1,0 +1,124 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { authHeaders } from '../src/signed-request.js';
+import { shellQuote } from '../src/shell-quote.js';
+import { BIN, cleanEnv, hostpay, lines, sh, tempDir } from './helpers.js';
+
+const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
+const HOSTPAY = `${shellQuote(process.execPath)} ${shellQuote(BIN)}`;
+
+interface Demo {
+  child: ChildProcess;
+  banner: string;
+  field(label: string): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * `hostpay serve --demo` from a user's point of view: start it, read what it prints, paste the
+ * printed lines into a shell, and stop it with SIGTERM.
+ */
+describe('serve --demo, from start to curl', () => {
+  const data = tempDir();
+  let running: Demo | undefined;
+  let firstApiKey = '';
+
+  afterEach(async () => {
+    if (running && running.child.exitCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+    running = undefined;
+  });
+  afterAll(() => data.remove());
+
+  function startDemo(): Promise<Demo> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--demo', '--port', '0', '--data-dir', data.dir], {
+      env: cleanEnv({ HOSTPAY_LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner within 20 s; stderr: ${stderr}`)), 20_000);
+      void exited.then((code) => reject(new Error(`serve exited with ${code}; stderr: ${stderr}`)));
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (!stdout.includes('Ctrl-C stops the server')) return;
+        clearTimeout(timer);
+        const field = (label: string): string => {
+          const hit = new RegExp(`^ {2}${label} +(\\S+)`, 'm').exec(stdout);
+          if (!hit?.[1]) throw new Error(`no "${label}" in banner:\n${stdout}`);
+          return hit[1];
+        };
+        resolve((running = { child, banner: stdout, field, exited }));
+      });
+    });
+  }
+
+  /** Runs a printed `npx hostpay curl ... | sh` line after the printed export line, as pasted. */
+  async function runPrinted(exportLine: string, request: string): Promise<unknown> {
+    const local = request.replace(/^npx hostpay /, `${HOSTPAY} `);
+    if (HAS_CURL) {
+      const r = await sh(`${exportLine}\n${local}`);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    }
+    // No curl here: let hostpay sign the same request and send it with fetch instead.
+    const r = await sh(`${exportLine}\n${local.replace(/ \| sh$/, ' --json')}`);
+    const { url, headers } = JSON.parse(r.stdout) as { url: string; headers: Record<string, string> };
+    return (await fetch(url, { headers })).json();
+  }
+
+  it('first run: seeds the data, and the printed requests answer status:true', async () => {
+    const demo = await startDemo();
+    const url = /^hostpay sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(demo.banner)?.[1];
+    expect(url, demo.banner).toBeDefined();
+    expect(demo.banner).toContain('demo data created');
+    expect(demo.field('API docs')).toBe(`${url}/docs`);
+    firstApiKey = demo.field('API key');
+    expect(firstApiKey).toMatch(/^hp_/);
+    expect(demo.field('bearer token').split('.')).toHaveLength(3);
+    expect(Date.parse(demo.field('expires'))).toBeGreaterThan(Date.now());
+
+    const printed = lines(demo.banner).map((l) => l.trim());
+    const exportLine = printed.find((l) => l.startsWith('export HOSTPAY_BASE_URL='));
+    const requests = printed.filter((l) => l.startsWith('npx hostpay curl '));
+    expect(exportLine).toBeDefined();
+    expect(requests).toEqual([
+      'npx hostpay curl /api/v1/cp/wallets | sh',
+      "npx hostpay curl '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT' | sh",
+    ]);
+
+    const wallets = (await runPrinted(exportLine!, requests[0]!)) as { status: boolean; result: { asset: string }[] };
+    expect(wallets.status).toBe(true);
+    expect(wallets.result.map((w) => w.asset).sort()).toEqual(['BTC', 'ETH', 'TRX', 'USDT', 'USDT']);
+    const fees = (await runPrinted(exportLine!, requests[1]!)) as { status: boolean; result: { originalCurrency: string } };
+    expect(fees).toMatchObject({ status: true, result: { originalCurrency: 'USDT' } });
+    expect((await fetch(`${url}/docs`)).status).toBe(200);
+
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+  });
+
+  it('second run: reuses the data (same API key); hostpay token works against it', async () => {
+    const demo = await startDemo();
+    expect(demo.banner).toContain('demo data reused');
+    expect(demo.field('API key')).toBe(firstApiKey);
+
+    const baseUrl = /listening on (\S+)/.exec(demo.banner)![1]!;
+    const creds = { baseUrl, apiKey: demo.field('API key'), apiSecret: demo.field('API secret') };
+    const token = await hostpay(['token', '--expires-in', '120'], { HOSTPAY_BASE_URL: baseUrl, HOSTPAY_API_KEY: creds.apiKey, HOSTPAY_API_SECRET: creds.apiSecret });
+    expect(token.code, token.stderr).toBe(0);
+    expect(lines(token.stdout)).toHaveLength(1);
+    expect(token.stderr).toMatch(/^hostpay: token expires at \S+ \(in 120 s\)/);
+
+    const res = await fetch(`${baseUrl}/api/v1/cp/wallets/`, { headers: authHeaders({ ...creds, token: token.stdout.trim() }) });
+    expect(((await res.json()) as { status: boolean }).status).toBe(true);
+
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, run } from '../src/program.js';
+import { lines, memoryIo } from './helpers.js';
+
+/** Every command path in the tree, e.g. ['wallet', 'credit'], found from the program itself. */
+function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((sub) => {
+    const path = [...prefix, sub.name()];
+    return [path, ...commandPaths(sub, path)];
+  });
+}
+
+describe('command line parsing (in-process)', () => {
+  const paths = commandPaths(buildProgram(memoryIo()));
+
+  it('knows the commands of the issue', () => {
+    const names = paths.map((p) => p.join(' '));
+    for (const expected of ['serve', 'merchant create', 'key create', 'wallet create', 'wallet credit', 'wallet debit', 'wallet freeze', 'wallet unfreeze', 'fee set', 'rate set', 'login', 'logout', 'wallets', 'fees-preview', 'time', 'token', 'curl']) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it.each([[[]] as [string[]], ...paths.map((p) => [p] as [string[]])])('hostpay %j --help exits 0 and prints usage', async (path) => {
+    const io = memoryIo();
+    expect(await run([...path, '--help'], io)).toBe(0);
+    expect(io.out).toMatch(new RegExp(`^Usage: hostpay${path.map((p) => ` ${p}`).join('')} `));
+    expect(io.err).toBe('');
+  });
+
+  it.each([
+    [['wallet', 'credit', 'wal_1', '1', '--bogus'], "hostpay: unknown option '--bogus'"],
+    [['wallet'], 'hostpay: missing command: run `hostpay wallet --help` to see the commands'],
+    [['nope'], "hostpay: unknown command 'nope'"],
+    [['wallet', 'credit', 'wal_1'], "hostpay: missing required argument 'amount'"],
+    [['merchant', 'create'], "hostpay: required option '--name <name>' not specified"],
+    [['fee', 'set', '--currency', 'USDT'], 'hostpay: fee set needs --percent <p> or --fixed <f>'],
+    [['key', 'create', '--merchant', 'm', '--rate-limit', '1.5'], "hostpay: option '--rate-limit <n>' argument '1.5' is invalid. must be a whole number from 1 to 1000000000"],
+    [['serve', '--port', '70000'], "hostpay: option '--port <port>' argument '70000' is invalid. must be a whole number from 0 to 65535"],
+    [['token', '--expires-in', '10'], "hostpay: option '--expires-in <seconds>' argument '10' is invalid. must be a whole number from 60 to 86400"],
+    [['curl', '/x'], 'hostpay: missing API key: pass --api-key, set HOSTPAY_API_KEY, or save them once with `hostpay login --api-key KEY --api-secret SECRET`'],
+    [['wallets', '--api-key', 'hp_x'], 'hostpay: missing API secret for hp_x: pass --api-secret, set HOSTPAY_API_SECRET, or save them once with `hostpay login --api-key KEY --api-secret SECRET`'],
+    [['fees-preview', '100'], "hostpay: missing required argument 'currency'"],
+    [['login', '--api-key', 'hp_x'], 'hostpay: login needs the API secret: pass --api-secret or set HOSTPAY_API_SECRET'],
+    [['time', '--profile', 'no/such'], 'hostpay: profile name "no/such" is invalid: use 1 to 64 letters, digits, \'.\', \'_\' or \'-\''],
+    [['curl', '/x', '--api-key', 'k', '--api-secret', 's', '--base-url', 'ftp://x'], 'hostpay: base URL must start with http:// or https://, got "ftp://x"'],
+  ])('usage error %j: exit 2 and one line', async (argv, message) => {
+    const io = memoryIo();
+    expect(await run(argv, io)).toBe(2);
+    expect(lines(io.err)).toEqual([message]);
+    expect(io.out).toBe('');
+  });
+
+  it('reports an unreachable server as one UNAVAILABLE line, exit 1', async () => {
+    const io = memoryIo({ HOSTPAY_API_KEY: 'hp_x', HOSTPAY_API_SECRET: 'sk_x', HOSTPAY_BASE_URL: 'http://127.0.0.1:9' });
+    expect(await run(['token'], io)).toBe(1);
+    expect(lines(io.err)).toEqual([expect.stringMatching(/^hostpay: UNAVAILABLE: cannot reach http:\/\/127\.0\.0\.1:9\/api\/v1\/auth\/token: .*npx hostpay serve --demo/)]);
+  });
+
+  it('reports an unreachable server for a merchant command as one line naming the address, exit 1', async () => {
+    const io = memoryIo({ HOSTPAY_API_KEY: 'hp_x', HOSTPAY_API_SECRET: 'sk_x', HOSTPAY_BASE_URL: 'http://127.0.0.1:9' });
+    expect(await run(['time'], io)).toBe(1);
+    expect(lines(io.err)).toEqual([expect.stringMatching(/^hostpay: NETWORK_ERROR: cannot reach http:\/\/127\.0\.0\.1:9: .*npx hostpay serve --demo$/)]);
+  });
+});

@@ -1,0 +1,100 @@
+import { decimalText, type AmountMode } from './decimals.js';
+import { defaultRetryDelay, type RetryDelay } from './retry.js';
+import { PATHS } from './paths.js';
+import { Transport } from './transport.js';
+import type {
+  CallOptions,
+  FeePreview,
+  IssueTokenParams,
+  ListWalletsParams,
+  PreviewFeesParams,
+  TimeResult,
+  TokenResult,
+  Wallet,
+} from './types.js';
+
+export interface HostpayClientOptions<M extends AmountMode = 'string'> {
+  /** Server address, e.g. `https://pay.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** The API key id (`hp_...`), sent in the `api-key` header. */
+  apiKey: string;
+  /** The API secret that signs every request; it is never sent. */
+  apiSecret: string;
+  /** A bearer token you manage yourself; by default the client obtains and renews one. */
+  bearerToken?: string | undefined;
+  /** Time budget per call in ms, retries and waits included. Default 30000. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt, for network errors, 429, 502, 503 and 504. Default 2. */
+  maxRetries?: number | undefined;
+  /** The fetch to use. Default: the global fetch. */
+  fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** Decimal fields as exact strings ('string', default) or as numbers ('number', may lose digits). */
+  amounts?: M | undefined;
+  /** Lifetime in seconds of the tokens the client obtains itself, 60..86400. Default 3600. */
+  tokenExpiresIn?: number | undefined;
+  /** Wait before each retry, in ms. Default: Retry-After, else exponential backoff with jitter. */
+  retryDelay?: RetryDelay | undefined;
+  /** The local clock, ms since the epoch. Default Date.now. */
+  now?: (() => number) | undefined;
+}
+
+function required(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`HostpayClient: ${name} must be a non-empty string`);
+  return value;
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) throw new TypeError(`HostpayClient: ${name} must be a whole number >= ${min}`);
+  return value;
+}
+
+/** Client for the hostpay merchant API. Every method rejects with a HostpayError only. */
+export class HostpayClient<M extends AmountMode = 'string'> {
+  private readonly transport: Transport;
+
+  constructor(options: HostpayClientOptions<M>) {
+    this.transport = new Transport({
+      baseUrl: required('baseUrl', options.baseUrl).replace(/\/+$/, ''),
+      apiKey: required('apiKey', options.apiKey),
+      apiSecret: required('apiSecret', options.apiSecret),
+      bearerToken: options.bearerToken,
+      timeoutMs: count('timeoutMs', options.timeoutMs, 30_000, 1),
+      maxRetries: count('maxRetries', options.maxRetries, 2, 0),
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      amounts: options.amounts ?? 'string',
+      tokenExpiresIn: options.tokenExpiresIn ?? 3600,
+      retryDelay: options.retryDelay ?? defaultRetryDelay,
+      now: options.now ?? Date.now,
+    });
+  }
+
+  /** Server clock minus local clock in ms, as learned from the server (0 until it was needed). */
+  get clockOffsetMs(): number {
+    return this.transport.clockOffsetMs;
+  }
+
+  /** The wallets of the calling merchant (GET /api/v1/cp/wallets/). */
+  async listWallets(params: ListWalletsParams = {}): Promise<Wallet<M>[]> {
+    const spec = { method: 'GET', path: PATHS.wallets, query: { merchantId: params.merchantId }, auth: 'bearer' } as const;
+    return (await this.transport.call(spec, params)) as Wallet<M>[];
+  }
+
+  /** The fees a hosted checkout of `amount` in `currency` would carry. */
+  async previewFees(params: PreviewFeesParams): Promise<FeePreview<M>> {
+    const query = { amount: decimalText(params.amount), currency: params.currency, merchantId: params.merchantId };
+    const spec = { method: 'GET', path: PATHS.feesPreview, query, auth: 'bearer' } as const;
+    return (await this.transport.call(spec, params)) as FeePreview<M>;
+  }
+
+  /** A new bearer token for this API key (POST /api/v1/auth/token); the client's own is unaffected. */
+  async issueToken(params: IssueTokenParams = {}): Promise<TokenResult> {
+    const body = { expiresIn: params.expiresIn, scope: params.scope };
+    return (await this.transport.call({ method: 'POST', path: PATHS.token, body, auth: 'key' }, params)) as TokenResult;
+  }
+
+  /** The server clock (GET /api/v1/time, no authentication). */
+  async serverTime(params: CallOptions = {}): Promise<TimeResult> {
+    return (await this.transport.call({ method: 'GET', path: PATHS.time, auth: 'none' }, params)) as TimeResult;
+  }
+}

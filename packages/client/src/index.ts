@@ -1,0 +1,23 @@
+export { HostpayClient, type HostpayClientOptions } from './client.js';
+export {
+  HostpayError,
+  isHostpayError,
+  type ClientErrorCode,
+  type HostpayErrorCode,
+  type HostpayErrorInit,
+} from './errors.js';
+export { DECIMAL_FIELDS, decimalText, type AmountMode, type DecimalField, type DecimalInput } from './decimals.js';
+export { defaultRetryDelay, isRetryable, type RetryDelay, type RetryInfo } from './retry.js';
+export { compactJson, sign } from './signing.js';
+export type {
+  CallOptions,
+  DecimalOf,
+  FeePreview,
+  IssueTokenParams,
+  ListWalletsParams,
+  PreviewFeesParams,
+  TimeResult,
+  TokenResult,
+  Wallet,
+  WithDecimals,
+} from './types.js';

@@ -1,0 +1,12 @@
+/** The runtime exports of @hostpay/client, for the package and bundle tests. */
+export const PUBLIC_RUNTIME_EXPORTS = [
+  'DECIMAL_FIELDS',
+  'HostpayClient',
+  'HostpayError',
+  'compactJson',
+  'decimalText',
+  'defaultRetryDelay',
+  'isHostpayError',
+  'isRetryable',
+  'sign',
+];

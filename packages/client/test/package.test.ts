@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as client from '@hostpay/client';
+import { PUBLIC_RUNTIME_EXPORTS } from './helpers/public-api.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as Record<string, unknown>;
+
+describe('the package as a user imports it (@hostpay/client)', () => {
+  it('exports the public API and nothing else at runtime', () => {
+    expect(Object.keys(client).sort()).toEqual(PUBLIC_RUNTIME_EXPORTS);
+  });
+
+  it('builds a working client', async () => {
+    const c = new client.HostpayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', apiSecret: 's', maxRetries: 0 });
+    const error = await c.serverTime().catch((e: unknown) => e);
+    expect(client.isHostpayError(error)).toBe(true);
+  });
+
+  it('is ESM, side-effect free, with an exports map with types and no runtime dependencies', () => {
+    expect(manifest).toMatchObject({ name: '@hostpay/client', type: 'module', sideEffects: false, dependencies: {} });
+    expect(manifest.exports).toMatchObject({ '.': { types: expect.any(String), default: expect.any(String) } });
+    expect(Object.keys(manifest.exports as object)[0]).toBe('.');
+  });
+});
+
+describe('source rules', () => {
+  const files = readdirSync(`${root}src`).map((name) => ({ name, text: readFileSync(`${root}src/${name}`, 'utf8') }));
+
+  it('uses no Node built-ins or Node globals', () => {
+    for (const { name, text } of files) {
+      expect(text, name).not.toMatch(/from ['"]node:|\brequire\(|\bprocess\.|\bBuffer\b/);
+    }
+  });
+
+  it('imports nothing at runtime: only relative imports and `import type` from the protocol', () => {
+    for (const { name, text } of files) {
+      for (const [, what, from] of text.matchAll(/^import (type )?[^;]*? from '([^']+)';/gms)) {
+        if (!from?.startsWith('./')) expect(what, `${name} imports ${from}`).toBe('type ');
+      }
+    }
+  });
+
+  it('keeps files small', () => {
+    for (const { name, text } of files) expect(text.split('\n').length, name).toBeLessThan(150);
+  });
+});

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compactJson as protocolCompactJson, sign as protocolSign } from '@hostpay/protocol';
+import { compactJson, sign } from '../src/index.js';
+
+interface SigningCase {
+  name: string;
+  secret: string;
+  timestamp: string;
+  rawBody: string;
+  signedString: string;
+  signature: string;
+}
+
+// packages/client/test -> ../../../../shared is the checkout's sibling `shared/` (as in CI).
+const vectorsPath = fileURLToPath(new URL('../../../../shared/vectors/signing.json', import.meta.url));
+const cases = (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { cases: SigningCase[] }).cases;
+
+describe('signing vectors (shared/vectors/signing.json), Web Crypto signer', () => {
+  it('has cases to check', () => expect(cases.length).toBeGreaterThanOrEqual(6));
+  for (const v of cases) {
+    it(`${v.name}: signed string`, () => {
+      expect(`${v.timestamp}.${v.rawBody && compactJson(v.rawBody)}`).toBe(v.signedString);
+    });
+    it(`${v.name}: signature`, async () => {
+      await expect(sign(v.secret, v.timestamp, v.rawBody)).resolves.toBe(v.signature);
+    });
+  }
+});
+
+describe('agrees with the protocol (Node crypto) signer', () => {
+  it('compactJson matches protocol compactJson on any JSON text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 0, max: 4 }), (value, indent) => {
+        const text = JSON.stringify(value, null, indent) ?? '';
+        expect(compactJson(text)).toBe(protocolCompactJson(text));
+      }),
+    );
+  });
+  it('signatures match for arbitrary secrets, timestamps and bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.jsonValue(), async (secret, ts, body) => {
+        const raw = JSON.stringify(body, null, 1) ?? '';
+        expect(await sign(secret, String(ts), raw)).toBe(protocolSign(secret, String(ts), raw));
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

@@ -1,0 +1,4 @@
+// The HTTP layer as its own entry point (`@hostpay/server/app`): Fastify and its plugins are the
+// slowest part of start-up, so operator commands that only touch the store do not load them.
+export { buildApp, type AppDeps } from './app.js';
+export { startServer, type RunningServer } from './server.js';

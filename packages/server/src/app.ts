@@ -1,0 +1,75 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createAuthHooks } from './auth/authenticate.js';
+import './auth/principal.js';
+import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
+import { createTokenCodec } from './auth/tokens.js';
+import type { Config } from './config.js';
+import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.js';
+import { loggerOptions, OneLineLogController } from './http/logging.js';
+import { installNotFound } from './http/not-found.js';
+import { registerDocs, registerOpenApi } from './http/openapi.js';
+import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
+import { strictValidatorCompiler } from './http/validator.js';
+import type { RouteContext } from './routes/context.js';
+import { merchantRoutes } from './routes/merchant.js';
+import { publicRoutes } from './routes/public.js';
+import { tokenRoutes } from './routes/token.js';
+import type { MerchantServices } from './services/types.js';
+
+export interface AppDeps {
+  config: Config;
+  services: MerchantServices;
+  /** Clock in ms for timestamps, token times and rate windows; tests move it. Default Date.now. */
+  now?: () => number;
+  /** false: no logs; an object: pino options merged over ours. Default: pino at config.logLevel. */
+  logger?: boolean | object;
+  /** Shared rate-limit state (Redis with several instances). Default: in-process counters. */
+  rateLimiter?: RateLimiter;
+}
+
+/** The version in the OpenAPI document: the API's (path prefix /api/v1), not the package's. */
+const API_VERSION = '1.0.0';
+
+/**
+ * Builds the HTTP app (plugins, routes, error handling) without listening; server.ts listens.
+ * Tests use the result with `app.inject`.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const now = deps.now ?? Date.now;
+  const app = Fastify({
+    logger: loggerOptions(config, deps.logger),
+    logController: new OneLineLogController(),
+    genReqId,
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    // No route takes a large body; the token route lowers this further.
+    bodyLimit: 16 * 1024,
+    // Requests arriving on a keep-alive connection while we drain are served (with Connection:
+    // close) rather than answered by Fastify's own non-envelope 503.
+    return503OnClosing: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    frameworkErrors: frameworkErrorHandler,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(strictValidatorCompiler);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('rawBody', '');
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    done();
+  });
+  installErrorHandler(app);
+  installNotFound(app);
+  await registerOpenApi(app, API_VERSION);
+
+  const tokens = createTokenCodec(services.tokenSigningKey);
+  const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
+  const ctx: RouteContext = { config, services, now, tokens, auth: createAuthHooks({ config, services, now, limiter, tokens }) };
+  await app.register(publicRoutes, ctx);
+  await app.register(tokenRoutes, ctx);
+  await app.register(merchantRoutes, ctx);
+  await registerDocs(app);
+  return app;
+}

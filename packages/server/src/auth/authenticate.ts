@@ -1,0 +1,111 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { HostpayError } from '../errors.js';
+import type { MerchantServices } from '../services/types.js';
+import { checkTimestamp, readSignedHeaders } from './credentials.js';
+import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
+import type { RateLimiter, RateLimitResult } from './rate-limit.js';
+import { DUMMY_SECRET, isWellFormedSignature, signatureMatches } from './signature.js';
+import type { Principal } from './principal.js';
+import type { TokenCodec } from './tokens.js';
+import { VerifiedCache } from './verified-cache.js';
+
+export interface AuthDeps {
+  config: Config;
+  services: MerchantServices;
+  now: () => number;
+  limiter: RateLimiter;
+  tokens: TokenCodec;
+}
+
+type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+const MINUTE = 60_000;
+// Keys are looked up by id; anything longer is no id of ours and is not worth a store query.
+const MAX_KEY_ID_LENGTH = 128;
+
+/**
+ * The authentication hooks, in PRODUCT.md order: headers, timestamp, key + signature (timing
+ * uniform), key state, bearer, scope; then the per-key rate limit. A client address with too many
+ * failed attempts is turned away before any of it. `merchant` requires a bearer; `apiKey` (token
+ * route) does not. The result is `request.principal`.
+ */
+export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook } {
+  const { config, services, now, limiter, tokens } = deps;
+  const tolerance = config.timestampToleranceSeconds;
+  const failureLimit = config.authFailureLimitPerMinute;
+  const verified = new VerifiedCache();
+
+  async function identify(req: FastifyRequest, withBearer: boolean, nowMs: number): Promise<Principal> {
+    const h = readSignedHeaders(req.headers, withBearer);
+    checkTimestamp(h.timestamp, nowMs, tolerance);
+    const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
+    const bodyless = req.rawBody === '';
+    const hit = key !== undefined && bodyless ? verified.get(key.id, h.timestamp, h.signature, key.secret, h.authorization, nowMs) : undefined;
+    // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
+    const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, h.timestamp, req.rawBody, h.signature);
+    if (key === undefined) {
+      throw new HostpayError('UNKNOWN_API_KEY', 'header `api-key` names no API key of this server: check that you send the key id (it starts with hp_), not the secret, and that it belongs to this environment');
+    }
+    if (!matches) throw signatureError(h.signature);
+    // Key state is checked on every request, cached or not: revoking or suspending acts at once.
+    checkKeyState(key, req.ip, nowMs);
+    const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
+    const scope = req.routeOptions.config.scope;
+    if (scope !== undefined) checkScope(scope, key, token);
+    if (hit === undefined && bodyless) {
+      const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
+      const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
+      verified.set(key.id, h.timestamp, h.signature, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt }, nowMs);
+    }
+    return { key, token };
+  }
+
+  async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
+    reply.header('cache-control', 'no-store');
+    const failures = 'authfail:' + req.ip;
+    const blocked = await limiter.peek(failures, failureLimit, MINUTE);
+    if (!blocked.allowed) {
+      throw rateLimited(blocked, 'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds');
+    }
+    const nowMs = now();
+    let principal: Principal;
+    try {
+      principal = await identify(req, withBearer, nowMs);
+    } catch (err) {
+      // Only "who are you?" failures count: they are what guessing keys or signatures produces.
+      if (err instanceof HostpayError && err.status === 401) await limiter.hit(failures, failureLimit, MINUTE);
+      throw err;
+    }
+    const key = principal.key;
+    services.touchKey(key.id);
+    const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
+    const rate = await limiter.hit('key:' + key.id, limit, MINUTE);
+    reply.header('ratelimit-limit', limit);
+    reply.header('ratelimit-remaining', rate.remaining);
+    reply.header('ratelimit-reset', rate.resetSeconds);
+    if (!rate.allowed) {
+      throw rateLimited(rate, `this API key is limited to ${limit} requests a minute: retry after the Retry-After seconds`);
+    }
+    req.principal = principal;
+  }
+
+  return {
+    merchant: (req, reply) => authenticate(req, reply, true),
+    apiKey: (req, reply) => authenticate(req, reply, false),
+  };
+}
+
+function signatureError(signature: string): HostpayError {
+  const what = isWellFormedSignature(signature)
+    ? 'signature does not match'
+    : 'header `signature` must be 64 lowercase hexadecimal characters';
+  return new HostpayError(
+    'INVALID_SIGNATURE',
+    `${what}: sign the string \`<timestamp>.<body>\` (the timestamp header, a dot, then the exact body; empty for GET) with your API secret, HMAC-SHA256, lowercase hex`,
+  );
+}
+
+function rateLimited(rate: RateLimitResult, message: string): HostpayError {
+  return new HostpayError('RATE_LIMITED', message, { limit: rate.limit, retryAfterSeconds: rate.resetSeconds }, { 'retry-after': String(rate.resetSeconds) });
+}

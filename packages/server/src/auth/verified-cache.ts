@@ -1,0 +1,49 @@
+import type { TokenClaims } from './tokens.js';
+
+/**
+ * Credentials already verified for body-less requests. A client sends the same api-key,
+ * timestamp, signature and bearer on every GET within one second, so on the hot path the HMAC
+ * and the token check run once per key per second instead of once per request.
+ *
+ * Keyed by (key id, timestamp, signature); an entry counts only for the same secret object it was
+ * checked with (a rotated secret misses) and the same Authorization header, and only until its
+ * timestamp leaves the accepted window or its token expires. Only successes are stored, so the
+ * timing of failures (unknown key vs wrong signature) is untouched. The map is capped.
+ */
+export interface VerifiedEntry {
+  secret: Buffer;
+  authorization: string;
+  claims: TokenClaims | null;
+  expiresAt: number;
+}
+
+export class VerifiedCache {
+  private readonly entries = new Map<string, VerifiedEntry>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  get(keyId: string, timestamp: string, signature: string, secret: Buffer, authorization: string, nowMs: number): VerifiedEntry | undefined {
+    const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
+    if (entry === undefined || entry.secret !== secret || entry.authorization !== authorization || entry.expiresAt <= nowMs) return undefined;
+    return entry;
+  }
+
+  set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry, nowMs: number): void {
+    if (this.entries.size >= this.maxEntries) this.evict(nowMs);
+    this.entries.set(keyId + ' ' + timestamp + ' ' + signature, entry);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private evict(nowMs: number): void {
+    for (const [k, e] of this.entries) if (e.expiresAt <= nowMs) this.entries.delete(k);
+    // Still full (a burst of distinct valid requests): drop the oldest quarter.
+    let drop = this.entries.size - Math.floor(this.maxEntries * 0.75);
+    for (const k of this.entries.keys()) {
+      if (drop-- <= 0) break;
+      this.entries.delete(k);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { JSON_UTF8 } from './envelope.js';
+
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas themselves, so it cannot drift from
+ * what the server validates. Call `registerOpenApi` before the routes (it collects them as they
+ * are added) and `registerDocs` after. Swagger UI's assets ship inside @fastify/swagger-ui, so
+ * /docs works offline; its validator badge (an external call) is off by default.
+ */
+const DESCRIPTION = [
+  'Wallet listing and hosted-checkout fee preview for merchants.',
+  '',
+  'Every merchant request carries `api-key`, `timestamp` (Unix seconds), `signature` (lowercase hex',
+  'HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret; the body is empty for GET) and',
+  '`Authorization: Bearer <token>` from `POST /api/v1/auth/token`. Errors use one envelope',
+  '`{status:false, isSuccess:false, message, result:null, error:{code, requestId, details?}}`.',
+].join('\n');
+
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope]) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'hostpay API', version, description: DESCRIPTION },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },
+          timestamp: { type: 'apiKey', in: 'header', name: 'timestamp', description: 'Current Unix time in whole seconds; see GET /api/v1/time.' },
+          signature: { type: 'apiKey', in: 'header', name: 'signature', description: 'Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret.' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Token from POST /api/v1/auth/token.' },
+        },
+      },
+    },
+    // Shared schemas appear under components.schemas by their $id, not as def-0, def-1, ...
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+}
+
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  let document: string | undefined;
+  app.get('/openapi.json', {
+    schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
+  }, (_req, reply) => {
+    // Routes are fixed once the app is ready, so the document is built once.
+    document ??= JSON.stringify(app.swagger());
+    return reply.type(JSON_UTF8).send(document);
+  });
+}

@@ -1,0 +1,43 @@
+import { ERROR_STATUS, ErrorEnvelope, type ErrorCode } from '@hostpay/protocol';
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Pieces every route schema shares: the security requirements (names match the security schemes
+ * in openapi.ts) and the documented error responses, one per status with the codes it can carry.
+ */
+export const SECURITY = {
+  /** The four headers of interface §5. */
+  merchant: [{ apiKey: [], timestamp: [], signature: [], bearer: [] }],
+  /** The token route: the signed key headers, no bearer yet. */
+  apiKey: [{ apiKey: [], timestamp: [], signature: [] }],
+  public: [],
+};
+
+const AUTH_401: ErrorCode[] = ['MISSING_HEADER', 'INVALID_TIMESTAMP', 'TIMESTAMP_OUT_OF_WINDOW', 'UNKNOWN_API_KEY', 'INVALID_SIGNATURE'];
+const KEY_403: ErrorCode[] = ['KEY_REVOKED', 'KEY_EXPIRED', 'MERCHANT_SUSPENDED', 'IP_NOT_ALLOWED', 'SCOPE_MISSING'];
+const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
+
+export const ERRORS = {
+  wallets: [...AUTH_401, 'INVALID_TOKEN', 'TOKEN_EXPIRED', ...KEY_403, 'TOKEN_KEY_MISMATCH', 'MERCHANT_FORBIDDEN', 'INVALID_QUERY', ...ALWAYS],
+  feesPreview: [
+    ...AUTH_401, 'INVALID_TOKEN', 'TOKEN_EXPIRED', ...KEY_403, 'TOKEN_KEY_MISMATCH', 'MERCHANT_FORBIDDEN',
+    'INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_QUERY', 'UNSUPPORTED_CURRENCY', 'NO_FEE_SCHEDULE', 'NO_RATE', ...ALWAYS,
+  ],
+  token: [...AUTH_401, ...KEY_403, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ALWAYS],
+  public: ['INTERNAL'],
+  ready: ['INTERNAL', 'UNAVAILABLE'],
+} satisfies Record<string, ErrorCode[]>;
+
+/** `{ 401: ErrorEnvelope described with its codes, 403: ..., }` for the given codes. */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, TSchema> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = Type.Ref(ErrorEnvelope, { description: `Error envelope; error.code is one of ${list.join(', ')}.` });
+  }
+  return out;
+}
