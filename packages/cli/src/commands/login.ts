@@ -20,7 +20,8 @@ export function registerLogin(program: Command, io: Io): void {
         '',
         'The key is verified first (a short-lived token is issued); nothing is saved unless that works.',
         'Profiles live in $HOSTPAY_CONFIG_DIR/profiles.json, else ~/.config/hostpay/profiles.json',
-        '(directory 0700, file 0600: readable only by you). The secret is never printed.',
+        '($XDG_CONFIG_HOME/hostpay when that is set); directory 0700, file 0600: readable only by you.',
+        'The secret is never printed.',
         'To keep the secret out of your shell history, set HOSTPAY_API_SECRET instead of --api-secret.',
       ].join('\n'),
     )
