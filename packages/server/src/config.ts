@@ -14,6 +14,8 @@ export const ConfigSchema = Type.Object({
   redisUrl: Type.String({ default: '', env: 'HOSTPAY_REDIS_URL', description: 'redis://… to share rate limits and cache invalidation across instances; empty: in-process (one instance)' }),
   masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
   masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
+  adminToken: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKEN', description: 'operator token for /admin/v1 (operator name `admin`); at least 32 characters; empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled' }),
+  adminTokens: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKENS', description: 'several named operator tokens, `name:token,name:token`; the name is recorded in the audit log' }),
   timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
   rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
@@ -49,6 +51,23 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const config = withDefaults as Config;
   return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+/** Operator tokens by name, from HOSTPAY_ADMIN_TOKEN and HOSTPAY_ADMIN_TOKENS. */
+export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>): Map<string, string> {
+  const tokens = new Map<string, string>();
+  const add = (name: string, token: string) => {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error(`invalid configuration HOSTPAY_ADMIN_TOKENS: operator name ${JSON.stringify(name)} must be 1-64 letters, digits, _ . -`);
+    if (token.length < 32) throw new Error(`invalid configuration: the operator token of ${name} must be at least 32 characters (openssl rand -hex 32)`);
+    tokens.set(name, token);
+  };
+  if (config.adminToken !== '') add('admin', config.adminToken);
+  for (const entry of config.adminTokens.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const colon = entry.indexOf(':');
+    if (colon < 1) throw new Error('invalid configuration HOSTPAY_ADMIN_TOKENS: use name:token,name:token');
+    add(entry.slice(0, colon), entry.slice(colon + 1));
+  }
+  return tokens;
 }
 
 /** The table in docs/configuration.md is generated from this, so the two cannot drift. */
