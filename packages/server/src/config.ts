@@ -10,7 +10,7 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', env: 'HOSTPAY_HOST', description: 'address to listen on' }),
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, env: 'HOSTPAY_PORT', description: 'port to listen on (0: any free port)' }),
   dataDir: Type.String({ minLength: 1, default: './.hostpay', env: 'HOSTPAY_DATA_DIR', description: 'directory of the embedded SQLite store and the demo master key' }),
-  databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file' }),
+  databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: embedded SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file; `postgres://user:pass@host:5432/db` for PostgreSQL' }),
   redisUrl: Type.String({ default: '', env: 'HOSTPAY_REDIS_URL', description: 'redis://… to share rate limits and cache invalidation across instances; empty: in-process (one instance)' }),
   masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
   masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
