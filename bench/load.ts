@@ -14,6 +14,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   durationSeconds: number;
   connections: number;
+  /** wrk threads: 1 leaves the second core to the server under test. */
+  threads: number;
 }
 
 export function hasWrk(): boolean {
@@ -28,7 +30,7 @@ const ms = (text: string): number => {
 };
 
 function runWrk(o: LoadOptions): LoadResult {
-  const args = ['-t2', `-c${o.connections}`, `-d${o.durationSeconds}s`, '--latency'];
+  const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${o.durationSeconds}s`, '--latency'];
   for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}: ${v}`);
   const out = execFileSync('wrk', [...args, o.url], { encoding: 'utf8' });
   const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN';

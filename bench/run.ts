@@ -15,6 +15,7 @@ const { values: opts } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
+    threads: { type: 'string', default: '1' },
     store: { type: 'string', default: 'sqlite' },
   },
 });
@@ -80,16 +81,17 @@ const barePort = await startChild(process.execPath, ['bench/bare-server.mjs', bo
 
 const durationSeconds = Number(opts.duration);
 const connections = Number(opts.connections);
+const threads = Number(opts.threads);
 const rows: { name: string; bare: LoadResult; hostpay: LoadResult }[] = [];
 for (const t of targets) {
-  const bare = await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds, connections });
-  const hostpay = await load({ url: base + t.path, headers: headers(), durationSeconds, connections });
+  const bare = await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds, connections, threads });
+  const hostpay = await load({ url: base + t.path, headers: headers(), durationSeconds, connections, threads });
   if (hostpay.non2xx > 0) throw new Error(`${t.name}: ${hostpay.non2xx} non-2xx responses from hostpay during the run`);
   rows.push({ name: t.name, bare, hostpay });
 }
 
 const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
-console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${connections} connections, ${durationSeconds}s per run, Node ${process.version}, embedded SQLite`);
+console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${durationSeconds}s per run, Node ${process.version}, embedded SQLite`);
 console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)}`);
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
