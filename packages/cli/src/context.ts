@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import type { AuditContext, Config, Services } from '@hostpay/server';
+import type { Config, Services } from '@hostpay/server';
 import { notice, type Io } from './output.js';
 
 /**
@@ -18,20 +18,10 @@ export async function configFrom(io: Io, overrides: ConfigOverrides): Promise<Co
 }
 
 /**
- * Opens the services, runs `fn`, always closes the store. Local operator commands may create the
- * master key in the data dir (nothing else could ever decrypt secrets there); say so loudly,
- * because losing that file makes every API secret in the store useless.
+ * Opens the services over the configured store. Local operator commands may create the master
+ * key in the data dir (nothing else could ever decrypt secrets there); say so loudly, because
+ * losing that file makes every API secret in the store useless.
  */
-export async function withServices<T>(io: Io, dataDir: string | undefined, fn: (services: Services, audit: AuditContext) => Promise<T>): Promise<T> {
-  const config = await configFrom(io, { dataDir });
-  const services = await openServices(io, config, true);
-  try {
-    return await fn(services, { operator: operatorName(io) });
-  } finally {
-    await services.close();
-  }
-}
-
 export async function openServices(io: Io, config: Config, generateMasterKey: boolean): Promise<Services> {
   const services = await (await loadServer()).createServices(config, { generateMasterKey });
   if (services.masterKey.origin === 'generated') {

@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { Command, Help } from 'commander';
+import { registerAsset } from './commands/asset.js';
+import { registerAudit } from './commands/audit.js';
 import { registerCurl } from './commands/curl.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
 import { registerKey } from './commands/key.js';
 import { registerLogin } from './commands/login.js';
+import { registerMasterKey } from './commands/master-key.js';
 import { registerMerchant } from './commands/merchant.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerRate } from './commands/rate.js';
 import { registerServe } from './commands/serve.js';
+import { registerSettlement } from './commands/settlement.js';
 import { registerTime } from './commands/time.js';
 import { registerToken } from './commands/token.js';
 import { registerWallet } from './commands/wallet.js';
@@ -28,13 +33,26 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: onErrorHelp, outputError: () => {} })
     .configureHelp({ visibleOptions: sharedOptionsLast })
-    .addHelpText('after', '\nEvery command has --help. Store commands use --data-dir (default $HOSTPAY_DATA_DIR or ./.hostpay).\nMerchant commands take --api-key/--api-secret/--base-url, else HOSTPAY_* variables, else a profile saved by hostpay login.');
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Every command has --help. Operator commands act on the local store (--data-dir, default $HOSTPAY_DATA_DIR',
+        "or ./.hostpay), or on a server's admin API with --admin-url (or $HOSTPAY_ADMIN_URL) and $HOSTPAY_ADMIN_TOKEN.",
+        'Merchant commands take --api-key/--api-secret/--base-url, else HOSTPAY_* variables, else a profile saved by hostpay login.',
+      ].join('\n'),
+    );
   registerServe(program, io);
   registerMerchant(program, io);
   registerKey(program, io);
   registerWallet(program, io);
+  registerAsset(program, io);
   registerFee(program, io);
+  registerSettlement(program, io);
   registerRate(program, io);
+  registerAudit(program, io);
+  registerMasterKey(program, io);
+  registerMigrate(program, io);
   registerLogin(program, io);
   registerWallets(program, io);
   registerFeesPreview(program, io);
@@ -44,13 +62,14 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   return program;
 }
 
-const SHARED_OPTIONS = new Set(['--data-dir', '--json', '--help']);
+/** Options many commands share, in the order help lists them: after each command's own options. */
+const SHARED_OPTIONS = ['--limit', '--cursor', '--admin-url', '--data-dir', '--idempotency-key', '--json', '--help'];
 
-/** Help lists a command's own options first; --data-dir, --json and --help, the same everywhere, after them. */
+/** Help lists a command's own options first, then the shared ones (--admin-url, --data-dir, …) in one fixed order. */
 function sharedOptionsLast(this: Help, cmd: Command) {
   const all = Help.prototype.visibleOptions.call(this, cmd);
-  const shared = (o: (typeof all)[number]) => o.long !== undefined && SHARED_OPTIONS.has(o.long);
-  return [...all.filter((o) => !shared(o)), ...all.filter(shared)];
+  const rank = (o: (typeof all)[number]) => (o.long === undefined ? -1 : SHARED_OPTIONS.indexOf(o.long));
+  return [...all.filter((o) => rank(o) === -1), ...all.filter((o) => rank(o) !== -1).sort((a, b) => rank(a) - rank(b))];
 }
 
 /** Runs one command line (arguments after `hostpay`) and returns the exit code; never exits. */

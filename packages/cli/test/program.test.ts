@@ -19,6 +19,27 @@ describe('command line parsing (in-process)', () => {
     for (const expected of ['serve', 'merchant create', 'key create', 'wallet create', 'wallet credit', 'wallet debit', 'wallet freeze', 'wallet unfreeze', 'fee set', 'rate set', 'login', 'logout', 'wallets', 'fees-preview', 'time', 'token', 'curl']) {
       expect(names).toContain(expected);
     }
+    // The operator API's commands (every admin operation, on the store or through --admin-url).
+    for (const expected of [
+      'merchant list', 'merchant get', 'merchant rename', 'merchant suspend', 'merchant resume',
+      'key list', 'key get', 'key update', 'key revoke', 'key rotate', 'key grant', 'key ungrant', 'key grants',
+      'wallet list', 'wallet get', 'wallet activate', 'wallet deactivate', 'wallet postings', 'asset networks',
+      'fee list', 'fee delete', 'fee preview', 'settlement set', 'settlement list', 'rate list', 'audit list', 'master-key rotate', 'migrate',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it('every operator command offers --json, and the backend choice where the admin API has it', () => {
+    const program = buildProgram(memoryIo());
+    const find = (path: string[]) => path.reduce<Command | undefined>((cmd, name) => cmd?.commands.find((c) => c.name() === name), program);
+    const OPERATOR_GROUPS = new Set(['merchant', 'key', 'wallet', 'asset', 'fee', 'settlement', 'rate', 'audit']);
+    const operatorPaths = paths.filter((p) => p.length === 2 && OPERATOR_GROUPS.has(p[0]!));
+    for (const path of operatorPaths) {
+      const longs = find(path)!.options.map((o) => o.long);
+      expect(longs, path.join(' ')).toEqual(expect.arrayContaining(['--admin-url', '--data-dir', '--json']));
+    }
+    expect(operatorPaths.length).toBeGreaterThan(30);
   });
 
   it.each([[[]] as [string[]], ...paths.map((p) => [p] as [string[]])])('hostpay %j --help exits 0 and prints usage', async (path) => {

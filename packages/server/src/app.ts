@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin-routes/index.js';
 import { createAuthHooks } from './auth/authenticate.js';
+import { createOperatorAuth } from './auth/operator-auth.js';
 import './auth/principal.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { createTokenCodec } from './auth/tokens.js';
-import type { Config } from './config.js';
+import { adminTokens, type Config } from './config.js';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.js';
 import { loggerOptions, OneLineLogController } from './http/logging.js';
 import { installNotFound } from './http/not-found.js';
@@ -15,17 +17,30 @@ import type { RouteContext } from './routes/context.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { publicRoutes } from './routes/public.js';
 import { tokenRoutes } from './routes/token.js';
+import type { AdminServices } from './services/index.js';
 import type { MerchantServices } from './services/types.js';
+import { installMetrics } from './http/metrics-plugin.js';
+import { Metrics } from './observability/metrics.js';
+import type { RedisState } from './shared/shared-state.js';
 
 export interface AppDeps {
   config: Config;
   services: MerchantServices;
+  /**
+   * Operator services for the admin API (/admin/v1). Absent, or no operator token configured
+   * (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS): the admin API is disabled (404).
+   */
+  admin?: AdminServices;
   /** Clock in ms for timestamps, token times and rate windows; tests move it. Default Date.now. */
   now?: () => number;
   /** false: no logs; an object: pino options merged over ours. Default: pino at config.logLevel. */
   logger?: boolean | object;
   /** Shared rate-limit state (Redis with several instances). Default: in-process counters. */
   rateLimiter?: RateLimiter;
+  /** Where Redis stands, for /readyz and /metrics. Default: not configured. */
+  redisState?: () => RedisState;
+  /** Store dialect label for metrics. */
+  storeDialect?: 'sqlite' | 'postgres';
 }
 
 /** The version in the OpenAPI document: the API's (path prefix /api/v1), not the package's. */
@@ -60,16 +75,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header(REQUEST_ID_HEADER, req.id);
     done();
   });
+  const metrics = new Metrics();
+  installMetrics(app, metrics);
   installErrorHandler(app);
   installNotFound(app);
-  await registerOpenApi(app, API_VERSION);
+  const operatorTokens = deps.admin === undefined ? new Map<string, string>() : adminTokens(config);
+  const admin = operatorTokens.size > 0 ? deps.admin : undefined;
+  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined });
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: RouteContext = { config, services, now, tokens, auth: createAuthHooks({ config, services, now, limiter, tokens }) };
+  const ctx: RouteContext = {
+    config,
+    services,
+    now,
+    tokens,
+    auth: createAuthHooks({ config, services, now, limiter, tokens }),
+    metrics,
+    redisState: deps.redisState ?? (() => 'disabled'),
+    storeDialect: deps.storeDialect ?? 'sqlite',
+  };
   await app.register(publicRoutes, ctx);
   await app.register(tokenRoutes, ctx);
   await app.register(merchantRoutes, ctx);
+  if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
+  else {
+    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute });
+    await app.register(adminRoutes, { prefix: ADMIN_PREFIX, admin, auth });
+  }
   await registerDocs(app);
   return app;
 }

@@ -65,6 +65,12 @@ describe('audit log', () => {
     await expect(admin.listAudit({}, { cursor: 'garbage' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
   });
 
+  it('keeps amounts in snapshots exact', async () => {
+    await admin.setRate({ base: 'ETH', quote: 'USDT', rate: '3456.123456789012345678' }, ctx);
+    const [entry] = (await admin.listAudit({ action: 'rate.set' }, {})).items;
+    expect(String((entry!.after as { rate: unknown }).rate)).toBe('3456.123456789012345678');
+  });
+
   it('a failed write records nothing', async () => {
     const m = await admin.createMerchant('A', ctx);
     const w = await admin.createWallet({ merchantId: m.id, asset: 'BTC', chain: 'BTC' }, ctx);

@@ -34,7 +34,16 @@ describe('time and health', () => {
 
   it('GET /healthz and /readyz answer with envelopes, no auth', async () => {
     expect((await get('/healthz')).json()).toEqual({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive' } });
-    expect((await get('/readyz')).json()).toEqual({ status: true, message: 'ready', isSuccess: true, result: { status: 'ready' } });
+    expect((await get('/readyz')).json()).toEqual({ status: true, message: 'ready', isSuccess: true, result: { status: 'ready', store: 'up', redis: 'disabled' } });
+  });
+
+  it('GET /metrics counts requests by route template and failed authentications by code', async () => {
+    await get('/api/v1/cp/wallets');
+    const text = (await get('/metrics')).body;
+    expect(text).toMatch(/hostpay_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1/);
+    expect(text).toMatch(/hostpay_auth_failures_total\{code="MISSING_HEADER"\} [1-9]/);
+    expect(text).toMatch(/hostpay_store_up\{dialect="sqlite"\} 1/);
+    expect(text).toContain('hostpay_redis_up -1');
   });
 });
 

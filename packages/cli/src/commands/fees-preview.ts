@@ -28,7 +28,7 @@ export function registerFeesPreview(program: Command, io: Io): void {
 }
 
 /** Every figure is the server's exact text; nothing is recomputed here. */
-export function describeFees(p: FeePreview): string {
+export function describeFees(p: FeePreview, ownSchedule = 'your own schedule'): string {
   const inFeeCurrency = (value: string) => `${value} ${p.currency}`;
   const converted = p.currency === p.originalCurrency ? 'same currency' : `${p.amount} ${p.originalCurrency} = ${inFeeCurrency(p.convertedAmount)} at 1 ${p.originalCurrency} = ${p.rate ?? '?'} ${p.currency}`;
   const charge = p.isPercentage ? `${p.value} % of the amount` : `fixed ${inFeeCurrency(p.value)}`;
@@ -37,7 +37,7 @@ export function describeFees(p: FeePreview): string {
     ['amount', `${p.amount} ${p.originalCurrency}`],
     ['charged in', `${p.currency} (${converted})`],
     ['rule', `${charge}, at least ${inFeeCurrency(p.minValue)}, plus on-chain fee ${inFeeCurrency(p.onChainFee)}`],
-    ['tier', `${tier} (${p.scheduleSource === 'merchant' ? 'your own schedule' : 'default schedule'})`],
+    ['tier', `${tier} (${p.scheduleSource === 'merchant' ? ownSchedule : 'default schedule'})`],
     ['service fee', inFeeCurrency(p.serviceFee)],
     ['on-chain fee', inFeeCurrency(p.onChainFee)],
     ['fee', inFeeCurrency(p.fee)],

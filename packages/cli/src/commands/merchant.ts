@@ -1,15 +1,59 @@
-import type { Command } from 'commander';
-import { withServices } from '../context.js';
-import { printResult, type Io } from '../output.js';
-import { withStoreOptions, type StoreOptions } from '../options.js';
+import { Option, type Command } from 'commander';
+import type { Merchant, MerchantStatus } from '../admin/backend.js';
+import { withBackend } from '../admin/open-backend.js';
+import { pageRequest, withAdminOptions, withPageOptions, withWriteOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
+import { printAdmin, printPage } from '../admin/print.js';
+import type { Io } from '../output.js';
+import { renderPairs } from '../table.js';
 
 export function registerMerchant(program: Command, io: Io): void {
   const merchant = program.command('merchant').description('manage merchants');
+  const show = (opts: AdminOptions, m: Merchant, line: string) => printAdmin(io, opts.json, m, () => line);
 
-  withStoreOptions(merchant.command('create').description('create a merchant'))
+  withWriteOptions(merchant.command('create').description('create a merchant'))
     .requiredOption('--name <name>', 'display name, 1 to 200 characters')
-    .action(async (opts: StoreOptions & { name: string }) => {
-      const created = await withServices(io, opts.dataDir, (s, audit) => s.admin.createMerchant(opts.name, audit));
-      printResult(io, opts.json, created, () => `created merchant ${created.id} (${created.name})\nnext: hostpay key create --merchant ${created.id}`);
+    .action(async (opts: WriteOptions & { name: string }) => {
+      const created = await withBackend(io, opts, (b) => b.merchants.create(opts.name, opts));
+      show(opts, created, `created merchant ${created.id} (${created.name})\nnext: hostpay key create --merchant ${created.id}`);
+    });
+
+  withPageOptions(withAdminOptions(merchant.command('list').description('list merchants, oldest first')))
+    .addOption(new Option('--status <status>', 'only merchants with this status').choices(['active', 'suspended']))
+    .action(async (opts: AdminOptions & PageOptions & { status?: MerchantStatus }) => {
+      const page = await withBackend(io, opts, (b) => b.merchants.list({ ...pageRequest(opts), status: opts.status }));
+      printPage(io, opts.json, page, {
+        columns: [{ header: 'ID' }, { header: 'NAME' }, { header: 'STATUS' }, { header: 'CREATED' }],
+        row: (m) => [m.id, m.name, m.status, m.createdAt],
+        empty: 'no merchants: create one with hostpay merchant create --name NAME',
+      });
+    });
+
+  withAdminOptions(merchant.command('get').description('show one merchant'))
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .action(async (id: string, opts: AdminOptions) => {
+      const m = await withBackend(io, opts, (b) => b.merchants.get(id));
+      show(opts, m, renderPairs([['id', m.id], ['name', m.name], ['status', m.status], ['created', m.createdAt], ['updated', m.updatedAt]]));
+    });
+
+  withWriteOptions(merchant.command('rename').description("change a merchant's display name"))
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .argument('<name>', 'new display name, 1 to 200 characters')
+    .action(async (id: string, name: string, opts: WriteOptions) => {
+      const m = await withBackend(io, opts, (b) => b.merchants.rename(id, name, opts));
+      show(opts, m, `renamed merchant ${m.id} to ${m.name}`);
+    });
+
+  withWriteOptions(merchant.command('suspend').description("suspend a merchant: its API keys are refused (403 MERCHANT_SUSPENDED) until resumed"))
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .action(async (id: string, opts: WriteOptions) => {
+      const m = await withBackend(io, opts, (b) => b.merchants.suspend(id, opts));
+      show(opts, m, `suspended merchant ${m.id} (${m.name}): its API keys are refused until hostpay merchant resume ${m.id}`);
+    });
+
+  withWriteOptions(merchant.command('resume').description('resume a suspended merchant: its API keys work again'))
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .action(async (id: string, opts: WriteOptions) => {
+      const m = await withBackend(io, opts, (b) => b.merchants.resume(id, opts));
+      show(opts, m, `resumed merchant ${m.id} (${m.name}): status ${m.status}`);
     });
 }

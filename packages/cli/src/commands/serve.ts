@@ -34,7 +34,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // Logs on stderr keep stdout for the summary, so `--json` output stays one document.
-    const app = await buildApp({ config, services: services.merchant, rateLimiter: services.shared.rateLimiter, logger: { stream: process.stderr } });
+    const app = await buildApp({ config, services: services.merchant, admin: services.admin, rateLimiter: services.shared.rateLimiter, redisState: () => services.shared.redis, storeDialect: services.store.dialect, logger: { stream: process.stderr } });
     app.addHook('onClose', async () => services.close());
     server = await startServer(app, { host: config.host, port: config.port });
   } catch (err) {

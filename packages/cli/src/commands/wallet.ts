@@ -1,60 +1,93 @@
-import type { Command } from 'commander';
-import { jsonDecimal } from '@hostpay/protocol';
-import type { PostingKind } from '@hostpay/server';
-import { withServices } from '../context.js';
-import { printResult, type Io } from '../output.js';
-import { withStoreOptions, type StoreOptions } from '../options.js';
+import { Option, type Command } from 'commander';
+import { decimalText, Decimal } from '@hostpay/protocol';
+import type { AdminWallet } from '../admin/backend.js';
+import { withBackend } from '../admin/open-backend.js';
+import { pageRequest, withAdminOptions, withPageOptions, withWriteOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
+import { printAdmin, printPage, yesNo } from '../admin/print.js';
+import type { Io } from '../output.js';
+import { renderPairs } from '../table.js';
+import { registerWalletPostings } from './wallet-postings.js';
 
-/** One subcommand per posting kind; the Record type makes a new server kind a compile error here. */
-const POSTING_HELP: Record<PostingKind, string> = {
-  credit: 'add AMOUNT to the balance',
-  debit: 'take AMOUNT from the available (unfrozen) balance',
-  freeze: 'freeze AMOUNT of the available balance',
-  unfreeze: 'release AMOUNT of the frozen balance',
-};
+interface WalletListOptions extends AdminOptions, PageOptions {
+  merchant?: string;
+  asset?: string;
+  chain?: string;
+  active?: boolean;
+}
 
 export function registerWallet(program: Command, io: Io): void {
-  const wallet = program.command('wallet').description('create wallets and post balance changes');
+  const wallet = program.command('wallet').description('create and list wallets, post balance changes');
 
-  withStoreOptions(wallet.command('create').description('create a wallet for one asset on one chain'))
+  withWriteOptions(wallet.command('create').description('create a wallet for one asset on one chain'))
     .requiredOption('--merchant <id>', 'merchant that owns the wallet')
     .requiredOption('--asset <symbol>', 'asset symbol, e.g. USDT')
-    .requiredOption('--chain <symbol>', 'chain symbol, e.g. TRON')
+    .requiredOption('--chain <symbol>', 'chain symbol, e.g. TRON (see hostpay asset networks USDT)')
     .option('--inactive', 'create it inactive (listed with active: false)')
-    .action(async (opts: StoreOptions & { merchant: string; asset: string; chain: string; inactive?: boolean }) => {
-      const created = await withServices(io, opts.dataDir, (s, audit) =>
-        s.admin.createWallet({ merchantId: opts.merchant, asset: opts.asset, chain: opts.chain, active: opts.inactive !== true }, audit),
-      );
-      printResult(io, opts.json, created, () =>
-        `created wallet ${created.id}: ${created.asset} on ${created.chain.symbol}, ${created.active ? 'active' : 'inactive'}, balance ${String(created.amount)}`,
+    .action(async (opts: WriteOptions & { merchant: string; asset: string; chain: string; inactive?: boolean }) => {
+      const req = { merchantId: opts.merchant, asset: opts.asset, chain: opts.chain, active: opts.inactive !== true };
+      const created = await withBackend(io, opts, (b) => b.wallets.create(req, opts));
+      printAdmin(io, opts.json, created, () =>
+        `created wallet ${created.id}: ${created.asset} on ${created.chain.symbol}, ${created.active ? 'active' : 'inactive'}, balance ${created.amount}`,
       );
     });
 
-  for (const kind of Object.keys(POSTING_HELP) as PostingKind[]) {
-    withStoreOptions(wallet.command(kind).description(POSTING_HELP[kind]))
-      .argument('<wallet-id>', 'wallet, e.g. wal_...')
-      .argument('<amount>', 'positive decimal, e.g. 100 or 0.000001 (kept exact)')
-      .option('--idempotency-key <key>', 'repeat a posting safely: the same key applies it once (default: a new key)')
-      .action(async (walletId: string, amount: string, opts: StoreOptions & { idempotencyKey?: string }) => {
-        const { posting, replayed } = await withServices(io, opts.dataDir, (s, audit) =>
-          s.admin.post({ walletId, kind, amount, idempotencyKey: opts.idempotencyKey }, audit),
-        );
-        // Same shape as the admin API's posting view; amounts as exact JSON numbers.
-        const out = {
-          id: posting.id,
-          walletId: posting.wallet_id,
-          kind: posting.kind,
-          amount: jsonDecimal(posting.amount),
-          idempotencyKey: posting.idempotency_key,
-          amountAfter: jsonDecimal(posting.amount_after),
-          freezeAmountAfter: jsonDecimal(posting.freeze_amount_after),
-          createdAt: posting.created_at,
-          replayed,
-        };
-        printResult(io, opts.json, out, () =>
-          `${kind} ${posting.amount} on ${posting.wallet_id}: balance ${posting.amount_after}, frozen ${posting.freeze_amount_after}` +
-          (replayed ? `\nreplayed: idempotency key ${posting.idempotency_key} was already applied, nothing changed` : ''),
-        );
+  withPageOptions(withAdminOptions(wallet.command('list').description('list wallets of every merchant, oldest first')))
+    .option('--merchant <id>', "only this merchant's wallets")
+    .option('--asset <symbol>', 'only wallets of this asset')
+    .option('--chain <symbol>', 'only wallets on this chain')
+    .addOption(new Option('--active', 'only active wallets').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'only inactive wallets').conflicts('active'))
+    .action(async (opts: WalletListOptions & { inactive?: boolean }) => {
+      const active = opts.active === true ? true : opts.inactive === true ? false : undefined;
+      const filter = { merchantId: opts.merchant, asset: opts.asset, chain: opts.chain, active };
+      const page = await withBackend(io, opts, (b) => b.wallets.list({ ...filter, ...pageRequest(opts) }));
+      printPage(io, opts.json, page, {
+        columns: [
+          { header: 'ID' },
+          { header: 'MERCHANT' },
+          { header: 'ASSET' },
+          { header: 'CHAIN' },
+          { header: 'BALANCE', align: 'decimal' },
+          { header: 'FROZEN', align: 'decimal' },
+          { header: 'ACTIVE' },
+        ],
+        row: (w) => [w.id, w.merchantId, w.asset, w.chain, w.amount, w.freezeAmount, yesNo(w.active)],
+        empty: 'no wallets: create one with hostpay wallet create --merchant ID --asset SYMBOL --chain SYMBOL',
+      });
+    });
+
+  withAdminOptions(wallet.command('get').description('show one wallet with its balances and networks'))
+    .argument('<wallet-id>', 'e.g. wal_...')
+    .action(async (id: string, opts: AdminOptions) => {
+      const w = await withBackend(io, opts, (b) => b.wallets.get(id));
+      printAdmin(io, opts.json, w, () => describeWallet(w));
+    });
+
+  for (const active of [true, false]) {
+    const name = active ? 'activate' : 'deactivate';
+    const effect = active ? 'listed as active to the merchant again' : 'listed with active: false (balances and postings are kept)';
+    withWriteOptions(wallet.command(name).description(`${name} a wallet: ${effect}`))
+      .argument('<wallet-id>', 'e.g. wal_...')
+      .action(async (id: string, opts: WriteOptions) => {
+        const w = await withBackend(io, opts, (b) => b.wallets.setActive(id, active, opts));
+        printAdmin(io, opts.json, w, () => `wallet ${w.id} (${w.asset} on ${w.chain.symbol}) is now ${w.active ? 'active' : 'inactive'}`);
       });
   }
+
+  registerWalletPostings(wallet, io);
+}
+
+function describeWallet(w: AdminWallet): string {
+  return renderPairs([
+    ['id', w.id],
+    ['merchant', w.merchantId],
+    ['asset', `${w.asset} (${w.assetDetails.name})`],
+    ['chain', `${w.chain.symbol} (${w.chain.name})`],
+    ['balance', w.amount],
+    ['frozen', w.freezeAmount],
+    ['available', decimalText(new Decimal(w.amount).minus(w.freezeAmount))],
+    ['active', yesNo(w.active)],
+    ['networks', w.networks.map((n) => `${n.chainSymbol}${n.depositEnabled ? '' : ' (deposits off)'}`).join(', ') || '-'],
+    ['created', w.createdAt],
+  ]);
 }

@@ -21,6 +21,9 @@ export interface AuthDeps {
 type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 const MINUTE = 60_000;
+
+/** The per-address counter of failed authentications, shared by merchant and operator auth. */
+export const failedAuthBucket = (ip: string): string => 'authfail:' + ip;
 // Keys are looked up by id; anything longer is no id of ours and is not worth a store query.
 const MAX_KEY_ID_LENGTH = 128;
 
@@ -63,7 +66,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
 
   async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
     reply.header('cache-control', 'no-store');
-    const failures = 'authfail:' + req.ip;
+    const failures = failedAuthBucket(req.ip);
     const blocked = await limiter.peek(failures, failureLimit, MINUTE);
     if (!blocked.allowed) {
       throw rateLimited(blocked, 'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds');
@@ -106,6 +109,6 @@ function signatureError(signature: string): HostpayError {
   );
 }
 
-function rateLimited(rate: RateLimitResult, message: string): HostpayError {
+export function rateLimited(rate: RateLimitResult, message: string): HostpayError {
   return new HostpayError('RATE_LIMITED', message, { limit: rate.limit, retryAfterSeconds: rate.resetSeconds }, { 'retry-after': String(rate.resetSeconds) });
 }

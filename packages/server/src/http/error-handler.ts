@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError, isHostpayError } from '../errors.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import { errorBody, JSON_UTF8 } from './envelope.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import { replyErrorCodes } from './metrics-plugin.js';
 
 /**
  * The one place an error becomes a response: our own HostpayErrors as they are, Fastify's
@@ -9,6 +11,7 @@ import { REQUEST_ID_HEADER } from './request-id.js';
  */
 export function sendError(reply: FastifyReply, err: HostpayError, requestId: string): FastifyReply {
   if (err.headers !== undefined) reply.headers(err.headers);
+  replyErrorCodes.set(reply, err.code);
   // Sent as text: the shape is ours and fixed, so a compiled serializer per route and status buys nothing.
   return reply.code(err.status).header(REQUEST_ID_HEADER, requestId).type(JSON_UTF8).send(JSON.stringify(errorBody(err, requestId)));
 }
@@ -45,6 +48,7 @@ export function toHostpayError(err: unknown, req: FastifyRequest): HostpayError 
       ? new HostpayError('INVALID_BODY', `request body is invalid: ${e.message ?? ''}`)
       : new HostpayError('INVALID_QUERY', `request is invalid: ${e.message ?? ''}`);
   }
+  if (isStoreUnavailable(err)) return new HostpayError('UNAVAILABLE', 'the store is not reachable right now: retry shortly, with backoff');
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (typeof e.code === 'string' && e.code.startsWith('FST_ERR_CTP_')) {
     return new HostpayError('INVALID_BODY', `request body could not be read (${e.message ?? 'bad body'}): send valid JSON with a correct Content-Length, or no body`);

@@ -20,18 +20,30 @@ const DESCRIPTION = [
   '`{status:false, isSuccess:false, message, result:null, error:{code, requestId, details?}}`.',
 ].join('\n');
 
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+const ADMIN_DESCRIPTION = [
+  '',
+  'Operators manage merchants, keys, wallets, balances and fees under `/admin/v1` (tag `admin`) with',
+  '`Authorization: Bearer <operator token>`. Amounts in admin request bodies are JSON strings holding',
+  'exact decimals (e.g. `"12.50"`); answers write them as exact number literals. Writes accept an',
+  '`Idempotency-Key` header: a retry with the same key and request gets the first answer again.',
+].join('\n');
+
+/** `admin`: the admin API is enabled, so its tag and security scheme are documented. */
+export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean } = {}): Promise<void> {
+  const admin = options.admin === true;
   for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'hostpay API', version, description: DESCRIPTION },
+      info: { title: 'hostpay API', version, description: admin ? DESCRIPTION + ADMIN_DESCRIPTION : DESCRIPTION },
+      ...(admin ? { tags: [{ name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit.' }] } : {}),
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },
           timestamp: { type: 'apiKey', in: 'header', name: 'timestamp', description: 'Current Unix time in whole seconds; see GET /api/v1/time.' },
           signature: { type: 'apiKey', in: 'header', name: 'signature', description: 'Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret.' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Token from POST /api/v1/auth/token.' },
+          ...(admin ? { operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token (HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS); admin API only.' } } : {}),
         },
       },
     },

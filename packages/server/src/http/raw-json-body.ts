@@ -6,7 +6,7 @@ import { HostpayError } from '../errors.js';
  * `request.rawBody` before parsing. Registered only in the scope of routes that take a body; every
  * other content type there is 415. An empty body (with or without Content-Type) is `{}`.
  */
-export function useRawJsonBody(app: FastifyInstance, bodyLimit: number): void {
+export function useRawJsonBody(app: FastifyInstance, bodyLimit: number, example = '{"expiresIn": 3600}'): void {
   app.removeAllContentTypeParsers();
   // Fastify's own parser: rejects __proto__ / constructor.prototype keys (prototype poisoning).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -16,7 +16,7 @@ export function useRawJsonBody(app: FastifyInstance, bodyLimit: number): void {
     if (raw === '') return done(null, {});
     parseJson(req, raw, (err, value) => {
       if (err) {
-        return done(new HostpayError('INVALID_BODY', `request body is not valid JSON (${err.message}): send a JSON object, e.g. {"expiresIn": 3600}, or no body`), undefined);
+        return done(new HostpayError('INVALID_BODY', `request body is not valid JSON (${err.message}): send a JSON object, e.g. ${example}, or no body`), undefined);
       }
       done(null, value);
     });

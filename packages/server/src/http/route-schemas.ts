@@ -10,6 +10,8 @@ export const SECURITY = {
   merchant: [{ apiKey: [], timestamp: [], signature: [], bearer: [] }],
   /** The token route: the signed key headers, no bearer yet. */
   apiKey: [{ apiKey: [], timestamp: [], signature: [] }],
+  /** The admin API: `Authorization: Bearer <operator token>`. */
+  operator: [{ operatorToken: [] }],
   public: [],
 };
 
@@ -24,6 +26,8 @@ export const ERRORS = {
     'INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_QUERY', 'UNSUPPORTED_CURRENCY', 'NO_FEE_SCHEDULE', 'NO_RATE', ...ALWAYS,
   ],
   token: [...AUTH_401, ...KEY_403, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ALWAYS],
+  adminRead: ['MISSING_HEADER', 'INVALID_TOKEN', 'INVALID_QUERY', 'NOT_FOUND', ...ALWAYS],
+  adminWrite: ['MISSING_HEADER', 'INVALID_TOKEN', 'INVALID_QUERY', 'INVALID_BODY', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ALWAYS],
   public: ['INTERNAL'],
   ready: ['INTERNAL', 'UNAVAILABLE'],
 } satisfies Record<string, ErrorCode[]>;

@@ -46,6 +46,16 @@ export function bodyError(schema: TSchema, first: ValueError | undefined): Hostp
   return new HostpayError('INVALID_BODY', `${where}: ${first?.message ?? 'invalid'}${hint}`);
 }
 
+/** A header or path segment that does not match its schema (other headers are not ours to judge). */
+export function partError(part: 'headers' | 'params', schema: TSchema, first: ValueError | undefined): HostpayError {
+  const name = first?.path.split('/')[1] ?? '';
+  const props: Props = (schema as { properties?: Props }).properties ?? {};
+  const prop = Object.hasOwn(props, name) ? props[name] : undefined;
+  const expected = prop ? describeString(prop) : 'a valid value';
+  const where = part === 'headers' ? `header \`${name}\`` : `path segment \`${name}\``;
+  return new HostpayError('INVALID_QUERY', `${where} is invalid: expected ${expected}`, { [part === 'headers' ? 'header' : 'parameter']: name });
+}
+
 function parseAmountReason(text: string): string {
   const check = parseAmount(text);
   return check.ok ? 'is invalid' : check.reason;

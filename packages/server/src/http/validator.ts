@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import { bodyError, queryError } from './validation-errors.js';
+import { bodyError, partError, queryError } from './validation-errors.js';
 
 /**
  * Request validation with TypeBox's compiled checks instead of Ajv's defaults: no type coercion
@@ -11,10 +11,11 @@ import { bodyError, queryError } from './validation-errors.js';
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = TypeCompiler.Compile(schema);
-  const isBody = httpPart === 'body';
   return (value: unknown) => {
     if (check.Check(value)) return { value };
     const first = check.Errors(value).First();
-    return { error: isBody ? bodyError(schema, first) : queryError(schema, value, first) };
+    if (httpPart === 'body') return { error: bodyError(schema, first) };
+    if (httpPart === 'headers' || httpPart === 'params') return { error: partError(httpPart, schema, first) };
+    return { error: queryError(schema, value, first) };
   };
 };

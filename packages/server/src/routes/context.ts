@@ -1,3 +1,5 @@
+import type { Metrics } from '../observability/metrics.js';
+import type { RedisState } from '../shared/shared-state.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { createAuthHooks } from '../auth/authenticate.js';
@@ -15,4 +17,7 @@ export interface RouteContext {
   now: () => number;
   auth: ReturnType<typeof createAuthHooks>;
   tokens: TokenCodec;
+  metrics: Metrics;
+  redisState: () => RedisState;
+  storeDialect: 'sqlite' | 'postgres';
 }

@@ -1,3 +1,4 @@
+import { jsonDecimal, parseExactJson, writeExactJson } from '@hostpay/protocol';
 import { newId, nowIso } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
 import { page, type Page, type PageRequest } from './pagination.js';
@@ -27,8 +28,9 @@ export async function recordAudit(trx: Db, ctx: AuditContext, entry: AuditEntry)
       action: entry.action,
       object_type: entry.objectType,
       object_id: entry.objectId,
-      before: entry.before === undefined || entry.before === null ? null : JSON.stringify(entry.before),
-      after: entry.after === undefined || entry.after === null ? null : JSON.stringify(entry.after),
+      // Written and read with the exact JSON pair, so amounts in snapshots keep every digit.
+      before: entry.before === undefined || entry.before === null ? null : writeExactJson(entry.before),
+      after: entry.after === undefined || entry.after === null ? null : writeExactJson(entry.after),
       request_id: ctx.requestId ?? null,
     })
     .execute();
@@ -68,8 +70,8 @@ export async function listAudit(db: Db, filter: AuditFilter, req: PageRequest): 
     action: r.action,
     objectType: r.object_type,
     objectId: r.object_id,
-    before: r.before === null ? null : JSON.parse(r.before),
-    after: r.after === null ? null : JSON.parse(r.after),
+    before: r.before === null ? null : parseExactJson(r.before, jsonDecimal),
+    after: r.after === null ? null : parseExactJson(r.after, jsonDecimal),
     requestId: r.request_id,
   }));
 }

@@ -1,5 +1,6 @@
 import type { AdminDeps } from './deps.js';
 import { feeAdmin } from './fees.js';
+import { adminIdempotency } from './idempotency.js';
 import { keyAdmin } from './keys.js';
 import { rotateMasterKey } from './master-key.js';
 import { merchantAdmin } from './merchants.js';
@@ -19,6 +20,8 @@ export function createAdminServices(deps: AdminDeps) {
     ...feeAdmin(deps),
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
+    /** Idempotency-Key bookkeeping of the admin HTTP API. */
+    idempotency: adminIdempotency(deps),
   };
 }
 

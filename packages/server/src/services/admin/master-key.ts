@@ -31,6 +31,18 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
     await store.writeTransaction((trx) => trx.updateTable('server_secrets').set({ sealed }).where('name', '=', s.name).execute());
     resealed++;
   }
+  // Stored admin answers (idempotent replays) can hold a new API secret, so they are sealed too.
+  const answers = await store.db.selectFrom('admin_idempotency').select(['operator', 'key', 'body']).where('status', '!=', 0).execute();
+  for (const a of answers) {
+    if (box.isCurrent(a.body)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = `idempotency:${a.operator}:${a.key}`;
+    const sealed = box.seal(box.open(a.body, owner), owner);
+    await store.writeTransaction((trx) => trx.updateTable('admin_idempotency').set({ body: sealed }).where('operator', '=', a.operator).where('key', '=', a.key).where('body', '=', a.body).execute());
+    resealed++;
+  }
   await store.writeTransaction((trx) =>
     recordAudit(trx, ctx, { action: 'master_key.rotate', objectType: 'master_key', objectId: box.fingerprint, before: null, after: { resealed, alreadyCurrent } }),
   );

@@ -1,0 +1,121 @@
+import type { FeePreview } from '@hostpay/client';
+import type {
+  AdminWallet,
+  ApiKey,
+  AuditEntry,
+  AuditFilter,
+  CreatedApiKey,
+  FeeTier,
+  FeeTierRequest,
+  Grant,
+  KeyRotation,
+  KeySettings,
+  KeyStatus,
+  MasterKeyRotation,
+  Merchant,
+  MerchantStatus,
+  Network,
+  Posting,
+  PostingKind,
+  PostingResult,
+  Rate,
+  SettlementCurrency,
+  WalletFilter,
+  WalletSummary,
+} from './views.js';
+
+/**
+ * Every operator operation, as the CLI commands call it. Two implementations: the local store
+ * (local-backend.ts, over the server's admin services) and a remote server's admin API
+ * (remote-backend.ts, over HTTP). Commands never know which one they talk to.
+ *
+ * Decimals are exact strings ("12.000000000000000001"), as in @hostpay/client; `--json`
+ * turns them back into JSON number literals (exact.ts), so the document matches the API.
+ */
+export interface AdminBackend {
+  /** 'local': the store in a data dir; 'remote': a server's /admin/v1. */
+  readonly kind: 'local' | 'remote';
+  /** The data dir or the admin URL, for messages. */
+  readonly target: string;
+  readonly merchants: {
+    create(name: string, w?: Write): Promise<Merchant>;
+    get(id: string): Promise<Merchant>;
+    list(q: PageRequest & { status?: MerchantStatus | undefined }): Promise<Page<Merchant>>;
+    rename(id: string, name: string, w?: Write): Promise<Merchant>;
+    suspend(id: string, w?: Write): Promise<Merchant>;
+    resume(id: string, w?: Write): Promise<Merchant>;
+  };
+  readonly keys: {
+    create(merchantId: string, settings: KeySettings, w?: Write): Promise<CreatedApiKey>;
+    list(q: PageRequest & { merchantId?: string | undefined; status?: KeyStatus | undefined }): Promise<Page<ApiKey>>;
+    get(id: string): Promise<ApiKey>;
+    update(id: string, settings: KeySettings, w?: Write): Promise<ApiKey>;
+    revoke(id: string, w?: Write): Promise<ApiKey>;
+    /** A new key with the same settings; the old one works until `overlapUntil` (server default 24 h). */
+    rotate(id: string, overlapUntil: string | undefined, w?: Write): Promise<KeyRotation>;
+    /** Granting twice is harmless. */
+    grant(keyId: string, merchantId: string, w?: Write): Promise<Grant>;
+    ungrant(keyId: string, merchantId: string, w?: Write): Promise<{ keyId: string; merchantId: string; deleted: true }>;
+    /** NOT_FOUND for an unknown key (not an empty list). */
+    grants(keyId: string): Promise<Grant[]>;
+  };
+  readonly wallets: {
+    create(req: { merchantId: string; asset: string; chain: string; active: boolean }, w?: Write): Promise<AdminWallet>;
+    get(id: string): Promise<AdminWallet>;
+    list(q: WalletFilter & PageRequest): Promise<Page<WalletSummary>>;
+    setActive(id: string, active: boolean, w?: Write): Promise<AdminWallet>;
+    /** Idempotent on `w.idempotencyKey`: a repeat returns the first posting with `replayed: true`. */
+    post(req: { walletId: string; kind: PostingKind; amount: string }, w?: Write): Promise<PostingResult>;
+    postings(walletId: string, q: PageRequest): Promise<Page<Posting>>;
+  };
+  readonly assets: {
+    networks(symbol: string): Promise<Network[]>;
+  };
+  readonly fees: {
+    set(req: FeeTierRequest, w?: Write): Promise<FeeTier>;
+    /** `merchantId` '' lists the default schedule only; absent lists every schedule. */
+    list(q: { merchantId?: string | undefined; currency?: string | undefined }): Promise<FeeTier[]>;
+    delete(id: string, w?: Write): Promise<{ id: string; deleted: true }>;
+    /** The fee a merchant's checkout would be charged, as the merchant API computes it. */
+    preview(q: { merchantId: string; amount: string; currency: string }): Promise<FeePreview>;
+  };
+  readonly settlement: {
+    set(req: { currency: string; settlementCurrency: string; merchantId?: string | undefined }, w?: Write): Promise<SettlementCurrency>;
+    list(): Promise<SettlementCurrency[]>;
+  };
+  readonly rates: {
+    set(req: { base: string; quote: string; rate: string; source?: string | undefined }, w?: Write): Promise<Rate>;
+    list(): Promise<Rate[]>;
+  };
+  readonly audit: {
+    list(q: AuditFilter & PageRequest): Promise<Page<AuditEntry>>;
+  };
+  readonly masterKey: {
+    /** Local only: re-seals every secret under HOSTPAY_MASTER_KEY; the previous keys must be configured. */
+    rotate(): Promise<MasterKeyRotation>;
+  };
+  /** Closes the store (local); nothing to do for the remote backend. */
+  close(): Promise<void>;
+}
+
+/** Options of a change. */
+export interface Write {
+  /**
+   * Remote: sent as the Idempotency-Key header (default: a random UUID per call), so a retried
+   * request is applied once. Local: only postings are keyed; other local writes are direct.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export * from './views.js';

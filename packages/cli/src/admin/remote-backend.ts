@@ -1,0 +1,90 @@
+import { UsageError } from '../output.js';
+import type { AdminBackend, FeeTierRequest, KeySettings, Posting, PostingResult } from './backend.js';
+import { adminHttp, seg, type AdminHttpOptions } from './http.js';
+
+/**
+ * A server's admin API (/admin/v1). Every change is audited on the server under the name of the
+ * operator token, and carries an Idempotency-Key, so repeating a command with the same
+ * `--idempotency-key` after a network failure applies it once.
+ */
+export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
+  const call = adminHttp(opts);
+  return {
+    kind: 'remote',
+    target: opts.url,
+    merchants: {
+      create: (name, w) => call('POST', '/merchants', { body: { name }, write: w ?? {} }),
+      get: (id) => call('GET', `/merchants/${seg(id)}`),
+      list: (q) => call('GET', '/merchants', { query: { limit: q.limit, cursor: q.cursor, status: q.status } }),
+      rename: (id, name, w) => call('PATCH', `/merchants/${seg(id)}`, { body: { name }, write: w ?? {} }),
+      suspend: (id, w) => call('POST', `/merchants/${seg(id)}/suspend`, { body: {}, write: w ?? {} }),
+      resume: (id, w) => call('POST', `/merchants/${seg(id)}/resume`, { body: {}, write: w ?? {} }),
+    },
+    keys: {
+      create: (merchantId, settings, w) => call('POST', `/merchants/${seg(merchantId)}/keys`, { body: keyBody(settings), write: w ?? {} }),
+      list: (q) => call('GET', '/keys', { query: { limit: q.limit, cursor: q.cursor, merchantId: q.merchantId, status: q.status } }),
+      get: (id) => call('GET', `/keys/${seg(id)}`),
+      update: (id, settings, w) => call('PATCH', `/keys/${seg(id)}`, { body: keyBody(settings), write: w ?? {} }),
+      revoke: (id, w) => call('POST', `/keys/${seg(id)}/revoke`, { body: {}, write: w ?? {} }),
+      rotate: (id, overlapUntil, w) => call('POST', `/keys/${seg(id)}/rotate`, { body: defined({ overlapUntil }), write: w ?? {} }),
+      grant: (keyId, merchantId, w) => call('POST', `/keys/${seg(keyId)}/grants`, { body: { merchantId }, write: w ?? {} }),
+      ungrant: (keyId, merchantId, w) => call('DELETE', `/keys/${seg(keyId)}/grants/${seg(merchantId)}`, { write: w ?? {} }),
+      grants: (keyId) => call('GET', `/keys/${seg(keyId)}/grants`),
+    },
+    wallets: {
+      create: (req, w) => call('POST', `/merchants/${seg(req.merchantId)}/wallets`, { body: { asset: req.asset, chain: req.chain, active: req.active }, write: w ?? {} }),
+      get: (id) => call('GET', `/wallets/${seg(id)}`),
+      list: (q) => call('GET', '/wallets', { query: { limit: q.limit, cursor: q.cursor, merchantId: q.merchantId, asset: q.asset, chain: q.chain, active: q.active } }),
+      setActive: (id, active, w) => call('POST', `/wallets/${seg(id)}/${active ? 'activate' : 'deactivate'}`, { body: {}, write: w ?? {} }),
+      async post(req, w) {
+        // The posting's own idempotency key and the request's are the same: a retried command
+        // replays the request, and the ledger would refuse a second posting under the key anyway.
+        const body = defined({ kind: req.kind, amount: req.amount, idempotencyKey: w?.idempotencyKey });
+        const { result, replayed } = await call.exchange('POST', `/wallets/${seg(req.walletId)}/postings`, { body, write: w ?? {} });
+        const res = result as { posting: Posting; replayed: boolean };
+        // A repeated request gets the first answer again (replayed: false inside it): nothing
+        // was applied this time either way.
+        const posting: PostingResult = { ...res.posting, replayed: res.replayed || replayed };
+        return posting;
+      },
+      postings: (walletId, q) => call('GET', `/wallets/${seg(walletId)}/postings`, { query: { limit: q.limit, cursor: q.cursor } }),
+    },
+    assets: {
+      networks: (symbol) => call('GET', `/assets/${seg(symbol)}/networks`),
+    },
+    fees: {
+      set: (req, w) => call('PUT', '/fees', { body: feeBody(req), write: w ?? {} }),
+      // The API names the default schedule `default`; the backend interface names it ''.
+      list: (q) => call('GET', '/fees', { query: { merchantId: q.merchantId === '' ? 'default' : q.merchantId, currency: q.currency } }),
+      delete: (id, w) => call('DELETE', `/fees/${seg(id)}`, { write: w ?? {} }),
+      preview: (q) => call('GET', '/fees/preview', { query: { merchantId: q.merchantId, amount: q.amount, currency: q.currency } }),
+    },
+    settlement: {
+      set: (req, w) => call('PUT', '/settlement-currencies', { body: defined(req), write: w ?? {} }),
+      list: () => call('GET', '/settlement-currencies'),
+    },
+    rates: {
+      set: (req, w) => call('PUT', '/rates', { body: defined(req), write: w ?? {} }),
+      list: () => call('GET', '/rates'),
+    },
+    audit: {
+      list: (q) => call('GET', '/audit', { query: { ...q } }),
+    },
+    masterKey: {
+      rotate: async () => {
+        throw new UsageError('master-key rotate runs on the store, not through --admin-url: it needs the master keys themselves (see hostpay master-key rotate --help)');
+      },
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The object without its undefined fields (JSON.stringify drops them too; this keeps types honest). */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const keyBody = (s: KeySettings) =>
+  defined({ scopes: s.scopes, rateLimitPerMinute: s.rateLimitPerMinute, expiresAt: s.expiresAt, ipAllowList: s.ipAllowList, label: s.label });
+
+const feeBody = (r: FeeTierRequest) => defined({ ...r });
