@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { parseMasterKey, resolveMasterKey, type MasterKeySource } from '../crypto/master-key.js';
 import { SecretBox } from '../crypto/secret-box.js';
-import { migrate } from '../store/migrate.js';
+import { MIGRATIONS, migrate, schemaVersion } from '../store/migrate.js';
 import { openSqliteStore } from '../store/sqlite.js';
 import { openPostgresStore, type PostgresOptions } from '../store/postgres.js';
 import type { Store } from '../store/store.js';
@@ -36,8 +36,15 @@ export function redactUrl(url: string): string {
 }
 
 /** The store a configuration names: PostgreSQL for postgres:// URLs, else embedded SQLite. */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opts: PostgresOptions = {}): Promise<Store> {
-  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) return openPostgresStore(config.databaseUrl, opts);
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
+): Promise<Store> {
+  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    const timeout = config.databaseTimeoutMs ?? 2000;
+    const opts: PostgresOptions = { max: config.databasePoolSize ?? 10, connectTimeoutMs: timeout, statementTimeoutMs: timeout * 2 };
+    if (config.databaseSchema) opts.schema = config.databaseSchema;
+    return openPostgresStore(config.databaseUrl, opts);
+  }
   return openSqliteStore(sqliteFile(config));
 }
 
@@ -46,18 +53,22 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
  * `generateMasterKey`: allowed to create `<dataDir>/master.key` when none is configured.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> & Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
   opts: { generateMasterKey?: boolean; store?: Store; log?: { warn(msg: string): void; info(msg: string): void } } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
   const store = opts.store ?? (await openStore(config));
   try {
-    await migrate(store);
+    if (config.autoMigrate !== false) await migrate(store);
+    else if ((await schemaVersion(store)) < MIGRATIONS.length) {
+      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${MIGRATIONS.length}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
+    }
     const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
-    const shared = createSharedState(config.redisUrl ?? '', {
+    const shared = createSharedState(config.redisUrl ?? '', config.redisPrefix ?? 'hostpay:', {
       onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope),
       warn: log.warn,
       info: log.info,

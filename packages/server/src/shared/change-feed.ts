@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CacheScope } from '../services/caches.js';
 
-const CHANNEL = 'hostpay:invalidate';
 
 /**
  * Tells the other instances which caches a write made stale. Each message carries the sender's
@@ -17,6 +16,7 @@ export class RedisChangeFeed {
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
     private readonly onRemote: (scope: CacheScope) => void,
+    private readonly channel: string,
   ) {
     subscriber.on('message', (_channel: string, text: string) => {
       try {
@@ -27,7 +27,7 @@ export class RedisChangeFeed {
       }
     });
     subscriber.on('ready', () => {
-      void subscriber.subscribe(CHANNEL).then(
+      void subscriber.subscribe(this.channel).then(
         () => {
           this.#ready = true;
           this.onRemote({ kind: 'all' });
@@ -46,7 +46,7 @@ export class RedisChangeFeed {
   }
 
   publish(scope: CacheScope): void {
-    this.publisher.publish(CHANNEL, JSON.stringify({ from: this.instanceId, scope })).catch(() => undefined);
+    this.publisher.publish(this.channel, JSON.stringify({ from: this.instanceId, scope })).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -19,7 +19,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly onFallback: (err: Error) => void,
-    private readonly prefix = 'hostpay:rl:',
+    private readonly prefix: string,
   ) {}
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {

@@ -27,7 +27,7 @@ export interface SharedStateEvents {
   info(message: string): void;
 }
 
-export function createSharedState(redisUrl: string, events: SharedStateEvents): SharedState {
+export function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents): SharedState {
   if (redisUrl === '') {
     return { rateLimiter: new MemoryRateLimiter(), redis: 'disabled', publish: () => undefined, cachesSafe: true, close: async () => undefined };
   }
@@ -45,8 +45,8 @@ export function createSharedState(redisUrl: string, events: SharedStateEvents): 
   };
   const publisher = connectRedis(redisUrl, onState);
   const subscriber = connectRedis(redisUrl, () => undefined);
-  const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation);
-  const limiter = new RedisRateLimiter(publisher, (err) => onState(false, err));
+  const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation, `${prefix}invalidate`);
+  const limiter = new RedisRateLimiter(publisher, (err) => onState(false, err), `${prefix}rl:`);
   return {
     rateLimiter: limiter,
     get redis() {

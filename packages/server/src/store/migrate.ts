@@ -52,7 +52,12 @@ export async function migrate(store: Store): Promise<{ applied: number[] }> {
   return { applied };
 }
 
+/** The highest applied migration; 0 for a store never migrated. */
 export async function schemaVersion(store: Store): Promise<number> {
-  const row = await sql<{ v: number | null }>`select max(version) as v from hostpay_migrations`.execute(store.db);
-  return row.rows[0]?.v ?? 0;
+  try {
+    const row = await sql<{ v: number | null }>`select max(version) as v from hostpay_migrations`.execute(store.db);
+    return Number(row.rows[0]?.v ?? 0);
+  } catch {
+    return 0;
+  }
 }
