@@ -1,6 +1,9 @@
 /**
- * `npm run bench [-- --duration 10 --connections 64]`: hostpay on the embedded store vs a bare
- * node:http server returning the same bytes, loaded in turn in the same run, with signed requests.
+ * `npm run bench [-- --duration 10 --connections 64 --threads 1 --store sqlite|postgres]`: hostpay
+ * vs a bare node:http server returning the same bytes, loaded in turn in the same run, with
+ * signed requests. `--store postgres` runs hostpay in production mode: PostgreSQL (a schema of its
+ * own, dropped afterwards) and Redis (a key prefix of its own), from HOSTPAY_BENCH_DATABASE_URL
+ * and HOSTPAY_BENCH_REDIS_URL (defaults: the local test servers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
-import { createServices, seedDemo } from '@hostpay/server';
+import { randomBytes } from 'node:crypto';
+import { createServices, loadConfig, seedDemo } from '@hostpay/server';
+import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 import { load, type LoadResult } from './load.js';
 
 const { values: opts } = parseArgs({
@@ -17,12 +22,23 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '64' },
     threads: { type: 'string', default: '1' },
     store: { type: 'string', default: 'sqlite' },
+    // With --store postgres: run without Redis (one instance, in-process limits) for comparison.
+    'no-redis': { type: 'boolean', default: false },
   },
 });
-if (opts.store !== 'sqlite') {
-  console.error(`bench: --store ${opts.store} is not available yet; only sqlite (the embedded store)`);
+if (opts.store !== 'sqlite' && opts.store !== 'postgres') {
+  console.error(`bench: --store must be sqlite (embedded) or postgres, not ${opts.store}`);
   process.exit(2);
 }
+const postgres = opts.store === 'postgres';
+const suffix = randomBytes(4).toString('hex');
+const storeEnv: Record<string, string> = postgres
+  ? {
+      HOSTPAY_DATABASE_URL: process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+      HOSTPAY_DATABASE_SCHEMA: `hp_bench_${suffix}`,
+      ...(opts['no-redis'] ? {} : { HOSTPAY_REDIS_URL: process.env.HOSTPAY_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', HOSTPAY_REDIS_PREFIX: `hp_bench_${suffix}:` }),
+    }
+  : {};
 const root = new URL('..', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-bench-'));
 const children: ChildProcess[] = [];
@@ -31,6 +47,9 @@ const cleanup = () => {
   rmSync(dataDir, { recursive: true, force: true });
 };
 process.on('exit', cleanup);
+async function dropSchema(): Promise<void> {
+  if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
+}
 
 /** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
 function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
@@ -48,12 +67,14 @@ function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
 }
 
 // Seed: the demo merchant plus a key whose rate limit does not cap the benchmark.
-const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+const masterKey = randomBytes(32).toString('base64');
+const config = loadConfig({ ...storeEnv, HOSTPAY_DATA_DIR: dataDir, HOSTPAY_MASTER_KEY: masterKey });
+const services = await createServices(config);
 const demo = await seedDemo(services, dataDir);
 const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
 await services.close();
 
-const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { HOSTPAY_LOG_LEVEL: 'warn' });
+const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' });
 const base = `http://127.0.0.1:${hostpayPort}`;
 
 const keyHeaders = (body = '') => {
@@ -91,11 +112,14 @@ for (const t of targets) {
 }
 
 const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
-console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${durationSeconds}s per run, Node ${process.version}, embedded SQLite`);
+console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${durationSeconds}s per run, Node ${process.version}, ${postgres ? (opts['no-redis'] ? 'PostgreSQL, no Redis' : 'PostgreSQL + Redis') : 'embedded SQLite'}`);
 console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)}`);
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
   console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)}`);
   console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)}`);
 }
+for (const c of children) c.kill('SIGTERM');
+await new Promise((r) => setTimeout(r, 500));
+await dropSchema();
 process.exit(0);
