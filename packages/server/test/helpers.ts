@@ -27,6 +27,25 @@ export const postgresAvailable: boolean = await (async () => {
   }
 })();
 
+export const TEST_REDIS_URL = process.env.HOSTPAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether the Redis suites run: always with CI=true (failing loudly), else when reachable. */
+export const redisAvailable: boolean = await (async () => {
+  if (process.env.CI === 'true') return true;
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch (err) {
+    console.warn(`[hostpay tests] Redis suites skipped: ${TEST_REDIS_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`);
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+})();
+
 /** The dialects every store test runs on. */
 export const DIALECTS: Dialect[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
 
