@@ -151,3 +151,12 @@ export type WithExactNumbers<T> = T extends number
     : T extends object
       ? { [K in keyof T]: WithExactNumbers<T[K]> }
       : T;
+
+/** The same type as a client sees it after a lossless parse: exact decimals as strings. */
+export type DecimalsAsStrings<T> = T extends JsonDecimal
+  ? string
+  : T extends (infer U)[]
+    ? DecimalsAsStrings<U>[]
+    : T extends object
+      ? { [K in keyof T]: DecimalsAsStrings<T[K]> }
+      : T;

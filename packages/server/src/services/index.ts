@@ -101,4 +101,4 @@ export async function createServices(
 }
 
 export type { MerchantServices, ApiKeyAuth } from './types.js';
-export type { AdminServices, AuditContext, CreatedApiKey, KeySettings, KeyView, MerchantView, FeeTierRequest, Page, PageRequest } from './admin/index.js';
+export type * from './admin/index.js';

@@ -26,8 +26,19 @@ export function createAdminServices(deps: AdminDeps) {
 }
 
 export type AdminServices = ReturnType<typeof createAdminServices>;
-export type { AuditContext } from './audit.js';
+export type { AuditContext, AuditFilter, AuditView } from './audit.js';
 export type { CreatedApiKey, KeySettings, KeyView } from './keys.js';
 export type { MerchantView } from './merchants.js';
 export type { FeeTierRequest } from './fees.js';
 export type { Page, PageRequest } from './pagination.js';
+export type { WalletFilter } from './wallets.js';
+
+// The shapes of what the operations return, for typed clients of the admin API (the CLI).
+type Item<F extends (...args: never[]) => Promise<{ items: unknown[] }>> = Awaited<ReturnType<F>>['items'][number];
+export type FeeTierView = ReturnType<typeof import('./fees.js').feeTierView>;
+export type RateView = ReturnType<typeof import('./fees.js').rateView>;
+export type PostingView = ReturnType<typeof import('./wallets.js').postingView>;
+export type WalletSummaryView = Item<AdminServices['listWallets']>;
+export type SettlementView = Awaited<ReturnType<AdminServices['listSettlementCurrencies']>>[number];
+export type NetworkView = Awaited<ReturnType<AdminServices['assetNetworks']>>[number];
+export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
