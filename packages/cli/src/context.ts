@@ -8,6 +8,12 @@ import { notice, type Io } from './output.js';
  */
 export const loadServer = () => import('@hostpay/server');
 
+/** Where the services report events such as Redis lost and back (default: process warnings). */
+export interface ServiceLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
 export type ConfigOverrides = { [K in keyof Config]?: Config[K] | undefined };
 
 /** Config from the environment, with the flags that were given on top. */
@@ -22,8 +28,8 @@ export async function configFrom(io: Io, overrides: ConfigOverrides): Promise<Co
  * key in the data dir (nothing else could ever decrypt secrets there); say so loudly, because
  * losing that file makes every API secret in the store useless.
  */
-export async function openServices(io: Io, config: Config, generateMasterKey: boolean): Promise<Services> {
-  const services = await (await loadServer()).createServices(config, { generateMasterKey });
+export async function openServices(io: Io, config: Config, generateMasterKey: boolean, log?: ServiceLog): Promise<Services> {
+  const services = await (await loadServer()).createServices(config, log === undefined ? { generateMasterKey } : { generateMasterKey, log });
   if (services.masterKey.origin === 'generated') {
     notice(io, `warning: generated a new master key in ${services.masterKey.file ?? config.dataDir}; it encrypts the API secrets stored in ${config.dataDir}: keep it with the data (production: set HOSTPAY_MASTER_KEY instead)`);
   }

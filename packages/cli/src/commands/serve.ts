@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config, Services } from '@hostpay/server';
-import { configFrom, loadServer, openServices } from '../context.js';
+import { configFrom, loadServer, openServices, type ServiceLog } from '../context.js';
 import { demoBanner, demoCommands, type DemoInfo } from '../demo-banner.js';
 import { printResult, type Io } from '../output.js';
 import { integerIn, withStoreOptions, type StoreOptions } from '../options.js';
@@ -30,11 +30,13 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { buildApp, startServer } = await import('../server-http.js');
   const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port });
   // Only the sandbox may invent a master key; a real deployment must be given one.
-  const services = await openServices(io, config, opts.demo === true);
+  const serviceLog = heldLog();
+  const services = await openServices(io, config, opts.demo === true, serviceLog);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // Logs on stderr keep stdout for the summary, so `--json` output stays one document.
     const app = await buildApp({ config, services: services.merchant, admin: services.admin, rateLimiter: services.shared.rateLimiter, redisState: () => services.shared.redis, storeDialect: services.store.dialect, logger: { stream: process.stderr } });
+    serviceLog.attach(app.log);
     app.addHook('onClose', async () => services.close());
     server = await startServer(app, { host: config.host, port: config.port });
   } catch (err) {
@@ -47,6 +49,28 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
     await server.close();
     throw err;
   }
+}
+
+/**
+ * The services' events (Redis unreachable, Redis back) go to the server's log, as JSON lines at
+ * their level like every other line, so log collectors and alerts see them. The services start
+ * before the app and its logger exist: events of that moment are held until `attach`.
+ */
+function heldLog(): ServiceLog & { attach(target: ServiceLog): void } {
+  const held: [level: 'warn' | 'info', message: string][] = [];
+  let target: ServiceLog | undefined;
+  const emit = (level: 'warn' | 'info', message: string): void => {
+    if (target === undefined) held.push([level, message]);
+    else target[level](message);
+  };
+  return {
+    warn: (message) => emit('warn', message),
+    info: (message) => emit('info', message),
+    attach(logger) {
+      target = logger;
+      for (const [level, message] of held.splice(0)) logger[level](message);
+    },
+  };
 }
 
 async function announce(io: Io, opts: ServeOptions, config: Config, services: Services, url: string): Promise<void> {

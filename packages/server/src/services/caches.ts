@@ -22,7 +22,7 @@ export class Caches {
     private readonly externalVersion: () => number,
     private readonly opts: {
       /** Tells other instances (change feed); called after every local invalidation. */
-      publish?: (scope: CacheScope) => void;
+      publish?: (scope: CacheScope) => Promise<void> | void;
       /** False while invalidations from other instances could be missed: caches are bypassed. */
       enabled?: () => boolean;
     } = {},
@@ -55,10 +55,14 @@ export class Caches {
     return this.#generation;
   }
 
-  /** A write here changed `scope`: drop it locally and tell the other instances. */
-  invalidate(scope: CacheScope): void {
+  /**
+   * A write here changed `scope`: drop it locally and tell the other instances. Writers await it
+   * before answering, so that once a write has answered no instance serves what it replaced
+   * (a revoked key is refused, a posting is listed, by every instance from the next request).
+   */
+  async invalidate(scope: CacheScope): Promise<void> {
     this.invalidateLocal(scope);
-    this.opts.publish?.(scope);
+    await this.opts.publish?.(scope);
   }
 
   /** Drops `scope` in this instance only (a message from another instance, or a resync). */

@@ -1,6 +1,6 @@
 import { Decimal, decimalText, parseAmount } from '@hostpay/protocol';
 import { HostpayError } from '../errors.js';
-import { newId, nowIso } from '../store/ids.js';
+import { newId } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import { findPostingByKey, insertPosting, type PostingRow } from '../store/repos/ledger.js';
 import { lockWallet, updateBalances } from '../store/repos/wallets.js';
@@ -66,7 +66,9 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
     }
     const next = apply(req.kind, parsed.value, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount));
     if (typeof next === 'string') throw new HostpayError('INSUFFICIENT_FUNDS', next, { walletId: wallet.id });
-    const at = nowIso();
+    // Strictly after the wallet's last change (the row is locked): a wallet's postings sort in the
+    // order they were applied even when two instances post within the same millisecond.
+    const at = new Date(Math.max(Date.now(), Date.parse(wallet.updated_at) + 1)).toISOString();
     const posting: PostingRow = {
       id: newId('pst'),
       wallet_id: wallet.id,
@@ -88,6 +90,6 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
     });
     return { posting, replayed: false, merchantId: wallet.merchant_id };
   });
-  if (!result.replayed) caches.invalidate({ kind: 'wallets', merchantId: result.merchantId });
+  if (!result.replayed) await caches.invalidate({ kind: 'wallets', merchantId: result.merchantId });
   return { posting: result.posting, replayed: result.replayed };
 }

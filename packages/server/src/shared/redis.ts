@@ -15,6 +15,11 @@ export function connectRedis(url: string, onStateChange: (healthy: boolean, erro
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 500,
+    // A connection whose Redis stops answering without closing it (network partition, frozen
+    // host) is dropped after this long with commands outstanding, and reconnection takes over.
+    // Without it the dead connection is kept for good: every command waits out commandTimeout
+    // (a second added to each request) and the service never returns to Redis.
+    socketTimeout: 1000,
     connectTimeout: 1000,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),

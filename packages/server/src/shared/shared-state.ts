@@ -15,7 +15,8 @@ export type RedisState = 'disabled' | 'up' | 'down';
 export interface SharedState {
   readonly rateLimiter: RateLimiter;
   readonly redis: RedisState;
-  publish(scope: CacheScope): void;
+  /** Tells the other instances; resolves when Redis took the message or could not (never rejects). */
+  publish(scope: CacheScope): Promise<void>;
   /** False while cache invalidations from other instances could be missed. */
   readonly cachesSafe: boolean;
   close(): Promise<void>;
@@ -29,7 +30,7 @@ export interface SharedStateEvents {
 
 export function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents): SharedState {
   if (redisUrl === '') {
-    return { rateLimiter: new MemoryRateLimiter(), redis: 'disabled', publish: () => undefined, cachesSafe: true, close: async () => undefined };
+    return { rateLimiter: new MemoryRateLimiter(), redis: 'disabled', publish: async () => undefined, cachesSafe: true, close: async () => undefined };
   }
   let state: RedisState = 'down';
   let warned = false;

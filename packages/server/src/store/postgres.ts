@@ -15,6 +15,13 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
   /** Server-side statement timeout. */
   statementTimeoutMs?: number;
+  /**
+   * Client-side bound on waiting for a query's answer, for a database that stops answering
+   * without closing the connection (network partition, frozen host), where the statement
+   * timeout cannot fire. Default: the statement timeout and a quarter, so a database that is
+   * merely slow still answers with its own statement timeout first.
+   */
+  readTimeoutMs?: number;
   /** Schema to use (tests give each run its own); created if missing. */
   schema?: string;
 }
@@ -23,21 +30,39 @@ export interface PostgresOptions {
  * (`lockForUpdate`) serialise the read-check-write sequences. */
 export async function openPostgresStore(url: string, opts: PostgresOptions = {}): Promise<Store> {
   const schema = opts.schema;
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 5000;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 2000,
-    statement_timeout: opts.statementTimeoutMs ?? 5000,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: opts.readTimeoutMs ?? Math.ceil(statementTimeoutMs * 1.25),
     idle_in_transaction_session_timeout: 10_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // pg-pool listens for 'error' only on idle clients. A checked-out client whose connection breaks
+  // (database stopped mid-query or mid-transaction) emits 'error' too, and with no listener that
+  // is an uncaught exception that kills the process. The query in flight already fails with the
+  // same error (503 UNAVAILABLE), and the pool discards the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    closeOnReadTimeout(client);
+  });
   if (schema) {
     const client = await pool.connect();
     try {
+      // Replicas starting together on a new schema would both pass IF NOT EXISTS, and one would
+      // then fail on the catalog's unique index; the migrations' lock (migrate.ts) serialises them.
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(7426001)');
       await client.query(`create schema if not exists ${schema}`);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
     } finally {
       client.release();
     }
@@ -60,6 +85,25 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
       await db.destroy();
     },
   };
+}
+
+/**
+ * pg's query_timeout fails the waiting query but leaves it outstanding on the connection, so every
+ * later query on that connection queues behind it and times out in turn: a connection to a
+ * database that stopped answering would be handed out by the pool for good, and the service would
+ * never recover on it. Such a connection is dead; close it, and the pool opens a new one.
+ */
+function closeOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((err: unknown) => {
+        if (err instanceof Error && err.message === 'Query read timeout') client.connection.stream.destroy();
+      });
+    }
+    return result;
+  }) as typeof client.query;
 }
 
 /** Drops a schema created for a test run. */

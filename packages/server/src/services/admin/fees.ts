@@ -55,7 +55,7 @@ export function feeAdmin({ store, caches }: AdminDeps) {
   /** Every fee write ends here: fee caches are dropped once the transaction has committed. */
   async function write<T>(fn: Parameters<typeof store.writeTransaction<T>>[0]): Promise<T> {
     const result = await store.writeTransaction(fn);
-    caches.invalidate({ kind: 'fees' });
+    await caches.invalidate({ kind: 'fees' });
     return result;
   }
 

@@ -125,7 +125,7 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
   /** Runs a key write and drops the key cache after it, so the next request sees it. */
   async function write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
     const result = await store.writeTransaction(fn);
-    caches.invalidate({ kind: 'keys' });
+    await caches.invalidate({ kind: 'keys' });
     return result;
   }
 

@@ -55,7 +55,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         await recordAudit(trx, ctx, { action, objectType: 'merchant', objectId: id, before: merchantView(before), after: merchantView(next) });
         return next;
       });
-      caches.invalidate({ kind: 'keys' });
+      await caches.invalidate({ kind: 'keys' });
       return merchantView(after);
     },
   };

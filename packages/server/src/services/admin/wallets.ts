@@ -56,7 +56,7 @@ export function walletAdmin({ store, caches }: AdminDeps) {
         await trx.insertInto('wallets').values(row).execute();
         await recordAudit(trx, ctx, { action: 'wallet.create', objectType: 'wallet', objectId: id, before: null, after: { merchantId: opts.merchantId, asset: asset.symbol, chain: chain.symbol, active: row.active === 1 } });
       });
-      caches.invalidate({ kind: 'wallets', merchantId: opts.merchantId });
+      await caches.invalidate({ kind: 'wallets', merchantId: opts.merchantId });
       return getWallet(id);
     },
 
@@ -67,7 +67,7 @@ export function walletAdmin({ store, caches }: AdminDeps) {
         await recordAudit(trx, ctx, { action: active ? 'wallet.activate' : 'wallet.deactivate', objectType: 'wallet', objectId: walletId, before: { active: before.active === 1 }, after: { active } });
         return before.merchant_id;
       });
-      caches.invalidate({ kind: 'wallets', merchantId });
+      await caches.invalidate({ kind: 'wallets', merchantId });
       return getWallet(walletId);
     },
 
