@@ -8,6 +8,8 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
+const PEEK_REUSE_MS = 250;
+
 interface Pending {
   windowMs: number;
   waiters: { limit: number; resolve: (r: RateLimitResult) => void }[];
@@ -21,6 +23,7 @@ interface Pending {
 export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
   private pending = new Map<string, Pending>();
+  private readonly recentPeeks = new Map<string, { until: number; result: RateLimitResult }>();
   private flushScheduled = false;
 
   constructor(
@@ -38,6 +41,7 @@ export class RedisRateLimiter implements RateLimiter {
    * the round trips when many requests of one key arrive together.
    */
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    this.recentPeeks.delete(bucket);
     return new Promise((resolve) => {
       let p = this.pending.get(bucket);
       if (p === undefined) {
@@ -73,11 +77,25 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
+  /**
+   * Peeks guard the failed-authentication limit on every request. A bucket that was well under its
+   * limit is not asked again for PEEK_REUSE_MS (it costs two Redis commands per request
+   * otherwise); a hit on it here, or a count near the limit, asks again at once. So another
+   * instance's failures can go unseen for at most that long.
+   */
   async peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = Date.now();
+    const recent = this.recentPeeks.get(bucket);
+    if (recent !== undefined && recent.until > now) return recent.result;
     try {
       const [count, ttl] = await Promise.all([this.redis.get(this.prefix + bucket), this.redis.pttl(this.prefix + bucket)]);
       const n = count === null ? 0 : Number(count);
-      return result(n, n < limit, limit, ttl > 0 ? ttl : windowMs);
+      const r = result(n, n < limit, limit, ttl > 0 ? ttl : windowMs);
+      if (n < limit / 2) {
+        if (this.recentPeeks.size >= 10_000) this.recentPeeks.clear();
+        this.recentPeeks.set(bucket, { until: now + PEEK_REUSE_MS, result: r });
+      }
+      return r;
     } catch (err) {
       this.onFallback(err as Error);
       return this.local.peek(bucket, limit, windowMs);
