@@ -58,7 +58,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new OneLineLogController(),
     genReqId,
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    // A hop count, not `true`: with `true` the left-most X-Forwarded-For entry, which the client
+    // writes, would become the address that IP allow-lists and failed-auth limits see.
+    trustProxy: config.trustProxyHops === 0 ? false : (_address: string, hop: number) => hop < config.trustProxyHops,
     // No route takes a large body; the token route lowers this further.
     bodyLimit: 16 * 1024,
     // Requests arriving on a keep-alive connection while we drain are served (with Connection:

@@ -25,7 +25,7 @@ export const ConfigSchema = Type.Object({
   rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
   tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400, default: 3600, env: 'HOSTPAY_TOKEN_TTL_SECONDS', description: 'default bearer token lifetime' }),
-  trustProxy: Type.Boolean({ default: false, env: 'HOSTPAY_TRUST_PROXY', description: 'take the client address from X-Forwarded-For (only behind your own proxy)' }),
+  trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },

@@ -63,6 +63,8 @@ describe('audit log', () => {
     expect(second.items.map((e) => e.after)).toEqual([{ ...(second.items[0]!.after as object), name: 'A3' }, { ...(second.items[1]!.after as object), name: 'A4' }]);
     expect(second.nextCursor).toBeNull();
     await expect(admin.listAudit({}, { cursor: 'garbage' })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
+    const wellFormedNonsense = Buffer.from(JSON.stringify(['x', 'y'])).toString('base64url');
+    await expect(admin.listAudit({}, { cursor: wellFormedNonsense })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
   });
 
   it('keeps amounts in snapshots exact', async () => {
@@ -95,6 +97,16 @@ describe('key lifecycle', () => {
     // Both keys authenticate during the overlap: the merchant services see both secrets.
     expect((await env.services.merchant.findApiKey(key.apiKey))?.secret.toString()).toBe(key.apiSecret);
     expect((await env.services.merchant.findApiKey(fresh.apiKey))?.secret.toString()).toBe(fresh.apiSecret);
+  });
+
+  it('a grant does not open a suspended sub-merchant', async () => {
+    const platform = await admin.createMerchant('Platform', ctx);
+    const sub = await admin.createMerchant('Sub', ctx);
+    const key = await admin.createApiKey(platform.id, {}, ctx);
+    await admin.grantMerchant(key.apiKey, sub.id, ctx);
+    expect(await env.services.merchant.canActFor(key.apiKey, platform.id, sub.id)).toBe(true);
+    await admin.updateMerchant(sub.id, { status: 'suspended' }, ctx);
+    expect(await env.services.merchant.canActFor(key.apiKey, platform.id, sub.id)).toBe(false);
   });
 
   it('validates settings with messages that say what to fix', async () => {

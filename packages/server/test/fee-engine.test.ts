@@ -55,6 +55,10 @@ describe('fee engine', () => {
     expect(q(input('1.23', [tier({ value: '1' })], { currencyDecimals: 2 }))).toMatchObject({ serviceFee: '0.01' });
     expect(q(input('1.5', [tier({ value: '1' })], { currencyDecimals: 2 }))).toMatchObject({ serviceFee: '0.02' });
   });
+  it('keeps an unconverted amount as asked (no rounding when there is no rate)', () => {
+    expect(q(input('0.0000001', [tier({ value: '1', onChainFee: '0.0000004' })]))).toMatchObject({ amount: '0.0000001', convertedAmount: '0.0000001', onChainFee: '0', fee: '0' });
+  });
+
   it('converts into the fee currency at the rate before applying the percentage', () => {
     const r = q(input('100', [tier({ value: '2.5', minValue: '0.5' })], { originalCurrency: 'EUR', currency: 'USDT', rate: new Decimal('1.0842') }));
     expect(r).toMatchObject({ originalCurrency: 'EUR', currency: 'USDT', rate: '1.0842', amount: '100', convertedAmount: '108.42', serviceFee: '2.7105', fee: '2.7105' });

@@ -82,11 +82,20 @@ describe('per client address, failed authentication', () => {
 describe('client address', () => {
   it('behind a trusted proxy comes from X-Forwarded-For; otherwise the header is ignored', async () => {
     const key = await fx.createKey(fx.demo.merchantId, { ipAllowList: ['203.0.113.0/24'] });
-    const proxied = await fx.buildApp({ config: { ...fx.config, trustProxy: true } });
+    const proxied = await fx.buildApp({ config: { ...fx.config, trustProxyHops: 1 } });
     const headers = { ...signedHeaders(fx, key), 'x-forwarded-for': '203.0.113.7' };
     const viaProxy = await proxied.inject({ method: 'POST', url: '/api/v1/auth/token', headers, remoteAddress: '10.0.0.1' });
     expect(viaProxy.statusCode, viaProxy.body).toBe(200);
     const direct = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, remoteAddress: '10.0.0.1' });
     expectError(direct, 403, 'IP_NOT_ALLOWED');
+  });
+
+  it('takes only the hops it trusts: an address the client prepends is not believed', async () => {
+    const key = await fx.createKey(fx.demo.merchantId, { ipAllowList: ['203.0.113.0/24'] });
+    const proxied = await fx.buildApp({ config: { ...fx.config, trustProxyHops: 1 } });
+    // The client sent "203.0.113.7"; the one proxy appended the real client address.
+    const headers = { ...signedHeaders(fx, key), 'x-forwarded-for': '203.0.113.7, 198.51.100.66' };
+    const res = await proxied.inject({ method: 'POST', url: '/api/v1/auth/token', headers, remoteAddress: '10.0.0.1' });
+    expectError(res, 403, 'IP_NOT_ALLOWED');
   });
 });

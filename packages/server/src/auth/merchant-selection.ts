@@ -13,6 +13,6 @@ export async function selectMerchant(services: MerchantServices, principal: Prin
   if (await services.canActFor(key.id, key.merchantId, requested)) return requested;
   throw new HostpayError(
     'MERCHANT_FORBIDDEN',
-    `this API key may not act for merchant \`${requested}\`: omit merchantId to use the key's own merchant, or ask your operator to grant that sub-merchant to this key`,
+    `this API key may not act for merchant \`${requested}\`: omit merchantId to use the key's own merchant, or ask your operator to grant that sub-merchant to this key (a suspended sub-merchant cannot be read)`,
   );
 }

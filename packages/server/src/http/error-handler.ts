@@ -48,6 +48,10 @@ export function toHostpayError(err: unknown, req: FastifyRequest): HostpayError 
       ? new HostpayError('INVALID_BODY', `request body is invalid: ${e.message ?? ''}`)
       : new HostpayError('INVALID_QUERY', `request is invalid: ${e.message ?? ''}`);
   }
+  // PostgreSQL refusing a value's text (bad timestamp, NUL byte, …) is the client's input, not a bug.
+  if (typeof e.code === 'string' && /^(22P02|22007|22008|22021|22001)$/.test(e.code)) {
+    return new HostpayError('INVALID_QUERY', 'a parameter has a value the store cannot accept (malformed time, NUL byte or too long): check the request parameters');
+  }
   if (isStoreUnavailable(err)) return new HostpayError('UNAVAILABLE', 'the store is not reachable right now: retry shortly, with backoff');
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (typeof e.code === 'string' && e.code.startsWith('FST_ERR_CTP_')) {

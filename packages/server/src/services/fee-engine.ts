@@ -47,10 +47,12 @@ export function quoteFee(input: FeeQuoteInput): WithExactNumbers<FeePreview> {
   }
   const next = tiers[index + 1];
   const dp = input.currencyDecimals;
-  const converted = (input.rate ? input.amount.times(input.rate) : input.amount).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
+  // Converted amounts are rounded to the fee currency; an unconverted amount stays as asked.
+  const converted = input.rate ? input.amount.times(input.rate).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP) : input.amount;
   const raw = tier.isPercentage ? converted.times(tier.value).dividedBy(100) : new Decimal(tier.value);
   const serviceFee = Decimal.max(raw, tier.minValue).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
-  const onChainFee = new Decimal(tier.onChainFee);
+  // Shown as charged, so that serviceFee + onChainFee is exactly fee.
+  const onChainFee = new Decimal(tier.onChainFee).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
   const fee = serviceFee.plus(onChainFee).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
   const num = (d: Decimal | string) => jsonDecimal(decimalText(d));
   return {

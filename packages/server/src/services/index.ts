@@ -75,9 +75,10 @@ export async function createServices(
     });
     caches = new Caches(() => store.externalVersion(), {
       publish: (scope) => shared.publish(scope),
-      // Without Redis there is one instance and caches are exact. With Redis, a cache is only as
-      // fresh as the change feed, so reads bypass caches while the feed is down.
-      enabled: () => shared.redis === 'disabled' || shared.cachesSafe,
+      // A cache is only as fresh as what tells it about other processes' writes: SQLite's
+      // data_version, or the Redis change feed. PostgreSQL without Redis has neither (another
+      // instance, or the CLI, may write), so its reads always go to the store.
+      enabled: () => (shared.redis === 'disabled' ? store.dialect === 'sqlite' : shared.cachesSafe),
     });
     const tokenKey = await loadTokenSigningKey(store, box);
     const { key: _secret, ...masterInfo } = master;

@@ -49,7 +49,9 @@ export async function page<DB, TB extends keyof DB, O extends { id: string }, T>
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) return value as [string, string];
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && !v.includes('\u0000')) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value[0] as string)) {
+      return value as [string, string];
+    }
   } catch {
     // fall through to the error below
   }

@@ -23,11 +23,14 @@ export function listApiKeys(db: Db, merchantId: string): Promise<ApiKeyRow[]> {
 }
 
 export async function hasGrant(db: Db, keyId: string, merchantId: string): Promise<boolean> {
+  // A suspended sub-merchant is not readable through a grant either.
   const row = await db
     .selectFrom('merchant_grants')
-    .select('key_id')
-    .where('key_id', '=', keyId)
-    .where('merchant_id', '=', merchantId)
+    .innerJoin('merchants', 'merchants.id', 'merchant_grants.merchant_id')
+    .select('merchant_grants.key_id')
+    .where('merchant_grants.key_id', '=', keyId)
+    .where('merchant_grants.merchant_id', '=', merchantId)
+    .where('merchants.status', '=', 'active')
     .executeTakeFirst();
   return row !== undefined;
 }
