@@ -115,3 +115,15 @@ describe('VerifiedCache', () => {
     expect(c.size).toBeLessThanOrEqual(100);
   });
 });
+
+describe('failed-auth address blocks', async () => {
+  const { addressBlock } = await import('../src/auth/authenticate.js');
+  it('counts IPv4 per address and IPv6 per /64', () => {
+    expect(addressBlock('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressBlock('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressBlock('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBlock('::1')).toBe('0:0:0:0::/64');
+  });
+});

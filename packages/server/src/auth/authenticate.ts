@@ -1,4 +1,6 @@
+import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
 import { HostpayError } from '../errors.js';
 import type { MerchantServices } from '../services/types.js';
@@ -23,7 +25,21 @@ type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 const MINUTE = 60_000;
 
 /** The per-address counter of failed authentications, shared by merchant and operator auth. */
-export const failedAuthBucket = (ip: string): string => 'authfail:' + ip;
+export const failedAuthBucket = (ip: string): string => 'authfail:' + addressBlock(ip);
+
+/**
+ * The unit failed attempts are counted by: an IPv4 address, or the /64 of an IPv6 address (one
+ * subscriber usually holds a whole /64 and could otherwise rotate through it).
+ */
+export function addressBlock(ip: string): string {
+  const address = unmapIPv4(ip);
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.split('%', 1)[0]!.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':') + '::/64';
+}
 // Keys are looked up by id; anything longer is no id of ours and is not worth a store query.
 const MAX_KEY_ID_LENGTH = 128;
 
