@@ -107,15 +107,7 @@ export interface Write {
   idempotencyKey?: string | undefined;
 }
 
-export interface PageRequest {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-}
-
-export interface Page<T> {
-  items: T[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+import type { Page, PageRequest } from '@hostpay/server';
+export type { Page, PageRequest };
 
 export * from './views.js';
