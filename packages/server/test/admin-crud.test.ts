@@ -157,11 +157,12 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
     expect(tier).toMatchObject({ merchantId: null, currency: 'EUR', isPercentage: true, value: 2.5, minValue: 0.5, fromAmount: 0 });
     const replaced = resultOf(await call('PUT', '/fees', { body: { currency: 'EUR', isPercentage: true, value: '2', minValue: '0.5' } }));
     expect(replaced.id).toBe(tier.id);
-    const own = resultOf(await call('PUT', '/fees', { body: { currency: 'USDT', isPercentage: false, value: '0.000000000000000001', merchantId } }));
+    const own = resultOf(await call('PUT', '/fees', { body: { currency: 'ETH', isPercentage: false, value: '0.000000000000000001', merchantId } }));
     const ownText = (await call('GET', `/fees?merchantId=${merchantId}`)).body;
     expect(ownText).toContain('"value":0.000000000000000001');
     expect(resultOf(await call('GET', '/fees?merchantId=default')).map((t: { id: string }) => t.id)).toEqual([tier.id]);
-    expect(resultOf(await call('GET', '/fees?currency=usdt')).map((t: { id: string }) => t.id)).toEqual([own.id]);
+    expect(resultOf(await call('GET', '/fees?currency=eth')).map((t: { id: string }) => t.id)).toEqual([own.id]);
+    errorOf(await call('PUT', '/fees', { body: { currency: 'USDT', isPercentage: false, value: '0.0000001' } }), 400, 'INVALID_AMOUNT');
     errorOf(await call('PUT', '/fees', { body: { currency: 'EUR', isPercentage: true, value: '101' } }), 400, 'INVALID_AMOUNT');
     errorOf(await call('PUT', '/fees', { body: { currency: 'EUR', isPercentage: true, value: '1e3' } }), 400, 'INVALID_AMOUNT');
     errorOf(await call('PUT', '/fees', { body: { currency: 'EUR', isPercentage: true, value: 1 } }), 400, 'INVALID_BODY');
@@ -177,7 +178,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
 
     const preview = resultOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=eur&amount=100`));
     expect(preview).toMatchObject({ originalCurrency: 'EUR', currency: 'USDT', scheduleSource: 'default', rate: 1.0842, tier: { fromAmount: 0, toAmount: null } });
-    expect(resultOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=USDT&amount=5`))).toMatchObject({ scheduleSource: 'merchant', isPercentage: false });
+    expect(resultOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=ETH&amount=5`))).toMatchObject({ scheduleSource: 'merchant', isPercentage: false });
     errorOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=BTC&amount=5`), 422, 'NO_FEE_SCHEDULE');
     errorOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=EUR&amount=-5`), 400, 'INVALID_AMOUNT');
     errorOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=E&amount=5`), 400, 'INVALID_CURRENCY');

@@ -40,6 +40,13 @@ describe('fee preview over the store', () => {
     await env.services.admin.setRate({ base: 'TRX', quote: 'USDC', rate: '0.25' }, ctx);
     expect(await preview('10', 'USDC')).toMatchObject({ rate: '4', convertedAmount: '40', fee: '0.4' });
   });
+  it('refuses fee figures finer than the currency fees are charged in', async () => {
+    await expect(env.services.admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.125', minValue: '0.0000001' }, ctx)).rejects.toThrow(/USDT.*\(6\)/);
+    await expect(env.services.admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.000000001' }, ctx)).rejects.toThrow(/BTC.*\(8\)/);
+    // EUR fees are charged in USDT (6 places) in the demo: 0.000001 is fine there, a percentage may be finer.
+    await env.services.admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.125', minValue: '0.000001' }, ctx);
+  });
+
   it('a fee change is seen by the next preview (cache invalidated)', async () => {
     const before = await preview('1000', 'USDT');
     await env.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '2', minValue: '1', onChainFee: '1' }, ctx);

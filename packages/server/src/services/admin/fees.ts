@@ -1,7 +1,7 @@
 import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
-import { upsertFeeTier, upsertRate, upsertSettlementCurrency } from '../../store/repos/fees.js';
+import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from '../../store/repos/fees.js';
 import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
 import { FeeService } from '../fee-service.js';
 import { recordAudit, type AuditContext } from './audit.js';
@@ -66,6 +66,16 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       const feeCurrency = req.feeCurrency === undefined ? undefined : (await requireAssetRow(db, req.feeCurrency)).symbol;
       const value = nonNegative('fee value', req.value);
       if (req.isPercentage && new Decimal(value).gt(100)) throw new HostpayError('INVALID_AMOUNT', 'a percentage fee must be at most 100');
+      // Money figures are in the fee currency and cannot be finer than it: a fee of 0.001 EUR
+      // could never be charged, and the preview would round it away.
+      const charged = feeCurrency ?? (await findSettlementCurrency(db, merchantId, currency)) ?? currency;
+      const precision = (await requireAssetRow(db, charged)).decimals;
+      const money = [['minimum', req.minValue], ['on-chain fee', req.onChainFee], ...(req.isPercentage ? [] : [['fixed fee', req.value]])] as const;
+      for (const [label, text] of money) {
+        if (text !== undefined && new Decimal(nonNegative(label, text)).decimalPlaces() > precision) {
+          throw new HostpayError('INVALID_AMOUNT', `${label} ${text} has more decimal places than ${charged}, the currency fees are charged in, has (${precision})`);
+        }
+      }
       const at = nowIso();
       const fromAmount = nonNegative('from-amount', req.fromAmount ?? '0');
       const row: FeeScheduleTable = {
