@@ -80,18 +80,27 @@ export async function tempServices(dialect: Dialect = 'sqlite'): Promise<TempEnv
   }
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
-  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: '' }, { generateMasterKey: true, store });
+  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' }, { generateMasterKey: true, store });
   return {
     services,
     dataDir,
     databaseUrl: TEST_DATABASE_URL,
     schema,
     reopen: async (config = {}) =>
-      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) }),
+      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) }),
     cleanup: async () => {
       await services.close();
       await dropPostgresSchema(TEST_DATABASE_URL, schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Polls `check` every 10 ms until it holds; fails after `timeoutMs` naming what it waited for. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -11,7 +11,8 @@ import { Caches } from './caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './types.js';
 import { loadTokenSigningKey } from './token-key.js';
-import { createSharedState, type SharedState } from '../shared/shared-state.js';
+import { createSharedState, type PgFeedOptions, type SharedState } from '../shared/shared-state.js';
+import { sql } from 'kysely';
 
 export interface Services {
   store: Store;
@@ -68,17 +69,28 @@ export async function createServices(
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
-    const shared = createSharedState(config.redisUrl ?? '', config.redisPrefix ?? 'hostpay:', {
-      onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope),
-      warn: log.warn,
-      info: log.info,
-    });
+    const pgFeed: PgFeedOptions | undefined =
+      store.dialect === 'postgres'
+        ? {
+            url: config.databaseUrl,
+            channel: `hostpay_invalidate_${config.databaseSchema || 'public'}`,
+            notify: async (channel, payload) => {
+              await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
+            },
+          }
+        : undefined;
+    const shared = createSharedState(
+      config.redisUrl ?? '',
+      config.redisPrefix ?? 'hostpay:',
+      { onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope), warn: log.warn, info: log.info },
+      pgFeed,
+    );
     caches = new Caches(() => store.externalVersion(), {
       publish: (scope) => shared.publish(scope),
       // A cache is only as fresh as what tells it about other processes' writes: SQLite's
-      // data_version, or the Redis change feed. PostgreSQL without Redis has neither (another
-      // instance, or the CLI, may write), so its reads always go to the store.
-      enabled: () => (shared.redis === 'disabled' ? store.dialect === 'sqlite' : shared.cachesSafe),
+      // data_version, or the change feed (Redis, else PostgreSQL LISTEN/NOTIFY). While the feed
+      // is down, reads go to the store.
+      enabled: () => shared.cachesSafe,
     });
     const tokenKey = await loadTokenSigningKey(store, box);
     const { key: _secret, ...masterInfo } = master;

@@ -1,6 +1,7 @@
 import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.js';
 import type { CacheScope } from '../services/caches.js';
 import { RedisChangeFeed } from './change-feed.js';
+import { PgChangeFeed } from './pg-change-feed.js';
 import { connectRedis } from './redis.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -28,9 +29,27 @@ export interface SharedStateEvents {
   info(message: string): void;
 }
 
-export function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents): SharedState {
+/** Without Redis on PostgreSQL: where LISTEN/NOTIFY runs. */
+export interface PgFeedOptions {
+  url: string;
+  channel: string;
+  notify(channel: string, payload: string): Promise<void>;
+}
+
+export function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents, pgFeed?: PgFeedOptions): SharedState {
   if (redisUrl === '') {
-    return { rateLimiter: new MemoryRateLimiter(), redis: 'disabled', publish: async () => undefined, cachesSafe: true, close: async () => undefined };
+    // One instance: in-process limits. On SQLite, data_version tells the caches about other
+    // processes; on PostgreSQL, LISTEN/NOTIFY does (the CLI, or another instance, may write).
+    const feed = pgFeed ? new PgChangeFeed(pgFeed.url, pgFeed.channel, pgFeed.notify, events.onRemoteInvalidation) : undefined;
+    return {
+      rateLimiter: new MemoryRateLimiter(),
+      redis: 'disabled',
+      publish: async (scope) => feed?.publish(scope),
+      get cachesSafe() {
+        return feed === undefined || feed.ready;
+      },
+      close: async () => feed?.close(),
+    };
   }
   let state: RedisState = 'down';
   let warned = false;

@@ -14,5 +14,5 @@ export function isStoreUnavailable(err: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   if (NETWORK_CODES.has(code) || SQLSTATE.test(code) || code === 'SQLITE_BUSY') return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end/i.test(message);
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i.test(message);
 }
