@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostpayClient } from '@hostpay/client';
 import { cli, json, text } from './admin-helpers.js';
 import { operatorScenario } from './admin-scenario.js';
-import { startAdminServer, type AdminServer } from './admin-server.js';
+import { startAdminServer, type AdminServer } from './test-server.js';
 import { hostpay, lines, type Result } from './helpers.js';
 
 const TOKEN = randomBytes(32).toString('hex');

@@ -6,7 +6,7 @@ import { parseExactJson } from '@hostpay/protocol';
 import { run } from '../src/program.js';
 import { authHeaders } from '../src/signed-request.js';
 import { hostpay, lines, memoryIo, tempDir, type Result } from './helpers.js';
-import { startRealServer, type RealServer } from './real-server.js';
+import { startRealServer, type RealServer } from './test-server.js';
 
 const REQUEST_ID = /\(request id req_\w+\)$/;
 

@@ -1,22 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactJson as protocolCompactJson, sign as protocolSign } from '@hostpay/protocol';
 import { compactJson, sign } from '../src/index.js';
+import { loadSigningVectors } from '../../protocol/test/vectors.js';
 
-interface SigningCase {
-  name: string;
-  secret: string;
-  timestamp: string;
-  rawBody: string;
-  signedString: string;
-  signature: string;
-}
-
-// packages/client/test -> ../../../../shared is the checkout's sibling `shared/` (as in CI).
-const vectorsPath = fileURLToPath(new URL('../../../../shared/vectors/signing.json', import.meta.url));
-const cases = (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { cases: SigningCase[] }).cases;
+// The same loader as the protocol's tests: one reader of shared/vectors/signing.json.
+const cases = loadSigningVectors();
 
 describe('signing vectors (shared/vectors/signing.json), Web Crypto signer', () => {
   it('has cases to check', () => expect(cases.length).toBeGreaterThanOrEqual(6));

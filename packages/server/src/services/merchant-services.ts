@@ -1,4 +1,4 @@
-import type { Decimal, Scope } from '@hostpay/protocol';
+import type { Decimal } from '@hostpay/protocol';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Store } from '../store/store.js';
 import { findApiKeyWithMerchant, hasGrant } from '../store/repos/keys.js';
@@ -9,6 +9,7 @@ import { successBody } from './envelope.js';
 import { FeeService } from './fee-service.js';
 import type { ApiKeyAuth, MerchantServices } from './types.js';
 import { walletView } from './wallet-view.js';
+import { keyView } from './admin/keys.js';
 
 /**
  * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
@@ -21,17 +22,10 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
     const row = await findApiKeyWithMerchant(store.db, keyId);
     if (!row) return null;
-    return {
-      id: row.id,
-      merchantId: row.merchant_id,
-      secret: box.open(row.secret_sealed, row.id),
-      scopes: JSON.parse(row.scopes) as Scope[],
-      status: row.status,
-      expiresAt: row.expires_at,
-      ipAllowList: row.ip_allow_list === null ? null : (JSON.parse(row.ip_allow_list) as string[]),
-      rateLimitPerMinute: row.rate_limit_per_minute,
-      merchantStatus: row.merchant_status,
-    };
+    // The row is read as operators see it (one parser for scopes and allow-lists), then only
+    // what authentication needs is kept in the cache, with the secret opened.
+    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute } = keyView(row);
+    return { id, merchantId, secret: box.open(row.secret_sealed, row.id), scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, merchantStatus: row.merchant_status };
   }
 
   async function loadWalletBody(merchantId: string): Promise<string> {

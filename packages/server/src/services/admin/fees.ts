@@ -1,4 +1,4 @@
-import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
+import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
 import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from '../../store/repos/fees.js';
@@ -20,8 +20,10 @@ export interface FeeTierRequest {
   merchantId?: string | undefined;
 }
 
+const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
+
 const nonNegative = (label: string, text: string): string => {
-  if (!/^[0-9]{1,16}(\.[0-9]{1,18})?$/.test(text)) {
+  if (!DECIMAL_RE.test(text)) {
     throw new HostpayError('INVALID_AMOUNT', `${label} must be a decimal number of at least 0 with at most 18 fractional digits, got ${JSON.stringify(text)}`);
   }
   return decimalText(text);

@@ -1,0 +1,53 @@
+import { createServices, loadConfig, seedDemo, type DemoCredentials, type Services } from '@hostpay/server';
+import { buildApp, startServer } from '../src/server-http.js';
+import { tempDir } from './helpers.js';
+
+export interface TestServer {
+  url: string;
+  services: Services;
+  /** Set when started with `demo: true`. */
+  demo?: DemoCredentials;
+  close(): Promise<void>;
+}
+
+/**
+ * The real hostpay server in the test process: embedded SQLite in a temp dir, listening on a
+ * random local port; spawned CLI processes talk to it over HTTP. `adminTokens` is
+ * HOSTPAY_ADMIN_TOKENS (`name:token,…`); empty or absent: the admin API is disabled.
+ */
+async function startTestServer(opts: { adminTokens?: string; demo?: boolean }): Promise<TestServer> {
+  const data = tempDir();
+  // Bad-credential cases fail authentication from 127.0.0.1 on purpose: lift the per-address limit.
+  const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', adminTokens: opts.adminTokens ?? '', authFailureLimitPerMinute: 1_000_000 });
+  const services = await createServices(config, { generateMasterKey: true });
+  try {
+    const demo = opts.demo === true ? await seedDemo(services, data.dir) : undefined;
+    const app = await buildApp({ config, services: services.merchant, admin: services.admin, logger: false });
+    const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+    return {
+      url: running.url,
+      services,
+      ...(demo ? { demo } : {}),
+      close: async () => {
+        await running.close();
+        await services.close();
+        data.remove();
+      },
+    };
+  } catch (err) {
+    await services.close();
+    data.remove();
+    throw err;
+  }
+}
+
+/** With the admin API (no demo data). */
+export const startAdminServer = (adminTokens: string): Promise<TestServer> => startTestServer({ adminTokens });
+export type AdminServer = TestServer;
+
+export type RealServer = TestServer & { demo: DemoCredentials };
+
+/** With the demo merchant seeded, for the merchant commands. */
+export async function startRealServer(): Promise<RealServer> {
+  return (await startTestServer({ demo: true })) as RealServer;
+}
