@@ -30,16 +30,6 @@ export async function upsertFeeTier(db: Db, row: FeeScheduleRow): Promise<void> 
     .execute();
 }
 
-export function findFeeTier(db: Db, merchantId: string, currency: string, fromAmount: string) {
-  return db
-    .selectFrom('fee_schedules')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('currency', '=', currency)
-    .where('from_amount', '=', fromAmount)
-    .executeTakeFirstOrThrow();
-}
-
 export async function findSettlementCurrency(db: Db, merchantId: string, currency: string): Promise<string | undefined> {
   const rows = await db
     .selectFrom('settlement_currencies')

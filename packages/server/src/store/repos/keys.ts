@@ -3,10 +3,6 @@ import type { ApiKeyTable } from '../schema.js';
 
 export type ApiKeyRow = ApiKeyTable;
 
-export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
-  await db.insertInto('api_keys').values(row).execute();
-}
-
 /** The key joined with its merchant's status: everything authentication needs in one read. */
 export function findApiKeyWithMerchant(db: Db, id: string) {
   return db

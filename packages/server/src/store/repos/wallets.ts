@@ -25,10 +25,6 @@ export function listWalletDetails(db: Db, merchantId: string) {
 }
 export type WalletDetailRow = Awaited<ReturnType<typeof listWalletDetails>>[number];
 
-export function findWallet(db: Db, id: string): Promise<WalletRow | undefined> {
-  return db.selectFrom('wallets').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /**
  * The wallet row, locked until the transaction ends where the dialect needs it: PostgreSQL takes
  * a row lock (FOR UPDATE); SQLite's BEGIN IMMEDIATE already holds the database write lock.
@@ -36,10 +32,6 @@ export function findWallet(db: Db, id: string): Promise<WalletRow | undefined> {
 export function lockWallet(db: Db, id: string, dialect: 'sqlite' | 'postgres'): Promise<WalletRow | undefined> {
   const q = db.selectFrom('wallets').selectAll().where('id', '=', id);
   return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
-}
-
-export async function insertWallet(db: Db, row: WalletRow): Promise<void> {
-  await db.insertInto('wallets').values(row).execute();
 }
 
 export async function updateBalances(db: Db, id: string, amount: string, freezeAmount: string, at: string): Promise<void> {
