@@ -4,10 +4,10 @@ import { compactJson as protocolCompactJson, sign as protocolSign } from '@hostp
 import { compactJson, sign } from '../src/index.js';
 import { loadSigningVectors } from '../../protocol/test/vectors.js';
 
-// The same loader as the protocol's tests: one reader of shared/vectors/signing.json.
+// The same loader as the protocol's tests: one reader of vectors/signing.json.
 const cases = loadSigningVectors();
 
-describe('signing vectors (shared/vectors/signing.json), Web Crypto signer', () => {
+describe('signing vectors (vectors/signing.json), Web Crypto signer', () => {
   it('has cases to check', () => expect(cases.length).toBeGreaterThanOrEqual(6));
   for (const v of cases) {
     it(`${v.name}: signed string`, () => {

@@ -5,7 +5,7 @@ import { loadSigningVectors } from './vectors.js';
 
 const vectors = loadSigningVectors();
 
-describe('signing vectors (shared/vectors/signing.json)', () => {
+describe('signing vectors (vectors/signing.json)', () => {
   it('has cases to check', () => expect(vectors.length).toBeGreaterThanOrEqual(6));
   for (const v of vectors) {
     it(`${v.name}: signed string`, () => {

@@ -10,10 +10,16 @@ export interface SigningCase {
   signature: string;
 }
 
-/** The shared signing vectors, read from ../shared so every signer is held to the same file. */
+/** The repository's vectors folder (top-level `vectors/`): every signer in the repository is held to it. */
+export const VECTORS_DIR = fileURLToPath(new URL('../../../vectors/', import.meta.url));
+
+export function readVectorFile<T>(name: string): T {
+  return JSON.parse(readFileSync(`${VECTORS_DIR}${name}`, 'utf8')) as T;
+}
+
+/** The signing vectors, read from the repository's own copy. */
 export function loadSigningVectors(): SigningCase[] {
-  const path = fileURLToPath(new URL('../../../../shared/vectors/signing.json', import.meta.url));
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as { cases: SigningCase[] };
-  if (!Array.isArray(doc.cases) || doc.cases.length === 0) throw new Error(`no cases in ${path}`);
+  const doc = readVectorFile<{ cases: SigningCase[] }>('signing.json');
+  if (!Array.isArray(doc.cases) || doc.cases.length === 0) throw new Error(`no cases in ${VECTORS_DIR}signing.json`);
   return doc.cases;
 }
