@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-// The CLI ships as TypeScript source. Registering tsx's ESM loader in this process lets Node import
-// the .ts files (and the workspace packages they use) directly, so a fresh clone needs `npm ci`
-// and no build step before `npx hostpay` works.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/, built by `npm run build`, which `npm ci` runs through `prepare`).
+import { main } from '../dist/main.js';
 
-register();
-const { main } = await import('../src/main.ts');
 await main();

@@ -122,3 +122,39 @@ describe('serve --demo, from start to curl', () => {
     expect(await demo.exited).toBe(0);
   });
 });
+
+describe('serve --demo in a terminal (stdout and stderr on one stream)', () => {
+  const data = tempDir();
+  afterAll(() => data.remove());
+
+  it('prints the banner as one block: start-up log lines come after it, never inside it', async () => {
+    const child = spawn('sh', ['-c', `exec ${HOSTPAY} serve --demo --port 0 --data-dir ${shellQuote(data.dir)} 2>&1`], {
+      env: cleanEnv({ HOSTPAY_LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner within 20 s:\n${out}`)), 20_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        // The banner's last line, then the held log lines (at least the token request's).
+        if (/Ctrl-C stops the server[\s\S]*"msg"/.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    child.kill('SIGTERM');
+    await exited;
+    const all = lines(out);
+    const first = all.findIndex((l) => l.startsWith('hostpay sandbox listening on'));
+    const last = all.findIndex((l) => l.includes('Ctrl-C stops the server'));
+    expect(first, out).toBeGreaterThanOrEqual(0);
+    expect(last).toBeGreaterThan(first);
+    // Before the banner only plain lines (the new master key's warning); no log line up to its end.
+    expect(all.slice(0, last + 1).filter((l) => l.startsWith('{')), out).toEqual([]);
+    // The held lines were not lost: the token request of the banner is logged after it.
+    expect(all.slice(last + 1).some((l) => l.includes('/api/v1/auth/token')), out).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
-import { PATHS } from './paths.js';
+import { PATHS } from './wire.js';
 import { Transport } from './transport.js';
 import type {
   CallOptions,

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@hostpay/protocol';
+import type { ErrorCode } from './wire.js';
 
 /** Codes the client raises itself, when no hostpay error envelope came back. */
 export type ClientErrorCode =

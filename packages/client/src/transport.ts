@@ -2,7 +2,7 @@ import type { AmountMode } from './decimals.js';
 import { readEnvelope } from './envelope.js';
 import { toHostpayError, type HostpayError } from './errors.js';
 import { isRetryable, sleep, type RetryDelay } from './retry.js';
-import { PATHS } from './paths.js';
+import { PATHS } from './wire.js';
 import { importSecret, signWithKey } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';

@@ -1,9 +1,4 @@
-import type {
-  FeePreview as WireFeePreview,
-  TimeResult as WireTimeResult,
-  TokenResult as WireTokenResult,
-  Wallet as WireWallet,
-} from '@hostpay/protocol';
+import type { WireFeePreview, WireTimeResult, WireTokenResult, WireWallet } from './wire.js';
 import type { AmountMode, DecimalField, DecimalInput } from './decimals.js';
 
 /** `T` with every decimal field typed as `D` (string or number), nested objects included. */

@@ -32,10 +32,13 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   // Only the sandbox may invent a master key; a real deployment must be given one.
   const serviceLog = heldLog();
   const services = await openServices(io, config, opts.demo === true, serviceLog);
+  // The demo banner is read by a person in the same terminal: log lines of the start-up (the
+  // banner's own token request among them) wait until it is printed, then follow it.
+  const logs = heldStream(process.stderr, opts.demo === true);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // Logs on stderr keep stdout for the summary, so `--json` output stays one document.
-    const app = await buildApp({ config, services: services.merchant, admin: services.admin, rateLimiter: services.shared.rateLimiter, redisState: () => services.shared.redis, storeDialect: services.store.dialect, logger: { stream: process.stderr } });
+    const app = await buildApp({ config, services: services.merchant, admin: services.admin, rateLimiter: services.shared.rateLimiter, redisState: () => services.shared.redis, storeDialect: services.store.dialect, logger: { stream: logs } });
     serviceLog.attach(app.log);
     app.addHook('onClose', async () => services.close());
     server = await startServer(app, { host: config.host, port: config.port });
@@ -48,7 +51,26 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   } catch (err) {
     await server.close();
     throw err;
+  } finally {
+    logs.release();
   }
+}
+
+/** A log destination that holds what is written until `release` (when `hold`), then passes it through. */
+function heldStream(target: NodeJS.WritableStream, hold: boolean): { write(line: string): void; release(): void } {
+  let held: string[] | undefined = hold ? [] : undefined;
+  return {
+    write(line) {
+      if (held === undefined) target.write(line);
+      else held.push(line);
+    },
+    release() {
+      if (held === undefined) return;
+      const lines = held;
+      held = undefined;
+      for (const line of lines) target.write(line);
+    },
+  };
 }
 
 /**

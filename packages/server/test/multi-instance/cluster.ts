@@ -168,7 +168,7 @@ async function stopInstance(instance: Instance, graceMs = 5_000): Promise<number
 export interface ClusterOptions {
   /** More HOSTPAY_* variables for both instances. */
   env?: Record<string, string>;
-  /** How long each instance may take to start. Default 45 s (tsx compiles the server on start). */
+  /** How long each instance may take to start. Default 45 s (generous: a loaded CI machine). */
   startTimeoutMs?: number;
 }
 

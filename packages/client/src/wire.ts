@@ -1,0 +1,92 @@
+/**
+ * The wire types the client speaks, written out here so the published declarations stand alone:
+ * the client has no dependencies, so its .d.ts files may not import @hostpay/protocol.
+ * test/wire-types.test.ts holds each one equal to the protocol's schema type, so they cannot drift.
+ */
+
+/** Stable machine codes the server answers with (protocol ERROR_STATUS). */
+export type ErrorCode =
+  | 'INVALID_AMOUNT'
+  | 'INVALID_CURRENCY'
+  | 'INVALID_QUERY'
+  | 'INVALID_BODY'
+  | 'MISSING_HEADER'
+  | 'UNKNOWN_API_KEY'
+  | 'INVALID_TIMESTAMP'
+  | 'TIMESTAMP_OUT_OF_WINDOW'
+  | 'INVALID_SIGNATURE'
+  | 'INVALID_TOKEN'
+  | 'TOKEN_EXPIRED'
+  | 'TOKEN_KEY_MISMATCH'
+  | 'MERCHANT_FORBIDDEN'
+  | 'KEY_REVOKED'
+  | 'KEY_EXPIRED'
+  | 'SCOPE_MISSING'
+  | 'IP_NOT_ALLOWED'
+  | 'MERCHANT_SUSPENDED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNSUPPORTED_CURRENCY'
+  | 'NO_FEE_SCHEDULE'
+  | 'NO_RATE'
+  | 'INSUFFICIENT_FUNDS'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export interface WireWallet {
+  id: string;
+  active: boolean;
+  amount: number;
+  freezeAmount: number;
+  isCrypto: boolean;
+  asset: string;
+  assetDetails: { symbol: string; name: string; image: string };
+  chain: { name: string; symbol: string };
+  assetId: string;
+  chainId: string;
+  networks: { id: string; name: string; chainId: string; chainSymbol: string; depositEnabled: boolean }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WireFeePreview {
+  isPercentage: boolean;
+  value: number;
+  minValue: number;
+  onChainFee: number;
+  currency: string;
+  originalCurrency: string;
+  amount: number;
+  convertedAmount: number;
+  rate: number | null;
+  serviceFee: number;
+  fee: number;
+  tier: { fromAmount: number; toAmount: number | null };
+  scheduleSource: 'merchant' | 'default';
+}
+
+export interface WireTokenResult {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  expiresAt: string;
+  scope: string[];
+}
+
+export interface WireTimeResult {
+  unixTime: number;
+  iso: string;
+  toleranceSeconds: number;
+}
+
+/** The merchant API paths (protocol PATHS). */
+export const PATHS = {
+  wallets: '/api/v1/cp/wallets/',
+  feesPreview: '/api/v1/cp/psp/hosted-pay/fees-preview',
+  token: '/api/v1/auth/token',
+  time: '/api/v1/time',
+} as const;
