@@ -1,0 +1,84 @@
+/**
+ * Start-up figures a user feels, measured on the compiled build:
+ *  - `hostpay --version` (node bin, and through `npx`), wall time per run;
+ *  - `hostpay serve` from spawn to the first 200 of GET /healthz (embedded SQLite, fresh data dir).
+ * Medians of `--runs` runs (default 7). Run alone with `npm run bench:startup`; `npm run bench`
+ * prints the same table after the throughput one.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'packages/cli/bin/hostpay.js');
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function timeCommand(cmd: string, args: string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawn → first 200 of /healthz, polled every 2 ms. */
+async function timeServerStart(): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
+  const port = await freePort();
+  const env = { ...process.env, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' };
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir], { cwd: root, env, stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  try {
+    for (;;) {
+      if (performance.now() - t0 > 30_000) throw new Error('server did not answer /healthz within 30 s');
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+      if (ok) return performance.now() - t0;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function measureStartup(runs: number): Promise<{ name: string; medianMs: number; all: number[] }[]> {
+  const rows: { name: string; medianMs: number; all: number[] }[] = [];
+  const collect = async (name: string, once: () => number | Promise<number>) => {
+    await once(); // warm the file cache, as a second start of the day would be
+    const all: number[] = [];
+    for (let i = 0; i < runs; i++) all.push(await once());
+    rows.push({ name, medianMs: median(all), all });
+  };
+  await collect('hostpay --version (node bin)', () => timeCommand(process.execPath, [BIN, '--version']));
+  await collect('npx hostpay --version', () => timeCommand('npx', ['hostpay', '--version']));
+  await collect('hostpay serve → /healthz 200', () => timeServerStart());
+  return rows;
+}
+
+export function printStartup(rows: { name: string; medianMs: number; all: number[] }[]): void {
+  console.log(`\nstart-up (compiled build, Node ${process.version}; median of ${rows[0]?.all.length} runs)`);
+  for (const r of rows) console.log(`${r.name.padEnd(34)} ${r.medianMs.toFixed(0).padStart(6)} ms   (each: ${r.all.map((x) => x.toFixed(0)).join(' ')})`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const runs = Number(process.argv[2] ?? 7);
+  printStartup(await measureStartup(runs));
+}
