@@ -6,7 +6,7 @@
  * and HOSTPAY_BENCH_REDIS_URL (defaults: the local test servers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 import { load, type LoadResult } from './load.js';
+import { measureStartup, printStartup } from './startup.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -26,6 +27,8 @@ const { values: opts } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     // With --store postgres: run without Redis (one instance, in-process limits) for comparison.
     'no-redis': { type: 'boolean', default: false },
+    // Start-up figures printed after the throughput table: runs of each.
+    'startup-runs': { type: 'string', default: '5' },
   },
 });
 if (opts.store !== 'sqlite' && opts.store !== 'postgres') {
@@ -51,6 +54,17 @@ const cleanup = () => {
 process.on('exit', cleanup);
 async function dropSchema(): Promise<void> {
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
+}
+
+/** Resident memory of a process from /proc (Linux): now and the peak so far, in MB. */
+function memoryMb(pid: number | undefined): { rss: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
@@ -130,7 +144,10 @@ for (const r of rows) {
   console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)}`);
   console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)}   (each run: ${each})`);
 }
+const memory = memoryMb(children[0]?.pid);
+if (memory) console.log(`hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`);
 for (const c of children) c.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 500));
 await dropSchema();
+printStartup(await measureStartup(Number(opts['startup-runs'])));
 process.exit(0);

@@ -1,9 +1,6 @@
 import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.js';
 import type { CacheScope } from '../services/caches.js';
-import { RedisChangeFeed } from './change-feed.js';
-import { PgChangeFeed } from './pg-change-feed.js';
-import { connectRedis } from './redis.js';
-import { RedisRateLimiter } from './redis-rate-limiter.js';
+import type { PgChangeFeed } from './pg-change-feed.js';
 
 export type RedisState = 'disabled' | 'up' | 'down';
 
@@ -36,11 +33,19 @@ export interface PgFeedOptions {
   notify(channel: string, payload: string): Promise<void>;
 }
 
-export function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents, pgFeed?: PgFeedOptions): SharedState {
+/**
+ * ioredis and pg are imported only when configured: together they are ~120 ms of the start-up of
+ * an embedded (SQLite) server that uses neither.
+ */
+export async function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents, pgFeed?: PgFeedOptions): Promise<SharedState> {
   if (redisUrl === '') {
     // One instance: in-process limits. On SQLite, data_version tells the caches about other
     // processes; on PostgreSQL, LISTEN/NOTIFY does (the CLI, or another instance, may write).
-    const feed = pgFeed ? new PgChangeFeed(pgFeed.url, pgFeed.channel, pgFeed.notify, events.onRemoteInvalidation) : undefined;
+    let feed: PgChangeFeed | undefined;
+    if (pgFeed) {
+      const { PgChangeFeed } = await import('./pg-change-feed.js');
+      feed = new PgChangeFeed(pgFeed.url, pgFeed.channel, pgFeed.notify, events.onRemoteInvalidation);
+    }
     return {
       rateLimiter: new MemoryRateLimiter(),
       redis: 'disabled',
@@ -63,6 +68,7 @@ export function createSharedState(redisUrl: string, prefix: string, events: Shar
       events.info('Redis is back: shared rate limits and cache invalidation resumed');
     }
   };
+  const [{ connectRedis }, { RedisChangeFeed }, { RedisRateLimiter }] = await Promise.all([import('./redis.js'), import('./change-feed.js'), import('./redis-rate-limiter.js')]);
   const publisher = connectRedis(redisUrl, onState);
   const subscriber = connectRedis(redisUrl, () => undefined);
   const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation, `${prefix}invalidate`);
