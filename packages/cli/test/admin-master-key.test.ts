@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServices, loadConfig, type Services } from '@hostpay/server';
-import { buildApp } from '../src/server-http.js';
+import { buildApp } from '@hostpay/server/app';
 import { authHeaders } from '../src/signed-request.js';
 import { cli, json, text } from './admin-helpers.js';
 import { lines, tempDir } from './helpers.js';

@@ -1,5 +1,5 @@
 import { createServices, loadConfig, seedDemo, type DemoCredentials, type Services } from '@hostpay/server';
-import { buildApp, startServer } from '../src/server-http.js';
+import { buildApp, startServer } from '@hostpay/server/app';
 import { tempDir } from './helpers.js';
 
 export interface TestServer {

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin-routes/index.js';
+import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js';
 import { createAuthHooks } from './auth/authenticate.js';
 import { createOperatorAuth } from './auth/operator-auth.js';
 import './auth/principal.js';
@@ -13,12 +13,10 @@ import { installNotFound } from './http/not-found.js';
 import { registerDocs, registerOpenApi } from './http/openapi.js';
 import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
 import { strictValidatorCompiler } from './http/validator.js';
-import type { RouteContext } from './routes/context.js';
-import { merchantRoutes } from './routes/merchant.js';
-import { publicRoutes } from './routes/public.js';
-import { tokenRoutes } from './routes/token.js';
-import type { AdminServices } from './services/index.js';
-import type { MerchantServices } from './services/types.js';
+import type { RouteContext } from './http/route-context.js';
+import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
+import type { AdminServices } from './services.js';
+import type { MerchantServices } from './auth/ports.js';
 import { installMetrics } from './http/metrics-plugin.js';
 import { Metrics } from './observability/metrics.js';
 import type { RedisState } from './shared/shared-state.js';
@@ -97,13 +95,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',
   };
-  await app.register(publicRoutes, ctx);
-  await app.register(tokenRoutes, ctx);
-  await app.register(merchantRoutes, ctx);
+  for (const routes of HTTP_FEATURES) await app.register(routes, ctx);
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
   else {
     const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute });
-    await app.register(adminRoutes, { prefix: ADMIN_PREFIX, admin, auth });
+    await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
   }
   await registerDocs(app);
   return app;

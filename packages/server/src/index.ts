@@ -1,10 +1,10 @@
 export { loadConfig, configTable, ConfigSchema, type Config } from './config.js';
 export { HostpayError, fail, isHostpayError } from './errors.js';
-export { createServices, openStore, redactUrl, sqliteFile, type Services, type MerchantServices } from './services/index.js';
-export type * from './services/admin/index.js';
+export { createServices, openStore, redactUrl, sqliteFile, type Services, type MerchantServices } from './services.js';
+export type * from './admin-services.js';
 export { seedDemo, type DemoCredentials } from './demo/seed.js';
 export { migrate, schemaVersion } from './store/migrate.js';
 export { openSqliteStore } from './store/sqlite.js';
 export type { Store } from './store/store.js';
 export type { PostingKind } from './store/schema.js';
-export { POSTING_KINDS } from './services/ledger-service.js';
+export { POSTING_KINDS } from './features/ledger/service.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../src/services/index.js';
+import type { Services } from '../src/services.js';
 import { DIALECTS, tempServices, type Dialect } from './helpers.js';
 
 const ctx = { operator: 'ops-alice', requestId: 'req_test' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal, writeExactJson } from '@hostpay/protocol';
-import { quoteFee, type FeeQuoteInput, type FeeTierInput } from '../src/services/fee-engine.js';
+import { quoteFee, type FeeQuoteInput, type FeeTierInput } from '../src/features/fees/engine.js';
 import { HostpayError } from '../src/errors.js';
 
 const tier = (t: Partial<FeeTierInput>): FeeTierInput => ({ fromAmount: '0', isPercentage: true, value: '1', minValue: '0', onChainFee: '0', ...t });

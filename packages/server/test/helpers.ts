@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createServices, type Services } from '../src/services/index.js';
+import { createServices, type Services } from '../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 
 export type Dialect = 'sqlite' | 'postgres';

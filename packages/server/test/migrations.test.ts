@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServices } from '../src/services/index.js';
+import { createServices } from '../src/services.js';
 import { MIGRATIONS, migrate, schemaVersion } from '../src/store/migrate.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';

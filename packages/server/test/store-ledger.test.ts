@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from '@hostpay/protocol';
 import { HostpayError } from '../src/errors.js';
-import type { Services } from '../src/services/index.js';
+import type { Services } from '../src/services.js';
 import { DIALECTS, tempServices, waitFor, type Dialect } from './helpers.js';
 
 const ctx = { operator: 'test' };

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config, Services } from '@hostpay/server';
-import { configFrom, loadServer, openServices, type ServiceLog } from '../context.js';
+import { configFrom, loadServer, warnIfGeneratedMasterKey, type ServiceLog } from '../context.js';
 import { demoBanner, demoCommands, type DemoInfo } from '../demo-banner.js';
 import { printResult, type Io } from '../output.js';
 import { integerIn, withStoreOptions, type StoreOptions } from '../options.js';
@@ -27,27 +27,26 @@ export function registerServe(program: Command, io: Io): void {
  * (added here) closes the store before the process exits.
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
-  const { buildApp, startServer } = await import('../server-http.js');
+  const { createServer } = await import('../server-http.js');
   const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port });
-  // Only the sandbox may invent a master key; a real deployment must be given one.
   const serviceLog = heldLog();
-  const services = await openServices(io, config, opts.demo === true, serviceLog);
   // The demo banner is read by a person in the same terminal: log lines of the start-up (the
   // banner's own token request among them) wait until it is printed, then follow it.
   const logs = heldStream(process.stderr, opts.demo === true);
-  let server: Awaited<ReturnType<typeof startServer>>;
+  // Only the sandbox may invent a master key; a real deployment must be given one. Logs go to
+  // stderr, keeping stdout for the summary, so `--json` output stays one document.
+  const hostpay = await createServer(config, { generateMasterKey: opts.demo === true, log: serviceLog, logger: { stream: logs } });
+  warnIfGeneratedMasterKey(io, config, hostpay.services);
+  serviceLog.attach(hostpay.app.log);
+  let server: Awaited<ReturnType<typeof hostpay.listen>>;
   try {
-    // Logs on stderr keep stdout for the summary, so `--json` output stays one document.
-    const app = await buildApp({ config, services: services.merchant, admin: services.admin, rateLimiter: services.shared.rateLimiter, redisState: () => services.shared.redis, storeDialect: services.store.dialect, logger: { stream: logs } });
-    serviceLog.attach(app.log);
-    app.addHook('onClose', async () => services.close());
-    server = await startServer(app, { host: config.host, port: config.port });
+    server = await hostpay.listen();
   } catch (err) {
-    await services.close();
+    await hostpay.close();
     throw err;
   }
   try {
-    await announce(io, opts, config, services, server.url);
+    await announce(io, opts, config, hostpay.services, server.url);
   } catch (err) {
     await server.close();
     throw err;

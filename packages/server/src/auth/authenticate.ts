@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
 import { HostpayError } from '../errors.js';
-import type { MerchantServices } from '../services/types.js';
+import type { MerchantServices } from './ports.js';
 import { checkTimestamp, readSignedHeaders } from './credentials.js';
 import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';

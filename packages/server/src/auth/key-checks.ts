@@ -1,6 +1,6 @@
 import type { Scope } from '@hostpay/protocol';
 import { HostpayError } from '../errors.js';
-import type { ApiKeyAuth } from '../services/types.js';
+import type { ApiKeyAuth } from './ports.js';
 import { ipAllowed } from './cidr.js';
 import { hasScope, type TokenClaims, type TokenCodec } from './tokens.js';
 

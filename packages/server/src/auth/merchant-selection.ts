@@ -1,5 +1,5 @@
 import { HostpayError } from '../errors.js';
-import type { MerchantServices } from '../services/types.js';
+import type { MerchantServices } from './ports.js';
 import type { Principal } from './principal.js';
 
 /**

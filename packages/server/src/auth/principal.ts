@@ -1,5 +1,5 @@
 import type { Scope } from '@hostpay/protocol';
-import type { ApiKeyAuth } from '../services/types.js';
+import type { ApiKeyAuth } from './ports.js';
 import type { TokenClaims } from './tokens.js';
 
 /** Who is calling, as established by the authentication hook, for the route handler. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Services } from '../services/index.js';
+import type { Services } from '../services.js';
 
 export const DEMO_FILE = 'demo.json';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CacheScope } from '../services/caches.js';
+import type { CacheScope } from '../cache/caches.js';
 
 /** How often the subscription connection is checked. */
 const HEARTBEAT_MS = 1000;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { CacheScope } from '../services/caches.js';
+import type { CacheScope } from '../cache/caches.js';
 
 const HEARTBEAT_MS = 1000;
 const RECONNECT_MS = 1000;

@@ -1,5 +1,5 @@
 import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.js';
-import type { CacheScope } from '../services/caches.js';
+import type { CacheScope } from '../cache/caches.js';
 import type { PgChangeFeed } from './pg-change-feed.js';
 
 export type RedisState = 'disabled' | 'up' | 'down';

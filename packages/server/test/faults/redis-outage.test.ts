@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createServices, type Services } from '../../src/services.js';
 import { startServerProcess, type LogLine, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import {

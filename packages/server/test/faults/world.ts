@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemo, type DemoCredentials } from '../../src/demo/seed.js';
-import { createServices } from '../../src/services/index.js';
+import { createServices } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers.js';
 import type { TcpProxy } from './tcp-proxy.js';

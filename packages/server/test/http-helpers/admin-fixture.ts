@@ -5,7 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services.js';
 import { tempServices, type Dialect } from '../helpers.js';
 
 /**

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
-import { createServices, type Services } from '../../src/services/index.js';
-import type { MerchantServices } from '../../src/services/types.js';
+import { createServices, type Services } from '../../src/services.js';
+import type { MerchantServices } from '../../src/auth/ports.js';
 
 /**
  * The HTTP tests' world: real services over a fresh SQLite store in a temp dir, the demo data

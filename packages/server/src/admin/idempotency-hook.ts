@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { JSON_UTF8 } from '../http/envelope.js';
+import type { AdminIdempotency } from './idempotency.js';
+import { auditOf } from './reply.js';
+
+/**
+ * `Idempotency-Key` on admin writes, as hooks around the handlers: after validation the key is
+ * claimed (or the stored answer is replayed, with `Idempotent-Replayed: true`); when the answer
+ * is sent it is stored if it is a success or a 4xx business answer, and forgotten if it is a 5xx,
+ * so a retry after a server fault runs again. The header's format is checked by the route schema.
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Idempotency-Key this request holds until its answer is stored. */
+    idempotencyClaim: { operator: string; key: string } | null;
+  }
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500);
+
+export function installIdempotency(app: FastifyInstance, service: AdminIdempotency): void {
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    if (!WRITES.has(req.method) || typeof key !== 'string') return;
+    const { operator } = auditOf(req);
+    // The parsed body re-serialised: the same JSON with other whitespace is the same request.
+    const claim = await service.begin(operator, key, { method: req.method, url: req.url, body: JSON.stringify(req.body ?? {}) });
+    if (claim.kind === 'replay') {
+      return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type(JSON_UTF8).send(claim.body);
+    }
+    req.idempotencyClaim = { operator, key };
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const claim = req.idempotencyClaim;
+    if (claim === null) return payload;
+    req.idempotencyClaim = null;
+    try {
+      if (storable(reply.statusCode) && typeof payload === 'string') await service.complete(claim.operator, claim.key, reply.statusCode, payload);
+      else await service.release(claim.operator, claim.key);
+    } catch (err) {
+      // The answer still goes out; a retry with this key then runs again or waits (pending row).
+      req.log.error({ err }, 'could not record the answer of an idempotent request');
+      await service.release(claim.operator, claim.key).catch(() => undefined);
+    }
+    return payload;
+  });
+
+  // A request that ended without sending (should not happen) must not hold its key forever.
+  app.addHook('onResponse', async (req) => {
+    const claim = req.idempotencyClaim;
+    if (claim === null) return;
+    req.idempotencyClaim = null;
+    await service.release(claim.operator, claim.key).catch(() => undefined);
+  });
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { HostpayError } from '../errors.js';
+import { nowIso } from '../store/ids.js';
+import type { AdminIdempotencyTable } from '../store/schema.js';
+import type { Db, Store } from '../store/store.js';
+
+/**
+ * Idempotent admin writes (`Idempotency-Key`). A key is claimed by inserting a pending row
+ * (status 0) before the write runs; the primary key (operator, key) makes that insert the lock,
+ * so of several concurrent identical requests exactly one executes and the others wait for its
+ * answer. The answer is stored sealed under the master key: it can hold a new API secret.
+ */
+const PENDING = 0;
+
+// --- repository: the admin_idempotency table ---------------------------------------------
+
+/** True when this call inserted the row, false when (operator, key) already exists. */
+export async function insertPending(db: Db, row: Omit<AdminIdempotencyTable, 'status' | 'body'>): Promise<boolean> {
+  const res = await db.insertInto('admin_idempotency').values({ ...row, status: PENDING, body: '' }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return (res.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export function findEntry(db: Db, operator: string, key: string): Promise<AdminIdempotencyTable | undefined> {
+  return db.selectFrom('admin_idempotency').selectAll().where('operator', '=', operator).where('key', '=', key).executeTakeFirst();
+}
+
+export async function saveAnswer(db: Db, operator: string, key: string, status: number, sealedBody: string): Promise<void> {
+  await db.updateTable('admin_idempotency').set({ status, body: sealedBody }).where('operator', '=', operator).where('key', '=', key).where('status', '=', PENDING).execute();
+}
+
+/** Deletes the entry; with `createdAt`, only that generation of it (not a newer claim). */
+export async function deleteEntry(db: Db, operator: string, key: string, createdAt?: string): Promise<void> {
+  let q = db.deleteFrom('admin_idempotency').where('operator', '=', operator).where('key', '=', key);
+  if (createdAt !== undefined) q = q.where('created_at', '=', createdAt);
+  await q.execute();
+}
+
+export async function deleteOlderThan(db: Db, cutoffIso: string): Promise<void> {
+  await db.deleteFrom('admin_idempotency').where('created_at', '<', cutoffIso).execute();
+}
+
+// --- service ------------------------------------------------------------------------------
+
+export interface IdempotentRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  /** The body in a canonical text form ('' for none). */
+  body: string;
+}
+
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string };
+
+export interface IdempotencyOptions {
+  /** How long a key is remembered; an older entry is forgotten (default 24 h). */
+  retentionMs?: number;
+  /** How long a duplicate waits for the first request's answer before 409 (default 5 s). */
+  waitMs?: number;
+}
+
+export function requestHash(req: IdempotentRequest): string {
+  return createHash('sha256').update(`${req.method.toUpperCase()}\n${req.url}\n${req.body}`).digest('hex');
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function adminIdempotency({ store, box }: { store: Store; box: SecretBox }, options: IdempotencyOptions = {}) {
+  const db = store.db;
+  const retentionMs = options.retentionMs ?? 86_400_000;
+  const waitMs = options.waitMs ?? 5_000;
+  const aad = (operator: string, key: string) => `idempotency:${operator}:${key}`;
+  let nextPrune = 0;
+
+  async function prune(now: number): Promise<void> {
+    if (now < nextPrune) return;
+    nextPrune = now + 3_600_000;
+    await deleteOlderThan(db, new Date(now - retentionMs).toISOString());
+  }
+
+  return {
+    /**
+     * Claims `key` for this request, or returns the stored answer of the same request made
+     * before. A different request under the same key, or one still running after `waitMs`,
+     * is 409 IDEMPOTENCY_CONFLICT.
+     */
+    async begin(operator: string, key: string, request: IdempotentRequest): Promise<IdempotencyClaim> {
+      const hash = requestHash(request);
+      const deadline = Date.now() + waitMs;
+      await prune(Date.now());
+      for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+        if (await insertPending(db, { operator, key, request_hash: hash, created_at: nowIso() })) return { kind: 'claimed' };
+        const row = await findEntry(db, operator, key);
+        if (row === undefined) continue; // released between our insert and read: try again
+        if (Date.parse(row.created_at) < Date.now() - retentionMs) {
+          await deleteEntry(db, operator, key, row.created_at);
+          continue;
+        }
+        if (row.request_hash !== hash) {
+          throw new HostpayError('IDEMPOTENCY_CONFLICT', `Idempotency-Key ${key} was already used for a different request (method, path or body): send a new key for a new request`, { idempotencyKey: key });
+        }
+        if (row.status !== PENDING) return { kind: 'replay', status: row.status, body: open(row) };
+        if (Date.now() + delay > deadline) {
+          throw new HostpayError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed: retry it in a few seconds to get its answer`, { idempotencyKey: key, inProgress: true });
+        }
+        await sleep(delay);
+      }
+    },
+
+    /** Stores the answer of a claimed request, for replays. */
+    async complete(operator: string, key: string, status: number, body: string): Promise<void> {
+      await saveAnswer(db, operator, key, status, box.seal(body, aad(operator, key)));
+    },
+
+    /** Forgets a claim whose request ended without an answer worth replaying (5xx). */
+    release: (operator: string, key: string): Promise<void> => deleteEntry(db, operator, key),
+  };
+
+  function open(row: AdminIdempotencyTable): string {
+    try {
+      return box.open(row.body, aad(row.operator, row.key)).toString('utf8');
+    } catch {
+      // Sealed under a master key this server no longer holds: the first answer is lost.
+      throw new HostpayError('IDEMPOTENCY_CONFLICT', `the answer to the earlier request with Idempotency-Key ${row.key} can no longer be read: check its outcome, then send a new key`, { idempotencyKey: row.key });
+    }
+  }
+}
+
+export type AdminIdempotency = ReturnType<typeof adminIdempotency>;

@@ -1,0 +1,93 @@
+import { LRUCache } from 'lru-cache';
+import type { ApiKeyAuth } from '../auth/ports.js';
+
+/** A key id looked up and not found: cached like a found one. */
+export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: true });
+
+export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'all' };
+
+/**
+ * The server's read caches and the one place that invalidates them. Writes through this process
+ * call `invalidate`; writes by another process are noticed through the store's external version
+ * (checked on every read), which drops everything. A `generation` taken before a read and
+ * checked before storing its result keeps a read that raced a write from caching stale data.
+ */
+export class Caches {
+  // Bounded (least recently used goes first): keys of these maps come from clients (key ids,
+  // amounts), so they must not grow without limit.
+  readonly walletBodies = new LRUCache<string, string>({ max: 10_000 });
+  /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
+  readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
+  readonly feeBodies = new LRUCache<string, string>({ max: 10_000 });
+  #generation = 0;
+  #externalVersion: number;
+  #syncedAt = -Infinity;
+
+  constructor(
+    private readonly externalVersion: () => number,
+    private readonly opts: {
+      /** Tells other instances (change feed); called after every local invalidation. */
+      publish?: (scope: CacheScope) => Promise<void> | void;
+      /** False while invalidations from other instances could be missed: caches are bypassed. */
+      enabled?: () => boolean;
+    } = {},
+  ) {
+    this.#externalVersion = externalVersion();
+  }
+
+  /** Whether reads may be served from memory right now. */
+  get enabled(): boolean {
+    return this.opts.enabled?.() ?? true;
+  }
+
+  /**
+   * Call before serving from a cache: drops everything if another process wrote. Asked at most
+   * once per millisecond (a request reads two caches; under load the PRAGMA was ~10 % of CPU), so
+   * a commit by another process is seen by every request that starts 1 ms after it.
+   */
+  sync(): void {
+    const now = performance.now();
+    if (now - this.#syncedAt < 1) return;
+    this.#syncedAt = now;
+    const v = this.externalVersion();
+    if (v !== this.#externalVersion) {
+      this.#externalVersion = v;
+      this.invalidateLocal({ kind: 'all' });
+    }
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * A write here changed `scope`: drop it locally and tell the other instances. Writers await it
+   * before answering, so that once a write has answered no instance serves what it replaced
+   * (a revoked key is refused, a posting is listed, by every instance from the next request).
+   */
+  async invalidate(scope: CacheScope): Promise<void> {
+    this.invalidateLocal(scope);
+    await this.opts.publish?.(scope);
+  }
+
+  /** Drops `scope` in this instance only (a message from another instance, or a resync). */
+  invalidateLocal(scope: CacheScope): void {
+    this.#generation++;
+    switch (scope.kind) {
+      case 'wallets':
+        this.walletBodies.delete(scope.merchantId);
+        break;
+      case 'keys':
+        this.keys.clear();
+        break;
+      case 'fees':
+        this.feeBodies.clear();
+        break;
+      case 'all':
+        this.walletBodies.clear();
+        this.keys.clear();
+        this.feeBodies.clear();
+        break;
+    }
+  }
+}

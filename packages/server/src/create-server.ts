@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { startServer, type ListenOptions, type RunningServer } from './server.js';
+import { createServices, type Services } from './services.js';
+
+export interface CreateServerOptions {
+  /** Sandbox only: may create <dataDir>/master.key when no master key is configured. */
+  generateMasterKey?: boolean;
+  /** false: no logs; an object: pino options (e.g. `{ stream }`) merged over ours. */
+  logger?: boolean | object;
+  /** Where the services report events such as Redis lost and back, before the app's logger exists. */
+  log?: { warn(message: string): void; info(message: string): void };
+  /** Clock in ms (tests move it). */
+  now?: () => number;
+}
+
+export interface HostpayServer {
+  app: FastifyInstance;
+  services: Services;
+  /** Listens on config.host:config.port with production timeouts and signal handling. */
+  listen(options?: Partial<ListenOptions>): Promise<RunningServer>;
+  /** Closes the app, then the services (store, Redis) through the app's onClose hook. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: store, services and HTTP app from one configuration, wired the one way
+ * the CLI (`hostpay serve`), the Docker image, tests and the bench all run them.
+ */
+export async function createServer(config: Config, options: CreateServerOptions = {}): Promise<HostpayServer> {
+  const services = await createServices(config, {
+    generateMasterKey: options.generateMasterKey ?? false,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      config,
+      services: services.merchant,
+      admin: services.admin,
+      rateLimiter: services.shared.rateLimiter,
+      redisState: () => services.shared.redis,
+      storeDialect: services.store.dialect,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
+  app.addHook('onClose', async () => services.close());
+  return {
+    app,
+    services,
+    listen: (listen = {}) => startServer(app, { host: config.host, port: config.port, ...listen }),
+    close: () => app.close(),
+  };
+}

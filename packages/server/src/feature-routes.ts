@@ -1,0 +1,35 @@
+import type { AdminRoutes } from './admin/scope.js';
+import type { RouteContext, TypedApp } from './http/route-context.js';
+import type { AdminServices } from './admin-services.js';
+import { auditAdminRoutes } from './features/audit/routes.js';
+import { feeAdminRoutes } from './features/fees/routes.js';
+import { rateAdminRoutes } from './features/fees/rate-routes.js';
+import { grantAdminRoutes } from './features/keys/grant-routes.js';
+import { keyAdminRoutes } from './features/keys/routes.js';
+import { postingAdminRoutes } from './features/ledger/routes.js';
+import { merchantRoutes } from './features/merchant-api/routes.js';
+import { merchantAdminRoutes } from './features/merchants/routes.js';
+import { publicRoutes } from './features/system/routes.js';
+import { tokenRoutes } from './features/tokens/routes.js';
+import { walletAdminRoutes } from './features/wallets/routes.js';
+
+/**
+ * Every feature's HTTP routes, registered by buildApp. A new feature is a folder beside these and
+ * one line here: its public/merchant routes in HTTP_FEATURES, its operator routes in ADMIN_FEATURES.
+ */
+export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Promise<void>)[] = [
+  publicRoutes, // system: time, health, readiness, metrics
+  tokenRoutes, // tokens: POST /api/v1/auth/token
+  merchantRoutes, // merchant API: wallets, fees preview
+];
+
+export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
+  merchantAdminRoutes,
+  keyAdminRoutes,
+  grantAdminRoutes,
+  walletAdminRoutes,
+  postingAdminRoutes,
+  feeAdminRoutes,
+  rateAdminRoutes,
+  auditAdminRoutes,
+];

@@ -1,0 +1,53 @@
+import { Decimal, type FeePreview, type WithExactNumbers } from '@hostpay/protocol';
+import { HostpayError } from '../../errors.js';
+import type { Db } from '../../store/store.js';
+import { findAssetBySymbol } from '../catalog/queries.js';
+import { findRates, findSettlementCurrency, listFeeTiers } from './queries.js';
+import { quoteFee } from './engine.js';
+
+/** Loads what a fee preview needs (schedule, settlement currency, rate) and runs the engine. */
+export class FeeService {
+  constructor(private readonly db: Db) {}
+
+  async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
+    const asked = await findAssetBySymbol(this.db, currency);
+    if (!asked) {
+      throw new HostpayError('UNSUPPORTED_CURRENCY', `currency ${currency} is not supported; use a currency or asset code hostpay knows, such as EUR, USD or USDT`, { currency });
+    }
+    const rows = await listFeeTiers(this.db, merchantId, currency);
+    const own = rows.filter((r) => r.merchant_id === merchantId);
+    const chosen = own.length > 0 ? own : rows.filter((r) => r.merchant_id === '');
+    if (chosen.length === 0) {
+      throw new HostpayError('NO_FEE_SCHEDULE', `no fee schedule is configured for ${currency}; ask your account manager to enable it`, { currency });
+    }
+    const feeCurrency = (await findSettlementCurrency(this.db, merchantId, currency)) ?? currency;
+    const feeAsset = feeCurrency === currency ? asked : await findAssetBySymbol(this.db, feeCurrency);
+    if (!feeAsset) throw new Error(`settlement currency ${feeCurrency} for ${currency} is not a known asset`);
+    const rate = feeCurrency === currency ? null : await this.rate(currency, feeCurrency);
+    return quoteFee({
+      amount,
+      originalCurrency: currency,
+      currency: feeCurrency,
+      currencyDecimals: feeAsset.decimals,
+      rate,
+      scheduleSource: own.length > 0 ? 'merchant' : 'default',
+      tiers: chosen.map((r) => ({
+        fromAmount: r.from_amount,
+        isPercentage: r.is_percentage === 1,
+        value: r.value,
+        minValue: r.min_value,
+        onChainFee: r.on_chain_fee,
+      })),
+    });
+  }
+
+  private async rate(base: string, quote: string): Promise<Decimal> {
+    const rows = await findRates(this.db, base, quote);
+    const direct = rows.find((r) => r.base === base);
+    if (direct) return new Decimal(direct.rate);
+    const inverse = rows.find((r) => r.base === quote);
+    // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
+    if (inverse) return new Decimal(1).dividedBy(inverse.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP);
+    throw new HostpayError('NO_RATE', `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`, { base, quote });
+  }
+}

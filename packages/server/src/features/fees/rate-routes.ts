@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { ERRORS } from '../../http/route-schemas.js';
+import type { TypedApp } from '../../http/route-context.js';
+import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
+import type { FeeAdmin } from './service.js';
+import { Currency, DecimalString, Id, READ, WRITE } from '../../admin/schemas.js';
+import { RateView, SettlementView } from '../../admin/views.js';
+
+/**
+ * What fees are charged in: settlement currencies (per merchant or default) and the exchange
+ * rates used when the asked currency differs from it.
+ */
+const Settlements = Type.Array(SettlementView);
+const Rates = Type.Array(RateView);
+const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_AMOUNT', 'UNSUPPORTED_CURRENCY'] as const;
+
+export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<FeeAdmin>): Promise<void> {
+  app.put('/settlement-currencies', {
+    schema: {
+      ...WRITE,
+      summary: 'Set the currency fees for a currency are charged in',
+      body: Type.Object(
+        {
+          currency: Currency('currency asked for'),
+          settlementCurrency: Currency('currency the fees are charged in'),
+          merchantId: Type.Optional(Id("merchant whose choice this is; absent: the operator's default")),
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(200, SettlementView, 'The settlement currency as stored.', WRITE_ERRORS),
+    },
+  }, async (req, reply) => send(reply, 200, SettlementView, 'settlement currency set', await admin.setSettlementCurrency(req.body, auditOf(req))));
+
+  app.get('/settlement-currencies', {
+    schema: { ...READ, summary: 'List settlement currencies', response: responses(200, Settlements, 'Every settlement currency, defaults first.', ERRORS.adminRead) },
+  }, async (_req, reply) => send(reply, 200, Settlements, 'settlement currencies', await admin.listSettlementCurrencies()));
+
+  app.put('/rates', {
+    schema: {
+      ...WRITE,
+      summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed',
+      body: Type.Object(
+        {
+          base: Currency('base currency'),
+          quote: Currency('quote currency'),
+          rate: DecimalString('Rate, greater than 0'),
+          source: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'where the rate comes from (default manual)' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(200, RateView, 'The rate as stored, with its source and time.', WRITE_ERRORS),
+    },
+  }, async (req, reply) => send(reply, 200, RateView, 'rate set', await admin.setRate(req.body, auditOf(req))));
+
+  app.get('/rates', {
+    schema: { ...READ, summary: 'List exchange rates with their source and time', response: responses(200, Rates, 'Every rate.', ERRORS.adminRead) },
+  }, async (_req, reply) => send(reply, 200, Rates, 'rates', await admin.listRates()));
+}

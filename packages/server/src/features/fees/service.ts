@@ -1,0 +1,165 @@
+import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
+import { HostpayError } from '../../errors.js';
+import { newId, nowIso } from '../../store/ids.js';
+import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from './queries.js';
+import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
+import { FeeService } from './preview.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+import { invalid, requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+
+export interface FeeTierRequest {
+  currency: string;
+  isPercentage: boolean;
+  value: string;
+  minValue?: string | undefined;
+  onChainFee?: string | undefined;
+  fromAmount?: string | undefined;
+  /** Also set the settlement (fee) currency of this currency for the same scope. */
+  feeCurrency?: string | undefined;
+  /** Absent: the operator's default schedule. */
+  merchantId?: string | undefined;
+}
+
+const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
+
+const nonNegative = (label: string, text: string): string => {
+  if (!DECIMAL_RE.test(text)) {
+    throw new HostpayError('INVALID_AMOUNT', `${label} must be a decimal number of at least 0 with at most 18 fractional digits, got ${JSON.stringify(text)}`);
+  }
+  return decimalText(text);
+};
+
+export const feeTierView = (r: FeeScheduleTable) => ({
+  id: r.id,
+  merchantId: r.merchant_id === '' ? null : r.merchant_id,
+  currency: r.currency,
+  fromAmount: jsonDecimal(r.from_amount),
+  isPercentage: r.is_percentage === 1,
+  value: jsonDecimal(r.value),
+  minValue: jsonDecimal(r.min_value),
+  onChainFee: jsonDecimal(r.on_chain_fee),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export const rateView = (r: RateTable) => ({ base: r.base, quote: r.quote, rate: jsonDecimal(r.rate), source: r.source, updatedAt: r.updated_at });
+
+export function feeAdmin({ store, caches }: AdminDeps) {
+  const db = store.db;
+  const preview = new FeeService(db);
+
+  async function scope(merchantId: string | undefined): Promise<string> {
+    if (merchantId === undefined || merchantId === '') return '';
+    await requireMerchantRow(db, merchantId);
+    return merchantId;
+  }
+
+  /** Every fee write ends here: fee caches are dropped once the transaction has committed. */
+  async function write<T>(fn: Parameters<typeof store.writeTransaction<T>>[0]): Promise<T> {
+    const result = await store.writeTransaction(fn);
+    await caches.invalidate({ kind: 'fees' });
+    return result;
+  }
+
+  return {
+    async setFee(req: FeeTierRequest, ctx: AuditContext) {
+      const currency = (await requireAssetRow(db, req.currency)).symbol;
+      const merchantId = await scope(req.merchantId);
+      const feeCurrency = req.feeCurrency === undefined ? undefined : (await requireAssetRow(db, req.feeCurrency)).symbol;
+      const value = nonNegative('fee value', req.value);
+      if (req.isPercentage && new Decimal(value).gt(100)) throw new HostpayError('INVALID_AMOUNT', 'a percentage fee must be at most 100');
+      // Money figures are in the fee currency and cannot be finer than it: a fee of 0.001 EUR
+      // could never be charged, and the preview would round it away.
+      const charged = feeCurrency ?? (await findSettlementCurrency(db, merchantId, currency)) ?? currency;
+      const precision = (await requireAssetRow(db, charged)).decimals;
+      const money = [['minimum', req.minValue], ['on-chain fee', req.onChainFee], ...(req.isPercentage ? [] : [['fixed fee', req.value]])] as const;
+      for (const [label, text] of money) {
+        if (text !== undefined && new Decimal(nonNegative(label, text)).decimalPlaces() > precision) {
+          throw new HostpayError('INVALID_AMOUNT', `${label} ${text} has more decimal places than ${charged}, the currency fees are charged in, has (${precision})`);
+        }
+      }
+      const at = nowIso();
+      const fromAmount = nonNegative('from-amount', req.fromAmount ?? '0');
+      const row: FeeScheduleTable = {
+        id: newId('fee'),
+        merchant_id: merchantId,
+        currency,
+        from_amount: fromAmount,
+        is_percentage: req.isPercentage ? 1 : 0,
+        value,
+        min_value: nonNegative('minimum', req.minValue ?? '0'),
+        on_chain_fee: nonNegative('on-chain fee', req.onChainFee ?? '0'),
+        created_at: at,
+        updated_at: at,
+      };
+      // Only `trx` inside: the SQLite store has one connection, which the transaction holds.
+      return write(async (trx) => {
+        const before = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirst();
+        await upsertFeeTier(trx, row);
+        if (feeCurrency !== undefined) await upsertSettlementCurrency(trx, merchantId, currency, feeCurrency, at);
+        const after = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirstOrThrow();
+        await recordAudit(trx, ctx, { action: 'fee.set', objectType: 'fee_schedule', objectId: after.id, before: before ? feeTierView(before) : null, after: { ...feeTierView(after), feeCurrency } });
+        return feeTierView(after);
+      });
+    },
+
+    deleteFeeTier: (id: string, ctx: AuditContext) =>
+      write(async (trx) => {
+        const before = await trx.selectFrom('fee_schedules').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!before) throw new HostpayError('NOT_FOUND', `fee tier ${id} does not exist`);
+        await trx.deleteFrom('fee_schedules').where('id', '=', id).execute();
+        await recordAudit(trx, ctx, { action: 'fee.delete', objectType: 'fee_schedule', objectId: id, before: feeTierView(before), after: null });
+      }),
+
+    async listFees(filter: { merchantId?: string | undefined; currency?: string | undefined }) {
+      let q = db.selectFrom('fee_schedules').selectAll();
+      if (filter.merchantId !== undefined) q = q.where('merchant_id', '=', filter.merchantId);
+      if (filter.currency) q = q.where('currency', '=', filter.currency.toUpperCase());
+      const rows = await q.orderBy('merchant_id').orderBy('currency').execute();
+      return rows.sort((a, b) => a.merchant_id.localeCompare(b.merchant_id) || a.currency.localeCompare(b.currency) || new Decimal(a.from_amount).comparedTo(b.from_amount)).map(feeTierView);
+    },
+
+    async setSettlementCurrency(req: { currency: string; settlementCurrency: string; merchantId?: string | undefined }, ctx: AuditContext) {
+      const currency = (await requireAssetRow(db, req.currency)).symbol;
+      const settlement = (await requireAssetRow(db, req.settlementCurrency)).symbol;
+      const merchantId = await scope(req.merchantId);
+      return write(async (trx) => {
+        await upsertSettlementCurrency(trx, merchantId, currency, settlement, nowIso());
+        await recordAudit(trx, ctx, { action: 'settlement.set', objectType: 'settlement_currency', objectId: `${merchantId || 'default'}:${currency}`, before: null, after: { currency, settlementCurrency: settlement } });
+        return { merchantId: merchantId || null, currency, settlementCurrency: settlement };
+      });
+    },
+
+    async listSettlementCurrencies() {
+      const rows = await db.selectFrom('settlement_currencies').selectAll().orderBy('merchant_id').orderBy('currency').execute();
+      return rows.map((r) => ({ merchantId: r.merchant_id === '' ? null : r.merchant_id, currency: r.currency, settlementCurrency: r.settlement_currency, updatedAt: r.updated_at }));
+    },
+
+    async setRate(req: { base: string; quote: string; rate: string; source?: string | undefined }, ctx: AuditContext) {
+      const base = (await requireAssetRow(db, req.base)).symbol;
+      const quote = (await requireAssetRow(db, req.quote)).symbol;
+      if (base === quote) invalid('a rate needs two different currencies');
+      const rate = nonNegative('rate', req.rate);
+      if (new Decimal(rate).isZero()) throw new HostpayError('INVALID_AMOUNT', 'rate must be greater than 0');
+      const row: RateTable = { base, quote, rate, source: (req.source ?? 'manual').slice(0, 100), updated_at: nowIso() };
+      return write(async (trx) => {
+        const before = await trx.selectFrom('rates').selectAll().where('base', '=', base).where('quote', '=', quote).executeTakeFirst();
+        await upsertRate(trx, row);
+        await recordAudit(trx, ctx, { action: 'rate.set', objectType: 'rate', objectId: `${base}/${quote}`, before: before ? rateView(before) : null, after: rateView(row) });
+        return rateView(row);
+      });
+    },
+
+    listRates: async () => (await db.selectFrom('rates').selectAll().orderBy('base').orderBy('quote').execute()).map(rateView),
+
+    /** Which schedule and tier would apply for a merchant, currency and amount, with the quote. */
+    async operatorPreview(merchantId: string, currency: string, amount: string) {
+      await requireMerchantRow(db, merchantId);
+      const parsed = parseAmount(amount);
+      if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `amount ${parsed.reason}`);
+      return preview.preview(merchantId, parsed.value, currency.toUpperCase());
+    },
+  };
+}
+
+export type FeeAdmin = ReturnType<typeof feeAdmin>;

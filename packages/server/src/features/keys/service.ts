@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { SCOPES, type Scope } from '@hostpay/protocol';
+import { HostpayError } from '../../errors.js';
+import { newId, nowIso } from '../../store/ids.js';
+import type { ApiKeyTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+import { invalid, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { page, type PageRequest } from '../../admin/pagination.js';
+
+export interface KeySettings {
+  scopes?: string[] | undefined;
+  rateLimitPerMinute?: number | null | undefined;
+  expiresAt?: string | null | undefined;
+  ipAllowList?: string[] | null | undefined;
+  label?: string | null | undefined;
+}
+
+/** A key as operators see it: everything but the secret, which is never shown again. */
+export interface KeyView {
+  id: string;
+  merchantId: string;
+  label: string | null;
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  expiresAt: string | null;
+  ipAllowList: string[] | null;
+  rateLimitPerMinute: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  rotatedTo: string | null;
+}
+
+export interface CreatedApiKey extends KeyView {
+  apiKey: string;
+  /** Shown once, here; stored only sealed under the master key. */
+  apiSecret: string;
+}
+
+export const keyView = (r: ApiKeyTable): KeyView => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  label: r.label,
+  scopes: JSON.parse(r.scopes) as Scope[],
+  status: r.status,
+  expiresAt: r.expires_at,
+  ipAllowList: r.ip_allow_list === null ? null : (JSON.parse(r.ip_allow_list) as string[]),
+  rateLimitPerMinute: r.rate_limit_per_minute,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
+  rotatedTo: r.rotated_to,
+});
+
+function validCidr(entry: string): boolean {
+  const [addr = '', bits, ...rest] = entry.split('/');
+  const family = isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** Checks settings and returns the columns they set (only those given). */
+function columns(s: KeySettings): Partial<ApiKeyTable> {
+  const out: Partial<ApiKeyTable> = {};
+  if (s.scopes !== undefined) {
+    const unknown = s.scopes.filter((x) => !(SCOPES as readonly string[]).includes(x));
+    if (unknown.length > 0 || s.scopes.length === 0) invalid(`scopes must be a non-empty list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || 'none'}`);
+    out.scopes = JSON.stringify([...new Set(s.scopes)]);
+  }
+  if (s.rateLimitPerMinute !== undefined) {
+    const r = s.rateLimitPerMinute;
+    if (r !== null && (!Number.isInteger(r) || r < 1 || r > 1_000_000_000)) invalid('rate limit must be a whole number of requests per minute from 1 to 1000000000, or null for the default');
+    out.rate_limit_per_minute = r;
+  }
+  if (s.expiresAt !== undefined) {
+    if (s.expiresAt !== null && Number.isNaN(Date.parse(s.expiresAt))) invalid('expiresAt must be an ISO 8601 time such as 2027-01-01T00:00:00Z');
+    out.expires_at = s.expiresAt === null ? null : new Date(s.expiresAt).toISOString();
+  }
+  if (s.ipAllowList !== undefined) {
+    const bad = (s.ipAllowList ?? []).filter((e) => !validCidr(e.trim()));
+    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32)`);
+    if ((s.ipAllowList?.length ?? 0) > 100) invalid('an IP allow-list holds at most 100 entries');
+    out.ip_allow_list = s.ipAllowList === null ? null : JSON.stringify(s.ipAllowList.map((e) => e.trim()));
+  }
+  if (s.label !== undefined) {
+    if (s.label !== null && s.label.length > 200) invalid('label must be at most 200 characters');
+    out.label = s.label;
+  }
+  return out;
+}
+
+const findKey = (db: Db, id: string) => required(db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(), `API key ${id}`);
+
+export function keyAdmin({ store, box, caches }: AdminDeps) {
+  const db = store.db;
+
+  async function insertKey(trx: Db, merchantId: string, settings: KeySettings, ctx: AuditContext, action: string): Promise<CreatedApiKey> {
+    await requireMerchantRow(trx, merchantId);
+    const id = newId('hp', 24);
+    const secret = 'sk_' + randomBytes(32).toString('base64url');
+    const row: ApiKeyTable = {
+      id,
+      merchant_id: merchantId,
+      secret_sealed: box.seal(secret, id),
+      scopes: JSON.stringify([...SCOPES]),
+      status: 'active',
+      expires_at: null,
+      ip_allow_list: null,
+      rate_limit_per_minute: null,
+      created_at: nowIso(),
+      revoked_at: null,
+      last_used_at: null,
+      rotated_to: null,
+      label: null,
+      ...columns(settings),
+    };
+    await trx.insertInto('api_keys').values(row).execute();
+    await recordAudit(trx, ctx, { action, objectType: 'api_key', objectId: id, before: null, after: keyView(row) });
+    return { ...keyView(row), apiKey: id, apiSecret: secret };
+  }
+
+  /** Runs a key write and drops the key cache after it, so the next request sees it. */
+  async function write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    const result = await store.writeTransaction(fn);
+    await caches.invalidate({ kind: 'keys' });
+    return result;
+  }
+
+  return {
+    createApiKey: (merchantId: string, settings: KeySettings, ctx: AuditContext) => write((trx) => insertKey(trx, merchantId, settings, ctx, 'api_key.create')),
+
+    getApiKey: async (id: string) => keyView(await findKey(db, id)),
+
+    listApiKeys: (req: PageRequest & { merchantId?: string | undefined; status?: 'active' | 'revoked' | undefined }) => {
+      let q = db.selectFrom('api_keys').selectAll();
+      if (req.merchantId) q = q.where('merchant_id', '=', req.merchantId);
+      if (req.status) q = q.where('status', '=', req.status);
+      return page(q, 'created_at', req, keyView);
+    },
+
+    updateApiKey: (id: string, settings: KeySettings, ctx: AuditContext) =>
+      write(async (trx) => {
+        const before = await findKey(trx, id);
+        const after = { ...before, ...columns(settings) };
+        await trx.updateTable('api_keys').set(columns(settings)).where('id', '=', id).execute();
+        await recordAudit(trx, ctx, { action: 'api_key.update', objectType: 'api_key', objectId: id, before: keyView(before), after: keyView(after) });
+        return keyView(after);
+      }),
+
+    /** Effective at once: the key and every token it obtained are refused from the next request. */
+    revokeApiKey: (id: string, ctx: AuditContext) =>
+      write(async (trx) => {
+        const before = await findKey(trx, id);
+        if (before.status === 'revoked') return keyView(before);
+        const after: ApiKeyTable = { ...before, status: 'revoked', revoked_at: nowIso() };
+        await trx.updateTable('api_keys').set({ status: after.status, revoked_at: after.revoked_at }).where('id', '=', id).execute();
+        await recordAudit(trx, ctx, { action: 'api_key.revoke', objectType: 'api_key', objectId: id, before: keyView(before), after: keyView(after) });
+        return keyView(after);
+      }),
+
+    /**
+     * A new key with the same settings; the old one keeps working until `overlapUntil` (default
+     * 24 h, at most 30 days), then expires — so merchants can deploy the new secret without downtime.
+     */
+    rotateApiKey: (id: string, overlapUntil: string | undefined, ctx: AuditContext) =>
+      write(async (trx) => {
+        const old = await findKey(trx, id);
+        if (old.status === 'revoked') throw new HostpayError('KEY_REVOKED', `API key ${id} is revoked; create a new key instead of rotating it`);
+        const until = overlapUntil === undefined ? new Date(Date.now() + 86_400_000) : new Date(overlapUntil);
+        if (Number.isNaN(until.getTime())) invalid('overlapUntil must be an ISO 8601 time');
+        if (until.getTime() > Date.now() + 30 * 86_400_000) invalid('overlapUntil must be at most 30 days ahead');
+        const view = keyView(old);
+        const created = await insertKey(trx, old.merchant_id, { scopes: view.scopes, rateLimitPerMinute: view.rateLimitPerMinute, ipAllowList: view.ipAllowList, label: view.label }, ctx, 'api_key.create');
+        const expires = old.expires_at !== null && old.expires_at < until.toISOString() ? old.expires_at : until.toISOString();
+        const after: ApiKeyTable = { ...old, expires_at: expires, rotated_to: created.id };
+        await trx.updateTable('api_keys').set({ expires_at: after.expires_at, rotated_to: after.rotated_to }).where('id', '=', id).execute();
+        await trx.insertInto('merchant_grants').columns(['key_id', 'merchant_id', 'created_at']).expression((eb) =>
+          eb.selectFrom('merchant_grants').select([eb.val(created.id).as('key_id'), 'merchant_id', eb.val(nowIso()).as('created_at')]).where('key_id', '=', id),
+        ).execute();
+        await recordAudit(trx, ctx, { action: 'api_key.rotate', objectType: 'api_key', objectId: id, before: keyView(old), after: keyView(after) });
+        return { old: keyView(after), new: created };
+      }),
+
+    grantMerchant: (keyId: string, merchantId: string, ctx: AuditContext) =>
+      write(async (trx) => {
+        await findKey(trx, keyId);
+        await requireMerchantRow(trx, merchantId);
+        await trx.insertInto('merchant_grants').values({ key_id: keyId, merchant_id: merchantId, created_at: nowIso() }).onConflict((oc) => oc.doNothing()).execute();
+        await recordAudit(trx, ctx, { action: 'api_key.grant', objectType: 'api_key', objectId: keyId, before: null, after: { merchantId } });
+      }),
+
+    revokeGrant: (keyId: string, merchantId: string, ctx: AuditContext) =>
+      write(async (trx) => {
+        const res = await trx.deleteFrom('merchant_grants').where('key_id', '=', keyId).where('merchant_id', '=', merchantId).executeTakeFirst();
+        if (res.numDeletedRows === 0n) throw new HostpayError('NOT_FOUND', `API key ${keyId} has no grant for merchant ${merchantId}`);
+        await recordAudit(trx, ctx, { action: 'api_key.ungrant', objectType: 'api_key', objectId: keyId, before: { merchantId }, after: null });
+      }),
+
+    listGrants: async (keyId: string) =>
+      (await db.selectFrom('merchant_grants').select(['merchant_id', 'created_at']).where('key_id', '=', keyId).orderBy('created_at').execute()).map((g) => ({ merchantId: g.merchant_id, createdAt: g.created_at })),
+  };
+}
+
+export type KeyAdmin = ReturnType<typeof keyAdmin>;

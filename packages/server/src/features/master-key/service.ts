@@ -1,0 +1,50 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Store } from '../../store/store.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+
+/**
+ * Re-seals every API secret and server secret under the box's current master key. The box must
+ * also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to open the old ones. Each row is
+ * re-sealed in its own short transaction, so running servers keep answering; servers that hold
+ * both keys open either form, which is what makes the rotation free of downtime.
+ */
+export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditContext): Promise<{ resealed: number; alreadyCurrent: number }> {
+  let resealed = 0;
+  let alreadyCurrent = 0;
+  const keys = await store.db.selectFrom('api_keys').select(['id', 'secret_sealed']).execute();
+  const secrets = await store.db.selectFrom('server_secrets').select(['name', 'sealed']).execute();
+  for (const k of keys) {
+    if (box.isCurrent(k.secret_sealed)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const sealed = box.seal(box.open(k.secret_sealed, k.id), k.id);
+    await store.writeTransaction((trx) => trx.updateTable('api_keys').set({ secret_sealed: sealed }).where('id', '=', k.id).where('secret_sealed', '=', k.secret_sealed).execute());
+    resealed++;
+  }
+  for (const s of secrets) {
+    if (box.isCurrent(s.sealed)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const sealed = box.seal(box.open(s.sealed, `server:${s.name}`), `server:${s.name}`);
+    await store.writeTransaction((trx) => trx.updateTable('server_secrets').set({ sealed }).where('name', '=', s.name).execute());
+    resealed++;
+  }
+  // Stored admin answers (idempotent replays) can hold a new API secret, so they are sealed too.
+  const answers = await store.db.selectFrom('admin_idempotency').select(['operator', 'key', 'body']).where('status', '!=', 0).execute();
+  for (const a of answers) {
+    if (box.isCurrent(a.body)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = `idempotency:${a.operator}:${a.key}`;
+    const sealed = box.seal(box.open(a.body, owner), owner);
+    await store.writeTransaction((trx) => trx.updateTable('admin_idempotency').set({ body: sealed }).where('operator', '=', a.operator).where('key', '=', a.key).where('body', '=', a.body).execute());
+    resealed++;
+  }
+  await store.writeTransaction((trx) =>
+    recordAudit(trx, ctx, { action: 'master_key.rotate', objectType: 'master_key', objectId: box.fingerprint, before: null, after: { resealed, alreadyCurrent } }),
+  );
+  return { resealed, alreadyCurrent };
+}

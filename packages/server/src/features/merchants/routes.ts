@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { ERRORS } from '../../http/route-schemas.js';
+import type { TypedApp } from '../../http/route-context.js';
+import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
+import type { MerchantAdmin } from './service.js';
+import { IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
+import { MerchantView, Page } from '../../admin/views.js';
+
+/** Merchants: create, list, read, rename, suspend and resume. */
+const MerchantPage = Page(MerchantView);
+const Name = Type.String({ minLength: 1, maxLength: 200, description: 'display name, 1-200 characters' });
+const Params = IdParams('merchant');
+
+export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<MerchantAdmin>): Promise<void> {
+  app.post('/merchants', {
+    schema: {
+      ...WRITE,
+      summary: 'Create a merchant',
+      body: Type.Object({ name: Name }, { additionalProperties: false }),
+      response: responses(201, MerchantView, 'The new merchant (active).', ERRORS.adminWrite),
+    },
+  }, async (req, reply) => send(reply, 201, MerchantView, 'merchant created', await admin.createMerchant(req.body.name, auditOf(req))));
+
+  app.get('/merchants', {
+    schema: {
+      ...READ,
+      summary: 'List merchants, oldest first',
+      querystring: Query({ ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])) }),
+      response: responses(200, MerchantPage, 'A page of merchants.', ERRORS.adminRead),
+    },
+  }, async (req, reply) => {
+    const page = await admin.listMerchants({ ...pageOf(req.query), status: req.query.status });
+    return send(reply, 200, MerchantPage, 'merchants', page);
+  });
+
+  app.get('/merchants/:id', {
+    schema: { ...READ, summary: 'Read a merchant', params: Params, response: responses(200, MerchantView, 'The merchant.', ERRORS.adminRead) },
+  }, async (req, reply) => send(reply, 200, MerchantView, 'merchant', await admin.getMerchant(req.params.id)));
+
+  app.patch('/merchants/:id', {
+    schema: {
+      ...WRITE,
+      summary: 'Rename a merchant',
+      params: Params,
+      body: Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false, minProperties: 1, description: 'fields to change: {"name": "..."}' }),
+      response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite),
+    },
+  }, async (req, reply) => send(reply, 200, MerchantView, 'merchant updated', await admin.updateMerchant(req.params.id, { name: req.body.name }, auditOf(req))));
+
+  for (const [action, status, summary] of [
+    ['suspend', 'suspended', 'Suspend a merchant: its keys are refused (403 MERCHANT_SUSPENDED) from the next request'],
+    ['resume', 'active', 'Resume a suspended merchant'],
+  ] as const) {
+    app.post(`/merchants/:id/${action}`, {
+      schema: { ...WRITE, summary, params: Params, body: NoBody, response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite) },
+    }, async (req, reply) => send(reply, 200, MerchantView, `merchant ${status}`, await admin.updateMerchant(req.params.id, { status }, auditOf(req))));
+  }
+}

@@ -1,0 +1,64 @@
+import { newId, nowIso } from '../../store/ids.js';
+import type { MerchantTable } from '../../store/schema.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+import { invalid, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { page, type PageRequest } from '../../admin/pagination.js';
+
+export interface MerchantView {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const merchantView = (r: MerchantTable): MerchantView => ({ id: r.id, name: r.name, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at });
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 200) invalid('merchant name must be 1 to 200 characters');
+  return trimmed;
+}
+
+export function merchantAdmin({ store, caches }: AdminDeps) {
+  const db = store.db;
+  return {
+    async createMerchant(name: string, ctx: AuditContext): Promise<MerchantView> {
+      const at = nowIso();
+      const row: MerchantTable = { id: newId('mer'), name: checkName(name), status: 'active', created_at: at, updated_at: at };
+      await store.writeTransaction(async (trx) => {
+        await trx.insertInto('merchants').values(row).execute();
+        await recordAudit(trx, ctx, { action: 'merchant.create', objectType: 'merchant', objectId: row.id, before: null, after: merchantView(row) });
+      });
+      return merchantView(row);
+    },
+
+    getMerchant: async (id: string) => merchantView(await requireMerchantRow(db, id)),
+
+    listMerchants: (req: PageRequest & { status?: 'active' | 'suspended' | undefined }) => {
+      let q = db.selectFrom('merchants').selectAll();
+      if (req.status) q = q.where('status', '=', req.status);
+      return page(q, 'created_at', req, merchantView);
+    },
+
+    async updateMerchant(id: string, change: { name?: string | undefined; status?: 'active' | 'suspended' | undefined }, ctx: AuditContext): Promise<MerchantView> {
+      const after = await store.writeTransaction(async (trx) => {
+        const before = await requireMerchantRow(trx, id);
+        const next: MerchantTable = {
+          ...before,
+          name: change.name === undefined ? before.name : checkName(change.name),
+          status: change.status ?? before.status,
+          updated_at: nowIso(),
+        };
+        await trx.updateTable('merchants').set({ name: next.name, status: next.status, updated_at: next.updated_at }).where('id', '=', id).execute();
+        const action = change.status && change.status !== before.status ? (change.status === 'suspended' ? 'merchant.suspend' : 'merchant.resume') : 'merchant.update';
+        await recordAudit(trx, ctx, { action, objectType: 'merchant', objectId: id, before: merchantView(before), after: merchantView(next) });
+        return next;
+      });
+      await caches.invalidate({ kind: 'keys' });
+      return merchantView(after);
+    },
+  };
+}
+
+export type MerchantAdmin = ReturnType<typeof merchantAdmin>;

@@ -1,0 +1,23 @@
+import type { Metrics } from '../observability/metrics.js';
+import type { RedisState } from '../shared/shared-state.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { createAuthHooks } from '../auth/authenticate.js';
+import type { TokenCodec } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import type { MerchantServices } from '../auth/ports.js';
+
+/** A Fastify instance whose route schemas type the handlers (TypeBox). */
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What the route plugins need, built once in buildApp. */
+export interface RouteContext {
+  config: Config;
+  services: MerchantServices;
+  now: () => number;
+  auth: ReturnType<typeof createAuthHooks>;
+  tokens: TokenCodec;
+  metrics: Metrics;
+  redisState: () => RedisState;
+  storeDialect: 'sqlite' | 'postgres';
+}

@@ -1,0 +1,77 @@
+import type { Decimal } from '@hostpay/protocol';
+import type { SecretBox } from './crypto/secret-box.js';
+import type { Store } from './store/store.js';
+import { findApiKeyWithMerchant, hasGrant } from './features/keys/queries.js';
+import { listNetworksOfAssets } from './features/catalog/queries.js';
+import { listWalletDetails } from './features/wallets/queries.js';
+import { LRUCache } from 'lru-cache';
+import { MISSING_KEY, type Caches } from './cache/caches.js';
+import { successBody } from './http/success-body.js';
+import { FeeService } from './features/fees/preview.js';
+import type { ApiKeyAuth, MerchantServices } from './auth/ports.js';
+import { walletView } from './features/wallets/view.js';
+import { keyView } from './features/keys/service.js';
+
+/**
+ * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
+ * steady stream of reads costs one Map lookup each and a posting is visible on the next read.
+ */
+export function createMerchantServices(store: Store, box: SecretBox, caches: Caches, tokenSigningKey: Buffer): MerchantServices {
+  const lastTouched = new LRUCache<string, number>({ max: 10_000 });
+  const fees = new FeeService(store.db);
+
+  async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
+    const row = await findApiKeyWithMerchant(store.db, keyId);
+    if (!row) return null;
+    // The row is read as operators see it (one parser for scopes and allow-lists), then only
+    // what authentication needs is kept in the cache, with the secret opened.
+    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute } = keyView(row);
+    return { id, merchantId, secret: box.open(row.secret_sealed, row.id), scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, merchantStatus: row.merchant_status };
+  }
+
+  async function loadWalletBody(merchantId: string): Promise<string> {
+    const rows = await listWalletDetails(store.db, merchantId);
+    const networks = await listNetworksOfAssets(store.db, [...new Set(rows.map((r) => r.asset_id))]);
+    return successBody(rows.map((r) => walletView(r, networks.filter((n) => n.asset_id === r.asset_id))));
+  }
+
+  /** Read-through with the generation guard: a result computed across a write is not kept. */
+  async function cached<K extends {}, V extends {}>(map: LRUCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+    if (!caches.enabled) return load();
+    caches.sync();
+    const hit = map.get(key);
+    if (hit !== undefined) return hit;
+    const generation = caches.generation;
+    const value = await load();
+    if (caches.generation === generation) map.set(key, value);
+    return value;
+  }
+
+  return {
+    async findApiKey(keyId) {
+      const key = await cached(caches.keys, keyId, async () => (await loadKey(keyId)) ?? MISSING_KEY);
+      return 'missing' in key ? undefined : key;
+    },
+    async canActFor(keyId, keyMerchantId, merchantId) {
+      return keyMerchantId === merchantId || hasGrant(store.db, keyId, merchantId);
+    },
+    walletListBody(merchantId) {
+      return cached(caches.walletBodies, merchantId, () => loadWalletBody(merchantId));
+    },
+    feePreviewBody(merchantId: string, amount: Decimal, currency: string) {
+      return cached(caches.feeBodies, `${merchantId}|${currency}|${amount.toFixed()}`, async () =>
+        successBody(await fees.preview(merchantId, amount, currency)),
+      );
+    },
+    checkReady: () => store.ping(),
+    tokenSigningKey,
+    touchKey(keyId) {
+      // last-used time is for operators, to the minute: at most one write per key a minute,
+      // off the request path, and a failure costs only that timestamp.
+      const now = Date.now();
+      if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
+      lastTouched.set(keyId, now);
+      void store.db.updateTable('api_keys').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', keyId).execute().catch(() => undefined);
+    },
+  };
+}

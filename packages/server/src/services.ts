@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { parseMasterKey, resolveMasterKey, type MasterKeySource } from './crypto/master-key.js';
+import { SecretBox } from './crypto/secret-box.js';
+import { MIGRATIONS, migrate, schemaVersion } from './store/migrate.js';
+import { openSqliteStore } from './store/sqlite.js';
+import type { PostgresOptions } from './store/postgres.js';
+import type { Store } from './store/store.js';
+import { createAdminServices, type AdminServices } from './admin-services.js';
+import { Caches } from './cache/caches.js';
+import { createMerchantServices } from './merchant-services.js';
+import type { MerchantServices } from './auth/ports.js';
+import { loadTokenSigningKey } from './features/tokens/signing-key.js';
+import { createSharedState, type PgFeedOptions, type SharedState } from './shared/shared-state.js';
+import { sql } from 'kysely';
+
+export interface Services {
+  store: Store;
+  shared: SharedState;
+  merchant: MerchantServices;
+  admin: AdminServices;
+  caches: Caches;
+  masterKey: Omit<MasterKeySource, 'key'>;
+  close(): Promise<void>;
+}
+
+/** The SQLite file a configuration points at. */
+export function sqliteFile(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (config.databaseUrl === '') return join(config.dataDir, 'hostpay.db');
+  if (config.databaseUrl.startsWith('sqlite:')) return config.databaseUrl.slice('sqlite:'.length);
+  throw new Error(`HOSTPAY_DATABASE_URL ${JSON.stringify(redactUrl(config.databaseUrl))} is not supported: use empty (embedded SQLite), sqlite:<path> or postgres://…`);
+}
+
+/** A URL with its password hidden, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+}
+
+/** The store a configuration names: PostgreSQL for postgres:// URLs, else embedded SQLite. */
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
+): Promise<Store> {
+  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    const timeout = config.databaseTimeoutMs ?? 2000;
+    const opts: PostgresOptions = { max: config.databasePoolSize ?? 10, connectTimeoutMs: timeout, statementTimeoutMs: timeout * 2 };
+    if (config.databaseSchema) opts.schema = config.databaseSchema;
+    // Loaded only when configured: pg is ~50 ms of every start-up that does not use it.
+    const { openPostgresStore } = await import('./store/postgres.js');
+    return openPostgresStore(config.databaseUrl, opts);
+  }
+  return openSqliteStore(sqliteFile(config));
+}
+
+/**
+ * Opens the store, applies pending migrations and wires the services over it.
+ * `generateMasterKey`: allowed to create `<dataDir>/master.key` when none is configured.
+ */
+export async function createServices(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
+  opts: { generateMasterKey?: boolean; store?: Store; log?: { warn(msg: string): void; info(msg: string): void } } = {},
+): Promise<Services> {
+  const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
+  const store = opts.store ?? (await openStore(config));
+  try {
+    if (config.autoMigrate !== false) await migrate(store);
+    else if ((await schemaVersion(store)) < MIGRATIONS.length) {
+      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${MIGRATIONS.length}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
+    }
+    const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
+    const box = new SecretBox(master.key, previous);
+    const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
+    let caches: Caches | undefined;
+    const pgFeed: PgFeedOptions | undefined =
+      store.dialect === 'postgres'
+        ? {
+            url: config.databaseUrl,
+            channel: `hostpay_invalidate_${config.databaseSchema || 'public'}`,
+            notify: async (channel, payload) => {
+              await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
+            },
+          }
+        : undefined;
+    const shared = await createSharedState(
+      config.redisUrl ?? '',
+      config.redisPrefix ?? 'hostpay:',
+      { onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope), warn: log.warn, info: log.info },
+      pgFeed,
+    );
+    caches = new Caches(() => store.externalVersion(), {
+      publish: (scope) => shared.publish(scope),
+      // A cache is only as fresh as what tells it about other processes' writes: SQLite's
+      // data_version, or the change feed (Redis, else PostgreSQL LISTEN/NOTIFY). While the feed
+      // is down, reads go to the store.
+      enabled: () => shared.cachesSafe,
+    });
+    const tokenKey = await loadTokenSigningKey(store, box);
+    const { key: _secret, ...masterInfo } = master;
+    return {
+      store,
+      shared,
+      caches,
+      merchant: createMerchantServices(store, box, caches, tokenKey),
+      admin: createAdminServices({ store, box, caches }),
+      masterKey: masterInfo,
+      async close() {
+        await shared.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    // The services own the store from here on: a failed start must not leak its connections.
+    await store.close();
+    throw err;
+  }
+}
+
+export type { MerchantServices, ApiKeyAuth } from './auth/ports.js';
+export type * from './admin-services.js';
