@@ -51,15 +51,17 @@ describe('hostpay master-key rotate', () => {
     const during = await instance(NEW, OLD);
     for (const key of keys) expect(await during.authenticates(key)).toBe(200);
 
-    // Step 2: two API secrets and the token-signing secret move to the new key; again: nothing to do.
+    // Step 2: two API secrets, the token-signing secret and the three stored answers of the admin
+    // API (the local commands go through it; answers are kept sealed for Idempotency-Key replays)
+    // move to the new key; again: nothing to do.
     const both = { HOSTPAY_MASTER_KEY: NEW, HOSTPAY_MASTER_KEY_PREVIOUS: OLD };
     const rotated = await run(both, 'master-key', 'rotate');
     expect(lines(text(rotated))).toEqual([
-      're-sealed 3 secrets under the new master key (0 already under it)',
+      're-sealed 6 secrets under the new master key (0 already under it)',
       'next: remove HOSTPAY_MASTER_KEY_PREVIOUS from every instance once they all run with the new HOSTPAY_MASTER_KEY',
     ]);
     expect(rotated.stderr).toBe('');
-    expect(json(await run(both, 'master-key', 'rotate', '--json'))).toEqual({ resealed: '0', alreadyCurrent: '3' });
+    expect(json(await run(both, 'master-key', 'rotate', '--json'))).toEqual({ resealed: '0', alreadyCurrent: '6' });
     for (const key of keys) expect(await during.authenticates(key)).toBe(200);
 
     // Step 3: the new key alone opens every secret, and the server authenticates every key.

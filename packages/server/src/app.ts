@@ -39,6 +39,8 @@ export interface AppDeps {
   redisState?: () => RedisState;
   /** Store dialect label for metrics. */
   storeDialect?: 'sqlite' | 'postgres';
+  /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
+  operatorTokens?: Map<string, string>;
 }
 
 /** The version in the OpenAPI document: the API's (path prefix /api/v1), not the package's. */
@@ -79,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installMetrics(app, metrics);
   installErrorHandler(app);
   installNotFound(app);
-  const operatorTokens = deps.admin === undefined ? new Map<string, string>() : adminTokens(config);
+  const operatorTokens = deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
   await registerOpenApi(app, API_VERSION, { admin: admin !== undefined });
 

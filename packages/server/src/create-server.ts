@@ -13,6 +13,8 @@ export interface CreateServerOptions {
   log?: { warn(message: string): void; info(message: string): void };
   /** Clock in ms (tests move it). */
   now?: () => number;
+  /** Operator tokens by name, instead of the configured ones (the CLI's in-process admin API). */
+  operatorTokens?: Map<string, string>;
 }
 
 export interface HostpayServer {
@@ -44,6 +46,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       storeDialect: services.store.dialect,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.operatorTokens === undefined ? {} : { operatorTokens: options.operatorTokens }),
     });
   } catch (err) {
     await services.close();

@@ -25,9 +25,9 @@ import type {
 } from './views.js';
 
 /**
- * Every operator operation, as the CLI commands call it. Two implementations: the local store
- * (local-backend.ts, over the server's admin services) and a remote server's admin API
- * (remote-backend.ts, over HTTP). Commands never know which one they talk to.
+ * Every operator operation, as the CLI commands call it: the typed client of the admin API
+ * (remote-backend.ts). It reaches a remote server over HTTP, or the local store through the same
+ * API run in this process (local-backend.ts, app.inject); there is no second implementation.
  *
  * Decimals are exact strings ("12.000000000000000001"), as in @hostpay/client; `--json`
  * turns them back into JSON number literals (exact.ts), so the document matches the API.
@@ -101,8 +101,8 @@ export interface AdminBackend {
 /** Options of a change. */
 export interface Write {
   /**
-   * Remote: sent as the Idempotency-Key header (default: a random UUID per call), so a retried
-   * request is applied once. Local: only postings are keyed; other local writes are direct.
+   * Sent as the Idempotency-Key header (default: a random UUID per call), so a retried request
+   * is applied once.
    */
   idempotencyKey?: string | undefined;
 }
