@@ -76,8 +76,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
     schema: { tags: ['public'], summary: 'Prometheus metrics of this instance (keep it on the monitoring network)', security: SECURITY.public, produces: ['text/plain'] },
   }, async (_req, reply) => {
     await storeReady();
-    const redis = ctx.redisState();
-    metrics.redisUp.set(redis === 'disabled' ? -1 : redis === 'up' ? 1 : 0);
+    metrics.setRedis(ctx.redisState());
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }
