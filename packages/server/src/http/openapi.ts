@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
 import { JSON_UTF8 } from './envelope.js';
 import { markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
 
@@ -75,7 +76,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string, opt
 }
 
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The signing form and interceptor for "Try it out" (docs-signing.ts), as a file the CSP allows.
+    theme: { title: 'hostpay API', js: [{ filename: DOCS_SIGNING_FILE, content: DOCS_SIGNING_SCRIPT }] },
+    uiConfig: { deepLinking: true, requestInterceptor },
+  });
   let document: string | undefined;
   app.get('/openapi.json', {
     schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
