@@ -138,8 +138,10 @@ export const DOCS_SIGNING_SCRIPT = String.raw`'use strict';
   function buildForm() {
     var ui = document.getElementById('swagger-ui');
     if (ui === null) return;
-    var box = document.createElement('section');
+    // A form so password managers and Enter behave; it is never submitted anywhere.
+    var box = document.createElement('form');
     box.id = 'hostpay-signing';
+    box.addEventListener('submit', function (event) { event.preventDefault(); });
     box.style.cssText = 'font-family: sans-serif; max-width: 1460px; margin: 1em auto; padding: 0 20px;';
     var title = document.createElement('h3');
     title.textContent = 'Signed requests for "Try it out"';
