@@ -125,12 +125,13 @@ export const FeePreviewEnvelope = Envelope(FeePreview, 'FeePreviewEnvelope');
 export const TokenRequest = Type.Object(
   {
     expiresIn: Type.Optional(
-      Type.Integer({ minimum: 60, maximum: 86400, description: 'token lifetime in seconds; default 3600' }),
+      Type.Integer({ minimum: 60, maximum: 86400, description: 'token lifetime in seconds; default 3600', examples: [3600] }),
     ),
     scope: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), {
         maxItems: 16,
         description: 'narrow the token to these scopes of the key; default all of them',
+        examples: [['wallets:read', 'fees:read']],
       }),
     ),
   },

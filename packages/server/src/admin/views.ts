@@ -111,6 +111,9 @@ export const RateView = obj({
 
 export const FeePreviewView = obj({ ...FeePreview.properties });
 
+/** A changed object as the admin API showed it (its view), whatever its type. */
+const Snapshot = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+
 export const AuditEntryView = obj({
   id: Type.String(),
   at: Time,
@@ -118,8 +121,8 @@ export const AuditEntryView = obj({
   action: Type.String({ description: 'e.g. merchant.create, api_key.revoke, wallet.credit' }),
   objectType: Type.String(),
   objectId: Type.String(),
-  before: Type.Unknown(),
-  after: Type.Unknown(),
+  before: Nullable(Snapshot('The object before the change; null when it was created by it.')),
+  after: Nullable(Snapshot('The object after the change; null when it was deleted by it.')),
   requestId: Nullable(Type.String()),
 });
 

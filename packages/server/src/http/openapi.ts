@@ -3,7 +3,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
 import { JSON_UTF8 } from './envelope.js';
+import { markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas themselves, so it cannot drift from
@@ -28,6 +30,13 @@ const ADMIN_DESCRIPTION = [
   '`Idempotency-Key` header: a retry with the same key and request gets the first answer again.',
 ].join('\n');
 
+const TAGS = [
+  { name: 'public', description: 'No credentials: server time, liveness, readiness and metrics.' },
+  { name: 'auth', description: 'Bearer tokens for an API key, requested with the signed key headers.' },
+  { name: 'merchant', description: 'The merchant API: wallets and fee previews; all four authentication headers.' },
+];
+const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit.' };
+
 /** `admin`: the admin API is enabled, so its tag and security scheme are documented. */
 export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean } = {}): Promise<void> {
   const admin = options.admin === true;
@@ -35,8 +44,16 @@ export async function registerOpenApi(app: FastifyInstance, version: string, opt
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'hostpay API', version, description: admin ? DESCRIPTION + ADMIN_DESCRIPTION : DESCRIPTION },
-      ...(admin ? { tags: [{ name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit.' }] } : {}),
+      info: {
+        title: 'hostpay API',
+        version,
+        description: admin ? DESCRIPTION + ADMIN_DESCRIPTION : DESCRIPTION,
+        // The licence of this software (LICENSE at the repository root).
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
+      // Relative: the document describes whichever host serves it (and "Try it out" calls that host).
+      servers: [{ url: '/', description: 'The server this document is served by.' }],
+      tags: admin ? [...TAGS, ADMIN_TAG] : TAGS,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },
@@ -49,11 +66,23 @@ export async function registerOpenApi(app: FastifyInstance, version: string, opt
     },
     // Shared schemas appear under components.schemas by their $id, not as def-0, def-1, ...
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documentObject) => {
+      const doc = ('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Parameters<typeof markOptionalBodies>[0];
+      markOptionalBodies(doc);
+      referenceNamedSchemas(doc);
+      return doc;
+    },
   });
 }
 
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The signing form and interceptor for "Try it out" (docs-signing.ts), as a file the CSP allows.
+    theme: { title: 'hostpay API', js: [{ filename: DOCS_SIGNING_FILE, content: DOCS_SIGNING_SCRIPT }] },
+    uiConfig: { deepLinking: true, requestInterceptor },
+  });
   let document: string | undefined;
   app.get('/openapi.json', {
     schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },

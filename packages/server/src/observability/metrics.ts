@@ -1,9 +1,23 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RedisState } from '../shared/shared-state.js';
 
 /**
  * Prometheus metrics of one instance, served at /metrics. Labels are bounded: the route
  * template (never the raw URL), the status code, the error code from the closed list.
+ * Names follow the Prometheus conventions `promtool check metrics` enforces: `_total` on
+ * counters only, base units in the name (`_seconds`, `_bytes`), help on every metric, and no
+ * sentinel values (a metric that does not apply is absent, not -1).
  */
+
+/**
+ * prom-client's default metrics include three gauges named `…_total` (the sums of
+ * `nodejs_active_handles`, `…_requests` and `…_resources` over their `type` label). `_total`
+ * is reserved for counters, and `sum()` over the labelled gauges gives the same figure.
+ */
+const NON_CONVENTIONAL_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const PREFIX = 'hostpay_';
+const REDIS_UP = `${PREFIX}redis_up`;
+
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
@@ -31,13 +45,26 @@ export class Metrics {
     labelNames: ['dialect'] as const,
     registers: [this.registry],
   });
-  readonly redisUp = new Gauge({
-    name: 'hostpay_redis_up',
-    help: '1 when Redis is reachable, 0 when not, -1 when not configured',
-    registers: [this.registry],
+  /** Registered only while Redis is configured (see setRedis). */
+  private readonly redisUp = new Gauge({
+    name: REDIS_UP,
+    help: '1 when Redis is reachable, else 0; absent when Redis is not configured',
+    registers: [],
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'hostpay_' });
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const name of NON_CONVENTIONAL_DEFAULTS) this.registry.removeSingleMetric(PREFIX + name);
+  }
+
+  /** Records where Redis stands: 1 up, 0 down, and no hostpay_redis_up series when disabled. */
+  setRedis(state: RedisState): void {
+    const registered = this.registry.getSingleMetric(REDIS_UP) !== undefined;
+    if (state === 'disabled') {
+      if (registered) this.registry.removeSingleMetric(REDIS_UP);
+      return;
+    }
+    if (!registered) this.registry.registerMetric(this.redisUp);
+    this.redisUp.set(state === 'up' ? 1 : 0);
   }
 }

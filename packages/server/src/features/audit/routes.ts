@@ -15,7 +15,7 @@ export async function auditAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
   app.get('/audit', {
     schema: {
       ...READ,
-      summary: 'Read the audit log, oldest first',
+      operationId: 'listAuditEntries', summary: 'Read the audit log, oldest first', description: 'Every admin write with the operator, the request id and the object before and after, filtered by object, operator, action or time. Paged: pass nextCursor as cursor for the next page.',
       querystring: Query({
         objectType: Text('merchant, api_key, wallet, fee_schedule, settlement_currency, rate, master_key'),
         objectId: Text('id of the changed object'),

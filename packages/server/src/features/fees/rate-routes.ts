@@ -18,7 +18,7 @@ export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContex
   app.put('/settlement-currencies', {
     schema: {
       ...WRITE,
-      summary: 'Set the currency fees for a currency are charged in',
+      operationId: 'setSettlementCurrency', summary: 'Set the currency fees for a currency are charged in', description: 'Fees for `currency` are computed and charged in `settlementCurrency`, converted at the stored rate; per merchant or as the default.',
       body: Type.Object(
         {
           currency: Currency('currency asked for'),
@@ -32,13 +32,13 @@ export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContex
   }, async (req, reply) => send(reply, 200, SettlementView, 'settlement currency set', await admin.setSettlementCurrency(req.body, auditOf(req))));
 
   app.get('/settlement-currencies', {
-    schema: { ...READ, summary: 'List settlement currencies', response: responses(200, Settlements, 'Every settlement currency, defaults first.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'listSettlementCurrencies', summary: 'List settlement currencies', description: 'The default settlement currencies and the merchant overrides.', response: responses(200, Settlements, 'Every settlement currency, defaults first.', ERRORS.adminRead) },
   }, async (_req, reply) => send(reply, 200, Settlements, 'settlement currencies', await admin.listSettlementCurrencies()));
 
   app.put('/rates', {
     schema: {
       ...WRITE,
-      summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed',
+      operationId: 'setExchangeRate', summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed', description: 'Used by fee previews when the settlement currency differs from the asked one. The rate is an exact decimal given as a JSON string.',
       body: Type.Object(
         {
           base: Currency('base currency'),
@@ -53,6 +53,6 @@ export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContex
   }, async (req, reply) => send(reply, 200, RateView, 'rate set', await admin.setRate(req.body, auditOf(req))));
 
   app.get('/rates', {
-    schema: { ...READ, summary: 'List exchange rates with their source and time', response: responses(200, Rates, 'Every rate.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'listExchangeRates', summary: 'List exchange rates with their source and time', description: 'Every stored rate, with where it came from and when it was set.', response: responses(200, Rates, 'Every rate.', ERRORS.adminRead) },
   }, async (_req, reply) => send(reply, 200, Rates, 'rates', await admin.listRates()));
 }

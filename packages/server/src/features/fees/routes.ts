@@ -30,7 +30,7 @@ export async function feeAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.put('/fees', {
     schema: {
       ...WRITE,
-      summary: 'Set a fee tier (created, or replaced when merchant, currency and fromAmount match)',
+      operationId: 'setFeeTier', summary: 'Set a fee tier (created, or replaced when merchant, currency and fromAmount match)', description: 'A percentage or fixed fee with a minimum and an on-chain fee, for one merchant (an override) or for the default schedule, from fromAmount up to the next tier. Decimals are JSON strings so nothing is rounded on the way in.',
       body: FeeTierBody,
       response: responses(200, FeeTierView, 'The tier as stored.', FEE_WRITE_ERRORS),
     },
@@ -39,7 +39,7 @@ export async function feeAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.get('/fees', {
     schema: {
       ...READ,
-      summary: 'List fee tiers by merchant (default first), currency and fromAmount',
+      operationId: 'listFeeTiers', summary: 'List fee tiers by merchant (default first), currency and fromAmount', description: 'The tiers of the default schedule and of merchant overrides, optionally for one merchant (`default` for the default schedule) or one currency.',
       querystring: Query({
         merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "a merchant's overrides; `default`: the operator's default schedule; absent: all" })),
         currency: Type.Optional(Currency('currency')),
@@ -53,7 +53,7 @@ export async function feeAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   });
 
   app.delete('/fees/:id', {
-    schema: { ...WRITE, summary: 'Delete a fee tier', params: IdParams('fee tier'), response: responses(200, DeletedView, 'The tier is gone.', ERRORS.adminWrite) },
+    schema: { ...WRITE, operationId: 'deleteFeeTier', summary: 'Delete a fee tier', description: 'Removes one tier. A merchant left without tiers for a currency falls back to the default schedule.', params: IdParams('fee tier'), response: responses(200, DeletedView, 'The tier is gone.', ERRORS.adminWrite) },
   }, async (req, reply) => {
     await admin.deleteFeeTier(req.params.id, auditOf(req));
     return send(reply, 200, DeletedView, 'fee tier deleted', { id: req.params.id, deleted: true });
@@ -62,7 +62,7 @@ export async function feeAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.get('/fees/preview', {
     schema: {
       ...READ,
-      summary: 'Which schedule and tier apply to a merchant, currency and amount, and the fee they give',
+      operationId: 'previewMerchantFee', summary: 'Which schedule and tier apply to a merchant, currency and amount, and the fee they give', description: 'The same answer the merchant gets from GET /api/v1/cp/psp/hosted-pay/fees-preview, without the merchant\'s credentials.',
       querystring: Query({
         merchantId: Id('merchant'),
         currency: Currency('currency asked for'),

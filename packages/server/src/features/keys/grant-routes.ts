@@ -18,7 +18,7 @@ export async function grantAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
   const grantsOf = async (keyId: string) => (await admin.listGrants(keyId)).map((g) => ({ keyId, ...g }));
 
   app.get('/keys/:id/grants', {
-    schema: { ...READ, summary: 'List the sub-merchants an API key may act for', params: IdParams('API key'), response: responses(200, Grants, 'The grants of the key.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'listKeyGrants', summary: 'List the sub-merchants an API key may act for', description: 'The merchants a platform key may name in `merchantId` on the merchant endpoints, besides its own.', params: IdParams('API key'), response: responses(200, Grants, 'The grants of the key.', ERRORS.adminRead) },
   }, async (req, reply) => {
     await admin.getApiKey(req.params.id); // 404 for an unknown key, not an empty list
     return send(reply, 200, Grants, 'grants', await grantsOf(req.params.id));
@@ -27,7 +27,7 @@ export async function grantAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
   app.post('/keys/:id/grants', {
     schema: {
       ...WRITE,
-      summary: 'Let an API key act for another merchant (platform key); granting twice is harmless',
+      operationId: 'addKeyGrant', summary: 'Let an API key act for another merchant (platform key); granting twice is harmless', description: 'From the next request the key may pass `merchantId` of this merchant on the merchant endpoints.',
       params: IdParams('API key'),
       body: Type.Object({ merchantId: Id('sub-merchant') }, { additionalProperties: false }),
       response: responses(201, GrantView, 'The grant.', ERRORS.adminWrite),
@@ -43,7 +43,7 @@ export async function grantAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
   app.delete('/keys/:id/grants/:merchantId', {
     schema: {
       ...WRITE,
-      summary: 'Withdraw a grant: the key may no longer act for that merchant, from the next request',
+      operationId: 'removeKeyGrant', summary: 'Withdraw a grant: the key may no longer act for that merchant, from the next request', description: 'Requests naming this merchant with the key are refused with 403 MERCHANT_FORBIDDEN from the next request.',
       params: Type.Object({ id: Id('API key'), merchantId: Id('sub-merchant') }, { additionalProperties: false }),
       response: responses(200, Removed, 'The grant that was removed.', ERRORS.adminWrite),
     },

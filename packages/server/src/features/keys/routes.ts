@@ -23,7 +23,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.post('/merchants/:id/keys', {
     schema: {
       ...WRITE,
-      summary: 'Create an API key for a merchant (the secret is in this answer only)',
+      operationId: 'createApiKey', summary: 'Create an API key for a merchant (the secret is in this answer only)', description: 'The key id (the api-key header) and its secret, which the server keeps only encrypted and never shows again. Optional settings: scopes, expiry, IP allow-list, rate limit, label.',
       params: IdParams('merchant'),
       body: Type.Object(Settings, { additionalProperties: false }),
       response: responses(201, CreatedKeyView, 'The new key and, once, its secret.', ERRORS.adminWrite),
@@ -33,7 +33,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.get('/keys', {
     schema: {
       ...READ,
-      summary: 'List API keys (never their secrets)',
+      operationId: 'listApiKeys', summary: 'List API keys (never their secrets)', description: 'Keys of every merchant or of one, by status. Paged: pass nextCursor as cursor for the next page.',
       querystring: Query({
         ...PageQuery,
         merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
@@ -47,13 +47,13 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   });
 
   app.get('/keys/:id', {
-    schema: { ...READ, summary: 'Read an API key (never its secret)', params: KeyParams, response: responses(200, KeyView, 'The key.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'getApiKey', summary: 'Read an API key (never its secret)', description: 'Settings, status and times of one key, including when it was last used and which key replaced it.', params: KeyParams, response: responses(200, KeyView, 'The key.', ERRORS.adminRead) },
   }, async (req, reply) => send(reply, 200, KeyView, 'API key', await admin.getApiKey(req.params.id)));
 
   app.patch('/keys/:id', {
     schema: {
       ...WRITE,
-      summary: 'Change the settings of an API key; effective from the next request',
+      operationId: 'updateApiKey', summary: 'Change the settings of an API key; effective from the next request', description: 'Only the given settings change; null clears a limit. Tokens already issued follow the new settings from the next request.',
       params: KeyParams,
       body: Type.Object(Settings, { additionalProperties: false, minProperties: 1, description: 'the settings to change: scopes, expiresAt, ipAllowList, rateLimitPerMinute, label' }),
       response: responses(200, KeyView, 'The key after the change.', ERRORS.adminWrite),
@@ -63,7 +63,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.post('/keys/:id/revoke', {
     schema: {
       ...WRITE,
-      summary: 'Revoke an API key: it and its tokens are refused from the next request (403 KEY_REVOKED)',
+      operationId: 'revokeApiKey', summary: 'Revoke an API key: it and its tokens are refused from the next request (403 KEY_REVOKED)', description: 'Permanent: a revoked key cannot be used again. Rotate instead to replace a key without an outage.',
       params: KeyParams,
       body: NoBody,
       response: responses(200, KeyView, 'The revoked key (revoking twice is harmless).', ERRORS.adminWrite),
@@ -73,7 +73,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
   app.post('/keys/:id/rotate', {
     schema: {
       ...WRITE,
-      summary: 'Rotate an API key: a new key with the same settings and grants; the old one works until overlapUntil',
+      operationId: 'rotateApiKey', summary: 'Rotate an API key: a new key with the same settings and grants; the old one works until overlapUntil', description: 'Both keys work during the overlap, so clients can switch without an outage; the new secret is in this answer only.',
       params: KeyParams,
       body: Type.Object({ overlapUntil: OptionalTime('when the old key stops working (default 24 h from now, at most 30 days)') }, { additionalProperties: false }),
       response: responses(201, RotationView, 'The old key (now expiring) and the new key with, once, its secret.', KEY_WRITE_ERRORS),

@@ -28,7 +28,7 @@ export async function postingAdminRoutes(app: TypedApp, { admin }: AdminRouteCon
   app.post('/wallets/:id/postings', {
     schema: {
       ...WRITE,
-      summary: 'Post to a wallet: credit, debit, freeze or unfreeze',
+      operationId: 'createPosting', summary: 'Post to a wallet: credit, debit, freeze or unfreeze',
       description: '201 with the new posting; 200 with `replayed: true` when the idempotency key was already used for the same posting on this wallet.',
       params: IdParams('wallet'),
       body: PostingBody,
@@ -47,7 +47,7 @@ export async function postingAdminRoutes(app: TypedApp, { admin }: AdminRouteCon
   app.get('/wallets/:id/postings', {
     schema: {
       ...READ,
-      summary: 'The postings of a wallet, oldest first, with the balances after each',
+      operationId: 'listPostings', summary: 'The postings of a wallet, oldest first, with the balances after each', description: 'The ledger of one wallet: every posting with the balance and frozen amount after it. Paged: pass nextCursor as cursor for the next page.',
       params: IdParams('wallet'),
       querystring: Query(PageQuery),
       response: responses(200, PostingPage, 'A page of postings.', ERRORS.adminRead),

@@ -20,16 +20,18 @@ export async function merchantRoutes(app: TypedApp, ctx: RouteContext): Promise<
   const { services } = ctx;
   app.addHook('onRequest', ctx.auth.merchant);
 
-  const walletsSchema = {
+  const walletsSchema = (operationId: string) => ({
     tags: ['merchant'],
+    operationId,
     summary: 'List the wallets of the merchant',
-    description: 'The trailing slash is optional; both paths answer the same.',
+    description: 'Every wallet of the merchant with its balance and frozen part (exact decimals written as JSON numbers: parse them losslessly), asset, chain and deposit networks. The trailing slash is optional; both paths answer the same.',
     querystring: WalletsQuery,
     security: SECURITY.merchant,
     response: { 200: walletList200, ...errorResponses(ERRORS.wallets) },
-  };
-  for (const url of [PATHS.wallets, PATHS.wallets.slice(0, -1)]) {
-    app.get(url, { schema: walletsSchema, config: { scope: 'wallets:read' } }, async (req, reply) => {
+  });
+  // The interface's path has the trailing slash; the other spelling is documented beside it.
+  for (const [url, operationId] of [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const) {
+    app.get(url, { schema: walletsSchema(operationId), config: { scope: 'wallets:read' } }, async (req, reply) => {
       const merchantId = await selectMerchant(services, principalOf(req), req.query.merchantId);
       return reply.type(JSON_UTF8).send(await services.walletListBody(merchantId));
     });
@@ -38,7 +40,9 @@ export async function merchantRoutes(app: TypedApp, ctx: RouteContext): Promise<
   app.get(PATHS.feesPreview, {
     schema: {
       tags: ['merchant'],
+      operationId: 'previewFees',
       summary: 'Preview the fees of a hosted checkout payment',
+      description: 'Which fee schedule and tier apply to this amount and currency (the merchant\'s own, else the default), converted to the settlement currency when it differs, and the fee that results. Amounts are exact decimals written as JSON numbers.',
       querystring: FeesPreviewQuery,
       security: SECURITY.merchant,
       response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },

@@ -15,7 +15,7 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
   app.post('/merchants', {
     schema: {
       ...WRITE,
-      summary: 'Create a merchant',
+      operationId: 'createMerchant', summary: 'Create a merchant', description: 'A new merchant, active, without keys or wallets. Create its keys and open its wallets next.',
       body: Type.Object({ name: Name }, { additionalProperties: false }),
       response: responses(201, MerchantView, 'The new merchant (active).', ERRORS.adminWrite),
     },
@@ -24,7 +24,7 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
   app.get('/merchants', {
     schema: {
       ...READ,
-      summary: 'List merchants, oldest first',
+      operationId: 'listMerchants', summary: 'List merchants, oldest first', description: 'Every merchant, optionally by status. Paged: pass nextCursor as cursor for the next page.',
       querystring: Query({ ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])) }),
       response: responses(200, MerchantPage, 'A page of merchants.', ERRORS.adminRead),
     },
@@ -34,25 +34,25 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
   });
 
   app.get('/merchants/:id', {
-    schema: { ...READ, summary: 'Read a merchant', params: Params, response: responses(200, MerchantView, 'The merchant.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'getMerchant', summary: 'Read a merchant', description: 'Name, status and times of one merchant.', params: Params, response: responses(200, MerchantView, 'The merchant.', ERRORS.adminRead) },
   }, async (req, reply) => send(reply, 200, MerchantView, 'merchant', await admin.getMerchant(req.params.id)));
 
   app.patch('/merchants/:id', {
     schema: {
       ...WRITE,
-      summary: 'Rename a merchant',
+      operationId: 'updateMerchant', summary: 'Rename a merchant', description: 'Changes the display name; ids, keys and wallets stay as they are.',
       params: Params,
       body: Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false, minProperties: 1, description: 'fields to change: {"name": "..."}' }),
       response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite),
     },
   }, async (req, reply) => send(reply, 200, MerchantView, 'merchant updated', await admin.updateMerchant(req.params.id, { name: req.body.name }, auditOf(req))));
 
-  for (const [action, status, summary] of [
-    ['suspend', 'suspended', 'Suspend a merchant: its keys are refused (403 MERCHANT_SUSPENDED) from the next request'],
-    ['resume', 'active', 'Resume a suspended merchant'],
+  for (const [action, status, summary, description] of [
+    ['suspend', 'suspended', 'Suspend a merchant: its keys are refused (403 MERCHANT_SUSPENDED) from the next request', 'Nothing is deleted: keys, wallets and balances stay, and resuming restores access. Suspending twice is harmless.'],
+    ['resume', 'active', 'Resume a suspended merchant', 'Its keys work again from the next request (unless revoked or expired). Resuming an active merchant is harmless.'],
   ] as const) {
     app.post(`/merchants/:id/${action}`, {
-      schema: { ...WRITE, summary, params: Params, body: NoBody, response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite) },
+      schema: { ...WRITE, operationId: `${action}Merchant`, summary, description, params: Params, body: NoBody, response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite) },
     }, async (req, reply) => send(reply, 200, MerchantView, `merchant ${status}`, await admin.updateMerchant(req.params.id, { status }, auditOf(req))));
   }
 }

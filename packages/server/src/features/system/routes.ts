@@ -26,6 +26,9 @@ const Ready = envelopeOf(
   'The store answers.',
 );
 
+/** prom-client's content type (Registry.PROMETHEUS_CONTENT_TYPE), written down so the document names it. */
+const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { config, now, services, metrics } = ctx;
   const storeLabel = { dialect: ctx.storeDialect };
@@ -45,7 +48,9 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
   app.get(PATHS.time, {
     schema: {
       tags: ['public'],
+      operationId: 'getServerTime',
       summary: 'Server time, to set the timestamp header from',
+      description: 'The `timestamp` header of a signed request must be within `toleranceSeconds` of this clock. A client whose clock drifts can read the offset here and correct its timestamps.',
       security: SECURITY.public,
       response: { 200: Type.Ref(TimeEnvelope, { description: 'The server clock.' }), ...errorResponses(ERRORS.public) },
     },
@@ -59,11 +64,25 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
   });
 
   app.get('/healthz', {
-    schema: { tags: ['public'], summary: 'Liveness: the process answers', security: SECURITY.public, response: { 200: Alive, ...errorResponses(ERRORS.public) } },
+    schema: {
+      tags: ['public'],
+      operationId: 'getLiveness',
+      summary: 'Liveness: the process answers',
+      description: 'Answers 200 as long as the process serves HTTP; it does not touch the store. Use it as the liveness probe.',
+      security: SECURITY.public,
+      response: { 200: Alive, ...errorResponses(ERRORS.public) },
+    },
   }, async () => okBody('alive', { status: 'alive' as const }));
 
   app.get('/readyz', {
-    schema: { tags: ['public'], summary: 'Readiness: the store answers', security: SECURITY.public, response: { 200: Ready, ...errorResponses(ERRORS.ready) } },
+    schema: {
+      tags: ['public'],
+      operationId: 'getReadiness',
+      summary: 'Readiness: the store answers',
+      description: 'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`). Use it as the readiness probe.',
+      security: SECURITY.public,
+      response: { 200: Ready, ...errorResponses(ERRORS.ready) },
+    },
   }, async (req) => {
     if (!(await storeReady())) {
       req.log.warn('readiness check failed: the store does not answer');
@@ -73,11 +92,23 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
   });
 
   app.get('/metrics', {
-    schema: { tags: ['public'], summary: 'Prometheus metrics of this instance (keep it on the monitoring network)', security: SECURITY.public, produces: ['text/plain'] },
+    schema: {
+      tags: ['public'],
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics of this instance (keep it on the monitoring network)',
+      description: 'Prometheus text exposition format 0.0.4: request counts and latencies by route template, failed authentications by code, store and Redis reachability, Node process metrics.',
+      security: SECURITY.public,
+      response: {
+        200: {
+          description: 'The metrics of this instance.',
+          content: { [METRICS_TYPE]: { schema: Type.String({ description: 'Prometheus text exposition format, version 0.0.4' }) } },
+        },
+        ...errorResponses(ERRORS.public),
+      },
+    },
   }, async (_req, reply) => {
     await storeReady();
-    const redis = ctx.redisState();
-    metrics.redisUp.set(redis === 'disabled' ? -1 : redis === 'up' ? 1 : 0);
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    metrics.setRedis(ctx.redisState());
+    return reply.type(METRICS_TYPE).send(await metrics.registry.metrics());
   });
 }

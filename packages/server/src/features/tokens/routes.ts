@@ -34,7 +34,9 @@ export async function tokenRoutes(app: TypedApp, ctx: RouteContext): Promise<voi
     bodyLimit: TOKEN_BODY_LIMIT,
     schema: {
       tags: ['auth'],
+      operationId: 'issueToken',
       summary: 'Get a bearer token for the calling API key',
+      description: 'Signed with the key headers (`api-key`, `timestamp`, `signature` over `<timestamp>.<body>`). The body is optional: without one the token has every scope of the key and lives 3600 s. The token goes in `Authorization: Bearer` on the merchant endpoints, together with the signed key headers.',
       body: TokenBody,
       security: SECURITY.apiKey,
       response: { 200: Type.Ref(TokenEnvelope, { description: 'A bearer token for this API key.' }), ...errorResponses(ERRORS.token) },

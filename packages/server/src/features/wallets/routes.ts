@@ -14,7 +14,7 @@ export async function walletAdminRoutes(app: TypedApp, { admin }: AdminRouteCont
   app.post('/merchants/:id/wallets', {
     schema: {
       ...WRITE,
-      summary: 'Open a wallet for a merchant (one per asset and chain), balance 0',
+      operationId: 'createWallet', summary: 'Open a wallet for a merchant (one per asset and chain), balance 0', description: 'The asset must be a supported one with the given chain among its networks. Balances change only by postings.',
       params: IdParams('merchant'),
       body: Type.Object(
         {
@@ -34,7 +34,7 @@ export async function walletAdminRoutes(app: TypedApp, { admin }: AdminRouteCont
   app.get('/wallets', {
     schema: {
       ...READ,
-      summary: 'List wallets, oldest first',
+      operationId: 'listAllWallets', summary: 'List wallets, oldest first', description: 'Wallets of every merchant or of one, by asset, chain or active flag. Paged: pass nextCursor as cursor for the next page.',
       querystring: Query({
         ...PageQuery,
         merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
@@ -51,14 +51,16 @@ export async function walletAdminRoutes(app: TypedApp, { admin }: AdminRouteCont
   });
 
   app.get('/wallets/:id', {
-    schema: { ...READ, summary: 'Read a wallet', params: IdParams('wallet'), response: responses(200, AdminWalletView, 'The wallet.', ERRORS.adminRead) },
+    schema: { ...READ, operationId: 'getWallet', summary: 'Read a wallet', description: 'The wallet as the merchant sees it in its wallet list, with its merchant id.', params: IdParams('wallet'), response: responses(200, AdminWalletView, 'The wallet.', ERRORS.adminRead) },
   }, async (req, reply) => send(reply, 200, AdminWalletView, 'wallet', await admin.getWallet(req.params.id)));
 
   for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
     app.post(`/wallets/:id/${action}`, {
       schema: {
         ...WRITE,
+        operationId: `${action}Wallet`,
         summary: active ? 'Activate a wallet' : 'Deactivate a wallet (it stays listed, with active false)',
+        description: active ? 'The wallet shows active true in the merchant\'s wallet list again.' : 'The merchant still sees the wallet, with active false; its balance and postings stay. Reversible with activate.',
         params: IdParams('wallet'),
         body: NoBody,
         response: responses(200, AdminWalletView, 'The wallet after the change.', ERRORS.adminWrite),
@@ -69,7 +71,7 @@ export async function walletAdminRoutes(app: TypedApp, { admin }: AdminRouteCont
   app.get('/assets/:symbol/networks', {
     schema: {
       ...READ,
-      summary: 'The networks (chains) an asset can be held on',
+      operationId: 'listAssetNetworks', summary: 'The networks (chains) an asset can be held on', description: 'The chains a wallet of this asset can be opened on, and whether deposits are enabled on each.',
       params: Type.Object({ symbol: Currency('asset') }, { additionalProperties: false }),
       response: responses(200, Networks, 'The networks of the asset.', [...ERRORS.adminRead, 'UNSUPPORTED_CURRENCY']),
     },

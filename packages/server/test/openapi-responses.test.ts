@@ -1,0 +1,214 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/admin-fixture.js';
+import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
+import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
+
+/**
+ * Every documented operation is called, once to succeed and at least once to fail, and every
+ * answer (errors included) is checked against the served /openapi.json: status documented,
+ * content type documented, body valid against the schema (http-helpers/openapi-validator.ts).
+ * The last test checks that nothing in the document went uncalled.
+ */
+let fx: HttpFixture;
+let validator: ResponseValidator;
+/** `METHOD /path/template` -> statuses seen. */
+const seen = new Map<string, Set<number>>();
+
+beforeAll(async () => {
+  fx = await createFixture({ adminTokens: OPERATOR_TOKENS });
+  validator = new ResponseValidator((await fx.app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDoc>());
+});
+afterAll(() => fx.close());
+
+/** Asserts `res` is the expected status and matches the document; returns its `result`. */
+function verify(method: string, template: string, res: LightMyRequestResponse, status: number): any {
+  expect(res.statusCode, `${method} ${template}: ${res.body}`).toBe(status);
+  expect(validator.problems(method, template, res)).toEqual([]);
+  const key = `${method} ${template}`;
+  seen.set(key, (seen.get(key) ?? new Set()).add(status));
+  return res.headers['content-type']?.toString().startsWith('application/json') ? (JSON.parse(res.body) as { result: unknown }).result : res.body;
+}
+
+const call = adminCaller(() => fx.app);
+/** An admin call; `template` is the documented path under /admin/v1. */
+const admin = async (method: string, template: string, url: string, status: number, options?: CallOptions) =>
+  verify(method, `/admin/v1${template}`, await call(method, url, options), status);
+
+describe('public routes', () => {
+  it('time, liveness, readiness, metrics', async () => {
+    const get = (url: string, app = fx.app) => app.inject({ method: 'GET', url });
+    verify('GET', '/api/v1/time', await get('/api/v1/time'), 200);
+    verify('GET', '/healthz', await get('/healthz'), 200);
+    verify('GET', '/readyz', await get('/readyz'), 200);
+    verify('GET', '/metrics', await get('/metrics'), 200);
+    const clockless = await fx.buildApp({
+      now: () => {
+        throw new Error('clock unavailable');
+      },
+    });
+    verify('GET', '/api/v1/time', await get('/api/v1/time', clockless), 500);
+    const storeless = await fx.buildApp({ merchant: { checkReady: () => Promise.reject(new Error('store down')) } });
+    verify('GET', '/readyz', await get('/readyz', storeless), 503);
+  });
+});
+
+describe('token route', () => {
+  const T = '/api/v1/auth/token';
+  it('issues tokens with and without a body, and documents its refusals', async () => {
+    verify('POST', T, await requestToken(fx, fx.demo), 200);
+    verify('POST', T, await requestToken(fx, fx.demo, '{"expiresIn": 600, "scope": ["wallets:read"]}'), 200);
+    verify('POST', T, await requestToken(fx, { ...fx.demo, apiSecret: 'wrong' }), 401);
+    verify('POST', T, await requestToken(fx, fx.demo, '{"expiresIn": "600"}'), 400);
+    verify('POST', T, await requestToken(fx, fx.demo, '{"scope": ["admin"]}'), 403);
+    const big = JSON.stringify({ scope: ['x'.repeat(5000)] });
+    verify('POST', T, await fx.app.inject({ method: 'POST', url: T, headers: { ...signedHeaders(fx, fx.demo, { body: big }), 'content-type': 'application/json' }, payload: big }), 413);
+    verify('POST', T, await fx.app.inject({ method: 'POST', url: T, headers: { ...signedHeaders(fx, fx.demo, { body: 'a=1' }), 'content-type': 'text/plain' }, payload: 'a=1' }), 415);
+  });
+});
+
+describe('merchant routes', () => {
+  it('wallets (both spellings) and the fee preview, with their errors', async () => {
+    const headers = await merchantHeaders(fx, fx.demo);
+    const get = (url: string, h: Record<string, string> = headers) => fx.app.inject({ method: 'GET', url, headers: h });
+    for (const path of ['/api/v1/cp/wallets/', '/api/v1/cp/wallets']) {
+      expect((verify('GET', path, await get(path), 200) as unknown[]).length).toBeGreaterThan(0);
+      verify('GET', path, await get(path, {}), 401);
+      verify('GET', path, await get(`${path}?merchantId=mer_other`), 403);
+      verify('GET', path, await get(`${path}?unknown=1`), 400);
+    }
+    const F = '/api/v1/cp/psp/hosted-pay/fees-preview';
+    verify('GET', F, await get(`${F}?amount=99.95&currency=EUR`), 200);
+    verify('GET', F, await get(`${F}?amount=12345.678901234567890123&currency=USDT`), 200);
+    verify('GET', F, await get(`${F}?amount=0&currency=EUR`), 400);
+    verify('GET', F, await get(`${F}?amount=10&currency=XYZ`), 422);
+    verify('GET', F, await get(`${F}?amount=10&currency=EUR`, signedHeaders(fx, fx.demo)), 401);
+  });
+});
+
+describe('admin routes', () => {
+  let merchantId: string;
+  let keyId: string;
+  let walletId: string;
+
+  it('merchants', async () => {
+    merchantId = (await admin('POST', '/merchants', '/merchants', 201, { body: { name: 'Contract Shop' } })).id;
+    await admin('POST', '/merchants', '/merchants', 400, { body: {} });
+    await admin('POST', '/merchants', '/merchants', 401, { body: { name: 'x' }, token: null });
+    await admin('GET', '/merchants', '/merchants?limit=1', 200);
+    await admin('GET', '/merchants', '/merchants?limit=abc', 400);
+    await admin('GET', '/merchants/{id}', `/merchants/${merchantId}`, 200);
+    await admin('GET', '/merchants/{id}', '/merchants/mer_nobody', 404);
+    await admin('PATCH', '/merchants/{id}', `/merchants/${merchantId}`, 200, { body: { name: 'Renamed' } });
+    await admin('PATCH', '/merchants/{id}', `/merchants/${merchantId}`, 400, { body: {} });
+    for (const action of ['suspend', 'resume']) {
+      await admin('POST', `/merchants/{id}/${action}`, `/merchants/${merchantId}/${action}`, 200);
+      await admin('POST', `/merchants/{id}/${action}`, `/merchants/mer_nobody/${action}`, 404);
+    }
+  });
+
+  it('keys and grants, including an idempotent replay and a conflict', async () => {
+    keyId = (await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, { body: { label: 'contract' }, idempotencyKey: 'key-1' })).id;
+    expect((await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, { body: { label: 'contract' }, idempotencyKey: 'key-1' })).id).toBe(keyId);
+    await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 409, { body: { label: 'other' }, idempotencyKey: 'key-1' });
+    await admin('POST', '/merchants/{id}/keys', '/merchants/mer_nobody/keys', 404, { body: {} });
+    await admin('GET', '/keys', `/keys?merchantId=${merchantId}`, 200);
+    await admin('GET', '/keys', '/keys?status=lost', 400);
+    await admin('GET', '/keys/{id}', `/keys/${keyId}`, 200);
+    await admin('GET', '/keys/{id}', '/keys/hp_nobody', 404);
+    await admin('PATCH', '/keys/{id}', `/keys/${keyId}`, 200, { body: { rateLimitPerMinute: 100, ipAllowList: null } });
+    await admin('PATCH', '/keys/{id}', `/keys/${keyId}`, 400, { body: {} });
+    await admin('POST', '/keys/{id}/grants', `/keys/${keyId}/grants`, 201, { body: { merchantId: fx.demo.merchantId } });
+    await admin('POST', '/keys/{id}/grants', '/keys/hp_nobody/grants', 404, { body: { merchantId } });
+    await admin('GET', '/keys/{id}/grants', `/keys/${keyId}/grants`, 200);
+    await admin('GET', '/keys/{id}/grants', '/keys/hp_nobody/grants', 404);
+    await admin('DELETE', '/keys/{id}/grants/{merchantId}', `/keys/${keyId}/grants/${fx.demo.merchantId}`, 200);
+    await admin('DELETE', '/keys/{id}/grants/{merchantId}', `/keys/hp_nobody/grants/${merchantId}`, 404);
+    const rotated = await admin('POST', '/keys/{id}/rotate', `/keys/${keyId}/rotate`, 201);
+    await admin('POST', '/keys/{id}/rotate', '/keys/hp_nobody/rotate', 404);
+    await admin('POST', '/keys/{id}/revoke', `/keys/${(rotated as { new: { id: string } }).new.id}/revoke`, 200);
+    await admin('POST', '/keys/{id}/revoke', '/keys/hp_nobody/revoke', 404);
+  });
+
+  it('wallets, networks and postings (exact decimals)', async () => {
+    walletId = (await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 201, { body: { asset: 'USDT', chain: 'TRON' } })).id;
+    await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 422, { body: { asset: 'NOPE', chain: 'TRON' } });
+    await admin('GET', '/wallets', `/wallets?merchantId=${merchantId}`, 200);
+    await admin('GET', '/wallets', '/wallets?active=maybe', 400);
+    await admin('GET', '/wallets/{id}', `/wallets/${walletId}`, 200);
+    await admin('GET', '/wallets/{id}', '/wallets/wal_nobody', 404);
+    for (const action of ['deactivate', 'activate']) {
+      await admin('POST', `/wallets/{id}/${action}`, `/wallets/${walletId}/${action}`, 200);
+      await admin('POST', `/wallets/{id}/${action}`, `/wallets/wal_nobody/${action}`, 404);
+    }
+    await admin('GET', '/assets/{symbol}/networks', '/assets/USDT/networks', 200);
+    await admin('GET', '/assets/{symbol}/networks', '/assets/NOPE/networks', 422);
+    const P = '/wallets/{id}/postings';
+    const credit = { kind: 'credit', amount: '123456789012.345678', idempotencyKey: 'c-1' };
+    const posted = await admin('POST', P, `/wallets/${walletId}/postings`, 201, { body: credit });
+    expect(posted.replayed).toBe(false);
+    expect((await admin('POST', P, `/wallets/${walletId}/postings`, 200, { body: credit })).replayed).toBe(true);
+    await admin('POST', P, `/wallets/${walletId}/postings`, 422, { body: { kind: 'debit', amount: '999999999999' } });
+    await admin('POST', P, `/wallets/${walletId}/postings`, 400, { body: { kind: 'credit', amount: 5 } });
+    await admin('GET', P, `/wallets/${walletId}/postings`, 200);
+    // The schema says number; the text keeps every digit (18 significant: more than a double holds).
+    expect((await call('GET', `/wallets/${walletId}`)).body).toContain('"amount":123456789012.345678,');
+    await admin('GET', P, '/wallets/wal_nobody/postings', 404);
+  });
+
+  it('fees, settlement currencies, rates and the audit log', async () => {
+    const tier = await admin('PUT', '/fees', '/fees', 200, { body: { currency: 'USDT', merchantId, isPercentage: false, value: '2.5', fromAmount: '500' } });
+    await admin('PUT', '/fees', '/fees', 400, { body: { currency: 'USDT', isPercentage: false } });
+    await admin('GET', '/fees', `/fees?merchantId=${merchantId}`, 200);
+    await admin('GET', '/fees', '/fees?currency=%24%24', 400);
+    await admin('GET', '/fees/preview', `/fees/preview?merchantId=${merchantId}&currency=USDT&amount=750.5`, 200);
+    await admin('GET', '/fees/preview', `/fees/preview?merchantId=${merchantId}&currency=GBP&amount=1`, 422);
+    await admin('DELETE', '/fees/{id}', `/fees/${(tier as { id: string }).id}`, 200);
+    await admin('DELETE', '/fees/{id}', '/fees/fee_nobody', 404);
+    await admin('PUT', '/settlement-currencies', '/settlement-currencies', 200, { body: { currency: 'USD', settlementCurrency: 'USDT', merchantId } });
+    await admin('PUT', '/settlement-currencies', '/settlement-currencies', 400, { body: { currency: 'USD' } });
+    await admin('GET', '/settlement-currencies', '/settlement-currencies', 200);
+    await admin('GET', '/settlement-currencies', '/settlement-currencies', 401, { token: 'not-an-operator' });
+    await admin('PUT', '/rates', '/rates', 200, { body: { base: 'EUR', quote: 'USDT', rate: '1.084212345678901234' } });
+    await admin('PUT', '/rates', '/rates', 400, { body: { base: 'EUR', quote: 'USDT', rate: 1.08 } });
+    await admin('GET', '/rates', '/rates', 200);
+    await admin('GET', '/rates', '/rates', 401, { token: null });
+    expect((await admin('GET', '/audit', '/audit?limit=200', 200)).items.length).toBeGreaterThan(10);
+    await admin('GET', '/audit', '/audit?since=yesterday', 400);
+  });
+});
+
+describe('the validator', () => {
+  const fake = (statusCode: number, contentType: string, body: string) => ({ statusCode, headers: { 'content-type': contentType }, body }) as unknown as LightMyRequestResponse;
+  const json = 'application/json; charset=utf-8';
+  const ok = JSON.stringify({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive' } });
+
+  it('accepts a documented answer and refuses the wrong shape, status, content type or path', () => {
+    expect(validator.problems('GET', '/healthz', fake(200, json, ok))).toEqual([]);
+    expect(validator.problems('GET', '/healthz', fake(200, json, ok.replace('"alive"}', '"dead"}')))).toHaveLength(1);
+    expect(validator.problems('GET', '/healthz', fake(200, json, '{"status":true}'))).toHaveLength(1);
+    expect(validator.problems('GET', '/healthz', fake(418, json, ok))[0]).toContain('status not documented');
+    expect(validator.problems('GET', '/healthz', fake(200, 'text/html', ok))[0]).toContain('content type text/html not documented');
+    expect(validator.problems('GET', '/nowhere', fake(200, json, ok))[0]).toContain('not in the document');
+  });
+});
+
+describe('coverage', () => {
+  /** Their only documented failure is 500 INTERNAL, which no request can provoke. */
+  const NO_PROVOKABLE_ERROR = new Set(['GET /healthz', 'GET /metrics']);
+
+  it('every documented operation was answered with a success and a failure, each checked', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(validator.doc.paths)) {
+      for (const method of Object.keys(item)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const statuses = [...(seen.get(key) ?? [])];
+        if (!statuses.some((s) => s < 300)) missing.push(`${key}: no success`);
+        if (!NO_PROVOKABLE_ERROR.has(key) && !statuses.some((s) => s >= 400)) missing.push(`${key}: no error`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(seen.size).toBeGreaterThanOrEqual(40);
+  });
+});
