@@ -7,10 +7,11 @@ import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
 import { keyAdminRoutes } from './features/keys/routes.js';
 import { postingAdminRoutes } from './features/ledger/routes.js';
-import { merchantRoutes } from './features/merchant-api/routes.js';
+import { feeMerchantRoutes } from './features/fees/merchant-routes.js';
 import { merchantAdminRoutes } from './features/merchants/routes.js';
 import { publicRoutes } from './features/system/routes.js';
 import { tokenRoutes } from './features/tokens/routes.js';
+import { walletMerchantRoutes } from './features/wallets/merchant-routes.js';
 import { walletAdminRoutes } from './features/wallets/routes.js';
 
 /**
@@ -20,7 +21,8 @@ import { walletAdminRoutes } from './features/wallets/routes.js';
 export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Promise<void>)[] = [
   publicRoutes, // system: time, health, readiness, metrics
   tokenRoutes, // tokens: POST /api/v1/auth/token
-  merchantRoutes, // merchant API: wallets, fees preview
+  walletMerchantRoutes, // wallets: the merchant's wallet list
+  feeMerchantRoutes, // fees: the merchant's fee preview
 ];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [

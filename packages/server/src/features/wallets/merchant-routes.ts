@@ -1,0 +1,36 @@
+import { PATHS, WalletListEnvelope, WalletsQuery } from '@hostpay/protocol';
+import { Type } from '@sinclair/typebox';
+import { selectMerchant } from '../../auth/merchant-selection.js';
+import { principalOf } from '../../auth/principal.js';
+import { JSON_UTF8 } from '../../http/envelope.js';
+import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
+import type { RouteContext, TypedApp } from '../../http/route-context.js';
+
+/**
+ * The merchant's wallet list (interface §2.2), behind the merchant authentication hook (added in
+ * this plugin's scope, so it covers exactly these routes). The body comes from the services as
+ * finished JSON text and is sent as it is: re-serialising would round the exact amounts.
+ */
+// The 200 schema documents the envelope; the handler hands Fastify its JSON text (hence string).
+const walletList200 = Type.Unsafe<string>(Type.Ref(WalletListEnvelope, { description: 'The wallets of the merchant.' }));
+
+export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
+  const { services } = ctx;
+  app.addHook('onRequest', ctx.auth.merchant);
+  const walletsSchema = (operationId: string) => ({
+    tags: ['merchant'],
+    operationId,
+    summary: 'List the wallets of the merchant',
+    description: 'Every wallet of the merchant with its balance and frozen part (exact decimals written as JSON numbers: parse them losslessly), asset, chain and deposit networks. The trailing slash is optional; both paths answer the same.',
+    querystring: WalletsQuery,
+    security: SECURITY.merchant,
+    response: { 200: walletList200, ...errorResponses(ERRORS.wallets) },
+  });
+  // The interface's path has the trailing slash; the other spelling is documented beside it.
+  for (const [url, operationId] of [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const) {
+    app.get(url, { schema: walletsSchema(operationId), config: { scope: 'wallets:read' } }, async (req, reply) => {
+      const merchantId = await selectMerchant(services, principalOf(req), req.query.merchantId);
+      return reply.type(JSON_UTF8).send(await services.walletListBody(merchantId));
+    });
+  }
+}
