@@ -2,8 +2,10 @@
  * Client overhead, in-process (no network): `npx tsx bench/client.ts [--baseline <git rev>]`.
  *
  *  - `listWallets()` per call against a fetch that answers at once with a canned body (the real
- *    server's bytes for the 5-wallet demo merchant and for a 1,000-wallet merchant); the cost of
- *    that stand-in fetch (a `Response` and its `text()`) is measured alone and shown beside it;
+ *    server's bytes for the 5-wallet demo merchant and for a 1,000-wallet merchant). The stand-in
+ *    answers with a minimal Response-like object, so the figure is the client's own work; the
+ *    same call answered with a real `Response`, and a `Response` + `text()` alone (what any real
+ *    fetch costs at least, ~20-40 µs on Node 20), are shown beside it;
  *  - `sign()` (the HMAC of one GET) and the exact-decimal parse of the two bodies.
  *
  * `--baseline <rev>` extracts packages/client/src at that revision (git archive) and measures it
@@ -71,20 +73,20 @@ async function timeOp(n: number, op: () => unknown): Promise<number> {
 
 export interface ClientFigures {
   impl: string;
-  /** µs per call, medians. */
-  listWallets5: number;
-  listWallets1000: number;
+  /** µs per call, medians: the client's own work (minimal Response-like answer). */
+  list5: number;
+  list1000: number;
+  /** µs per call answered with a real Response (5 wallets), and that Response + text() alone. */
+  list5Response: number;
+  response5: number;
   sign: number;
   parse5: number;
   /** ms. */
   parse1000Ms: number;
-  /** µs per call of the stand-in fetch alone (Response + text()), 5 and 1,000 wallets. */
-  harness5: number;
-  harness1000: number;
 }
 
-export async function measureClient(options: { baseline?: string | undefined; rounds?: number } = {}): Promise<ClientFigures[]> {
-  const { small, large } = await walletBodies();
+export async function measureClient(options: { baseline?: string | undefined; rounds?: number; bodies?: { small: string; large: string } } = {}): Promise<ClientFigures[]> {
+  const { small, large } = options.bodies ?? (await walletBodies());
   const dir = mkdtempSync(join(tmpdir(), 'hostpay-bench-client-src-'));
   try {
     const impls: Impl[] = [];
@@ -94,52 +96,48 @@ export async function measureClient(options: { baseline?: string | undefined; ro
       client: await import('../packages/client/src/index.js'),
       decimals: await import('../packages/client/src/decimals.js'),
     });
-    const ok = (body: string) => `{"isSuccess":true,"message":"OK","result":${body.slice(body.indexOf('"result":') + 9, -1)}}`;
-    const envelope = { small: ok(small), large: ok(large) };
     const token = JSON.stringify({ isSuccess: true, message: 'OK', result: { accessToken: 'tok', tokenType: 'Bearer', expiresIn: 3600, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), scope: ['wallets:read'] } });
     const headers = { 'content-type': 'application/json; charset=utf-8' };
-    const stub = (body: string) => async (url: string) => new Response(url.endsWith('/token') ? token : body, { status: 200, headers });
-    const clients = impls.map((impl) => ({
-      small: new impl.client.HostpayClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'hp_bench', apiSecret: 'sk_bench_secret', fetch: stub(envelope.small) }),
-      large: new impl.client.HostpayClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'hp_bench', apiSecret: 'sk_bench_secret', fetch: stub(envelope.large) }),
-    }));
+    const real = (body: string) => async (url: string) => new Response(url.endsWith('/token') ? token : body, { status: 200, headers });
+    const noHeaders = { get: () => null };
+    const light = (body: string) => async (url: string) => {
+      const text = url.endsWith('/token') ? token : body;
+      return { ok: true, status: 200, headers: noHeaders, text: async () => text } as unknown as Response;
+    };
+    const make = (impl: Impl, fetch: (url: string) => Promise<Response>) =>
+      new impl.client.HostpayClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'hp_bench', apiSecret: 'sk_bench_secret', fetch });
+    const clients = impls.map((impl) => ({ small: make(impl, light(small)), large: make(impl, light(large)), smallReal: make(impl, real(small)) }));
     // Exactness first: a fast wrong answer is not a result.
     for (const [i, c] of clients.entries()) {
       const a = JSON.stringify(await c.large.listWallets());
       const b = JSON.stringify(await clients[0]!.large.listWallets());
-      if (a !== b) throw new Error(`${impls[i]!.name} and ${impls[0]!.name} disagree on the 1,000-wallet list`);
+      if (a !== b || !a.includes('"amount":"')) throw new Error(`${impls[i]!.name} and ${impls[0]!.name} disagree on the 1,000-wallet list`);
     }
     const rounds = options.rounds ?? 9;
-    const samples = impls.map(() => ({ listWallets5: [] as number[], listWallets1000: [] as number[], sign: [] as number[], parse5: [] as number[], parse1000Ms: [] as number[], harness5: [] as number[], harness1000: [] as number[] }));
+    type Sample = Omit<ClientFigures, 'impl'>;
+    const samples = impls.map(() => ({}) as { [K in keyof Sample]: number[] });
     for (let round = -1; round < rounds; round++) {
       for (const [i, impl] of impls.entries()) {
-        const s = samples[i]!;
         const c = clients[i]!;
-        const r = {
-          harness5: await timeOp(2000, () => stub(envelope.small)('x').then((res) => res.text())),
-          harness1000: await timeOp(40, () => stub(envelope.large)('x').then((res) => res.text())),
-          listWallets5: await timeOp(2000, () => c.small.listWallets()),
-          listWallets1000: await timeOp(40, () => c.large.listWallets()),
-          sign: await timeOp(2000, () => impl.client.sign('sk_bench_secret', '1700000000', '')),
-          parse5: await timeOp(2000, () => impl.decimals.parseJson(envelope.small, 'string')),
-          parse1000Ms: (await timeOp(40, () => impl.decimals.parseJson(envelope.large, 'string'))) / 1000,
+        const r: Sample = {
+          list5: await timeOp(3000, () => c.small.listWallets()),
+          list1000: await timeOp(40, () => c.large.listWallets()),
+          list5Response: await timeOp(2000, () => c.smallReal.listWallets()),
+          response5: await timeOp(2000, () => real(small)('x').then((res) => res.text())),
+          sign: await timeOp(3000, () => impl.client.sign('sk_bench_secret', '1700000000', '')),
+          parse5: await timeOp(3000, () => impl.decimals.parseJson(small, 'string')),
+          parse1000Ms: (await timeOp(40, () => impl.decimals.parseJson(large, 'string'))) / 1000,
         };
         if (round < 0) continue; // warm-up: let the JIT settle
-        for (const k of Object.keys(r) as (keyof typeof r)[]) s[k].push(r[k]);
+        const s = samples[i]!;
+        for (const k of Object.keys(r) as (keyof Sample)[]) (s[k] ??= []).push(r[k]);
       }
     }
     return impls.map((impl, i) => {
       const s = samples[i]!;
-      return {
-        impl: impl.name,
-        listWallets5: median(s.listWallets5),
-        listWallets1000: median(s.listWallets1000),
-        sign: median(s.sign),
-        parse5: median(s.parse5),
-        parse1000Ms: median(s.parse1000Ms),
-        harness5: median(s.harness5),
-        harness1000: median(s.harness1000),
-      };
+      const out = { impl: impl.name } as ClientFigures;
+      for (const k of Object.keys(s) as (keyof Sample)[]) out[k] = median(s[k]);
+      return out;
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -147,22 +145,23 @@ export async function measureClient(options: { baseline?: string | undefined; ro
 }
 
 export function printClient(rows: ClientFigures[], sizes?: { small: number; large: number }): void {
-  const f = (n: number, d = 1) => n.toFixed(d).padStart(10);
-  console.log(`\nclient overhead (in-process, canned responses, Node ${process.version}; medians of rounds)${sizes ? ` — bodies ${sizes.small} B and ${sizes.large} B` : ''}`);
-  console.log(`${'client'.padEnd(22)} ${'list 5 µs'.padStart(10)} ${'(fetch)'.padStart(10)} ${'list 1k µs'.padStart(10)} ${'(fetch)'.padStart(10)} ${'sign µs'.padStart(10)} ${'parse 5 µs'.padStart(10)} ${'parse 1k ms'.padStart(11)}`);
+  const f = (n: number, d = 1, w = 10) => n.toFixed(d).padStart(w);
+  console.log(`\nclient overhead per call (in-process, canned answers${sizes ? ` of ${sizes.small} B and ${sizes.large} B` : ''}; Node ${process.version}; medians of rounds)`);
+  console.log(`${'client'.padEnd(22)} ${'list 5 µs'.padStart(10)} ${'list 1k µs'.padStart(10)} ${'sign µs'.padStart(8)} ${'parse 5 µs'.padStart(10)} ${'parse 1k ms'.padStart(11)} ${'list 5 + Response µs'.padStart(20)} ${'Response alone µs'.padStart(17)}`);
   for (const r of rows) {
-    console.log(`${r.impl.padEnd(22)} ${f(r.listWallets5)} ${f(r.harness5)} ${f(r.listWallets1000, 0)} ${f(r.harness1000, 0)} ${f(r.sign, 2)} ${f(r.parse5)} ${f(r.parse1000Ms, 2).padStart(11)}`);
+    console.log(`${r.impl.padEnd(22)} ${f(r.list5)} ${f(r.list1000, 0)} ${f(r.sign, 1, 8)} ${f(r.parse5)} ${f(r.parse1000Ms, 2, 11)} ${f(r.list5Response, 1, 20)} ${f(r.response5, 1, 17)}`);
   }
-  console.log(`(fetch) = the stand-in fetch alone (new Response + text()), included in the list figure; the client's own overhead is the difference.`);
+  console.log('list: listWallets() with an instant minimal answer (the client\'s own work); + Response: the same answered with a real Response, whose construction and text() alone cost the last column.');
   if (rows.length === 2) {
     const [a, b] = rows as [ClientFigures, ClientFigures];
-    console.log(`speed-up: list 5 ×${(a.listWallets5 / b.listWallets5).toFixed(1)}, overhead 5 ×${((a.listWallets5 - a.harness5) / (b.listWallets5 - b.harness5)).toFixed(1)}, sign ×${(a.sign / b.sign).toFixed(1)}, parse 1k ×${(a.parse1000Ms / b.parse1000Ms).toFixed(1)}`);
+    console.log(`speed-up, this tree vs ${a.impl}: list 5 ×${(a.list5 / b.list5).toFixed(1)}, list 1k ×${(a.list1000 / b.list1000).toFixed(1)}, sign ×${(a.sign / b.sign).toFixed(1)}, parse 5 ×${(a.parse5 / b.parse5).toFixed(1)}, parse 1k ×${(a.parse1000Ms / b.parse1000Ms).toFixed(1)}`);
   }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '9' } } });
-  const { small, large } = await walletBodies();
-  printClient(await measureClient({ baseline: values.baseline, rounds: Number(values.rounds) }), { small: Buffer.byteLength(small), large: Buffer.byteLength(large) });
+  const bodies = await walletBodies();
+  const rows = await measureClient({ baseline: values.baseline, rounds: Number(values.rounds), bodies });
+  printClient(rows, { small: Buffer.byteLength(bodies.small), large: Buffer.byteLength(bodies.large) });
   process.exit(0);
 }
