@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { sign } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBigMerchant } from '../../../bench/big-merchant.js';
-import { COMPRESSION_THRESHOLD_BYTES } from '../src/http/compression.js';
+import { CompressedMemo, COMPRESSION_THRESHOLD_BYTES } from '../src/http/compression.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { merchantHeaders } from './http-helpers/requests.js';
 
@@ -55,6 +55,31 @@ describe('the 1,000-wallet list', () => {
   });
 });
 
+describe('the compressed-answer memo', () => {
+  it('serves the same bytes again, and never a stale answer after a write', async () => {
+    const first = await get(WALLETS, bigHeaders, 'br');
+    const again = await get(WALLETS, bigHeaders, 'br');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const [wallet] = (await fx.services.admin.listWallets({ merchantId: big.merchantId, limit: 1 })).items;
+    await fx.services.admin.post({ walletId: wallet!.id, kind: 'credit', amount: '0.000000000000000007', idempotencyKey: 'memo-test' }, { operator: 'test' });
+    const plain = (await get(WALLETS, bigHeaders)).rawPayload;
+    const after = await get(WALLETS, bigHeaders, 'br');
+    expect(after.rawPayload.equals(first.rawPayload)).toBe(false);
+    expect(brotliDecompressSync(after.rawPayload).equals(plain)).toBe(true);
+  });
+
+  it('holds at most its byte budget, dropping the least recently used answers', async () => {
+    const memo = new CompressedMemo(10_000);
+    const texts = Array.from({ length: 6 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(3000) }));
+    for (const t of texts) {
+      expect(gunzipSync(await memo.get(t, 'gzip')).toString()).toBe(t);
+      expect(memo.size).toBeLessThanOrEqual(10_000);
+    }
+    const kept = await memo.get(texts[5]!, 'gzip');
+    expect(await memo.get(texts[5]!, 'gzip')).toBe(kept); // a hit: the same buffer
+  });
+});
+
 describe('small answers', () => {
   it('under the threshold go out uncompressed even when the client accepts gzip and br', async () => {
     const cases = [
@@ -81,7 +106,7 @@ describe('small answers', () => {
 describe('request bodies', () => {
   it('are not decompressed: a gzip-encoded token request is refused, not inflated and accepted', async () => {
     const body = '{"expiresIn":120}';
-    const headers = { ...(await merchantHeaders(fx, fx.demo)), 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const headers: Record<string, string> = { ...(await merchantHeaders(fx, fx.demo)), 'content-type': 'application/json', 'content-encoding': 'gzip' };
     headers.signature = sign(fx.demo.apiSecret, headers.timestamp!, body);
     const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: gzipSync(body) });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
