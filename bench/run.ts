@@ -1,7 +1,9 @@
 /**
  * `npm run bench [-- --duration 10 --connections 64 --threads 1 --store sqlite|postgres]`: hostpay
  * vs a bare node:http server returning the same bytes, loaded in turn in the same run, with
- * signed requests. `--store postgres` runs hostpay in production mode: PostgreSQL (a schema of its
+ * signed requests. Then the wallet list of a 5- and a 1,000-wallet merchant uncompressed, gzip and
+ * br (bytes on the wire, p50; bench/large.ts), start-up (bench/startup.ts) and the client's
+ * overhead per call (bench/client.ts). `--store postgres` runs hostpay in production mode: PostgreSQL (a schema of its
  * own, dropped afterwards) and Redis (a key prefix of its own), from HOSTPAY_BENCH_DATABASE_URL
  * and HOSTPAY_BENCH_REDIS_URL (defaults: the local test servers).
  */
@@ -14,6 +16,9 @@ import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
+import { seedBigMerchant } from './big-merchant.js';
+import { measureClient, printClient } from './client.js';
+import { measureLarge, printLarge } from './large.js';
 import { load, type LoadResult } from './load.js';
 import { measureStartup, printStartup } from './startup.js';
 
@@ -29,6 +34,12 @@ const { values: opts } = parseArgs({
     'no-redis': { type: 'boolean', default: false },
     // Start-up figures printed after the throughput table: runs of each.
     'startup-runs': { type: 'string', default: '5' },
+    // Runs of each answer-size row (5 and 1,000 wallets × identity, gzip, br); 0 leaves them out.
+    'large-runs': { type: 'string', default: '1' },
+    // Rounds of the in-process client measurement; 0 leaves it out. With --client-baseline <git
+    // rev>, that revision's client is measured beside this tree's in the same process.
+    'client-rounds': { type: 'string', default: '7' },
+    'client-baseline': { type: 'string' },
   },
 });
 if (opts.store !== 'sqlite' && opts.store !== 'postgres') {
@@ -88,19 +99,24 @@ const config = loadConfig({ ...storeEnv, HOSTPAY_DATA_DIR: dataDir, HOSTPAY_MAST
 const services = await createServices(config);
 const demo = await seedDemo(services, dataDir);
 const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
+const big = Number(opts['large-runs']) > 0 ? await seedBigMerchant(services, 1000) : undefined;
 await services.close();
 
 const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' });
 const base = `http://127.0.0.1:${hostpayPort}`;
 
-const keyHeaders = (body = '') => {
+type BenchKey = { apiKey: string; apiSecret: string };
+const keyHeaders = (k: BenchKey, body = '') => {
   const timestamp = unixTimestamp();
-  return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
+  return { 'api-key': k.apiKey, timestamp, signature: sign(k.apiSecret, timestamp, body) };
 };
-const tokenBody = JSON.stringify({ expiresIn: 3600 });
-const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' }, body: tokenBody });
-const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
-const headers = () => ({ ...keyHeaders(), authorization: `Bearer ${token}` });
+async function bearerHeaders(k: BenchKey): Promise<() => Record<string, string>> {
+  const tokenBody = JSON.stringify({ expiresIn: 3600 });
+  const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(k, tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+  const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
+  return () => ({ ...keyHeaders(k), authorization: `Bearer ${token}` });
+}
+const headers = await bearerHeaders(key);
 
 const targets = [
   { name: 'GET /api/v1/cp/wallets', path: '/api/v1/cp/wallets' },
@@ -146,8 +162,20 @@ for (const r of rows) {
 }
 const memory = memoryMb(children[0]?.pid);
 if (memory) console.log(`hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`);
+if (big) {
+  const wallets = `${base}/api/v1/cp/wallets`;
+  const shape = { durationSeconds, connections, threads, runs: Number(opts['large-runs']) };
+  const targets = [
+    { name: 'wallets, 5-wallet merchant', url: wallets, headers },
+    { name: 'wallets, 1,000-wallet merchant', url: wallets, headers: await bearerHeaders(big) },
+  ];
+  printLarge(await measureLarge(targets, shape), connections);
+  const after = memoryMb(children[0]?.pid);
+  if (after) console.log(`hostpay server memory after these runs: RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`);
+}
 for (const c of children) c.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 500));
 await dropSchema();
 printStartup(await measureStartup(Number(opts['startup-runs'])));
+if (Number(opts['client-rounds']) > 0) printClient(await measureClient({ baseline: opts['client-baseline'], rounds: Number(opts['client-rounds']) }));
 process.exit(0);

@@ -11,8 +11,6 @@ const record = (value: unknown): Json | undefined =>
  * envelope as it is, or HTTP_ERROR / INVALID_RESPONSE when the body is not a hostpay envelope.
  */
 export function readEnvelope(res: Response, text: string, mode: AmountMode): unknown {
-  const headerRequestId = res.headers.get('x-request-id') ?? undefined;
-  const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
   let doc: Json | undefined;
   try {
     doc = record(parseJson(text, mode));
@@ -20,6 +18,9 @@ export function readEnvelope(res: Response, text: string, mode: AmountMode): unk
     doc = undefined;
   }
   if (res.ok && doc?.isSuccess === true && 'result' in doc) return doc.result;
+  // Headers are read only for errors: a success needs none of them.
+  const headerRequestId = res.headers.get('x-request-id') ?? undefined;
+  const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
   const error = record(doc?.error);
   if (doc?.isSuccess === false && typeof error?.code === 'string') {
     throw new HostpayError({

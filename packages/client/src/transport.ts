@@ -3,7 +3,7 @@ import { readEnvelope } from './envelope.js';
 import { toHostpayError, type HostpayError } from './errors.js';
 import { isRetryable, sleep, type RetryDelay } from './retry.js';
 import { PATHS } from './wire.js';
-import { importSecret, signWithKey } from './signing.js';
+import { sign } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';
 
@@ -34,7 +34,6 @@ export interface TransportConfig {
 export class Transport {
   /** Server clock minus local clock, learned from the server on TIMESTAMP_OUT_OF_WINDOW. */
   clockOffsetMs = 0;
-  private key: Promise<CryptoKey> | undefined;
   private readonly tokens: TokenCache | undefined;
 
   constructor(private readonly cfg: TransportConfig) {
@@ -109,7 +108,7 @@ export class Transport {
       const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
       headers['api-key'] = this.cfg.apiKey;
       headers.timestamp = timestamp;
-      headers.signature = await signWithKey(await (this.key ??= importSecret(this.cfg.apiSecret)), timestamp, body);
+      headers.signature = await sign(this.cfg.apiSecret, timestamp, body);
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {
@@ -132,9 +131,11 @@ export class Transport {
   }
 
   private url(spec: RequestSpec): string {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(spec.query ?? {})) if (value !== undefined) query.set(name, value);
-    const search = query.toString();
-    return this.cfg.baseUrl + spec.path + (search ? `?${search}` : '');
+    let query: URLSearchParams | undefined;
+    for (const name in spec.query) {
+      const value = spec.query[name];
+      if (value !== undefined) (query ??= new URLSearchParams()).set(name, value);
+    }
+    return query === undefined ? this.cfg.baseUrl + spec.path : `${this.cfg.baseUrl}${spec.path}?${query}`;
   }
 }

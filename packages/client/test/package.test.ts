@@ -30,7 +30,15 @@ describe('source rules', () => {
 
   it('uses no Node built-ins or Node globals', () => {
     for (const { name, text } of files) {
-      expect(text, name).not.toMatch(/from ['"]node:|\brequire\(|\bprocess\.|\bBuffer\b/);
+      expect(text, name).not.toMatch(/from ['"]node:|\bimport\(|\brequire\(|\bprocess\.|\bBuffer\b/);
+    }
+  });
+
+  it("reaches Node's crypto only from hmac.ts, through the guarded run-time lookup", () => {
+    for (const { name, text } of files) {
+      const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      const uses = code.match(/\bprocess\b\S*/g) ?? [];
+      expect(uses, name).toEqual(name === 'hmac.ts' ? ['process?:', "process?.getBuiltinModule?.('crypto')"] : []);
     }
   });
 

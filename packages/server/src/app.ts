@@ -7,6 +7,7 @@ import './auth/principal.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { createTokenCodec } from './auth/tokens.js';
 import { adminTokens, type Config } from './config.js';
+import { registerCompression } from './http/compression.js';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.js';
 import { loggerOptions, OneLineLogController } from './http/logging.js';
 import { installNotFound } from './http/not-found.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installMetrics(app, metrics);
   installErrorHandler(app);
   installNotFound(app);
+  await registerCompression(app);
   const operatorTokens = deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
   await registerOpenApi(app, API_VERSION, { admin: admin !== undefined });
