@@ -33,6 +33,19 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
     expect((await limiter.peek('k2', 10, 60_000)).allowed).toBe(false);
   });
 
+  it('refunds give hits back, never below zero and never reviving an expired window', async () => {
+    await Promise.all(Array.from({ length: 5 }, () => limiter.hit('k4', 3, 60_000)));
+    await Promise.all(Array.from({ length: 4 }, () => limiter.refund('k4')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Number(await redis.get(`${prefix}k4`))).toBe(1);
+    await Promise.all(Array.from({ length: 3 }, () => limiter.refund('k4')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Number(await redis.get(`${prefix}k4`))).toBe(0);
+    await limiter.refund('k5');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await redis.exists(`${prefix}k5`)).toBe(0);
+  });
+
   it('falls back to in-process counting when Redis does not answer', async () => {
     const dead = connectRedis('redis://127.0.0.1:1', () => undefined);
     const seen: Error[] = [];

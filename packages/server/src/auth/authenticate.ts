@@ -24,8 +24,39 @@ type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 const MINUTE = 60_000;
 
-/** The per-address counter of failed authentications, shared by merchant and operator auth. */
-export const failedAuthBucket = (ip: string): string => 'authfail:' + addressBlock(ip);
+/**
+ * The per-address counter of failed authentications. Merchant and operator failures are counted
+ * apart, so a merchant integration that fails does not lock an operator at the same address out.
+ */
+export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string => `authfail:${side}:${addressBlock(ip)}`;
+
+/**
+ * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved (counted)
+ * before anything is evaluated and given back unless the attempt fails with a 401, so however
+ * many attempts arrive at once, at most `limit` are evaluated per window: the others get 429 without
+ * being looked at. With Redis the count is one atomic INCRBY shared by every instance; without it,
+ * each instance counts its own. The cost: attempts in flight hold a slot, so more than `limit`
+ * authentications in progress at the same instant from one address get 429 too (they take well
+ * under a millisecond each without Redis, one round trip with it).
+ */
+export async function withFailureLimit<T>(limiter: RateLimiter, bucket: string, limit: number, message: string, attempt: () => Promise<T> | T): Promise<T> {
+  const reserved = await limiter.hit(bucket, limit, MINUTE);
+  if (!reserved.allowed) {
+    // A turned-away attempt was not evaluated: it does not count, or a burst would keep the
+    // address blocked past the window of the failures that earned it.
+    void limiter.refund(bucket);
+    throw rateLimited(reserved, message);
+  }
+  try {
+    const result = await attempt();
+    void limiter.refund(bucket);
+    return result;
+  } catch (err) {
+    // Only "who are you?" failures count: they are what guessing keys or signatures produces.
+    if (!(err instanceof HostpayError && err.status === 401)) void limiter.refund(bucket);
+    throw err;
+  }
+}
 
 /**
  * The unit failed attempts are counted by: an IPv4 address, or the /64 of an IPv6 address (one
@@ -82,20 +113,13 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
 
   async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
     reply.header('cache-control', 'no-store');
-    const failures = failedAuthBucket(req.ip);
-    const blocked = await limiter.peek(failures, failureLimit, MINUTE);
-    if (!blocked.allowed) {
-      throw rateLimited(blocked, 'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds');
-    }
-    const nowMs = now();
-    let principal: Principal;
-    try {
-      principal = await identify(req, withBearer, nowMs);
-    } catch (err) {
-      // Only "who are you?" failures count: they are what guessing keys or signatures produces.
-      if (err instanceof HostpayError && err.status === 401) await limiter.hit(failures, failureLimit, MINUTE);
-      throw err;
-    }
+    const principal = await withFailureLimit(
+      limiter,
+      failedAuthBucket('merchant', req.ip),
+      failureLimit,
+      'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+      () => identify(req, withBearer, now()),
+    );
     const key = principal.key;
     services.touchKey(key.id);
     const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;

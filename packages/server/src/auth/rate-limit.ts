@@ -15,6 +15,12 @@ export interface RateLimiter {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** Reads `bucket` without counting: used to turn away an address before doing any work for it. */
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /**
+   * Takes back one hit of the current window (never below zero, never starting a window). With
+   * `hit` it makes a reservation: count first, give it back when the attempt turned out not to
+   * count, so concurrent attempts cannot all pass a check made before any of them was counted.
+   */
+  refund(bucket: string): Promise<void>;
 }
 
 interface Window {
@@ -64,6 +70,12 @@ export class MemoryRateLimiter implements RateLimiter {
     const w = this.windows.get(bucket);
     if (w === undefined || w.resetAt <= now) return Promise.resolve(result(0, true, limit, windowMs));
     return Promise.resolve(result(w.count, w.count < limit, limit, w.resetAt - now));
+  }
+
+  refund(bucket: string): Promise<void> {
+    const w = this.windows.get(bucket);
+    if (w !== undefined && w.resetAt > this.now() && w.count > 0) w.count--;
+    return Promise.resolve();
   }
 
   /** Number of tracked buckets (for tests and metrics). */

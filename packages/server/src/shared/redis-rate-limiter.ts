@@ -8,6 +8,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
+// Gives back up to ARGV[1] hits of a live window; an expired window is not revived.
+const REFUND = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = math.min(c, tonumber(ARGV[1]))
+if n > 0 then return redis.call('DECRBY', KEYS[1], n) end
+return c`;
+
 const PEEK_REUSE_MS = 250;
 
 interface Pending {
@@ -23,6 +29,7 @@ interface Pending {
 export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
   private pending = new Map<string, Pending>();
+  private refunds = new Map<string, number>();
   private readonly recentPeeks = new Map<string, { until: number; result: RateLimitResult }>();
   private flushScheduled = false;
 
@@ -33,6 +40,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     // EVALSHA after the first call: the script is not re-sent with every request.
     redis.defineCommand('hostpayRateHit', { numberOfKeys: 1, lua: HIT });
+    redis.defineCommand('hostpayRateRefund', { numberOfKeys: 1, lua: REFUND });
   }
 
   /**
@@ -49,18 +57,41 @@ export class RedisRateLimiter implements RateLimiter {
         this.pending.set(bucket, p);
       }
       p.waiters.push({ limit, resolve });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.scheduleFlush();
     });
+  }
+
+  /** Batched like hits: the refunds of one turn of the event loop are one DECRBY per bucket. */
+  refund(bucket: string): Promise<void> {
+    this.recentPeeks.delete(bucket);
+    this.refunds.set(bucket, (this.refunds.get(bucket) ?? 0) + 1);
+    this.scheduleFlush();
+    return Promise.resolve();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     const batch = this.pending;
+    const refunds = this.refunds;
     this.pending = new Map();
+    this.refunds = new Map();
     this.flushScheduled = false;
+    for (const [bucket, n] of refunds) void this.sendRefund(bucket, n);
     for (const [bucket, p] of batch) void this.send(bucket, p);
+  }
+
+  private async sendRefund(bucket: string, n: number): Promise<void> {
+    try {
+      await (this.redis as unknown as RateHit).hostpayRateRefund(this.prefix + bucket, n);
+    } catch (err) {
+      this.onFallback(err as Error);
+      for (let i = 0; i < n; i++) await this.local.refund(bucket);
+    }
   }
 
   private async send(bucket: string, p: Pending): Promise<void> {
@@ -105,6 +136,7 @@ export class RedisRateLimiter implements RateLimiter {
 
 interface RateHit {
   hostpayRateHit(key: string, windowMs: number, hits: number): Promise<unknown>;
+  hostpayRateRefund(key: string, n: number): Promise<unknown>;
 }
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {
