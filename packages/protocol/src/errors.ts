@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_CURRENCY: 400,
   INVALID_QUERY: 400,
   INVALID_BODY: 400,
+  /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */
+  MALFORMED_REQUEST: 400,
   // 401 — we could not tell who is calling
   MISSING_HEADER: 401,
   UNKNOWN_API_KEY: 401,
@@ -26,15 +28,18 @@ export const ERROR_STATUS = {
   MERCHANT_SUSPENDED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  EXPECTATION_FAILED: 417,
   // 422 — well-formed, but a business rule says no
   UNSUPPORTED_CURRENCY: 422,
   NO_FEE_SCHEDULE: 422,
   NO_RATE: 422,
   INSUFFICIENT_FUNDS: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;
