@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   INVALID_TIMESTAMP: 401,
   TIMESTAMP_OUT_OF_WINDOW: 401,
   INVALID_SIGNATURE: 401,
+  /** The key requires `signature-version: 2`; a valid version-1 signature was sent. */
+  SIGNATURE_V2_REQUIRED: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,
   // 403 — we know who is calling, and the answer is no
@@ -30,6 +32,7 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
+  KEY_ALREADY_ROTATED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,

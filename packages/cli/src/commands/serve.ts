@@ -28,7 +28,7 @@ export function registerServe(program: Command, io: Io): void {
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { buildApp, startServer } = await import('../server-http.js');
-  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port });
+  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true ? { sandbox: true } : {}) });
   // Only the sandbox may invent a master key; a real deployment must be given one.
   const serviceLog = heldLog();
   const services = await openServices(io, config, opts.demo === true, serviceLog);
