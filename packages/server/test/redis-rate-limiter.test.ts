@@ -33,17 +33,25 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
     expect((await limiter.peek('k2', 10, 60_000)).allowed).toBe(false);
   });
 
-  it('refunds give hits back, never below zero and never reviving an expired window', async () => {
-    await Promise.all(Array.from({ length: 5 }, () => limiter.hit('k4', 3, 60_000)));
-    await Promise.all(Array.from({ length: 4 }, () => limiter.refund('k4')));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(Number(await redis.get(`${prefix}k4`))).toBe(1);
-    await Promise.all(Array.from({ length: 3 }, () => limiter.refund('k4')));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(Number(await redis.get(`${prefix}k4`))).toBe(0);
-    await limiter.refund('k5');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await redis.exists(`${prefix}k5`)).toBe(0);
+  it('reserve across two limiters: of 50 attempts that all fail, exactly 20 are let through; then the bucket is closed', async () => {
+    const other = new RedisRateLimiter(redis, () => undefined, prefix);
+    const slots = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? other : limiter).reserve('g1', 20, 60_000).then((slot) => {
+      // Each admitted attempt fails a little later, as an evaluation would.
+      if (slot.allowed) setTimeout(() => slot.settle(true), 5);
+      return slot;
+    })));
+    expect(slots.filter((s) => s.allowed)).toHaveLength(20);
+    expect(slots.filter((s) => !s.allowed).every((s) => s.result.resetSeconds >= 1)).toBe(true);
+    expect((await limiter.reserve('g1', 20, 60_000)).allowed).toBe(false);
+    expect(fallbacks).toHaveLength(0);
+  });
+
+  it('reserve: attempts that succeed give their slot back, so a burst larger than the limit all gets through', async () => {
+    const slots = await Promise.all(Array.from({ length: 40 }, () => limiter.reserve('g2', 5, 60_000).then((slot) => {
+      if (slot.allowed) setTimeout(() => slot.settle(false), 2);
+      return slot;
+    })));
+    expect(slots.every((s) => s.allowed)).toBe(true);
   });
 
   it('falls back to in-process counting when Redis does not answer', async () => {

@@ -31,29 +31,24 @@ const MINUTE = 60_000;
 export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string => `authfail:${side}:${addressBlock(ip)}`;
 
 /**
- * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved (counted)
- * before anything is evaluated and given back unless the attempt fails with a 401, so however
- * many attempts arrive at once, at most `limit` are evaluated per window: the others get 429 without
- * being looked at. With Redis the count is one atomic INCRBY shared by every instance; without it,
- * each instance counts its own. The cost: attempts in flight hold a slot, so more than `limit`
- * authentications in progress at the same instant from one address get 429 too (they take well
- * under a millisecond each without Redis, one round trip with it).
+ * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
+ * anything is evaluated (RateLimiter.reserve): failures plus attempts in flight never exceed
+ * `limit`, so however many attempts arrive at once, at most `limit` can fail per window and the
+ * others get 429 without being looked at. Legitimate bursts are not refused: an attempt that finds
+ * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
+ * (one Lua script each to take and to settle); without it, each instance counts its own.
  */
 export async function withFailureLimit<T>(limiter: RateLimiter, bucket: string, limit: number, message: string, attempt: () => Promise<T> | T): Promise<T> {
-  const reserved = await limiter.hit(bucket, limit, MINUTE);
-  if (!reserved.allowed) {
-    // A turned-away attempt was not evaluated: it does not count, or a burst would keep the
-    // address blocked past the window of the failures that earned it.
-    void limiter.refund(bucket);
-    throw rateLimited(reserved, message);
-  }
+  const slot = await limiter.reserve(bucket, limit, MINUTE);
+  // A turned-away attempt was not evaluated and does not count.
+  if (!slot.allowed) throw rateLimited(slot.result, message);
   try {
     const result = await attempt();
-    void limiter.refund(bucket);
+    slot.settle(false);
     return result;
   } catch (err) {
     // Only "who are you?" failures count: they are what guessing keys or signatures produces.
-    if (!(err instanceof HostpayError && err.status === 401)) void limiter.refund(bucket);
+    slot.settle(err instanceof HostpayError && err.status === 401);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { MemoryRateLimiter, type RateLimiter, type RateLimitResult } from '../auth/rate-limit.js';
+import { denied, MemoryRateLimiter, once, RESERVE_WAIT_MS, WaitQueue, type RateLimiter, type RateLimitResult, type Reservation } from '../auth/rate-limit.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits; the first hit of a window sets its
 // expiry.
@@ -8,11 +8,29 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
-// Gives back up to ARGV[1] hits of a live window; an expired window is not revived.
-const REFUND = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
-local n = math.min(c, tonumber(ARGV[1]))
-if n > 0 then return redis.call('DECRBY', KEYS[1], n) end
-return c`;
+// Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight.
+// Returns {0, failures, ttl}: blocked; {1, …}: every slot in flight, wait; {2, …}: slot taken. The
+// in-flight count expires (ARGV[3] ms) so slots held by an instance that died are not lost forever.
+const RESERVE = `local f = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if f >= tonumber(ARGV[1]) then return {0, f, ttl} end
+local r = tonumber(redis.call('GET', KEYS[2]) or '0')
+if f + r >= tonumber(ARGV[1]) then return {1, f, ttl} end
+redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return {2, f, ttl}`;
+
+// Gives the slot back; ARGV[1] = '1' counts a failure (the first of a window sets its expiry).
+const SETTLE = `if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
+if ARGV[1] == '1' then
+  redis.call('INCR', KEYS[1])
+  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+end
+return 0`;
+
+const INFLIGHT_TTL_MS = 10_000;
+// Slots freed on another instance are noticed by polling; freed here, by a wake-up.
+const RESERVE_POLL_MS = 50;
 
 const PEEK_REUSE_MS = 250;
 
@@ -28,8 +46,8 @@ interface Pending {
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
+  private readonly waiting = new WaitQueue();
   private pending = new Map<string, Pending>();
-  private refunds = new Map<string, number>();
   private readonly recentPeeks = new Map<string, { until: number; result: RateLimitResult }>();
   private flushScheduled = false;
 
@@ -40,7 +58,8 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     // EVALSHA after the first call: the script is not re-sent with every request.
     redis.defineCommand('hostpayRateHit', { numberOfKeys: 1, lua: HIT });
-    redis.defineCommand('hostpayRateRefund', { numberOfKeys: 1, lua: REFUND });
+    redis.defineCommand('hostpayGateReserve', { numberOfKeys: 2, lua: RESERVE });
+    redis.defineCommand('hostpayGateSettle', { numberOfKeys: 2, lua: SETTLE });
   }
 
   /**
@@ -61,12 +80,40 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  /** Batched like hits: the refunds of one turn of the event loop are one DECRBY per bucket. */
-  refund(bucket: string): Promise<void> {
-    this.recentPeeks.delete(bucket);
-    this.refunds.set(bucket, (this.refunds.get(bucket) ?? 0) + 1);
-    this.scheduleFlush();
-    return Promise.resolve();
+  /**
+   * The failure gate shared by every instance: one script takes a slot, one gives it back. An
+   * attempt that finds every slot in flight polls until one settles (RESERVE_WAIT_MS at most).
+   */
+  async reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation> {
+    const keys = [`${this.prefix}gate:{${bucket}}:f`, `${this.prefix}gate:{${bucket}}:r`] as const;
+    const deadline = Date.now() + RESERVE_WAIT_MS;
+    const gate = this.redis as unknown as Gate;
+    for (;;) {
+      let answer: [number, number, number];
+      try {
+        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, INFLIGHT_TTL_MS)) as [number, number, number];
+      } catch (err) {
+        this.onFallback(err as Error);
+        return this.local.reserve(bucket, limit, windowMs);
+      }
+      const [state, failures, ttl] = answer;
+      const msLeft = ttl > 0 ? ttl : windowMs;
+      if (state === 0) {
+        this.waiting.wakeOne(bucket); // the next waiter is refused too: let it know now
+        return denied(result(failures, false, limit, msLeft));
+      }
+      if (state === 2) {
+        const settle = once((failed) => {
+          gate.hostpayGateSettle(keys[0], keys[1], failed ? '1' : '0', windowMs).then(
+            () => this.waiting.wakeOne(bucket),
+            (err: unknown) => this.onFallback(err as Error),
+          );
+        });
+        return { allowed: true, result: result(failures + 1, true, limit, msLeft), settle };
+      }
+      if (Date.now() >= deadline) return denied(result(limit, false, limit, 1000));
+      await this.waiting.wait(bucket, RESERVE_POLL_MS);
+    }
   }
 
   private scheduleFlush(): void {
@@ -77,21 +124,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   private flush(): void {
     const batch = this.pending;
-    const refunds = this.refunds;
     this.pending = new Map();
-    this.refunds = new Map();
     this.flushScheduled = false;
-    for (const [bucket, n] of refunds) void this.sendRefund(bucket, n);
     for (const [bucket, p] of batch) void this.send(bucket, p);
-  }
-
-  private async sendRefund(bucket: string, n: number): Promise<void> {
-    try {
-      await (this.redis as unknown as RateHit).hostpayRateRefund(this.prefix + bucket, n);
-    } catch (err) {
-      this.onFallback(err as Error);
-      for (let i = 0; i < n; i++) await this.local.refund(bucket);
-    }
   }
 
   private async send(bucket: string, p: Pending): Promise<void> {
@@ -136,7 +171,11 @@ export class RedisRateLimiter implements RateLimiter {
 
 interface RateHit {
   hostpayRateHit(key: string, windowMs: number, hits: number): Promise<unknown>;
-  hostpayRateRefund(key: string, n: number): Promise<unknown>;
+}
+
+interface Gate {
+  hostpayGateReserve(failures: string, inflight: string, limit: number, windowMs: number, inflightTtlMs: number): Promise<unknown>;
+  hostpayGateSettle(failures: string, inflight: string, failed: string, windowMs: number): Promise<unknown>;
 }
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {
