@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { SCOPES, type Scope } from '@hostpay/protocol';
+import { parseCidr } from '../../auth/cidr.js';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { ApiKeyTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from './audit.js';
-import { invalid, required, requireMerchantRow, type AdminDeps } from './deps.js';
+import { invalid, ISO_TIME_HELP, isoTime, required, requireMerchantRow, type AdminDeps } from './deps.js';
 import { page, type PageRequest } from './pagination.js';
 
 export interface KeySettings {
@@ -58,13 +58,6 @@ export const keyView = (r: ApiKeyTable): KeyView => ({
   requireSignatureV2: r.require_signature_v2 === 1,
 });
 
-function validCidr(entry: string): boolean {
-  const [addr = '', bits, ...rest] = entry.split('/');
-  const family = isIP(addr);
-  if (family === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 /** Checks settings and returns the columns they set (only those given). */
 function columns(s: KeySettings): Partial<ApiKeyTable> {
@@ -80,12 +73,13 @@ function columns(s: KeySettings): Partial<ApiKeyTable> {
     out.rate_limit_per_minute = r;
   }
   if (s.expiresAt !== undefined) {
-    if (s.expiresAt !== null && Number.isNaN(Date.parse(s.expiresAt))) invalid('expiresAt must be an ISO 8601 time such as 2027-01-01T00:00:00Z');
-    out.expires_at = s.expiresAt === null ? null : new Date(s.expiresAt).toISOString();
+    const at = s.expiresAt === null ? null : isoTime(s.expiresAt);
+    if (s.expiresAt !== null && at === null) invalid(`expiresAt must be ${ISO_TIME_HELP}`);
+    out.expires_at = at;
   }
   if (s.ipAllowList !== undefined) {
-    const bad = (s.ipAllowList ?? []).filter((e) => !validCidr(e.trim()));
-    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32)`);
+    const bad = (s.ipAllowList ?? []).filter((e) => parseCidr(e) === null);
+    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32; an IPv4-mapped network needs a prefix of 96 or more, e.g. ::ffff:10.0.0.0/104)`);
     if ((s.ipAllowList?.length ?? 0) > 100) invalid('an IP allow-list holds at most 100 entries');
     out.ip_allow_list = s.ipAllowList === null ? null : JSON.stringify(s.ipAllowList.map((e) => e.trim()));
   }
@@ -180,8 +174,9 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       write(async (trx) => {
         const old = await findKey(trx, id);
         if (old.status === 'revoked') throw new HostpayError('KEY_REVOKED', `API key ${id} is revoked; create a new key instead of rotating it`);
-        const until = overlapUntil === undefined ? new Date(Date.now() + 86_400_000) : new Date(overlapUntil);
-        if (Number.isNaN(until.getTime())) invalid('overlapUntil must be an ISO 8601 time');
+        const given = overlapUntil === undefined ? undefined : isoTime(overlapUntil);
+        if (given === null) invalid(`overlapUntil must be ${ISO_TIME_HELP}`);
+        const until = given === undefined ? new Date(Date.now() + 86_400_000) : new Date(given);
         if (until.getTime() > Date.now() + 30 * 86_400_000) invalid('overlapUntil must be at most 30 days ahead');
         if (old.rotated_to !== null) throw alreadyRotated(id, old.rotated_to);
         const view = keyView(old);
