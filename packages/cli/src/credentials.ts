@@ -10,6 +10,7 @@ export interface CredentialFlags {
   token?: string;
   baseUrl?: string;
   profile?: string;
+  signatureVersion?: string;
 }
 
 export interface Credentials {
@@ -18,6 +19,8 @@ export interface Credentials {
   apiKey: string;
   apiSecret: string;
   token: string | undefined;
+  /** Request signature version; default 2 (method and path signed too), 1 for servers older than it. */
+  signatureVersion?: 1 | 2 | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -28,6 +31,7 @@ export function withCredentialOptions(cmd: Command, opts: { tokenHelp?: string }
     .option('--api-key <key>', "API key (default: $HOSTPAY_API_KEY, else the profile's)")
     .option('--api-secret <secret>', "API secret (default: $HOSTPAY_API_SECRET, else the profile's)");
   if (opts.tokenHelp !== undefined) cmd.option('--token <token>', opts.tokenHelp);
+  cmd.option('--signature-version <n>', 'request signature version: 2 (default; signs method and path too) or 1 for a server older than version 2 (default: $HOSTPAY_SIGNATURE_VERSION)');
   return withBaseUrlOptions(cmd);
 }
 
@@ -65,7 +69,13 @@ export function resolveCredentials(flags: CredentialFlags, env: Env): Credential
     const other = saved ? ` (profile "${saved.name}" is for another key)` : '';
     throw new UsageError(`missing API secret for ${apiKey}: pass --api-secret, set HOSTPAY_API_SECRET, ${login}${other}`);
   }
-  return { baseUrl: normaliseBaseUrl(baseUrl ?? DEFAULT_BASE_URL), apiKey, apiSecret, token: pick(flags.token, env, 'HOSTPAY_TOKEN') };
+  return { baseUrl: normaliseBaseUrl(baseUrl ?? DEFAULT_BASE_URL), apiKey, apiSecret, token: pick(flags.token, env, 'HOSTPAY_TOKEN'), signatureVersion: signatureVersion(pick(flags.signatureVersion, env, 'HOSTPAY_SIGNATURE_VERSION')) };
+}
+
+function signatureVersion(value: string | undefined): 1 | 2 {
+  if (value === undefined || value === '2') return 2;
+  if (value === '1') return 1;
+  throw new UsageError(`--signature-version (or HOSTPAY_SIGNATURE_VERSION) must be 1 or 2, not ${JSON.stringify(value)}`);
 }
 
 /** The server address alone, in the same order: flag, variable, profile, default. */

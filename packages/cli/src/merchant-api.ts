@@ -10,8 +10,8 @@ const TIMEOUT_MS = 15_000;
  * The merchant client for one command. Amounts stay the client's default exact strings. Without
  * `--token`/`HOSTPAY_TOKEN` the client obtains its own token for this process.
  */
-export function merchantClient(creds: Pick<Credentials, 'baseUrl' | 'apiKey' | 'apiSecret'> & { token?: string | undefined }): HostpayClient {
-  return new HostpayClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, bearerToken: creds.token, timeoutMs: TIMEOUT_MS });
+export function merchantClient(creds: Pick<Credentials, 'baseUrl' | 'apiKey' | 'apiSecret' | 'signatureVersion'> & { token?: string | undefined }): HostpayClient {
+  return new HostpayClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, bearerToken: creds.token, timeoutMs: TIMEOUT_MS, signatureVersion: creds.signatureVersion ?? 2 });
 }
 
 /** Codes that can only mean the token the user gave is bad (the client renews its own tokens). */

@@ -10,7 +10,7 @@ import { authHeaders } from './signed-request.js';
 export async function requestToken(creds: Credentials, expiresIn?: number): Promise<TokenResult> {
   const url = urlFor(creds.baseUrl, PATHS.token);
   const body = expiresIn === undefined ? '' : JSON.stringify({ expiresIn });
-  const headers = authHeaders({ ...creds, token: undefined }, body);
+  const headers = authHeaders({ ...creds, token: undefined }, body, Date.now(), { method: 'POST', url });
   if (body !== '') headers['content-type'] = 'application/json';
   let response: Response;
   try {

@@ -26,7 +26,7 @@ describe('operator commands: errors and migrate', () => {
       data.remove();
     }
     const cases: [string[], string][] = [
-      [['key', 'update', 'hp_x'], 'hostpay: key update needs at least one of --scopes, --rate-limit, --expires-at, --allow-ip, --label'],
+      [['key', 'update', 'hp_x'], 'hostpay: key update needs at least one of --scopes, --rate-limit, --expires-at, --allow-ip, --label, --[no-]require-signature-v2'],
       [['key', 'update', 'hp_x', '--rate-limit', 'lots'], "hostpay: option '--rate-limit <n>' argument 'lots' is invalid. must be a whole number from 1 to 1000000000, or default"],
       [['audit', 'list', '--since', 'yesterday'], "hostpay: option '--since <time>' argument 'yesterday' is invalid. must be an ISO 8601 time such as 2026-01-31T12:00:00Z, or a duration such as 30m, 12h or 7d"],
       [['merchant', 'list', '--status', 'gone'], "hostpay: option '--status <status>' argument 'gone' is invalid. Allowed choices are active, suspended."],

@@ -31,7 +31,7 @@ describe('the remote backend', () => {
   };
 
   beforeAll(async () => {
-    server = await startAdminServer(`alice:${TOKEN},bob:${'b'.repeat(40)}`);
+    server = await startAdminServer(`alice:${TOKEN},bob:${randomBytes(32).toString('hex')}`);
   });
   afterAll(() => server.close());
 

@@ -64,7 +64,11 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       const updated = json(await run('key', 'update', keyId, '--rate-limit', '5', '--allow-ip', '10.0.0.0/8', '--expires-at', '2099-01-01T00:00:00Z', '--label', '', '--json'));
       expect(updated).toMatchObject({ rateLimitPerMinute: '5', ipAllowList: ['10.0.0.0/8'], expiresAt: '2099-01-01T00:00:00.000Z', label: null });
       const reset = json(await run('key', 'update', keyId, '--rate-limit', 'default', '--allow-ip', 'any', '--expires-at', 'never', '--json'));
-      expect(reset).toMatchObject({ rateLimitPerMinute: null, ipAllowList: null, expiresAt: null });
+      expect(reset).toMatchObject({ rateLimitPerMinute: null, ipAllowList: null, expiresAt: null, requireSignatureV2: false });
+      expect(json(await run('key', 'update', keyId, '--require-signature-v2', '--json'))).toMatchObject({ requireSignatureV2: true });
+      expect(text(await run('key', 'get', keyId))).toMatch(/^signatures +version 2 only$/m);
+      expect(json(await run('key', 'update', keyId, '--no-require-signature-v2', '--json'))).toMatchObject({ requireSignatureV2: false });
+      await run('key', 'update', keyId, '--require-signature-v2');
 
       const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
       const rotated = await run('key', 'rotate', keyId, '--overlap-until', until);
@@ -72,6 +76,10 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       expect(rotated.stdout).toContain(`\nold key ${keyId} keeps working until ${until}\n`);
       const newKey = /^API key {5}(hp_\w+)$/m.exec(rotated.stdout)?.[1];
       expect(json(await run('key', 'get', keyId, '--json'))).toMatchObject({ rotatedTo: newKey });
+      // The successor keeps the signing policy; the old key cannot be rotated a second time.
+      expect(json(await run('key', 'get', newKey ?? '', '--json'))).toMatchObject({ requireSignatureV2: true });
+      const again = await run('key', 'rotate', keyId);
+      expect(again.stderr).toContain('KEY_ALREADY_ROTATED');
     });
 
     it('key grant, grants, ungrant', async () => {

@@ -18,7 +18,7 @@ describe('credentials: flags, then HOSTPAY_* variables, then the profile', () =>
   afterAll(() => config.remove());
 
   it('takes each setting from the first source that has it', () => {
-    expect(resolveCredentials({}, env)).toEqual({ baseUrl: 'http://profile.example', apiKey: 'hp_default', apiSecret: 'secret-of-hp_default', token: undefined });
+    expect(resolveCredentials({}, env)).toEqual({ baseUrl: 'http://profile.example', apiKey: 'hp_default', apiSecret: 'secret-of-hp_default', token: undefined, signatureVersion: 2 });
     expect(resolveCredentials({ profile: 'staging' }, env)).toMatchObject({ baseUrl: 'https://staging.example/pay', apiKey: 'hp_staging' });
     expect(resolveCredentials({}, { ...env, HOSTPAY_PROFILE: 'staging', HOSTPAY_BASE_URL: 'http://env.example', HOSTPAY_TOKEN: 't' })).toMatchObject({
       baseUrl: 'http://env.example',

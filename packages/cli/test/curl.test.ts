@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sign } from '@hostpay/protocol';
+import { sign, signV2 } from '@hostpay/protocol';
 import { run } from '../src/program.js';
 import { shellQuote } from '../src/shell-quote.js';
 import { hostpay, lines, memoryIo, sh } from './helpers.js';
@@ -31,14 +31,15 @@ describe('hostpay curl', () => {
     const headers = Object.fromEntries(
       headerArgs.filter((_, i) => i % 2 === 1).map((h) => [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 2)]),
     );
-    expect(headerArgs.filter((_, i) => i % 2 === 0)).toEqual(['-H', '-H', '-H', '-H']);
+    expect(headerArgs.filter((_, i) => i % 2 === 0)).toEqual(['-H', '-H', '-H', '-H', '-H']);
     expect(headers['api-key']).toBe('hp_test');
     expect(headers['Authorization']).toBe('Bearer tok.en');
     const timestamp = String(headers['timestamp']);
     expect(Number(timestamp)).toBeGreaterThanOrEqual(before);
     expect(Number(timestamp)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
-    // GET: the signed string is `<timestamp>.` (empty body).
-    expect(headers['signature']).toBe(sign(SECRET, timestamp, ''));
+    // Version 2 by default: `<timestamp>.GET.<canonical path?query>.` (empty body).
+    expect(headers['signature-version']).toBe('2');
+    expect(headers['signature']).toBe(signV2(SECRET, timestamp, 'GET', path));
   });
 
   it('--json gives the command, URL and headers as one document; flags win over env', async () => {
@@ -48,8 +49,22 @@ describe('hostpay curl', () => {
     expect(lines(io.out)).toHaveLength(1);
     expect(doc.url).toBe('https://pay.example.com/base/api/v1/cp/wallets');
     expect(doc.headers['api-key']).toBe('hp_flag');
-    expect(doc.headers['signature']).toBe(sign(SECRET, String(doc.headers['timestamp']), ''));
+    // The path prefix of the base URL is part of what the server receives, so it is signed.
+    expect(doc.headers['signature']).toBe(signV2(SECRET, String(doc.headers['timestamp']), 'GET', '/base/api/v1/cp/wallets'));
     expect(doc.command).toContain(shellQuote(`signature: ${doc.headers['signature']}`));
+  });
+
+  it('--signature-version 1 (or HOSTPAY_SIGNATURE_VERSION=1) signs `<timestamp>.<body>` without the version header', async () => {
+    for (const [args, env] of [[['--signature-version', '1'], CREDS], [[], { ...CREDS, HOSTPAY_SIGNATURE_VERSION: '1' }]] as const) {
+      const io = memoryIo(env);
+      expect(await run(['curl', '/api/v1/cp/wallets', '--json', ...args], io)).toBe(0);
+      const doc = JSON.parse(io.out) as { headers: Record<string, string> };
+      expect(doc.headers['signature-version']).toBeUndefined();
+      expect(doc.headers['signature']).toBe(sign(SECRET, String(doc.headers['timestamp']), ''));
+    }
+    const io = memoryIo(CREDS);
+    expect(await run(['curl', '/api/v1/cp/wallets', '--signature-version', '3'], io)).not.toBe(0);
+    expect(io.err).toContain('must be 1 or 2');
   });
 
   it('warns (one line) and leaves out Authorization when there is no token', async () => {

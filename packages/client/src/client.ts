@@ -36,6 +36,12 @@ export interface HostpayClientOptions<M extends AmountMode = 'string'> {
   retryDelay?: RetryDelay | undefined;
   /** The local clock, ms since the epoch. Default Date.now. */
   now?: (() => number) | undefined;
+  /**
+   * Request signature version: 2 signs method and path too (header `signature-version: 2`).
+   * Default: version 1 until the server answers SIGNATURE_V2_REQUIRED (the operator made the key
+   * require version 2); then the client switches to 2 for good and retries that call once.
+   */
+  signatureVersion?: 1 | 2 | undefined;
 }
 
 function required(name: string, value: unknown): string {
@@ -47,6 +53,11 @@ function count(name: string, value: number | undefined, fallback: number, min: n
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min) throw new TypeError(`HostpayClient: ${name} must be a whole number >= ${min}`);
   return value;
+}
+
+function version(value: unknown): 1 | 2 | undefined {
+  if (value === undefined || value === 1 || value === 2) return value;
+  throw new TypeError('HostpayClient: signatureVersion must be 1, 2 or undefined (automatic)');
 }
 
 /** Client for the hostpay merchant API. Every method rejects with a HostpayError only. */
@@ -66,6 +77,7 @@ export class HostpayClient<M extends AmountMode = 'string'> {
       tokenExpiresIn: options.tokenExpiresIn ?? 3600,
       retryDelay: options.retryDelay ?? defaultRetryDelay,
       now: options.now ?? Date.now,
+      signatureVersion: version(options.signatureVersion),
     });
   }
 

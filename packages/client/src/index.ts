@@ -8,7 +8,7 @@ export {
 } from './errors.js';
 export { DECIMAL_FIELDS, decimalText, type AmountMode, type DecimalField, type DecimalInput } from './decimals.js';
 export { defaultRetryDelay, isRetryable, type RetryDelay, type RetryInfo } from './retry.js';
-export { compactJson, sign } from './signing.js';
+export { canonicalTarget, compactJson, sign, signV2 } from './signing.js';
 export type {
   CallOptions,
   DecimalOf,

@@ -3,7 +3,7 @@ import { readEnvelope } from './envelope.js';
 import { toHostpayError, type HostpayError } from './errors.js';
 import { isRetryable, sleep, type RetryDelay } from './retry.js';
 import { PATHS } from './wire.js';
-import { sign } from './signing.js';
+import { signatureHeaders } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';
 
@@ -28,15 +28,17 @@ export interface TransportConfig {
   tokenExpiresIn: number;
   retryDelay: RetryDelay;
   now: () => number;
+  signatureVersion: 1 | 2 | undefined; // undefined: 1 until the server says SIGNATURE_V2_REQUIRED
 }
 
 /** Signing, retries, clock correction and the token: everything between a method and fetch. */
 export class Transport {
   /** Server clock minus local clock, learned from the server on TIMESTAMP_OUT_OF_WINDOW. */
   clockOffsetMs = 0;
+  signatureVersion: 1 | 2; // in use: the configured one, else 1 until the key turns out to require 2
   private readonly tokens: TokenCache | undefined;
-
   constructor(private readonly cfg: TransportConfig) {
+    this.signatureVersion = cfg.signatureVersion ?? 1;
     if (cfg.bearerToken === undefined) {
       const tokenSpec: RequestSpec = { method: 'POST', path: PATHS.token, body: { expiresIn: cfg.tokenExpiresIn }, auth: 'key' };
       // One attempt with its own timeout: a caller's abort must not fail the others' shared wait.
@@ -81,6 +83,11 @@ export class Transport {
           await this.learnClock(error, signal);
           continue;
         }
+        // The key requires version 2 (an operator turned it on): switch for good and retry once.
+        if (error.code === 'SIGNATURE_V2_REQUIRED' && this.cfg.signatureVersion === undefined && this.signatureVersion === 1) {
+          this.signatureVersion = 2;
+          continue;
+        }
         const stale = error.code === 'TOKEN_EXPIRED' || error.code === 'INVALID_TOKEN';
         if (stale && token !== undefined && this.tokens && !tokenRenewed) {
           tokenRenewed = true;
@@ -103,16 +110,17 @@ export class Transport {
   private async attempt(spec: RequestSpec, signal: AbortSignal, token?: string): Promise<unknown> {
     const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
     const headers: Record<string, string> = { accept: 'application/json' };
+    const url = this.url(spec);
     if (body) headers['content-type'] = 'application/json';
     if (spec.auth !== 'none') {
       const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
       headers['api-key'] = this.cfg.apiKey;
       headers.timestamp = timestamp;
-      headers.signature = await sign(this.cfg.apiSecret, timestamp, body);
+      Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, this.signatureVersion, timestamp, spec.method, url, body));
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {
-      const res = await this.cfg.fetch(this.url(spec), { method: spec.method, headers, body: body || null, signal });
+      const res = await this.cfg.fetch(url, { method: spec.method, headers, body: body || null, signal });
       return readEnvelope(res, await res.text(), this.cfg.amounts);
     } catch (thrown) {
       throw toHostpayError(thrown, signal);

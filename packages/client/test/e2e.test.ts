@@ -115,3 +115,36 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
   });
 
 });
+
+describe('signature version 2 (real server)', () => {
+  const ctx = { operator: 'client-e2e' };
+  /** A fetch that records the signature-version header of every signed request. */
+  function versionFetch() {
+    const versions: string[] = [];
+    const fetcher = (input: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      if (headers['api-key'] !== undefined) versions.push(headers['signature-version'] ?? '1');
+      return fetch(input, init);
+    };
+    return { fetcher, versions };
+  }
+
+  it('signs version 2 when asked, with a query in any order', async () => {
+    const { fetcher, versions } = versionFetch();
+    const c = client({ signatureVersion: 2, fetch: fetcher });
+    expect((await c.previewFees({ amount: '100', currency: 'USDT' })).currency).toBeDefined();
+    expect(versions).toEqual(['2', '2']);
+  });
+
+  it('by default switches to version 2 once the key requires it: one refused attempt, then version 2 for good', async () => {
+    const key = await server.services.admin.createApiKey(server.demo.merchantId, {}, ctx);
+    const { fetcher, versions } = versionFetch();
+    const c = client({ apiKey: key.apiKey, apiSecret: key.apiSecret, fetch: fetcher });
+    await c.listWallets();
+    expect(versions).toEqual(['1', '1']);
+    await server.services.admin.updateApiKey(key.apiKey, { requireSignatureV2: true }, ctx);
+    await c.listWallets();
+    await c.listWallets();
+    expect(versions).toEqual(['1', '1', '1', '2', '2']);
+  });
+});

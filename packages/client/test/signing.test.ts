@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactJson as protocolCompactJson, sign as protocolSign } from '@hostpay/protocol';
-import { compactJson, sign } from '../src/index.js';
-import { loadSigningVectors } from '../../protocol/test/vectors.js';
+import { canonicalTarget, compactJson, sign, signV2 } from '../src/index.js';
+import { loadSigningV2Vectors, loadSigningVectors } from '../../protocol/test/vectors.js';
 
 // The same loader as the protocol's tests: one reader of vectors/signing.json.
 const cases = loadSigningVectors();
@@ -15,6 +15,15 @@ describe('signing vectors (vectors/signing.json), Web Crypto signer', () => {
     });
     it(`${v.name}: signature`, async () => {
       await expect(sign(v.secret, v.timestamp, v.rawBody)).resolves.toBe(v.signature);
+    });
+  }
+});
+
+describe('signing v2 vectors (vectors/signing.json v2), Web Crypto signer', () => {
+  for (const v of loadSigningV2Vectors()) {
+    it(`${v.name}: canonical target and signature`, async () => {
+      expect(canonicalTarget(v.target)).toBe(v.canonicalTarget);
+      await expect(signV2(v.secret, v.timestamp, v.method, v.target, v.rawBody)).resolves.toBe(v.signature);
     });
   }
 });

@@ -8,12 +8,16 @@ export const ERROR_STATUS = {
   INVALID_CURRENCY: 400,
   INVALID_QUERY: 400,
   INVALID_BODY: 400,
+  /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */
+  MALFORMED_REQUEST: 400,
   // 401 — we could not tell who is calling
   MISSING_HEADER: 401,
   UNKNOWN_API_KEY: 401,
   INVALID_TIMESTAMP: 401,
   TIMESTAMP_OUT_OF_WINDOW: 401,
   INVALID_SIGNATURE: 401,
+  /** The key requires `signature-version: 2`; a valid version-1 signature was sent. */
+  SIGNATURE_V2_REQUIRED: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,
   // 403 — we know who is calling, and the answer is no
@@ -26,15 +30,19 @@ export const ERROR_STATUS = {
   MERCHANT_SUSPENDED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
+  KEY_ALREADY_ROTATED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  EXPECTATION_FAILED: 417,
   // 422 — well-formed, but a business rule says no
   UNSUPPORTED_CURRENCY: 422,
   NO_FEE_SCHEDULE: 422,
   NO_RATE: 422,
   INSUFFICIENT_FUNDS: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSigningVectors, readVectorFile, VECTORS_DIR } from './vectors.js';
+import { loadSigningV2Vectors, loadSigningVectors, readVectorFile, VECTORS_DIR } from './vectors.js';
 
 const ROOT = join(VECTORS_DIR, '..');
 
@@ -31,6 +31,20 @@ describe('the repository is self-contained', () => {
     expect(loaded).toHaveLength(raw.cases.length);
     for (const c of loaded) {
       for (const field of ['name', 'secret', 'timestamp', 'signedString', 'signature'] as const) {
+        expect(typeof c[field], `${c.name}.${field}`).toBe('string');
+        expect(c[field].length, `${c.name}.${field}`).toBeGreaterThan(0);
+      }
+      expect(typeof c.rawBody).toBe('string');
+      expect(c.signature).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('the signing v2 loader returns every v2 case, each complete', () => {
+    const raw = JSON.parse(readFileSync(join(VECTORS_DIR, 'signing.json'), 'utf8')) as { v2: { cases: unknown[] } };
+    const loaded = loadSigningV2Vectors();
+    expect(loaded).toHaveLength(raw.v2.cases.length);
+    for (const c of loaded) {
+      for (const field of ['name', 'secret', 'timestamp', 'method', 'target', 'canonicalTarget', 'signedString', 'signature'] as const) {
         expect(typeof c[field], `${c.name}.${field}`).toBe('string');
         expect(c[field].length, `${c.name}.${field}`).toBeGreaterThan(0);
       }

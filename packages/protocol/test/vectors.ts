@@ -10,6 +10,14 @@ export interface SigningCase {
   signature: string;
 }
 
+/** A version-2 case: the request's method and target are signed too. */
+export interface SigningV2Case extends SigningCase {
+  method: string;
+  /** The path and query as sent. */
+  target: string;
+  canonicalTarget: string;
+}
+
 /** The repository's vectors folder (top-level `vectors/`): every signer in the repository is held to it. */
 export const VECTORS_DIR = fileURLToPath(new URL('../../../vectors/', import.meta.url));
 
@@ -22,4 +30,12 @@ export function loadSigningVectors(): SigningCase[] {
   const doc = readVectorFile<{ cases: SigningCase[] }>('signing.json');
   if (!Array.isArray(doc.cases) || doc.cases.length === 0) throw new Error(`no cases in ${VECTORS_DIR}signing.json`);
   return doc.cases;
+}
+
+/** The version-2 signing vectors (`v2` section of signing.json). */
+export function loadSigningV2Vectors(): SigningV2Case[] {
+  const doc = readVectorFile<{ v2?: { cases?: SigningV2Case[] } }>('signing.json');
+  const cases = doc.v2?.cases;
+  if (!Array.isArray(cases) || cases.length === 0) throw new Error(`no v2 cases in ${VECTORS_DIR}signing.json`);
+  return cases;
 }

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js';
 import { createAuthHooks } from './auth/authenticate.js';
 import { createOperatorAuth } from './auth/operator-auth.js';
@@ -8,6 +8,8 @@ import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { createTokenCodec } from './auth/tokens.js';
 import { adminTokens, type Config } from './config.js';
 import { registerCompression } from './http/compression.js';
+import { HostpayError } from './errors.js';
+import { installExpectationHandler, makeClientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.js';
 import { loggerOptions, OneLineLogController } from './http/logging.js';
 import { installNotFound } from './http/not-found.js';
@@ -54,6 +56,8 @@ const API_VERSION = '1.0.0';
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
   const now = deps.now ?? Date.now;
+  // Client errors can only arrive once listening, by when the app's logger is set.
+  let clientLog: FastifyBaseLogger;
   const app = Fastify({
     logger: loggerOptions(config, deps.logger),
     logController: new OneLineLogController(),
@@ -69,13 +73,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: makeClientErrorHandler(() => clientLog),
+    // A request without Host reaches our hooks (and gets the envelope) instead of Node's bare 400.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  clientLog = app.log;
+  installExpectationHandler(app.server);
 
   app.setValidatorCompiler(strictValidatorCompiler);
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      done(new HostpayError('MALFORMED_REQUEST', 'HTTP/1.1 requests must carry a Host header: check what your HTTP client sends'));
+      return;
+    }
     done();
   });
   const metrics = new Metrics();

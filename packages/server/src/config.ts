@@ -19,13 +19,14 @@ export const ConfigSchema = Type.Object({
   redisPrefix: Type.String({ default: 'hostpay:', pattern: '^[A-Za-z0-9:_-]{1,64}$', env: 'HOSTPAY_REDIS_PREFIX', description: 'prefix of every Redis key and channel, so deployments (or test runs) can share a Redis' }),
   masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
   masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
-  adminToken: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKEN', description: 'operator token for /admin/v1 (operator name `admin`); at least 32 characters; empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled' }),
+  adminToken: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKEN', description: 'operator token for /admin/v1 (operator name `admin`); at least 32 characters and 128 bits of variety (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled' }),
   adminTokens: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKENS', description: 'several named operator tokens, `name:token,name:token`; the name is recorded in the audit log' }),
   timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
   rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
   tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400, default: 3600, env: 'HOSTPAY_TOKEN_TTL_SECONDS', description: 'default bearer token lifetime' }),
   trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
+  sandbox: Type.Boolean({ default: false, env: 'HOSTPAY_SANDBOX', description: 'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },
@@ -63,7 +64,8 @@ export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>):
   const tokens = new Map<string, string>();
   const add = (name: string, token: string) => {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error(`invalid configuration HOSTPAY_ADMIN_TOKENS: operator name ${JSON.stringify(name)} must be 1-64 letters, digits, _ . -`);
-    if (token.length < 32) throw new Error(`invalid configuration: the operator token of ${name} must be at least 32 characters (openssl rand -hex 32)`);
+    const weakness = tokenWeakness(token);
+    if (weakness !== null) throw new Error(`invalid configuration: the operator token of ${name} ${weakness}; generate one with openssl rand -hex 32`);
     tokens.set(name, token);
   };
   if (config.adminToken !== '') add('admin', config.adminToken);
@@ -73,6 +75,24 @@ export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>):
     add(entry.slice(0, colon), entry.slice(colon + 1));
   }
   return tokens;
+}
+
+/**
+ * Why an operator token is too guessable, or null. It must be at least 32 characters, not one
+ * short unit repeated, and carry at least 128 bits by a per-character (Shannon) estimate: a random
+ * hex or base64 token of 32+ characters passes; `aaaa…`, `abab…`, a word padded out do not.
+ */
+export function tokenWeakness(token: string): string | null {
+  if (token.length < 32) return `is ${token.length} characters: it must be at least 32`;
+  for (let unit = 1; unit <= token.length / 2; unit++) {
+    if (token.length % unit === 0 && token.slice(unit) + token.slice(0, unit) === token) return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
+  }
+  const counts = new Map<string, number>();
+  for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bitsPerChar = 0;
+  for (const n of counts.values()) bitsPerChar -= (n / token.length) * Math.log2(n / token.length);
+  const bits = Math.floor(bitsPerChar * token.length);
+  return bits < 128 ? `has too little variety (about ${bits} bits, at least 128 needed)` : null;
 }
 
 /** The table in docs/configuration.md is generated from this, so the two cannot drift. */

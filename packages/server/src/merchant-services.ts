@@ -25,8 +25,8 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
     if (!row) return null;
     // The row is read as operators see it (one parser for scopes and allow-lists), then only
     // what authentication needs is kept in the cache, with the secret opened.
-    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute } = keyView(row);
-    return { id, merchantId, secret: box.open(row.secret_sealed, row.id), scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, merchantStatus: row.merchant_status };
+    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, requireSignatureV2 } = keyView(row);
+    return { id, merchantId, secret: box.open(row.secret_sealed, row.id), scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, requireSignatureV2, merchantStatus: row.merchant_status };
   }
 
   async function loadWalletBody(merchantId: string): Promise<string> {

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
     errorOf(await call('PATCH', '/merchants/mer_nobody', { body: { name: 'x' } }), 404, 'NOT_FOUND');
     errorOf(await call('POST', '/merchants/mer_nobody/suspend'), 404, 'NOT_FOUND');
     errorOf(await call('POST', '/merchants', { body: { name: '' } }), 400, 'INVALID_BODY');
-    errorOf(await call('POST', '/merchants', { body: { name: '   ' } }), 400, 'INVALID_QUERY');
+    errorOf(await call('POST', '/merchants', { body: { name: '   ' } }), 400, 'INVALID_BODY');
     errorOf(await call('POST', '/merchants', { body: { name: 'x', status: 'active' } }), 400, 'INVALID_BODY');
     errorOf(await call('PATCH', `/merchants/${created.id}`, { body: {} }), 400, 'INVALID_BODY');
     errorOf(await call('POST', `/merchants/${created.id}/suspend`, { body: { reason: 'x' } }), 400, 'INVALID_BODY');
@@ -63,10 +63,10 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
       body: { scopes: ['wallets:read', 'fees:read'], expiresAt: '2099-01-01T00:00:00Z', ipAllowList: ['10.0.0.0/8'], rateLimitPerMinute: 5, label: null },
     }));
     expect(patched).toMatchObject({ scopes: ['wallets:read', 'fees:read'], expiresAt: '2099-01-01T00:00:00.000Z', ipAllowList: ['10.0.0.0/8'], rateLimitPerMinute: 5, label: null });
-    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { scopes: ['admin'] } }), 400, 'INVALID_QUERY');
-    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { ipAllowList: ['10.0.0.0/33'] } }), 400, 'INVALID_QUERY');
+    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { scopes: ['admin'] } }), 400, 'INVALID_BODY');
+    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { ipAllowList: ['10.0.0.0/33'] } }), 400, 'INVALID_BODY');
     errorOf(await call('PATCH', `/keys/${key.id}`, { body: { rateLimitPerMinute: '5' } }), 400, 'INVALID_BODY');
-    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { expiresAt: 'soon' } }), 400, 'INVALID_QUERY');
+    errorOf(await call('PATCH', `/keys/${key.id}`, { body: { expiresAt: 'soon' } }), 400, 'INVALID_BODY');
     errorOf(await call('PATCH', '/keys/hp_nobody', { body: { label: 'x' } }), 404, 'NOT_FOUND');
 
     const sub = await newMerchant('Sub');
@@ -81,7 +81,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
     expect(rotated.new).toMatchObject({ scopes: ['wallets:read', 'fees:read'], ipAllowList: ['10.0.0.0/8'], rateLimitPerMinute: 5 });
     expect(rotated.new.apiSecret).toMatch(/^sk_/);
     expect(resultOf(await call('GET', `/keys/${rotated.new.id}/grants`))).toMatchObject([{ merchantId: sub }]);
-    errorOf(await call('POST', `/keys/${key.id}/rotate`, { body: { overlapUntil: '2999-01-01T00:00:00Z' } }), 400, 'INVALID_QUERY');
+    errorOf(await call('POST', `/keys/${key.id}/rotate`, { body: { overlapUntil: '2999-01-01T00:00:00Z' } }), 400, 'INVALID_BODY');
 
     expect(resultOf(await call('DELETE', `/keys/${key.id}/grants/${sub}`))).toEqual({ keyId: key.id, merchantId: sub, deleted: true });
     errorOf(await call('DELETE', `/keys/${key.id}/grants/${sub}`), 404, 'NOT_FOUND');
@@ -173,7 +173,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
     const rate = resultOf(await call('PUT', '/rates', { body: { base: 'EUR', quote: 'USDT', rate: '1.0842', source: 'ecb' } }));
     expect(rate).toMatchObject({ base: 'EUR', quote: 'USDT', rate: 1.0842, source: 'ecb' });
     expect(resultOf(await call('GET', '/rates'))).toEqual([rate]);
-    errorOf(await call('PUT', '/rates', { body: { base: 'EUR', quote: 'EUR', rate: '1' } }), 400, 'INVALID_QUERY');
+    errorOf(await call('PUT', '/rates', { body: { base: 'EUR', quote: 'EUR', rate: '1' } }), 400, 'INVALID_BODY');
     errorOf(await call('PUT', '/rates', { body: { base: 'EUR', quote: 'USDT', rate: '0' } }), 400, 'INVALID_AMOUNT');
 
     const preview = resultOf(await call('GET', `/fees/preview?merchantId=${merchantId}&currency=eur&amount=100`));
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect: Dialect) => {
     expect(paged.items).toHaveLength(2);
     expect(resultOf(await call('GET', `/audit?limit=2&cursor=${paged.nextCursor}`)).items).toHaveLength(1);
     expect(resultOf(await call('GET', `/audit?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).items).toEqual([]);
-    expect(resultOf(await call('GET', '/audit?since=2000-01-01')).items).toHaveLength(3);
+    expect(resultOf(await call('GET', '/audit?since=2000-01-01T00:00:00Z')).items).toHaveLength(3);
     errorOf(await call('GET', '/audit?since=yesterday'), 400, 'INVALID_QUERY');
   });
 

@@ -113,7 +113,7 @@ describe('key lifecycle', () => {
     const m = await admin.createMerchant('A', ctx);
     await expect(admin.createApiKey(m.id, { scopes: ['wallets:write'] }, ctx)).rejects.toThrow(/wallets:write/);
     await expect(admin.createApiKey(m.id, { ipAllowList: ['10.0.0.0/33'] }, ctx)).rejects.toThrow(/10.0.0.0\/33/);
-    await expect(admin.createApiKey(m.id, { rateLimitPerMinute: 0 }, ctx)).rejects.toMatchObject({ code: 'INVALID_QUERY' });
+    await expect(admin.createApiKey(m.id, { rateLimitPerMinute: 0 }, ctx)).rejects.toMatchObject({ code: 'INVALID_BODY' });
     await expect(admin.createApiKey('mer_nope', {}, ctx)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 

@@ -6,7 +6,7 @@ import { MemoryRateLimiter } from '../src/auth/rate-limit.js';
 import { signatureMatches } from '../src/auth/signature.js';
 import { hasScope } from '../src/auth/tokens.js';
 import { VerifiedCache } from '../src/auth/verified-cache.js';
-import { sign } from '@hostpay/protocol';
+import { sign, signV2 } from '@hostpay/protocol';
 
 /** The small pieces of authentication, on their own. */
 describe('ipAllowed', () => {
@@ -51,13 +51,22 @@ describe('signatureMatches', () => {
   it('accepts the compact and the raw form of a JSON body', () => {
     const raw = '{ "a": 1 }';
     const exact = createHmac('sha256', secret).update(`1700000000.${raw}`).digest('hex');
-    expect(signatureMatches(secret, '1700000000', raw, sign('test-secret', '1700000000', raw))).toBe(true);
-    expect(signatureMatches(secret, '1700000000', raw, exact)).toBe(true);
-    expect(signatureMatches(secret, '1700000001', raw, exact)).toBe(false);
+    const v1 = (timestamp: string, rawBody: string) => ({ version: 1 as const, timestamp, method: 'POST', target: '/x', rawBody });
+    expect(signatureMatches(secret, v1('1700000000', raw), sign('test-secret', '1700000000', raw))).toBe(true);
+    expect(signatureMatches(secret, v1('1700000000', raw), exact)).toBe(true);
+    expect(signatureMatches(secret, v1('1700000001', raw), exact)).toBe(false);
+  });
+  it('version 2 covers method and target, in canonical form', () => {
+    const signature = signV2('test-secret', '1700000000', 'GET', '/a?y=2&x=1');
+    const v2 = (method: string, target: string) => ({ version: 2 as const, timestamp: '1700000000', method, target, rawBody: '' });
+    expect(signatureMatches(secret, v2('GET', '/a?x=1&y=2'), signature)).toBe(true);
+    expect(signatureMatches(secret, v2('GET', '/b?x=1&y=2'), signature)).toBe(false);
+    expect(signatureMatches(secret, v2('HEAD', '/a?x=1&y=2'), signature)).toBe(false);
+    expect(signatureMatches(secret, { ...v2('GET', '/a?x=1&y=2'), version: 1 }, signature)).toBe(false);
   });
   it('rejects malformed signatures without throwing', () => {
     for (const bad of ['', 'abc', 'G'.repeat(64), 'A'.repeat(64), 'a'.repeat(63), 'a'.repeat(65)]) {
-      expect(signatureMatches(secret, '1', '', bad)).toBe(false);
+      expect(signatureMatches(secret, { version: 1, timestamp: '1', method: 'GET', target: '/', rawBody: '' }, bad)).toBe(false);
     }
   });
 });

@@ -85,6 +85,6 @@ function defined<T extends object>(value: T): Partial<T> {
 }
 
 const keyBody = (s: KeySettings) =>
-  defined({ scopes: s.scopes, rateLimitPerMinute: s.rateLimitPerMinute, expiresAt: s.expiresAt, ipAllowList: s.ipAllowList, label: s.label });
+  defined({ scopes: s.scopes, rateLimitPerMinute: s.rateLimitPerMinute, expiresAt: s.expiresAt, ipAllowList: s.ipAllowList, label: s.label, requireSignatureV2: s.requireSignatureV2 });
 
 const feeBody = (r: FeeTierRequest) => defined({ ...r });

@@ -17,7 +17,7 @@ export function registerCurl(program: Command, io: Io): void {
       const creds = resolveCredentials(opts, io.env);
       if (creds.token === undefined) notice(io, 'warning: no bearer token (--token or HOSTPAY_TOKEN); the merchant endpoints will answer 401 MISSING_HEADER');
       const url = /^https?:\/\//i.test(path) ? path : urlFor(creds.baseUrl, path);
-      const headers = authHeaders(creds);
+      const headers = authHeaders(creds, '', Date.now(), { method: 'GET', url });
       const command = shellCommand(['curl', '-sS', url, ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])]);
       printResult(io, opts.json, { command, method: 'GET', url, headers }, () => command);
     });

@@ -16,6 +16,7 @@ interface KeySettingFlags {
   expiresAt?: string;
   allowIp?: string[] | 'any';
   label?: string;
+  requireSignatureV2?: boolean;
 }
 
 export function registerKey(program: Command, io: Io): void {
@@ -28,6 +29,7 @@ export function registerKey(program: Command, io: Io): void {
     .option('--expires-at <time>', 'ISO 8601 time after which the key stops working (default: never)')
     .option('--allow-ip <list>', 'comma-separated IP addresses or CIDR blocks allowed to use it (default: any)', commaList)
     .option('--label <text>', 'note for operators, e.g. "checkout backend"')
+    .option('--require-signature-v2', 'refuse version-1 signatures for this key (version 2 also signs method and path)')
     .action(async (opts: WriteOptions & KeySettingFlags & { merchant: string }) => {
       const created = await withBackend(io, opts, (b) => b.keys.create(opts.merchant, settings(opts), opts));
       printAdmin(io, opts.json, created, () => describeCreated(created));
@@ -59,10 +61,12 @@ export function registerKey(program: Command, io: Io): void {
     .option('--expires-at <time>', 'ISO 8601 time, or "never"')
     .option('--allow-ip <list>', 'comma-separated IPs or CIDR blocks, or "any"', orWord('any', commaList))
     .option('--label <text>', 'note for operators ("" removes it)')
+    .option('--require-signature-v2', 'refuse version-1 signatures for this key: only signature-version 2 (method and path signed) is accepted')
+    .option('--no-require-signature-v2', 'accept version-1 signatures again')
     .action(async (id: string, opts: WriteOptions & KeySettingFlags) => {
       const change = settings(opts);
       if (Object.values(change).every((v) => v === undefined)) {
-        throw new UsageError('key update needs at least one of --scopes, --rate-limit, --expires-at, --allow-ip, --label');
+        throw new UsageError('key update needs at least one of --scopes, --rate-limit, --expires-at, --allow-ip, --label, --[no-]require-signature-v2');
       }
       const k = await withBackend(io, opts, (b) => b.keys.update(id, change, opts));
       printAdmin(io, opts.json, k, () => `updated API key ${k.id}\n${describeKey(k)}`);
@@ -101,6 +105,7 @@ function settings(opts: KeySettingFlags): KeySettings {
     expiresAt: clear(opts.expiresAt, 'never'),
     ipAllowList: clear(opts.allowIp, 'any') as string[] | null | undefined,
     label: clear(opts.label, ''),
+    requireSignatureV2: opts.requireSignatureV2,
   };
 }
 
@@ -126,6 +131,7 @@ function describeKey(k: ApiKey): string {
     ['rate limit', k.rateLimitPerMinute === null ? 'server default' : `${k.rateLimitPerMinute}/min`],
     ['expires', k.expiresAt ?? 'never'],
     ['allowed IPs', k.ipAllowList === null ? 'any' : k.ipAllowList.join(', ')],
+    ['signatures', k.requireSignatureV2 ? 'version 2 only' : 'version 1 or 2'],
     ['label', orDash(k.label)],
     ['created', k.createdAt],
     ['last used', k.lastUsedAt ?? 'never'],
@@ -142,6 +148,7 @@ function describeCreated(created: CreatedApiKey): string {
     `rate limit  ${created.rateLimitPerMinute === null ? 'server default' : `${created.rateLimitPerMinute}/min`}`,
     ...(created.expiresAt === null ? [] : [`expires     ${created.expiresAt}`]),
     ...(created.ipAllowList === null ? [] : [`allowed IPs ${created.ipAllowList.join(', ')}`]),
+    ...(created.requireSignatureV2 ? ['signatures  version 2 only (signature-version: 2)'] : []),
     'The secret is shown only this once and stored encrypted: save it now, it cannot be shown again.',
   ].join('\n');
 }

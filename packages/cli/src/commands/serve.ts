@@ -28,7 +28,7 @@ export function registerServe(program: Command, io: Io): void {
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { createServer } = await import('../server-http.js');
-  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port });
+  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true ? { sandbox: true } : {}) });
   const serviceLog = heldLog();
   // The demo banner is read by a person in the same terminal: log lines of the start-up (the
   // banner's own token request among them) wait until it is printed, then follow it.

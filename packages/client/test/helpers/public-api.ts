@@ -3,10 +3,12 @@ export const PUBLIC_RUNTIME_EXPORTS = [
   'DECIMAL_FIELDS',
   'HostpayClient',
   'HostpayError',
+  'canonicalTarget',
   'compactJson',
   'decimalText',
   'defaultRetryDelay',
   'isHostpayError',
   'isRetryable',
   'sign',
+  'signV2',
 ];

@@ -1,3 +1,4 @@
+import { canonicalTarget } from '@hostpay/protocol';
 import type { FastifyInstance } from 'fastify';
 import { JSON_UTF8 } from '../http/envelope.js';
 import type { AdminIdempotency } from './idempotency.js';
@@ -29,7 +30,8 @@ export function installIdempotency(app: FastifyInstance, service: AdminIdempoten
     if (!WRITES.has(req.method) || typeof key !== 'string') return;
     const { operator } = auditOf(req);
     // The parsed body re-serialised: the same JSON with other whitespace is the same request.
-    const claim = await service.begin(operator, key, { method: req.method, url: req.url, body: JSON.stringify(req.body ?? {}) });
+    // Canonical: the same request with its JSON keys or query parameters in another order is the same request.
+    const claim = await service.begin(operator, key, { method: req.method, url: canonicalTarget(req.url), body: canonicalJson(req.body ?? {}) });
     if (claim.kind === 'replay') {
       return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type(JSON_UTF8).send(claim.body);
     }
@@ -58,4 +60,15 @@ export function installIdempotency(app: FastifyInstance, service: AdminIdempoten
     req.idempotencyClaim = null;
     await service.release(claim.operator, claim.key).catch(() => undefined);
   });
+}
+
+/** JSON text with every object's keys sorted (recursively): equal for equal values, whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

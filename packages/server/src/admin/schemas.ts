@@ -7,7 +7,8 @@ import { SECURITY } from '../http/route-schemas.js';
  */
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_.:-]{1,128}$';
 
-export const Id = (what: string) => Type.String({ minLength: 1, maxLength: 128, description: `${what} id` });
+// Ids are plain: anything else is refused before it reaches a query or is echoed in a message.
+export const Id = (what: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: `${what} id` });
 
 export const IdParams = (what: string) => Type.Object({ id: Id(what) }, { additionalProperties: false });
 

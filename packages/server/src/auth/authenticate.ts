@@ -7,7 +7,7 @@ import type { MerchantServices } from './ports.js';
 import { checkTimestamp, readSignedHeaders } from './credentials.js';
 import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
-import { DUMMY_SECRET, isWellFormedSignature, signatureMatches } from './signature.js';
+import { DUMMY_SECRET, isWellFormedSignature, signatureDiagnostics, signatureMatches, type SignedRequest } from './signature.js';
 import type { Principal } from './principal.js';
 import type { TokenCodec } from './tokens.js';
 import { VerifiedCache } from './verified-cache.js';
@@ -24,8 +24,34 @@ type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 const MINUTE = 60_000;
 
-/** The per-address counter of failed authentications, shared by merchant and operator auth. */
-export const failedAuthBucket = (ip: string): string => 'authfail:' + addressBlock(ip);
+/**
+ * The per-address counter of failed authentications. Merchant and operator failures are counted
+ * apart, so a merchant integration that fails does not lock an operator at the same address out.
+ */
+export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string => `authfail:${side}:${addressBlock(ip)}`;
+
+/**
+ * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
+ * anything is evaluated (RateLimiter.reserve): failures plus attempts in flight never exceed
+ * `limit`, so however many attempts arrive at once, at most `limit` can fail per window and the
+ * others get 429 without being looked at. Legitimate bursts are not refused: an attempt that finds
+ * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
+ * (one Lua script each to take and to settle); without it, each instance counts its own.
+ */
+export async function withFailureLimit<T>(limiter: RateLimiter, bucket: string, limit: number, message: string, attempt: () => Promise<T> | T): Promise<T> {
+  const slot = await limiter.reserve(bucket, limit, MINUTE);
+  // A turned-away attempt was not evaluated and does not count.
+  if (!slot.allowed) throw rateLimited(slot.result, message);
+  try {
+    const result = await attempt();
+    slot.settle(false);
+    return result;
+  } catch (err) {
+    // Only "who are you?" failures count: they are what guessing keys or signatures produces.
+    slot.settle(err instanceof HostpayError && err.status === 401);
+    throw err;
+  }
+}
 
 /**
  * The unit failed attempts are counted by: an IPv4 address, or the /64 of an IPv6 address (one
@@ -57,16 +83,27 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
 
   async function identify(req: FastifyRequest, withBearer: boolean, nowMs: number): Promise<Principal> {
     const h = readSignedHeaders(req.headers, withBearer);
-    checkTimestamp(h.timestamp, nowMs, tolerance);
+    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
     const bodyless = req.rawBody === '';
-    const hit = key !== undefined && bodyless ? verified.get(key.id, h.timestamp, h.signature, key.secret, h.authorization, nowMs) : undefined;
+    const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
+    // A version-2 signature is good for one method and target only, and so is its cache entry.
+    const cacheId = h.version === 2 ? `${h.signature} 2 ${req.method} ${req.url}` : h.signature;
+    const hit = key !== undefined && bodyless ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs) : undefined;
     // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
-    const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, h.timestamp, req.rawBody, h.signature);
+    const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
     if (key === undefined) {
       throw new HostpayError('UNKNOWN_API_KEY', 'header `api-key` names no API key of this server: check that you send the key id (it starts with hp_), not the secret, and that it belongs to this environment');
     }
-    if (!matches) throw signatureError(h.signature);
+    if (!matches) throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
+    // Checked after the signature, so only a holder of the secret (or a replayer of a signature
+    // that already went over the wire) learns that the key wants version 2.
+    if (h.version === 1 && key.requireSignatureV2) {
+      throw new HostpayError(
+        'SIGNATURE_V2_REQUIRED',
+        'this API key accepts only version-2 signatures: send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)',
+      );
+    }
     // Key state is checked on every request, cached or not: revoking or suspending acts at once.
     checkKeyState(key, req.ip, nowMs);
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
@@ -75,27 +112,20 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     if (hit === undefined && bodyless) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
-      verified.set(key.id, h.timestamp, h.signature, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt }, nowMs);
+      verified.set(key.id, h.timestamp, cacheId, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt }, nowMs);
     }
     return { key, token };
   }
 
   async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
     reply.header('cache-control', 'no-store');
-    const failures = failedAuthBucket(req.ip);
-    const blocked = await limiter.peek(failures, failureLimit, MINUTE);
-    if (!blocked.allowed) {
-      throw rateLimited(blocked, 'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds');
-    }
-    const nowMs = now();
-    let principal: Principal;
-    try {
-      principal = await identify(req, withBearer, nowMs);
-    } catch (err) {
-      // Only "who are you?" failures count: they are what guessing keys or signatures produces.
-      if (err instanceof HostpayError && err.status === 401) await limiter.hit(failures, failureLimit, MINUTE);
-      throw err;
-    }
+    const principal = await withFailureLimit(
+      limiter,
+      failedAuthBucket('merchant', req.ip),
+      failureLimit,
+      'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+      () => identify(req, withBearer, now()),
+    );
     const key = principal.key;
     services.touchKey(key.id);
     const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
@@ -115,14 +145,15 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
   };
 }
 
-function signatureError(signature: string): HostpayError {
+function signatureError(signature: string, version: 1 | 2, diagnostics: Record<string, unknown> | undefined): HostpayError {
   const what = isWellFormedSignature(signature)
     ? 'signature does not match'
     : 'header `signature` must be 64 lowercase hexadecimal characters';
-  return new HostpayError(
-    'INVALID_SIGNATURE',
-    `${what}: sign the string \`<timestamp>.<body>\` (the timestamp header, a dot, then the exact body; empty for GET) with your API secret, HMAC-SHA256, lowercase hex`,
-  );
+  const how = version === 2
+    ? 'sign the string `<timestamp>.<METHOD>.<path?query>.<body>` (canonical path and query as in docs/api.md; body empty for GET)'
+    : 'sign the string `<timestamp>.<body>` (the timestamp header, a dot, then the exact body; empty for GET)';
+  const hint = diagnostics === undefined ? '' : ' (sandbox: details.signedStringSha256 is the SHA-256 of the string the server verified; compare it with yours)';
+  return new HostpayError('INVALID_SIGNATURE', `${what}: ${how} with your API secret, HMAC-SHA256, lowercase hex${hint}`, diagnostics);
 }
 
 export function rateLimited(rate: RateLimitResult, message: string): HostpayError {

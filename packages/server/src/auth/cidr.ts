@@ -35,29 +35,49 @@ export function unmapIPv4(address: string): string {
 
 function compile(allowList: readonly string[]): BlockList {
   const list = new BlockList();
-  for (const entry of allowList) addEntry(list, entry.trim());
+  for (const entry of allowList) {
+    const cidr = parseCidr(entry);
+    // An entry that does not parse matches nothing (fail closed); the admin API refuses such entries.
+    if (cidr !== null) list.addSubnet(cidr.network, cidr.prefix, cidr.family);
+  }
   return list;
 }
 
-/** Adds `address` or `address/prefix`; an entry we cannot read matches nothing (fail closed). */
-function addEntry(list: BlockList, entry: string): void {
+export interface Cidr {
+  network: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
+}
+
+/**
+ * The one reader of allow-list entries, used both to accept an entry (admin API) and to match
+ * against it, so an entry is never accepted that then matches nothing. `address` or
+ * `address/prefix`; an IPv4-mapped IPv6 network (`::ffff:10.0.0.0/104`) is the IPv4 network it
+ * maps (`10.0.0.0/8`), and a mapped prefix below 96 (`::ffff:10.0.0.0/8`) is refused because it
+ * would span far more than IPv4. Zone ids and anything node:net cannot read are refused.
+ */
+export function parseCidr(text: string): Cidr | null {
+  const entry = text.trim();
   const slash = entry.indexOf('/');
   const raw = slash === -1 ? entry : entry.slice(0, slash);
+  if (raw.includes('%')) return null; // a zone id names a local interface, never a client network
   const network = unmapIPv4(raw);
-  const family = isIP(network);
-  if (family === 0) return;
-  const max = family === 4 ? 32 : 128;
+  const mapped = network !== raw;
+  const version = isIP(network);
+  if (version === 0) return null;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  const max = version === 4 ? 32 : 128;
   let prefix = max;
   if (slash !== -1) {
     const bits = entry.slice(slash + 1);
-    if (!/^[0-9]{1,3}$/.test(bits)) return;
-    // A mapped network such as ::ffff:10.0.0.0/104 is the IPv4 network 10.0.0.0/8.
-    prefix = Number(bits) - (network === raw ? 0 : 96);
+    if (!/^[0-9]{1,3}$/.test(bits)) return null;
+    prefix = Number(bits) - (mapped ? 96 : 0);
   }
-  if (prefix < 0 || prefix > max) return;
+  if (prefix < 0 || prefix > max) return null;
   try {
-    list.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
+    new BlockList().addSubnet(network, prefix, family);
   } catch {
-    // unreadable for node:net (e.g. a zone id): leave it out, as above
+    return null;
   }
+  return { network, prefix, family };
 }

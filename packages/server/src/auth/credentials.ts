@@ -1,4 +1,4 @@
-import { TIMESTAMP_PATTERN } from '@hostpay/protocol';
+import { SIGNATURE_VERSION_HEADER, TIMESTAMP_PATTERN } from '@hostpay/protocol';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HostpayError } from '../errors.js';
 
@@ -12,6 +12,8 @@ export interface SignedHeaders {
   signature: string;
   /** The Authorization header when a bearer is required, else ''. */
   authorization: string;
+  /** `signature-version`: 1 (absent) signs `<timestamp>.<body>`, 2 also the method and target. */
+  version: 1 | 2;
 }
 
 const KEY_HEADERS = ['api-key', 'timestamp', 'signature'] as const;
@@ -22,7 +24,7 @@ export function readSignedHeaders(headers: IncomingHttpHeaders, withBearer: bool
   const signature = headers.signature;
   const authorization = headers.authorization;
   if (present(apiKey) && present(timestamp) && present(signature) && (!withBearer || present(authorization))) {
-    return { apiKey, timestamp, signature, authorization: withBearer ? (authorization ?? '') : '' };
+    return { apiKey, timestamp, signature, authorization: withBearer ? (authorization ?? '') : '', version: signatureVersion(headers[SIGNATURE_VERSION_HEADER]) };
   }
   const missing: string[] = KEY_HEADERS.filter((name) => !present(headers[name]));
   if (withBearer && !present(headers.authorization)) missing.push('authorization');
@@ -36,11 +38,17 @@ export function readSignedHeaders(headers: IncomingHttpHeaders, withBearer: bool
   );
 }
 
+function signatureVersion(value: string | string[] | undefined): 1 | 2 {
+  if (value === undefined || value === '1') return 1;
+  if (value === '2') return 2;
+  throw new HostpayError('INVALID_SIGNATURE', 'header `signature-version` must be 1 or 2 (or absent, for 1): version 2 signs `<timestamp>.<METHOD>.<path?query>.<body>`', { signatureVersion: 'unsupported' });
+}
+
 function present(value: string | string[] | undefined): value is string {
   return typeof value === 'string' && value !== '';
 }
 
-export function checkTimestamp(timestamp: string, nowMs: number, toleranceSeconds: number): void {
+export function checkTimestamp(timestamp: string, nowMs: number, toleranceSeconds: number, sandbox = false): void {
   if (!TIMESTAMP_PATTERN.test(timestamp)) {
     throw new HostpayError(
       'INVALID_TIMESTAMP',
@@ -55,6 +63,7 @@ export function checkTimestamp(timestamp: string, nowMs: number, toleranceSecond
     'TIMESTAMP_OUT_OF_WINDOW',
     `header \`timestamp\` ${sent} is ${Math.abs(skew)} s ${skew < 0 ? 'behind' : 'ahead of'} the server time ${serverTime} (allowed ±${toleranceSeconds} s): ` +
       'sync your clock, or read the server time from GET /api/v1/time, and sign with a fresh timestamp',
-    { serverTime, timestamp: sent, toleranceSeconds },
+    // The skew is a sandbox diagnostic; serverTime stays everywhere (clients correct their clock by it).
+    sandbox ? { serverTime, timestamp: sent, toleranceSeconds, skewSeconds: skew } : { serverTime, timestamp: sent, toleranceSeconds },
   );
 }

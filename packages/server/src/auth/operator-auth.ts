@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../errors.js';
-import { failedAuthBucket, rateLimited } from './authenticate.js';
+import { failedAuthBucket, withFailureLimit } from './authenticate.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /**
@@ -28,7 +28,6 @@ export interface OperatorAuthDeps {
 
 // The scheme, exactly one space, then one run of visible ASCII (operator tokens are free-form).
 const BEARER = /^bearer ([\x21-\x7e]+)$/i;
-const MINUTE = 60_000;
 const HOW = 'send `Authorization: Bearer <operator token>` with a token from HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -58,16 +57,12 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
   return async function operatorAuth(req, reply) {
     // Admin answers name merchants and keys, and once a secret: never cache them.
     reply.header('cache-control', 'no-store');
-    const failures = failedAuthBucket(req.ip);
-    const blocked = await limiter.peek(failures, failureLimit, MINUTE);
-    if (!blocked.allowed) {
-      throw rateLimited(blocked, 'too many failed authentication attempts from your address: fix the operator token, then retry after the Retry-After seconds');
-    }
-    try {
-      req.operator = identify(req.headers.authorization);
-    } catch (err) {
-      await limiter.hit(failures, failureLimit, MINUTE);
-      throw err;
-    }
+    req.operator = await withFailureLimit(
+      limiter,
+      failedAuthBucket('operator', req.ip),
+      failureLimit,
+      'too many failed authentication attempts from your address: fix the operator token, then retry after the Retry-After seconds',
+      () => identify(req.headers.authorization),
+    );
   };
 }

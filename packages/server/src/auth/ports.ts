@@ -19,6 +19,8 @@ export interface ApiKeyAuth {
   ipAllowList: string[] | null;
   /** Per-key override of the default per-minute limit, or null. */
   rateLimitPerMinute: number | null;
+  /** Version-1 signatures are refused. */
+  requireSignatureV2: boolean;
   merchantStatus: 'active' | 'suspended';
 }
 

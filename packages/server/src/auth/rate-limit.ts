@@ -15,6 +15,69 @@ export interface RateLimiter {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** Reads `bucket` without counting: used to turn away an address before doing any work for it. */
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /**
+   * A slot to evaluate one attempt under a limit of `limit` failures per `windowMs`, taken before
+   * the attempt is evaluated. Denied at once when the window already holds `limit` failures; while
+   * failures plus attempts in flight reach the limit, waits (up to about a second) for one of those
+   * to settle, so that however many attempts arrive together at most `limit` can fail. `settle`
+   * gives the slot back, counting a failure when the attempt failed.
+   */
+  reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation>;
+}
+
+export interface Reservation {
+  allowed: boolean;
+  /** For a denial: the limit and the Retry-After seconds. */
+  result: RateLimitResult;
+  /** Call exactly once when the attempt is decided (ignored for denials and repeated calls). */
+  settle(failed: boolean): void;
+}
+
+/** How long an attempt waits for a slot while others are in flight before it is told 429. */
+export const RESERVE_WAIT_MS = 1000;
+
+interface Gate {
+  failures: number;
+  resetAt: number;
+  inflight: number;
+}
+
+/**
+ * Attempts waiting for a failure-gate slot, per bucket. A settled slot wakes one waiter (not all:
+ * a burst of a thousand would otherwise wake a thousand per settle); a waiter also wakes by itself
+ * after `pollMs`, which is how slots freed by another instance are noticed.
+ */
+export class WaitQueue {
+  private readonly queues = new Map<string, (() => void)[]>();
+
+  wait(bucket: string, pollMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let queue = this.queues.get(bucket);
+      if (queue === undefined) {
+        queue = [];
+        this.queues.set(bucket, queue);
+      }
+      const q = queue;
+      const entry = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const i = q.indexOf(entry);
+        if (i !== -1) q.splice(i, 1);
+        if (q.length === 0 && this.queues.get(bucket) === q) this.queues.delete(bucket);
+        resolve();
+      }, pollMs);
+      q.push(entry);
+    });
+  }
+
+  wakeOne(bucket: string): void {
+    const queue = this.queues.get(bucket);
+    const next = queue?.shift();
+    if (queue !== undefined && queue.length === 0) this.queues.delete(bucket);
+    next?.();
+  }
 }
 
 interface Window {
@@ -35,6 +98,8 @@ export interface MemoryRateLimiterOptions {
  */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
+  private readonly gates = new Map<string, Gate>();
+  private readonly waiting = new WaitQueue();
   private readonly now: () => number;
   private readonly maxBuckets: number;
   private nextSweep = 0;
@@ -66,6 +131,47 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(result(w.count, w.count < limit, limit, w.resetAt - now));
   }
 
+  async reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation> {
+    const deadline = Date.now() + RESERVE_WAIT_MS;
+    for (;;) {
+      const now = this.now();
+      let g = this.gates.get(bucket);
+      if (g === undefined) {
+        if (this.gates.size >= this.maxBuckets) this.sweepGates(now);
+        g = { failures: 0, resetAt: now + windowMs, inflight: 0 };
+        this.gates.set(bucket, g);
+      } else if (g.resetAt <= now) {
+        g.failures = 0;
+        g.resetAt = now + windowMs;
+      }
+      if (g.failures >= limit) {
+        this.waiting.wakeOne(bucket); // the next waiter is refused too: let it know now
+        return denied(result(g.failures, false, limit, g.resetAt - now));
+      }
+      if (g.failures + g.inflight < limit) {
+        g.inflight++;
+        return { allowed: true, result: result(g.failures + g.inflight, true, limit, g.resetAt - now), settle: once((failed) => this.settle(bucket, g, failed)) };
+      }
+      if (Date.now() >= deadline) return denied(result(limit, false, limit, 1000));
+      await this.waiting.wait(bucket, 100);
+    }
+  }
+
+  private settle(bucket: string, g: Gate, failed: boolean): void {
+    g.inflight--;
+    if (failed) g.failures++;
+    if (g.inflight === 0 && g.failures === 0 && this.gates.get(bucket) === g) this.gates.delete(bucket);
+    this.waiting.wakeOne(bucket);
+  }
+
+  private sweepGates(now: number): void {
+    for (const [bucket, g] of this.gates) if (g.inflight === 0 && (g.resetAt <= now || g.failures === 0)) this.gates.delete(bucket);
+    for (const [bucket, g] of this.gates) {
+      if (this.gates.size < this.maxBuckets) break;
+      if (g.inflight === 0) this.gates.delete(bucket);
+    }
+  }
+
   /** Number of tracked buckets (for tests and metrics). */
   get size(): number {
     return this.windows.size;
@@ -85,4 +191,17 @@ export class MemoryRateLimiter implements RateLimiter {
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {
   return { allowed, limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)) };
+}
+
+export function denied(r: RateLimitResult): Reservation {
+  return { allowed: false, result: r, settle: () => undefined };
+}
+
+export function once(fn: (failed: boolean) => void): (failed: boolean) => void {
+  let done = false;
+  return (failed) => {
+    if (done) return;
+    done = true;
+    fn(failed);
+  };
 }

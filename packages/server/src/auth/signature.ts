@@ -1,12 +1,13 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { bodyToSign, SIGNATURE_PATTERN } from '@hostpay/protocol';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { bodyToSign, SIGNATURE_PATTERN, signedString, signedStringV2 } from '@hostpay/protocol';
 
 /**
- * Request signature check (interface §5): lowercase hex HMAC-SHA256 of `<timestamp>.<body>`,
- * compared in constant time on the decoded bytes. A JSON body verifies against its compact form
- * or, for signers that hashed exactly what they sent, the raw text. Both HMACs are always
- * computed, and an unknown key is checked against a dummy secret, so the time taken does not tell
- * an unknown key from a wrong signature.
+ * Request signature check (interface §5): lowercase hex HMAC-SHA256 of `<timestamp>.<body>`
+ * (version 1) or `<timestamp>.<METHOD>.<canonical target>.<body>` (version 2), compared in
+ * constant time on the decoded bytes. A JSON body verifies against its compact form or, for
+ * signers that hashed exactly what they sent, the raw text. Both HMACs are always computed, and an
+ * unknown key is checked against a dummy secret, so the time taken does not tell an unknown key
+ * from a wrong signature.
  */
 export const DUMMY_SECRET: Buffer = randomBytes(32);
 
@@ -14,15 +15,41 @@ export function isWellFormedSignature(signature: string): boolean {
   return SIGNATURE_PATTERN.test(signature);
 }
 
-export function signatureMatches(secret: Buffer, timestamp: string, rawBody: string, signature: string): boolean {
+/** What a request is signed over, for either version. */
+export interface SignedRequest {
+  version: 1 | 2;
+  timestamp: string;
+  method: string;
+  /** The request target as received (`req.url`: path and query). */
+  target: string;
+  rawBody: string;
+}
+
+/** The strings the server accepts a signature over: compact body first, then the raw body if it differs. */
+export function stringsToVerify(r: SignedRequest): string[] {
+  const compact = bodyToSign(r.rawBody);
+  const bodies = compact === r.rawBody ? [compact] : [compact, r.rawBody];
+  return bodies.map((body) => (r.version === 2 ? signedStringV2(r.timestamp, r.method, r.target, '') + body : signedString(r.timestamp, body)));
+}
+
+export function signatureMatches(secret: Buffer, r: SignedRequest, signature: string): boolean {
   if (!SIGNATURE_PATTERN.test(signature)) return false;
   const given = Buffer.from(signature, 'hex');
-  const compact = bodyToSign(rawBody);
-  let ok = timingSafeEqual(hmac(secret, timestamp, compact), given);
-  if (compact !== rawBody) ok = timingSafeEqual(hmac(secret, timestamp, rawBody), given) || ok;
+  let ok = false;
+  for (const text of stringsToVerify(r)) ok = timingSafeEqual(createHmac('sha256', secret).update(text).digest(), given) || ok;
   return ok;
 }
 
-function hmac(secret: Buffer, timestamp: string, body: string): Buffer {
-  return createHmac('sha256', secret).update(timestamp + '.' + body).digest();
+/**
+ * Sandbox diagnostics for INVALID_SIGNATURE: the SHA-256 and length of the string the server
+ * verified (the compact-body form), so an integrator can compare with their own signed string
+ * without the server echoing anything secret.
+ */
+export function signatureDiagnostics(r: SignedRequest): Record<string, unknown> {
+  const [text = ''] = stringsToVerify(r);
+  return {
+    signatureVersion: r.version,
+    signedStringSha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+    signedStringLength: Buffer.byteLength(text, 'utf8'),
+  };
 }

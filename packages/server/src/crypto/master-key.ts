@@ -33,7 +33,7 @@ export function resolveMasterKey(envValue: string, dataDir: string, generate: bo
   if (!generate) {
     throw new Error(`no master key: set HOSTPAY_MASTER_KEY (32 bytes, base64 or hex) or create ${file}`);
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   return { key, origin: 'generated', file };

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { MemoryRateLimiter, type RateLimiter, type RateLimitResult } from '../auth/rate-limit.js';
+import { denied, MemoryRateLimiter, once, RESERVE_WAIT_MS, WaitQueue, type RateLimiter, type RateLimitResult, type Reservation } from '../auth/rate-limit.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits; the first hit of a window sets its
 // expiry.
@@ -7,6 +7,30 @@ const HIT = `local c = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
+
+// Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight.
+// Returns {0, failures, ttl}: blocked; {1, …}: every slot in flight, wait; {2, …}: slot taken. The
+// in-flight count expires (ARGV[3] ms) so slots held by an instance that died are not lost forever.
+const RESERVE = `local f = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if f >= tonumber(ARGV[1]) then return {0, f, ttl} end
+local r = tonumber(redis.call('GET', KEYS[2]) or '0')
+if f + r >= tonumber(ARGV[1]) then return {1, f, ttl} end
+redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return {2, f, ttl}`;
+
+// Gives the slot back; ARGV[1] = '1' counts a failure (the first of a window sets its expiry).
+const SETTLE = `if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
+if ARGV[1] == '1' then
+  redis.call('INCR', KEYS[1])
+  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+end
+return 0`;
+
+const INFLIGHT_TTL_MS = 10_000;
+// Slots freed on another instance are noticed by polling; freed here, by a wake-up.
+const RESERVE_POLL_MS = 50;
 
 const PEEK_REUSE_MS = 250;
 
@@ -22,6 +46,7 @@ interface Pending {
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
+  private readonly waiting = new WaitQueue();
   private pending = new Map<string, Pending>();
   private readonly recentPeeks = new Map<string, { until: number; result: RateLimitResult }>();
   private flushScheduled = false;
@@ -33,6 +58,8 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     // EVALSHA after the first call: the script is not re-sent with every request.
     redis.defineCommand('hostpayRateHit', { numberOfKeys: 1, lua: HIT });
+    redis.defineCommand('hostpayGateReserve', { numberOfKeys: 2, lua: RESERVE });
+    redis.defineCommand('hostpayGateSettle', { numberOfKeys: 2, lua: SETTLE });
   }
 
   /**
@@ -49,11 +76,50 @@ export class RedisRateLimiter implements RateLimiter {
         this.pending.set(bucket, p);
       }
       p.waiters.push({ limit, resolve });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.scheduleFlush();
     });
+  }
+
+  /**
+   * The failure gate shared by every instance: one script takes a slot, one gives it back. An
+   * attempt that finds every slot in flight polls until one settles (RESERVE_WAIT_MS at most).
+   */
+  async reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation> {
+    const keys = [`${this.prefix}gate:{${bucket}}:f`, `${this.prefix}gate:{${bucket}}:r`] as const;
+    const deadline = Date.now() + RESERVE_WAIT_MS;
+    const gate = this.redis as unknown as Gate;
+    for (;;) {
+      let answer: [number, number, number];
+      try {
+        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, INFLIGHT_TTL_MS)) as [number, number, number];
+      } catch (err) {
+        this.onFallback(err as Error);
+        return this.local.reserve(bucket, limit, windowMs);
+      }
+      const [state, failures, ttl] = answer;
+      const msLeft = ttl > 0 ? ttl : windowMs;
+      if (state === 0) {
+        this.waiting.wakeOne(bucket); // the next waiter is refused too: let it know now
+        return denied(result(failures, false, limit, msLeft));
+      }
+      if (state === 2) {
+        const settle = once((failed) => {
+          gate.hostpayGateSettle(keys[0], keys[1], failed ? '1' : '0', windowMs).then(
+            () => this.waiting.wakeOne(bucket),
+            (err: unknown) => this.onFallback(err as Error),
+          );
+        });
+        return { allowed: true, result: result(failures + 1, true, limit, msLeft), settle };
+      }
+      if (Date.now() >= deadline) return denied(result(limit, false, limit, 1000));
+      await this.waiting.wait(bucket, RESERVE_POLL_MS);
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
@@ -105,6 +171,11 @@ export class RedisRateLimiter implements RateLimiter {
 
 interface RateHit {
   hostpayRateHit(key: string, windowMs: number, hits: number): Promise<unknown>;
+}
+
+interface Gate {
+  hostpayGateReserve(failures: string, inflight: string, limit: number, windowMs: number, inflightTtlMs: number): Promise<unknown>;
+  hostpayGateSettle(failures: string, inflight: string, failed: string, windowMs: number): Promise<unknown>;
 }
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-reference-catalog.js';
 import * as m003 from './migrations/003-operations.js';
+import * as m004 from './migrations/004-signature-version.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'initial', up: m001.up },
   { version: 2, name: 'reference-catalog', up: m002.up },
   { version: 3, name: 'operations', up: m003.up },
+  { version: 4, name: 'signature-version', up: m004.up },
 ];
 
 /** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */

@@ -28,6 +28,8 @@ export interface ApiKeyTable {
   /** Set on a key replaced by rotation: the new key's id. */
   rotated_to: string | null;
   label: string | null;
+  /** 1: version-1 signatures are refused for this key (v4). */
+  require_signature_v2: number;
 }
 
 export interface AuditLogTable {

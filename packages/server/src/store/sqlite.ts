@@ -1,13 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 
 /** Opens (creating if needed) an embedded SQLite store in WAL mode. `:memory:` for tests. */
 export function openSqliteStore(file: string): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivately(file);
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
@@ -41,4 +41,18 @@ export function openSqliteStore(file: string): Store {
       await db.destroy();
     },
   };
+}
+
+/**
+ * The store holds sealed secrets and the ledger: a directory we create is 0700 and a database file
+ * we create is 0600 whatever the umask (SQLite gives its -wal and -shm files the database file's
+ * permissions). Existing directories and files are left as the operator set them.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }

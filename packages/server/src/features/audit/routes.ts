@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { HostpayError } from '../../errors.js';
+import { ISO_TIME_HELP, isoTime } from '../../admin/deps.js';
 import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { responses, send, type AdminRouteContext } from '../../admin/reply.js';
@@ -30,9 +31,8 @@ export async function auditAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
     const { objectType, objectId, operator, action, since } = req.query;
     let from: string | undefined;
     if (since !== undefined) {
-      const ms = Date.parse(since);
-      if (Number.isNaN(ms)) throw new HostpayError('INVALID_QUERY', 'query parameter `since` must be an ISO 8601 time, e.g. 2026-01-01T00:00:00Z', { parameter: 'since' });
-      from = new Date(ms).toISOString();
+      from = isoTime(since) ?? undefined;
+      if (from === undefined) throw new HostpayError('INVALID_QUERY', `query parameter \`since\` must be ${ISO_TIME_HELP}`, { parameter: 'since' });
     }
     const page = await admin.listAudit({ objectType, objectId, operator, action, since: from }, pageOf(req.query));
     return send(reply, 200, Entries, 'audit entries', page);

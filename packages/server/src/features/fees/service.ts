@@ -3,6 +3,7 @@ import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
 import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from './queries.js';
 import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
+import type { Db } from '../../store/store.js';
 import { FeeService } from './preview.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
@@ -43,6 +44,30 @@ export const feeTierView = (r: FeeScheduleTable) => ({
 });
 
 export const rateView = (r: RateTable) => ({ base: r.base, quote: r.quote, rate: jsonDecimal(r.rate), source: r.source, updatedAt: r.updated_at });
+
+/**
+ * The rule setFee enforces, kept when the fee currency changes under existing schedules: their
+ * money figures must not be finer than the new currency. Affected are the schedules of this scope
+ * and, for the default scope, those of merchants that have no settlement currency of their own.
+ */
+async function checkSchedulesFit(trx: Db, merchantId: string, currency: string, settlement: string, precision: number): Promise<void> {
+  let q = trx.selectFrom('fee_schedules').selectAll().where('currency', '=', currency);
+  if (merchantId !== '') q = q.where('merchant_id', '=', merchantId);
+  else {
+    const own = trx.selectFrom('settlement_currencies').select('merchant_id').where('currency', '=', currency).where('merchant_id', '!=', '');
+    q = q.where('merchant_id', 'not in', own);
+  }
+  const tooFine = (await q.execute()).filter((r) =>
+    [r.min_value, r.on_chain_fee, ...(r.is_percentage === 1 ? [] : [r.value])].some((text) => new Decimal(text).decimalPlaces() > precision),
+  );
+  if (tooFine.length > 0) {
+    throw new HostpayError(
+      'INVALID_AMOUNT',
+      `fee tiers ${tooFine.map((r) => r.id).join(', ')} of ${currency} have money figures with more decimal places than ${settlement} has (${precision}): change those tiers first, or choose another settlement currency`,
+      { tiers: tooFine.map((r) => r.id) },
+    );
+  }
+}
 
 export function feeAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
@@ -96,6 +121,8 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       return write(async (trx) => {
         const before = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirst();
         await upsertFeeTier(trx, row);
+        // Changing the fee currency here must not leave the scope's other tiers finer than it.
+        if (feeCurrency !== undefined) await checkSchedulesFit(trx, merchantId, currency, feeCurrency, precision);
         if (feeCurrency !== undefined) await upsertSettlementCurrency(trx, merchantId, currency, feeCurrency, at);
         const after = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirstOrThrow();
         await recordAudit(trx, ctx, { action: 'fee.set', objectType: 'fee_schedule', objectId: after.id, before: before ? feeTierView(before) : null, after: { ...feeTierView(after), feeCurrency } });
@@ -123,9 +150,13 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       const currency = (await requireAssetRow(db, req.currency)).symbol;
       const settlement = (await requireAssetRow(db, req.settlementCurrency)).symbol;
       const merchantId = await scope(req.merchantId);
+      const precision = (await requireAssetRow(db, settlement)).decimals;
       return write(async (trx) => {
+        await checkSchedulesFit(trx, merchantId, currency, settlement, precision);
+        const previous = await trx.selectFrom('settlement_currencies').select('settlement_currency').where('merchant_id', '=', merchantId).where('currency', '=', currency).executeTakeFirst();
         await upsertSettlementCurrency(trx, merchantId, currency, settlement, nowIso());
-        await recordAudit(trx, ctx, { action: 'settlement.set', objectType: 'settlement_currency', objectId: `${merchantId || 'default'}:${currency}`, before: null, after: { currency, settlementCurrency: settlement } });
+        const before = previous === undefined ? null : { currency, settlementCurrency: previous.settlement_currency };
+        await recordAudit(trx, ctx, { action: 'settlement.set', objectType: 'settlement_currency', objectId: `${merchantId || 'default'}:${currency}`, before, after: { currency, settlementCurrency: settlement } });
         return { merchantId: merchantId || null, currency, settlementCurrency: settlement };
       });
     },

@@ -13,6 +13,7 @@ const Settings = {
   scopes: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 16, description: `any of ${SCOPES.join(', ')} (default all)` })),
   rateLimitPerMinute: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), Type.Null()], { description: 'requests a minute; null: the server default' })),
   expiresAt: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], { description: 'ISO 8601 time after which the key is refused (403 KEY_EXPIRED); null: never' })),
+  requireSignatureV2: Type.Optional(Type.Boolean({ description: 'true: refuse version-1 signatures for this key (they do not cover method and path)' })),
   ipAllowList: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 }), Type.Null()], { description: 'IPv4/IPv6 addresses or CIDR blocks the key may be used from; null: any address' })),
   label: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'a note for operators' })),
 };
@@ -55,7 +56,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
       ...WRITE,
       operationId: 'updateApiKey', summary: 'Change the settings of an API key; effective from the next request', description: 'Only the given settings change; null clears a limit. Tokens already issued follow the new settings from the next request.',
       params: KeyParams,
-      body: Type.Object(Settings, { additionalProperties: false, minProperties: 1, description: 'the settings to change: scopes, expiresAt, ipAllowList, rateLimitPerMinute, label' }),
+      body: Type.Object(Settings, { additionalProperties: false, minProperties: 1, description: 'the settings to change: scopes, expiresAt, ipAllowList, rateLimitPerMinute, label, requireSignatureV2' }),
       response: responses(200, KeyView, 'The key after the change.', ERRORS.adminWrite),
     },
   }, async (req, reply) => send(reply, 200, KeyView, 'API key updated', await admin.updateApiKey(req.params.id, req.body, auditOf(req))));
@@ -76,7 +77,7 @@ export async function keyAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
       operationId: 'rotateApiKey', summary: 'Rotate an API key: a new key with the same settings and grants; the old one works until overlapUntil', description: 'Both keys work during the overlap, so clients can switch without an outage; the new secret is in this answer only.',
       params: KeyParams,
       body: Type.Object({ overlapUntil: OptionalTime('when the old key stops working (default 24 h from now, at most 30 days)') }, { additionalProperties: false }),
-      response: responses(201, RotationView, 'The old key (now expiring) and the new key with, once, its secret.', KEY_WRITE_ERRORS),
+      response: responses(201, RotationView, 'The old key (now expiring) and the new key with, once, its secret.', [...KEY_WRITE_ERRORS, 'KEY_ALREADY_ROTATED']),
     },
   }, async (req, reply) => send(reply, 201, RotationView, 'API key rotated: store the new secret now, it is not shown again', await admin.rotateApiKey(req.params.id, req.body.overlapUntil, auditOf(req))));
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { SCOPES, type Scope } from '@hostpay/protocol';
+import { parseCidr } from '../../auth/cidr.js';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { ApiKeyTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { invalid, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { invalid, ISO_TIME_HELP, isoTime, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 
 export interface KeySettings {
@@ -15,6 +15,8 @@ export interface KeySettings {
   expiresAt?: string | null | undefined;
   ipAllowList?: string[] | null | undefined;
   label?: string | null | undefined;
+  /** Refuse version-1 signatures (which do not cover method and path) for this key. */
+  requireSignatureV2?: boolean | undefined;
 }
 
 /** A key as operators see it: everything but the secret, which is never shown again. */
@@ -31,6 +33,7 @@ export interface KeyView {
   revokedAt: string | null;
   lastUsedAt: string | null;
   rotatedTo: string | null;
+  requireSignatureV2: boolean;
 }
 
 export interface CreatedApiKey extends KeyView {
@@ -52,15 +55,9 @@ export const keyView = (r: ApiKeyTable): KeyView => ({
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
   rotatedTo: r.rotated_to,
+  requireSignatureV2: r.require_signature_v2 === 1,
 });
 
-function validCidr(entry: string): boolean {
-  const [addr = '', bits, ...rest] = entry.split('/');
-  const family = isIP(addr);
-  if (family === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 /** Checks settings and returns the columns they set (only those given). */
 function columns(s: KeySettings): Partial<ApiKeyTable> {
@@ -76,20 +73,27 @@ function columns(s: KeySettings): Partial<ApiKeyTable> {
     out.rate_limit_per_minute = r;
   }
   if (s.expiresAt !== undefined) {
-    if (s.expiresAt !== null && Number.isNaN(Date.parse(s.expiresAt))) invalid('expiresAt must be an ISO 8601 time such as 2027-01-01T00:00:00Z');
-    out.expires_at = s.expiresAt === null ? null : new Date(s.expiresAt).toISOString();
+    const at = s.expiresAt === null ? null : isoTime(s.expiresAt);
+    if (s.expiresAt !== null && at === null) invalid(`expiresAt must be ${ISO_TIME_HELP}`);
+    out.expires_at = at;
   }
   if (s.ipAllowList !== undefined) {
-    const bad = (s.ipAllowList ?? []).filter((e) => !validCidr(e.trim()));
-    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32)`);
+    const bad = (s.ipAllowList ?? []).filter((e) => parseCidr(e) === null);
+    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32; an IPv4-mapped network needs a prefix of 96 or more, e.g. ::ffff:10.0.0.0/104)`);
     if ((s.ipAllowList?.length ?? 0) > 100) invalid('an IP allow-list holds at most 100 entries');
     out.ip_allow_list = s.ipAllowList === null ? null : JSON.stringify(s.ipAllowList.map((e) => e.trim()));
   }
+  if (s.requireSignatureV2 !== undefined) out.require_signature_v2 = s.requireSignatureV2 ? 1 : 0;
   if (s.label !== undefined) {
     if (s.label !== null && s.label.length > 200) invalid('label must be at most 200 characters');
     out.label = s.label;
   }
   return out;
+}
+
+/** One live successor per key: rotate the successor, not the old key again. */
+function alreadyRotated(id: string, successor: string | null): HostpayError {
+  return new HostpayError('KEY_ALREADY_ROTATED', `API key ${id} was already rotated${successor === null ? '' : ` to ${successor}`}: rotate that key instead, or revoke it and create a new one`, successor === null ? undefined : { rotatedTo: successor });
 }
 
 const findKey = (db: Db, id: string) => required(db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(), `API key ${id}`);
@@ -115,6 +119,7 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       last_used_at: null,
       rotated_to: null,
       label: null,
+      require_signature_v2: 0,
       ...columns(settings),
     };
     await trx.insertInto('api_keys').values(row).execute();
@@ -169,14 +174,18 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       write(async (trx) => {
         const old = await findKey(trx, id);
         if (old.status === 'revoked') throw new HostpayError('KEY_REVOKED', `API key ${id} is revoked; create a new key instead of rotating it`);
-        const until = overlapUntil === undefined ? new Date(Date.now() + 86_400_000) : new Date(overlapUntil);
-        if (Number.isNaN(until.getTime())) invalid('overlapUntil must be an ISO 8601 time');
+        const given = overlapUntil === undefined ? undefined : isoTime(overlapUntil);
+        if (given === null) invalid(`overlapUntil must be ${ISO_TIME_HELP}`);
+        const until = given === undefined ? new Date(Date.now() + 86_400_000) : new Date(given);
         if (until.getTime() > Date.now() + 30 * 86_400_000) invalid('overlapUntil must be at most 30 days ahead');
+        if (old.rotated_to !== null) throw alreadyRotated(id, old.rotated_to);
         const view = keyView(old);
-        const created = await insertKey(trx, old.merchant_id, { scopes: view.scopes, rateLimitPerMinute: view.rateLimitPerMinute, ipAllowList: view.ipAllowList, label: view.label }, ctx, 'api_key.create');
+        const created = await insertKey(trx, old.merchant_id, { scopes: view.scopes, rateLimitPerMinute: view.rateLimitPerMinute, ipAllowList: view.ipAllowList, label: view.label, requireSignatureV2: view.requireSignatureV2 }, ctx, 'api_key.create');
         const expires = old.expires_at !== null && old.expires_at < until.toISOString() ? old.expires_at : until.toISOString();
         const after: ApiKeyTable = { ...old, expires_at: expires, rotated_to: created.id };
-        await trx.updateTable('api_keys').set({ expires_at: after.expires_at, rotated_to: after.rotated_to }).where('id', '=', id).execute();
+        // Conditional, so two rotations racing on PostgreSQL cannot both give the key a successor.
+        const updated = await trx.updateTable('api_keys').set({ expires_at: after.expires_at, rotated_to: after.rotated_to }).where('id', '=', id).where('rotated_to', 'is', null).executeTakeFirst();
+        if (updated.numUpdatedRows !== 1n) throw alreadyRotated(id, null);
         await trx.insertInto('merchant_grants').columns(['key_id', 'merchant_id', 'created_at']).expression((eb) =>
           eb.selectFrom('merchant_grants').select([eb.val(created.id).as('key_id'), 'merchant_id', eb.val(nowIso()).as('created_at')]).where('key_id', '=', id),
         ).execute();

@@ -47,7 +47,7 @@ function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Dec
  */
 export async function postToLedger(store: Store, caches: Caches, req: PostingRequest, ctx: AuditContext): Promise<PostingResult> {
   if (!POSTING_KINDS.includes(req.kind)) {
-    throw new HostpayError('INVALID_QUERY', `posting kind must be one of ${POSTING_KINDS.join(', ')}`);
+    throw new HostpayError('INVALID_BODY', `posting kind must be one of ${POSTING_KINDS.join(', ')}`);
   }
   const parsed = parseAmount(req.amount);
   if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `amount ${JSON.stringify(req.amount)} ${parsed.reason}`);
