@@ -2,18 +2,17 @@ import type { AmountMode } from './decimals.js';
 import { readEnvelope } from './envelope.js';
 import { toHostpayError, type HostpayError } from './errors.js';
 import { isRetryable, sleep, type RetryDelay } from './retry.js';
-import { PATHS } from './wire.js';
 import { signatureHeaders } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';
+import { PATHS } from './wire.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
-  /** none: public; key: the three API-key headers; bearer: those and the bearer token. */
-  auth: 'none' | 'key' | 'bearer';
+  auth: 'none' | 'key' | 'bearer'; // none: public; key: the three API-key headers; bearer: and the token
 }
 
 export interface TransportConfig {

@@ -86,6 +86,25 @@ function suite(label: string, dialect: Dialect, setup: (fx: AdminFixture) => Pro
       const results = await Promise.all(Array.from({ length: LIMIT * 3 }, (_, i) => apps[i % apps.length]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: '198.51.100.5', headers })));
       expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
     });
+
+    it('credentials accepted moments ago pass the gate even when the address is out of attempts; new ones do not', async () => {
+      const address = '198.51.100.6';
+      const key = await fx.services.admin.createApiKey((await fx.services.admin.createMerchant('Shared NAT', { operator: 'test' })).id, {}, { operator: 'test' });
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const headers = { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, '') };
+      // A body-less request verified once (the token route takes no body here)...
+      const first = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers });
+      expect(first.statusCode, first.body).toBe(200);
+      // ...then the address uses up its failed attempts...
+      expectExact(await burst([apps[0]!], address, 'merchant'));
+      // ...the same accepted credentials still pass (they cannot be a guess), on the instance that
+      // verified them; a fresh signature from that address is turned away.
+      const again = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers });
+      expect(again.statusCode, again.body).toBe(200);
+      const other = String(Number(timestamp) - 1);
+      const fresh = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers: { ...headers, timestamp: other, signature: sign(key.apiSecret, other, '') } });
+      expect(fresh.statusCode, fresh.body).toBe(429);
+    });
   });
 }
 

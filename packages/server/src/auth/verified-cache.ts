@@ -28,6 +28,16 @@ export class VerifiedCache {
     return entry;
   }
 
+  /**
+   * True when exactly these credentials (key id, timestamp, signature, Authorization) passed
+   * within their window: such a request repeats one that went over the wire and was accepted, so
+   * it cannot be a guess, and the failed-attempt gate need not hold it up.
+   */
+  seen(keyId: string, timestamp: string, signature: string, authorization: string, nowMs: number): boolean {
+    const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
+    return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs;
+  }
+
   set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry, nowMs: number): void {
     if (this.entries.size >= this.maxEntries) this.evict(nowMs);
     this.entries.set(keyId + ' ' + timestamp + ' ' + signature, entry);
