@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/, built by `npm run build`, which `npm ci` runs through `prepare`).
-import { main } from '../dist/main.js';
-
-await main();
+// Runs the compiled CLI: dist/hostpay.js, the tsc output bundled with its dependencies by
+// scripts/bundle.mjs (`npm run build`, which `npm ci` runs through `prepare`).
+await import('../dist/hostpay.js');

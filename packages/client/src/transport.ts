@@ -138,11 +138,7 @@ export class Transport {
   }
 
   private url(spec: RequestSpec): string {
-    let query: URLSearchParams | undefined;
-    for (const name in spec.query) {
-      const value = spec.query[name];
-      if (value !== undefined) (query ??= new URLSearchParams()).set(name, value);
-    }
-    return query === undefined ? this.cfg.baseUrl + spec.path : `${this.cfg.baseUrl}${spec.path}?${query}`;
+    const pairs = spec.query === undefined ? [] : Object.entries(spec.query).filter((e): e is [string, string] => e[1] !== undefined);
+    return pairs.length === 0 ? this.cfg.baseUrl + spec.path : `${this.cfg.baseUrl}${spec.path}?${new URLSearchParams(pairs)}`;
   }
 }

@@ -34,6 +34,7 @@ async function keyClient(settings: KeySettings, merchantId = server.demo.merchan
 }
 
 /** A fetch that alters each request before it goes out, to provoke what a correct client never sends. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a change may return nothing (it edits the headers in place)
 const tamper = (change: (headers: Record<string, string>, init: RequestInit) => RequestInit | void) => (input: string, init: RequestInit) => {
   const headers = { ...(init.headers as Record<string, string>) };
   return fetch(input, change(headers, init) ?? { ...init, headers });

@@ -71,6 +71,7 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
   it("amounts: 'number' gives numbers", async () => {
     const { apiKey, apiSecret } = server.demo;
     const wallets = await new HostpayClient({ baseUrl: server.url, apiKey, apiSecret, amounts: 'number' }).listWallets();
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the demo balance, not Math.PI
     expect(wallets.find((w) => w.asset === 'ETH')?.amount).toBe(3.141592653589793);
   });
 

@@ -56,5 +56,5 @@ export function statusOf(code: ErrorCode): number {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+  return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }

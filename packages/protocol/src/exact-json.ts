@@ -66,6 +66,12 @@ export type ExactJson = null | boolean | string | { number: string } | ExactJson
  * Parses JSON, calling `onNumber` with each number's exact source text; by default numbers come
  * back as those strings. Throws SyntaxError on malformed input, like JSON.parse.
  */
+const LITERALS: readonly [string, boolean | null][] = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];
+
 export function parseExactJson(text: string, onNumber: (literal: string) => unknown = (s) => s): unknown {
   let i = 0;
   const fail = (what: string): never => {
@@ -85,7 +91,10 @@ export function parseExactJson(text: string, onNumber: (literal: string) => unkn
       i++;
       const obj: Record<string, unknown> = {};
       ws();
-      if (text[i] === '}') return i++, obj;
+      if (text[i] === '}') {
+        i++;
+        return obj;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') fail('expected a property name');
@@ -103,7 +112,10 @@ export function parseExactJson(text: string, onNumber: (literal: string) => unkn
       i++;
       const arr: unknown[] = [];
       ws();
-      if (text[i] === ']') return i++, arr;
+      if (text[i] === ']') {
+        i++;
+        return arr;
+      }
       for (;;) {
         arr.push(value());
         ws();
@@ -113,9 +125,12 @@ export function parseExactJson(text: string, onNumber: (literal: string) => unkn
       }
     }
     if (c === '"') return str();
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('null', i)) return (i += 4), null;
+    for (const [word, literal] of LITERALS) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return literal;
+      }
+    }
     const m = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
     m.lastIndex = i;
     const hit = m.exec(text);

@@ -43,7 +43,8 @@ export async function startServer(app: FastifyInstance, options: ListenOptions):
     // response ends, so lowering it closes such a connection about a second after its answer
     // (a request sent on it meanwhile is still served, with Connection: close).
     server.keepAliveTimeout = 1;
-    return (closing ??= app.close());
+    closing ??= app.close();
+    return closing;
   };
 
   if (options.handleSignals ?? true) {

@@ -167,7 +167,7 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
 
     // Per idempotency key: at most one posting, every success names it, replays are exact.
     const groups = new Map<string, number[]>();
-    ops.forEach((op, i) => groups.set(op.key, [...(groups.get(op.key) ?? []), i]));
+    for (const [i, op] of ops.entries()) groups.set(op.key, [...(groups.get(op.key) ?? []), i]);
     const accepted = new Map<string, PostingView>(); // key -> the posting its 201 created
     let headerReplays = 0;
     for (const [key, members] of groups) {

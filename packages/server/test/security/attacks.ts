@@ -76,6 +76,7 @@ const without = (req: Req, ...names: string[]): Req => ({ ...req, headers: Objec
 const CREDENTIAL_HEADERS = ['api-key', 'timestamp', 'signature', 'signature-version', 'authorization'];
 const anonymous = (req: Req): Req => without(req, ...CREDENTIAL_HEADERS);
 const NO_CREDENTIALS: Expect = { status: 401, code: 'MISSING_HEADER' };
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe, sent as a literal string
 const INJECTIONS = ["' OR '1'='1' --", '<script>alert(1)</script>', '\u0000', '../../../../etc/passwd', '${jndi:ldap://127.0.0.1/a}', '{"$gt":""}', '%00%0d%0aSet-Cookie:x=1'];
 const appendQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
 const pathOf = (url: string) => url.split('?')[0]!;
