@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(root, 'packages/cli/bin/hostpay.js');
+// `npx tsx bench/startup.ts 7 packages/cli/dist/run.js` times the unbundled tsc output instead.
+const BIN = join(root, process.argv[3] ?? 'packages/cli/bin/hostpay.js');
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

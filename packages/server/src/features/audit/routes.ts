@@ -6,7 +6,8 @@ import type { TypedApp } from '../../http/route-context.js';
 import { responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { AuditAdmin } from './service.js';
 import { pageOf, PageQuery, Query, READ } from '../../admin/schemas.js';
-import { AuditEntryView, Page } from '../../admin/views.js';
+import { Page } from '../../admin/views.js';
+import { AuditEntryView } from './schemas.js';
 
 /** The audit log: every admin write, who made it (operator name, request id), before and after. */
 const Entries = Page(AuditEntryView);

@@ -4,7 +4,7 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { FeeAdmin } from './service.js';
 import { Currency, DecimalString, Id, READ, WRITE } from '../../admin/schemas.js';
-import { RateView, SettlementView } from '../../admin/views.js';
+import { RateView, SettlementView } from './schemas.js';
 
 /**
  * What fees are charged in: settlement currencies (per merchant or default) and the exchange

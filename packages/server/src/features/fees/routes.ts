@@ -4,7 +4,8 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { FeeAdmin } from './service.js';
 import { Currency, DecimalString, Id, IdParams, Query, READ, WRITE } from '../../admin/schemas.js';
-import { DeletedView, FeePreviewView, FeeTierView } from '../../admin/views.js';
+import { DeletedView } from '../../admin/views.js';
+import { FeePreviewView, FeeTierView } from './schemas.js';
 
 /**
  * Fee schedules: a tier per (merchant or default, currency, fromAmount), set with PUT (the same

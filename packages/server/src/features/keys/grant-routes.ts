@@ -5,7 +5,7 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { KeyAdmin } from './service.js';
 import { Id, IdParams, READ, WRITE } from '../../admin/schemas.js';
-import { GrantView } from '../../admin/views.js';
+import { GrantView } from './schemas.js';
 
 /**
  * Platform grants: a key may act for the sub-merchants granted to it (`merchantId` on the

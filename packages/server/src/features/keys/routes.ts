@@ -5,7 +5,8 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { KeyAdmin } from './service.js';
 import { IdParams, NoBody, OptionalTime, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
-import { CreatedKeyView, KeyView, Page, RotationView } from '../../admin/views.js';
+import { Page } from '../../admin/views.js';
+import { CreatedKeyView, KeyView, RotationView } from './schemas.js';
 
 /** API keys: create (secret shown once), list, read, change settings, revoke, rotate. */
 const KeyPage = Page(KeyView);

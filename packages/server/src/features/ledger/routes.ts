@@ -5,7 +5,8 @@ import { postingView } from './service.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { LedgerAdmin } from './service.js';
 import { DecimalString, IdParams, IDEMPOTENCY_KEY_PATTERN, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
-import { Page, PostingResultView, PostingView } from '../../admin/views.js';
+import { Page } from '../../admin/views.js';
+import { PostingResultView, PostingView } from './schemas.js';
 
 /**
  * The ledger: balances change only by postings (credit, debit, freeze, unfreeze), each atomic

@@ -4,7 +4,8 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { MerchantAdmin } from './service.js';
 import { IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
-import { MerchantView, Page } from '../../admin/views.js';
+import { Page } from '../../admin/views.js';
+import { MerchantView } from './schemas.js';
 
 /** Merchants: create, list, read, rename, suspend and resume. */
 const MerchantPage = Page(MerchantView);

@@ -4,7 +4,8 @@ import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { WalletAdmin } from './service.js';
 import { Currency, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
-import { AdminWalletView, NetworkView, Page, WalletSummaryView } from '../../admin/views.js';
+import { Page } from '../../admin/views.js';
+import { AdminWalletView, NetworkView, WalletSummaryView } from './schemas.js';
 
 /** Wallets: open one for a merchant, list, read, (de)activate; and the networks of an asset. */
 const WalletPage = Page(WalletSummaryView);
