@@ -111,7 +111,7 @@ describe('VerifiedCache', () => {
   const entry = (expiresAt: number) => ({ secret, authorization: 'Bearer t', claims: null, expiresAt });
   it('hits only for the same secret object, authorization and an unexpired entry', () => {
     const c = new VerifiedCache();
-    c.set('k', '1', 'sig', entry(1000), 0);
+    c.set('k', '1', 'sig', entry(1000));
     expect(c.get('k', '1', 'sig', secret, 'Bearer t', 999)).toBeDefined();
     expect(c.get('k', '1', 'sig', secret, 'Bearer t', 1000)).toBeUndefined();
     expect(c.get('k', '1', 'sig', Buffer.from('s'), 'Bearer t', 0)).toBeUndefined();
@@ -120,7 +120,10 @@ describe('VerifiedCache', () => {
   });
   it('stays within its cap', () => {
     const c = new VerifiedCache(100);
-    for (let i = 0; i < 1000; i++) c.set('k', String(i), 'sig', entry(10_000), 0);
+    for (let i = 0; i < 1000; i++) c.set('k', String(i), 'sig', entry(10_000));
+    // The most recent entries are the ones kept.
+    expect(c.seen('k', '999', 'sig', 'Bearer t', 0)).toBe(true);
+    expect(c.seen('k', '0', 'sig', 'Bearer t', 0)).toBe(false);
     expect(c.size).toBeLessThanOrEqual(100);
   });
 });

@@ -111,7 +111,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     if (hit === undefined && bodyless) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
-      verified.set(key.id, h.timestamp, cacheId, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt }, nowMs);
+      verified.set(key.id, h.timestamp, cacheId, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt });
     }
     return { key, token };
   }

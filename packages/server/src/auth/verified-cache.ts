@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TokenClaims } from './tokens.js';
 
 /**
@@ -8,7 +9,7 @@ import type { TokenClaims } from './tokens.js';
  * Keyed by (key id, timestamp, signature); an entry counts only for the same secret object it was
  * checked with (a rotated secret misses) and the same Authorization header, and only until its
  * timestamp leaves the accepted window or its token expires. Only successes are stored, so the
- * timing of failures (unknown key vs wrong signature) is untouched. The map is capped.
+ * timing of failures (unknown key vs wrong signature) is untouched. The map is bounded (lru-cache).
  */
 export interface VerifiedEntry {
   secret: Buffer;
@@ -18,9 +19,13 @@ export interface VerifiedEntry {
 }
 
 export class VerifiedCache {
-  private readonly entries = new Map<string, VerifiedEntry>();
+  // Bounded, least recently used first out: a burst of distinct valid requests cannot grow it.
+  // Expiry is checked on read against the caller's clock (tests move it), not lru-cache's TTL.
+  private readonly entries: LRUCache<string, VerifiedEntry>;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(maxEntries = 10_000) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(keyId: string, timestamp: string, signature: string, secret: Buffer, authorization: string, nowMs: number): VerifiedEntry | undefined {
     const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
@@ -38,22 +43,11 @@ export class VerifiedCache {
     return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs;
   }
 
-  set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry, nowMs: number): void {
-    if (this.entries.size >= this.maxEntries) this.evict(nowMs);
+  set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry): void {
     this.entries.set(keyId + ' ' + timestamp + ' ' + signature, entry);
   }
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private evict(nowMs: number): void {
-    for (const [k, e] of this.entries) if (e.expiresAt <= nowMs) this.entries.delete(k);
-    // Still full (a burst of distinct valid requests): drop the oldest quarter.
-    let drop = this.entries.size - Math.floor(this.maxEntries * 0.75);
-    for (const k of this.entries.keys()) {
-      if (drop-- <= 0) break;
-      this.entries.delete(k);
-    }
   }
 }

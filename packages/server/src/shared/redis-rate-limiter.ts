@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import { denied, MemoryRateLimiter, once, RESERVE_WAIT_MS, WaitQueue, type RateLimiter, type RateLimitResult, type Reservation } from '../auth/rate-limit.js';
 
@@ -48,7 +49,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
   private readonly waiting = new WaitQueue();
   private pending = new Map<string, Pending>();
-  private readonly recentPeeks = new Map<string, { until: number; result: RateLimitResult }>();
+  // Bounded: buckets are client addresses.
+  private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
 
   constructor(
@@ -158,7 +160,6 @@ export class RedisRateLimiter implements RateLimiter {
       const n = count === null ? 0 : Number(count);
       const r = result(n, n < limit, limit, ttl > 0 ? ttl : windowMs);
       if (n < limit / 2) {
-        if (this.recentPeeks.size >= 10_000) this.recentPeeks.clear();
         this.recentPeeks.set(bucket, { until: now + PEEK_REUSE_MS, result: r });
       }
       return r;
