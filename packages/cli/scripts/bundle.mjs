@@ -1,6 +1,6 @@
 // Bundles the compiled CLI (dist/run.js, from tsc) and what it runs into dist/hostpay.js plus
 // lazily loaded chunks, which bin/hostpay.js runs. One file per feature of the module graph
-// instead of ~900 halves start-up: most of a cold start was Node resolving and reading
+// instead of hundreds nearly halves start-up: most of a cold start was Node resolving and reading
 // node_modules files one by one (measured in docs/benchmarks.md).
 //
 // Left outside the bundle: native code (better-sqlite3), packages that read their own files at
