@@ -1,0 +1,119 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bech32, createBase58check } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import { HostpayError } from '../../errors.js';
+
+/**
+ * Watch-only deposit addresses: the i-th receive address `<account key>/0/i` of an account-level
+ * extended public key, for BTC (BIP-84 P2WPKH), EVM chains (BIP-44, EIP-55) and TRON (BIP-44,
+ * base58check). Audited libraries do the cryptography (@scure/bip32 for the derivation,
+ * @noble/curves and @noble/hashes, @scure/base for the encodings); this file only decides which
+ * keys are acceptable and how each chain spells an address. Private keys are refused, never held.
+ */
+
+export type ChainFamily = 'btc' | 'evm' | 'tron';
+export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
+
+const base58check = createBase58check(sha256);
+
+/** BIP-32 public version bytes, and what each form means. */
+const PUBLIC_VERSIONS = new Map<number, { name: string; testnet: boolean; segwit: boolean }>([
+  [0x0488b21e, { name: 'xpub', testnet: false, segwit: false }],
+  [0x043587cf, { name: 'tpub', testnet: true, segwit: false }],
+  [0x04b24746, { name: 'zpub', testnet: false, segwit: true }],
+  [0x045f1cf6, { name: 'vpub', testnet: true, segwit: true }],
+]);
+const PRIVATE_VERSIONS = new Set([0x0488ade4, 0x04358394, 0x04b2430c, 0x045f18bc]);
+/** The BIP-32 versions @scure/bip32 parses the re-encoded key with. */
+const BIP32_MAINNET = { private: 0x0488ade4, public: 0x0488b21e };
+const BIP32_TESTNET = { private: 0x04358394, public: 0x043587cf };
+
+const HRP: Record<ChainNetwork, string> = { mainnet: 'bc', testnet: 'tb', regtest: 'bcrt' };
+
+export interface AccountKey {
+  family: ChainFamily;
+  network: ChainNetwork;
+  /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
+  text: string;
+  hd: HDKey;
+}
+
+const refuse = (why: string): never => {
+  throw new HostpayError('INVALID_BODY', `extended public key refused: ${why}`, { field: 'xpub' });
+};
+
+/**
+ * Parses an operator's account-level extended public key for a chain of `family` on `network`.
+ * Refused with 400 INVALID_BODY, saying why: not base58check, a private key, the wrong network's
+ * form, or a key that is not at account level (depth 3: m/purpose'/coin'/account').
+ */
+export function parseAccountKey(text: string, family: ChainFamily, network: ChainNetwork): AccountKey {
+  const trimmed = text.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) refuse('send the account-level xpub (111 characters, starting xpub, tpub, zpub or vpub)');
+  let bytes: Uint8Array;
+  try {
+    bytes = base58check.decode(trimmed);
+  } catch {
+    return refuse('it is not a base58check extended key (a character is mistyped or the checksum does not match)');
+  }
+  if (bytes.length !== 78) refuse(`it decodes to ${bytes.length} bytes, an extended key has 78`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(0);
+  if (PRIVATE_VERSIONS.has(version) || bytes[45] === 0) refuse('it is a private key (xprv/tprv/zprv/vprv): give the server only the public key, never a private one');
+  const form = PUBLIC_VERSIONS.get(version);
+  if (form === undefined) refuse(`unknown version bytes 0x${version.toString(16).padStart(8, '0')}: use the xpub, tpub, zpub or vpub form`);
+  const testnet = network !== 'mainnet';
+  if (family !== 'btc' && (form!.testnet || form!.segwit)) refuse(`${form!.name} is a Bitcoin form: ${family === 'evm' ? 'EVM chains' : 'TRON'} take the xpub of m/44'/${family === 'evm' ? 60 : 195}'/0'`);
+  if (family === 'btc' && form!.testnet !== testnet) {
+    refuse(`a ${form!.name} is a ${form!.testnet ? 'testnet' : 'mainnet'} key and this chain is ${network}: use ${testnet ? 'tpub or vpub' : 'xpub or zpub'}`);
+  }
+  const depth = bytes[4];
+  if (depth !== 3) refuse(`it is at depth ${depth}; give the account-level key (depth 3, m/${family === 'btc' ? 84 : 44}'/coin'/account')`);
+  // zpub/vpub are the same key under SLIP-132 version bytes: re-encode under xpub/tpub for BIP-32.
+  const versions = form!.testnet ? BIP32_TESTNET : BIP32_MAINNET;
+  view.setUint32(0, versions.public);
+  let hd: HDKey;
+  try {
+    hd = HDKey.fromExtendedKey(base58check.encode(bytes), versions);
+  } catch (err) {
+    return refuse(`it is not a valid public key (${(err as Error).message})`);
+  }
+  return { family, network, text: trimmed, hd };
+}
+
+export interface DerivedAddress {
+  index: number;
+  address: string;
+  /** Compressed SEC1 public key, hex. */
+  publicKey: string;
+}
+
+/** The receive address `<account>/0/index` (non-hardened steps only: watch-only derivation). */
+export function deriveAddress(account: AccountKey, index: number): DerivedAddress {
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
+  const child = account.hd.deriveChild(0).deriveChild(index);
+  const publicKey = child.publicKey;
+  if (publicKey === null) throw new Error('derivation produced no public key');
+  return { index, address: encodeAddress(account.family, account.network, publicKey), publicKey: hex(publicKey) };
+}
+
+function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array): string {
+  if (family === 'btc') return bech32.encode(HRP[network], [0, ...bech32.toWords(ripemd160(sha256(publicKey)))]);
+  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const account = keccak_256(uncompressed.subarray(1)).subarray(12);
+  if (family === 'tron') return base58check.encode(Uint8Array.of(0x41, ...account));
+  return eip55(hex(account));
+}
+
+/** EIP-55: each hex letter upper case where the keccak-256 of the lower-case address has a nibble >= 8. */
+export function eip55(lowerHex: string): string {
+  const hash = hex(keccak_256(new TextEncoder().encode(lowerHex)));
+  let out = '0x';
+  for (let i = 0; i < lowerHex.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lowerHex[i]!.toUpperCase() : lowerHex[i];
+  return out;
+}
+
+const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
