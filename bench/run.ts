@@ -138,27 +138,61 @@ const threads = Number(opts.threads);
 const runs = Number(opts.runs);
 /** The run with the median requests/s: one noisy run on a shared machine does not decide. */
 const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
-const rows: { name: string; bare: LoadResult; hostpay: LoadResult; ratios: number[] }[] = [];
+/**
+ * CPU time (user + system, ms) a process has used, from /proc (Linux; NaN elsewhere). Server CPU
+ * per request is steadier than req/s on a shared VM, where the load generator's share of the
+ * machine moves the throughput of both servers.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+const hostpayPid = children[0]?.pid;
+const barePid = children[1]?.pid;
+type Measured = LoadResult & { cpuUsPerRequest: number };
+async function measured(pid: number | undefined, url: string): Promise<Measured> {
+  const before = cpuMs(pid);
+  const r = await load({ url, headers: headers(), durationSeconds, connections, threads });
+  const requests = r.requestsPerSecond * durationSeconds;
+  return { ...r, cpuUsPerRequest: ((cpuMs(pid) - before) * 1000) / requests };
+}
+const medianBy = (results: Measured[], key: 'cpuUsPerRequest'): number => [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: { bare: number; hostpay: number } }[] = [];
 for (const t of targets) {
-  const bare: LoadResult[] = [];
-  const hostpay: LoadResult[] = [];
+  // Unmeasured warm-up of both servers: the first seconds of hostpay run before V8 has optimised
+  // the request path (measured: 72 µs of CPU per request in the first 5 s, 28 µs after).
+  await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds: 2, connections, threads });
+  await load({ url: base + t.path, headers: headers(), durationSeconds: 2, connections, threads });
+  const bare: Measured[] = [];
+  const hostpay: Measured[] = [];
   for (let i = 0; i < runs; i++) {
-    bare.push(await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds, connections, threads }));
-    const h = await load({ url: base + t.path, headers: headers(), durationSeconds, connections, threads });
+    bare.push(await measured(barePid, `http://127.0.0.1:${barePort}${t.path}`));
+    const h = await measured(hostpayPid, base + t.path);
     if (h.non2xx > 0) throw new Error(`${t.name}: ${h.non2xx} non-2xx responses from hostpay during the run`);
     hostpay.push(h);
   }
-  rows.push({ name: t.name, bare: median(bare), hostpay: median(hostpay), ratios: hostpay.map((h, i) => h.requestsPerSecond / bare[i]!.requestsPerSecond) });
+  rows.push({
+    name: t.name,
+    bare: median(bare) as Measured,
+    hostpay: median(hostpay) as Measured,
+    ratios: hostpay.map((h, i) => h.requestsPerSecond / bare[i]!.requestsPerSecond),
+    cpu: { bare: medianBy(bare, 'cpuUsPerRequest'), hostpay: medianBy(hostpay, 'cpuUsPerRequest') },
+  });
 }
 
 const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
 console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${runs} alternating runs of ${durationSeconds}s (medians), Node ${process.version}, ${postgres ? (opts['no-redis'] ? 'PostgreSQL, no Redis' : 'PostgreSQL + Redis') : 'embedded SQLite'}`);
-console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)}`);
+console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'CPU ratio'.padStart(10)}`);
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
   const each = r.ratios.map((x) => x.toFixed(2)).join(' ');
-  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)}`);
-  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)}   (each run: ${each})`);
+  const cpuRatio = r.cpu.bare / r.cpu.hostpay;
+  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)}`);
+  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`);
 }
 const memory = memoryMb(children[0]?.pid);
 if (memory) console.log(`hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`);

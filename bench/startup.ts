@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// `npx tsx bench/startup.ts 7 packages/cli/dist/run.js` times the unbundled tsc output instead.
-const BIN = join(root, process.argv[3] ?? 'packages/cli/bin/hostpay.js');
+const DEFAULT_BIN = join(root, 'packages/cli/bin/hostpay.js');
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -39,12 +38,12 @@ function freePort(): Promise<number> {
 }
 
 /** Spawn → first 200 of /healthz, polled every 2 ms. */
-async function timeServerStart(): Promise<number> {
+async function timeServerStart(bin: string): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
   const port = await freePort();
   const env = { ...process.env, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir], { cwd: root, env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { cwd: root, env, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
     for (;;) {
@@ -60,7 +59,7 @@ async function timeServerStart(): Promise<number> {
   }
 }
 
-export async function measureStartup(runs: number): Promise<{ name: string; medianMs: number; all: number[] }[]> {
+export async function measureStartup(runs: number, bin = DEFAULT_BIN): Promise<{ name: string; medianMs: number; all: number[] }[]> {
   const rows: { name: string; medianMs: number; all: number[] }[] = [];
   const collect = async (name: string, once: () => number | Promise<number>) => {
     await once(); // warm the file cache, as a second start of the day would be
@@ -68,9 +67,9 @@ export async function measureStartup(runs: number): Promise<{ name: string; medi
     for (let i = 0; i < runs; i++) all.push(await once());
     rows.push({ name, medianMs: median(all), all });
   };
-  await collect('hostpay --version (node bin)', () => timeCommand(process.execPath, [BIN, '--version']));
+  await collect('hostpay --version (node bin)', () => timeCommand(process.execPath, [bin, '--version']));
   await collect('npx hostpay --version', () => timeCommand('npx', ['hostpay', '--version']));
-  await collect('hostpay serve → /healthz 200', () => timeServerStart());
+  await collect('hostpay serve → /healthz 200', () => timeServerStart(bin));
   return rows;
 }
 
@@ -81,5 +80,6 @@ export function printStartup(rows: { name: string; medianMs: number; all: number
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Number(process.argv[2] ?? 7);
-  printStartup(await measureStartup(runs));
+  // `npx tsx bench/startup.ts 7 packages/cli/dist/run.js` times the unbundled tsc output instead.
+  printStartup(await measureStartup(runs, process.argv[3] === undefined ? DEFAULT_BIN : join(root, process.argv[3])));
 }

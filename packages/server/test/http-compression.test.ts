@@ -113,3 +113,12 @@ describe('request bodies', () => {
     expect(res.statusCode).toBeLessThan(500);
   });
 });
+
+describe('the API documentation files', () => {
+  it("are compressed by the plugin (Swagger UI's script), while JSON answers go through the memo only", async () => {
+    const res = await fx.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.rawPayload).length).toBeGreaterThan(res.rawPayload.length * 2);
+  });
+});

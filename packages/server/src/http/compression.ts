@@ -7,6 +7,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 /** Bytes the compressed-answer memo may hold (answer texts and their compressed forms). */
 export const COMPRESSED_MEMO_BYTES = 32 * 1024 * 1024;
+const DOCS_PREFIX = '/docs';
 
 type Encoding = 'br' | 'gzip';
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
@@ -35,12 +36,21 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   const memo = new CompressedMemo(COMPRESSED_MEMO_BYTES);
   const onSend = memoOnSend(memo);
   app.addHook('onRoute', (route) => {
-    if ((route as { compress?: unknown }).compress === false) return;
+    const options = route as { compress?: unknown };
+    if (options.compress === false) return;
+    // The API documentation's files (Swagger UI's scripts): the plugin compresses them.
+    if (route.url.startsWith(DOCS_PREFIX)) {
+      options.compress ??= {};
+      return;
+    }
+    // Every other answer is JSON text: the memo only. The plugin's own hooks cost ~9 µs on every
+    // request, compressed or not (measured: 33 -> 24 µs of server CPU per wallet-list request).
+    options.compress = false;
     const own = route.onSend;
     route.onSend = [onSend, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] as NonNullable<typeof route.onSend>;
   });
   await app.register(fastifyCompress, {
-    globalCompression: true,
+    globalCompression: false,
     globalDecompression: false,
     encodings: ENCODINGS,
     threshold: COMPRESSION_THRESHOLD_BYTES,
