@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { RequestMetrics } from './request-metrics.js';
 import type { RedisState } from '../shared/shared-state.js';
 
 /**
@@ -20,19 +21,8 @@ const REDIS_UP = `${PREFIX}redis_up`;
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'hostpay_http_requests_total',
-    help: 'HTTP requests by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'hostpay_http_request_duration_seconds',
-    help: 'HTTP request latency by route template and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  /** hostpay_http_requests_total and hostpay_http_request_duration_seconds (request-metrics.ts). */
+  readonly requests = new RequestMetrics();
   readonly authFailures = new Counter({
     name: 'hostpay_auth_failures_total',
     help: 'Failed authentications by error code',
@@ -53,6 +43,9 @@ export class Metrics {
   });
 
   constructor() {
+    for (const c of this.requests.collectors({ requests: 'hostpay_http_requests_total', latency: 'hostpay_http_request_duration_seconds' })) {
+      this.registry.registerMetric(c as unknown as Metric);
+    }
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     for (const name of NON_CONVENTIONAL_DEFAULTS) this.registry.removeSingleMetric(PREFIX + name);
   }
