@@ -112,7 +112,10 @@ const keyHeaders = (k: BenchKey, body = '') => {
 };
 async function bearerHeaders(k: BenchKey): Promise<() => Record<string, string>> {
   const tokenBody = JSON.stringify({ expiresIn: 3600 });
-  const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(k, tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+  const issue = () => fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(k, tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+  // wrk runs synchronously (execFileSync), so fetch's pool cannot retire a keep-alive connection
+  // the server closed meanwhile (65 s idle): a reuse of it fails once; a new one works.
+  const tokenRes = await issue().catch(issue);
   const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
   return () => ({ ...keyHeaders(k), authorization: `Bearer ${token}` });
 }
