@@ -81,6 +81,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installExpectationHandler(app.server);
 
   app.setValidatorCompiler(strictValidatorCompiler);
+  // Response schemas document the answers (OpenAPI) and a test validates every route's real
+  // answers against them; they are not used to write them. Most answers are finished JSON text
+  // (exact decimals), the rest small objects built field by field, so Fastify's compiled
+  // serializers (fast-json-stringify, one per route and status) would almost never run, yet
+  // compiling them was ~120 ms of every start and ~17 MB of memory (docs/benchmarks.md).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
   app.addHook('onRequest', (req, reply, done) => {

@@ -25,10 +25,8 @@ export interface AdminPluginContext<S extends { idempotency: AdminIdempotency }>
 
 export async function adminRoutes<S extends { idempotency: AdminIdempotency }>(app: TypedApp, ctx: AdminPluginContext<S>): Promise<void> {
   app.decorateRequest('operator', null);
-  // Every admin answer is JSON text written by writeExactJson (exact decimals), so Fastify's
-  // compiled serializers would never run: skip compiling one per response schema. The schemas
-  // still document the answers and trim them (reply.ts).
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Answers are JSON text written by writeExactJson (exact decimals) and trimmed to their schema
+  // (reply.ts); no compiled serializer runs (app.ts).
   useRawJsonBody(app, ADMIN_BODY_LIMIT, '{"name": "Shop"}');
   app.addHook('onRequest', ctx.auth);
   installIdempotency(app, ctx.admin.idempotency);
