@@ -1,6 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyAuth } from '../auth/ports.js';
 
+/** Characters of answer text each answer cache may hold (~64 MB of one-byte strings). */
+export const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+
 /** A key id looked up and not found: cached like a found one. */
 export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: true });
 
@@ -15,10 +18,11 @@ export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys
 export class Caches {
   // Bounded (least recently used goes first): keys of these maps come from clients (key ids,
   // amounts), so they must not grow without limit.
-  readonly walletBodies = new LRUCache<string, string>({ max: 10_000 });
+  // Answer texts are also bounded by size: one merchant's list can be large (1,000 wallets ~0.65 MB).
+  readonly walletBodies = new LRUCache<string, string>({ max: 10_000, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: (body) => body.length });
   /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
   readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
-  readonly feeBodies = new LRUCache<string, string>({ max: 10_000 });
+  readonly feeBodies = new LRUCache<string, string>({ max: 10_000, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: (body) => body.length });
   #generation = 0;
   #externalVersion: number;
   #syncedAt = -Infinity;
