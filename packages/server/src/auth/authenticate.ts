@@ -85,10 +85,9 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     const h = readSignedHeaders(req.headers, withBearer);
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
-    const bodyless = req.rawBody === '';
     const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
     const cacheId = verifiedCacheId(h, req);
-    const hit = key !== undefined && bodyless ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs) : undefined;
+    const hit = key !== undefined && cacheId !== undefined ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs) : undefined;
     // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
     const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
     if (key === undefined) {
@@ -108,7 +107,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
     const scope = req.routeOptions.config.scope;
     if (scope !== undefined) checkScope(scope, key, token);
-    if (hit === undefined && bodyless) {
+    if (hit === undefined && cacheId !== undefined) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
       verified.set(key.id, h.timestamp, cacheId, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt });
@@ -125,7 +124,8 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     } catch {
       return false;
     }
-    return verified.seen(h.apiKey, h.timestamp, verifiedCacheId(h, req), h.authorization, nowMs);
+    const cacheId = verifiedCacheId(h, req);
+    return cacheId !== undefined && verified.seen(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
   }
 
   async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
@@ -177,7 +177,17 @@ export function rateLimited(rate: RateLimitResult, message: string): HostpayErro
   return new HostpayError('RATE_LIMITED', message, { limit: rate.limit, retryAfterSeconds: rate.resetSeconds }, { 'retry-after': String(rate.resetSeconds) });
 }
 
-/** A version-2 signature is good for one method and target only, and so is its cache entry. */
-function verifiedCacheId(h: SignedHeaders, req: FastifyRequest): string {
-  return h.version === 2 ? `${h.signature} 2 ${req.method} ${req.url}` : h.signature;
+/** Targets longer than this are verified every time rather than cached (entries stay small). */
+const MAX_CACHED_TARGET = 2048;
+
+/**
+ * The verified-credentials cache key of a body-less request, or undefined when it must not be
+ * cached: a body, a signature that is not 64 hex characters, or a very long target. The version is
+ * part of the key, and a version-2 signature is good for one method and target only: without the
+ * hex check, a version-1 `signature` header spelling a version-2 key ("<hex> 2 GET /path") would
+ * find that entry and replay a v2 signature on another route.
+ */
+function verifiedCacheId(h: SignedHeaders, req: FastifyRequest): string | undefined {
+  if (req.rawBody !== '' || !isWellFormedSignature(h.signature) || req.url.length > MAX_CACHED_TARGET) return undefined;
+  return h.version === 2 ? `2 ${h.signature} ${req.method} ${req.url}` : `1 ${h.signature}`;
 }
