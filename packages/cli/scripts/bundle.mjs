@@ -7,9 +7,13 @@
 // run time (@fastify/swagger-ui serves its static assets), and the drivers loaded only when
 // configured (pg, ioredis): they stay ordinary dependencies, resolved from node_modules.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Chunk names carry content hashes: last build's chunks would otherwise pile up (and be packed).
+rmSync(`${root}dist/chunks`, { recursive: true, force: true });
 
 await build({
   entryPoints: { hostpay: `${root}dist/run.js` },

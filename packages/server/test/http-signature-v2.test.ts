@@ -55,12 +55,12 @@ describe('version 2 is accepted for every key', () => {
 
   it('a version-2 signature dressed as a version-1 header that spells its cache entry is refused on another route', async () => {
     const token = await issueToken(fx, fx.demo);
-    const headers = { ...v2Headers(fx.demo, 'GET', WALLETS), authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = { ...v2Headers(fx.demo, 'GET', WALLETS), authorization: `Bearer ${token}` };
     expect((await get(WALLETS, headers)).statusCode).toBe(200);
     // The verified-credentials cache once keyed v2 entries "<hex> 2 <METHOD> <target>" and v1 entries
     // by the raw header: a v1 header spelling that key replayed the v2 signature anywhere.
     const { 'signature-version': _v, ...v1 } = headers;
-    for (const spelled of [`${headers.signature} 2 GET ${WALLETS}`, `2 ${headers.signature} GET ${WALLETS}`]) {
+    for (const spelled of [`${headers.signature!} 2 GET ${WALLETS}`, `2 ${headers.signature!} GET ${WALLETS}`]) {
       expectError(await get(FEES, { ...v1, signature: spelled }), 401, 'INVALID_SIGNATURE');
     }
   });

@@ -25,6 +25,30 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
     expect(fallbacks).toHaveLength(0);
   });
 
+  it('failure gate: a slot whose release never arrives lapses on its own, even while others keep being taken', async () => {
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    const short = new RedisRateLimiter(redis, (e) => fallbacks.push(e), prefix, 300);
+    // Two slots taken and never settled (an instance that died mid-attempt).
+    expect((await short.reserve('gate-leak', 3, 60_000)).allowed).toBe(true);
+    expect((await short.reserve('gate-leak', 3, 60_000)).allowed).toBe(true);
+    // A third is taken and given back repeatedly: under the old shared counter each new slot
+    // re-armed the expiry of the two lost ones, so they never lapsed.
+    const until = Date.now() + 600;
+    while (Date.now() < until) {
+      const slot = await short.reserve('gate-leak', 3, 60_000);
+      expect(slot.allowed).toBe(true);
+      slot.settle(false);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The lost slots have lapsed: all three can be taken at once again, without waiting.
+    const started = Date.now();
+    const three = await Promise.all([0, 1, 2].map(() => short.reserve('gate-leak', 3, 60_000)));
+    expect(three.every((s) => s.allowed)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(200);
+    for (const s of three) if (s.allowed) s.settle(false);
+    expect(fallbacks).toHaveLength(0);
+  });
+
   it('shares the count between two limiters (two instances)', async () => {
     const other = new RedisRateLimiter(redis, () => undefined, prefix);
     const a = await Promise.all(Array.from({ length: 7 }, () => limiter.hit('k2', 10, 60_000)));

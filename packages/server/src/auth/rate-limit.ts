@@ -96,6 +96,9 @@ export interface MemoryRateLimiterOptions {
  * Fixed-window counters in a Map. Expired windows are swept at most once per second and the map
  * is capped, so memory stays bounded even under a flood of distinct client addresses.
  */
+/** The gate new addresses share while every tracked address still has failures in its window. */
+const OVERFLOW_GATE = 'gate:overflow';
+
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly gates = new Map<string, Gate>();
@@ -131,13 +134,21 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(result(w.count, w.count < limit, limit, w.resetAt - now));
   }
 
-  async reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation> {
+  async reserve(wanted: string, limit: number, windowMs: number): Promise<Reservation> {
     const deadline = Date.now() + RESERVE_WAIT_MS;
+    let bucket = wanted;
     for (;;) {
       const now = this.now();
       let g = this.gates.get(bucket);
       if (g === undefined) {
         if (this.gates.size >= this.maxBuckets) this.sweepGates(now);
+        // Still full of addresses with failures in their window (many addresses guessing at
+        // once): new addresses share one gate rather than evicting a live count, which would let
+        // an attacker reset its own count by churning addresses.
+        if (this.gates.size >= this.maxBuckets && bucket !== OVERFLOW_GATE) {
+          bucket = OVERFLOW_GATE;
+          continue;
+        }
         g = { failures: 0, resetAt: now + windowMs, inflight: 0 };
         this.gates.set(bucket, g);
       } else if (g.resetAt <= now) {
@@ -164,12 +175,9 @@ export class MemoryRateLimiter implements RateLimiter {
     this.waiting.wakeOne(bucket);
   }
 
+  /** Drops gates that hold nothing: no attempt in flight and no failure in a live window. */
   private sweepGates(now: number): void {
     for (const [bucket, g] of this.gates) if (g.inflight === 0 && (g.resetAt <= now || g.failures === 0)) this.gates.delete(bucket);
-    for (const [bucket, g] of this.gates) {
-      if (this.gates.size < this.maxBuckets) break;
-      if (g.inflight === 0) this.gates.delete(bucket);
-    }
   }
 
   /** Number of tracked buckets (for tests and metrics). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import { denied, MemoryRateLimiter, once, RESERVE_WAIT_MS, WaitQueue, type RateLimiter, type RateLimitResult, type Reservation } from '../auth/rate-limit.js';
@@ -9,27 +10,32 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
-// Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight.
-// Returns {0, failures, ttl}: blocked; {1, …}: every slot in flight, wait; {2, …}: slot taken. The
-// in-flight count expires (ARGV[3] ms) so slots held by an instance that died are not lost forever.
-const RESERVE = `local f = tonumber(redis.call('GET', KEYS[1]) or '0')
+// Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight,
+// a sorted set of slot ids scored by the time each lapses (ARGV[3] ms after it was taken), so a
+// slot whose release never arrived (an instance that died, a lost settle) lapses on its own even
+// while other slots keep being taken. ARGV[4]: this slot's id.
+// Returns {0, failures, ttl}: blocked; {1, …}: every slot in flight, wait; {2, …}: slot taken.
+const RESERVE = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local f = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
 if f >= tonumber(ARGV[1]) then return {0, f, ttl} end
-local r = tonumber(redis.call('GET', KEYS[2]) or '0')
+local r = redis.call('ZCARD', KEYS[2])
 if f + r >= tonumber(ARGV[1]) then return {1, f, ttl} end
-redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {2, f, ttl}`;
 
-// Gives the slot back; ARGV[1] = '1' counts a failure (the first of a window sets its expiry).
-const SETTLE = `if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
+// Gives slot ARGV[3] back; ARGV[1] = '1' counts a failure (the first of a window sets its expiry).
+const SETTLE = `redis.call('ZREM', KEYS[2], ARGV[3])
 if ARGV[1] == '1' then
   redis.call('INCR', KEYS[1])
   if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 end
 return 0`;
 
-const INFLIGHT_TTL_MS = 10_000;
+const DEFAULT_INFLIGHT_TTL_MS = 10_000;
 // Slots freed on another instance are noticed by polling; freed here, by a wake-up.
 const RESERVE_POLL_MS = 50;
 
@@ -57,6 +63,8 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly redis: Redis,
     private readonly onFallback: (err: Error) => void,
     private readonly prefix: string,
+    /** How long an unreleased failure-gate slot stays taken (tests shorten it). */
+    private readonly inflightTtlMs = DEFAULT_INFLIGHT_TTL_MS,
   ) {
     // EVALSHA after the first call: the script is not re-sent with every request.
     redis.defineCommand('hostpayRateHit', { numberOfKeys: 1, lua: HIT });
@@ -90,10 +98,11 @@ export class RedisRateLimiter implements RateLimiter {
     const keys = [`${this.prefix}gate:{${bucket}}:f`, `${this.prefix}gate:{${bucket}}:r`] as const;
     const deadline = Date.now() + RESERVE_WAIT_MS;
     const gate = this.redis as unknown as Gate;
+    const slot = randomUUID();
     for (;;) {
       let answer: [number, number, number];
       try {
-        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, INFLIGHT_TTL_MS)) as [number, number, number];
+        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, this.inflightTtlMs, slot)) as [number, number, number];
       } catch (err) {
         this.onFallback(err as Error);
         return this.local.reserve(bucket, limit, windowMs);
@@ -106,7 +115,7 @@ export class RedisRateLimiter implements RateLimiter {
       }
       if (state === 2) {
         const settle = once((failed) => {
-          gate.hostpayGateSettle(keys[0], keys[1], failed ? '1' : '0', windowMs).then(
+          gate.hostpayGateSettle(keys[0], keys[1], failed ? '1' : '0', windowMs, slot).then(
             () => this.waiting.wakeOne(bucket),
             (err: unknown) => this.onFallback(err as Error),
           );
@@ -175,8 +184,8 @@ interface RateHit {
 }
 
 interface Gate {
-  hostpayGateReserve(failures: string, inflight: string, limit: number, windowMs: number, inflightTtlMs: number): Promise<unknown>;
-  hostpayGateSettle(failures: string, inflight: string, failed: string, windowMs: number): Promise<unknown>;
+  hostpayGateReserve(failures: string, inflight: string, limit: number, windowMs: number, inflightTtlMs: number, slot: string): Promise<unknown>;
+  hostpayGateSettle(failures: string, inflight: string, failed: string, windowMs: number, slot: string): Promise<unknown>;
 }
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {
