@@ -158,3 +158,35 @@ describe('serve --demo in a terminal (stdout and stderr on one stream)', () => {
     expect(all.slice(last + 1).some((l) => l.includes('/api/v1/auth/token')), out).toBe(true);
   });
 });
+
+describe('serve --sandbox (a test deployment without demo data)', () => {
+  const data = tempDir();
+  afterAll(() => data.remove());
+
+  it('says it is a sandbox in its start-up summary and on /healthz', async () => {
+    const env = cleanEnv({ HOSTPAY_LOG_LEVEL: 'warn', HOSTPAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    const child = spawn(process.execPath, [BIN, 'serve', '--sandbox', '--json', '--port', '0', '--data-dir', data.dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      let out = '';
+      const summary = await new Promise<{ url: string; sandbox: boolean }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no summary in 20 s: ${out}`)), 20_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          try {
+            resolve(JSON.parse(out));
+            clearTimeout(timer);
+          } catch {
+            // not the whole document yet
+          }
+        });
+      });
+      expect(summary.sandbox).toBe(true);
+      const health = (await (await fetch(`${summary.url}/healthz`)).json()) as { result: { sandbox: boolean } };
+      expect(health.result.sandbox).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});

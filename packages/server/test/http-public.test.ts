@@ -33,7 +33,7 @@ describe('time and health', () => {
   });
 
   it('GET /healthz and /readyz answer with envelopes, no auth', async () => {
-    expect((await get('/healthz')).json()).toEqual({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive' } });
+    expect((await get('/healthz')).json()).toEqual({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive', sandbox: false } });
     expect((await get('/readyz')).json()).toEqual({ status: true, message: 'ready', isSuccess: true, result: { status: 'ready', store: 'up', redis: 'disabled' } });
   });
 

@@ -138,6 +138,11 @@ describe('sandbox diagnostics', () => {
     }
   });
 
+  it('a sandbox says so on /healthz (production says sandbox: false)', async () => {
+    expect((await sandbox.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({ result: { status: 'alive', sandbox: true } });
+    expect((await fx.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({ result: { status: 'alive', sandbox: false } });
+  });
+
   it('TIMESTAMP_OUT_OF_WINDOW carries the skew', async () => {
     const timestamp = String(Math.floor(sandbox.now() / 1000) - 300);
     const err = expectError(await sandbox.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: v1Headers(sandbox.demo, '', timestamp) }), 401, 'TIMESTAMP_OUT_OF_WINDOW');

@@ -182,11 +182,11 @@ describe('admin routes', () => {
 describe('the validator', () => {
   const fake = (statusCode: number, contentType: string, body: string) => ({ statusCode, headers: { 'content-type': contentType }, body }) as unknown as LightMyRequestResponse;
   const json = 'application/json; charset=utf-8';
-  const ok = JSON.stringify({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive' } });
+  const ok = JSON.stringify({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive', sandbox: false } });
 
   it('accepts a documented answer and refuses the wrong shape, status, content type or path', () => {
     expect(validator.problems('GET', '/healthz', fake(200, json, ok))).toEqual([]);
-    expect(validator.problems('GET', '/healthz', fake(200, json, ok.replace('"alive"}', '"dead"}')))).toHaveLength(1);
+    expect(validator.problems('GET', '/healthz', fake(200, json, ok.replace('"status":"alive"', '"status":"dead"')))).toHaveLength(1);
     expect(validator.problems('GET', '/healthz', fake(200, json, '{"status":true}'))).toHaveLength(1);
     expect(validator.problems('GET', '/healthz', fake(418, json, ok))[0]).toContain('status not documented');
     expect(validator.problems('GET', '/healthz', fake(200, 'text/html', ok))[0]).toContain('content type text/html not documented');

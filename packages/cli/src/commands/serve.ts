@@ -8,6 +8,7 @@ import { requestToken } from '../token-request.js';
 
 interface ServeOptions extends StoreOptions {
   demo?: boolean;
+  sandbox?: boolean;
   host?: string;
   port?: number;
 }
@@ -15,6 +16,7 @@ interface ServeOptions extends StoreOptions {
 export function registerServe(program: Command, io: Io): void {
   withStoreOptions(program.command('serve').description('run the HTTP server'))
     .option('--demo', 'sandbox: generate the master key if needed, seed a demo merchant once, print credentials and requests to try')
+    .option('--sandbox', 'a test deployment (as HOSTPAY_SANDBOX=true): diagnostic authentication errors and the sandbox-only features; --demo implies it')
     .option('--host <host>', 'address to listen on (default: $HOSTPAY_HOST or 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free port (default: $HOSTPAY_PORT or 8080)', integerIn(0, 65_535))
     .addHelpText('after', '\nLogs go to stderr; stdout carries only the start-up summary (one JSON document with --json).\nSIGTERM or Ctrl-C drains in-flight requests, closes the store and exits.')
@@ -28,7 +30,7 @@ export function registerServe(program: Command, io: Io): void {
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { createServer } = await import('../server-http.js');
-  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true ? { sandbox: true } : {}) });
+  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true || opts.sandbox === true ? { sandbox: true } : {}) });
   const serviceLog = heldLog();
   // The demo banner is read by a person in the same terminal: log lines of the start-up (the
   // banner's own token request among them) wait until it is printed, then follow it.
@@ -97,7 +99,8 @@ function heldLog(): ServiceLog & { attach(target: ServiceLog): void } {
 async function announce(io: Io, opts: ServeOptions, config: Config, services: Services, url: string): Promise<void> {
   const docsUrl = `${url}/docs`;
   if (opts.demo !== true) {
-    printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir }, () => `hostpay listening on ${url} (API docs ${docsUrl})`);
+    const what = config.sandbox ? 'hostpay sandbox (test deployment: never for real payments)' : 'hostpay';
+    printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, sandbox: config.sandbox }, () => `${what} listening on ${url} (API docs ${docsUrl})`);
     return;
   }
   const demo = await (await loadServer()).seedDemo(services, config.dataDir);

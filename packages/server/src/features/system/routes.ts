@@ -11,7 +11,16 @@ const envelopeOf = (result: TSchema, description: string) =>
     { status: Type.Boolean(), message: Type.String(), isSuccess: Type.Boolean(), result },
     { additionalProperties: false, description },
   );
-const Alive = envelopeOf(Type.Object({ status: Type.Literal('alive') }, { additionalProperties: false }), 'The process answers.');
+const Alive = envelopeOf(
+  Type.Object(
+    {
+      status: Type.Literal('alive'),
+      sandbox: Type.Boolean({ description: 'true on a sandbox (test) deployment: simulated payments and diagnostic authentication errors; never true in production' }),
+    },
+    { additionalProperties: false },
+  ),
+  'The process answers.',
+);
 const Ready = envelopeOf(
   Type.Object(
     {
@@ -72,7 +81,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
       security: SECURITY.public,
       response: { 200: Alive, ...errorResponses(ERRORS.public) },
     },
-  }, async () => okBody('alive', { status: 'alive' as const }));
+  }, async () => okBody('alive', { status: 'alive' as const, sandbox: config.sandbox }));
 
   app.get('/readyz', {
     schema: {
