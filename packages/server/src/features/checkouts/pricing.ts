@@ -1,0 +1,50 @@
+import { Decimal } from '@hostpay/protocol';
+
+/**
+ * What one payment option of a checkout costs the payer and brings the merchant (the contract's
+ * "Money" paragraph), pure and exact:
+ * - amountDue = amount × rate(currency → asset), rounded *up* to the asset's precision (the payer
+ *   never pays less than the checkout's value; rate 1 when the asset is the currency);
+ * - the fee is the fee preview's total, charged in the fee currency, converted into the asset at
+ *   the operator's rate and rounded half up to the asset's precision;
+ * - netAmount = amountDue − that fee, what the merchant's wallet is credited when exactly
+ *   amountDue arrives. An option whose fee would eat the whole amount is not payable.
+ */
+export interface OptionPricingInput {
+  /** The checkout amount, in `currency`. */
+  amount: Decimal;
+  /** currency → asset; null when the asset is the currency. */
+  rate: Decimal | null;
+  /** Fractional digits of the asset. */
+  assetDecimals: number;
+  /** The fee preview's total fee, in its fee currency. */
+  fee: Decimal;
+  /** fee currency → asset; null when the fee is charged in the asset itself. */
+  feeRate: Decimal | null;
+}
+
+export interface OptionPricing {
+  amountDue: Decimal;
+  /** The rate locked for this option until the checkout expires (1 when the asset is the currency). */
+  rate: Decimal;
+  feeInAsset: Decimal;
+  netAmount: Decimal;
+  /** False when the fee is not below amountDue: the option is not offered. */
+  payable: boolean;
+}
+
+export function priceOption(input: OptionPricingInput): OptionPricing {
+  if (!input.amount.isFinite() || input.amount.lte(0)) throw new RangeError('amount must be positive');
+  if (!Number.isInteger(input.assetDecimals) || input.assetDecimals < 0 || input.assetDecimals > 18) throw new RangeError('asset precision must be 0..18');
+  const rate = input.rate ?? new Decimal(1);
+  if (rate.lte(0)) throw new RangeError('rate must be positive');
+  const amountDue = input.amount.times(rate).toDecimalPlaces(input.assetDecimals, Decimal.ROUND_UP);
+  const feeInAsset = input.fee.times(input.feeRate ?? 1).toDecimalPlaces(input.assetDecimals, Decimal.ROUND_HALF_UP);
+  const netAmount = amountDue.minus(feeInAsset);
+  return { amountDue, rate, feeInAsset, netAmount, payable: netAmount.gt(0) };
+}
+
+/** What settling credits when `received` arrived and the fee for it is `feeInAsset` (never below 0). */
+export function creditFor(received: Decimal, feeInAsset: Decimal): Decimal {
+  return Decimal.max(received.minus(feeInAsset), 0);
+}
