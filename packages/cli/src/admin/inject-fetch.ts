@@ -13,17 +13,16 @@ export interface Injectable {
  */
 export function injectFetch(app: Injectable): typeof fetch {
   return async (input, init = {}) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    // A Request, a URL or a string, with init on top, exactly as fetch reads them.
+    const request = new Request(input instanceof URL ? input.href : input, init);
+    request.signal.throwIfAborted();
+    const url = new URL(request.url);
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => {
+    request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const res = await app.inject({
-      method: init.method ?? 'GET',
-      url: url.pathname + url.search,
-      headers,
-      ...(typeof init.body === 'string' ? { payload: init.body } : {}),
-    });
+    const body = request.body === null ? undefined : await request.text();
+    const res = await app.inject({ method: request.method, url: url.pathname + url.search, headers, ...(body === undefined ? {} : { payload: body }) });
     const out = new Headers();
     for (const [name, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;
