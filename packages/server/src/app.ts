@@ -22,7 +22,7 @@ import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { installMetrics } from './http/metrics-plugin.js';
 import { Metrics } from './observability/metrics.js';
-import type { RedisState } from './shared/shared-state.js';
+import type { RedisState } from './cluster/shared-state.js';
 
 export interface AppDeps {
   config: Config;

@@ -11,7 +11,7 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { createSharedState, type PgFeedOptions, type SharedState } from './shared/shared-state.js';
+import { createSharedState, type PgFeedOptions, type SharedState } from './cluster/shared-state.js';
 import { sql } from 'kysely';
 
 export interface Services {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sign } from '@hostpay/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../src/shared/redis.js';
-import { RedisRateLimiter } from '../src/shared/redis-rate-limiter.js';
+import { connectRedis } from '../src/cluster/redis.js';
+import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { createAdminFixture, type AdminFixture } from './http-helpers/admin-fixture.js';
 import { postgresAvailable, redisAvailable, TEST_REDIS_URL, type Dialect } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisState } from '../src/shared/shared-state.js';
+import type { RedisState } from '../src/cluster/shared-state.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { requestToken } from './http-helpers/requests.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../src/shared/redis.js';
-import { RedisRateLimiter } from '../src/shared/redis-rate-limiter.js';
+import { connectRedis } from '../src/cluster/redis.js';
+import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
 
 describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {

@@ -1,5 +1,5 @@
 import type { Metrics } from '../observability/metrics.js';
-import type { RedisState } from '../shared/shared-state.js';
+import type { RedisState } from '../cluster/shared-state.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { createAuthHooks } from '../auth/authenticate.js';

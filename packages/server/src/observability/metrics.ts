@@ -1,6 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { RequestMetrics } from './request-metrics.js';
-import type { RedisState } from '../shared/shared-state.js';
+import type { RedisState } from '../cluster/shared-state.js';
 
 /**
  * Prometheus metrics of one instance, served at /metrics. Labels are bounded: the route
