@@ -81,8 +81,10 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
   const failureLimit = config.authFailureLimitPerMinute;
   const verified = new VerifiedCache();
 
-  async function identify(req: FastifyRequest, withBearer: boolean, nowMs: number): Promise<Principal> {
-    const h = readSignedHeaders(req.headers, withBearer);
+  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
+  async function identify(req: FastifyRequest, headers: SignedHeaders | Error, withBearer: boolean, nowMs: number): Promise<Principal> {
+    if (headers instanceof Error) throw headers;
+    const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
     const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
@@ -116,14 +118,8 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
   }
 
   /** The request repeats credentials accepted moments ago (a body-less request of the same second). */
-  function knownGood(req: FastifyRequest, withBearer: boolean, nowMs: number): boolean {
-    if (req.rawBody !== '') return false;
-    let h: SignedHeaders;
-    try {
-      h = readSignedHeaders(req.headers, withBearer);
-    } catch {
-      return false;
-    }
+  function knownGood(req: FastifyRequest, h: SignedHeaders | Error, nowMs: number): boolean {
+    if (h instanceof Error) return false;
     const cacheId = verifiedCacheId(h, req);
     return cacheId !== undefined && verified.seen(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
   }
@@ -131,17 +127,18 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
   async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
     reply.header('cache-control', 'no-store');
     const nowMs = now();
+    const headers = readHeaders(req, withBearer);
     // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
     // than the failure limit in parallel from one address (a busy backend) would queue on it,
     // and every cached request would pay the gate's round trips to Redis.
-    const principal = knownGood(req, withBearer, nowMs)
-      ? await identify(req, withBearer, nowMs)
+    const principal = knownGood(req, headers, nowMs)
+      ? await identify(req, headers, withBearer, nowMs)
       : await withFailureLimit(
           limiter,
           failedAuthBucket('merchant', req.ip),
           failureLimit,
           'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-          () => identify(req, withBearer, nowMs),
+          () => identify(req, headers, withBearer, nowMs),
         );
     const key = principal.key;
     services.touchKey(key.id);
@@ -190,4 +187,13 @@ const MAX_CACHED_TARGET = 2048;
 function verifiedCacheId(h: SignedHeaders, req: FastifyRequest): string | undefined {
   if (req.rawBody !== '' || !isWellFormedSignature(h.signature) || req.url.length > MAX_CACHED_TARGET) return undefined;
   return h.version === 2 ? `2 ${h.signature} ${req.method} ${req.url}` : `1 ${h.signature}`;
+}
+
+/** The signed headers, or the error saying which are missing (raised later, inside the failure gate). */
+function readHeaders(req: FastifyRequest, withBearer: boolean): SignedHeaders | Error {
+  try {
+    return readSignedHeaders(req.headers, withBearer);
+  } catch (err) {
+    return err as Error;
+  }
 }
