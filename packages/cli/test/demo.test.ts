@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { authHeaders } from '../src/signed-request.js';
 import { shellQuote } from '../src/shell-quote.js';
-import { BIN, cleanEnv, hostpay, lines, sh, tempDir } from './helpers.js';
+import { BIN, cleanEnv, hostpay, jsonSummary, lines, sh, tempDir } from './helpers.js';
 
 const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
 const HOSTPAY = `${shellQuote(process.execPath)} ${shellQuote(BIN)}`;
@@ -168,19 +168,7 @@ describe('serve --sandbox (a test deployment without demo data)', () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--sandbox', '--json', '--port', '0', '--data-dir', data.dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      let out = '';
-      const summary = await new Promise<{ url: string; sandbox: boolean }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no summary in 20 s: ${out}`)), 20_000);
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          try {
-            resolve(JSON.parse(out));
-            clearTimeout(timer);
-          } catch {
-            // not the whole document yet
-          }
-        });
-      });
+      const summary = await jsonSummary<{ url: string; sandbox: boolean }>(child, 20_000);
       expect(summary.sandbox).toBe(true);
       const health = (await (await fetch(`${summary.url}/healthz`)).json()) as { result: { sandbox: boolean } };
       expect(health.result.sandbox).toBe(true);

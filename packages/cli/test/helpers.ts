@@ -66,3 +66,20 @@ export function memoryIo(env: Record<string, string | undefined> = {}): Io & { o
 
 /** The lines of a stream's text, without the empty one after the last newline. */
 export const lines = (text: string): string[] => text.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1);
+
+/** The start-up summary `hostpay serve --json` prints: the first complete JSON document on stdout. */
+export function jsonSummary<T>(child: ChildProcess, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no start-up summary within ${timeoutMs} ms: ${out}`)), timeoutMs);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      try {
+        resolve(JSON.parse(out) as T);
+        clearTimeout(timer);
+      } catch {
+        // not the whole document yet
+      }
+    });
+  });
+}

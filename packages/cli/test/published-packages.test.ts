@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonSummary } from './helpers.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -133,19 +134,7 @@ describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      let out = '';
-      const summary = await new Promise<{ url: string; demo: { apiKey: string; token: { accessToken: string } } }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start-up summary in 30 s: ${out}`)), 30_000);
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          try {
-            resolve(JSON.parse(out));
-            clearTimeout(timer);
-          } catch {
-            // not the whole document yet
-          }
-        });
-      });
+      const summary = await jsonSummary<{ url: string; demo: { apiKey: string; token: { accessToken: string } } }>(child, 30_000);
       expect((await fetch(`${summary.url}/healthz`)).status).toBe(200);
       expect(summary.demo.apiKey).toMatch(/^hp_/);
       expect(summary.demo.token.accessToken.split('.')).toHaveLength(3);
