@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '@hostpay/protocol';
 import { cells, json, text } from './admin-helpers.js';
 import type { Result } from './helpers.js';
 
@@ -57,7 +58,7 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       keyId = json<{ id: string }>(await run('key', 'create', '--merchant', merchantId, '--label', 'checkout', '--json')).id;
       const list = cells(text(await run('key', 'list', '--merchant', merchantId)));
       expect(list[0]).toEqual(['KEY', 'MERCHANT', 'STATUS', 'SCOPES', 'EXPIRES', 'LAST USED', 'LABEL']);
-      expect(list[1]).toEqual([keyId, merchantId, 'active', 'wallets:read,fees:read', '-', '-', 'checkout']);
+      expect(list[1]).toEqual([keyId, merchantId, 'active', SCOPES.join(','), '-', '-', 'checkout']);
       // Never a secret outside `key create` / `key rotate`.
       expect(JSON.stringify(json(await run('key', 'get', keyId, '--json')))).not.toMatch(/sk_|apiSecret/);
 

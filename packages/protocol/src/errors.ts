@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_CURRENCY: 400,
   INVALID_QUERY: 400,
   INVALID_BODY: 400,
+  /** A URL field that is malformed, not https, or points at a refused address. */
+  INVALID_URL: 400,
   /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */
   MALFORMED_REQUEST: 400,
   // 401 — we could not tell who is calling
@@ -33,6 +35,8 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   KEY_ALREADY_ROTATED: 409,
+  /** The checkout is not in a state that allows this (cancel after payment, settle when not in review). */
+  CHECKOUT_STATE_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,
@@ -41,6 +45,10 @@ export const ERROR_STATUS = {
   NO_FEE_SCHEDULE: 422,
   NO_RATE: 422,
   INSUFFICIENT_FUNDS: 422,
+  /** No payment option of the checkout can be offered (no wallet, rate, address key or fee room). */
+  NO_PAYABLE_OPTION: 422,
+  /** The chain has no extended public key to derive deposit addresses from. */
+  CHAIN_NOT_CONFIGURED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,

@@ -187,7 +187,7 @@ export const FeesPreviewQuery = Type.Object(
 export type FeesPreviewQuery = Static<typeof FeesPreviewQuery>;
 
 /** Scopes a key or token can carry. */
-export const SCOPES = ['wallets:read', 'fees:read'] as const;
+export const SCOPES = ['wallets:read', 'fees:read', 'checkout:read', 'checkout:write', 'events:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The four authentication headers, interface §5 (lower case as HTTP/2 and Node see them). */

@@ -1,6 +1,7 @@
 import { createDecoder } from 'fast-jwt';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '@hostpay/protocol';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { expectError, requestToken, signedHeaders, unixSeconds } from './http-helpers/requests.js';
 
@@ -23,9 +24,9 @@ describe('issuing', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const { result } = res.json() as TokenBody;
-    expect(result).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600, scope: ['wallets:read', 'fees:read'] });
+    expect(result).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600, scope: [...SCOPES] });
     const claims = decode(result.accessToken) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: 'hostpay', sub: fx.demo.merchantId, key: fx.demo.apiKey, scope: 'wallets:read fees:read' });
+    expect(claims).toMatchObject({ iss: 'hostpay', sub: fx.demo.merchantId, key: fx.demo.apiKey, scope: SCOPES.join(' ') });
     expect(claims.jti).toEqual(expect.any(String));
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp).toBe((claims.iat as number) + 3600);

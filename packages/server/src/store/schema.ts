@@ -8,6 +8,8 @@ export interface MerchantTable {
   id: string;
   name: string;
   status: 'active' | 'suspended';
+  /** Decimal text, 0..5: how far below amountDue a payment still completes a checkout. */
+  underpayment_tolerance_percent: string;
   created_at: string;
   updated_at: string;
 }
@@ -76,12 +78,21 @@ export interface AssetTable {
   /** Fractional digits of the currency: fee rounding precision. */
   decimals: number;
   is_crypto: number;
+  active: number;
 }
 
 export interface ChainTable {
   id: string;
   symbol: string;
   name: string;
+  /** How addresses are derived and spelled: 'btc' | 'evm' | 'tron'. */
+  family: string;
+  /** 'mainnet' | 'testnet' | 'regtest'. */
+  network_type: string;
+  confirmations_required: number;
+  /** The account key deposit addresses are derived from; null: no checkout can use this chain. */
+  account_key_id: string | null;
+  active: number;
 }
 
 export interface NetworkTable {
@@ -90,6 +101,8 @@ export interface NetworkTable {
   chain_id: string;
   name: string;
   deposit_enabled: number;
+  /** Token contract (EVM/TRON) or null for the chain's native coin. */
+  token_contract: string | null;
 }
 
 export interface WalletTable {
@@ -149,6 +162,108 @@ export interface RateTable {
   updated_at: string;
 }
 
+export interface AccountKeyTable {
+  id: string;
+  family: string;
+  network_type: string;
+  /** The key as the operator gave it (xpub/tpub/zpub/vpub); public, never a private key. */
+  xpub: string;
+  next_index: number;
+  created_at: string;
+}
+
+export interface DepositAddressTable {
+  id: string;
+  chain_id: string;
+  account_key_id: string;
+  derivation_index: number;
+  address: string;
+  checkout_id: string | null;
+  option_id: string | null;
+  created_at: string;
+}
+
+export interface CheckoutTable {
+  id: string;
+  merchant_id: string;
+  status: string;
+  reason: string | null;
+  amount: string;
+  currency: string;
+  /** JSON: the fee preview's fields for this amount and currency, exact decimals as strings. */
+  fee: string;
+  order_id: string | null;
+  description: string | null;
+  /** JSON object of string pairs. */
+  metadata: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  tolerance_percent: string;
+  settled_option_id: string | null;
+  credited_posting_id: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CheckoutOptionTable {
+  id: string;
+  checkout_id: string;
+  position: number;
+  asset_id: string;
+  chain_id: string;
+  network_id: string;
+  address: string;
+  amount_due: string;
+  rate: string;
+  fee_in_asset: string;
+  net_amount: string;
+  confirmations_required: number;
+}
+
+export interface TransferTable {
+  id: string;
+  chain_id: string;
+  tx_hash: string;
+  log_index: number;
+  to_address: string;
+  asset_id: string;
+  amount: string;
+  confirmations: number;
+  block_time: string | null;
+  block_hash: string | null;
+  checkout_id: string | null;
+  option_id: string | null;
+  retracted: number;
+  /** Why operators should look at it: 'unmatched' | 'extra_payment' | 'wrong_asset' | 'paid_late' | null. */
+  exception: string | null;
+  detected_at: string;
+  updated_at: string;
+}
+
+export interface CheckoutTimelineTable {
+  checkout_id: string;
+  seq: number;
+  status: string;
+  reason: string | null;
+  at: string;
+}
+
+export interface EventSequenceTable {
+  merchant_id: string;
+  last_sequence: number;
+}
+
+export interface EventTable {
+  id: string;
+  merchant_id: string;
+  sequence: number;
+  type: string;
+  /** JSON text of `{object}` (the event's `data`), exact decimals as JSON numbers. */
+  data: string;
+  created_at: string;
+}
+
 export interface MigrationTable {
   version: number;
   name: string;
@@ -171,6 +286,14 @@ export interface Database {
   audit_log: AuditLogTable;
   admin_idempotency: AdminIdempotencyTable;
   server_secrets: ServerSecretTable;
+  account_keys: AccountKeyTable;
+  deposit_addresses: DepositAddressTable;
+  checkouts: CheckoutTable;
+  checkout_options: CheckoutOptionTable;
+  transfers: TransferTable;
+  checkout_timeline: CheckoutTimelineTable;
+  event_sequences: EventSequenceTable;
+  events: EventTable;
 }
 
 export type { Generated };

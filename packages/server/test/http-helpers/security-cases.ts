@@ -20,7 +20,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { name: 'GET fees-preview', url: '/api/v1/cp/psp/hosted-pay/fees-preview?amount=250.5&currency=usdt', scope: 'fees:read' },
 ];
 
-const OTHER_SCOPE: Record<Scope, Scope> = { 'wallets:read': 'fees:read', 'fees:read': 'wallets:read' };
+const OTHER_SCOPE: Record<Scope, Scope> = { 'wallets:read': 'fees:read', 'fees:read': 'wallets:read', 'checkout:read': 'wallets:read', 'checkout:write': 'wallets:read', 'events:read': 'wallets:read', 'webhooks:write': 'wallets:read' };
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {
   const get = (headers: Record<string, string>, remoteAddress?: string) =>

@@ -39,6 +39,8 @@ export interface AccountKey {
   /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
   text: string;
   hd: HDKey;
+  /** `<account>/0`, derived once on first use (the receive branch every address hangs off). */
+  receive?: HDKey;
 }
 
 const refuse = (why: string): never => {
@@ -94,7 +96,8 @@ export interface DerivedAddress {
 /** The receive address `<account>/0/index` (non-hardened steps only: watch-only derivation). */
 export function deriveAddress(account: AccountKey, index: number): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
-  const child = account.hd.deriveChild(0).deriveChild(index);
+  account.receive ??= account.hd.deriveChild(0);
+  const child = account.receive.deriveChild(index);
   const publicKey = child.publicKey;
   if (publicKey === null) throw new Error('derivation produced no public key');
   return { index, address: encodeAddress(account.family, account.network, publicKey), publicKey: hex(publicKey) };

@@ -25,7 +25,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
   return {
     async createMerchant(name: string, ctx: AuditContext): Promise<MerchantView> {
       const at = nowIso();
-      const row: MerchantTable = { id: newId('mer'), name: checkName(name), status: 'active', created_at: at, updated_at: at };
+      const row: MerchantTable = { id: newId('mer'), name: checkName(name), status: 'active', underpayment_tolerance_percent: '0', created_at: at, updated_at: at };
       await store.writeTransaction(async (trx) => {
         await trx.insertInto('merchants').values(row).execute();
         await recordAudit(trx, ctx, { action: 'merchant.create', objectType: 'merchant', objectId: row.id, before: null, after: merchantView(row) });

@@ -1,0 +1,53 @@
+import { LRUCache } from 'lru-cache';
+import { HostpayError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import type { Db } from '../../store/store.js';
+import type { ChainTable } from '../../store/schema.js';
+import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
+
+/** Parsed account keys by id: parsing and the `/0` step cost more than deriving one child. */
+const parsed = new LRUCache<string, AccountKey>({ max: 64 });
+
+function accountKey(id: string, xpub: string, family: string, network: string): AccountKey {
+  const cacheId = `${id}|${xpub}`;
+  let key = parsed.get(cacheId);
+  if (key === undefined) {
+    key = parseAccountKey(xpub, family as ChainFamily, network as ChainNetwork);
+    parsed.set(cacheId, key);
+  }
+  return key;
+}
+
+export interface AllocatedAddress {
+  address: string;
+  accountKeyId: string;
+  index: number;
+}
+
+/**
+ * Hands out the next deposit address of `chain` inside the caller's transaction: the key's
+ * counter is bumped by an UPDATE (which locks the row until commit, so two transactions never
+ * take the same index) and the address is recorded with its owner. The unique constraints on
+ * (key, index) and (chain, address) make reuse impossible even by a bug elsewhere; an index is
+ * never handed back, also when its checkout expires.
+ */
+export async function allocateAddress(trx: Db, chain: Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+  if (chain.account_key_id === null) {
+    throw new HostpayError('CHAIN_NOT_CONFIGURED', `chain ${chain.symbol} has no extended public key to derive deposit addresses from: the operator sets one with \`hostpay chain set-xpub ${chain.symbol} KEY\``, { chain: chain.symbol });
+  }
+  const bumped = await trx
+    .updateTable('account_keys')
+    .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
+    .where('id', '=', chain.account_key_id)
+    .returning(['id', 'xpub', 'next_index'])
+    .executeTakeFirst();
+  if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
+  const index = Number(bumped.next_index) - 1;
+  const key = accountKey(bumped.id, bumped.xpub, chain.family, chain.network_type);
+  const { address } = deriveAddress(key, index);
+  await trx
+    .insertInto('deposit_addresses')
+    .values({ id: newId('adr'), chain_id: chain.id, account_key_id: bumped.id, derivation_index: index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at })
+    .execute();
+  return { address, accountKeyId: bumped.id, index };
+}

@@ -1,0 +1,59 @@
+import { newId } from '../../store/ids.js';
+import type { Db } from '../../store/store.js';
+
+/** Every event type of the contract (spec/checkout.md, "Events and webhooks"). */
+export const EVENT_TYPES = [
+  'checkout.created',
+  'checkout.underpaid',
+  'checkout.processing',
+  'checkout.settled',
+  'checkout.expired',
+  'checkout.canceled',
+  'checkout.needs_review',
+  'checkout.invalid',
+  'wallet.balance_changed',
+  'webhook_endpoint.disabled',
+  'test.ping',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface AppendedEvent {
+  id: string;
+  merchantId: string;
+  sequence: number;
+  type: EventType;
+  createdAt: string;
+}
+
+/**
+ * Writes one event to the outbox inside the caller's transaction, so an event exists exactly when
+ * the change it reports committed. `objectJson` is the finished JSON text of `data.object` (exact
+ * decimals as number literals). The per-merchant sequence comes from a counter row that the
+ * update locks: two transactions of one merchant take consecutive numbers, never the same one.
+ */
+export async function appendEvent(trx: Db, merchantId: string, type: EventType, objectJson: string, at: string): Promise<AppendedEvent> {
+  const bumped = await trx
+    .updateTable('event_sequences')
+    .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
+    .where('merchant_id', '=', merchantId)
+    .returning('last_sequence')
+    .executeTakeFirst();
+  let sequence = bumped?.last_sequence;
+  if (sequence === undefined) {
+    // First event of this merchant: a concurrent first insert loses on the primary key and retries as an update.
+    const inserted = await trx.insertInto('event_sequences').values({ merchant_id: merchantId, last_sequence: 1 }).onConflict((oc) => oc.column('merchant_id').doNothing()).executeTakeFirst();
+    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) sequence = 1;
+    else {
+      const again = await trx
+        .updateTable('event_sequences')
+        .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
+        .where('merchant_id', '=', merchantId)
+        .returning('last_sequence')
+        .executeTakeFirstOrThrow();
+      sequence = again.last_sequence;
+    }
+  }
+  const id = newId('evt', 16);
+  await trx.insertInto('events').values({ id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at }).execute();
+  return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
+}
