@@ -3,3 +3,4 @@ export * from './decimal.js';
 export * from './exact-json.js';
 export * from './signing.js';
 export * from './schemas.js';
+export * from './checkout.js';

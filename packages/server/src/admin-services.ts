@@ -8,13 +8,16 @@ import { walletAdmin } from './features/wallets/service.js';
 import { ledgerAdmin } from './features/ledger/service.js';
 import { listAudit, type AuditContext, type AuditFilter } from './features/audit/service.js';
 import type { PageRequest } from './admin/pagination.js';
+import type { CheckoutService } from './features/checkouts/service.js';
 
 /**
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService }) {
   return {
+    /** Transfers, review and the operators' view of checkouts (features/checkouts). */
+    checkouts: deps.checkouts,
     ...merchantAdmin(deps),
     ...keyAdmin(deps),
     ...walletAdmin(deps),

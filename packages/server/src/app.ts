@@ -16,7 +16,8 @@ import { installNotFound } from './http/not-found.js';
 import { registerDocs, registerOpenApi } from './http/openapi.js';
 import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
 import { strictValidatorCompiler } from './http/validator.js';
-import type { RouteContext } from './http/route-context.js';
+import type { CheckoutRouteContext } from './features/checkouts/merchant-routes.js';
+import type { CheckoutService } from './features/checkouts/service.js';
 import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   redisState?: () => RedisState;
   /** Store dialect label for metrics. */
   storeDialect?: 'sqlite' | 'postgres';
+  /** Checkouts (merchant routes under /api/v1/cp/psp/hosted-pay); absent: those routes do not exist. */
+  checkouts?: CheckoutService;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
 }
@@ -108,7 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: RouteContext = {
+  const ctx: CheckoutRouteContext = {
+    checkouts: deps.checkouts,
+    idempotency: deps.admin?.idempotency,
     config,
     services,
     now,

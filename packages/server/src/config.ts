@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
   tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400, default: 3600, env: 'HOSTPAY_TOKEN_TTL_SECONDS', description: 'default bearer token lifetime' }),
   trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
+  publicUrl: Type.String({ default: '', env: 'HOSTPAY_PUBLIC_URL', description: 'public base URL of this server (https://pay.example.com), used in checkout page links; empty: the listen address' }),
   sandbox: Type.Boolean({ default: false, env: 'HOSTPAY_SANDBOX', description: 'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

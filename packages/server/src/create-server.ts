@@ -41,6 +41,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       config,
       services: services.merchant,
       admin: services.admin,
+      checkouts: services.checkouts,
       rateLimiter: services.shared.rateLimiter,
       redisState: () => services.shared.redis,
       storeDialect: services.store.dialect,
@@ -56,7 +57,11 @@ export async function createServer(config: Config, options: CreateServerOptions 
   return {
     app,
     services,
-    listen: (listen = {}) => startServer(app, { host: config.host, port: config.port, ...listen }),
+    async listen(listen = {}) {
+      const running = await startServer(app, { host: config.host, port: config.port, ...listen });
+      services.setListenUrl(running.url);
+      return running;
+    },
     close: () => app.close(),
   };
 }

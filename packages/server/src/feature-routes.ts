@@ -2,6 +2,8 @@ import type { AdminRoutes } from './admin/scope.js';
 import type { RouteContext, TypedApp } from './http/route-context.js';
 import type { AdminServices } from './admin-services.js';
 import { auditAdminRoutes } from './features/audit/routes.js';
+import { checkoutMerchantRoutes } from './features/checkouts/merchant-routes.js';
+import { checkoutAdminRoutes } from './features/checkouts/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -23,6 +25,7 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   tokenRoutes, // tokens: POST /api/v1/auth/token
   walletMerchantRoutes, // wallets: the merchant's wallet list
   feeMerchantRoutes, // fees: the merchant's fee preview
+  checkoutMerchantRoutes, // checkouts: create, read, cancel, simulate a payment
 ];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
@@ -34,4 +37,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   feeAdminRoutes,
   rateAdminRoutes,
   auditAdminRoutes,
+  checkoutAdminRoutes,
 ];

@@ -13,9 +13,14 @@ import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
 import { createSharedState, type PgFeedOptions, type SharedState } from './cluster/shared-state.js';
 import { sql } from 'kysely';
+import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
+import { startExpiryTimer } from './features/checkouts/expiry.js';
 
 export interface Services {
   store: Store;
+  checkouts: CheckoutService;
+  /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
+  setListenUrl(url: string): void;
   shared: SharedState;
   merchant: MerchantServices;
   admin: AdminServices;
@@ -57,8 +62,16 @@ export async function openStore(
  */
 export async function createServices(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
-  opts: { generateMasterKey?: boolean; store?: Store; log?: { warn(msg: string): void; info(msg: string): void } } = {},
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port'>>,
+  opts: {
+    generateMasterKey?: boolean;
+    store?: Store;
+    log?: { warn(msg: string): void; info(msg: string): void };
+    /** Clock in ms for checkouts (tests move it). */
+    now?: () => number;
+    /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
+    expirySweepMs?: number;
+  } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
   const store = opts.store ?? (await openStore(config));
@@ -96,14 +109,28 @@ export async function createServices(
     });
     const tokenKey = await loadTokenSigningKey(store, box);
     const { key: _secret, ...masterInfo } = master;
+    let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
+    const checkouts = checkoutService({
+      store,
+      caches,
+      sandbox: config.sandbox ?? false,
+      publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
+      ...(opts.now === undefined ? {} : { now: opts.now }),
+    });
+    const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,
+      checkouts,
+      setListenUrl(url: string) {
+        listenUrl = url;
+      },
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches }),
+      admin: createAdminServices({ store, box, caches, checkouts }),
       masterKey: masterInfo,
       async close() {
+        stopExpiry();
         await shared.close();
         await store.close();
       },

@@ -28,6 +28,8 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/wallets/wal_x/deactivate'], ['GET', '/assets/USDT/networks'], ['POST', '/wallets/wal_x/postings'], ['GET', '/wallets/wal_x/postings'],
   ['PUT', '/fees'], ['GET', '/fees'], ['DELETE', '/fees/fee_x'], ['GET', '/fees/preview?merchantId=mer_x&currency=EUR&amount=1'],
   ['PUT', '/settlement-currencies'], ['GET', '/settlement-currencies'], ['PUT', '/rates'], ['GET', '/rates'], ['GET', '/audit'],
+  ['POST', '/transfers'], ['GET', '/transfers'], ['POST', '/transfers/trf_x/retract'], ['POST', '/transfers/trf_x/attach'],
+  ['GET', '/checkouts'], ['GET', '/checkouts/chk_x'], ['POST', '/checkouts/chk_x/settle'], ['POST', '/checkouts/chk_x/reject'],
 ];
 
 const signed = (body = '') => {

@@ -4,6 +4,7 @@ import { adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/a
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
 import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
+import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -17,7 +18,9 @@ let validator: ResponseValidator;
 const seen = new Map<string, Set<number>>();
 
 beforeAll(async () => {
-  fx = await createFixture({ adminTokens: OPERATOR_TOKENS });
+  // A sandbox, so that simulate-payment answers too.
+  fx = await createFixture({ adminTokens: OPERATOR_TOKENS, sandbox: true });
+  await configureChains(fx.services);
   validator = new ResponseValidator((await fx.app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDoc>());
 });
 afterAll(() => fx.close());
@@ -176,6 +179,50 @@ describe('admin routes', () => {
     await admin('GET', '/rates', '/rates', 401, { token: null });
     expect((await admin('GET', '/audit', '/audit?limit=200', 200)).items.length).toBeGreaterThan(10);
     await admin('GET', '/audit', '/audit?since=yesterday', 400);
+  });
+});
+
+describe('checkout routes (merchant and operator)', () => {
+  it('create, list, get, cancel, simulate; transfers, review', async () => {
+    const C = '/api/v1/cp/psp/hosted-pay';
+    const m = (method: 'GET' | 'POST', url: string, body?: unknown) => checkoutCall(fx, fx.demo, method, url, body);
+    const first = verify('POST', C, await m('POST', C, { amount: '25.5', currency: 'EUR', orderId: 'o-1', metadata: { cart: '7' } }), 201);
+    verify('POST', C, await m('POST', C, { amount: '-1', currency: 'EUR' }), 400);
+    verify('POST', C, await m('POST', C, { amount: '1', currency: 'EUR', paymentOptions: [{ asset: 'TRX', chain: 'TRON' }] }), 422);
+    verify('POST', C, await fx.app.inject({ method: 'POST', url: C, payload: '{}', headers: { 'content-type': 'application/json' } }), 401);
+    verify('GET', C, await m('GET', `${C}?limit=1`), 200);
+    verify('GET', C, await m('GET', `${C}?status=lost`), 400);
+    verify('GET', `${C}/{id}`, await m('GET', `${C}/${first.id}`), 200);
+    verify('GET', `${C}/{id}`, await m('GET', `${C}/chk_nobody`), 404);
+    verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON', amount: '1' }), 200);
+    verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'NOPE' }), 400);
+    verify('POST', `${C}/{id}/cancel`, await m('POST', `${C}/${first.id}/cancel`), 409);
+    const second = verify('POST', C, await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }), 201);
+    verify('POST', `${C}/{id}/cancel`, await m('POST', `${C}/${second.id}/cancel`), 200);
+
+    const report = { chain: 'ETH', txHash: '0xabc1', index: 0, toAddress: second.paymentOptions[0].address, asset: 'USDT', amount: '10', confirmations: 1 };
+    const late = await admin('POST', '/transfers', '/transfers', 201, { body: report });
+    expect(late.checkout.status).toBe('needs_review');
+    await admin('POST', '/transfers', '/transfers', 200, { body: report });
+    await admin('POST', '/transfers', '/transfers', 400, { body: { ...report, amount: '-5' } });
+    const stray = await admin('POST', '/transfers', '/transfers', 201, { body: { ...report, txHash: '0xabc2', toAddress: '0x0000000000000000000000000000000000000001' } });
+    await admin('GET', '/transfers', '/transfers?matched=false', 200);
+    await admin('GET', '/transfers', '/transfers?matched=maybe', 400);
+    await admin('POST', '/transfers/{id}/attach', `/transfers/${stray.transfer.id}/attach`, 200, { body: { checkoutId: second.id } });
+    await admin('POST', '/transfers/{id}/attach', '/transfers/trf_nobody/attach', 404, { body: { checkoutId: second.id } });
+    await admin('POST', '/transfers/{id}/retract', `/transfers/${stray.transfer.id}/retract`, 200);
+    await admin('POST', '/transfers/{id}/retract', '/transfers/trf_nobody/retract', 404);
+    await admin('GET', '/checkouts', `/checkouts?merchantId=${fx.demo.merchantId}`, 200);
+    await admin('GET', '/checkouts', '/checkouts?createdFrom=yesterday', 400);
+    await admin('GET', '/checkouts/{id}', `/checkouts/${second.id}`, 200);
+    await admin('GET', '/checkouts/{id}', '/checkouts/chk_nobody', 404);
+    await admin('POST', '/checkouts/{id}/settle', `/checkouts/${first.id}/settle`, 409, { body: {} });
+    expect((await admin('POST', '/checkouts/{id}/settle', `/checkouts/${second.id}/settle`, 200, { body: {} })).status).toBe('settled');
+    const third = verify('POST', C, await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }), 201);
+    await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 409);
+    await m('POST', `${C}/${third.id}/cancel`);
+    await admin('POST', '/transfers', '/transfers', 201, { body: { ...report, txHash: '0xabc3', toAddress: third.paymentOptions[0].address } });
+    expect((await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 200)).status).toBe('invalid');
   });
 });
 

@@ -1,5 +1,5 @@
 import { canonicalTarget } from '@hostpay/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { JSON_UTF8 } from '../http/envelope.js';
 import type { AdminIdempotency } from './idempotency.js';
 import { auditOf } from './reply.js';
@@ -22,13 +22,17 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 
 const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500);
 
-export function installIdempotency(app: FastifyInstance, service: AdminIdempotency): void {
+/**
+ * `owner`: whose key space an Idempotency-Key lives in — the operator token's name on the admin
+ * API, the merchant on merchant routes (two merchants may use the same key for different things).
+ */
+export function installIdempotency(app: FastifyInstance, service: AdminIdempotency, owner: (req: FastifyRequest) => string = (req) => auditOf(req).operator): void {
   app.decorateRequest('idempotencyClaim', null);
 
   app.addHook('preHandler', async (req, reply) => {
     const key = req.headers['idempotency-key'];
     if (!WRITES.has(req.method) || typeof key !== 'string') return;
-    const { operator } = auditOf(req);
+    const operator = owner(req);
     // The parsed body re-serialised: the same JSON with other whitespace is the same request.
     // Canonical: the same request with its JSON keys or query parameters in another order is the same request.
     const claim = await service.begin(operator, key, { method: req.method, url: canonicalTarget(req.url), body: canonicalJson(req.body ?? {}) });

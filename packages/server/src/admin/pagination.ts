@@ -25,6 +25,8 @@ export async function page<DB, TB extends keyof DB, O extends { id: string }, T>
   column: string,
   req: PageRequest,
   view: (row: O) => T,
+  /** 'desc': newest first (merchant lists); the cursor continues in the same direction. */
+  direction: 'asc' | 'desc' = 'asc',
 ): Promise<Page<T>> {
   const limit = req.limit ?? DEFAULT_PAGE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
@@ -35,9 +37,10 @@ export async function page<DB, TB extends keyof DB, O extends { id: string }, T>
   let q = query as unknown as SelectQueryBuilder<Record<string, Record<string, string>>, string, O>;
   if (req.cursor) {
     const [at, id] = decodeCursor(req.cursor);
-    q = q.where((eb) => eb.or([eb(column, '>', at), eb.and([eb(column, '=', at), eb(`${table}id`, '>', id)])]));
+    const past = direction === 'asc' ? '>' : '<';
+    q = q.where((eb) => eb.or([eb(column, past, at), eb.and([eb(column, '=', at), eb(`${table}id`, past, id)])]));
   }
-  const rows = await q.orderBy(column).orderBy(`${table}id`).limit(limit + 1).execute();
+  const rows = await q.orderBy(column, direction).orderBy(`${table}id`, direction).limit(limit + 1).execute();
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as (O & Record<string, string>) | undefined;
   return {

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
+import { Checkout, ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
@@ -34,13 +34,14 @@ const TAGS = [
   { name: 'public', description: 'No credentials: server time, liveness, readiness and metrics.' },
   { name: 'auth', description: 'Bearer tokens for an API key, requested with the signed key headers.' },
   { name: 'merchant', description: 'The merchant API: wallets and fee previews; all four authentication headers.' },
+  { name: 'checkout', description: 'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.' },
 ];
-const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit.' };
+const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.' };
 
 /** `admin`: the admin API is enabled, so its tag and security scheme are documented. */
 export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean } = {}): Promise<void> {
   const admin = options.admin === true;
-  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope, Checkout]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -51,14 +51,15 @@ export async function createFixture(configOverrides: Partial<Config> = {}): Prom
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-http-'));
   // Security tests fail authentication on purpose, many times, from one address.
   const config = loadConfig({}, { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, ...configOverrides });
-  const services = await createServices(config, { generateMasterKey: true });
-  const demo = await seedDemo(services, dataDir);
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
+  // No expiry timer: tests expire checkouts by calling expireDue at the moment they choose.
+  const services = await createServices(config, { generateMasterKey: true, now, expirySweepMs: 0 });
+  const demo = await seedDemo(services, dataDir);
   const apps: FastifyInstance[] = [];
   const build = async (overrides: Partial<AppDeps> & { merchant?: Partial<MerchantServices> } = {}) => {
     const { merchant, ...deps } = overrides;
-    const app = await buildApp({ config, services: { ...services.merchant, ...merchant }, admin: services.admin, now, logger: false, ...deps });
+    const app = await buildApp({ config, services: { ...services.merchant, ...merchant }, admin: services.admin, checkouts: services.checkouts, now, logger: false, ...deps });
     await app.ready();
     apps.push(app);
     return app;

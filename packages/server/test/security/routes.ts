@@ -55,6 +55,19 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'PUT', path: '/admin/v1/rates' },
   { side: 'operator', method: 'GET', path: '/admin/v1/rates' },
   { side: 'operator', method: 'GET', path: '/admin/v1/audit' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/cancel' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/simulate-payment' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/transfers' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/transfers' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/transfers/{id}/retract' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/transfers/{id}/attach' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/checkouts' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/checkouts/{id}' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/settle' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/reject' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

@@ -42,12 +42,23 @@ export class FeeService {
   }
 
   private async rate(base: string, quote: string): Promise<Decimal> {
-    const rows = await findRates(this.db, base, quote);
-    const direct = rows.find((r) => r.base === base);
-    if (direct) return new Decimal(direct.rate);
-    const inverse = rows.find((r) => r.base === quote);
-    // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
-    if (inverse) return new Decimal(1).dividedBy(inverse.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP);
+    const rate = await resolveRate(this.db, base, quote);
+    if (rate !== null) return rate;
     throw new HostpayError('NO_RATE', `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`, { base, quote });
   }
+}
+
+/**
+ * 1 `base` = rate `quote`, from the operator's rates: the direct pair, else the inverse of the
+ * reverse pair; null when neither is configured. The same rule for fee previews and checkouts.
+ */
+export async function resolveRate(db: Db, base: string, quote: string): Promise<Decimal | null> {
+  if (base === quote) return new Decimal(1);
+  const rows = await findRates(db, base, quote);
+  const direct = rows.find((r) => r.base === base);
+  if (direct) return new Decimal(direct.rate);
+  const inverse = rows.find((r) => r.base === quote);
+  // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
+  if (inverse) return new Decimal(1).dividedBy(inverse.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP);
+  return null;
 }

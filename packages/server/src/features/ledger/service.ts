@@ -1,7 +1,7 @@
 import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
 import { findPostingByKey, insertPosting, type PostingRow } from './queries.js';
 import { lockWallet, updateBalances } from '../wallets/queries.js';
 import type { LedgerPostingTable, PostingKind } from '../../store/schema.js';
@@ -121,3 +121,48 @@ export function ledgerAdmin({ store, caches }: AdminDeps) {
 }
 
 export type LedgerAdmin = ReturnType<typeof ledgerAdmin>;
+
+/**
+ * Credits the merchant's wallet for an asset on a chain inside the caller's transaction (checkout
+ * settlement), creating the wallet when it is missing. The posting's idempotency key makes a
+ * second credit for the same reason impossible (unique per wallet). Returns the posting and the
+ * wallet, so the caller can report the balance change; the caller invalidates the wallet caches
+ * once the transaction has committed.
+ */
+export async function creditInTransaction(
+  trx: Db,
+  dialect: 'sqlite' | 'postgres',
+  req: { merchantId: string; assetId: string; chainId: string; amount: Decimal; idempotencyKey: string; at: string },
+): Promise<{ posting: PostingRow; walletId: string; replayed: boolean }> {
+  const find = () => trx.selectFrom('wallets').select('id').where('merchant_id', '=', req.merchantId).where('asset_id', '=', req.assetId).where('chain_id', '=', req.chainId).executeTakeFirst();
+  let found = await find();
+  if (found === undefined) {
+    // A concurrent settlement of another checkout may create it first: the unique constraint
+    // decides, and both then post to the one wallet.
+    await trx
+      .insertInto('wallets')
+      .values({ id: newId('wal'), merchant_id: req.merchantId, asset_id: req.assetId, chain_id: req.chainId, active: 1, amount: '0', freeze_amount: '0', created_at: req.at, updated_at: req.at })
+      .onConflict((oc) => oc.columns(['merchant_id', 'asset_id', 'chain_id']).doNothing())
+      .execute();
+    found = await find();
+  }
+  const wallet = await lockWallet(trx, found!.id, dialect);
+  if (!wallet) throw new Error('wallet vanished inside its transaction');
+  const previous = await findPostingByKey(trx, wallet.id, req.idempotencyKey);
+  if (previous) return { posting: previous, walletId: wallet.id, replayed: true };
+  const next = apply('credit', req.amount, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount)) as [Decimal, Decimal];
+  const at = new Date(Math.max(Date.parse(req.at), Date.parse(wallet.updated_at) + 1)).toISOString();
+  const posting: PostingRow = {
+    id: newId('pst'),
+    wallet_id: wallet.id,
+    kind: 'credit',
+    amount: decimalText(req.amount),
+    idempotency_key: req.idempotencyKey,
+    amount_after: decimalText(next[0]),
+    freeze_amount_after: decimalText(next[1]),
+    created_at: at,
+  };
+  await insertPosting(trx, posting);
+  await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
+  return { posting, walletId: wallet.id, replayed: false };
+}

@@ -1,0 +1,152 @@
+import { Decimal, decimalText, writeExactJson } from '@hostpay/protocol';
+import { randomBytes } from 'node:crypto';
+import { HostpayError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import type { Db, Store } from '../../store/store.js';
+import { allocateAddress } from '../addresses/allocate.js';
+import { appendEvent } from '../events/outbox.js';
+import { type FeeService, resolveRate } from '../fees/preview.js';
+import type { CheckedCreateRequest } from './create-input.js';
+import { priceOption } from './pricing.js';
+import { appendTimeline, loadCheckouts, type LoadedCheckout } from './queries.js';
+import { checkoutView } from './view.js';
+
+/** A candidate option: an asset on a chain, with what the catalog says about it. */
+interface Candidate {
+  asset: string;
+  chain: string;
+  assetId: string;
+  assetDecimals: number;
+  chainRow: { id: string; symbol: string; family: string; network_type: string; account_key_id: string | null; confirmations_required: number };
+  networkId: string;
+}
+
+/** 128 random bits and more, in base 36: the id is the capability to the payment page. */
+export const newCheckoutId = (): string => `chk_${BigInt(`0x${randomBytes(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
+
+async function candidates(db: Db, merchantId: string, wanted: { asset: string; chain: string }[] | null): Promise<{ offer: Candidate[]; refused: string[] }> {
+  let q = db
+    .selectFrom('networks as n')
+    .innerJoin('assets as a', 'a.id', 'n.asset_id')
+    .innerJoin('chains as c', 'c.id', 'n.chain_id')
+    .select([
+      'n.id as network_id', 'n.deposit_enabled', 'a.id as asset_id', 'a.symbol as asset', 'a.decimals', 'a.active as asset_active', 'a.is_crypto',
+      'c.id as chain_id', 'c.symbol as chain', 'c.family', 'c.network_type', 'c.account_key_id', 'c.confirmations_required', 'c.active as chain_active',
+    ]);
+  if (wanted === null) {
+    // Default: every active wallet of the merchant, in the wallet list's order.
+    q = q.innerJoin('wallets as w', (j) => j.onRef('w.asset_id', '=', 'n.asset_id').onRef('w.chain_id', '=', 'n.chain_id')).where('w.merchant_id', '=', merchantId).where('w.active', '=', 1).orderBy('w.created_at').orderBy('w.id');
+  }
+  const rows = await q.execute();
+  const refused: string[] = [];
+  const offer: Candidate[] = [];
+  const pairs = wanted ?? rows.map((r) => ({ asset: r.asset, chain: r.chain }));
+  for (const pair of pairs) {
+    const r = rows.find((x) => x.asset === pair.asset && x.chain === pair.chain);
+    const name = `${pair.asset} on ${pair.chain}`;
+    if (r === undefined) refused.push(`${name}: not in the catalog`);
+    else if (r.asset_active !== 1 || r.chain_active !== 1 || r.deposit_enabled !== 1) refused.push(`${name}: deposits are disabled`);
+    else if (r.is_crypto !== 1) refused.push(`${name}: not a crypto asset`);
+    else if (r.account_key_id === null) refused.push(`${name}: the operator has not set a deposit key (xpub) for ${r.chain}`);
+    else {
+      offer.push({
+        asset: r.asset,
+        chain: r.chain,
+        assetId: r.asset_id,
+        assetDecimals: r.decimals,
+        networkId: r.network_id,
+        chainRow: { id: r.chain_id, symbol: r.chain, family: r.family, network_type: r.network_type, account_key_id: r.account_key_id, confirmations_required: r.confirmations_required },
+      });
+    }
+  }
+  return { offer, refused };
+}
+
+export interface CreateContext {
+  publicBaseUrl: string;
+  nowMs: number;
+}
+
+/**
+ * Creates a checkout: the fee by the fee preview's own code, one priced option per payable asset
+ * and chain (rate locked until expiry), a fresh deposit address for each, the first timeline
+ * entry and the `checkout.created` event — all in one transaction, or nothing.
+ */
+export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<LoadedCheckout> {
+  const db = store.db;
+  const fee = await fees.preview(merchantId, req.amount, req.currency);
+  const feeTotal = new Decimal(String(fee.fee));
+  const { offer, refused } = await candidates(db, merchantId, req.paymentOptions);
+  const priced: { c: Candidate; p: ReturnType<typeof priceOption> }[] = [];
+  for (const c of offer) {
+    const rate = await resolveRate(db, req.currency, c.asset);
+    const feeRate = await resolveRate(db, fee.currency, c.asset);
+    if (rate === null) {
+      refused.push(`${c.asset} on ${c.chain}: no ${req.currency}/${c.asset} rate`);
+      continue;
+    }
+    if (feeRate === null) {
+      refused.push(`${c.asset} on ${c.chain}: no ${fee.currency}/${c.asset} rate for the fee`);
+      continue;
+    }
+    const p = priceOption({ amount: req.amount, rate: c.asset === req.currency ? null : rate, assetDecimals: c.assetDecimals, fee: feeTotal, feeRate: c.asset === fee.currency ? null : feeRate });
+    if (!p.payable) refused.push(`${c.asset} on ${c.chain}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`);
+    else priced.push({ c, p });
+  }
+  // Named options must all be payable; by default the payable ones are offered.
+  if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
+    throw new HostpayError('NO_PAYABLE_OPTION', `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`, { refused });
+  }
+  const merchant = await db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', merchantId).executeTakeFirstOrThrow();
+  const at = new Date(ctx.nowMs).toISOString();
+  const id = newCheckoutId();
+  const row = {
+    id,
+    merchant_id: merchantId,
+    status: 'open',
+    reason: null,
+    amount: decimalText(req.amount),
+    currency: req.currency,
+    fee: writeExactJson(fee),
+    order_id: req.orderId,
+    description: req.description,
+    metadata: JSON.stringify(req.metadata),
+    success_url: req.successUrl,
+    cancel_url: req.cancelUrl,
+    tolerance_percent: merchant.underpayment_tolerance_percent,
+    settled_option_id: null,
+    credited_posting_id: null,
+    expires_at: new Date(ctx.nowMs + req.expiresIn * 1000).toISOString(),
+    created_at: at,
+    updated_at: at,
+  };
+  return store.writeTransaction(async (trx) => {
+    await trx.insertInto('checkouts').values(row).execute();
+    let position = 0;
+    for (const { c, p } of priced) {
+      const optionId = newId('opt');
+      const { address } = await allocateAddress(trx, c.chainRow, { checkoutId: id, optionId }, at);
+      await trx
+        .insertInto('checkout_options')
+        .values({
+          id: optionId,
+          checkout_id: id,
+          position: position++,
+          asset_id: c.assetId,
+          chain_id: c.chainRow.id,
+          network_id: c.networkId,
+          address,
+          amount_due: decimalText(p.amountDue),
+          rate: decimalText(p.rate),
+          fee_in_asset: decimalText(p.feeInAsset),
+          net_amount: decimalText(p.netAmount),
+          confirmations_required: c.chainRow.confirmations_required,
+        })
+        .execute();
+    }
+    await appendTimeline(trx, id, 0, 'open', null, at);
+    const [loaded] = await loadCheckouts(trx, [row]);
+    await appendEvent(trx, merchantId, 'checkout.created', writeExactJson(checkoutView(loaded!, ctx.publicBaseUrl)), at);
+    return loaded!;
+  });
+}

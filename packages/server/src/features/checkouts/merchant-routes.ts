@@ -1,0 +1,124 @@
+import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody, writeExactJson } from '@hostpay/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { installIdempotency } from '../../admin/idempotency-hook.js';
+import type { AdminIdempotency } from '../../admin/idempotency.js';
+import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
+import { selectMerchant } from '../../auth/merchant-selection.js';
+import { principalOf } from '../../auth/principal.js';
+import { JSON_UTF8 } from '../../http/envelope.js';
+import { useExactJsonBody } from '../../http/exact-json-body.js';
+import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
+import type { RouteContext, TypedApp } from '../../http/route-context.js';
+import { successBody } from '../../http/success-body.js';
+import type { CheckoutService } from './service.js';
+
+/** What the merchant checkout routes need beyond the common route context. */
+export interface CheckoutRouteContext extends RouteContext {
+  checkouts?: CheckoutService | undefined;
+  idempotency?: AdminIdempotency | undefined;
+}
+
+// Metadata (20 × 540 characters), description, URLs and options fit well inside this.
+const CHECKOUT_BODY_LIMIT = 32 * 1024;
+const MerchantQuery = { merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'act for this sub-merchant (platform keys only)' })) };
+
+const BASE_ERRORS = [...ERRORS.wallets, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'NOT_FOUND'] as const;
+const CREATE_ERRORS = [...BASE_ERRORS, 'INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_URL', 'IDEMPOTENCY_CONFLICT', 'UNSUPPORTED_CURRENCY', 'NO_FEE_SCHEDULE', 'NO_RATE', 'NO_PAYABLE_OPTION'] as const;
+
+const one = (description: string) =>
+  Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Ref(Checkout) }, { additionalProperties: false, description });
+const many = Type.Object(
+  { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Array(Type.Ref(Checkout)), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }) },
+  { additionalProperties: false, description: 'Checkouts, newest first.' },
+);
+
+const send = (reply: FastifyReply, status: number, body: string) => reply.code(status).type(JSON_UTF8).send(body);
+
+/**
+ * The merchant's checkouts (spec/checkout.md, "Merchant endpoints"): authenticated with the four
+ * headers after the body is read (the signature covers it), Idempotency-Key on the POSTs, scoped
+ * per merchant and shared by every instance through the store.
+ */
+export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteContext): Promise<void> {
+  const checkouts = ctx.checkouts;
+  if (checkouts === undefined) return;
+  useExactJsonBody(app, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
+  app.addHook('preValidation', ctx.auth.merchant);
+  if (ctx.idempotency !== undefined) installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
+  const merchantOf = (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) => selectMerchant(ctx.services, principalOf(req), requested);
+
+  app.post(CHECKOUT_PATHS.checkouts, {
+    bodyLimit: CHECKOUT_BODY_LIMIT,
+    schema: {
+      tags: ['checkout'], operationId: 'createCheckout', summary: 'Create a hosted checkout',
+      description: 'Prices one payment option per asset and chain (amountDue at a rate locked until expiresAt, fee as the fee preview computes it), hands each a fresh deposit address and returns the checkout with the URL of its payment page. Body signed like every request; amounts as JSON numbers or strings, read exactly.',
+      security: SECURITY.merchant, headers: IdempotencyHeaders, querystring: Type.Object(MerchantQuery, { additionalProperties: false }), body: CreateCheckoutBody,
+      response: { 201: one('The new checkout.'), ...errorResponses(CREATE_ERRORS) },
+    },
+    config: { scope: 'checkout:write' },
+  }, async (req, reply) => {
+    const merchantId = await merchantOf(req, req.query.merchantId);
+    return send(reply, 201, successBody(await checkouts.create(merchantId, req.body), 'checkout created'));
+  });
+
+  app.get(CHECKOUT_PATHS.checkouts, {
+    schema: {
+      tags: ['checkout'], operationId: 'listCheckouts', summary: 'List checkouts, newest first',
+      description: 'Filters: status, orderId, createdFrom (inclusive), createdTo (exclusive). `result` is an array; the envelope carries `nextCursor` (null on the last page), sent back as ?cursor=.',
+      security: SECURITY.merchant,
+      querystring: Type.Object({
+        ...MerchantQuery, ...PageQuery,
+        status: Type.Optional(Type.String({ maxLength: 20, description: 'one status' })),
+        orderId: Type.Optional(Type.String({ maxLength: 64 })),
+        createdFrom: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, inclusive' })),
+        createdTo: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, exclusive' })),
+      }, { additionalProperties: false }),
+      response: { 200: many, ...errorResponses(BASE_ERRORS) },
+    },
+    config: { scope: 'checkout:read' },
+  }, async (req, reply) => {
+    const { merchantId: asked, limit, cursor, ...filter } = req.query;
+    const merchantId = await merchantOf(req, asked);
+    const result = await checkouts.listForMerchant(merchantId, filter, pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }));
+    return send(reply, 200, writeExactJson({ status: true, message: 'OK', isSuccess: true, result: result.items, nextCursor: result.nextCursor }));
+  });
+
+  app.get(CHECKOUT_PATHS.checkout, {
+    schema: {
+      tags: ['checkout'], operationId: 'getCheckout', summary: 'One checkout (another merchant\'s id is 404)',
+      description: 'The checkout with its payment options (address, amountDue, received), payments and timeline.',
+      security: SECURITY.merchant, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+      response: { 200: one('The checkout.'), ...errorResponses(BASE_ERRORS) },
+    },
+    config: { scope: 'checkout:read' },
+  }, async (req, reply) => send(reply, 200, successBody(await checkouts.get(await merchantOf(req, req.query.merchantId), req.params.id))));
+
+  app.post(CHECKOUT_PATHS.cancel, {
+    bodyLimit: 1024,
+    schema: {
+      tags: ['checkout'], operationId: 'cancelCheckout', summary: 'Cancel an open checkout (409 once anything was paid)',
+      description: 'Only while `open`; any other status is 409 CHECKOUT_STATE_CONFLICT. A payment that arrives later puts the checkout in review (paid_late).',
+      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+      body: Type.Object({}, { additionalProperties: false, description: 'no body, or {}' }),
+      response: { 200: one('The canceled checkout.'), ...errorResponses([...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'CHECKOUT_STATE_CONFLICT']) },
+    },
+    config: { scope: 'checkout:write' },
+  }, async (req, reply) => send(reply, 200, successBody(await checkouts.cancel(await merchantOf(req, req.query.merchantId), req.params.id), 'checkout canceled')));
+
+  app.post(CHECKOUT_PATHS.simulatePayment, {
+    bodyLimit: 4096,
+    schema: {
+      tags: ['checkout'], operationId: 'simulatePayment', summary: 'Sandbox: pay a checkout as if a chain indexer saw it',
+      description: 'Only on a sandbox server (404 otherwise). Goes through the same code as the operators\' transfers endpoint.',
+      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }), body: SimulatePaymentBody,
+      response: { 200: one('The checkout after the payment.'), ...errorResponses([...BASE_ERRORS, 'INVALID_AMOUNT', 'IDEMPOTENCY_CONFLICT']) },
+    },
+    config: { scope: 'checkout:write' },
+  }, async (req, reply) => {
+    const merchantId = await merchantOf(req, req.query.merchantId);
+    const { amount, ...rest } = req.body;
+    const body = { ...rest, ...(amount === undefined ? {} : { amount: String(amount) }) };
+    return send(reply, 200, successBody(await checkouts.simulatePayment(merchantId, req.params.id, body), 'payment simulated'));
+  });
+}

@@ -1,0 +1,71 @@
+import { Decimal, decimalText, jsonDecimal, parseExactJson, type JsonDecimal } from '@hostpay/protocol';
+import { optionTotals } from './decide.js';
+import { paymentFacts } from './engine-facts.js';
+import type { LoadedCheckout, OptionRow, TransferRow } from './queries.js';
+
+const num = (text: string | Decimal): JsonDecimal => jsonDecimal(decimalText(text));
+
+/** The stored fee preview (exact JSON text) back as an object whose numbers stay exact. */
+export function feeObject(text: string): unknown {
+  return parseExactJson(text, (literal) => jsonDecimal(literal));
+}
+
+export function paymentView(t: TransferRow, option: OptionRow | undefined) {
+  return {
+    id: t.id,
+    chain: t.chain_symbol,
+    asset: t.asset_symbol,
+    txHash: t.tx_hash,
+    index: t.log_index,
+    address: t.to_address,
+    amount: num(t.amount),
+    confirmations: t.confirmations,
+    confirmed: option !== undefined && t.confirmations >= option.confirmations_required,
+    retracted: t.retracted === 1,
+    blockTime: t.block_time,
+    detectedAt: t.detected_at,
+  };
+}
+
+/** The checkout object of the contract ("Checkout object"), ready for writeExactJson. */
+export function checkoutView(c: LoadedCheckout, publicBaseUrl: string) {
+  const { row } = c;
+  const facts = paymentFacts(c);
+  return {
+    id: row.id,
+    status: row.status,
+    reason: row.reason,
+    amount: num(row.amount),
+    currency: row.currency,
+    fee: feeObject(row.fee),
+    orderId: row.order_id,
+    description: row.description,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    url: `${publicBaseUrl}/pay/${row.id}`,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    paymentOptions: c.options.map((o) => {
+      const totals = optionTotals({ id: o.id, amountDue: new Decimal(o.amount_due), confirmationsRequired: o.confirmations_required }, facts);
+      return {
+        asset: o.asset_symbol,
+        chain: o.chain_symbol,
+        network: o.network_name,
+        tokenContract: o.token_contract,
+        address: o.address,
+        amountDue: num(o.amount_due),
+        rate: num(o.rate),
+        received: num(totals.received),
+        remaining: num(Decimal.max(new Decimal(o.amount_due).minus(totals.received), 0)),
+        fee: num(o.fee_in_asset),
+        netAmount: num(o.net_amount),
+        confirmationsRequired: o.confirmations_required,
+      };
+    }),
+    payments: c.transfers.map((t) => paymentView(t, c.options.find((o) => o.id === t.option_id))),
+    timeline: c.timeline.map((t) => ({ status: t.status, reason: t.reason, at: t.at })),
+  };
+}
+export type CheckoutView = ReturnType<typeof checkoutView>;

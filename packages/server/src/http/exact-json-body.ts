@@ -1,0 +1,36 @@
+import { parseExactJson } from '@hostpay/protocol';
+import type { FastifyInstance } from 'fastify';
+import { HostpayError } from '../errors.js';
+
+/**
+ * JSON bodies kept as received (the signature covers the exact text, `request.rawBody`) and
+ * parsed without losing a digit: a number literal that is a safe whole number becomes a number
+ * (counts, seconds), every other number literal stays its exact source text, so `"amount": 0.1`
+ * reaches the service as "0.1" and `1e400` as "1e400" (refused by the amount check, not rounded).
+ * Keys are set as own properties: `__proto__` cannot reach a prototype. Every other content type
+ * in the scope is 415; an empty body is `{}`.
+ */
+export function useExactJsonBody(app: FastifyInstance, bodyLimit: number, example: string): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (req, body, done) => {
+    const raw = body as string;
+    req.rawBody = raw;
+    if (raw === '') return done(null, {});
+    try {
+      done(null, parseExactJson(raw, exactNumber));
+    } catch (err) {
+      // SyntaxError, or RangeError from nesting deeper than the stack: either way not a body we take.
+      const why = err instanceof SyntaxError ? err.message : 'nested too deeply';
+      done(new HostpayError('INVALID_BODY', `request body is not valid JSON (${why}): send a JSON object, e.g. ${example}`), undefined);
+    }
+  });
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (req.body === undefined) req.body = {};
+    done();
+  });
+}
+
+function exactNumber(literal: string): number | string {
+  if (/^-?(0|[1-9][0-9]{0,14})$/.test(literal)) return Number(literal);
+  return literal;
+}

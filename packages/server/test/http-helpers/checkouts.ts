@@ -1,0 +1,39 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { parseExactJson } from '@hostpay/protocol';
+import { readVectorFile } from '../../../protocol/test/vectors.js';
+import type { Services } from '../../src/services.js';
+import type { HttpFixture, TestKey } from './fixture.js';
+import { issueToken, signedHeaders } from './requests.js';
+
+interface AddressVectors {
+  chains: { chain: string; network: string; accountXpub: string }[];
+}
+
+/**
+ * Gives the demo chains the vectors' account keys (test set-up, as an operator's `chain
+ * set-xpub` does) and confirmations 1, so checkouts can be created and settle on one report.
+ */
+export async function configureChains(services: Services, confirmations = 1): Promise<void> {
+  const vectors = readVectorFile<AddressVectors>('addresses.json');
+  const db = services.store.db;
+  for (const symbol of ['BTC', 'ETH', 'TRON']) {
+    const v = vectors.chains.find((c) => c.chain === symbol && c.network === 'mainnet')!;
+    const chain = await db.selectFrom('chains').selectAll().where('symbol', '=', symbol).executeTakeFirstOrThrow();
+    const id = `akey_${symbol.toLowerCase()}`;
+    await db.insertInto('account_keys').values({ id, family: chain.family, network_type: 'mainnet', xpub: v.accountXpub, next_index: 0, created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
+    await db.updateTable('chains').set({ account_key_id: id, confirmations_required: confirmations }).where('id', '=', chain.id).execute();
+  }
+}
+
+/** A checkout API call with the four headers (fresh token), JSON body signed as sent. */
+export async function checkoutCall(fx: HttpFixture, key: TestKey, method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}, token?: string): Promise<LightMyRequestResponse> {
+  const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const h: Record<string, string> = { ...signedHeaders(fx, key, { body: payload }), authorization: `Bearer ${token ?? (await issueToken(fx, key))}`, ...headers };
+  if (payload !== '') h['content-type'] = 'application/json';
+  return fx.app.inject({ method, url, headers: h, payload });
+}
+
+/** The `result` of an answer with exact numbers as strings. */
+export function resultOf<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
+  return (parseExactJson(res.body) as { result: T }).result;
+}
