@@ -63,15 +63,16 @@ export interface TempEnv {
   cleanup: () => Promise<void>;
 }
 
-export async function tempServices(dialect: Dialect = 'sqlite'): Promise<TempEnv> {
+/** `options`: passed to createServices for the first and reopened services (a clock, no expiry timer). */
+export async function tempServices(dialect: Dialect = 'sqlite', options: { now?: () => number; expirySweepMs?: number } = {}): Promise<TempEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-test-'));
   if (dialect === 'sqlite') {
-    const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+    const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true, ...options });
     return {
       services,
       dataDir,
       databaseUrl: '',
-      reopen: (config = {}) => createServices({ dataDir, databaseUrl: '', masterKey: '', ...config }),
+      reopen: (config = {}) => createServices({ dataDir, databaseUrl: '', masterKey: '', ...config }, options),
       cleanup: async () => {
         await services.close();
         rmSync(dataDir, { recursive: true, force: true });
@@ -80,14 +81,14 @@ export async function tempServices(dialect: Dialect = 'sqlite'): Promise<TempEnv
   }
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
-  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' }, { generateMasterKey: true, store });
+  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' }, { generateMasterKey: true, store, ...options });
   return {
     services,
     dataDir,
     databaseUrl: TEST_DATABASE_URL,
     schema,
     reopen: async (config = {}) =>
-      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) }),
+      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }), ...options }),
     cleanup: async () => {
       await services.close();
       await dropPostgresSchema(TEST_DATABASE_URL, schema);

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { parseExactJson } from '@hostpay/protocol';
 import { readVectorFile } from '../../../protocol/test/vectors.js';
 import type { Services } from '../../src/services.js';
+import { TRANSITIONS, type CheckoutStatus } from '../../src/features/checkouts/states.js';
 import type { HttpFixture, TestKey } from './fixture.js';
 import { issueToken, signedHeaders } from './requests.js';
 
@@ -37,3 +38,32 @@ export async function checkoutCall(fx: HttpFixture, key: TestKey, method: 'GET' 
 export function resultOf<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
   return (parseExactJson(res.body) as { result: T }).result;
 }
+
+/** True when the statuses are a walk through the contract's table, starting at open. */
+export function isTableWalk(statuses: string[]): boolean {
+  if (statuses[0] !== 'open') return false;
+  for (let i = 1; i < statuses.length; i++) {
+    const from = statuses[i - 1] as CheckoutStatus;
+    const to = statuses[i] as CheckoutStatus;
+    const ok = TRANSITIONS.some((row) => row.from.includes(from) && possibleTargets(row.event).includes(to));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+function possibleTargets(event: string): CheckoutStatus[] {
+  switch (event) {
+    case 'partial_payment': return ['underpaid'];
+    case 'threshold_reached': return ['processing'];
+    case 'confirmed': return ['settled'];
+    case 'payment_retracted': return ['underpaid', 'open'];
+    case 'merchant_cancel': return ['canceled'];
+    case 'expire': return ['expired', 'needs_review'];
+    case 'late_payment': return ['needs_review'];
+    case 'wrong_asset': return ['needs_review'];
+    case 'operator_settle': return ['settled'];
+    case 'operator_reject': return ['invalid'];
+    default: return [];
+  }
+}
+
