@@ -2,6 +2,7 @@ import type { AdminRoutes } from './admin/scope.js';
 import type { RouteContext, TypedApp } from './http/route-context.js';
 import type { AdminServices } from './admin-services.js';
 import { auditAdminRoutes } from './features/audit/routes.js';
+import { catalogAdminRoutes } from './features/catalog/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -34,4 +35,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   feeAdminRoutes,
   rateAdminRoutes,
   auditAdminRoutes,
+  catalogAdminRoutes, // catalog: assets, chains (and their xpubs), networks, deposit addresses
 ];
