@@ -17,7 +17,8 @@ export interface AssetRequest {
   isCrypto?: boolean | undefined;
   active?: boolean | undefined;
 }
-export type AssetChange = Partial<Omit<AssetRequest, 'symbol'>>;
+/** Fields to change; undefined ones stay. */
+export type AssetChange = { [K in Exclude<keyof AssetRequest, 'symbol'>]?: AssetRequest[K] | undefined };
 
 export interface ChainRequest {
   symbol: string;
@@ -27,7 +28,7 @@ export interface ChainRequest {
   confirmationsRequired?: number | undefined;
   active?: boolean | undefined;
 }
-export type ChainChange = Partial<Omit<ChainRequest, 'symbol'>>;
+export type ChainChange = { [K in Exclude<keyof ChainRequest, 'symbol'>]?: ChainRequest[K] | undefined };
 
 export interface NetworkRequest {
   asset: string;
@@ -36,7 +37,7 @@ export interface NetworkRequest {
   tokenContract?: string | null | undefined;
   depositEnabled?: boolean | undefined;
 }
-export type NetworkChange = Partial<Pick<NetworkRequest, 'name' | 'tokenContract' | 'depositEnabled'>>;
+export type NetworkChange = { [K in 'name' | 'tokenContract' | 'depositEnabled']?: NetworkRequest[K] | undefined };
 
 const SYMBOL = /^[A-Z0-9]{2,12}$/;
 
