@@ -28,6 +28,9 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/wallets/wal_x/deactivate'], ['GET', '/assets/USDT/networks'], ['POST', '/wallets/wal_x/postings'], ['GET', '/wallets/wal_x/postings'],
   ['PUT', '/fees'], ['GET', '/fees'], ['DELETE', '/fees/fee_x'], ['GET', '/fees/preview?merchantId=mer_x&currency=EUR&amount=1'],
   ['PUT', '/settlement-currencies'], ['GET', '/settlement-currencies'], ['PUT', '/rates'], ['GET', '/rates'], ['GET', '/audit'],
+  ['GET', '/assets'], ['POST', '/assets'], ['GET', '/assets/DAI'], ['PATCH', '/assets/DAI'],
+  ['GET', '/chains'], ['POST', '/chains'], ['GET', '/chains/BSC'], ['PATCH', '/chains/BSC'], ['PUT', '/chains/BSC/xpub'], ['GET', '/chains/BSC/xpub'],
+  ['GET', '/networks'], ['POST', '/networks'], ['GET', '/networks/net_x'], ['PATCH', '/networks/net_x'], ['GET', '/addresses'],
 ];
 
 const signed = (body = '') => {
