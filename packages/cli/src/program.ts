@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Help } from 'commander';
+import { registerAddress } from './commands/address.js';
 import { registerAsset } from './commands/asset.js';
 import { registerAudit } from './commands/audit.js';
+import { registerChain } from './commands/chain.js';
 import { registerCurl } from './commands/curl.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
@@ -10,6 +12,7 @@ import { registerLogin } from './commands/login.js';
 import { registerMasterKey } from './commands/master-key.js';
 import { registerMerchant } from './commands/merchant.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerNetwork } from './commands/network.js';
 import { registerRate } from './commands/rate.js';
 import { registerServe } from './commands/serve.js';
 import { registerSettlement } from './commands/settlement.js';
@@ -47,6 +50,9 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerKey(program, io);
   registerWallet(program, io);
   registerAsset(program, io);
+  registerChain(program, io);
+  registerNetwork(program, io);
+  registerAddress(program, io);
   registerFee(program, io);
   registerSettlement(program, io);
   registerRate(program, io);

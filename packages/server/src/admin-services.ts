@@ -6,6 +6,7 @@ import { rotateMasterKey } from './features/master-key/service.js';
 import { merchantAdmin } from './features/merchants/service.js';
 import { walletAdmin } from './features/wallets/service.js';
 import { ledgerAdmin } from './features/ledger/service.js';
+import { catalogAdmin } from './features/catalog/service.js';
 import { listAudit, type AuditContext, type AuditFilter } from './features/audit/service.js';
 import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
@@ -23,6 +24,7 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...walletAdmin(deps),
     ...ledgerAdmin(deps),
     ...feeAdmin(deps),
+    ...catalogAdmin(deps),
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
     /** Idempotency-Key bookkeeping of the admin HTTP API. */
@@ -46,4 +48,5 @@ export type PostingView = ReturnType<typeof import('./features/ledger/service.js
 export type WalletSummaryView = Item<AdminServices['listWallets']>;
 export type SettlementView = Awaited<ReturnType<AdminServices['listSettlementCurrencies']>>[number];
 export type NetworkView = Awaited<ReturnType<AdminServices['assetNetworks']>>[number];
+export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;

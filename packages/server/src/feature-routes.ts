@@ -4,6 +4,7 @@ import type { AdminServices } from './admin-services.js';
 import { auditAdminRoutes } from './features/audit/routes.js';
 import { checkoutMerchantRoutes } from './features/checkouts/merchant-routes.js';
 import { checkoutAdminRoutes } from './features/checkouts/routes.js';
+import { catalogAdminRoutes } from './features/catalog/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -38,4 +39,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   rateAdminRoutes,
   auditAdminRoutes,
   checkoutAdminRoutes,
+  catalogAdminRoutes, // catalog: assets, chains (and their xpubs), networks, deposit addresses
 ];

@@ -30,6 +30,9 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['PUT', '/settlement-currencies'], ['GET', '/settlement-currencies'], ['PUT', '/rates'], ['GET', '/rates'], ['GET', '/audit'],
   ['POST', '/transfers'], ['GET', '/transfers'], ['POST', '/transfers/trf_x/retract'], ['POST', '/transfers/trf_x/attach'],
   ['GET', '/checkouts'], ['GET', '/checkouts/chk_x'], ['POST', '/checkouts/chk_x/settle'], ['POST', '/checkouts/chk_x/reject'],
+  ['GET', '/assets'], ['POST', '/assets'], ['GET', '/assets/DAI'], ['PATCH', '/assets/DAI'],
+  ['GET', '/chains'], ['POST', '/chains'], ['GET', '/chains/BSC'], ['PATCH', '/chains/BSC'], ['PUT', '/chains/BSC/xpub'], ['GET', '/chains/BSC/xpub'],
+  ['GET', '/networks'], ['POST', '/networks'], ['GET', '/networks/net_x'], ['PATCH', '/networks/net_x'], ['GET', '/addresses'],
 ];
 
 const signed = (body = '') => {

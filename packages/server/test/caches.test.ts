@@ -12,4 +12,16 @@ describe('read caches', () => {
     expect(caches.walletBodies.has('mer_7')).toBe(true);
     expect(caches.walletBodies.has('mer_0')).toBe(false);
   });
+
+  it('a catalog change drops every wallet list and fee answer (they name assets and chains), and keeps keys', () => {
+    const caches = new Caches(() => 0);
+    caches.walletBodies.set('mer_a', 'a');
+    caches.walletBodies.set('mer_b', 'b');
+    caches.feeBodies.set('mer_a|USDT|1', 'fee');
+    caches.keys.set('hp_a', { missing: true });
+    const generation = caches.generation;
+    caches.invalidateLocal({ kind: 'catalog' });
+    expect([caches.walletBodies.size, caches.feeBodies.size, caches.keys.size]).toEqual([0, 0, 1]);
+    expect(caches.generation).toBe(generation + 1);
+  });
 });

@@ -180,6 +180,40 @@ describe('admin routes', () => {
     expect((await admin('GET', '/audit', '/audit?limit=200', 200)).items.length).toBeGreaterThan(10);
     await admin('GET', '/audit', '/audit?since=yesterday', 400);
   });
+
+  it('the catalog: assets, chains and their keys, networks, deposit addresses', async () => {
+    await admin('GET', '/assets', '/assets', 200);
+    await admin('GET', '/assets', '/assets', 401, { token: null });
+    await admin('POST', '/assets', '/assets', 201, { body: { symbol: 'DAI', name: 'Dai', precision: 18 } });
+    await admin('POST', '/assets', '/assets', 400, { body: { symbol: 'DAI', name: 'Dai', precision: 18 } });
+    await admin('GET', '/assets/{symbol}', '/assets/DAI', 200);
+    await admin('GET', '/assets/{symbol}', '/assets/NOPE', 404);
+    await admin('PATCH', '/assets/{symbol}', '/assets/DAI', 200, { body: { name: 'Dai Stablecoin' } });
+    await admin('PATCH', '/assets/{symbol}', '/assets/DAI', 400, { body: { precision: 19 } });
+    await admin('GET', '/chains', '/chains', 200);
+    await admin('GET', '/chains', '/chains', 401, { token: null });
+    await admin('POST', '/chains', '/chains', 201, { body: { symbol: 'BSC', name: 'BNB Smart Chain', family: 'evm' } });
+    await admin('POST', '/chains', '/chains', 400, { body: { symbol: 'SOL', name: 'Solana', family: 'solana' } });
+    await admin('GET', '/chains/{symbol}', '/chains/BSC', 200);
+    await admin('GET', '/chains/{symbol}', '/chains/NOPE', 404);
+    await admin('PATCH', '/chains/{symbol}', '/chains/BSC', 200, { body: { confirmationsRequired: 15 } });
+    await admin('PATCH', '/chains/{symbol}', '/chains/BSC', 400, { body: { family: 'btc' } });
+    const xpub = 'xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt';
+    await admin('GET', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 404);
+    await admin('PUT', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 200, { body: { xpub } });
+    await admin('PUT', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 400, { body: { xpub: xpub.slice(0, -1) } });
+    await admin('GET', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 200);
+    await admin('GET', '/networks', '/networks?asset=DAI', 200);
+    await admin('GET', '/networks', '/networks?asset=%24', 400);
+    const net = await admin('POST', '/networks', '/networks', 201, { body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x1af3f329e8be154074d8769d1ffa4ee058b1dbc3' } });
+    await admin('POST', '/networks', '/networks', 400, { body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x12' } });
+    await admin('GET', '/networks/{id}', `/networks/${(net as { id: string }).id}`, 200);
+    await admin('GET', '/networks/{id}', '/networks/net_nobody', 404);
+    await admin('PATCH', '/networks/{id}', `/networks/${(net as { id: string }).id}`, 200, { body: { depositEnabled: false } });
+    await admin('PATCH', '/networks/{id}', '/networks/net_nobody', 404, { body: { depositEnabled: false } });
+    await admin('GET', '/addresses', '/addresses?chain=BSC', 200);
+    await admin('GET', '/addresses', '/addresses?chain=NOPE', 404);
+  });
 });
 
 describe('checkout routes (merchant and operator)', () => {

@@ -1,4 +1,5 @@
 import type { FeePreview } from '@hostpay/client';
+import type { CatalogBackend } from './catalog-backend.js';
 import type {
   AdminWallet,
   ApiKey,
@@ -71,6 +72,8 @@ export interface AdminBackend {
   readonly assets: {
     networks(symbol: string): Promise<Network[]>;
   };
+  /** Assets, chains and their keys, networks, deposit addresses (catalog-backend.ts). */
+  readonly catalog: CatalogBackend;
   readonly fees: {
     set(req: FeeTierRequest, w?: Write): Promise<FeeTier>;
     /** `merchantId` '' lists the default schedule only; absent lists every schedule. */

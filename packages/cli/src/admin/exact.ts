@@ -8,7 +8,7 @@ import { JsonDecimal, jsonDecimal } from '@hostpay/protocol';
  */
 
 /** Whole numbers that are counts or limits, not amounts: plain numbers in the backend types. */
-const INTEGER_FIELDS = new Set(['rateLimitPerMinute', 'resealed', 'alreadyCurrent']);
+const INTEGER_FIELDS = new Set(['rateLimitPerMinute', 'resealed', 'alreadyCurrent', 'precision', 'confirmationsRequired', 'nextIndex', 'index']);
 /** Decimal fields of admin objects: the merchant API's, plus a posting's balances after it. */
 const DECIMALS = new Set<string>([...DECIMAL_FIELDS, 'amountAfter', 'freezeAmountAfter']);
 /** Audit snapshots hold any JSON: left as they are, never reinterpreted by field name. */

@@ -1,6 +1,7 @@
 import { UsageError } from '../output.js';
 import type { AdminBackend, FeeTierRequest, KeySettings, Posting, PostingResult } from './backend.js';
 import { adminHttp, seg, type AdminHttpOptions } from './http.js';
+import { catalogBackend } from './catalog-backend.js';
 
 /**
  * A server's admin API (/admin/v1). Every change is audited on the server under the name of the
@@ -52,6 +53,7 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
     assets: {
       networks: (symbol) => call('GET', `/assets/${seg(symbol)}/networks`),
     },
+    catalog: catalogBackend(call),
     fees: {
       set: (req, w) => call('PUT', '/fees', { body: feeBody(req), write: w ?? {} }),
       // The API names the default schedule `default`; the backend interface names it ''.

@@ -7,7 +7,8 @@ export const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 /** A key id looked up and not found: cached like a found one. */
 export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: true });
 
-export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'all' };
+/** `catalog`: an asset, chain or network changed; every wallet list and fee answer may name it. */
+export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'catalog' } | { kind: 'all' };
 
 /**
  * The server's read caches and the one place that invalidates them. Writes through this process
@@ -85,6 +86,10 @@ export class Caches {
         this.keys.clear();
         break;
       case 'fees':
+        this.feeBodies.clear();
+        break;
+      case 'catalog':
+        this.walletBodies.clear();
         this.feeBodies.clear();
         break;
       case 'all':

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../services.js';
+import { DEMO_CHAIN_KEYS, DEMO_CONFIRMATIONS } from './chain-keys.js';
 
 export const DEMO_FILE = 'demo.json';
 
@@ -22,19 +23,35 @@ const WALLETS: [string, string, boolean, [kind: 'credit' | 'freeze', amount: str
 ];
 
 /**
+ * The demo chains get the vectors' test keys and one confirmation, so checkouts can be created
+ * at once. Only chains without a key are touched: this also runs on a demo data directory made
+ * before checkouts existed, and leaves alone a key (or setting) an operator chose since.
+ */
+async function seedDemoChains({ admin }: Services): Promise<void> {
+  const ctx = { operator: 'demo' };
+  for (const { chain, xpub } of DEMO_CHAIN_KEYS) {
+    if ((await admin.getChain(chain)).accountKey !== null) continue;
+    await admin.setChainXpub(chain, xpub, ctx);
+    await admin.updateChain(chain, { confirmationsRequired: DEMO_CONFIRMATIONS }, ctx);
+  }
+}
+
+/**
  * Demo data for a sandbox: one merchant with a key, five wallets with balances and frozen parts,
- * and fee schedules (a tiered USDT schedule; BTC fixed; ETH percentage; EUR and USD charged in
- * USDT at a rate). Created once per data directory; later runs reuse it and show the same key.
+ * fee schedules (a tiered USDT schedule; BTC fixed; ETH percentage; EUR and USD charged in USDT
+ * at a rate), and the demo chains' test keys. Created once per data directory; later runs reuse
+ * it and show the same key.
  */
 export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
   const file = join(dataDir, DEMO_FILE);
+  const { admin } = services;
+  const ctx = { operator: 'demo' };
+  await seedDemoChains(services);
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { merchantId: string; apiKey: string };
     const key = await services.merchant.findApiKey(saved.apiKey);
     if (key) return { ...saved, apiSecret: key.secret.toString('utf8'), created: false };
   }
-  const { admin } = services;
-  const ctx = { operator: 'demo' };
   const merchant = await admin.createMerchant('Demo Shop', ctx);
   const key = await admin.createApiKey(merchant.id, { label: 'demo' }, ctx);
   for (const [asset, chain, active, postings] of WALLETS) {

@@ -20,9 +20,13 @@ export async function configureChains(services: Services, confirmations = 1): Pr
   for (const symbol of ['BTC', 'ETH', 'TRON']) {
     const v = vectors.chains.find((c) => c.chain === symbol && c.network === 'mainnet')!;
     const chain = await db.selectFrom('chains').selectAll().where('symbol', '=', symbol).executeTakeFirstOrThrow();
-    const id = `akey_${symbol.toLowerCase()}`;
-    await db.insertInto('account_keys').values({ id, family: chain.family, network_type: 'mainnet', xpub: v.accountXpub, next_index: 0, created_at: new Date().toISOString() }).onConflict((oc) => oc.doNothing()).execute();
-    await db.updateTable('chains').set({ account_key_id: id, confirmations_required: confirmations }).where('id', '=', chain.id).execute();
+    // Demo seeding already sets these keys; a store seeded otherwise gets them here.
+    let keyId = chain.account_key_id;
+    if (keyId === null) {
+      keyId = `akey_${symbol.toLowerCase()}`;
+      await db.insertInto('account_keys').values({ id: keyId, family: chain.family, network_type: 'mainnet', xpub: v.accountXpub, next_index: 0, created_at: new Date().toISOString() }).execute();
+    }
+    await db.updateTable('chains').set({ account_key_id: keyId, confirmations_required: confirmations }).where('id', '=', chain.id).execute();
   }
 }
 

@@ -68,6 +68,21 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'GET', path: '/admin/v1/checkouts/{id}' },
   { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/settle' },
   { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/reject' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/assets' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/assets' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/assets/{symbol}' },
+  { side: 'operator', method: 'PATCH', path: '/admin/v1/assets/{symbol}' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/chains' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/chains' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/chains/{symbol}' },
+  { side: 'operator', method: 'PATCH', path: '/admin/v1/chains/{symbol}' },
+  { side: 'operator', method: 'PUT', path: '/admin/v1/chains/{symbol}/xpub' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/chains/{symbol}/xpub' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/networks' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/networks' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/networks/{id}' },
+  { side: 'operator', method: 'PATCH', path: '/admin/v1/networks/{id}' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/addresses' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

@@ -34,8 +34,11 @@ export function walletAdmin({ store, caches }: AdminDeps) {
         await requireMerchantRow(trx, opts.merchantId);
         const asset = await requireAssetRow(trx, opts.asset);
         const chain = await required(trx.selectFrom('chains').selectAll().where('symbol', '=', opts.chain.toUpperCase()).executeTakeFirst(), `chain ${opts.chain}`);
+        // Any asset-on-chain of the catalog (operators add them), as long as both are active.
         const network = await trx.selectFrom('networks').select('id').where('asset_id', '=', asset.id).where('chain_id', '=', chain.id).executeTakeFirst();
         if (!network) throw new HostpayError('UNSUPPORTED_CURRENCY', `${asset.symbol} is not available on ${chain.symbol}; see the asset's networks`);
+        if (asset.active !== 1) throw new HostpayError('UNSUPPORTED_CURRENCY', `asset ${asset.symbol} is inactive: no new wallets in it until an operator activates it (hostpay asset update ${asset.symbol} --active)`);
+        if (chain.active !== 1) throw new HostpayError('UNSUPPORTED_CURRENCY', `chain ${chain.symbol} is inactive: no new wallets on it until an operator activates it (hostpay chain update ${chain.symbol} --active)`);
         const dup = await trx.selectFrom('wallets').select('id').where('merchant_id', '=', opts.merchantId).where('asset_id', '=', asset.id).where('chain_id', '=', chain.id).executeTakeFirst();
         if (dup) throw new HostpayError('IDEMPOTENCY_CONFLICT', `merchant ${opts.merchantId} already has a ${asset.symbol} wallet on ${chain.symbol}: ${dup.id}`);
         const at = nowIso();

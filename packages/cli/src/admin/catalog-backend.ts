@@ -1,0 +1,79 @@
+import type {
+  AddressFilter,
+  AssetChange,
+  AssetRequest,
+  AssetView,
+  CatalogNetworkView,
+  ChainChange,
+  ChainRequest,
+  ChainView,
+  DepositAddressView,
+  NetworkChange,
+  NetworkRequest,
+  Page,
+  PageRequest,
+  XpubView,
+} from '@hostpay/server';
+import type { Write } from './backend.js';
+import { seg, type AdminCall } from './http.js';
+
+// Types only (erased at build): the server's catalog views, one definition for both sides.
+export type { AssetChange, AssetRequest, ChainChange, ChainRequest, NetworkChange, NetworkRequest };
+export type Asset = AssetView;
+export type Chain = ChainView;
+export type CatalogNetwork = CatalogNetworkView;
+export type ChainXpub = XpubView;
+export type DepositAddress = DepositAddressView;
+
+/** The catalog operations of the admin API: assets, chains and their keys, networks, deposit addresses. */
+export interface CatalogBackend {
+  readonly assets: {
+    list(): Promise<Asset[]>;
+    create(req: AssetRequest, w?: Write): Promise<Asset>;
+    update(symbol: string, change: AssetChange, w?: Write): Promise<Asset>;
+  };
+  readonly chains: {
+    list(): Promise<Chain[]>;
+    create(req: ChainRequest, w?: Write): Promise<Chain>;
+    update(symbol: string, change: ChainChange, w?: Write): Promise<Chain>;
+    /** The key in full (the chain views show it in part). */
+    xpub(symbol: string): Promise<ChainXpub>;
+    setXpub(symbol: string, xpub: string, w?: Write): Promise<ChainXpub>;
+  };
+  readonly networks: {
+    list(q: { asset?: string | undefined; chain?: string | undefined }): Promise<CatalogNetwork[]>;
+    create(req: NetworkRequest, w?: Write): Promise<CatalogNetwork>;
+    update(id: string, change: NetworkChange, w?: Write): Promise<CatalogNetwork>;
+  };
+  readonly addresses: {
+    list(q: AddressFilter & PageRequest): Promise<Page<DepositAddress>>;
+  };
+}
+
+/** Undefined fields dropped: a PATCH names only what changes. */
+const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function catalogBackend(call: AdminCall): CatalogBackend {
+  return {
+    assets: {
+      list: () => call('GET', '/assets'),
+      create: (req, w) => call('POST', '/assets', { body: defined(req), write: w ?? {} }),
+      update: (symbol, change, w) => call('PATCH', `/assets/${seg(symbol)}`, { body: defined(change), write: w ?? {} }),
+    },
+    chains: {
+      list: () => call('GET', '/chains'),
+      create: (req, w) => call('POST', '/chains', { body: defined(req), write: w ?? {} }),
+      update: (symbol, change, w) => call('PATCH', `/chains/${seg(symbol)}`, { body: defined(change), write: w ?? {} }),
+      xpub: (symbol) => call('GET', `/chains/${seg(symbol)}/xpub`),
+      setXpub: (symbol, xpub, w) => call('PUT', `/chains/${seg(symbol)}/xpub`, { body: { xpub }, write: w ?? {} }),
+    },
+    networks: {
+      list: (q) => call('GET', '/networks', { query: { asset: q.asset, chain: q.chain } }),
+      create: (req, w) => call('POST', '/networks', { body: defined(req), write: w ?? {} }),
+      update: (id, change, w) => call('PATCH', `/networks/${seg(id)}`, { body: defined(change), write: w ?? {} }),
+    },
+    addresses: {
+      list: (q) => call('GET', '/addresses', { query: { limit: q.limit, cursor: q.cursor, chain: q.chain, checkoutId: q.checkoutId } }),
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { createBase58check } from '@scure/base';
+import { invalid } from '../../admin/deps.js';
+import { eip55, type ChainFamily, type ChainNetwork } from '../addresses/derive.js';
+
+/**
+ * The rules of catalog fields, checked in the service so that every caller (API, CLI, demo) gets
+ * the same message naming the field and what it accepts.
+ */
+export const FAMILIES: readonly ChainFamily[] = ['btc', 'evm', 'tron'];
+export const NETWORK_TYPES: readonly ChainNetwork[] = ['mainnet', 'testnet', 'regtest'];
+
+/** Confirmations a payment needs before it counts, by family (spec/checkout.md). */
+export const DEFAULT_CONFIRMATIONS: Record<ChainFamily, number> = { btc: 2, evm: 12, tron: 19 };
+export const MAX_CONFIRMATIONS = 1000;
+export const MAX_PRECISION = 18;
+
+const base58check = createBase58check(sha256);
+
+export function checkFamily(text: string): ChainFamily {
+  const family = FAMILIES.find((f) => f === text.toLowerCase());
+  return family ?? invalid(`family must be one of ${FAMILIES.join(', ')} (how deposit addresses are derived and spelled), got ${JSON.stringify(text)}`);
+}
+
+export function checkNetworkType(text: string): ChainNetwork {
+  const type = NETWORK_TYPES.find((t) => t === text.toLowerCase());
+  return type ?? invalid(`networkType must be one of ${NETWORK_TYPES.join(', ')}, got ${JSON.stringify(text)}`);
+}
+
+export function checkConfirmations(n: number): number {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONFIRMATIONS) invalid(`confirmationsRequired must be a whole number from 1 to ${MAX_CONFIRMATIONS}, got ${n}`);
+  return n;
+}
+
+export function checkPrecision(n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n > MAX_PRECISION) invalid(`precision must be a whole number of decimal places from 0 to ${MAX_PRECISION}, got ${n}`);
+  return n;
+}
+
+export function checkName(what: string, text: string): string {
+  const name = text.trim();
+  if (name.length < 1 || name.length > 100) invalid(`${what} name must be 1 to 100 characters`);
+  return name;
+}
+
+// A file name only: it is joined to an image base URL by whoever shows it, so no paths or URLs.
+const IMAGE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export function checkImage(text: string): string {
+  if (!IMAGE.test(text) || text.includes('..')) invalid(`image must be a file name such as usdt.png (letters, digits, . _ -; no path), got ${JSON.stringify(text)}`);
+  return text;
+}
+
+/**
+ * A token contract as stored: EVM `0x` + 40 hex in its EIP-55 spelling, TRON a base58check `T…`
+ * address, null for a chain's native coin. A mixed-case EVM address must carry a valid EIP-55
+ * checksum: a mistyped letter is then caught here rather than in a payer's wallet.
+ */
+export function checkTokenContract(family: ChainFamily, text: string | null): string | null {
+  if (text === null) return null;
+  const value = text.trim();
+  if (family === 'btc') invalid('Bitcoin chains have no token contracts: leave tokenContract null (the native coin)');
+  if (family === 'evm') {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) invalid(`tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}`);
+    const hex = value.slice(2);
+    const checksummed = eip55(hex.toLowerCase());
+    const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
+    if (mixedCase && checksummed !== value) invalid(`tokenContract ${value} fails its EIP-55 checksum (a letter's case is wrong: mistyped?); expected ${checksummed}`);
+    return checksummed;
+  }
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = base58check.decode(value);
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes === undefined || bytes.length !== 21 || bytes[0] !== 0x41) invalid(`tokenContract on TRON must be a base58check address starting with T (34 characters), got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** The BIP-32 fingerprint of an extended key (first 4 bytes of HASH160 of its public key), hex. */
+export function keyFingerprint(xpub: string): string {
+  const bytes = base58check.decode(xpub);
+  return Array.from(ripemd160(sha256(bytes.subarray(45, 78))).subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Enough of a key to tell it apart in a list, without printing it whole. */
+export const keyPreview = (xpub: string): string => `${xpub.slice(0, 12)}…${xpub.slice(-6)}`;
