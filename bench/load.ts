@@ -16,6 +16,8 @@ export interface LoadOptions {
   connections: number;
   /** wrk threads: 1 leaves the second core to the server under test. */
   threads: number;
+  /** A wrk Lua script (method and body of a POST); wrk only. */
+  script?: string;
 }
 
 export function hasWrk(): boolean {
@@ -32,6 +34,7 @@ const ms = (text: string): number => {
 function runWrk(o: LoadOptions): LoadResult {
   const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${o.durationSeconds}s`, '--latency'];
   for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}: ${v}`);
+  if (o.script !== undefined) args.push('-s', o.script);
   const out = execFileSync('wrk', [...args, o.url], { encoding: 'utf8' });
   const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN';
   return {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureChains, checkoutCall, resultOf } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { expectError } from './http-helpers/requests.js';
+import { seedDemoCheckouts } from '../src/demo/checkouts.js';
 
 interface CheckoutResult {
   id: string;
@@ -77,5 +78,21 @@ describe('a checkout from create to settled (the demo path)', () => {
     const res = await checkoutCall(fx, other, 'GET', `/api/v1/cp/psp/hosted-pay/${created.id}`);
     expectError(res, 404, 'NOT_FOUND');
     expect(res.body).not.toContain(created.paymentOptions[0]!.address);
+  });
+});
+
+describe('demo checkouts', () => {
+  it('seeds one checkout in each of open, underpaid, processing, canceled and needs_review, crediting nothing', async () => {
+    const demo = await createFixture({ sandbox: true });
+    try {
+      const wallets = await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute();
+      const ids = await seedDemoCheckouts(demo.services, demo.demo.merchantId);
+      const statuses = [];
+      for (const id of ids) statuses.push(((await demo.services.checkouts.get(demo.demo.merchantId, id)) as { status: string }).status);
+      expect(statuses).toEqual(['open', 'underpaid', 'processing', 'canceled', 'needs_review']);
+      expect(await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute()).toEqual(wallets);
+    } finally {
+      await demo.close();
+    }
   });
 });

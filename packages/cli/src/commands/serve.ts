@@ -103,7 +103,10 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
     printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, sandbox: config.sandbox }, () => `${what} listening on ${url} (API docs ${docsUrl})`);
     return;
   }
-  const demo = await (await loadServer()).seedDemo(services, config.dataDir);
+  const server = await loadServer();
+  const demo = await server.seedDemo(services, config.dataDir);
+  // Checkouts are seeded once, with the data, after listening: their page links use this address.
+  if (demo.created) await server.seedDemoCheckouts(services, demo.merchantId);
   // Through the real HTTP path, so the printed token proves signing and the token route work.
   const token = await requestToken({ baseUrl: url, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token: undefined });
   const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token };

@@ -1,0 +1,29 @@
+import type { Services } from '../services.js';
+
+/**
+ * A few checkouts in different states for the demo, so the payment page, the lists and the
+ * operator review have something to show: open, underpaid, processing (a payment waiting for its
+ * confirmation), canceled, and one in review (a payment in the wrong asset). None is settled: the
+ * demo's wallet balances stay as seeded, and settling one is the first thing the README walks
+ * through. Payments go through the same transfers code as an indexer's.
+ */
+export async function seedDemoCheckouts(services: Services, merchantId: string): Promise<string[]> {
+  const checkouts = services.checkouts;
+  const tron = [{ asset: 'USDT', chain: 'TRON' }];
+  const make = (amount: string, description: string, orderId: string) =>
+    checkouts.create(merchantId, { amount, currency: 'EUR', description, orderId, paymentOptions: [...tron, { asset: 'USDT', chain: 'ETH' }], expiresIn: 86_400 });
+  const pay = async (c: Awaited<ReturnType<typeof make>>, amount: string, confirmations: number, asset = 'USDT') => {
+    const o = c.paymentOptions[0]!;
+    await checkouts.reportTransfer({ chain: o.chain, txHash: `demo_${c.id}_${asset}`, index: 0, toAddress: o.address, asset, amount, confirmations });
+  };
+  const open = await make('49.90', 'Demo: a checkout waiting for payment', 'demo-open');
+  const underpaid = await make('120', 'Demo: paid in part', 'demo-underpaid');
+  await pay(underpaid, '50', 1);
+  const processing = await make('15', 'Demo: payment seen, waiting for a confirmation', 'demo-processing');
+  await pay(processing, String(processing.paymentOptions[0]!.amountDue), 0);
+  const canceled = await make('30', 'Demo: canceled by the shop', 'demo-canceled');
+  await checkouts.cancel(merchantId, canceled.id);
+  const review = await make('10', 'Demo: paid in the wrong asset', 'demo-review');
+  await pay(review, '25', 1, 'TRX');
+  return [open.id, underpaid.id, processing.id, canceled.id, review.id];
+}
