@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
@@ -39,8 +40,8 @@ export interface AccountKey {
   /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
   text: string;
   hd: HDKey;
-  /** `<account>/0`, derived once on first use (the receive branch every address hangs off). */
-  receive?: HDKey;
+  /** `<account>/0`, derived once on first use (the receive branch every address hangs off), with its point. */
+  receive?: { hd: HDKey; point: InstanceType<typeof secp256k1.Point> };
 }
 
 const refuse = (why: string): never => {
@@ -96,16 +97,39 @@ export interface DerivedAddress {
 /** The receive address `<account>/0/index` (non-hardened steps only: watch-only derivation). */
 export function deriveAddress(account: AccountKey, index: number): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
-  account.receive ??= account.hd.deriveChild(0);
-  const child = account.receive.deriveChild(index);
-  const publicKey = child.publicKey;
-  if (publicKey === null) throw new Error('derivation produced no public key');
-  return { index, address: encodeAddress(account.family, account.network, publicKey), publicKey: hex(publicKey) };
+  if (account.receive === undefined) {
+    const hd = account.hd.deriveChild(0);
+    account.receive = { hd, point: secp256k1.Point.fromBytes(hd.publicKey!) };
+  }
+  const point = childPoint(account.receive.hd, account.receive.point, index) ?? secp256k1.Point.fromBytes(account.receive.hd.deriveChild(index).publicKey!);
+  const publicKey = point.toBytes(true);
+  return { index, address: encodeAddress(account.family, account.network, publicKey, point), publicKey: hex(publicKey) };
 }
 
-function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array): string {
+const ORDER = secp256k1.Point.Fn.ORDER;
+
+/**
+ * BIP-32 public child derivation (CKDpub) on the parent's decoded point: @scure/bip32 decodes the
+ * parent's compressed key (a square root) on every call, and EVM and TRON addresses need the
+ * uncompressed child, another one. Keeping the point saves both, about half the cost of an
+ * address. Undefined in BIP-32's retry cases (tweak ≥ n, or the point at infinity), which are
+ * left to @scure/bip32; the address vectors check every byte.
+ */
+function childPoint(parent: HDKey, parentPoint: InstanceType<typeof secp256k1.Point>, index: number) {
+  const data = new Uint8Array(37);
+  data.set(parent.publicKey!, 0);
+  new DataView(data.buffer).setUint32(33, index);
+  const I = hmac(sha512, parent.chainCode!, data);
+  let tweak = 0n;
+  for (let i = 0; i < 32; i++) tweak = (tweak << 8n) | BigInt(I[i]!);
+  if (tweak === 0n || tweak >= ORDER) return undefined;
+  const child = secp256k1.Point.BASE.multiply(tweak).add(parentPoint);
+  return child.equals(secp256k1.Point.ZERO) ? undefined : child;
+}
+
+function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array, point: InstanceType<typeof secp256k1.Point>): string {
   if (family === 'btc') return bech32.encode(HRP[network], [0, ...bech32.toWords(ripemd160(sha256(publicKey)))]);
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const uncompressed = point.toBytes(false);
   const account = keccak_256(uncompressed.subarray(1)).subarray(12);
   if (family === 'tron') return base58check.encode(Uint8Array.of(0x41, ...account));
   return eip55(hex(account));
