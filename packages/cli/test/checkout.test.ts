@@ -47,7 +47,8 @@ describe('checkout and transfer commands', () => {
   it('create prints the id and the page URL first, then what to pay; --open hands the URL to the browser', async () => {
     const opened = join(files.dir, 'opened.txt');
     const browser = join(files.dir, 'browser.sh');
-    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    // Written under another name, then renamed: the test never reads a half-written file.
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && mv '${opened}.part' '${opened}'\n`);
     chmodSync(browser, 0o755);
     const r = await cli(
       ['checkout', 'create', '99.95', 'USDT', '--order-id', 'cli-1', '--description', 'Two books', '--option', 'USDT/TRON', '--option', 'USDT/ETH', '--metadata', 'cart=3', '--metadata', 'note=a=b', '--expires-in', '600', '--success-url', 'http://127.0.0.1:9/ok', '--open'],
@@ -57,11 +58,11 @@ describe('checkout and transfer commands', () => {
     expect(r.stderr).toBe('');
     const id = /^id +(chk_\w+)$/.exec(out[0] ?? '')?.[1];
     expect(id).toBeDefined();
-    expect(out[1]).toMatch(new RegExp(`^url +http://\\S+/pay/${id}$`));
+    expect(out[1]).toMatch(new RegExp(`^url +${server.url}/pay/${id}$`));
     expect(out).toEqual(expect.arrayContaining([expect.stringMatching(/^status +open$/), expect.stringMatching(/^amount +99\.95 USDT$/), expect.stringMatching(/^metadata note +a=b$/)]));
     expect(out.find((l) => l.startsWith('ASSET'))).toMatch(/^ASSET +CHAIN +AMOUNT DUE +RECEIVED +NET +ADDRESS$/);
     expect(out.filter((l) => /^USDT +(TRON|ETH) +99\.95 +0 /.test(l))).toHaveLength(2);
-    for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 250 && !existsSync(opened); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readFileSync(opened, 'utf8')).toBe(out[1]?.replace(/^url +/, ''));
 
     const doc = json<CheckoutDoc>(await merchant('checkout', 'get', id as string, '--json'));

@@ -27,6 +27,7 @@ async function startTestServer(opts: { adminTokens?: string; demo?: boolean; che
     const checkouts = opts.checkouts ? { checkouts: services.checkouts } : {};
     const app = await buildApp({ config, services: services.merchant, admin: services.admin, logger: false, ...checkouts });
     const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+    services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
     return {
       url: running.url,
       services,

@@ -41,6 +41,7 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
   const merchant = options.wrap ? options.wrap(services.merchant) : services.merchant;
   const app = await buildApp({ config, services: merchant, logger: false, now: () => Date.now() + shift, ...checkoutDeps });
   const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+  services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
   return {
     url: running.url,
     services,
