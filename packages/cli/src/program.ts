@@ -4,6 +4,7 @@ import { registerAddress } from './commands/address.js';
 import { registerAsset } from './commands/asset.js';
 import { registerAudit } from './commands/audit.js';
 import { registerChain } from './commands/chain.js';
+import { registerCheckout } from './commands/checkout.js';
 import { registerCurl } from './commands/curl.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
@@ -18,6 +19,7 @@ import { registerServe } from './commands/serve.js';
 import { registerSettlement } from './commands/settlement.js';
 import { registerTime } from './commands/time.js';
 import { registerToken } from './commands/token.js';
+import { registerTransfer } from './commands/transfer.js';
 import { registerWallet } from './commands/wallet.js';
 import { registerWallets } from './commands/wallets.js';
 import { describeError, type Io } from './output.js';
@@ -31,7 +33,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
  */
 export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () => {}): Command {
   const program = new Command('hostpay')
-    .description('hostpay: run the server, manage merchants, keys, wallets and fees; as a merchant, list wallets, preview fees, sign requests')
+    .description('hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, list wallets, preview fees, sign requests')
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: onErrorHelp, outputError: () => {} })
@@ -56,12 +58,14 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerFee(program, io);
   registerSettlement(program, io);
   registerRate(program, io);
+  registerTransfer(program, io);
   registerAudit(program, io);
   registerMasterKey(program, io);
   registerMigrate(program, io);
   registerLogin(program, io);
   registerWallets(program, io);
   registerFeesPreview(program, io);
+  registerCheckout(program, io);
   registerTime(program, io);
   registerToken(program, io);
   registerCurl(program, io);

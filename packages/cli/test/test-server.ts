@@ -1,5 +1,6 @@
 import { createServices, loadConfig, seedDemo, type DemoCredentials, type Services } from '@hostpay/server';
 import { buildApp, startServer } from '@hostpay/server/app';
+import { configureChains } from '../../server/test/http-helpers/checkouts.js';
 import { tempDir } from './helpers.js';
 
 export interface TestServer {
@@ -15,15 +16,18 @@ export interface TestServer {
  * random local port; spawned CLI processes talk to it over HTTP. `adminTokens` is
  * HOSTPAY_ADMIN_TOKENS (`name:token,…`); empty or absent: the admin API is disabled.
  */
-async function startTestServer(opts: { adminTokens?: string; demo?: boolean }): Promise<TestServer> {
+async function startTestServer(opts: { adminTokens?: string; demo?: boolean; checkouts?: boolean }): Promise<TestServer> {
   const data = tempDir();
   // Bad-credential cases fail authentication from 127.0.0.1 on purpose: lift the per-address limit.
-  const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', adminTokens: opts.adminTokens ?? '', authFailureLimitPerMinute: 1_000_000 });
+  const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', adminTokens: opts.adminTokens ?? '', authFailureLimitPerMinute: 1_000_000, sandbox: opts.checkouts === true });
   const services = await createServices(config, { generateMasterKey: true });
   try {
     const demo = opts.demo === true ? await seedDemo(services, data.dir) : undefined;
-    const app = await buildApp({ config, services: services.merchant, admin: services.admin, logger: false });
+    if (opts.checkouts) await configureChains(services);
+    const checkouts = opts.checkouts ? { checkouts: services.checkouts } : {};
+    const app = await buildApp({ config, services: services.merchant, admin: services.admin, logger: false, ...checkouts });
     const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+    services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
     return {
       url: running.url,
       services,
@@ -50,4 +54,12 @@ export type RealServer = TestServer & { demo: DemoCredentials };
 /** With the demo merchant seeded, for the merchant commands. */
 export async function startRealServer(): Promise<RealServer> {
   return (await startTestServer({ demo: true })) as RealServer;
+}
+
+/**
+ * A sandbox with the demo merchant, the checkout routes, the demo chains given the address
+ * vectors' keys (one confirmation), and the admin API for `adminTokens`.
+ */
+export async function startCheckoutServer(adminTokens: string): Promise<RealServer> {
+  return (await startTestServer({ demo: true, checkouts: true, adminTokens })) as RealServer;
 }

@@ -1,3 +1,4 @@
+import { Checkouts } from './checkouts.js';
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
 import { PATHS } from './wire.js';
@@ -63,6 +64,8 @@ function version(value: unknown): 1 | 2 | undefined {
 /** Client for the hostpay merchant API. Every method rejects with a HostpayError only. */
 export class HostpayClient<M extends AmountMode = 'string'> {
   private readonly transport: Transport;
+  /** Hosted checkouts: create, get, list, cancel and (sandbox) simulatePayment. */
+  readonly checkouts: Checkouts<M>;
 
   constructor(options: HostpayClientOptions<M>) {
     this.transport = new Transport({
@@ -79,6 +82,7 @@ export class HostpayClient<M extends AmountMode = 'string'> {
       now: options.now ?? Date.now,
       signatureVersion: version(options.signatureVersion),
     });
+    this.checkouts = new Checkouts<M>(this.transport);
   }
 
   /** Server clock minus local clock in ms, as learned from the server (0 until it was needed). */

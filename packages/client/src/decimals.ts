@@ -4,7 +4,7 @@
  * quoted before parsing and come back as their exact text.
  */
 
-/** The decimal fields of the wire objects (Wallet, FeePreview and its tier). */
+/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments). */
 export const DECIMAL_FIELDS = [
   'amount',
   'freezeAmount',
@@ -17,6 +17,10 @@ export const DECIMAL_FIELDS = [
   'fee',
   'fromAmount',
   'toAmount',
+  'amountDue',
+  'received',
+  'remaining',
+  'netAmount',
 ] as const;
 export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 

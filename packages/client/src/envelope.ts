@@ -7,17 +7,17 @@ const record = (value: unknown): Json | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 /**
- * The `result` of a success envelope, or a HostpayError for anything else: the server's error
+ * The `result` of a success envelope (the whole envelope when `whole`), or a HostpayError for anything else: the server's error
  * envelope as it is, or HTTP_ERROR / INVALID_RESPONSE when the body is not a hostpay envelope.
  */
-export function readEnvelope(res: Response, text: string, mode: AmountMode): unknown {
+export function readEnvelope(res: Response, text: string, mode: AmountMode, whole = false): unknown {
   let doc: Json | undefined;
   try {
     doc = record(parseJson(text, mode));
   } catch {
     doc = undefined;
   }
-  if (res.ok && doc?.isSuccess === true && 'result' in doc) return doc.result;
+  if (res.ok && doc?.isSuccess === true && 'result' in doc) return whole ? doc : doc.result;
   // Headers are read only for errors: a success needs none of them.
   const headerRequestId = res.headers.get('x-request-id') ?? undefined;
   const retryAfter = parseRetryAfter(res.headers.get('retry-after'));

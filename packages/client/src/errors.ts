@@ -6,7 +6,8 @@ export type ClientErrorCode =
   | 'TIMEOUT' // the call did not finish within timeoutMs
   | 'ABORTED' // the caller's AbortSignal fired
   | 'HTTP_ERROR' // an HTTP error without a hostpay body (a proxy or load balancer answered)
-  | 'INVALID_RESPONSE'; // a 2xx whose body is not a hostpay envelope
+  | 'INVALID_RESPONSE' // a 2xx whose body is not a hostpay envelope
+  | 'INVALID_ARGUMENT'; // the call was refused before sending, e.g. an empty checkout id
 
 /** Every code a HostpayError can carry; server codes may grow (the API only adds codes). */
 export type HostpayErrorCode = ErrorCode | ClientErrorCode;

@@ -1,4 +1,5 @@
 export { HostpayClient, type HostpayClientOptions } from './client.js';
+export type { Checkouts } from './checkouts.js';
 export {
   HostpayError,
   isHostpayError,
@@ -11,6 +12,17 @@ export { defaultRetryDelay, isRetryable, type RetryDelay, type RetryInfo } from 
 export { canonicalTarget, compactJson, sign, signV2 } from './signing.js';
 export type {
   CallOptions,
+  Checkout,
+  CheckoutPage,
+  CheckoutStatus,
+  CreateCheckoutParams,
+  ListCheckoutsParams,
+  Payment,
+  PaymentOption,
+  ReadOptions,
+  SimulatePaymentParams,
+  TimelineEntry,
+  WriteOptions,
   DecimalOf,
   FeePreview,
   IssueTokenParams,

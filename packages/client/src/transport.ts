@@ -13,6 +13,10 @@ export interface RequestSpec {
   query?: Record<string, string | undefined>;
   body?: unknown;
   auth: 'none' | 'key' | 'bearer'; // none: public; key: the three API-key headers; bearer: and the token
+  /** Extra headers, the same on every attempt (Idempotency-Key: retries must reuse it). */
+  headers?: Record<string, string>;
+  /** The whole success envelope instead of its `result` (lists carry `nextCursor` beside it). */
+  envelope?: true;
 }
 
 export interface TransportConfig {
@@ -108,7 +112,7 @@ export class Transport {
   /** One HTTP exchange, with a fresh timestamp and signature. */
   private async attempt(spec: RequestSpec, signal: AbortSignal, token?: string): Promise<unknown> {
     const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...spec.headers, accept: 'application/json' };
     const url = this.url(spec);
     if (body) headers['content-type'] = 'application/json';
     if (spec.auth !== 'none') {
@@ -120,7 +124,7 @@ export class Transport {
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {
       const res = await this.cfg.fetch(url, { method: spec.method, headers, body: body || null, signal });
-      return readEnvelope(res, await res.text(), this.cfg.amounts);
+      return readEnvelope(res, await res.text(), this.cfg.amounts, spec.envelope === true);
     } catch (thrown) {
       throw toHostpayError(thrown, signal);
     }

@@ -1,4 +1,4 @@
-import type { WireFeePreview, WireTimeResult, WireTokenResult, WireWallet } from './wire.js';
+import type { WireCheckout, WireCheckoutStatus, WireFeePreview, WirePayment, WirePaymentOption, WireTimeResult, WireTimelineEntry, WireTokenResult, WireWallet } from './wire.js';
 import type { AmountMode, DecimalField, DecimalInput } from './decimals.js';
 
 /** `T` with every decimal field typed as `D` (string or number), nested objects included. */
@@ -47,4 +47,87 @@ export interface IssueTokenParams extends CallOptions {
   expiresIn?: number | undefined;
   /** Narrow the token to these scopes of the key; all of them when left out. */
   scope?: string[] | undefined;
+}
+
+/** A checkout's status: open, underpaid, processing, settled, expired, canceled, needs_review, invalid. */
+export type CheckoutStatus = WireCheckoutStatus;
+/** One way to pay a checkout (asset on a chain, its address, amountDue, received, ...), amounts as for Wallet. */
+export type PaymentOption<M extends AmountMode = 'string'> = WithDecimals<WirePaymentOption, DecimalOf<M>>;
+/** A transfer seen on one of a checkout's addresses, amount as for Wallet. */
+export type Payment<M extends AmountMode = 'string'> = WithDecimals<WirePayment, DecimalOf<M>>;
+/** One entry of a checkout's timeline: a status, its reason, when. */
+export type TimelineEntry = WireTimelineEntry;
+
+/**
+ * A hosted checkout, amounts as for Wallet. `fee` is the fee preview of the checkout's amount and
+ * currency, field for field (the wire says only "an object"; the contract fixes its fields).
+ */
+export interface Checkout<M extends AmountMode = 'string'> extends Omit<WithDecimals<WireCheckout, DecimalOf<M>>, 'fee'> {
+  fee: FeePreview<M>;
+}
+
+/** One page of checkouts, newest first; `nextCursor` is null on the last page. */
+export interface CheckoutPage<M extends AmountMode = 'string'> {
+  items: Checkout<M>[];
+  nextCursor: string | null;
+}
+
+/** Options of the POST calls: the Idempotency-Key, generated (a random UUID) when left out. */
+export interface WriteOptions extends CallOptions {
+  /**
+   * 1-128 of `A-Z a-z 0-9 _ . : -`. The same key with the same body within 24 h gets the first
+   * answer again instead of acting twice; the client sends one key for all retries of a call.
+   */
+  idempotencyKey?: string | undefined;
+  /** Act for this sub-merchant (platform keys granted it only). */
+  merchantId?: string | undefined;
+}
+
+/** Options of the GET calls. */
+export interface ReadOptions extends CallOptions {
+  /** Act for this sub-merchant (platform keys granted it only). */
+  merchantId?: string | undefined;
+}
+
+export interface CreateCheckoutParams {
+  /** Positive, at most 18 fractional digits, at most 10^15; sent as exact decimal text. */
+  amount: DecimalInput;
+  /** Any currency the fee preview accepts, e.g. EUR. */
+  currency: string;
+  /** Your order reference, at most 64 characters, not unique. */
+  orderId?: string | undefined;
+  /** Shown to the payer on the page, at most 500 characters. */
+  description?: string | undefined;
+  /** The assets and chains offered; default every active wallet that can be priced. */
+  paymentOptions?: { asset: string; chain: string }[] | undefined;
+  /** Seconds until the checkout expires and its rates unlock, 300..86400 (default 900). */
+  expiresIn?: number | undefined;
+  /** Where the page sends the payer once paid: https (http to loopback only on a sandbox). */
+  successUrl?: string | undefined;
+  /** Where "cancel and return" goes: https (http to loopback only on a sandbox). */
+  cancelUrl?: string | undefined;
+  /** At most 20 string pairs; keys at most 40 characters, values at most 500. */
+  metadata?: Record<string, string> | undefined;
+}
+
+export interface ListCheckoutsParams extends ReadOptions {
+  status?: CheckoutStatus | undefined;
+  orderId?: string | undefined;
+  /** Created at or after (ISO 8601 text or a Date). */
+  createdFrom?: string | Date | undefined;
+  /** Created before (ISO 8601 text or a Date). */
+  createdTo?: string | Date | undefined;
+  /** Page size 1..200 (server default 50). */
+  limit?: number | undefined;
+  /** `nextCursor` of the page before. */
+  cursor?: string | undefined;
+}
+
+export interface SimulatePaymentParams {
+  asset: string;
+  chain: string;
+  /** Default: what is still due on that option. */
+  amount?: DecimalInput | undefined;
+  /** Default: the chain's requirement, so the payment confirms at once. */
+  confirmations?: number | undefined;
 }

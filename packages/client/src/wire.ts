@@ -3,6 +3,7 @@
  * the client has no dependencies, so its .d.ts files may not import @hostpay/protocol.
  * test/wire-types.test.ts holds each one equal to the protocol's schema type, so they cannot drift.
  */
+export * from './wire-checkout.js';
 
 /** Stable machine codes the server answers with (protocol ERROR_STATUS). */
 export type ErrorCode =

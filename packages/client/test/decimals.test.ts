@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FeePreview, Wallet } from '@hostpay/protocol';
+import { Checkout, FeePreview, Wallet } from '@hostpay/protocol';
 import { DECIMAL_FIELDS, decimalText } from '../src/index.js';
 import { parseJson } from '../src/decimals.js';
 
@@ -66,6 +66,7 @@ interface TSchemaLike {
   type?: string;
   properties?: Record<string, TSchemaLike>;
   anyOf?: TSchemaLike[];
+  items?: TSchemaLike;
 }
 
 describe('DECIMAL_FIELDS', () => {
@@ -76,10 +77,12 @@ describe('DECIMAL_FIELDS', () => {
         const variants = prop.anyOf ?? [prop];
         if (variants.some((v) => v.type === 'number')) found.add(name);
         variants.forEach(walk);
+        if (prop.items) walk(prop.items);
       }
     };
     walk(Wallet as TSchemaLike);
     walk(FeePreview as TSchemaLike);
+    walk(Checkout as TSchemaLike);
     expect([...found].sort()).toEqual([...DECIMAL_FIELDS].sort());
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactJson as protocolCompactJson, sign as protocolSign } from '@hostpay/protocol';
 import { canonicalTarget, compactJson, sign, signV2 } from '../src/index.js';
-import { loadSigningV2Vectors, loadSigningVectors } from '../../protocol/test/vectors.js';
+import { loadSigningBodyVectors, loadSigningV2Vectors, loadSigningVectors } from '../../protocol/test/vectors.js';
 
 // The same loader as the protocol's tests: one reader of vectors/signing.json.
 const cases = loadSigningVectors();
@@ -15,6 +15,16 @@ describe('signing vectors (vectors/signing.json), Web Crypto signer', () => {
     });
     it(`${v.name}: signature`, async () => {
       await expect(sign(v.secret, v.timestamp, v.rawBody)).resolves.toBe(v.signature);
+    });
+  }
+});
+
+describe('signing vectors with POST bodies (vectors/signing.json bodies), Web Crypto signer', () => {
+  for (const v of loadSigningBodyVectors()) {
+    it(`${v.name}: compact body and signature`, async () => {
+      expect(compactJson(v.rawBody)).toBe(v.compactBody);
+      await expect(sign(v.secret, v.timestamp, v.rawBody)).resolves.toBe(v.signature);
+      await expect(sign(v.secret, v.timestamp, v.compactBody)).resolves.toBe(v.signature);
     });
   }
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSigningV2Vectors, loadSigningVectors, readVectorFile, VECTORS_DIR } from './vectors.js';
+import { loadSigningBodyVectors, loadSigningV2Vectors, loadSigningVectors, readVectorFile, VECTORS_DIR } from './vectors.js';
 
 const ROOT = join(VECTORS_DIR, '..');
 
@@ -50,6 +50,20 @@ describe('the repository is self-contained', () => {
       }
       expect(typeof c.rawBody).toBe('string');
       expect(c.signature).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('the signing body loader returns every body case, each complete', () => {
+    const raw = JSON.parse(readFileSync(join(VECTORS_DIR, 'signing.json'), 'utf8')) as { bodies: { cases: unknown[] } };
+    const loaded = loadSigningBodyVectors();
+    expect(loaded).toHaveLength(raw.bodies.cases.length);
+    for (const c of loaded) {
+      for (const field of ['name', 'secret', 'timestamp', 'rawBody', 'compactBody', 'signedString', 'signature', 'rawSignature'] as const) {
+        expect(typeof c[field], `${c.name}.${field}`).toBe('string');
+        expect(c[field].length, `${c.name}.${field}`).toBeGreaterThan(0);
+      }
+      expect(c.signature).toMatch(/^[0-9a-f]{64}$/);
+      expect(c.rawSignature).toMatch(/^[0-9a-f]{64}$/);
     }
   });
 

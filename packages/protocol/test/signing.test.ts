@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { bodyToSign, canonicalTarget, compactJson, sign, signedString, signedStringV2, signV2 } from '../src/index.js';
-import { loadSigningV2Vectors, loadSigningVectors } from './vectors.js';
+import { createHmac } from 'node:crypto';
+import { loadSigningBodyVectors, loadSigningV2Vectors, loadSigningVectors } from './vectors.js';
 
 const vectors = loadSigningVectors();
 const v2 = loadSigningV2Vectors();
@@ -43,6 +44,28 @@ describe('signing vectors (vectors/signing.json)', () => {
     });
     it(`${v.name}: signature`, () => {
       expect(sign(v.secret, v.timestamp, v.rawBody)).toBe(v.signature);
+    });
+  }
+});
+
+describe('signing vectors with POST bodies (vectors/signing.json bodies)', () => {
+  const bodies = loadSigningBodyVectors();
+  it('covers unicode, \\u escapes, nesting, exact decimals, key order and whitespace', () => {
+    const names = bodies.map((c) => c.name).join(' | ');
+    for (const topic of [/unicode/, /escapes/, /nested/, /decimals/, /key order/, /whitespace/]) expect(names).toMatch(topic);
+  });
+  for (const v of bodies) {
+    it(`${v.name}: compact body, signed string, signature (v1 and v2 body part)`, () => {
+      expect(compactJson(v.rawBody)).toBe(v.compactBody);
+      expect(compactJson(v.compactBody)).toBe(v.compactBody); // compacting twice changes nothing
+      expect(signedString(v.timestamp, bodyToSign(v.rawBody))).toBe(v.signedString);
+      expect(sign(v.secret, v.timestamp, v.rawBody)).toBe(v.signature);
+      expect(sign(v.secret, v.timestamp, v.compactBody)).toBe(v.signature);
+      expect(signedStringV2(v.timestamp, 'POST', '/x', v.rawBody)).toBe(`${v.timestamp}.POST./x.${v.compactBody}`);
+    });
+    it(`${v.name}: rawSignature is the HMAC of the raw text`, () => {
+      expect(createHmac('sha256', v.secret).update(`${v.timestamp}.${v.rawBody}`).digest('hex')).toBe(v.rawSignature);
+      expect(v.rawSignature).not.toBe(v.signature);
     });
   }
 });

@@ -18,6 +18,15 @@ export interface SigningV2Case extends SigningCase {
   canonicalTarget: string;
 }
 
+/** A POST-body case: the raw body as sent, its compact form, and signatures over both. */
+export interface SigningBodyCase extends SigningCase {
+  /** The compact re-serialisation of rawBody (what `signedString` carries after the timestamp). */
+  compactBody: string;
+  /** HMAC of `<timestamp>.<rawBody>`: a signer that hashed exactly what it sent; the server accepts it too. */
+  rawSignature: string;
+  note: string;
+}
+
 /** The repository's vectors folder (top-level `vectors/`): every signer in the repository is held to it. */
 export const VECTORS_DIR = fileURLToPath(new URL('../../../vectors/', import.meta.url));
 
@@ -37,5 +46,13 @@ export function loadSigningV2Vectors(): SigningV2Case[] {
   const doc = readVectorFile<{ v2?: { cases?: SigningV2Case[] } }>('signing.json');
   const cases = doc.v2?.cases;
   if (!Array.isArray(cases) || cases.length === 0) throw new Error(`no v2 cases in ${VECTORS_DIR}signing.json`);
+  return cases;
+}
+
+/** The POST-body vectors (`bodies` section of signing.json): unicode, escapes, nesting, exact decimals, key order, whitespace. */
+export function loadSigningBodyVectors(): SigningBodyCase[] {
+  const doc = readVectorFile<{ bodies?: { cases?: SigningBodyCase[] } }>('signing.json');
+  const cases = doc.bodies?.cases;
+  if (!Array.isArray(cases) || cases.length === 0) throw new Error(`no body cases in ${VECTORS_DIR}signing.json`);
   return cases;
 }

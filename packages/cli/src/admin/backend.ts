@@ -2,6 +2,8 @@ import type { FeePreview } from '@hostpay/client';
 import type { CatalogBackend } from './catalog-backend.js';
 import type {
   AdminWallet,
+  Checkout,
+  CheckoutFilter,
   ApiKey,
   AuditEntry,
   AuditFilter,
@@ -21,6 +23,9 @@ import type {
   PostingResult,
   Rate,
   SettlementCurrency,
+  Transfer,
+  TransferOutcome,
+  TransferReport,
   WalletFilter,
   WalletSummary,
 } from './views.js';
@@ -45,6 +50,23 @@ export interface AdminBackend {
     rename(id: string, name: string, w?: Write): Promise<Merchant>;
     suspend(id: string, w?: Write): Promise<Merchant>;
     resume(id: string, w?: Write): Promise<Merchant>;
+    /** Name and/or underpayment tolerance (percent, decimal text 0..5). */
+    update(id: string, change: { name?: string | undefined; underpaymentTolerancePercent?: string | undefined }, w?: Write): Promise<Merchant>;
+  };
+  readonly transfers: {
+    /** Idempotent on chain + txHash + index: a repeat may only raise confirmations (`created: false`). */
+    report(req: TransferReport, w?: Write): Promise<TransferOutcome>;
+    list(q: PageRequest & { matched?: boolean | undefined; chain?: string | undefined; checkoutId?: string | undefined }): Promise<Page<Transfer>>;
+    retract(id: string, w?: Write): Promise<TransferOutcome>;
+    attach(id: string, checkoutId: string, w?: Write): Promise<TransferOutcome>;
+  };
+  readonly checkouts: {
+    /** Every merchant's checkouts, oldest first. */
+    list(q: CheckoutFilter & PageRequest): Promise<Page<Checkout>>;
+    get(id: string): Promise<Checkout>;
+    /** Only in needs_review: credits what was received minus the fee for it. */
+    settle(id: string, pick: { asset?: string | undefined; chain?: string | undefined }, w?: Write): Promise<Checkout>;
+    reject(id: string, w?: Write): Promise<Checkout>;
   };
   readonly keys: {
     create(merchantId: string, settings: KeySettings, w?: Write): Promise<CreatedApiKey>;

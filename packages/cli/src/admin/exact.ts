@@ -8,9 +8,9 @@ import { JsonDecimal, jsonDecimal } from '@hostpay/protocol';
  */
 
 /** Whole numbers that are counts or limits, not amounts: plain numbers in the backend types. */
-const INTEGER_FIELDS = new Set(['rateLimitPerMinute', 'resealed', 'alreadyCurrent', 'precision', 'confirmationsRequired', 'nextIndex', 'index']);
-/** Decimal fields of admin objects: the merchant API's, plus a posting's balances after it. */
-const DECIMALS = new Set<string>([...DECIMAL_FIELDS, 'amountAfter', 'freezeAmountAfter']);
+const INTEGER_FIELDS = new Set(['rateLimitPerMinute', 'resealed', 'alreadyCurrent', 'precision', 'confirmationsRequired', 'nextIndex', 'index', 'confirmations']);
+/** Decimal fields of admin objects: the merchant API's, plus a posting's balances after it and a merchant's tolerance. */
+const DECIMALS = new Set<string>([...DECIMAL_FIELDS, 'amountAfter', 'freezeAmountAfter', 'underpaymentTolerancePercent']);
 /** Audit snapshots hold any JSON: left as they are, never reinterpreted by field name. */
 const OPAQUE_FIELDS = new Set(['before', 'after']);
 const NUMBER_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;

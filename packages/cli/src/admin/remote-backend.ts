@@ -20,6 +20,19 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       rename: (id, name, w) => call('PATCH', `/merchants/${seg(id)}`, { body: { name }, write: w ?? {} }),
       suspend: (id, w) => call('POST', `/merchants/${seg(id)}/suspend`, { body: {}, write: w ?? {} }),
       resume: (id, w) => call('POST', `/merchants/${seg(id)}/resume`, { body: {}, write: w ?? {} }),
+      update: (id, change, w) => call('PATCH', `/merchants/${seg(id)}`, { body: defined(change), write: w ?? {} }),
+    },
+    transfers: {
+      report: (req, w) => call('POST', '/transfers', { body: defined({ ...req }), write: w ?? {} }),
+      list: (q) => call('GET', '/transfers', { query: { limit: q.limit, cursor: q.cursor, matched: q.matched, chain: q.chain, checkoutId: q.checkoutId } }),
+      retract: (id, w) => call('POST', `/transfers/${seg(id)}/retract`, { body: {}, write: w ?? {} }),
+      attach: (id, checkoutId, w) => call('POST', `/transfers/${seg(id)}/attach`, { body: { checkoutId }, write: w ?? {} }),
+    },
+    checkouts: {
+      list: (q) => call('GET', '/checkouts', { query: { ...q } }),
+      get: (id) => call('GET', `/checkouts/${seg(id)}`),
+      settle: (id, pick, w) => call('POST', `/checkouts/${seg(id)}/settle`, { body: defined(pick), write: w ?? {} }),
+      reject: (id, w) => call('POST', `/checkouts/${seg(id)}/reject`, { body: {}, write: w ?? {} }),
     },
     keys: {
       create: (merchantId, settings, w) => call('POST', `/merchants/${seg(merchantId)}/keys`, { body: keyBody(settings), write: w ?? {} }),

@@ -1,4 +1,4 @@
-import type { Wallet } from '@hostpay/client';
+import type { Checkout, Wallet } from '@hostpay/client';
 import type { DecimalsAsStrings } from '@hostpay/protocol';
 import type {
   AuditView,
@@ -16,7 +16,7 @@ import type {
 // Types only (erased at build): the server's view types, with exact decimals as the strings a
 // lossless parse gives. One definition, so the CLI cannot drift from the API it calls.
 export type { AuditFilter, FeeTierRequest, KeySettings, MasterKeyRotation, WalletFilter } from '@hostpay/server';
-export type Merchant = MerchantView;
+export type Merchant = DecimalsAsStrings<MerchantView>;
 export type MerchantStatus = MerchantView['status'];
 export type KeyStatus = KeyView['status'];
 export type PostingKind = PostingView['kind'];
@@ -53,3 +53,54 @@ export interface PostingResult extends Posting {
   replayed: boolean;
 }
 
+
+/** A checkout as operators see it: the merchant's own view (decimals as exact strings). */
+export type { Checkout };
+
+/** A transfer reported by a chain indexer (POST /admin/v1/transfers), amount as exact text. */
+export interface Transfer {
+  id: string;
+  chain: string;
+  txHash: string;
+  index: number;
+  toAddress: string;
+  asset: string;
+  amount: string;
+  confirmations: number;
+  blockTime: string | null;
+  blockHash: string | null;
+  checkoutId: string | null;
+  matched: boolean;
+  retracted: boolean;
+  /** unmatched, extra_payment, wrong_asset or paid_late: why an operator should look at it. */
+  exception: string | null;
+  detectedAt: string;
+  updatedAt: string;
+}
+
+/** A transfer and the checkout it pays (null when it matched none). `created`: new, not a repeat. */
+export interface TransferOutcome {
+  created?: boolean;
+  transfer: Transfer;
+  checkout: Checkout | null;
+}
+
+export interface TransferReport {
+  chain: string;
+  txHash: string;
+  index: number;
+  toAddress: string;
+  asset: string;
+  amount: string;
+  confirmations: number;
+  blockTime?: string | undefined;
+  blockHash?: string | undefined;
+}
+
+export interface CheckoutFilter {
+  merchantId?: string | undefined;
+  status?: string | undefined;
+  orderId?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}

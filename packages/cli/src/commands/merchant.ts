@@ -3,7 +3,7 @@ import type { Merchant, MerchantStatus } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
 import { pageRequest, withAdminOptions, withPageOptions, withWriteOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
 import { printAdmin, printPage } from '../admin/print.js';
-import type { Io } from '../output.js';
+import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
 
 export function registerMerchant(program: Command, io: Io): void {
@@ -32,7 +32,7 @@ export function registerMerchant(program: Command, io: Io): void {
     .argument('<merchant-id>', 'e.g. mer_...')
     .action(async (id: string, opts: AdminOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.get(id));
-      show(opts, m, renderPairs([['id', m.id], ['name', m.name], ['status', m.status], ['created', m.createdAt], ['updated', m.updatedAt]]));
+      show(opts, m, renderPairs([['id', m.id], ['name', m.name], ['status', m.status], ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`], ['created', m.createdAt], ['updated', m.updatedAt]]));
     });
 
   withWriteOptions(merchant.command('rename').description("change a merchant's display name"))
@@ -41,6 +41,16 @@ export function registerMerchant(program: Command, io: Io): void {
     .action(async (id: string, name: string, opts: WriteOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.rename(id, name, opts));
       show(opts, m, `renamed merchant ${m.id} to ${m.name}`);
+    });
+
+  withWriteOptions(merchant.command('update').description("change a merchant's settings: name, underpayment tolerance"))
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .option('--name <name>', 'new display name, 1 to 200 characters')
+    .option('--underpayment-tolerance <percent>', 'how far below the amount due (percent, 0 to 5, e.g. 0.5) a payment still completes a checkout; applies to checkouts created afterwards')
+    .action(async (id: string, opts: WriteOptions & { name?: string; underpaymentTolerance?: string }) => {
+      if (opts.name === undefined && opts.underpaymentTolerance === undefined) throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance');
+      const m = await withBackend(io, opts, (b) => b.merchants.update(id, { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance }, opts));
+      show(opts, m, `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %`);
     });
 
   withWriteOptions(merchant.command('suspend').description("suspend a merchant: its API keys are refused (403 MERCHANT_SUSPENDED) until resumed"))

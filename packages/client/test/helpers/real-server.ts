@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServices, loadConfig, seedDemo, type DemoCredentials, type MerchantServices, type Services } from '@hostpay/server';
 // The HTTP layer is its own entry point (@hostpay/server/app), as the CLI's serve uses it.
 import { buildApp, startServer } from '@hostpay/server/app';
+import { configureChains } from '../../../server/test/http-helpers/checkouts.js';
 
 export interface RealServer {
   url: string;
@@ -17,6 +18,11 @@ export interface RealServer {
 export interface RealServerOptions {
   /** Wraps the merchant services, e.g. to make the store fail. */
   wrap?: (services: MerchantServices) => MerchantServices;
+  /**
+   * A sandbox with the checkout routes (and the Idempotency-Key store they use), the demo chains
+   * given the address vectors' keys and one required confirmation.
+   */
+  checkouts?: boolean;
 }
 
 /**
@@ -26,13 +32,16 @@ export interface RealServerOptions {
 export async function startRealServer(options: RealServerOptions = {}): Promise<RealServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-client-e2e-'));
   // Many deliberate authentication failures come from 127.0.0.1: lift the per-address limit.
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 1_000_000 });
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 1_000_000, sandbox: options.checkouts === true });
   const services = await createServices(config, { generateMasterKey: true });
   const demo = await seedDemo(services, dataDir);
+  if (options.checkouts) await configureChains(services);
+  const checkoutDeps = options.checkouts ? { admin: services.admin, checkouts: services.checkouts } : {};
   let shift = 0;
   const merchant = options.wrap ? options.wrap(services.merchant) : services.merchant;
-  const app = await buildApp({ config, services: merchant, logger: false, now: () => Date.now() + shift });
+  const app = await buildApp({ config, services: merchant, logger: false, now: () => Date.now() + shift, ...checkoutDeps });
   const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+  services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
   return {
     url: running.url,
     services,

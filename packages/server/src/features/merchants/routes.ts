@@ -3,7 +3,7 @@ import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { MerchantAdmin } from './service.js';
-import { IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
+import { DecimalString, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
 import { Page } from '../../admin/views.js';
 import { MerchantView } from './schemas.js';
 
@@ -41,12 +41,19 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
   app.patch('/merchants/:id', {
     schema: {
       ...WRITE,
-      operationId: 'updateMerchant', summary: 'Rename a merchant', description: 'Changes the display name; ids, keys and wallets stay as they are.',
+      operationId: 'updateMerchant', summary: 'Change a merchant\'s name or underpayment tolerance',
+      description: 'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The tolerance applies to checkouts created afterwards; each checkout keeps the one it was created with. Ids, keys and wallets stay as they are. Audited.',
       params: Params,
-      body: Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false, minProperties: 1, description: 'fields to change: {"name": "..."}' }),
+      body: Type.Object(
+        { name: Type.Optional(Name), underpaymentTolerancePercent: Type.Optional(DecimalString('Underpayment tolerance in percent, 0 to 5')) },
+        { additionalProperties: false, minProperties: 1, description: 'fields to change: {"name": "..."}, {"underpaymentTolerancePercent": "0.5"}' },
+      ),
       response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite),
     },
-  }, async (req, reply) => send(reply, 200, MerchantView, 'merchant updated', await admin.updateMerchant(req.params.id, { name: req.body.name }, auditOf(req))));
+  }, async (req, reply) => {
+    const { name, underpaymentTolerancePercent } = req.body;
+    return send(reply, 200, MerchantView, 'merchant updated', await admin.updateMerchant(req.params.id, { name, underpaymentTolerancePercent }, auditOf(req)));
+  });
 
   for (const [action, status, summary, description] of [
     ['suspend', 'suspended', 'Suspend a merchant: its keys are refused (403 MERCHANT_SUSPENDED) from the next request', 'Nothing is deleted: keys, wallets and balances stay, and resuming restores access. Suspending twice is harmless.'],

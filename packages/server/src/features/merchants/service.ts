@@ -1,3 +1,4 @@
+import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, type JsonDecimal } from '@hostpay/protocol';
 import { newId, nowIso } from '../../store/ids.js';
 import type { MerchantTable } from '../../store/schema.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
@@ -8,11 +9,38 @@ export interface MerchantView {
   id: string;
   name: string;
   status: 'active' | 'suspended';
+  underpaymentTolerancePercent: JsonDecimal;
   createdAt: string;
   updatedAt: string;
 }
 
-export const merchantView = (r: MerchantTable): MerchantView => ({ id: r.id, name: r.name, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at });
+export const merchantView = (r: MerchantTable): MerchantView => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  underpaymentTolerancePercent: jsonDecimal(r.underpayment_tolerance_percent),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The spec's range for the tolerance (spec/checkout.md, "Tolerance"): 0 to 5 percent. */
+export const MAX_UNDERPAYMENT_TOLERANCE_PERCENT = '5';
+const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
+
+/** A tolerance as operators send it: a decimal string 0..5, stored in canonical text ("0.50" -> "0.5"). */
+function checkTolerance(text: string): string {
+  if (!DECIMAL_RE.test(text) || new Decimal(text).gt(MAX_UNDERPAYMENT_TOLERANCE_PERCENT)) {
+    invalid(`underpaymentTolerancePercent must be a decimal string from 0 to ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT} (percent, e.g. "0.5"), got ${JSON.stringify(text)}`);
+  }
+  return decimalText(text);
+}
+
+export interface MerchantChange {
+  name?: string | undefined;
+  status?: 'active' | 'suspended' | undefined;
+  /** Percent, 0..5, as a decimal string. */
+  underpaymentTolerancePercent?: string | undefined;
+}
 
 function checkName(name: string): string {
   const trimmed = name.trim();
@@ -41,16 +69,23 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
       return page(q, 'created_at', req, merchantView);
     },
 
-    async updateMerchant(id: string, change: { name?: string | undefined; status?: 'active' | 'suspended' | undefined }, ctx: AuditContext): Promise<MerchantView> {
+    async updateMerchant(id: string, change: MerchantChange, ctx: AuditContext): Promise<MerchantView> {
+      // Checked before the transaction: a refused value must not take a write lock.
+      const tolerance = change.underpaymentTolerancePercent === undefined ? undefined : checkTolerance(change.underpaymentTolerancePercent);
       const after = await store.writeTransaction(async (trx) => {
         const before = await requireMerchantRow(trx, id);
         const next: MerchantTable = {
           ...before,
           name: change.name === undefined ? before.name : checkName(change.name),
           status: change.status ?? before.status,
+          underpayment_tolerance_percent: tolerance ?? before.underpayment_tolerance_percent,
           updated_at: nowIso(),
         };
-        await trx.updateTable('merchants').set({ name: next.name, status: next.status, updated_at: next.updated_at }).where('id', '=', id).execute();
+        await trx
+          .updateTable('merchants')
+          .set({ name: next.name, status: next.status, underpayment_tolerance_percent: next.underpayment_tolerance_percent, updated_at: next.updated_at })
+          .where('id', '=', id)
+          .execute();
         const action = change.status && change.status !== before.status ? (change.status === 'suspended' ? 'merchant.suspend' : 'merchant.resume') : 'merchant.update';
         await recordAudit(trx, ctx, { action, objectType: 'merchant', objectId: id, before: merchantView(before), after: merchantView(next) });
         return next;
