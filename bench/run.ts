@@ -32,8 +32,13 @@ const { values: opts } = parseArgs({
     store: { type: 'string', default: 'sqlite' },
     // With --store postgres: run without Redis (one instance, in-process limits) for comparison.
     'no-redis': { type: 'boolean', default: false },
-    // Start-up figures printed after the throughput table: runs of each.
+    // Start-up figures printed after the throughput table: runs of each; 0 leaves them out.
     'startup-runs': { type: 'string', default: '5' },
+    // Only the throughput rows whose name contains this text (e.g. `wallets`, `fees`).
+    only: { type: 'string' },
+    // Extra node flags for the hostpay server, space-separated (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    'server-node-args': { type: 'string' },
+    help: { type: 'boolean', default: false },
     // Runs of each answer-size row (5 and 1,000 wallets × identity, gzip, br); 0 leaves them out.
     'large-runs': { type: 'string', default: '1' },
     // Rounds of the in-process client measurement; 0 leaves it out. With --client-baseline <git
@@ -42,6 +47,21 @@ const { values: opts } = parseArgs({
     'client-baseline': { type: 'string' },
   },
 });
+if (opts.help) {
+  console.log(`npm run bench [-- options]
+  --duration <s>            seconds per measured run (default 5)
+  --runs <n>                alternating bare/hostpay runs per endpoint; medians shown (default 3)
+  --connections <n>         wrk connections (default 64)
+  --threads <n>             wrk threads (default 1)
+  --store sqlite|postgres   embedded SQLite (default) or PostgreSQL (+ Redis unless --no-redis)
+  --only <text>             only the endpoints whose name contains <text> (wallets, fees)
+  --server-node-args=<a>    node flags for the hostpay server, e.g. --server-node-args="--cpu-prof --cpu-prof-dir=/tmp/p"
+  --large-runs <n>          runs of each answer-size row; 0 leaves them out (default 1)
+  --startup-runs <n>        start-up runs; 0 leaves them out (default 5)
+  --client-rounds <n>       rounds of the client measurement; 0 leaves it out (default 7)
+  --client-baseline <rev>   measure that revision's client beside this tree's`);
+  process.exit(0);
+}
 if (opts.store !== 'sqlite' && opts.store !== 'postgres') {
   console.error(`bench: --store must be sqlite (embedded) or postgres, not ${opts.store}`);
   process.exit(2);
@@ -102,7 +122,11 @@ const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMin
 const big = Number(opts['large-runs']) > 0 ? await seedBigMerchant(services, 1000) : undefined;
 await services.close();
 
-const hostpayPort = await startChild(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], { ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' });
+const hostpayPort = await startChild(process.execPath, [...(opts['server-node-args']?.split(' ').filter(Boolean) ?? []), 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], {
+  ...storeEnv,
+  HOSTPAY_MASTER_KEY: masterKey,
+  HOSTPAY_LOG_LEVEL: 'warn',
+});
 const base = `http://127.0.0.1:${hostpayPort}`;
 
 type BenchKey = { apiKey: string; apiSecret: string };
@@ -124,7 +148,7 @@ const headers = await bearerHeaders(key);
 const targets = [
   { name: 'GET /api/v1/cp/wallets', path: '/api/v1/cp/wallets' },
   { name: 'GET fees-preview (100 USDT)', path: `${PATHS.feesPreview}?amount=100&currency=USDT` },
-];
+].filter((t) => opts.only === undefined || t.name.includes(opts.only));
 const bodies: Record<string, string> = {};
 for (const t of targets) {
   const res = await fetch(base + t.path, { headers: headers() });
@@ -210,9 +234,16 @@ if (big) {
   const after = memoryMb(children[0]?.pid);
   if (after) console.log(`hostpay server memory after these runs: RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`);
 }
-for (const c of children) c.kill('SIGTERM');
-await new Promise((r) => setTimeout(r, 500));
+// Wait (up to 5 s) for the servers to exit: a --cpu-prof profile is written on the way out.
+await Promise.all(
+  children.map((c) => new Promise<void>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    const timer = setTimeout(resolve, 5000);
+    c.once('exit', () => (clearTimeout(timer), resolve()));
+    c.kill('SIGTERM');
+  })),
+);
 await dropSchema();
-printStartup(await measureStartup(Number(opts['startup-runs'])));
+if (Number(opts['startup-runs']) > 0) printStartup(await measureStartup(Number(opts['startup-runs'])));
 if (Number(opts['client-rounds']) > 0) printClient(await measureClient({ baseline: opts['client-baseline'], rounds: Number(opts['client-rounds']) }));
 process.exit(0);

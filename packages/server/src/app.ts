@@ -61,9 +61,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   // Client errors can only arrive once listening, by when the app's logger is set.
   let clientLog: FastifyBaseLogger;
+  const logger = loggerOptions(config, deps.logger);
+  const logController = new OneLineLogController();
   const app = Fastify({
-    logger: loggerOptions(config, deps.logger),
-    logController: new OneLineLogController(),
+    logger,
+    logController,
     genReqId,
     requestIdHeader: false,
     // A hop count, not `true`: with `true` the left-most X-Forwarded-For entry, which the client
@@ -101,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   const metrics = new Metrics();
-  installMetrics(app, metrics);
+  installMetrics(app, metrics, logger === false ? undefined : logController);
   installErrorHandler(app);
   installNotFound(app);
   await registerCompression(app);

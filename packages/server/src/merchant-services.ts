@@ -35,22 +35,27 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
     return successBody(rows.map((r) => walletView(r, networks.filter((n) => n.asset_id === r.asset_id))));
   }
 
-  /** Read-through with the generation guard: a result computed across a write is not kept. */
-  async function cached<K extends {}, V extends {}>(map: LRUCache<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  /**
+   * Read-through with the generation guard: a result computed across a write is not kept. A hit
+   * is returned as it is, not wrapped in a promise: the request path answers it in the same turn.
+   */
+  function cached<K extends {}, V extends {}>(map: LRUCache<K, V>, key: K, load: () => Promise<V>): V | Promise<V> {
     if (!caches.enabled) return load();
     caches.sync();
     const hit = map.get(key);
     if (hit !== undefined) return hit;
     const generation = caches.generation;
-    const value = await load();
-    if (caches.generation === generation) map.set(key, value);
-    return value;
+    return load().then((value) => {
+      if (caches.generation === generation) map.set(key, value);
+      return value;
+    });
   }
+  const known = (key: ApiKeyAuth | typeof MISSING_KEY): ApiKeyAuth | undefined => ('missing' in key ? undefined : key);
 
   return {
-    async findApiKey(keyId) {
-      const key = await cached(caches.keys, keyId, async () => (await loadKey(keyId)) ?? MISSING_KEY);
-      return 'missing' in key ? undefined : key;
+    findApiKey(keyId) {
+      const key = cached(caches.keys, keyId, async () => (await loadKey(keyId)) ?? MISSING_KEY);
+      return key instanceof Promise ? key.then(known) : known(key);
     },
     async canActFor(keyId, keyMerchantId, merchantId) {
       return keyMerchantId === merchantId || hasGrant(store.db, keyId, merchantId);

@@ -3,14 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
 import { HostpayError } from '../errors.js';
-import type { MerchantServices } from './ports.js';
+import type { ApiKeyAuth, MerchantServices } from './ports.js';
 import { checkTimestamp, readSignedHeaders, type SignedHeaders } from './credentials.js';
 import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
 import { DUMMY_SECRET, isWellFormedSignature, signatureDiagnostics, signatureMatches, type SignedRequest } from './signature.js';
 import type { Principal } from './principal.js';
 import type { TokenCodec } from './tokens.js';
-import { VerifiedCache } from './verified-cache.js';
+import { VerifiedCache, type VerifiedEntry } from './verified-cache.js';
 
 export interface AuthDeps {
   config: Config;
@@ -20,7 +20,7 @@ export interface AuthDeps {
   tokens: TokenCodec;
 }
 
-type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
 const MINUTE = 60_000;
 
@@ -87,9 +87,14 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
-    const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
     const cacheId = verifiedCacheId(h, req);
     const hit = key !== undefined && cacheId !== undefined ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs) : undefined;
+    return decide(req, h, key, cacheId, hit, withBearer, nowMs);
+  }
+
+  /** What follows the key lookup: signature (or the verified entry), key state, bearer, scope. */
+  function decide(req: FastifyRequest, h: SignedHeaders, key: ApiKeyAuth | undefined, cacheId: string | undefined, hit: VerifiedEntry | undefined, withBearer: boolean, nowMs: number): Principal {
+    const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
     // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
     const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
     if (key === undefined) {
@@ -117,45 +122,77 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     return { key, token };
   }
 
-  /** The request repeats credentials accepted moments ago (a body-less request of the same second). */
-  function knownGood(req: FastifyRequest, h: SignedHeaders | Error, nowMs: number): boolean {
-    if (h instanceof Error) return false;
+  /**
+   * The request repeats credentials accepted moments ago (a body-less request of the same second,
+   * same key, timestamp, signature and Authorization): decided without waiting on anything when
+   * the key is in the cache (the usual case), and without the failed-attempt gate in any case.
+   * Returns the principal, a promise of it (key not cached), or undefined (not a repeat).
+   */
+  function repeated(req: FastifyRequest, h: SignedHeaders | Error, withBearer: boolean, nowMs: number): Principal | Promise<Principal> | undefined {
+    if (h instanceof Error) return undefined;
     const cacheId = verifiedCacheId(h, req);
-    return cacheId !== undefined && verified.seen(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
+    const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
+    if (entry === undefined) return undefined;
+    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
+    const found = h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined;
+    // The entry counts only for the secret it was checked with (a rotated secret misses).
+    const settle = (key: ApiKeyAuth | undefined) => decide(req, h, key, cacheId, key !== undefined && entry.secret === key.secret ? entry : undefined, withBearer, nowMs);
+    return found instanceof Promise ? found.then(settle) : settle(found);
   }
 
-  async function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean): Promise<void> {
-    reply.header('cache-control', 'no-store');
-    const nowMs = now();
-    const headers = readHeaders(req, withBearer);
-    // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
-    // than the failure limit in parallel from one address (a busy backend) would queue on it,
-    // and every cached request would pay the gate's round trips to Redis.
-    const principal = knownGood(req, headers, nowMs)
-      ? await identify(req, headers, withBearer, nowMs)
-      : await withFailureLimit(
-          limiter,
-          failedAuthBucket('merchant', req.ip),
-          failureLimit,
-          'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-          () => identify(req, headers, withBearer, nowMs),
-        );
+  /** After the principal: last-used time, the per-key rate limit and its headers. */
+  function admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> {
     const key = principal.key;
     services.touchKey(key.id);
     const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
-    const rate = await limiter.hit('key:' + key.id, limit, MINUTE);
-    reply.header('ratelimit-limit', limit);
-    reply.header('ratelimit-remaining', rate.remaining);
-    reply.header('ratelimit-reset', rate.resetSeconds);
-    if (!rate.allowed) {
-      throw rateLimited(rate, `this API key is limited to ${limit} requests a minute: retry after the Retry-After seconds`);
+    const bucket = 'key:' + key.id;
+    const finish = (rate: RateLimitResult): void => {
+      reply.header('ratelimit-limit', limit);
+      reply.header('ratelimit-remaining', rate.remaining);
+      reply.header('ratelimit-reset', rate.resetSeconds);
+      if (!rate.allowed) {
+        throw rateLimited(rate, `this API key is limited to ${limit} requests a minute: retry after the Retry-After seconds`);
+      }
+      req.principal = principal;
+    };
+    // The in-process limiter answers at once; a shared one (Redis) is awaited.
+    if (limiter.hitNow !== undefined) return finish(limiter.hitNow(bucket, limit, MINUTE));
+    return limiter.hit(bucket, limit, MINUTE).then(finish);
+  }
+
+  /**
+   * The hook. A callback hook rather than an async function: a request that repeats accepted
+   * credentials with its key cached (nearly every request of a busy client) is decided
+   * synchronously, with no promise and no microtask turn, and `done` runs before it returns.
+   */
+  function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean, done: (err?: Error) => void): void {
+    let pending: Promise<void> | void;
+    try {
+      reply.header('cache-control', 'no-store');
+      const nowMs = now();
+      const headers = readHeaders(req, withBearer);
+      // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
+      // than the failure limit in parallel from one address (a busy backend) would queue on it,
+      // and every cached request would pay the gate's round trips to Redis.
+      const principal = repeated(req, headers, withBearer, nowMs) ?? withFailureLimit(
+        limiter,
+        failedAuthBucket('merchant', req.ip),
+        failureLimit,
+        'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+        () => identify(req, headers, withBearer, nowMs),
+      );
+      pending = principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
+    } catch (err) {
+      done(err as Error);
+      return;
     }
-    req.principal = principal;
+    if (pending === undefined) done();
+    else pending.then(() => done(), done);
   }
 
   return {
-    merchant: (req, reply) => authenticate(req, reply, true),
-    apiKey: (req, reply) => authenticate(req, reply, false),
+    merchant: (req, reply, done) => authenticate(req, reply, true, done),
+    apiKey: (req, reply, done) => authenticate(req, reply, false, done),
   };
 }
 

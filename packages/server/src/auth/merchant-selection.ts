@@ -7,9 +7,14 @@ import type { Principal } from './principal.js';
  * that an operator granted to this (platform) key. The same answer whether or not the named
  * merchant exists, so the 403 reveals nothing about other merchants.
  */
-export async function selectMerchant(services: MerchantServices, principal: Principal, requested: string | undefined): Promise<string> {
+export function selectMerchant(services: MerchantServices, principal: Principal, requested: string | undefined): string | Promise<string> {
   const { key } = principal;
+  // The key's own merchant, the usual case, is known at once (no promise, no turn of the loop).
   if (requested === undefined || requested === key.merchantId) return key.merchantId;
+  return grantedMerchant(services, principal, requested);
+}
+
+async function grantedMerchant(services: MerchantServices, { key }: Principal, requested: string): Promise<string> {
   if (await services.canActFor(key.id, key.merchantId, requested)) return requested;
   throw new HostpayError(
     'MERCHANT_FORBIDDEN',

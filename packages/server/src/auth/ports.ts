@@ -25,14 +25,17 @@ export interface ApiKeyAuth {
 }
 
 export interface MerchantServices {
-  /** Key by public id, or undefined. Cached; invalidated when the key or its merchant changes. */
-  findApiKey(keyId: string): Promise<ApiKeyAuth | undefined>;
+  /**
+   * Key by public id, or undefined. Cached; invalidated when the key or its merchant changes.
+   * A cached answer is returned as it is (no promise), so the request path need not wait a turn.
+   */
+  findApiKey(keyId: string): ApiKeyAuth | undefined | Promise<ApiKeyAuth | undefined>;
   /** True when `keyId` (of `keyMerchantId`) may act for `merchantId`: same merchant, or a platform grant. */
   canActFor(keyId: string, keyMerchantId: string, merchantId: string): Promise<boolean>;
-  /** The full success envelope for the merchant's wallet list, as JSON text ready to send. */
-  walletListBody(merchantId: string): Promise<string>;
-  /** The full success envelope for a fee preview, as JSON text. Throws HostpayError 422s. */
-  feePreviewBody(merchantId: string, amount: Decimal, currency: string): Promise<string>;
+  /** The full success envelope for the merchant's wallet list, as JSON text ready to send (the text itself when cached). */
+  walletListBody(merchantId: string): string | Promise<string>;
+  /** The full success envelope for a fee preview, as JSON text (the text itself when cached). Throws HostpayError 422s. */
+  feePreviewBody(merchantId: string, amount: Decimal, currency: string): string | Promise<string>;
   /** Throws when the store cannot answer (readyz, 503). */
   checkReady(): Promise<void>;
   /** Secret used to sign bearer tokens (stored sealed in the store, same on every instance). */

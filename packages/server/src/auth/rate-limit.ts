@@ -13,6 +13,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts one request in `bucket` and says whether it is within `limit` per `windowMs`. */
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** `hit` answered at once, for limiters that hold their counts in this process. */
+  hitNow?(bucket: string, limit: number, windowMs: number): RateLimitResult;
   /** Reads `bucket` without counting: used to turn away an address before doing any work for it. */
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /**
@@ -113,6 +115,10 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    return Promise.resolve(this.hitNow(bucket, limit, windowMs));
+  }
+
+  hitNow(bucket: string, limit: number, windowMs: number): RateLimitResult {
     const now = this.now();
     this.sweep(now);
     let w = this.windows.get(bucket);
@@ -124,7 +130,7 @@ export class MemoryRateLimiter implements RateLimiter {
       w.resetAt = now + windowMs;
     }
     w.count++;
-    return Promise.resolve(result(w.count, w.count <= limit, limit, w.resetAt - now));
+    return result(w.count, w.count <= limit, limit, w.resetAt - now);
   }
 
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {

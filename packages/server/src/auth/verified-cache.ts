@@ -39,8 +39,13 @@ export class VerifiedCache {
    * it cannot be a guess, and the failed-attempt gate need not hold it up.
    */
   seen(keyId: string, timestamp: string, signature: string, authorization: string, nowMs: number): boolean {
+    return this.find(keyId, timestamp, signature, authorization, nowMs) !== undefined;
+  }
+
+  /** The entry `seen` finds, for the caller to check its secret against the key's (one lookup for both). */
+  find(keyId: string, timestamp: string, signature: string, authorization: string, nowMs: number): VerifiedEntry | undefined {
     const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
-    return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs;
+    return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs ? entry : undefined;
   }
 
   set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry): void {

@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 
 /**
@@ -20,13 +20,27 @@ export function loggerOptions(config: Config, override: boolean | object | undef
   return typeof override === 'object' ? { ...base, ...override } : base;
 }
 
-/** Fastify's hook for its per-request log lines: one line, no headers, so nothing secret. */
+/**
+ * Fastify's hook for its per-request log lines: one line, no headers, so nothing secret. Fastify
+ * calls `requestCompleted` for every finished response when there is a logger; `observe` (the
+ * request metrics, metrics-plugin.ts) is called there too, before the line is written.
+ */
 export class OneLineLogController extends LogController {
+  observe: ((request: FastifyRequest, reply: FastifyReply, elapsedMs: number) => void) | undefined;
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    const elapsedMs = reply.elapsedTime;
+    this.observe?.(request, reply, elapsedMs);
+    const log = reply.log;
+    if (error) log.error({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10, err: error }, 'request errored');
+    // The line is built only when it will be written (at warn and above it is not).
+    else if (infoEnabled(log)) log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
   }
+}
+
+/** pino's level check; a logger without one is assumed to write info lines. */
+function infoEnabled(log: FastifyBaseLogger): boolean {
+  return (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false;
 }

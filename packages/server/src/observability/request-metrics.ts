@@ -42,15 +42,37 @@ interface Collector {
 
 export class RequestMetrics {
   readonly #series = new Map<string, RequestSeries>();
+  /**
+   * The same series by route, method and status: three lookups of strings V8 has already hashed
+   * (route templates and method names are the same string objects every time) and a number,
+   * instead of a key string built and hashed on every request.
+   */
+  readonly #byRoute = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
   /** The series of one (route, method, status); routes and statuses are finite, so is the map. */
   series(route: string, method: string, status: number): RequestSeries {
+    const s = this.#byRoute.get(route)?.get(method)?.get(status);
+    return s ?? this.#create(route, method, status);
+  }
+
+  #create(route: string, method: string, status: number): RequestSeries {
     const key = `${route} ${method} ${status}`;
     let s = this.#series.get(key);
     if (s === undefined) {
       s = new RequestSeries({ route, method, status: String(status) });
       this.#series.set(key, s);
     }
+    let byMethod = this.#byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    byStatus.set(status, s);
     return s;
   }
 
@@ -63,7 +85,10 @@ export class RequestMetrics {
       type,
       aggregator: 'sum',
       get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-      reset: () => this.#series.clear(),
+      reset: () => {
+        this.#series.clear();
+        this.#byRoute.clear();
+      },
     });
     return [
       collector(names.requests, 'HTTP requests by route template, method and status', 'counter', () => all().map((s) => ({ value: s.count, labels: s.labels }))),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { selectMerchant } from '../../auth/merchant-selection.js';
 import { principalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
-import { JSON_UTF8 } from '../../http/envelope.js';
+import { andThen, sendJsonText } from '../../http/envelope.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 
@@ -28,14 +28,15 @@ export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promi
       response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },
     },
     config: { scope: 'fees:read' },
-  }, async (req, reply) => {
+  }, (req, reply) => {
     // The schema pattern admits the shape; parseAmount adds the range (> 0, <= 10^15).
     const amount = parseAmount(req.query.amount);
     if (!amount.ok) {
       throw new HostpayError('INVALID_AMOUNT', `query parameter \`amount\` ${amount.reason}: send the checkout amount as a positive decimal, e.g. amount=99.95`, { parameter: 'amount' });
     }
-    const merchantId = await selectMerchant(services, principalOf(req), req.query.merchantId);
-    const body = await services.feePreviewBody(merchantId, amount.value, req.query.currency.toUpperCase());
-    return reply.type(JSON_UTF8).send(body);
+    // Not an async function: a cached preview is sent in the same turn (see sendJsonText).
+    return andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) =>
+      sendJsonText(reply, services.feePreviewBody(merchantId, amount.value, req.query.currency.toUpperCase())),
+    );
   });
 }

@@ -2,7 +2,7 @@ import { PATHS, WalletListEnvelope, WalletsQuery } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { selectMerchant } from '../../auth/merchant-selection.js';
 import { principalOf } from '../../auth/principal.js';
-import { JSON_UTF8 } from '../../http/envelope.js';
+import { andThen, sendJsonText } from '../../http/envelope.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 
@@ -28,9 +28,9 @@ export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Pr
   });
   // The interface's path has the trailing slash; the other spelling is documented beside it.
   for (const [url, operationId] of [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const) {
-    app.get(url, { schema: walletsSchema(operationId), config: { scope: 'wallets:read' } }, async (req, reply) => {
-      const merchantId = await selectMerchant(services, principalOf(req), req.query.merchantId);
-      return reply.type(JSON_UTF8).send(await services.walletListBody(merchantId));
-    });
+    // Not an async function: a cached list is sent in the same turn (see sendJsonText).
+    app.get(url, { schema: walletsSchema(operationId), config: { scope: 'wallets:read' } }, (req, reply) =>
+      andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) => sendJsonText(reply, services.walletListBody(merchantId))),
+    );
   }
 }
