@@ -10,7 +10,7 @@ import { createCheckout } from './pay/helpers.js';
 /** Strings written to break out of text, attributes, comments and raw-text elements. */
 const HOSTILE = [
   '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "'><svg onload=alert(1)>", '</title><script>alert(1)</script>',
-  '<!--', '--><script>x</script>', '`${alert(1)}`', '&lt;script&gt;', '&#x3C;script&#x3E;', 'javascript:alert(1)',
+  '<!--', '--><script>x</script>', '`$' + '{alert(1)}`', '&lt;script&gt;', '&#x3C;script&#x3E;', 'javascript:alert(1)',
   '<a href="javascript:alert(1)">x</a>', '</p></section><form action=//evil>', '\u0000<\u0000script>', '<style>*{display:none}</style>',
   '<meta http-equiv="refresh" content="0;url=//evil">', '<base href="//evil/">', '\u2028\u2029<iframe>', 'a'.repeat(500),
 ];
