@@ -12,6 +12,7 @@ html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.sandbox p{margin:0}
 .sandbox{margin:0;padding:.5rem 1rem;background:var(--banner-bg);color:var(--banner);font-weight:600;text-align:center}
 main{max-width:30rem;margin:0 auto;padding:1rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem;margin:0 0 1rem}

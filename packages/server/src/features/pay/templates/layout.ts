@@ -27,7 +27,7 @@ export function layout(p: LayoutInput): SafeHtml {
 ${p.script !== false && html`<script src="${ASSETS.js.path}" integrity="${ASSETS.js.integrity}" defer></script>`}
 </head>
 <body data-status="${p.status}">
-${p.sandbox && html`<p class="sandbox" role="note">Sandbox: a test server. No real money moves; do not send real funds.</p>`}
+${p.sandbox && html`<aside class="sandbox" aria-label="Sandbox notice"><p>Sandbox: a test server. No real money moves; do not send real funds.</p></aside>`}
 ${p.body}
 </body>
 </html>
