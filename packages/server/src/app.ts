@@ -16,8 +16,9 @@ import { installNotFound } from './http/not-found.js';
 import { registerDocs, registerOpenApi } from './http/openapi.js';
 import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
 import { strictValidatorCompiler } from './http/validator.js';
-import type { CheckoutRouteContext } from './features/checkouts/merchant-routes.js';
 import type { CheckoutService } from './features/checkouts/service.js';
+import type { PaySource } from './features/pay/pay-view.js';
+import type { PayRouteContext } from './features/pay/routes.js';
 import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   storeDialect?: 'sqlite' | 'postgres';
   /** Checkouts (merchant routes under /api/v1/cp/psp/hosted-pay); absent: those routes do not exist. */
   checkouts?: CheckoutService;
+  /** The hosted payment pages (/pay/{id}); absent: those routes do not exist. */
+  pay?: PaySource;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
 }
@@ -113,8 +116,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: CheckoutRouteContext = {
+  const ctx: PayRouteContext = {
     checkouts: deps.checkouts,
+    pay: deps.pay,
+    limiter,
     idempotency: deps.admin?.idempotency,
     config,
     services,

@@ -42,6 +42,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       services: services.merchant,
       admin: services.admin,
       checkouts: services.checkouts,
+      pay: services.pay,
       rateLimiter: services.shared.rateLimiter,
       redisState: () => services.shared.redis,
       storeDialect: services.store.dialect,

@@ -12,6 +12,7 @@ import { keyAdminRoutes } from './features/keys/routes.js';
 import { postingAdminRoutes } from './features/ledger/routes.js';
 import { feeMerchantRoutes } from './features/fees/merchant-routes.js';
 import { merchantAdminRoutes } from './features/merchants/routes.js';
+import { payRoutes } from './features/pay/routes.js';
 import { publicRoutes } from './features/system/routes.js';
 import { tokenRoutes } from './features/tokens/routes.js';
 import { walletMerchantRoutes } from './features/wallets/merchant-routes.js';
@@ -27,6 +28,7 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   walletMerchantRoutes, // wallets: the merchant's wallet list
   feeMerchantRoutes, // fees: the merchant's fee preview
   checkoutMerchantRoutes, // checkouts: create, read, cancel, simulate a payment
+  payRoutes, // pay: the hosted payment page, its status feed, QR codes and files
 ];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [

@@ -15,10 +15,13 @@ import { createSharedState, type PgFeedOptions, type SharedState } from './clust
 import { sql } from 'kysely';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
+import { paySource, type PaySource } from './features/pay/pay-view.js';
 
 export interface Services {
   store: Store;
   checkouts: CheckoutService;
+  /** The payer's view of a checkout, for the hosted payment page. */
+  pay: PaySource;
   /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
   setListenUrl(url: string): void;
   shared: SharedState;
@@ -121,6 +124,7 @@ export async function createServices(
     return {
       store,
       checkouts,
+      pay: paySource(store.db, checkouts),
       setListenUrl(url: string) {
         listenUrl = url;
       },

@@ -228,6 +228,8 @@ describe('checkout routes (merchant and operator)', () => {
     verify('GET', C, await m('GET', `${C}?status=lost`), 400);
     verify('GET', `${C}/{id}`, await m('GET', `${C}/${first.id}`), 200);
     verify('GET', `${C}/{id}`, await m('GET', `${C}/chk_nobody`), 404);
+    verify('GET', '/pay/{id}/status', await fx.app.inject({ method: 'GET', url: `/pay/${first.id}/status` }), 200);
+    verify('GET', '/pay/{id}/status', await fx.app.inject({ method: 'GET', url: '/pay/chk_nobody/status' }), 404);
     verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON', amount: '1' }), 200);
     verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'NOPE' }), 400);
     verify('POST', `${C}/{id}/cancel`, await m('POST', `${C}/${first.id}/cancel`), 409);

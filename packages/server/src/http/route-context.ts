@@ -6,6 +6,7 @@ import type { createAuthHooks } from '../auth/authenticate.js';
 import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { MerchantServices } from '../auth/ports.js';
+import type { RateLimiter } from '../auth/rate-limit.js';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -20,4 +21,6 @@ export interface RouteContext {
   metrics: Metrics;
   redisState: () => RedisState;
   storeDialect: 'sqlite' | 'postgres';
+  /** The app's rate-limit state (shared through Redis with several instances), for public routes that limit per address. */
+  limiter: RateLimiter;
 }

@@ -19,6 +19,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'GET', path: '/healthz' },
   { side: 'public', method: 'GET', path: '/readyz' },
   { side: 'public', method: 'GET', path: '/metrics' },
+  { side: 'public', method: 'GET', path: '/pay/{id}/status' },
   { side: 'token', method: 'POST', path: '/api/v1/auth/token' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets/' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets' },

@@ -1,0 +1,45 @@
+/**
+ * The payment page's stylesheet, served as /pay/assets/pay-<hash>.css (assets.ts). Kept as a
+ * string in a module so the compiled server and the CLI bundle carry it with no file to find at
+ * run time. Mobile first (360 px), one column, system fonts (no font download), light and dark
+ * from prefers-color-scheme; colours meet WCAG AA contrast on their backgrounds.
+ */
+export const PAGE_CSS = `
+:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--fg:#16181d;--muted:#4a5160;--line:#d5d9e0;--accent:#0b57d0;--accent-fg:#fff;--ok:#0f6b2f;--ok-bg:#e3f4e8;--warn:#7a4a00;--warn-bg:#fff2d6;--bad:#a1121b;--bad-bg:#fde7e8;--info:#0b4aa8;--info-bg:#e3edfc;--banner:#5c3b00;--banner-bg:#ffd98a}
+@media (prefers-color-scheme:dark){:root{--bg:#0f1115;--card:#181b21;--fg:#e9ecf1;--muted:#b5bcc8;--line:#363c47;--accent:#8ab4f8;--accent-fg:#0f1115;--ok:#8fdba6;--ok-bg:#173322;--warn:#f5c86b;--warn-bg:#3a2c0c;--bad:#ff9ea3;--bad-bg:#3d1518;--info:#a8c7fa;--info-bg:#132a4d;--banner:#1a1200;--banner-bg:#f5c86b}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+a{color:var(--accent)}
+a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.sandbox p{margin:0}
+.sandbox{margin:0;padding:.5rem 1rem;background:var(--banner-bg);color:var(--banner);font-weight:600;text-align:center}
+main{max-width:30rem;margin:0 auto;padding:1rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem;margin:0 0 1rem}
+.to{margin:0;color:var(--muted);font-size:.875rem}
+h1{margin:0;font-size:1.375rem;line-height:1.3;overflow-wrap:anywhere}
+h2{margin:0 0 .25rem;font-size:1.125rem}
+.desc{margin:.25rem 0 0;overflow-wrap:anywhere;white-space:pre-line}
+.amount{margin:.75rem 0 0;font-size:1.75rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.state{border-left:6px solid var(--info);background:var(--info-bg)}
+.state p{margin:.25rem 0 0}
+[data-status=settled] .state{border-color:var(--ok);background:var(--ok-bg)}
+[data-status=underpaid] .state,[data-status=processing] .state{border-color:var(--warn);background:var(--warn-bg)}
+[data-status=expired] .state,[data-status=canceled] .state,[data-status=needs_review] .state,[data-status=invalid] .state{border-color:var(--bad);background:var(--bad-bg)}
+.timer{margin:0 0 1rem;font-variant-numeric:tabular-nums}
+.timer time{font-weight:700}
+.choices{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 1rem;padding:0;list-style:none}
+.choices a{display:inline-block;min-height:44px;padding:.6rem .9rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;color:var(--fg)}
+.choices a[aria-current]{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent);font-weight:600}
+.label{margin:.75rem 0 .125rem;color:var(--muted);font-size:.875rem}
+.big{margin:0;font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.address{margin:0;font:600 1rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
+.row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
+button{min-height:44px;padding:.5rem .9rem;border:0;border-radius:8px;background:var(--accent);color:var(--accent-fg);font:inherit;font-weight:600;cursor:pointer}
+.qr{display:block;width:min(100%,240px);height:auto;margin:1rem auto;padding:8px;background:#fff;border-radius:8px}
+.wallet{display:block;text-align:center;margin:.25rem 0 0}
+.hint{color:var(--muted);font-size:.875rem;margin:.5rem 0 0}
+footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.8125rem;overflow-wrap:anywhere}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+[hidden]{display:none!important}
+`.trim();

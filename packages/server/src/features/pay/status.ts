@@ -1,0 +1,35 @@
+import { jsonDecimal } from '@hostpay/protocol';
+import type { PayView } from './pay-view.js';
+import { stateCopy } from './state-copy.js';
+
+/** The status route's `result`: the page's content, amounts as exact number literals. */
+export function statusResult(v: PayView, now: string) {
+  const copy = stateCopy(v);
+  return {
+    id: v.id,
+    status: v.status,
+    reason: v.reason,
+    title: copy.title,
+    message: copy.message,
+    link: copy.link,
+    merchantName: v.merchantName,
+    description: v.description,
+    amount: jsonDecimal(v.amount),
+    currency: v.currency,
+    expiresAt: v.expiresAt,
+    now,
+    options: v.options.map((o) => ({
+      key: o.key,
+      asset: o.asset,
+      chain: o.chain,
+      network: o.network,
+      address: o.address,
+      amountDue: jsonDecimal(o.amountDue),
+      received: jsonDecimal(o.received),
+      remaining: jsonDecimal(o.remaining),
+      confirmations: o.confirmations,
+      confirmationsRequired: o.confirmationsRequired,
+      paymentUri: o.paymentUri,
+    })),
+  };
+}

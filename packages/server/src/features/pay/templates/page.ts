@@ -1,0 +1,78 @@
+import { html, type SafeHtml } from '../html.js';
+import { chosenOption, PAYABLE, type PayOption, type PayView } from '../pay-view.js';
+import { stateCopy } from '../state-copy.js';
+import { layout } from './layout.js';
+
+export interface PageInput {
+  view: PayView;
+  /** `?option=` of the request. */
+  option: string | undefined;
+  sandbox: boolean;
+  /** Server clock (ISO 8601), so the countdown runs on the server's time, not the phone's. */
+  now: string;
+}
+
+const optionLabel = (o: PayOption) => `${o.asset} on ${o.network === o.chain ? o.chain : `${o.network} (${o.chain})`}`;
+const qrPath = (v: PayView, o: PayOption) => `/pay/${v.id}/qr.svg?option=${o.key}`;
+const qrAlt = (o: PayOption) => `QR code: send ${o.remaining} ${o.asset} to ${o.address}`;
+
+function optionPanel(v: PayView, o: PayOption, shown: boolean): SafeHtml {
+  return html`<div class="card" id="option-${o.key}" data-option="${o.key}"${shown ? '' : html` hidden`}>
+<h3 class="vh">${optionLabel(o)}</h3>
+<p class="label">Send exactly</p>
+<div class="row"><p class="big"><span data-remaining>${o.remaining}</span> ${o.asset}</p>
+<button type="button" data-copy="${o.remaining}" data-copy-amount>Copy amount</button></div>
+<p class="label">To this ${o.network} address on ${o.chain}</p>
+<p class="address"><code>${o.address}</code></p>
+<div class="row"><button type="button" data-copy="${o.address}">Copy address</button></div>
+<img class="qr" data-qr="${qrPath(v, o)}" data-v="${o.remaining}" src="${qrPath(v, o)}&amp;v=${o.remaining}" width="240" height="240" alt="${qrAlt(o)}"${shown ? '' : html` loading="lazy"`}>
+<a class="wallet" data-uri href="${o.paymentUri}">Open in a wallet app</a>
+<p class="hint">Received so far: <span data-received>${o.received}</span> ${o.asset}. Send only ${o.asset} on ${o.network}; other assets or networks are lost or delayed.</p>
+</div>`;
+}
+
+/** m:ss (h:mm:ss past an hour) from `now` to `until`; 0:00 once past. */
+export function timeLeft(until: string, now: string): string {
+  const s = Math.max(0, Math.floor((Date.parse(until) - Date.parse(now)) / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const m = Math.floor(s / 60) % 60;
+  const h = Math.floor(s / 3600);
+  return `${h > 0 ? `${h}:${pad(m)}` : m}:${pad(s % 60)}`;
+}
+
+const clockTime = (iso: string) => `${iso.slice(11, 19)} UTC`;
+
+/** The hosted payment page (spec/checkout.md, "Hosted payment page"), complete without JavaScript. */
+export function paymentPage(p: PageInput): SafeHtml {
+  const { view: v } = p;
+  const copy = stateCopy(v);
+  const payable = PAYABLE.has(v.status);
+  const chosen = chosenOption(v, p.option);
+  return layout({
+    title: `Pay ${v.merchantName} · hostpay`,
+    sandbox: p.sandbox,
+    status: v.status,
+    body: html`<main id="pay" data-status-url="/pay/${v.id}/status" data-now="${p.now}">
+<header class="card">
+<p class="to">Payment to</p>
+<h1>${v.merchantName}</h1>
+${v.description !== null && v.description !== '' && html`<p class="desc">${v.description}</p>`}
+<p class="amount">${v.amount} ${v.currency}</p>
+</header>
+<section class="card state" aria-live="polite" aria-atomic="true" aria-labelledby="state-title">
+<h2 id="state-title" data-state-title>${copy.title}</h2>
+<p data-state-message>${copy.message}</p>
+<p${copy.link === null ? html` hidden` : ''}><a data-state-link href="${copy.link?.href ?? '#'}">${copy.link?.text ?? ''}</a></p>
+</section>
+${payable && html`<p class="timer" data-payable>Time left: <time datetime="${v.expiresAt}" data-expires="${v.expiresAt}">${timeLeft(v.expiresAt, p.now)}</time> (until ${clockTime(v.expiresAt)})</p>
+<section data-payable aria-labelledby="network-title">
+<h2 id="network-title">Network</h2>
+<ul class="choices">${v.options.map((o) => html`<li><a href="?option=${o.key}" data-option-link="${o.key}"${o === chosen ? html` aria-current="true"` : ''}>${optionLabel(o)}</a></li>`)}</ul>
+${v.options.map((o) => optionPanel(v, o, o === chosen))}
+</section>`}
+<noscript><p class="hint">Reload this page to see whether your payment has arrived.</p></noscript>
+<p class="vh" aria-live="polite" data-announce></p>
+</main>
+<footer>Payment request ${v.id}, processed by hostpay. Keep this page open until it says Paid.</footer>`,
+  });
+}

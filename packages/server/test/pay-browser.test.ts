@@ -1,0 +1,195 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, serious } from './browser/axe.js';
+import { browserTestsEnabled, launchChromium } from './browser/chromium.js';
+import { checkoutCall, configureChains, resultOf } from './http-helpers/checkouts.js';
+import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { createCheckout, simulate, type CreatedCheckout } from './pay/helpers.js';
+
+/**
+ * The payment page in a real browser (system Chromium through playwright-core) against the real
+ * server on a loopback socket: what a payer on a phone sees, reads, scans and watches change.
+ * One browser for the file, one page per viewport, reused across the tests (2-core machines).
+ * Screenshots of every state go to test-output/pay-page/; HOSTPAY_SCREENSHOTS=docs also writes
+ * the main ones to docs/img/ (how the committed ones were made).
+ */
+const OUT = fileURLToPath(new URL('../../../test-output/pay-page/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
+const MOBILE = { width: 360, height: 780 };
+
+describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
+  let fx: HttpFixture;
+  let base: string;
+  let browser: Browser;
+  let mobile: BrowserContext;
+  let page: Page;
+  const requests: string[] = [];
+  const cspErrors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(OUT, { recursive: true });
+    fx = await createFixture({ sandbox: true });
+    await configureChains(fx.services);
+    // Bitcoin too, so the page shows a BIP-21 code: the demo has no BTC rates.
+    for (const base of ['EUR', 'USDT']) await fx.services.admin.setRate({ base, quote: 'BTC', rate: base === 'EUR' ? '0.0000115' : '0.0000105' }, { operator: 'test' });
+    await fx.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`;
+    fx.services.setListenUrl(base);
+    browser = await launchChromium();
+    mobile = await browser.newContext({ viewport: MOBILE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    page = await mobile.newPage();
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fx?.close();
+  });
+
+  async function shot(name: string, target: Page = page): Promise<void> {
+    await target.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
+    if (process.env.HOSTPAY_SCREENSHOTS === 'docs' && ['open', 'underpaid', 'settled'].includes(name)) await target.screenshot({ path: `${DOCS}payment-page-${name}.png`, fullPage: true });
+  }
+  const api = async (id: string) => resultOf<CreatedCheckout>(await checkoutCall(fx, fx.demo, 'GET', `/api/v1/cp/psp/hosted-pay/${id}`));
+  const visible = (sel: string) => page.locator(`[data-option]:not([hidden]) ${sel}`);
+
+  let c: CreatedCheckout;
+
+  it('opens from the checkout url: amount, address and QR of the chosen network match the API, in ≤ 60 KB', async () => {
+    c = await createCheckout(fx, { amount: '25.5', currency: 'EUR', description: 'Two books: "The Trial" & <Amerika>', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }, { asset: 'USDT', chain: 'ETH' }, { asset: 'BTC', chain: 'BTC' }], successUrl: 'http://127.0.0.1:9/thanks', cancelUrl: 'http://127.0.0.1:9/cart' });
+    expect(c.url).toBe(`${base}/pay/${c.id}`);
+    const sizes: Promise<number>[] = [];
+    page.on('requestfinished', (r) => sizes.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)));
+    await page.goto(c.url, { waitUntil: 'networkidle' });
+    page.removeAllListeners('requestfinished');
+    const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+    console.log(`payment page first load: ${sizes.length} requests, ${bytes} bytes`);
+    expect(bytes).toBeLessThanOrEqual(60 * 1024);
+
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Demo Shop');
+    expect(await page.locator('.desc').textContent()).toBe('Two books: "The Trial" & <Amerika>');
+    expect(await page.locator('[data-state-title]').textContent()).toBe('Waiting for your payment');
+    expect(await page.locator('[data-expires]').textContent()).toMatch(/^1[45]:\d\d$/);
+
+    await page.getByRole('link', { name: 'USDT on ERC20 (ETH)' }).click();
+    const eth = (await api(c.id)).paymentOptions.find((o) => o.chain === 'ETH')!;
+    expect(await visible('[data-remaining]').textContent()).toBe(eth.amountDue);
+    expect(await visible('code').textContent()).toBe(eth.address);
+    expect(page.url()).toBe(`${c.url}?option=USDT-ETH`);
+    const qr = visible('img.qr');
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await visible('[data-uri]').getAttribute('href')).toBe(`ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=${eth.amountDue.replace('.', '').replace(/^0+/, '')}${'0'.repeat(6 - (eth.amountDue.split('.')[1] ?? '').length)}`);
+
+    await page.getByRole('link', { name: 'BTC on Bitcoin (BTC)' }).click();
+    const btc = (await api(c.id)).paymentOptions.find((o) => o.chain === 'BTC')!;
+    expect(await visible('[data-uri]').getAttribute('href')).toBe(`bitcoin:${btc.address}?amount=${btc.amountDue}`);
+    await page.getByRole('link', { name: 'USDT on TRC20 (TRON)' }).click();
+    await shot('open');
+  });
+
+  it('keyboard: Tab reaches the network choice and the copy buttons; Enter switches networks', async () => {
+    await page.goto(c.url);
+    const focused: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      focused.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
+    }
+    expect(focused).toEqual(expect.arrayContaining(['Cancel and return to Demo Shop', 'USDT on ERC20 (ETH)', 'Copy amount', 'Copy address', 'Open in a wallet app']));
+    await page.getByRole('link', { name: 'USDT on ERC20 (ETH)' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-option="USDT-ETH"]').isVisible()).toBe(true);
+  });
+
+  it('axe-core: no serious or critical violations, light and dark, mobile', async () => {
+    await page.goto(c.url);
+    const light = await axeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('open-dark');
+    const dark = await axeViolations(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    console.log(`axe: light ${light.length} violations (${light.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'}), dark ${dark.length}`);
+    expect(serious(light)).toEqual([]);
+    expect(serious(dark)).toEqual([]);
+  });
+
+  it('a partial payment shows the remainder within 2 s, without a reload; completing it shows Paid', async () => {
+    await page.goto(c.url);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const t0 = Date.now();
+    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '10' });
+    await page.locator('[data-state-title]', { hasText: 'Partly paid' }).waitFor({ timeout: 2_000 });
+    console.log(`partial payment shown after ${Date.now() - t0} ms`);
+    const tron = (await api(c.id)).paymentOptions.find((o) => o.chain === 'TRON')!;
+    await expect.poll(() => visible('[data-remaining]').textContent(), { timeout: 2_000 }).toBe(tron.remaining);
+    expect(await page.locator('[data-state-message]').textContent()).toContain(`Send the remaining ${tron.remaining} USDT`);
+    expect(await visible('img.qr').getAttribute('src')).toContain(`v=${tron.remaining}`);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    await shot('underpaid');
+
+    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON' });
+    await page.locator('[data-state-title]', { hasText: 'Paid' }).waitFor({ timeout: 2_000 });
+    expect(await page.getByRole('link', { name: 'Return to Demo Shop' }).getAttribute('href')).toBe('http://127.0.0.1:9/thanks');
+    expect(await page.locator('[data-option]').first().isVisible()).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await shot('settled');
+  });
+
+  it('an open page shows the expiry without a reload', async () => {
+    const e = await createCheckout(fx, { amount: '5', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    await page.goto(e.url);
+    fx.clock.offsetMs += 16 * 60_000;
+    try {
+      await fx.services.checkouts.expireDue();
+      await page.locator('[data-state-title]', { hasText: 'expired' }).waitFor({ timeout: 2_000 });
+    } finally {
+      fx.clock.offsetMs -= 16 * 60_000;
+    }
+    expect(await page.locator('[data-state-message]').textContent()).toContain('Do not send anything');
+    await shot('expired');
+  });
+
+  it('without JavaScript: amount, address, QR and the state on reload; the 404 page', async () => {
+    const nojs = await browser.newContext({ viewport: MOBILE, javaScriptEnabled: false });
+    try {
+      const p = await nojs.newPage();
+      const n = await createCheckout(fx, { amount: '7', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+      // (No page.evaluate here: with JavaScript off it never returns. The QR image is seen arriving.)
+      const qr = p.waitForResponse((r) => r.url().includes('/qr.svg'));
+      await p.goto(n.url);
+      expect([(await qr).status(), (await qr).headers()['content-type']]).toEqual([200, 'image/svg+xml']);
+      expect(await p.locator('[data-option]:not([hidden]) [data-remaining]').textContent()).toBe(n.paymentOptions[0]!.amountDue);
+      expect(await p.locator('[data-option]:not([hidden]) code').textContent()).toBe(n.paymentOptions[0]!.address);
+      await simulate(fx, n.id, { asset: 'USDT', chain: 'TRON', amount: '2' });
+      await p.reload();
+      expect(await p.locator('[data-state-title]').textContent()).toBe('Partly paid');
+      expect(await p.locator('[data-option]:not([hidden]) [data-remaining]').textContent()).toBe('5');
+      await shot('underpaid-nojs', p);
+      const missing = await p.goto(`${base}/pay/chk_nosuchcheckout`);
+      expect(missing?.status()).toBe(404);
+      expect(await p.locator('h1').textContent()).toBe('Payment page not found');
+      await shot('not-found', p);
+    } finally {
+      await nojs.close();
+    }
+    await page.goto(`${base}/pay/chk_nosuchcheckout`);
+    expect(serious(await axeViolations(page))).toEqual([]);
+  });
+
+  it('desktop width, and nothing left the server: no third-party request, no CSP violation', async () => {
+    const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await desktop.goto(c.url);
+      await shot('settled-desktop', desktop);
+    } finally {
+      await desktop.close();
+    }
+    expect(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:'))).toEqual([]);
+    expect(cspErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSETS } from '../src/features/pay/assets.js';
+import { PAGE_CSP } from '../src/features/pay/headers.js';
+import { qrSvg } from '../src/features/pay/qr.js';
+import { configureChains } from './http-helpers/checkouts.js';
+import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { cancel, createCheckout, simulate } from './pay/helpers.js';
+
+let fx: HttpFixture;
+beforeAll(async () => {
+  fx = await createFixture({ sandbox: true });
+  await configureChains(fx.services);
+});
+afterAll(() => fx.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => fx.app.inject({ method: 'GET', url, headers });
+const statusOf = async (id: string) => (await get(`/pay/${id}/status`)).json<{ result: { status: string; title: string; message: string; link: { href: string; text: string } | null; options: { key: string; remaining: number; confirmations: number }[] } }>().result;
+const checkout = (extra: Record<string, unknown> = {}) =>
+  createCheckout(fx, { amount: '100', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }, { asset: 'USDT', chain: 'ETH' }], successUrl: 'https://shop.example/thanks', cancelUrl: 'https://shop.example/cart', ...extra });
+
+function expectPageHeaders(res: { headers: Record<string, unknown> }): void {
+  expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
+  expect(String(res.headers['content-security-policy'])).not.toContain('unsafe');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+}
+
+describe('GET /pay/{id}', () => {
+  it('shows merchant, description, amount, every option with exact amount, address, QR and copy buttons; nothing private', async () => {
+    const c = await checkout({ description: 'Two books', orderId: 'order-secret-77', metadata: { internal: 'meta-secret-42' } });
+    const res = await get(`/pay/${c.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expectPageHeaders(res);
+    const page = res.body;
+    expect(page).toContain('<h1>Demo Shop</h1>');
+    expect(page).toContain('Two books');
+    expect(page).toContain('<p class="amount">100 USDT</p>');
+    expect(page).toContain('Sandbox: a test server');
+    for (const o of c.paymentOptions) {
+      expect(page).toContain(`<code>${o.address}</code>`);
+      expect(page).toContain(`data-copy="${o.address}"`);
+      expect(page).toContain(`<span data-remaining>${o.amountDue}</span> USDT`);
+      expect(page).toContain(`/pay/${c.id}/qr.svg?option=USDT-${o.chain}`);
+    }
+    expect(page).toContain('href="https://shop.example/cart">Cancel and return to Demo Shop</a>');
+    // Only its own files: no inline script or style, no other origin.
+    expect(page).not.toMatch(/<script>|<style|style=|\son[a-z]+=|https?:\/\/(?!shop\.example)/);
+    expect(page).toContain(`<script src="${ASSETS.js.path}" integrity="${ASSETS.js.integrity}" defer></script>`);
+    for (const secret of ['order-secret-77', 'meta-secret-42']) {
+      expect(page).not.toContain(secret);
+      expect((await get(`/pay/${c.id}/status`)).body).not.toContain(secret);
+    }
+  });
+
+  it('?option= picks the network shown without JavaScript; an unknown one falls back to the first', async () => {
+    const c = await checkout();
+    const shown = (body: string) => /<div class="card" id="option-([A-Z0-9-]+)" data-option="[^"]+">/.exec(body)?.[1];
+    expect(shown((await get(`/pay/${c.id}`)).body)).toBe('USDT-TRON');
+    expect(shown((await get(`/pay/${c.id}?option=USDT-ETH`)).body)).toBe('USDT-ETH');
+    expect(shown((await get(`/pay/${c.id}?option=%3Cx%3E&option=2`)).body)).toBe('USDT-TRON');
+  });
+
+  it('unknown and malformed ids: a 404 page with the same headers, never JSON or a stack', async () => {
+    for (const id of ['chk_doesnotexist0000000000000000', 'nope', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'chk_' + 'a'.repeat(90), "chk_x'--"]) {
+      const res = await get(`/pay/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expectPageHeaders(res);
+      expect(res.body).toContain('Payment page not found');
+      expect(res.body).not.toContain('<script');
+    }
+  });
+
+  it('the QR code is an SVG of the payment URI for what remains, rendered on the server', async () => {
+    const c = await checkout();
+    const res = await get(`/pay/${c.id}/qr.svg?option=USDT-ETH&v=100`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    const eth = c.paymentOptions.find((o) => o.chain === 'ETH')!;
+    expect(res.body).toBe(await qrSvg(`ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=100000000`));
+    expect((await get(`/pay/${c.id}/qr.svg?option=BTC-BTC`)).statusCode).toBe(404);
+    expect((await get(`/pay/${c.id}/qr.svg`)).statusCode).toBe(404);
+  });
+
+  it('static files: content-hashed names, cached a year, integrity as the page says', async () => {
+    for (const asset of Object.values(ASSETS)) {
+      expect(asset.path).toMatch(/^\/pay\/assets\/pay-[0-9a-f]{12}\.(css|js)$/);
+      const res = await get(asset.path);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.body).toBe(asset.body);
+    }
+    expect((await get('/pay/assets/pay-000000000000.js')).statusCode).toBe(404);
+    // The script writes text, never markup.
+    expect(ASSETS.js.body).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+  });
+});
+
+describe('every state has its screen, on the page and in /status', () => {
+  it('open → underpaid (the remainder) → processing (confirmations) → settled (successUrl)', async () => {
+    await configureChains(fx.services, 3);
+    try {
+      const c = await checkout();
+      expect((await statusOf(c.id)).status).toBe('open');
+      await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '40' });
+      const under = await statusOf(c.id);
+      expect([under.status, under.title]).toEqual(['underpaid', 'Partly paid']);
+      expect(under.message).toContain('Send the remaining 60 USDT');
+      expect(under.options.find((o) => o.key === 'USDT-TRON')!.remaining).toBe(60);
+      const page = (await get(`/pay/${c.id}`)).body;
+      expect(page).toContain('<span data-remaining>60</span> USDT');
+      expect(page).toContain('data-option="USDT-TRON">'); // the paid option is the one shown
+      await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '60', confirmations: 1 });
+      const processing = await statusOf(c.id);
+      expect(processing.status).toBe('processing');
+      expect(processing.message).toContain('1 of 3 confirmations');
+      expect((await get(`/pay/${c.id}`)).body).not.toContain('data-option=');
+    } finally {
+      await configureChains(fx.services, 1);
+    }
+    const d = await checkout();
+    await simulate(fx, d.id, { asset: 'USDT', chain: 'ETH' });
+    const settled = await statusOf(d.id);
+    expect([settled.status, settled.title, settled.link]).toEqual(['settled', 'Paid', { href: 'https://shop.example/thanks', text: 'Return to Demo Shop' }]);
+    expect((await get(`/pay/${d.id}`)).body).toContain('<a data-state-link href="https://shop.example/thanks">Return to Demo Shop</a>');
+  });
+
+  it('expired, canceled, needs review and invalid say so plainly', async () => {
+    const expiring = await checkout();
+    const under = await checkout();
+    await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1' });
+    const canceled = await checkout();
+    await cancel(fx, canceled.id);
+    fx.clock.offsetMs += 16 * 60_000;
+    try {
+      await fx.services.checkouts.expireDue();
+    } finally {
+      fx.clock.offsetMs -= 16 * 60_000;
+    }
+    const e = await statusOf(expiring.id);
+    expect([e.status, e.title]).toEqual(['expired', 'This payment request has expired']);
+    expect(e.message).toContain('Do not send anything');
+    const r = await statusOf(under.id);
+    expect([r.status, r.title]).toEqual(['needs_review', 'Payment under review']);
+    expect(r.message).toMatch(/^Contact Demo Shop/);
+    const x = await statusOf(canceled.id);
+    expect([x.status, x.link?.href]).toEqual(['canceled', 'https://shop.example/cart']);
+    expect((await get(`/pay/${canceled.id}`)).body).toContain('Payment canceled');
+    await fx.services.checkouts.rejectReview(under.id, { operator: 'test' });
+    expect((await statusOf(under.id)).title).toBe('Payment rejected');
+  });
+});
+
+describe('GET /pay/{id}/status', () => {
+  it('404 for unknown and malformed ids, as the error envelope', async () => {
+    for (const id of ['chk_nobody', 'x', encodeURIComponent('<b>')]) {
+      const res = await get(`/pay/${id}/status`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('is rate-limited per client address (429 with Retry-After; the page gets a 429 page)', async () => {
+    const app = await fx.buildApp();
+    const c = await checkout();
+    const from = (ip: string, url: string) => app.inject({ method: 'GET', url, remoteAddress: ip });
+    for (let i = 0; i < 240; i++) expect((await from('10.0.0.1', `/pay/${c.id}/status`)).statusCode).toBe(200);
+    const limited = await from('10.0.0.1', `/pay/${c.id}/status`);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('10.0.0.2', `/pay/${c.id}/status`)).statusCode).toBe(200);
+    for (let i = 0; i < 120; i++) await from('10.0.0.3', `/pay/${c.id}`);
+    const page = await from('10.0.0.3', `/pay/${c.id}`);
+    expect([page.statusCode, page.headers['content-type']]).toEqual([429, 'text/html; charset=utf-8']);
+    expect(page.body).toContain('Too many requests');
+  });
+});
