@@ -12,6 +12,8 @@ export interface DemoInfo {
   apiKey: string;
   apiSecret: string;
   token: TokenResult;
+  /** The payment page of an open demo checkout. */
+  checkoutUrl?: string | undefined;
 }
 
 /** Lines a user pastes into another terminal: credentials as environment, then one command per endpoint. */
@@ -35,6 +37,7 @@ export function demoBanner(info: DemoInfo): string {
     `  API secret    ${info.apiSecret}`,
     `  bearer token  ${info.token.accessToken}`,
     `  expires       ${info.token.expiresAt} (in ${info.token.expiresIn} s; renew with: npx hostpay token)`,
+    ...(info.checkoutUrl === undefined ? [] : ['', `Demo checkout page (open it in a browser; pay it with npx hostpay checkout pay ID --asset USDT --chain TRON):`, `  ${info.checkoutUrl}`]),
     '',
     'Try it from another terminal in this repository (hostpay curl prints a freshly signed curl command, sh runs it):',
     `  ${env}`,

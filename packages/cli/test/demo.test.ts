@@ -99,6 +99,14 @@ describe('serve --demo, from start to curl', () => {
     expect(fees).toMatchObject({ status: true, result: { originalCurrency: 'USDT' } });
     expect((await fetch(`${url}/docs`)).status).toBe(200);
 
+    // A ready demo checkout: its payment page answers, open, on this server's address.
+    const page = printed.find((l) => l.startsWith(`${url}/pay/chk_`));
+    expect(page, demo.banner).toBeDefined();
+    const html = await fetch(page!);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await html.text()).toMatch(/Demo Shop[\s\S]*49\.9/);
+
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);
   });

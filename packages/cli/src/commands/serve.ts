@@ -107,10 +107,11 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const demo = await server.seedDemo(services, config.dataDir);
   // Checkouts are seeded once, with the data, after listening: their page links use this address.
   if (demo.created) await server.seedDemoCheckouts(services, demo.merchantId);
+  const checkoutUrl = await server.demoCheckoutUrl(services, demo.merchantId);
   // Through the real HTTP path, so the printed token proves signing and the token route work.
   const token = await requestToken({ baseUrl: url, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token: undefined });
-  const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token };
+  const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl };
   const { env, requests } = demoCommands(info);
-  const demoJson = { created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, env, requests };
+  const demoJson = { created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, env, requests };
   printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, demo: demoJson }, () => demoBanner(info));
 }

@@ -27,3 +27,15 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   await pay(review, '25', 1, 'TRX');
   return [open.id, underpaid.id, processing.id, canceled.id, review.id];
 }
+
+/**
+ * The page of an open demo checkout for the banner: the newest open one, or a new one when every
+ * demo checkout has expired since the data was created (a reused data directory).
+ */
+export async function demoCheckoutUrl(services: Services, merchantId: string): Promise<string> {
+  const open = await services.checkouts.listForMerchant(merchantId, { status: 'open' }, { limit: 1 });
+  const first = open.items[0];
+  if (first !== undefined && Date.parse(first.expiresAt) > Date.now() + 60_000) return first.url;
+  const created = await services.checkouts.create(merchantId, { amount: '49.90', currency: 'EUR', description: 'Demo: a checkout waiting for payment', orderId: 'demo-open', expiresIn: 86_400 });
+  return created.url;
+}
