@@ -50,3 +50,5 @@ export type SettlementView = Awaited<ReturnType<AdminServices['listSettlementCur
 export type NetworkView = Awaited<ReturnType<AdminServices['assetNetworks']>>[number];
 export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
+export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
+export type { TransferReport } from './features/checkouts/transfers.js';

@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sign, unixTimestamp } from '@hostpay/protocol';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readVectorFile } from '../../protocol/test/vectors.js';
 import { ASSETS } from '../src/features/pay/assets.js';
 import { PAGE_CSP } from '../src/features/pay/headers.js';
 
@@ -46,16 +44,6 @@ describe('hostpay serve --demo serves the payment page', () => {
         }
       });
     });
-    // The operator's `chain set-xpub`, written to the demo's store (the demo has no keys yet).
-    const db = new Database(join(data, 'hostpay.db'));
-    try {
-      const { chains } = readVectorFile<{ chains: { chain: string; network: string; accountXpub: string }[] }>('addresses.json');
-      const v = chains.find((c) => c.chain === 'TRON' && c.network === 'mainnet')!;
-      db.prepare("insert or ignore into account_keys (id, family, network_type, xpub, next_index, created_at) values ('akey_pay_tron', 'tron', 'mainnet', ?, 0, ?)").run(v.accountXpub, new Date().toISOString());
-      db.prepare("update chains set account_key_id = 'akey_pay_tron', confirmations_required = 1 where symbol = 'TRON'").run();
-    } finally {
-      db.close();
-    }
   }, 40_000);
   afterAll(async () => {
     child?.kill('SIGTERM');

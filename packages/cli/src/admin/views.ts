@@ -1,6 +1,7 @@
 import type { Checkout, Wallet } from '@hostpay/client';
 import type { DecimalsAsStrings } from '@hostpay/protocol';
 import type {
+  TransferView,
   AuditView,
   CreatedApiKey as ServerCreatedApiKey,
   FeeTierView,
@@ -58,25 +59,7 @@ export interface PostingResult extends Posting {
 export type { Checkout };
 
 /** A transfer reported by a chain indexer (POST /admin/v1/transfers), amount as exact text. */
-export interface Transfer {
-  id: string;
-  chain: string;
-  txHash: string;
-  index: number;
-  toAddress: string;
-  asset: string;
-  amount: string;
-  confirmations: number;
-  blockTime: string | null;
-  blockHash: string | null;
-  checkoutId: string | null;
-  matched: boolean;
-  retracted: boolean;
-  /** unmatched, extra_payment, wrong_asset or paid_late: why an operator should look at it. */
-  exception: string | null;
-  detectedAt: string;
-  updatedAt: string;
-}
+export type Transfer = DecimalsAsStrings<TransferView>;
 
 /** A transfer and the checkout it pays (null when it matched none). `created`: new, not a repeat. */
 export interface TransferOutcome {
@@ -85,17 +68,7 @@ export interface TransferOutcome {
   checkout: Checkout | null;
 }
 
-export interface TransferReport {
-  chain: string;
-  txHash: string;
-  index: number;
-  toAddress: string;
-  asset: string;
-  amount: string;
-  confirmations: number;
-  blockTime?: string | undefined;
-  blockHash?: string | undefined;
-}
+export type { TransferReport } from '@hostpay/server';
 
 export interface CheckoutFilter {
   merchantId?: string | undefined;
