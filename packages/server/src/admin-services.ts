@@ -9,12 +9,13 @@ import { ledgerAdmin } from './features/ledger/service.js';
 import { listAudit, type AuditContext, type AuditFilter } from './features/audit/service.js';
 import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
+import type { Webhooks } from './features/webhooks/feature.js';
 
 /**
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService }) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks }) {
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */
     checkouts: deps.checkouts,
@@ -23,6 +24,8 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...walletAdmin(deps),
     ...ledgerAdmin(deps),
     ...feeAdmin(deps),
+    /** Every merchant's webhook endpoints with their health (features/webhooks). */
+    ...deps.webhooks.admin,
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
     /** Idempotency-Key bookkeeping of the admin HTTP API. */

@@ -18,6 +18,8 @@ import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
 import { strictValidatorCompiler } from './http/validator.js';
 import type { CheckoutRouteContext } from './features/checkouts/merchant-routes.js';
 import type { CheckoutService } from './features/checkouts/service.js';
+import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
+import type { Webhooks } from './features/webhooks/feature.js';
 import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -45,6 +47,8 @@ export interface AppDeps {
   storeDialect?: 'sqlite' | 'postgres';
   /** Checkouts (merchant routes under /api/v1/cp/psp/hosted-pay); absent: those routes do not exist. */
   checkouts?: CheckoutService;
+  /** Events and webhook endpoints (merchant routes under /api/v1/cp/events and …/webhook-endpoints); absent: those routes do not exist. */
+  webhooks?: Webhooks;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
 }
@@ -111,8 +115,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: CheckoutRouteContext = {
+  const ctx: CheckoutRouteContext & WebhookRouteContext = {
     checkouts: deps.checkouts,
+    webhooks: deps.webhooks,
     idempotency: deps.admin?.idempotency,
     config,
     services,

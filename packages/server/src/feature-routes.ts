@@ -4,6 +4,9 @@ import type { AdminServices } from './admin-services.js';
 import { auditAdminRoutes } from './features/audit/routes.js';
 import { checkoutMerchantRoutes } from './features/checkouts/merchant-routes.js';
 import { checkoutAdminRoutes } from './features/checkouts/routes.js';
+import { eventMerchantRoutes } from './features/events/routes.js';
+import { webhookAdminRoutes } from './features/webhooks/admin-routes.js';
+import { webhookMerchantRoutes } from './features/webhooks/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -26,6 +29,8 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   walletMerchantRoutes, // wallets: the merchant's wallet list
   feeMerchantRoutes, // fees: the merchant's fee preview
   checkoutMerchantRoutes, // checkouts: create, read, cancel, simulate a payment
+  eventMerchantRoutes, // events: list, get, redeliver
+  webhookMerchantRoutes, // webhooks: endpoints, secrets, tests, delivery log, replay
 ];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
@@ -38,4 +43,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   rateAdminRoutes,
   auditAdminRoutes,
   checkoutAdminRoutes,
+  webhookAdminRoutes,
 ];
