@@ -13,6 +13,7 @@ export async function merchantCall(fx: HttpFixture, key: TestKey, method: 'GET' 
 }
 
 export interface Received {
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
@@ -39,7 +40,7 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         receiver.received.push(r);
         for (const w of receiver.#waiters.splice(0)) w();
         receiver.answer(r, res);

@@ -28,13 +28,16 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
   const sender = new WebhookSender(guard);
   const metrics = new WebhookMetrics(opts.store, now);
-  const worker = new WebhookWorker({ store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker });
+  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker };
+  const worker = new WebhookWorker(workerOptions);
   return {
     events: eventService(opts.store.db),
     endpoints: webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() }),
     admin: webhookAdmin(opts.store.db, now),
     worker,
     metrics,
+    /** Another worker over the same store, as a second instance would run (tests). */
+    spawnWorker: (overrides: Partial<WorkerOptions> = {}) => new WebhookWorker({ ...workerOptions, ...overrides }),
     async close() {
       await worker.stop();
       sender.close();
