@@ -30,6 +30,7 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['PUT', '/settlement-currencies'], ['GET', '/settlement-currencies'], ['PUT', '/rates'], ['GET', '/rates'], ['GET', '/audit'],
   ['POST', '/transfers'], ['GET', '/transfers'], ['POST', '/transfers/trf_x/retract'], ['POST', '/transfers/trf_x/attach'],
   ['GET', '/checkouts'], ['GET', '/checkouts/chk_x'], ['POST', '/checkouts/chk_x/settle'], ['POST', '/checkouts/chk_x/reject'],
+  ['GET', '/webhook-endpoints'], ['GET', '/webhook-endpoints/we_x'],
 ];
 
 const signed = (body = '') => {
