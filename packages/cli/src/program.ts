@@ -3,6 +3,10 @@ import { Command, Help } from 'commander';
 import { registerAsset } from './commands/asset.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCurl } from './commands/curl.js';
+import { registerEvents } from './commands/events.js';
+import { registerListen } from './commands/listen.js';
+import { registerTrigger } from './commands/trigger.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
 import { registerKey } from './commands/key.js';
@@ -59,6 +63,10 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerTime(program, io);
   registerToken(program, io);
   registerCurl(program, io);
+  registerEvents(program, io);
+  registerWebhooks(program, io);
+  registerListen(program, io);
+  registerTrigger(program, io);
   return program;
 }
 
