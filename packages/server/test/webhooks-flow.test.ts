@@ -212,6 +212,19 @@ describe('endpoints', () => {
   });
 });
 
+describe('metrics', () => {
+  it('attempts by result, per-endpoint latency, lag, queue depth and age on /metrics', async () => {
+    const text = (await fx.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="success"\} [1-9]/m);
+    expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="http_5xx"\} [1-9]/m);
+    expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="gone"\} 1$/m);
+    expect(text).toMatch(/^hostpay_webhook_attempt_duration_seconds_count\{endpoint="we_\w+"\} \d+/m);
+    expect(text).toMatch(/^hostpay_webhook_delivery_lag_seconds_count \d+/m);
+    expect(text).toMatch(/^hostpay_webhook_queue_depth \d+$/m);
+    expect(text).toMatch(/^hostpay_webhook_queue_oldest_age_seconds [\d.e+-]+$/m);
+  });
+});
+
 describe('events API', () => {
   it('lists newest first with a cursor and a type filter; exact decimals; another merchant\'s event is 404', async () => {
     const first = await call('GET', '/api/v1/cp/events?limit=2');
