@@ -5,7 +5,7 @@ import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/sch
 import type { Store } from '../../store/store.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
-import { recordAttempt } from './record.js';
+import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.js';
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
@@ -148,9 +148,15 @@ export class WebhookWorker {
     });
   }
 
-  /** Renews this worker's lease; false when another worker holds it now. */
-  async #renew(endpointId: string): Promise<boolean> {
-    const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
+  /**
+   * Keeps this worker's lease; false when another worker holds it now. It is written only once
+   * half of it has passed: a send takes at most the timeout (10 s) of a 60 s lease, so the lease
+   * never lapses mid-send, and most deliveries cost no extra round trip to the store.
+   */
+  async #renew(endpointId: string, lease: { until: number }): Promise<boolean> {
+    if (this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
+    lease.until = this.#o.now() + this.#o.leaseMs;
+    const until = new Date(lease.until).toISOString();
     const r = await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_expires_at: until }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).executeTakeFirst());
     return (r.numUpdatedRows ?? 0n) > 0n;
   }
@@ -161,6 +167,8 @@ export class WebhookWorker {
 
   async #serve(endpointId: string): Promise<void> {
     const { db } = this.#o.store;
+    // Claimed just now; the first renewal writes a fresh expiry before anything is sent.
+    const lease = { until: 0 };
     try {
       while (!this.#stopping) {
         const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
@@ -170,12 +178,23 @@ export class WebhookWorker {
         if (due.length === 0) return;
         const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
         const secrets = this.#secrets(endpoint);
-        for (const delivery of due) {
-          if (this.#stopping || !(await this.#renew(endpointId))) return;
-          const event = events.get(delivery.event_id);
-          if (event === undefined) continue;
-          const outcome = await this.#send(endpoint, secrets, delivery, eventJson(event));
-          if (outcome === 'disabled') return;
+        // Successes are recorded together (one transaction per round, or per 10); a failure at
+        // once, since it may disable the endpoint. Until recorded a delivery is still pending, so
+        // a crash in between only means it is sent again (same webhook-id).
+        const done: AttemptRecord[] = [];
+        try {
+          for (const delivery of due) {
+            if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            const event = events.get(delivery.event_id);
+            if (event === undefined) continue;
+            const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
+            done.push(rec);
+            if (!attemptSucceeded(rec.result) || done.length >= 10) {
+              if ((await recordAttempts(this.#o.store, done.splice(0))) === 'disabled') return;
+            }
+          }
+        } finally {
+          await recordAttempts(this.#o.store, done.splice(0));
         }
       }
     } finally {
@@ -193,12 +212,12 @@ export class WebhookWorker {
     return secrets;
   }
 
-  async #send(endpoint: WebhookEndpointTable, secrets: string[], delivery: WebhookDeliveryTable, body: string): Promise<'ok' | 'failed' | 'disabled'> {
+  async #send(endpoint: WebhookEndpointTable, secrets: string[], delivery: WebhookDeliveryTable, body: string): Promise<AttemptRecord> {
     const startedMs = this.#o.now();
     const timestamp = Math.floor(startedMs / 1000);
     const headers = webhookHeaders(secrets, delivery.event_id, timestamp, body);
     const result = await this.#o.sender.send(endpoint.url, headers, body, this.#o.timeoutMs);
     this.#o.metrics.observe(endpoint.id, result, startedMs - Date.parse(delivery.created_at));
-    return recordAttempt(this.#o.store, { endpoint, delivery, result, startedMs, now: this.#o.now() });
+    return { endpoint, delivery, result, startedMs, now: this.#o.now() };
   }
 }
