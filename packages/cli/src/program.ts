@@ -6,6 +6,10 @@ import { registerAudit } from './commands/audit.js';
 import { registerChain } from './commands/chain.js';
 import { registerCheckout } from './commands/checkout.js';
 import { registerCurl } from './commands/curl.js';
+import { registerEvents } from './commands/events.js';
+import { registerListen } from './commands/listen.js';
+import { registerTrigger } from './commands/trigger.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
 import { registerKey } from './commands/key.js';
@@ -69,6 +73,10 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerTime(program, io);
   registerToken(program, io);
   registerCurl(program, io);
+  registerEvents(program, io);
+  registerWebhooks(program, io);
+  registerListen(program, io);
+  registerTrigger(program, io);
   return program;
 }
 

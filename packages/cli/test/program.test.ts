@@ -16,7 +16,7 @@ describe('command line parsing (in-process)', () => {
 
   it('knows the commands of the issue', () => {
     const names = paths.map((p) => p.join(' '));
-    for (const expected of ['serve', 'merchant create', 'key create', 'wallet create', 'wallet credit', 'wallet debit', 'wallet freeze', 'wallet unfreeze', 'fee set', 'rate set', 'login', 'logout', 'wallets', 'fees-preview', 'time', 'token', 'curl']) {
+    for (const expected of ['serve', 'merchant create', 'key create', 'wallet create', 'wallet credit', 'wallet debit', 'wallet freeze', 'wallet unfreeze', 'fee set', 'rate set', 'login', 'logout', 'wallets', 'fees-preview', 'time', 'token', 'curl', 'events list', 'events get', 'events redeliver', 'webhooks create', 'webhooks list', 'webhooks test', 'webhooks deliveries', 'webhooks rotate-secret', 'listen', 'trigger']) {
       expect(names).toContain(expected);
     }
     // The operator API's commands (every admin operation, on the store or through --admin-url).

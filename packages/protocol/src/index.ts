@@ -4,3 +4,4 @@ export * from './exact-json.js';
 export * from './signing.js';
 export * from './schemas.js';
 export * from './checkout.js';
+export * from './webhooks.js';

@@ -10,12 +10,13 @@ import { catalogAdmin } from './features/catalog/service.js';
 import { listAudit, type AuditContext, type AuditFilter } from './features/audit/service.js';
 import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
+import type { Webhooks } from './features/webhooks/feature.js';
 
 /**
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService }) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks }) {
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */
     checkouts: deps.checkouts,
@@ -25,6 +26,8 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...ledgerAdmin(deps),
     ...feeAdmin(deps),
     ...catalogAdmin(deps),
+    /** Every merchant's webhook endpoints with their health (features/webhooks). */
+    ...deps.webhooks.admin,
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
     /** Idempotency-Key bookkeeping of the admin HTTP API. */

@@ -19,6 +19,8 @@ import { strictValidatorCompiler } from './http/validator.js';
 import type { CheckoutService } from './features/checkouts/service.js';
 import type { PaySource } from './features/pay/pay-view.js';
 import type { PayRouteContext } from './features/pay/routes.js';
+import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
+import type { Webhooks } from './features/webhooks/feature.js';
 import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -48,6 +50,8 @@ export interface AppDeps {
   checkouts?: CheckoutService;
   /** The hosted payment pages (/pay/{id}); absent: those routes do not exist. */
   pay?: PaySource;
+  /** Events and webhook endpoints (merchant routes under /api/v1/cp/events and …/webhook-endpoints); absent: those routes do not exist. */
+  webhooks?: Webhooks;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
 }
@@ -116,10 +120,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: PayRouteContext = {
+  const ctx: PayRouteContext & WebhookRouteContext = {
     checkouts: deps.checkouts,
     pay: deps.pay,
     limiter,
+    webhooks: deps.webhooks,
     idempotency: deps.admin?.idempotency,
     config,
     services,

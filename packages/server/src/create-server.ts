@@ -15,6 +15,8 @@ export interface CreateServerOptions {
   now?: () => number;
   /** Operator tokens by name, instead of the configured ones (the CLI's in-process admin API). */
   operatorTokens?: Map<string, string>;
+  /** false: the webhook delivery worker is not started (tests drive it by hand). Default true. */
+  webhookWorker?: boolean;
 }
 
 export interface HostpayServer {
@@ -43,6 +45,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       admin: services.admin,
       checkouts: services.checkouts,
       pay: services.pay,
+      webhooks: services.webhooks,
       rateLimiter: services.shared.rateLimiter,
       redisState: () => services.shared.redis,
       storeDialect: services.store.dialect,
@@ -55,6 +58,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
     throw err;
   }
   app.addHook('onClose', async () => services.close());
+  if (options.webhookWorker !== false) services.webhooks.worker.start();
   return {
     app,
     services,

@@ -5,6 +5,9 @@ import { auditAdminRoutes } from './features/audit/routes.js';
 import { checkoutMerchantRoutes } from './features/checkouts/merchant-routes.js';
 import { checkoutAdminRoutes } from './features/checkouts/routes.js';
 import { catalogAdminRoutes } from './features/catalog/routes.js';
+import { eventMerchantRoutes } from './features/events/routes.js';
+import { webhookAdminRoutes } from './features/webhooks/admin-routes.js';
+import { webhookMerchantRoutes } from './features/webhooks/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -29,6 +32,8 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   feeMerchantRoutes, // fees: the merchant's fee preview
   checkoutMerchantRoutes, // checkouts: create, read, cancel, simulate a payment
   payRoutes, // pay: the hosted payment page, its status feed, QR codes and files
+  eventMerchantRoutes, // events: list, get, redeliver
+  webhookMerchantRoutes, // webhooks: endpoints, secrets, tests, delivery log, replay
 ];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
@@ -42,4 +47,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   auditAdminRoutes,
   checkoutAdminRoutes,
   catalogAdminRoutes, // catalog: assets, chains (and their xpubs), networks, deposit addresses
+  webhookAdminRoutes,
 ];

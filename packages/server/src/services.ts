@@ -16,12 +16,15 @@ import { sql } from 'kysely';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
+import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
 
 export interface Services {
   store: Store;
   checkouts: CheckoutService;
   /** The payer's view of a checkout, for the hosted payment page. */
   pay: PaySource;
+  /** Events API, webhook endpoints and the delivery worker (started by createServer). */
+  webhooks: Webhooks;
   /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
   setListenUrl(url: string): void;
   shared: SharedState;
@@ -74,6 +77,8 @@ export async function createServices(
     now?: () => number;
     /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
     expirySweepMs?: number;
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
   } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
@@ -120,21 +125,24 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
+    const webhooks = createWebhooks({ store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
+      webhooks,
       setListenUrl(url: string) {
         listenUrl = url;
       },
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts }),
+      admin: createAdminServices({ store, box, caches, checkouts, webhooks }),
       masterKey: masterInfo,
       async close() {
         stopExpiry();
+        await webhooks.close();
         await shared.close();
         await store.close();
       },

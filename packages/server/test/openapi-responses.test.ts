@@ -5,6 +5,7 @@ import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
 import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
 import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
+import { merchantCall } from './http-helpers/webhooks.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -259,6 +260,43 @@ describe('checkout routes (merchant and operator)', () => {
     await m('POST', `${C}/${third.id}/cancel`);
     await admin('POST', '/transfers', '/transfers', 201, { body: { ...report, txHash: '0xabc3', toAddress: third.paymentOptions[0].address } });
     expect((await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 200)).status).toBe('invalid');
+  });
+});
+
+describe('events and webhook endpoints (merchant and operator)', () => {
+  it('events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators\' view', async () => {
+    const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => merchantCall(fx, fx.demo, method, url, body);
+    const V = '/api/v1/cp/events';
+    const W = '/api/v1/cp/webhook-endpoints';
+    const endpoint = verify('POST', W, await m('POST', W, { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['checkout.settled'], description: 'contract' }), 201);
+    verify('POST', W, await m('POST', W, { url: 'https://10.0.0.1/hooks' }), 400);
+    verify('GET', W, await m('GET', `${W}?limit=1`), 200);
+    verify('GET', W, await m('GET', `${W}?limit=0`), 400);
+    verify('GET', `${W}/{id}`, await m('GET', `${W}/${endpoint.id}`), 200);
+    verify('GET', `${W}/{id}`, await m('GET', `${W}/we_nobody`), 404);
+    verify('PATCH', `${W}/{id}`, await m('PATCH', `${W}/${endpoint.id}`, { description: null, enabledEvents: [] }), 200);
+    verify('PATCH', `${W}/{id}`, await m('PATCH', `${W}/${endpoint.id}`, { url: 'https://169.254.169.254/' }), 400);
+    verify('POST', `${W}/{id}/rotate-secret`, await m('POST', `${W}/${endpoint.id}/rotate-secret`), 200);
+    verify('POST', `${W}/{id}/rotate-secret`, await m('POST', `${W}/we_nobody/rotate-secret`), 404);
+    const ping = verify('POST', `${W}/{id}/test`, await m('POST', `${W}/${endpoint.id}/test`), 202);
+    verify('POST', `${W}/{id}/test`, await m('POST', `${W}/we_nobody/test`), 404);
+    await fx.services.webhooks.worker.drain();
+    expect(verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/${endpoint.id}/deliveries`), 200)).toHaveLength(1);
+    verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/we_nobody/deliveries`), 404);
+    verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, { since: '2020-01-01T00:00:00Z' }), 202);
+    verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, {}), 400);
+    verify('GET', V, await m('GET', `${V}?limit=2&type=checkout.created,test.ping`), 200);
+    verify('GET', V, await m('GET', `${V}?type=nope`), 400);
+    verify('GET', `${V}/{id}`, await m('GET', `${V}/${ping.eventId}`), 200);
+    verify('GET', `${V}/{id}`, await m('GET', `${V}/evt_nobody`), 404);
+    verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/${ping.eventId}/redeliver`, { endpointId: endpoint.id }), 202);
+    verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/evt_nobody/redeliver`), 404);
+    await admin('GET', '/webhook-endpoints', `/webhook-endpoints?merchantId=${fx.demo.merchantId}`, 200);
+    await admin('GET', '/webhook-endpoints', '/webhook-endpoints?disabled=maybe', 400);
+    await admin('GET', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`, 200);
+    await admin('GET', '/webhook-endpoints/{id}', '/webhook-endpoints/we_nobody', 404);
+    verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 200);
+    verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 404);
   });
 });
 

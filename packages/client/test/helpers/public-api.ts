@@ -3,6 +3,7 @@ export const PUBLIC_RUNTIME_EXPORTS = [
   'DECIMAL_FIELDS',
   'HostpayClient',
   'HostpayError',
+  'WebhookVerificationError',
   'canonicalTarget',
   'compactJson',
   'decimalText',
@@ -11,4 +12,5 @@ export const PUBLIC_RUNTIME_EXPORTS = [
   'isRetryable',
   'sign',
   'signV2',
+  'verifyWebhook',
 ];

@@ -35,6 +35,7 @@ const TAGS = [
   { name: 'auth', description: 'Bearer tokens for an API key, requested with the signed key headers.' },
   { name: 'merchant', description: 'The merchant API: wallets and fee previews; all four authentication headers.' },
   { name: 'checkout', description: 'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.' },
+  { name: 'webhooks', description: 'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.' },
 ];
 const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.' };
 

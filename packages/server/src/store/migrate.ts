@@ -4,6 +4,7 @@ import * as m002 from './migrations/002-reference-catalog.js';
 import * as m003 from './migrations/003-operations.js';
 import * as m004 from './migrations/004-signature-version.js';
 import * as m005 from './migrations/005-checkouts.js';
+import * as m006 from './migrations/006-webhooks.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -20,6 +21,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'operations', up: m003.up },
   { version: 4, name: 'signature-version', up: m004.up },
   { version: 5, name: 'checkouts', up: m005.up },
+  { version: 6, name: 'webhooks', up: m006.up },
 ];
 
 /** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */

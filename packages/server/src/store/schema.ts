@@ -264,6 +264,56 @@ export interface EventTable {
   created_at: string;
 }
 
+export interface WebhookEndpointTable {
+  id: string;
+  merchant_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array text of event types; '[]' means every type. */
+  enabled_events: string;
+  disabled: number;
+  /** 'merchant' | 'gone' (410) | 'failing' (5 days without a success) | null. */
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  last_success_at: string | null;
+  failing_since: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  event_id: string;
+  sequence: number;
+  /** 'pending' | 'succeeded' | 'failed'. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_body: string | null;
+  succeeded: number;
+}
+
 export interface MigrationTable {
   version: number;
   name: string;
@@ -294,6 +344,9 @@ export interface Database {
   checkout_timeline: CheckoutTimelineTable;
   event_sequences: EventSequenceTable;
   events: EventTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export type { Generated };

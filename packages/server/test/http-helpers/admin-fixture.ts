@@ -98,7 +98,7 @@ export async function createAdminFixture(dialect: Dialect = 'sqlite', configOver
   const now = () => Date.now() + clock.offsetMs;
   const apps: FastifyInstance[] = [];
   const build = async (overrides: Partial<AppDeps> = {}) => {
-    const app = await buildApp({ config, services: env.services.merchant, admin: env.services.admin, checkouts: env.services.checkouts, pay: env.services.pay, now, logger: false, ...overrides });
+    const app = await buildApp({ config, services: env.services.merchant, admin: env.services.admin, checkouts: env.services.checkouts, pay: env.services.pay, webhooks: env.services.webhooks, now, logger: false, ...overrides });
     await app.ready();
     apps.push(app);
     return app;

@@ -84,6 +84,20 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'GET', path: '/admin/v1/networks/{id}' },
   { side: 'operator', method: 'PATCH', path: '/admin/v1/networks/{id}' },
   { side: 'operator', method: 'GET', path: '/admin/v1/addresses' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/events' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/events/{id}' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/events/{id}/redeliver' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/webhook-endpoints' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/webhook-endpoints/{id}' },
+  { side: 'merchant', method: 'PATCH', path: '/api/v1/cp/webhook-endpoints/{id}' },
+  { side: 'merchant', method: 'DELETE', path: '/api/v1/cp/webhook-endpoints/{id}' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints/{id}/rotate-secret' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints/{id}/test' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/webhook-endpoints/{id}/deliveries' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints/{id}/replay' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

@@ -1,5 +1,6 @@
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
+import { fanOut } from '../webhooks/queue.js';
 
 /** Every event type of the contract (spec/checkout.md, "Events and webhooks"). */
 export const EVENT_TYPES = [
@@ -55,5 +56,7 @@ export async function appendEvent(trx: Db, merchantId: string, type: EventType, 
   }
   const id = newId('evt', 16);
   await trx.insertInto('events').values({ id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at }).execute();
+  // The deliveries the event owes commit with it (features/webhooks/queue.ts).
+  await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
 }

@@ -43,6 +43,21 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
     await store.writeTransaction((trx) => trx.updateTable('admin_idempotency').set({ body: sealed }).where('operator', '=', a.operator).where('key', '=', a.key).where('body', '=', a.body).execute());
     resealed++;
   }
+  // Webhook endpoint secrets (current and, while a rotation overlaps, previous).
+  const endpoints = await store.db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).execute();
+  for (const e of endpoints) {
+    for (const [column, owner] of [['secret_sealed', `webhook:${e.id}`], ['previous_secret_sealed', `webhook-previous:${e.id}`]] as const) {
+      const sealed = e[column];
+      if (sealed === null) continue;
+      if (box.isCurrent(sealed)) {
+        alreadyCurrent++;
+        continue;
+      }
+      const resealedText = box.seal(box.open(sealed, owner), owner);
+      await store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ [column]: resealedText }).where('id', '=', e.id).where(column, '=', sealed).execute());
+      resealed++;
+    }
+  }
   await store.writeTransaction((trx) =>
     recordAudit(trx, ctx, { action: 'master_key.rotate', objectType: 'master_key', objectId: box.fingerprint, before: null, after: { resealed, alreadyCurrent } }),
   );

@@ -1,0 +1,92 @@
+/**
+ * `npx tsx bench/webhooks.ts [--store sqlite|postgres] [--endpoints 8] [--events 4000] [--rate 200]`:
+ * webhook deliveries to a local receiver (127.0.0.1), through the real worker, signing and SSRF
+ * lookup. Throughput: `--events` events are committed at once (one merchant and endpoint per
+ * `--endpoints`), the time until the receiver has them all. Latency: events committed at a
+ * steady `--rate` per second for 5 s; commit (the write transaction returned) to receipt, p50/p99.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createServices } from '@hostpay/server';
+import { appendEvent } from '../packages/server/src/features/events/outbox.js';
+import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    store: { type: 'string', default: 'sqlite' },
+    endpoints: { type: 'string', default: '8' },
+    events: { type: 'string', default: '4000' },
+    rate: { type: 'string', default: '200' },
+  },
+});
+const databaseUrl = opts.store === 'postgres' ? (process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : '';
+const schema = `hp_bench_${randomBytes(5).toString('hex')}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-bench-wh-'));
+
+const received = new Map<string, number>();
+let total = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received.set(String(req.headers['webhook-id']), performance.now());
+    total++;
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const services = await createServices(
+  { dataDir, databaseUrl, databaseSchema: opts.store === 'postgres' ? schema : '', masterKey: '', sandbox: true },
+  { generateMasterKey: true, expirySweepMs: 0, webhooks: { worker: { pollMs: 20, maxEndpoints: 64 } } },
+);
+const merchants: string[] = [];
+for (let i = 0; i < Number(opts.endpoints); i++) {
+  const m = (await services.admin.createMerchant(`Bench ${i}`, { operator: 'bench' })).id;
+  await services.webhooks.endpoints.create(m, { url });
+  merchants.push(m);
+}
+const commit = async (i: number) => {
+  const at = new Date().toISOString();
+  const e = await services.store.writeTransaction((trx) => appendEvent(trx, merchants[i % merchants.length]!, 'wallet.balance_changed', `{"id":"wal_bench","amount":12.345678901234567891,"n":${i}}`, at));
+  return { id: e.id, at: performance.now() };
+};
+const until = async (n: number) => {
+  while (total < n) await new Promise((r) => setTimeout(r, 5));
+};
+
+// Throughput: a backlog committed first, then the worker drains it.
+const count = Number(opts.events);
+for (let i = 0; i < count; i++) await commit(i);
+const t0 = performance.now();
+services.webhooks.worker.start();
+await until(count);
+const seconds = (performance.now() - t0) / 1000;
+
+// Latency: a steady stream, commit → receipt.
+const committed: { id: string; at: number }[] = [];
+const rate = Number(opts.rate);
+const start = performance.now();
+for (let i = 0; i < rate * 5; i++) {
+  const due = start + (i * 1000) / rate;
+  const wait = due - performance.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  committed.push(await commit(count + i));
+}
+await until(count + committed.length);
+const lat = committed.map((c) => received.get(c.id)! - c.at).sort((a, b) => a - b);
+const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!.toFixed(1);
+
+console.log(`store ${opts.store}, ${merchants.length} endpoints`);
+console.log(`throughput: ${count} deliveries in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)}/s`);
+console.log(`latency at ${rate}/s: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms (commit to receipt, ${lat.length} events)`);
+
+await services.close();
+receiver.close();
+if (opts.store === 'postgres') await dropPostgresSchema(databaseUrl, schema);
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+import { parseExactJson } from '@hostpay/protocol';
+import { urlFor, type Credentials } from './credentials.js';
+import { CommandError } from './output.js';
+import { authHeaders } from './signed-request.js';
+import { requestToken } from './token-request.js';
+
+export interface ApiAnswer<T = unknown> {
+  result: T;
+  nextCursor?: string | null;
+  /** The answer's text as the server sent it (exact decimals), for --json and forwarding. */
+  text: string;
+}
+
+/**
+ * A merchant API call for the commands the client has no method for (events, webhooks, checkouts):
+ * the four headers with a version-2 signature over the exact body, one token per command (the
+ * given one, else a fresh one), the answer parsed with every number kept as its exact text.
+ */
+export function merchantCaller(creds: Credentials) {
+  let token: Promise<string> | undefined = creds.token === undefined ? undefined : Promise.resolve(creds.token);
+  return async function call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer<T>> {
+    token ??= requestToken(creds).then((t) => t.accessToken);
+    const url = urlFor(creds.baseUrl, path);
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    const headers = authHeaders({ ...creds, token: await token }, payload, Date.now(), { method, url });
+    if (payload !== '') headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body: payload === '' ? null : payload, signal: AbortSignal.timeout(15_000) });
+    } catch (err) {
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+      throw new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+    }
+    const text = await response.text();
+    let env: { status?: unknown; message?: unknown; result?: unknown; nextCursor?: string | null; error?: { code?: unknown; requestId?: unknown } } | undefined;
+    try {
+      env = parseExactJson(text) as typeof env;
+    } catch {
+      env = undefined;
+    }
+    if (env?.status === true) return { result: env.result as T, ...(env.nextCursor === undefined ? {} : { nextCursor: env.nextCursor }), text };
+    if (env?.status === false && typeof env.error?.code === 'string') {
+      throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
+    }
+    throw new Error(`unexpected HTTP ${response.status} response from ${url}: not a hostpay envelope`);
+  };
+}
+
+export type MerchantCall = ReturnType<typeof merchantCaller>;

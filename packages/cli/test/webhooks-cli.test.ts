@@ -1,0 +1,106 @@
+import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, seedDemo, type DemoCredentials } from '@hostpay/server';
+import { createServer, type HostpayServer } from '@hostpay/server/app';
+import { run } from '../src/program.js';
+import { readVectorFile } from '../../protocol/test/vectors.js';
+import { memoryIo, tempDir } from './helpers.js';
+
+/**
+ * The merchant's webhook commands against a real sandbox server (worker running) in this process:
+ * create an endpoint, trigger a settled checkout, see it delivered and logged, list and get events,
+ * and `hostpay listen` forwarding events signed with its local secret.
+ */
+interface Hit {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+async function receiver(): Promise<{ url: string; hits: Hit[]; server: Server }> {
+  const hits: Hit[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      hits.push({ headers: req.headers, body });
+      res.end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, hits, server };
+}
+const tronXpub = () => readVectorFile<{ chains: { chain: string; network: string; accountXpub: string }[] }>('addresses.json').chains.find((c) => c.chain === 'TRON' && c.network === 'mainnet')!.accountXpub;
+const until = async (check: () => boolean, what: string) => {
+  for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('webhook commands', () => {
+  const data = tempDir();
+  let server: HostpayServer;
+  let url: string;
+  let demo: DemoCredentials;
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let local: Awaited<ReturnType<typeof receiver>>;
+  const cli = async (...args: string[]) => {
+    const io = memoryIo();
+    const code = await run([...args, '--base-url', url, '--api-key', demo.apiKey, '--api-secret', demo.apiSecret], io);
+    expect(code, io.err).toBe(0);
+    return io.out;
+  };
+
+  beforeAll(async () => {
+    const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', sandbox: true, adminTokens: '' });
+    server = await createServer(config, { generateMasterKey: true, logger: false });
+    demo = await seedDemo(server.services, data.dir);
+    const db = server.services.store.db;
+    // A deposit key for TRON so checkouts can be created (as the operator's chain set-xpub does).
+    await db.insertInto('account_keys').values({ id: 'akey_tron', family: 'tron', network_type: 'mainnet', xpub: tronXpub(), next_index: 0, created_at: new Date().toISOString() }).execute();
+    await db.updateTable('chains').set({ account_key_id: 'akey_tron', confirmations_required: 1 }).where('symbol', '=', 'TRON').execute();
+    url = (await server.listen({ host: '127.0.0.1', port: 0, handleSignals: false })).url;
+    hooks = await receiver();
+    local = await receiver();
+  });
+  afterAll(async () => {
+    await server.close();
+    for (const r of [hooks, local]) {
+      r.server.closeAllConnections();
+      r.server.close();
+    }
+    data.remove();
+  });
+
+  it('create, trigger checkout.settled, see it delivered, verified and logged', async () => {
+    const created = JSON.parse(await cli('webhooks', 'create', '--url', hooks.url, '--events', 'checkout.settled', '--json')) as { id: string; secret: string };
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(await cli('webhooks', 'list')).toContain(created.id);
+    expect(await cli('trigger', 'checkout.settled')).toMatch(/^checkout chk_\w+ is settled/);
+    await until(() => hooks.hits.length === 1, 'the checkout.settled delivery');
+    const hit = hooks.hits[0]!;
+    const event = new Webhook(created.secret).verify(hit.body, hit.headers as Record<string, string>) as { id: string; type: string };
+    expect(event.type).toBe('checkout.settled');
+    const log = await cli('webhooks', 'deliveries', created.id);
+    expect(log).toMatch(/checkout\.settled +HTTP 200/);
+    expect(await cli('events', 'list', '--type', 'checkout.settled')).toContain(event.id);
+    expect(JSON.parse(await cli('events', 'get', event.id))).toMatchObject({ id: event.id, type: 'checkout.settled' });
+    expect(await cli('events', 'redeliver', event.id)).toContain(created.id);
+    await until(() => hooks.hits.length === 2, 'the redelivery');
+    expect(hooks.hits[1]!.headers['webhook-id']).toBe(event.id);
+    expect(await cli('webhooks', 'test', created.id)).toContain('test.ping');
+    expect(await cli('webhooks', 'rotate-secret', created.id)).toMatch(/secret whsec_/);
+  });
+
+  it('listen forwards new events signed with the local secret it prints', async () => {
+    const secret = `whsec_${Buffer.from('a local secret of 24 byte').toString('base64')}`;
+    const io = memoryIo();
+    const listening = run(['listen', '--forward-to', local.url, '--secret', secret, '--interval', '100', '--max-events', '2', '--events', 'checkout.created,checkout.canceled', '--base-url', url, '--api-key', demo.apiKey, '--api-secret', demo.apiSecret], io);
+    await until(() => io.out.includes('Ready'), 'listen to start');
+    expect(io.out).toContain(secret);
+    await cli('trigger', 'checkout.canceled');
+    expect(await listening).toBe(0);
+    expect(local.hits.map((h) => (JSON.parse(h.body) as { type: string }).type)).toEqual(['checkout.created', 'checkout.canceled']);
+    for (const h of local.hits) expect(() => new Webhook(secret).verify(h.body, h.headers as Record<string, string>)).not.toThrow();
+    expect(io.out).toMatch(/checkout\.canceled +evt_\w+ +-> HTTP 200/);
+  });
+});

@@ -1,0 +1,128 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createHmac } from 'node:crypto';
+
+/**
+ * Events and webhooks on the wire (spec/checkout.md, "Events and webhooks"), signed as Standard
+ * Webhooks: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with
+ * the base64-decoded part of the `whsec_` secret. The body is signed and sent as the same bytes.
+ */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+/** Verifiers accept |now − timestamp| ≤ this many seconds. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** The key bytes of a `whsec_<base64>` secret. */
+export function webhookSecretKey(secret: string): Buffer {
+  const text = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret;
+  return Buffer.from(text, 'base64');
+}
+
+/** One `v1,<base64>` signature of `body` as sent with `webhook-id` = msgId at `timestamp` (Unix seconds). */
+export function signWebhook(secret: string, msgId: string, timestamp: number | string, body: string): string {
+  return `v1,${createHmac('sha256', webhookSecretKey(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
+}
+
+/** The three headers of one delivery; several secrets (a rotation) give space-separated signatures. */
+export function webhookHeaders(secrets: readonly string[], msgId: string, timestamp: number, body: string): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+  return {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': secrets.map((s) => signWebhook(s, msgId, timestamp, body)).join(' '),
+  };
+}
+
+export const EVENT_TYPE_VALUES = [
+  'checkout.created',
+  'checkout.underpaid',
+  'checkout.processing',
+  'checkout.settled',
+  'checkout.expired',
+  'checkout.canceled',
+  'checkout.needs_review',
+  'checkout.invalid',
+  'wallet.balance_changed',
+  'webhook_endpoint.disabled',
+  'test.ping',
+] as const;
+
+const Time = (description: string) => Type.String({ format: 'date-time', description });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const WebhookEvent = Type.Object(
+  {
+    id: Type.String({ description: 'evt_…; the webhook-id of every delivery of this event' }),
+    type: Type.String({ description: `one of ${EVENT_TYPE_VALUES.join(', ')}` }),
+    createdAt: Time('when the change it reports committed'),
+    sequence: Type.Integer({ description: 'grows by one per merchant, in commit order' }),
+    data: Type.Object({ object: Type.Unknown({ description: 'the object as it stood after the change (a checkout, a wallet, an endpoint)' }) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookEvent = Static<typeof WebhookEvent>;
+
+export const WebhookEndpoint = Type.Object(
+  {
+    id: Type.String({ description: 'we_…' }),
+    url: Type.String(),
+    description: Nullable(Type.String()),
+    enabledEvents: Type.Array(Type.String(), { description: 'event types sent to this endpoint; empty: every type' }),
+    disabled: Type.Boolean(),
+    disabledReason: Nullable(Type.String({ description: 'merchant, gone (the endpoint answered 410) or failing (5 days without a success)' })),
+    secret: Type.Optional(Type.String({ description: 'whsec_…: only in the answers of create and rotate-secret' })),
+    previousSecretExpiresAt: Nullable(Time('while set, deliveries carry a signature with the previous secret too')),
+    lastSuccessAt: Nullable(Time('last 2xx answer')),
+    failingSince: Nullable(Time('first failure since the last success')),
+    createdAt: Time('creation'),
+    updatedAt: Time('last change'),
+  },
+  { additionalProperties: false },
+);
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+export const WebhookAttempt = Type.Object(
+  {
+    id: Type.String(),
+    eventId: Type.String(),
+    eventType: Type.String(),
+    attemptedAt: Time('when the request started'),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'the HTTP status answered; null for a network error' }),
+    error: Nullable(Type.String({ description: 'network error, timeout or refused address; null when an HTTP status came back' })),
+    latencyMs: Type.Integer(),
+    responseBody: Nullable(Type.String({ description: 'the first 2 KB of the answer' })),
+    succeeded: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateWebhookEndpointBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https (http to loopback only in a sandbox); no private, loopback or metadata address' }),
+    enabledEvents: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, description: 'omitted or empty: every type' })),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookEndpointBody = Static<typeof CreateWebhookEndpointBody>;
+
+export const UpdateWebhookEndpointBody = Type.Object(
+  {
+    url: Type.Optional(CreateWebhookEndpointBody.properties.url),
+    enabledEvents: Type.Optional(CreateWebhookEndpointBody.properties.enabledEvents),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    disabled: Type.Optional(Type.Boolean({ description: 'false re-enables an endpoint disabled for failing or 410' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookEndpointBody = Static<typeof UpdateWebhookEndpointBody>;
+
+export const WEBHOOK_PATHS = {
+  events: '/api/v1/cp/events',
+  event: '/api/v1/cp/events/:id',
+  redeliver: '/api/v1/cp/events/:id/redeliver',
+  endpoints: '/api/v1/cp/webhook-endpoints',
+  endpoint: '/api/v1/cp/webhook-endpoints/:id',
+  rotateSecret: '/api/v1/cp/webhook-endpoints/:id/rotate-secret',
+  test: '/api/v1/cp/webhook-endpoints/:id/test',
+  deliveries: '/api/v1/cp/webhook-endpoints/:id/deliveries',
+  replay: '/api/v1/cp/webhook-endpoints/:id/replay',
+} as const;

@@ -1,0 +1,70 @@
+import { WEBHOOK_PATHS, WebhookEvent } from '@hostpay/protocol';
+import { Type } from '@sinclair/typebox';
+import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
+import { errorResponses, SECURITY } from '../../http/route-schemas.js';
+import type { TypedApp } from '../../http/route-context.js';
+import { successBody } from '../../http/success-body.js';
+import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send, WRITE_ERRORS, type WebhookRouteContext } from '../webhooks/route-kit.js';
+import { parseTypes } from './service.js';
+import { envelopeJson } from './view.js';
+
+const Redelivered = Type.Object(
+  { eventId: Type.String(), deliveries: Type.Array(Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false })) },
+  { additionalProperties: false },
+);
+
+/**
+ * The merchant's events (spec/checkout.md, "Events and webhooks"): the same JSON that webhooks
+ * carry, readable by polling, and redelivery of one of them. Scope events:read; redelivery is a
+ * webhook action (webhooks:write).
+ */
+export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContext): Promise<void> {
+  const webhooks = ctx.webhooks;
+  if (webhooks === undefined) return;
+  const merchantOf = merchantScope(app, ctx, '{"endpointId": "we_…"}');
+
+  app.get(WEBHOOK_PATHS.events, {
+    schema: {
+      tags: ['webhooks'], operationId: 'listEvents', summary: 'List events, newest first',
+      description: 'Every event of the merchant, newest first (highest sequence first). Filter with ?type= (one type or several, comma-separated). `result` is an array; `nextCursor` (null on the last page) is sent back as ?cursor=. Amounts inside `data.object` are exact number literals.',
+      security: SECURITY.merchant,
+      querystring: Type.Object({
+        ...MerchantQuery, ...PageQuery,
+        type: Type.Optional(Type.String({ maxLength: 400, description: 'event type(s), comma-separated, e.g. checkout.settled' })),
+        afterSequence: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'only events with a higher sequence (what `hostpay listen` polls with)' })),
+      }, { additionalProperties: false }),
+      response: { 200: okPage(WebhookEvent, 'Events, newest first.'), ...errorResponses(BASE_ERRORS) },
+    },
+    config: { scope: 'events:read' },
+  }, async (req, reply) => {
+    const merchantId = await merchantOf(req, req.query.merchantId);
+    const { afterSequence } = req.query;
+    const result = await webhooks.events.list(merchantId, { ...pageOf(req.query), types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence) });
+    return send(reply, 200, envelopeJson(result.itemsJson, 'OK', result.nextCursor));
+  });
+
+  app.get(WEBHOOK_PATHS.event, {
+    schema: {
+      tags: ['webhooks'], operationId: 'getEvent', summary: 'One event (another merchant\'s id is 404)',
+      description: 'The event exactly as webhooks deliver it: `{id, type, createdAt, sequence, data: {object}}`.',
+      security: SECURITY.merchant, params: IdParams('event'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+      response: { 200: ok(WebhookEvent, 'The event.'), ...errorResponses(BASE_ERRORS) },
+    },
+    config: { scope: 'events:read' },
+  }, async (req, reply) => send(reply, 200, envelopeJson(await webhooks.events.get(await merchantOf(req, req.query.merchantId), req.params.id))));
+
+  app.post(WEBHOOK_PATHS.redeliver, {
+    bodyLimit: 1024,
+    schema: {
+      tags: ['webhooks'], operationId: 'redeliverEvent', summary: 'Send one event again',
+      description: 'Queues the event again, with the same webhook-id: to `endpointId` if given (even if it does not subscribe to the type), else to every enabled endpoint that subscribes to it. Each send shows in the endpoint\'s deliveries.',
+      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('event'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+      body: Type.Object({ endpointId: Type.Optional(Id('webhook endpoint')) }, { additionalProperties: false, description: 'no body, {} or {endpointId}' }),
+      response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(WRITE_ERRORS) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (req, reply) => {
+    const merchantId = await merchantOf(req, req.query.merchantId);
+    return send(reply, 202, successBody(await webhooks.endpoints.redeliver(merchantId, req.params.id, req.body.endpointId), 'event queued'));
+  });
+}

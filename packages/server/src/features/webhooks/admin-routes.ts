@@ -1,0 +1,53 @@
+import { WebhookEndpoint } from '@hostpay/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { AdminRouteContext } from '../../admin/reply.js';
+import { Id, IdParams, pageOf, PageQuery, Query, READ } from '../../admin/schemas.js';
+import { JSON_UTF8 } from '../../http/envelope.js';
+import { errorResponses, ERRORS } from '../../http/route-schemas.js';
+import type { TypedApp } from '../../http/route-context.js';
+import { successBody } from '../../http/success-body.js';
+import type { webhookAdmin } from './admin-service.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Health = Type.Object(
+  {
+    attempts24h: Type.Integer(),
+    successRate24h: Type.Union([Type.Number(), Type.Null()], { description: 'share of the last 24 h of attempts that got a 2xx; null without attempts' }),
+    lastSuccessAt: Nullable(Type.String()),
+    failingSince: Nullable(Type.String()),
+    queued: Type.Integer({ description: 'deliveries waiting (due or waiting for a retry)' }),
+    oldestQueuedAt: Nullable(Type.String()),
+    disabled: Type.Boolean(),
+    disabledReason: Nullable(Type.String()),
+    disabledAt: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const AdminEndpoint = Type.Object({ ...WebhookEndpoint.properties, merchantId: Type.String(), health: Health }, { additionalProperties: false });
+const ok = (result: ReturnType<typeof Type.Object>, description: string) => Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
+const send = (reply: FastifyReply, body: string) => reply.code(200).type(JSON_UTF8).send(body);
+
+/** Operators see every merchant's webhook endpoints and how each is doing. */
+export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<ReturnType<typeof webhookAdmin>>): Promise<void> {
+  app.get('/webhook-endpoints', {
+    schema: {
+      ...READ, operationId: 'listAllWebhookEndpoints', summary: 'Every merchant\'s webhook endpoints with their health',
+      description: 'Oldest first, paged with nextCursor. Filters: merchantId, disabled=true|false (the disabled ones, with the reason: merchant, gone or failing).',
+      querystring: Query({ ...PageQuery, merchantId: Type.Optional(Id('merchant')), disabled: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
+      response: { 200: ok(Type.Object({ items: Type.Array(AdminEndpoint), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }), 'A page of endpoints.'), ...errorResponses(ERRORS.adminRead) },
+    },
+  }, async (req, reply) => {
+    const { merchantId, disabled } = req.query;
+    return send(reply, successBody(await admin.listWebhookEndpoints({ merchantId, disabled: disabled === undefined ? undefined : disabled === 'true' }, pageOf(req.query))));
+  });
+
+  app.get('/webhook-endpoints/:id', {
+    schema: {
+      ...READ, operationId: 'getAnyWebhookEndpoint', summary: 'One webhook endpoint with its health',
+      description: 'Success rate of the last 24 h, last success, queue, and whether and why it is disabled.',
+      params: IdParams('webhook endpoint'),
+      response: { 200: ok(AdminEndpoint, 'The endpoint.'), ...errorResponses(ERRORS.adminRead) },
+    },
+  }, async (req, reply) => send(reply, successBody(await admin.getWebhookEndpoint(req.params.id))));
+}

@@ -1,0 +1,48 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Store } from '../../store/store.js';
+import { eventService } from '../events/service.js';
+import { systemResolver, type Resolver } from './guard.js';
+import { WebhookMetrics } from './metrics.js';
+import { WebhookSender } from './sender.js';
+import { webhookService } from './service.js';
+import { WebhookWorker, type WorkerOptions } from './worker.js';
+import { webhookAdmin } from './admin-service.js';
+
+export interface WebhookFeatureOptions {
+  store: Store;
+  box: SecretBox;
+  sandbox: boolean;
+  now?: () => number;
+  /** DNS for the SSRF guard; tests answer with chosen addresses. Default: the system resolver. */
+  resolve?: Resolver;
+  log?: { warn(msg: string): void };
+  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
+}
+
+/**
+ * Events and webhooks, wired once: the events API, the endpoints API, the operators' view and
+ * the delivery worker (created stopped: the server starts it, tests may drive it by hand).
+ */
+export function createWebhooks(opts: WebhookFeatureOptions) {
+  const now = opts.now ?? Date.now;
+  const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
+  const sender = new WebhookSender(guard);
+  const metrics = new WebhookMetrics(opts.store, now);
+  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker };
+  const worker = new WebhookWorker(workerOptions);
+  return {
+    events: eventService(opts.store.db),
+    endpoints: webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() }),
+    admin: webhookAdmin(opts.store.db, now),
+    worker,
+    metrics,
+    /** Another worker over the same store, as a second instance would run (tests). */
+    spawnWorker: (overrides: Partial<WorkerOptions> = {}) => new WebhookWorker({ ...workerOptions, ...overrides }),
+    async close() {
+      await worker.stop();
+      sender.close();
+    },
+  };
+}
+
+export type Webhooks = ReturnType<typeof createWebhooks>;

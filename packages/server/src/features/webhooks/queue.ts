@@ -1,0 +1,44 @@
+import { newId } from '../../store/ids.js';
+import type { Db } from '../../store/store.js';
+
+/**
+ * The delivery queue: one `webhook_deliveries` row per (endpoint, event) send that is owed. Rows
+ * are written in the transaction that writes the event (fan-out), so an event and the deliveries
+ * it owes commit together and a crash between the two cannot lose one.
+ */
+export interface QueuedEvent {
+  id: string;
+  merchantId: string;
+  sequence: number;
+  type: string;
+}
+
+/** Whether an endpoint with this `enabled_events` text wants an event type ('[]': every type). */
+export function subscribed(enabledEvents: string, type: string): boolean {
+  const list = JSON.parse(enabledEvents) as string[];
+  return list.length === 0 || list.includes(type);
+}
+
+export async function insertDeliveries(trx: Db, rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[], at: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const values = rows.slice(i, i + 200).map((r) => {
+      const id = newId('whd', 10);
+      ids.push(id);
+      return { id, endpoint_id: r.endpointId, merchant_id: r.merchantId, event_id: r.eventId, sequence: r.sequence, status: 'pending', attempts: 0, next_attempt_at: at, last_error: null, created_at: at, updated_at: at };
+    });
+    if (values.length > 0) await trx.insertInto('webhook_deliveries').values(values).execute();
+  }
+  return ids;
+}
+
+/**
+ * Queues an event for every enabled endpoint of its merchant that subscribes to its type, inside
+ * the caller's transaction. `test.ping` is queued by the test route for one endpoint only.
+ */
+export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<void> {
+  if (event.type === 'test.ping') return;
+  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', event.merchantId).where('disabled', '=', 0).execute();
+  const wanted = endpoints.filter((e) => subscribed(e.enabled_events, event.type));
+  await insertDeliveries(trx, wanted.map((e) => ({ endpointId: e.id, merchantId: event.merchantId, eventId: event.id, sequence: event.sequence })), at);
+}

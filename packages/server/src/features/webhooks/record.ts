@@ -1,0 +1,90 @@
+import { newId } from '../../store/ids.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { Db, Store } from '../../store/store.js';
+import { appendEvent } from '../events/outbox.js';
+import type { AttemptResult } from './sender.js';
+import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
+import { endpointView } from './view.js';
+
+export interface AttemptRecord {
+  endpoint: WebhookEndpointTable;
+  delivery: WebhookDeliveryTable;
+  result: AttemptResult;
+  startedMs: number;
+  now: number;
+}
+
+const isSuccess = (r: AttemptResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+/**
+ * Writes attempts and their consequences in one transaction: the log row, the delivery (done,
+ * retry at the next step of the schedule, or failed), and the endpoint's health (last success,
+ * failing since). 410 Gone, or failing for 5 days, disables the endpoint and tells the merchant
+ * with a `webhook_endpoint.disabled` event (queued for their other endpoints).
+ */
+export async function recordAttempts(store: Store, recs: AttemptRecord[]): Promise<'ok' | 'failed' | 'disabled'> {
+  if (recs.length === 0) return 'ok';
+  if (recs.every((r) => isSuccess(r.result))) return store.writeTransaction((trx) => recordSuccesses(trx, recs));
+  return store.writeTransaction(async (trx) => {
+    let last: 'ok' | 'failed' | 'disabled' = 'ok';
+    for (const rec of recs) last = await recordOne(trx, rec);
+    return last;
+  });
+}
+
+/** Successes only (the common case): three statements however many there are. */
+async function recordSuccesses(trx: Db, recs: AttemptRecord[]): Promise<'ok'> {
+  const at = new Date(Math.max(...recs.map((r) => r.now))).toISOString();
+  await trx.insertInto('webhook_attempts').values(recs.map((rec) => attemptRow(rec, true))).execute();
+  for (const attempts of new Set(recs.map((r) => r.delivery.attempts + 1))) {
+    const ids = recs.filter((r) => r.delivery.attempts + 1 === attempts).map((r) => r.delivery.id);
+    await trx.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts, last_error: null, updated_at: at }).where('id', 'in', ids).execute();
+  }
+  await trx.updateTable('webhook_endpoints').set({ last_success_at: at, failing_since: null }).where('id', 'in', [...new Set(recs.map((r) => r.endpoint.id))]).execute();
+  return 'ok';
+}
+
+const attemptRow = (rec: AttemptRecord, ok: boolean) => ({
+  id: newId('wha', 10), delivery_id: rec.delivery.id, endpoint_id: rec.endpoint.id, event_id: rec.delivery.event_id, attempted_at: new Date(rec.startedMs).toISOString(),
+  status_code: rec.result.statusCode, error: rec.result.error, latency_ms: rec.result.latencyMs, response_body: rec.result.responseBody, succeeded: ok ? 1 : 0,
+});
+
+/** One attempt, success or failure, with its consequences. */
+async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {
+  const { endpoint, delivery, result } = rec;
+  const at = new Date(rec.now).toISOString();
+  const ok = isSuccess(result);
+  await trx.insertInto('webhook_attempts').values(attemptRow(rec, ok)).execute();
+  const attempts = delivery.attempts + 1;
+  if (ok) {
+    await trx.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts, last_error: null, updated_at: at }).where('id', '=', delivery.id).execute();
+    await trx.updateTable('webhook_endpoints').set({ last_success_at: at, failing_since: null }).where('id', '=', endpoint.id).execute();
+    return 'ok';
+  }
+  const delay = retryDelayMs(attempts);
+  const error = result.error ?? `HTTP ${result.statusCode}`;
+  await trx
+    .updateTable('webhook_deliveries')
+    .set(delay === null ? { status: 'failed', attempts, last_error: error, updated_at: at } : { attempts, last_error: error, next_attempt_at: new Date(rec.now + delay).toISOString(), updated_at: at })
+    .where('id', '=', delivery.id)
+    .execute();
+  const current = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirst();
+  if (current === undefined) return 'failed';
+  const failingSince = current.failing_since ?? at;
+  const reason = result.statusCode === 410 ? 'gone' : rec.now - Date.parse(failingSince) >= DISABLE_AFTER_MS ? 'failing' : null;
+  if (reason === null || current.disabled === 1) {
+    await trx.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', endpoint.id).execute();
+    return 'failed';
+  }
+  await disableEndpoint(trx, { ...current, failing_since: failingSince }, reason, at);
+  return 'disabled';
+}
+
+export const attemptSucceeded = isSuccess;
+
+async function disableEndpoint(trx: Db, endpoint: WebhookEndpointTable, reason: 'gone' | 'failing', at: string): Promise<void> {
+  const set = { disabled: 1, disabled_reason: reason, disabled_at: at, failing_since: endpoint.failing_since, updated_at: at };
+  await trx.updateTable('webhook_endpoints').set(set).where('id', '=', endpoint.id).execute();
+  // Written after the update, so the fan-out does not queue it for the endpoint it disables.
+  await appendEvent(trx, endpoint.merchant_id, 'webhook_endpoint.disabled', JSON.stringify(endpointView({ ...endpoint, ...set }, at)), at);
+}

@@ -1,0 +1,35 @@
+import type { WebhookAttemptTable, WebhookEndpointTable } from '../../store/schema.js';
+
+/** The endpoint as merchants (and operators) see it; the secret only when just made. */
+export function endpointView(row: WebhookEndpointTable, nowIso: string, secret?: string) {
+  const previousValid = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > nowIso;
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    enabledEvents: JSON.parse(row.enabled_events) as string[],
+    disabled: row.disabled === 1,
+    disabledReason: row.disabled_reason,
+    ...(secret === undefined ? {} : { secret }),
+    previousSecretExpiresAt: previousValid ? row.previous_secret_expires_at : null,
+    lastSuccessAt: row.last_success_at,
+    failingSince: row.failing_since,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+export type EndpointView = ReturnType<typeof endpointView>;
+
+export function attemptView(row: WebhookAttemptTable & { type: string }) {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.type,
+    attemptedAt: row.attempted_at,
+    statusCode: row.status_code,
+    error: row.error,
+    latencyMs: row.latency_ms,
+    responseBody: row.response_body,
+    succeeded: row.succeeded === 1,
+  };
+}

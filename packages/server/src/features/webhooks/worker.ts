@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import { webhookHeaders } from '@hostpay/protocol';
+import { eventJson } from '../events/view.js';
+import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.js';
+import type { WebhookSender } from './sender.js';
+import { secretOwner } from './service.js';
+import type { WebhookMetrics } from './metrics.js';
+
+export interface WorkerOptions {
+  store: Store;
+  box: SecretBox;
+  sender: WebhookSender;
+  now: () => number;
+  metrics: WebhookMetrics;
+  log: { warn(msg: string): void };
+  /** How often the queue is looked at when nothing woke the worker, ms. Default 100. */
+  pollMs?: number;
+  /** Deadline of one HTTP attempt, ms. Default 10,000. */
+  timeoutMs?: number;
+  /** How long an endpoint stays with this worker without a sign of life, ms. Default 60,000. */
+  leaseMs?: number;
+  /** Endpoints served at once by this worker. Default 32. */
+  maxEndpoints?: number;
+  /** Deliveries read per round of one endpoint. Default 50. */
+  batch?: number;
+}
+
+/**
+ * The delivery worker. Work is leased per endpoint, not per delivery: the worker that holds an
+ * endpoint's lease sends its due deliveries one at a time in sequence order (so order holds
+ * except while retrying, when a later event may overtake one that waits for its retry), and
+ * every endpoint is served by its own loop, so one slow or dead endpoint only ever waits on
+ * itself. Leases are taken with `FOR UPDATE SKIP LOCKED` on PostgreSQL (several instances share
+ * the endpoints; SQLite is one process) and renewed before each send; a worker killed mid-send
+ * leaves a lease that expires, and the next worker sends the same delivery again with the same
+ * `webhook-id` (at least once). A delivery is marked done only after the answer is recorded.
+ */
+export class WebhookWorker {
+  readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
+  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log'>> & WorkerOptions;
+  readonly #serving = new Map<string, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #stopping = false;
+  #ticking: Promise<number> | undefined;
+  #again = false;
+
+  constructor(opts: WorkerOptions) {
+    this.#o = { pollMs: 100, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 32, batch: 50, ...opts };
+  }
+
+  start(): void {
+    this.#stopping = false;
+    const loop = () => {
+      this.#timer = setTimeout(() => {
+        this.tick().then(loop, (err: Error) => {
+          this.#o.log.warn(`webhook worker: ${err.message}`);
+          loop();
+        });
+      }, this.#o.pollMs);
+      this.#timer.unref();
+    };
+    loop();
+  }
+
+  /** Something was queued: look now rather than at the next poll. */
+  wake(): void {
+    if (this.#timer === undefined || this.#stopping) return;
+    this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
+  }
+
+  /** Stops taking work and waits for the sends under way (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#ticking?.catch(() => undefined);
+    await Promise.allSettled([...this.#serving.values()]);
+  }
+
+  /** Endpoints served right now by this worker. */
+  get busy(): number {
+    return this.#serving.size;
+  }
+
+  /** Takes the leases of endpoints with due work and starts serving them; returns how many. */
+  tick(): Promise<number> {
+    if (this.#ticking) {
+      this.#again = true;
+      return this.#ticking;
+    }
+    this.#ticking = this.#claimAndServe().finally(() => {
+      this.#ticking = undefined;
+      if (this.#again && !this.#stopping) {
+        this.#again = false;
+        void this.tick().catch(() => undefined);
+      }
+    });
+    return this.#ticking;
+  }
+
+  /** Tests: ticks until nothing is due or being sent. */
+  async drain(maxRounds = 100): Promise<void> {
+    for (let i = 0; i < maxRounds; i++) {
+      const claimed = await this.tick();
+      await Promise.allSettled([...this.#serving.values()]);
+      if (claimed === 0 && this.#serving.size === 0) return;
+    }
+  }
+
+  async #claimAndServe(): Promise<number> {
+    const free = this.#o.maxEndpoints - this.#serving.size;
+    if (free <= 0 || this.#stopping) return 0;
+    const ids = await this.claim(free);
+    for (const id of ids) {
+      const serving = this.#serve(id).catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`)).finally(() => this.#serving.delete(id));
+      this.#serving.set(id, serving);
+    }
+    return ids.length;
+  }
+
+  /** Leases up to `limit` endpoints that have due deliveries and no live lease. */
+  async claim(limit: number): Promise<string[]> {
+    const { store } = this.#o;
+    const now = new Date(this.#o.now()).toISOString();
+    const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
+    const busy = [...this.#serving.keys()];
+    return store.writeTransaction(async (trx) => {
+      let q = trx
+        .selectFrom('webhook_endpoints as e')
+        .select('e.id')
+        .where('e.disabled', '=', 0)
+        .where((eb) => eb.or([eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)]))
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom('webhook_deliveries as d').select(sql`1`.as('one')).whereRef('d.endpoint_id', '=', 'e.id').where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)),
+        )
+        .orderBy('e.lease_expires_at')
+        .limit(limit);
+      if (busy.length > 0) q = q.where('e.id', 'not in', busy);
+      if (store.dialect === 'postgres') q = q.forUpdate().skipLocked();
+      const rows = await q.execute();
+      const ids = rows.map((r) => r.id);
+      if (ids.length > 0) await trx.updateTable('webhook_endpoints').set({ lease_owner: this.owner, lease_expires_at: until }).where('id', 'in', ids).execute();
+      return ids;
+    });
+  }
+
+  /**
+   * Keeps this worker's lease; false when another worker holds it now. It is written only once
+   * half of it has passed: a send takes at most the timeout (10 s) of a 60 s lease, so the lease
+   * never lapses mid-send, and most deliveries cost no extra round trip to the store.
+   */
+  async #renew(endpointId: string, lease: { until: number }): Promise<boolean> {
+    if (this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
+    lease.until = this.#o.now() + this.#o.leaseMs;
+    const until = new Date(lease.until).toISOString();
+    const r = await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_expires_at: until }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).executeTakeFirst());
+    return (r.numUpdatedRows ?? 0n) > 0n;
+  }
+
+  async #release(endpointId: string): Promise<void> {
+    await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).execute());
+  }
+
+  async #serve(endpointId: string): Promise<void> {
+    const { db } = this.#o.store;
+    // Claimed just now; the first renewal writes a fresh expiry before anything is sent.
+    const lease = { until: 0 };
+    try {
+      while (!this.#stopping) {
+        const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+        if (endpoint === undefined || endpoint.disabled === 1 || endpoint.lease_owner !== this.owner) return;
+        const now = new Date(this.#o.now()).toISOString();
+        const due = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('sequence').orderBy('created_at').limit(this.#o.batch).execute();
+        if (due.length === 0) return;
+        const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
+        const secrets = this.#secrets(endpoint);
+        // Successes are recorded together (one transaction per round, or per 10); a failure at
+        // once, since it may disable the endpoint. Until recorded a delivery is still pending, so
+        // a crash in between only means it is sent again (same webhook-id).
+        const done: AttemptRecord[] = [];
+        try {
+          for (const delivery of due) {
+            if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            const event = events.get(delivery.event_id);
+            if (event === undefined) continue;
+            const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
+            done.push(rec);
+            if (!attemptSucceeded(rec.result) || done.length >= 10) {
+              if ((await recordAttempts(this.#o.store, done.splice(0))) === 'disabled') return;
+            }
+          }
+        } finally {
+          await recordAttempts(this.#o.store, done.splice(0));
+        }
+      }
+    } finally {
+      await this.#release(endpointId).catch(() => undefined);
+    }
+  }
+
+  #secrets(endpoint: WebhookEndpointTable): string[] {
+    const { box } = this.#o;
+    const secrets = [box.open(endpoint.secret_sealed, secretOwner(endpoint.id)).toString('utf8')];
+    const nowIso = new Date(this.#o.now()).toISOString();
+    if (endpoint.previous_secret_sealed !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > nowIso) {
+      secrets.push(box.open(endpoint.previous_secret_sealed, secretOwner(endpoint.id, 'previous')).toString('utf8'));
+    }
+    return secrets;
+  }
+
+  async #send(endpoint: WebhookEndpointTable, secrets: string[], delivery: WebhookDeliveryTable, body: string): Promise<AttemptRecord> {
+    const startedMs = this.#o.now();
+    const timestamp = Math.floor(startedMs / 1000);
+    const headers = webhookHeaders(secrets, delivery.event_id, timestamp, body);
+    const result = await this.#o.sender.send(endpoint.url, headers, body, this.#o.timeoutMs);
+    this.#o.metrics.observe(endpoint.id, result, startedMs - Date.parse(delivery.created_at));
+    return { endpoint, delivery, result, startedMs, now: this.#o.now() };
+  }
+}

@@ -1,0 +1,78 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LightMyRequestResponse } from 'fastify';
+import type { HttpFixture, TestKey } from './fixture.js';
+import { issueToken, signedHeaders } from './requests.js';
+
+/** A merchant call with the four headers (fresh token) and the JSON body signed as sent; any method. */
+export async function merchantCall(fx: HttpFixture, key: TestKey, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const h: Record<string, string> = { ...signedHeaders(fx, key, { body: payload }), authorization: `Bearer ${await issueToken(fx, key)}`, ...headers };
+  if (payload !== '') h['content-type'] = 'application/json';
+  return fx.app.inject({ method, url, headers: h, payload });
+}
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 (tests send traffic to loopback only). `answer` decides each
+ * reply; it may hold the response (a slow endpoint) until `close`, which drops every socket.
+ */
+export class Receiver {
+  readonly received: Received[] = [];
+  answer: (req: Received, res: ServerResponse) => void = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  readonly #server: Server;
+  #waiters: (() => void)[] = [];
+
+  private constructor(server: Server) {
+    this.#server = server;
+  }
+
+  static async start(): Promise<Receiver> {
+    const server = createServer();
+    const receiver = new Receiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        receiver.received.push(r);
+        for (const w of receiver.#waiters.splice(0)) w();
+        receiver.answer(r, res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** Resolves once `count` requests arrived, or rejects after `timeoutMs`. */
+  async waitFor(count: number, timeoutMs = 5000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`receiver got ${this.received.length} of ${count} requests`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return this.received;
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}

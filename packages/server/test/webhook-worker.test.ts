@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendEvent } from '../src/features/events/outbox.js';
+import type { AttemptResult } from '../src/features/webhooks/sender.js';
+import { WebhookSender } from '../src/features/webhooks/sender.js';
+import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
+import { createServices, type Services } from '../src/services.js';
+import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
+import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { merchantCall, Receiver } from './http-helpers/webhooks.js';
+import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
+
+/**
+ * The worker's promises: one slow endpoint delays no other, a worker that dies mid-delivery
+ * loses nothing (its lease expires and the delivery goes out again with the same webhook-id),
+ * and several instances share the endpoints without sending anything twice.
+ */
+const E = '/api/v1/cp/webhook-endpoints';
+
+describe('one slow endpoint never delays another', () => {
+  let fx: HttpFixture;
+  let slow: Receiver;
+  let fast: Receiver;
+  beforeAll(async () => {
+    fx = await createFixture({ sandbox: true }, { webhooks: { worker: { pollMs: 20, timeoutMs: 10_000 } } });
+    await configureChains(fx.services);
+    slow = await Receiver.start();
+    fast = await Receiver.start();
+    // The slow endpoint sleeps past the 10 s timeout: it never answers while the test runs.
+    slow.answer = () => undefined;
+  });
+  afterAll(async () => {
+    await slow.close();
+    await fast.close();
+    await fx.close();
+  });
+
+  it('the fast endpoint receives within 1 s while the slow one still holds its first delivery', async () => {
+    for (const rx of [slow, fast]) expect((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).statusCode).toBe(201);
+    fx.services.webhooks.worker.start();
+    for (let i = 0; i < 3; i++) {
+      const committed = Date.now();
+      const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: String(10 + i), currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+      expect(res.statusCode).toBe(201);
+      const got = await fast.waitFor(i + 1, 1000);
+      expect(got[i]!.at - committed).toBeLessThan(1000);
+    }
+    // The slow endpoint got its first event and is still on it: nothing after it was sent there.
+    await slow.waitFor(1, 1000);
+    expect(slow.received).toHaveLength(1);
+    const pending = await fx.services.store.db.selectFrom('webhook_deliveries').select('status').innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id').where('webhook_endpoints.url', '=', slow.url).execute();
+    expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
+  });
+});
+
+describe('a worker that dies mid-delivery loses nothing', () => {
+  let fx: HttpFixture;
+  let rx: Receiver;
+  beforeAll(async () => {
+    fx = await createFixture({ sandbox: true });
+    rx = await Receiver.start();
+  });
+  afterAll(async () => {
+    await rx.close();
+    await fx.close();
+  });
+
+  it('its lease expires and another worker sends the same event with the same webhook-id', async () => {
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as { id: string };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    const { store } = fx.services;
+    const realSender = new WebhookSender({ sandbox: true, resolve: async () => [] });
+    // The first worker's request reaches the receiver, then the process "dies": its send never
+    // returns, so nothing is recorded and the lease is never released or renewed.
+    const dying = fx.services.webhooks.spawnWorker({
+      sender: { send: (url: string, h: Record<string, string>, body: string) => realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)) } as unknown as WebhookSender,
+    });
+    void dying.tick();
+    await rx.waitFor(1);
+    const survivor = fx.services.webhooks.worker;
+    await survivor.drain();
+    expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
+    fx.clock.offsetMs += 61_000;
+    await survivor.drain();
+    expect(rx.received).toHaveLength(2);
+    expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId, ping.eventId]);
+    const delivery = await store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    expect(delivery.status).toBe('succeeded');
+    realSender.close();
+  });
+
+  it('a lease taken and abandoned before sending is taken over the same way', async () => {
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url, description: 'second' })).body).result as { id: string };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    const abandoned = fx.services.webhooks.spawnWorker({ sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender });
+    expect(await abandoned.claim(10)).toEqual([endpoint.id]);
+    const before = rx.received.length;
+    await fx.services.webhooks.worker.drain();
+    expect(rx.received.length).toBe(before);
+    fx.clock.offsetMs += 61_000;
+    await fx.services.webhooks.worker.drain();
+    expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
+  });
+});
+
+describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
+  const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));
+  const instances: Services[] = [];
+  let rx: Receiver;
+  beforeAll(async () => {
+    rx = await Receiver.start();
+    const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
+    for (let i = 0; i < 2; i++) {
+      const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
+      instances.push(await createServices(config, { generateMasterKey: true, store, expirySweepMs: 0, webhooks: { worker: { pollMs: 10, batch: 5 } } }));
+    }
+  });
+  afterAll(async () => {
+    for (const s of instances) await s.close();
+    await rx.close();
+    await dropPostgresSchema(TEST_DATABASE_URL, schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('share the endpoints with FOR UPDATE SKIP LOCKED leases: every event once, in sequence order per endpoint', async () => {
+    const [a, b] = instances as [Services, Services];
+    const ctx = { operator: 'test' };
+    const merchants = [(await a.admin.createMerchant('PG One', ctx)).id, (await a.admin.createMerchant('PG Two', ctx)).id];
+    for (const m of merchants) for (let i = 0; i < 2; i++) await a.webhooks.endpoints.create(m, { url: `${rx.url}/${m}/${i}` });
+    a.webhooks.worker.start();
+    b.webhooks.worker.start();
+    const sent: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const m = merchants[i % 2]!;
+      const at = new Date().toISOString();
+      const e = await (i % 3 === 0 ? a : b).store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, at));
+      sent.push(e.id);
+    }
+    await rx.waitFor(60, 10_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rx.received).toHaveLength(60);
+    const byEndpoint = new Map<string, number[]>();
+    for (const r of rx.received) byEndpoint.set(r.path, [...(byEndpoint.get(r.path) ?? []), (JSON.parse(r.body) as { sequence: number }).sequence]);
+    expect(byEndpoint.size).toBe(4);
+    for (const seqs of byEndpoint.values()) expect(seqs).toEqual([...Array(15).keys()].map((k) => k + 1));
+    const ids = rx.received.map((r) => String(r.headers['webhook-id']));
+    for (const id of sent) expect(ids.filter((x) => x === id)).toHaveLength(2);
+    const statuses = await a.store.db.selectFrom('webhook_deliveries').select('status').execute();
+    expect(statuses.every((d) => d.status === 'succeeded')).toBe(true);
+  });
+});
