@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, seedDemo, type DemoCredentials } from '@hostpay/server';
 import { createServer, type HostpayServer } from '@hostpay/server/app';
 import { run } from '../src/program.js';
-import { readVectorFile } from '../../protocol/test/vectors.js';
 import { memoryIo, tempDir } from './helpers.js';
 
 /**
@@ -30,7 +29,6 @@ async function receiver(): Promise<{ url: string; hits: Hit[]; server: Server }>
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, hits, server };
 }
-const tronXpub = () => readVectorFile<{ chains: { chain: string; network: string; accountXpub: string }[] }>('addresses.json').chains.find((c) => c.chain === 'TRON' && c.network === 'mainnet')!.accountXpub;
 const until = async (check: () => boolean, what: string) => {
   for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
@@ -54,10 +52,7 @@ describe('webhook commands', () => {
     const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', sandbox: true, adminTokens: '' });
     server = await createServer(config, { generateMasterKey: true, logger: false });
     demo = await seedDemo(server.services, data.dir);
-    const db = server.services.store.db;
-    // A deposit key for TRON so checkouts can be created (as the operator's chain set-xpub does).
-    await db.insertInto('account_keys').values({ id: 'akey_tron', family: 'tron', network_type: 'mainnet', xpub: tronXpub(), next_index: 0, created_at: new Date().toISOString() }).execute();
-    await db.updateTable('chains').set({ account_key_id: 'akey_tron', confirmations_required: 1 }).where('symbol', '=', 'TRON').execute();
+    // Demo seeding gives the demo chains the vectors' deposit keys (confirmations 1): checkouts can be created.
     url = (await server.listen({ host: '127.0.0.1', port: 0, handleSignals: false })).url;
     hooks = await receiver();
     local = await receiver();
