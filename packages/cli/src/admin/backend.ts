@@ -123,14 +123,9 @@ export interface AdminBackend {
   close(): Promise<void>;
 }
 
-/** Options of a change. */
-export interface Write {
-  /**
-   * Sent as the Idempotency-Key header (default: a random UUID per call), so a retried request
-   * is applied once.
-   */
-  idempotencyKey?: string | undefined;
-}
+/** Options of a change (defined beside the HTTP calls that send them). */
+import type { Write } from './http.js';
+export type { Write };
 
 import type { Page, PageRequest } from '@hostpay/server';
 export type { Page, PageRequest };

@@ -14,8 +14,7 @@ import type {
   PageRequest,
   XpubView,
 } from '@hostpay/server';
-import type { Write } from './backend.js';
-import { seg, type AdminCall } from './http.js';
+import { seg, type AdminCall, type Write } from './http.js';
 
 // Types only (erased at build): the server's catalog views, one definition for both sides.
 export type { AssetChange, AssetRequest, ChainChange, ChainRequest, NetworkChange, NetworkRequest };

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { jsonDecimal, parseExactJson } from '@hostpay/protocol';
 import { CommandError } from '../output.js';
-import type { Write } from './backend.js';
 import { fromWire } from './exact.js';
+
+/** Options of an operator write. */
+export interface Write {
+  /**
+   * Sent as the Idempotency-Key header (default: a random UUID per call), so a retried request
+   * is applied once.
+   */
+  idempotencyKey?: string | undefined;
+}
 
 export const ADMIN_PREFIX = '/admin/v1';
 const TIMEOUT_MS = 15_000;
