@@ -1,21 +1,10 @@
+import { EVENT_TYPE_VALUES } from '@hostpay/protocol';
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
 import { fanOut } from '../webhooks/queue.js';
 
-/** Every event type of the contract (spec/checkout.md, "Events and webhooks"). */
-export const EVENT_TYPES = [
-  'checkout.created',
-  'checkout.underpaid',
-  'checkout.processing',
-  'checkout.settled',
-  'checkout.expired',
-  'checkout.canceled',
-  'checkout.needs_review',
-  'checkout.invalid',
-  'wallet.balance_changed',
-  'webhook_endpoint.disabled',
-  'test.ping',
-] as const;
+/** Every event type of the contract (spec/checkout.md, "Events and webhooks"): the wire list. */
+export const EVENT_TYPES = EVENT_TYPE_VALUES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface AppendedEvent {
