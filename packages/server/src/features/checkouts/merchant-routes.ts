@@ -1,14 +1,9 @@
 import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody, writeExactJson } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { installIdempotency } from '../../admin/idempotency-hook.js';
 import type { AdminIdempotency } from '../../admin/idempotency.js';
+import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../admin/merchant-scope.js';
 import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
-import { selectMerchant } from '../../auth/merchant-selection.js';
-import { principalOf } from '../../auth/principal.js';
-import { JSON_UTF8 } from '../../http/envelope.js';
-import { useExactJsonBody } from '../../http/exact-json-body.js';
-import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
+import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
 import type { CheckoutService } from './service.js';
@@ -21,19 +16,9 @@ export interface CheckoutRouteContext extends RouteContext {
 
 // Metadata (20 × 540 characters), description, URLs and options fit well inside this.
 const CHECKOUT_BODY_LIMIT = 32 * 1024;
-const MerchantQuery = { merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'act for this sub-merchant (platform keys only)' })) };
-
-const BASE_ERRORS = [...ERRORS.wallets, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'NOT_FOUND'] as const;
 const CREATE_ERRORS = [...BASE_ERRORS, 'INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_URL', 'IDEMPOTENCY_CONFLICT', 'UNSUPPORTED_CURRENCY', 'NO_FEE_SCHEDULE', 'NO_RATE', 'NO_PAYABLE_OPTION'] as const;
-
-const one = (description: string) =>
-  Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Ref(Checkout) }, { additionalProperties: false, description });
-const many = Type.Object(
-  { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Array(Type.Ref(Checkout)), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }) },
-  { additionalProperties: false, description: 'Checkouts, newest first.' },
-);
-
-const send = (reply: FastifyReply, status: number, body: string) => reply.code(status).type(JSON_UTF8).send(body);
+const one = (description: string) => ok(Type.Ref(Checkout), description);
+const many = okPage(Type.Ref(Checkout), 'Checkouts, newest first.');
 
 /**
  * The merchant's checkouts (spec/checkout.md, "Merchant endpoints"): authenticated with the four
@@ -43,10 +28,7 @@ const send = (reply: FastifyReply, status: number, body: string) => reply.code(s
 export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteContext): Promise<void> {
   const checkouts = ctx.checkouts;
   if (checkouts === undefined) return;
-  useExactJsonBody(app, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
-  app.addHook('preValidation', ctx.auth.merchant);
-  if (ctx.idempotency !== undefined) installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
-  const merchantOf = (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) => selectMerchant(ctx.services, principalOf(req), requested);
+  const merchantOf = merchantScope(app, ctx, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
 
   app.post(CHECKOUT_PATHS.checkouts, {
     bodyLimit: CHECKOUT_BODY_LIMIT,

@@ -1,9 +1,9 @@
 import { Checkout, writeExactJson } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import { ok, send } from '../../admin/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
+import { Page } from '../../admin/views.js';
 import { DecimalString, Id, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
-import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
@@ -13,9 +13,6 @@ import type { CheckoutService } from './service.js';
  * The operators' side of checkouts (spec/checkout.md, "Addresses and detection"): transfers from
  * a chain indexer, the exceptions to look at, and the review of checkouts in `needs_review`.
  */
-const ok = (result: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Ref> | ReturnType<typeof Type.Unknown>, description: string) =>
-  Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
-
 const TransferView = Type.Object(
   {
     id: Type.String(), chain: Type.String(), txHash: Type.String(), index: Type.Integer(), toAddress: Type.String(), asset: Type.String(),
@@ -28,7 +25,6 @@ const TransferView = Type.Object(
   { additionalProperties: false },
 );
 const TransferOutcome = Type.Object({ created: Type.Optional(Type.Boolean()), transfer: TransferView, checkout: Type.Union([Type.Ref(Checkout), Type.Null()]) }, { additionalProperties: false });
-const Page = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Ref>>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
 
 const TransferBody = Type.Object(
   {
@@ -45,7 +41,6 @@ const TransferBody = Type.Object(
   { additionalProperties: false },
 );
 
-const reply200 = (reply: FastifyReply, status: number, body: string) => reply.code(status).type(JSON_UTF8).send(body);
 const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_AMOUNT', 'CHECKOUT_STATE_CONFLICT', 'NO_RATE', 'NO_FEE_SCHEDULE'] as const;
 
 export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<{ checkouts: CheckoutService }>): Promise<void> {
@@ -60,7 +55,7 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
     },
   }, async (req, reply) => {
     const result = await svc.reportTransfer(req.body);
-    return reply200(reply, result.created ? 201 : 200, successBody(result, result.created ? 'transfer recorded' : 'transfer already known'));
+    return send(reply, result.created ? 201 : 200, successBody(result, result.created ? 'transfer recorded' : 'transfer already known'));
   });
 
   app.get('/transfers', {
@@ -73,7 +68,7 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
   }, async (req, reply) => {
     const { matched, chain, checkoutId } = req.query;
     const page = await svc.listTransfers({ matched: matched === undefined ? undefined : matched === 'true', chain, checkoutId }, pageOf(req.query));
-    return reply200(reply, 200, successBody(page, 'transfers'));
+    return send(reply, 200, successBody(page, 'transfers'));
   });
 
   app.post('/transfers/:id/retract', {
@@ -83,7 +78,7 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       params: IdParams('transfer'), body: NoBody,
       response: { 200: ok(TransferOutcome, 'The retracted transfer and its checkout.'), ...errorResponses(WRITE_ERRORS) },
     },
-  }, async (req, reply) => reply200(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')));
+  }, async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')));
 
   app.post('/transfers/:id/attach', {
     schema: {
@@ -92,7 +87,7 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       params: IdParams('transfer'), body: Type.Object({ checkoutId: Id('checkout') }, { additionalProperties: false }),
       response: { 200: ok(TransferOutcome, 'The transfer and the checkout it now pays.'), ...errorResponses(WRITE_ERRORS) },
     },
-  }, async (req, reply) => reply200(reply, 200, successBody(await svc.attachTransfer(req.params.id, req.body.checkoutId, auditOf(req)), 'transfer attached')));
+  }, async (req, reply) => send(reply, 200, successBody(await svc.attachTransfer(req.params.id, req.body.checkoutId, auditOf(req)), 'transfer attached')));
 
   app.get('/checkouts', {
     schema: {
@@ -106,13 +101,13 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
     },
   }, async (req, reply) => {
     const { limit, cursor, ...filter } = req.query;
-    return reply200(reply, 200, writeExactJson({ status: true, message: 'checkouts', isSuccess: true, result: await svc.listAll(filter, pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) })) }));
+    return send(reply, 200, writeExactJson({ status: true, message: 'checkouts', isSuccess: true, result: await svc.listAll(filter, pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) })) }));
   });
 
   app.get('/checkouts/:id', {
     schema: { ...READ, operationId: 'getAnyCheckout', summary: 'One checkout, any merchant',
       description: 'The checkout as its merchant sees it.', params: IdParams('checkout'), response: { 200: ok(Type.Ref(Checkout), 'The checkout.'), ...errorResponses(ERRORS.adminRead) } },
-  }, async (req, reply) => reply200(reply, 200, successBody(await svc.get(undefined, req.params.id))));
+  }, async (req, reply) => send(reply, 200, successBody(await svc.get(undefined, req.params.id))));
 
   app.post('/checkouts/:id/settle', {
     schema: {
@@ -122,7 +117,7 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       body: Type.Object({ asset: Type.Optional(Type.String({ maxLength: 12 })), chain: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false, description: 'which payments to credit when several assets arrived; else {}' }),
       response: { 200: ok(Type.Ref(Checkout), 'The settled checkout.'), ...errorResponses(WRITE_ERRORS) },
     },
-  }, async (req, reply) => reply200(reply, 200, successBody(await svc.settleReview(req.params.id, req.body, auditOf(req)), 'checkout settled')));
+  }, async (req, reply) => send(reply, 200, successBody(await svc.settleReview(req.params.id, req.body, auditOf(req)), 'checkout settled')));
 
   app.post('/checkouts/:id/reject', {
     schema: {
@@ -131,5 +126,5 @@ export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       params: IdParams('checkout'), body: NoBody,
       response: { 200: ok(Type.Ref(Checkout), 'The rejected checkout.'), ...errorResponses(WRITE_ERRORS) },
     },
-  }, async (req, reply) => reply200(reply, 200, successBody(await svc.rejectReview(req.params.id, auditOf(req)), 'checkout rejected')));
+  }, async (req, reply) => send(reply, 200, successBody(await svc.rejectReview(req.params.id, auditOf(req)), 'checkout rejected')));
 }

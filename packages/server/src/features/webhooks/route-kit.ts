@@ -1,14 +1,9 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
-import { installIdempotency } from '../../admin/idempotency-hook.js';
 import type { AdminIdempotency } from '../../admin/idempotency.js';
-import { selectMerchant } from '../../auth/merchant-selection.js';
-import { principalOf } from '../../auth/principal.js';
-import { JSON_UTF8 } from '../../http/envelope.js';
-import { useExactJsonBody } from '../../http/exact-json-body.js';
-import { ERRORS } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
+import { merchantScope as scope } from '../../admin/merchant-scope.js';
 import type { Webhooks } from './feature.js';
+
+export { BASE_ERRORS, MerchantQuery, ok, okPage, send, WRITE_ERRORS } from '../../admin/merchant-scope.js';
 
 /** What the events and webhook-endpoint routes need beyond the common route context. */
 export interface WebhookRouteContext extends RouteContext {
@@ -16,26 +11,5 @@ export interface WebhookRouteContext extends RouteContext {
   idempotency?: AdminIdempotency | undefined;
 }
 
-export const MerchantQuery = { merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'act for this sub-merchant (platform keys only)' })) };
-export const BASE_ERRORS = [...ERRORS.wallets, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'NOT_FOUND'] as const;
-export const WRITE_ERRORS = [...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT'] as const;
-
-export const ok = (result: TSchema, description: string) => Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
-export const okPage = (item: TSchema, description: string) =>
-  Type.Object(
-    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }) },
-    { additionalProperties: false, description },
-  );
-
-export const send = (reply: FastifyReply, status: number, body: string) => reply.code(status).type(JSON_UTF8).send(body);
-
-/**
- * The merchant scope both plugins set up as the checkout routes do: exact JSON bodies read before
- * authentication (the signature covers them), the four headers, Idempotency-Key on POSTs.
- */
-export function merchantScope(app: TypedApp, ctx: WebhookRouteContext, example: string) {
-  useExactJsonBody(app, 8 * 1024, example);
-  app.addHook('preValidation', ctx.auth.merchant);
-  if (ctx.idempotency !== undefined) installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
-  return (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) => selectMerchant(ctx.services, principalOf(req), requested);
-}
+/** The shared merchant scope with the small bodies these routes take. */
+export const merchantScope = (app: TypedApp, ctx: WebhookRouteContext, example: string) => scope(app, ctx, 8 * 1024, example);
