@@ -1,19 +1,9 @@
-import { type Decimal, parseAmount } from '@hostpay/protocol';
+import { type CreateCheckoutBody, type Decimal, parseAmount } from '@hostpay/protocol';
 import { isIP } from 'node:net';
 import { HostpayError } from '../../errors.js';
 
-/** A create request as the route hands it over (amount as the JSON number's exact text, or a string). */
-export interface CreateCheckoutRequest {
-  amount: string | number;
-  currency: string;
-  orderId?: string | undefined;
-  description?: string | undefined;
-  paymentOptions?: { asset: string; chain: string }[] | undefined;
-  expiresIn?: number | undefined;
-  successUrl?: string | undefined;
-  cancelUrl?: string | undefined;
-  metadata?: Record<string, string> | undefined;
-}
+/** A create request as the route hands it over: the wire body (amount as the JSON number's exact text, or a string). */
+export type CreateCheckoutRequest = CreateCheckoutBody;
 
 export interface CheckedCreateRequest {
   amount: Decimal;

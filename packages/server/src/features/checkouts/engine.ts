@@ -4,7 +4,7 @@ import type { Db } from '../../store/store.js';
 import { appendEvent, type EventType } from '../events/outbox.js';
 import { creditInTransaction } from '../ledger/service.js';
 import { nextEvent, optionAtThreshold, optionTotals } from './decide.js';
-import { checkoutFacts, paymentFacts } from './engine-facts.js';
+import { checkoutFacts } from './engine-facts.js';
 import { creditFor } from './pricing.js';
 import { appendTimeline, loadCheckouts, lockCheckout, type LoadedCheckout } from './queries.js';
 import { transition, type CheckoutEvent, type CheckoutReason, type CheckoutStatus } from './states.js';
@@ -108,7 +108,7 @@ async function settle(trx: Db, c: LoadedCheckout, ctx: EngineContext, settlement
     const met = optionAtThreshold(facts);
     const option = c.options.find((o) => o.id === met?.id);
     if (met === undefined || option === undefined) throw new Error(`checkout ${c.row.id} settles without an option at the threshold`);
-    const received = optionTotals(met, paymentFacts(c)).received;
+    const received = optionTotals(met, facts.payments).received;
     credit = { assetId: option.asset_id, chainId: option.chain_id, amount: creditFor(received, new Decimal(option.fee_in_asset)), optionId: option.id };
   }
   c.row.settled_option_id = credit.optionId;
