@@ -6,6 +6,9 @@
  * `--connections` (default 50). Every request creates a checkout: no Idempotency-Key.
  *
  *   npm run bench:checkout -- [--store sqlite|postgres] [--duration 5] [--connections 50] [--runs 2]
+ *                             [--only create|wallets] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR` writes the server's V8 CPU profile there when it stops (profile first, then fix).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +27,8 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     runs: { type: 'string', default: '2' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 if (!hasWrk()) {
@@ -55,7 +60,8 @@ const demo = await seedDemo(services, dataDir);
 const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
 await services.close();
 
-const child = spawn(process.execPath, ['packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], {
+const profileArgs = opts['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`];
+const child = spawn(process.execPath, [...profileArgs, 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], {
   cwd: root,
   env: { ...process.env, ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -89,13 +95,14 @@ const script = join(dataDir, 'post.lua');
 writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
 const connections = Number(opts.connections);
 const duration = Number(opts.duration);
-const targets = [
+const allTargets = [
   { name: 'GET /api/v1/cp/wallets', run: () => load({ url: `${base}/api/v1/cp/wallets`, headers: { ...keyHeaders(), authorization: `Bearer ${token}` }, durationSeconds: duration, connections, threads: 1 }) },
   {
     name: 'POST hosted-pay (create)',
     run: () => load({ url: `${base}/api/v1/cp/psp/hosted-pay`, headers: { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' }, durationSeconds: duration, connections, threads: 1, script }),
   },
 ];
+const targets = allTargets.filter((t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'));
 const results = new Map<string, LoadResult[]>();
 for (let r = 0; r < Number(opts.runs); r++) for (const t of targets) results.set(t.name, [...(results.get(t.name) ?? []), await t.run()]);
 
@@ -109,5 +116,7 @@ for (const [name, xs] of results) {
   console.log(`${name.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${xs.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`);
 }
 child.kill('SIGTERM');
+// A profiled server writes its profile on exit: wait for it.
+if (profileArgs.length > 0) await new Promise((r) => child.once('exit', r));
 if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
 process.exit(0);

@@ -4,7 +4,7 @@
 // node_modules files one by one (measured in docs/benchmarks.md).
 //
 // Left outside the bundle: native code (better-sqlite3), packages that read their own files at
-// run time (@fastify/swagger-ui serves its static assets), and the drivers loaded only when
+// run time (@fastify/swagger-ui serves its static assets; tiny-secp256k1 loads its WebAssembly), and the drivers loaded only when
 // configured (pg, ioredis): they stay ordinary dependencies, resolved from node_modules.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   legalComments: 'linked',
-  external: ['better-sqlite3', '@fastify/swagger-ui', 'pg', 'pg-native', 'ioredis'],
+  external: ['better-sqlite3', '@fastify/swagger-ui', 'tiny-secp256k1', 'pg', 'pg-native', 'ioredis'],
   // Bundled CommonJS modules call require() for Node's own modules: give them the real one.
   banner: { js: "import { createRequire as __hostpayRequire } from 'node:module';\nconst require = __hostpayRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { groupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 
@@ -36,19 +37,7 @@ export function openSqliteStore(file: string): Store {
   return {
     dialect: 'sqlite',
     db,
-    async writeTransaction(fn) {
-      return db.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn);
-        try {
-          const result = await fn(conn);
-          await sql`COMMIT`.execute(conn);
-          return result;
-        } catch (err) {
-          if (raw.inTransaction) await sql`ROLLBACK`.execute(conn);
-          throw err;
-        }
-      });
-    },
+    writeTransaction: groupCommit(db, () => raw.inTransaction),
     externalVersion: () => dataVersion.get() as number,
     async ping() {
       await sql`select 1`.execute(db);

@@ -1,18 +1,20 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
+import { createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
 
 /**
  * Watch-only deposit addresses: the i-th receive address `<account key>/0/i` of an account-level
  * extended public key, for BTC (BIP-84 P2WPKH), EVM chains (BIP-44, EIP-55) and TRON (BIP-44,
- * base58check). Audited libraries do the cryptography (@scure/bip32 for the derivation,
- * @noble/curves and @noble/hashes, @scure/base for the encodings); this file only decides which
- * keys are acceptable and how each chain spells an address. Private keys are refused, never held.
+ * base58check). Audited libraries do the cryptography (@scure/bip32 parses keys and takes BIP-32's
+ * rare retry cases, libsecp256k1 — as tiny-secp256k1's WebAssembly build — adds the child tweak,
+ * @noble/hashes and @scure/base hash and encode); this file only decides which keys are acceptable
+ * and how each chain spells an address. Private keys are refused, never held.
  */
 
 export type ChainFamily = 'btc' | 'evm' | 'tron';
@@ -40,8 +42,8 @@ export interface AccountKey {
   /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
   text: string;
   hd: HDKey;
-  /** `<account>/0`, derived once on first use (the receive branch every address hangs off), with its point. */
-  receive?: { hd: HDKey; point: InstanceType<typeof secp256k1.Point> };
+  /** `<account>/0`, derived once on first use (the receive branch every address hangs off), with its uncompressed point. */
+  receive?: { hd: HDKey; point: Uint8Array };
 }
 
 const refuse = (why: string): never => {
@@ -99,37 +101,54 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
   if (account.receive === undefined) {
     const hd = account.hd.deriveChild(0);
-    account.receive = { hd, point: secp256k1.Point.fromBytes(hd.publicKey!) };
+    account.receive = { hd, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false) };
   }
-  const point = childPoint(account.receive.hd, account.receive.point, index) ?? secp256k1.Point.fromBytes(account.receive.hd.deriveChild(index).publicKey!);
-  const publicKey = point.toBytes(true);
-  return { index, address: encodeAddress(account.family, account.network, publicKey, point), publicKey: hex(publicKey) };
+  const uncompressed = childPoint(account.receive.hd, account.receive.point, index) ?? secp256k1.Point.fromBytes(account.receive.hd.deriveChild(index).publicKey!).toBytes(false);
+  const publicKey = compress(uncompressed);
+  return { index, address: encodeAddress(account.family, account.network, publicKey, uncompressed), publicKey: hex(publicKey) };
 }
 
 const ORDER = secp256k1.Point.Fn.ORDER;
 
+interface TweakCurve {
+  pointAddScalar(point: Uint8Array, tweak: Uint8Array, compressed: boolean): Uint8Array | null;
+}
+let curve: TweakCurve | undefined;
 /**
- * BIP-32 public child derivation (CKDpub) on the parent's decoded point: @scure/bip32 decodes the
- * parent's compressed key (a square root) on every call, and EVM and TRON addresses need the
- * uncompressed child, another one. Keeping the point saves both, about half the cost of an
- * address. Undefined in BIP-32's retry cases (tweak ≥ n, or the point at infinity), which are
- * left to @scure/bip32; the address vectors check every byte.
+ * libsecp256k1 (WebAssembly), loaded on the first address: P + t·G costs ~0.1 ms there against
+ * ~0.35 ms in @noble/curves, the largest single cost of creating a checkout (docs/benchmarks.md).
+ * Loaded lazily because compiling its 1.2 MB module would otherwise lengthen every start.
  */
-function childPoint(parent: HDKey, parentPoint: InstanceType<typeof secp256k1.Point>, index: number) {
-  const data = new Uint8Array(37);
+const tweakCurve = (): TweakCurve => (curve ??= createRequire(import.meta.url)('tiny-secp256k1') as TweakCurve);
+
+/**
+ * BIP-32 public child derivation (CKDpub) on the parent's uncompressed point: @scure/bip32 would
+ * decode the parent's compressed key (a square root) on every call, and EVM and TRON addresses
+ * need the uncompressed child, another one. Undefined in BIP-32's retry cases (tweak ≥ n, or the
+ * point at infinity), which are left to @scure/bip32; the address vectors check every byte.
+ */
+function childPoint(parent: HDKey, parentPoint: Uint8Array, index: number): Uint8Array | undefined {
+  const data = Buffer.allocUnsafe(37);
   data.set(parent.publicKey!, 0);
-  new DataView(data.buffer).setUint32(33, index);
-  const I = hmac(sha512, parent.chainCode!, data);
+  data.writeUInt32BE(index, 33);
+  const I = createHmac('sha512', parent.chainCode!).update(data).digest();
+  const tweakBytes = I.subarray(0, 32);
   let tweak = 0n;
-  for (let i = 0; i < 32; i++) tweak = (tweak << 8n) | BigInt(I[i]!);
+  for (let i = 0; i < 32; i++) tweak = (tweak << 8n) | BigInt(tweakBytes[i]!);
   if (tweak === 0n || tweak >= ORDER) return undefined;
-  const child = secp256k1.Point.BASE.multiply(tweak).add(parentPoint);
-  return child.equals(secp256k1.Point.ZERO) ? undefined : child;
+  return tweakCurve().pointAddScalar(parentPoint, tweakBytes, false) ?? undefined;
 }
 
-function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array, point: InstanceType<typeof secp256k1.Point>): string {
+/** SEC1 compression of an uncompressed point: the prefix carries y's parity. */
+function compress(uncompressed: Uint8Array): Uint8Array {
+  const out = new Uint8Array(33);
+  out[0] = (uncompressed[64]! & 1) === 1 ? 0x03 : 0x02;
+  out.set(uncompressed.subarray(1, 33), 1);
+  return out;
+}
+
+function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array, uncompressed: Uint8Array): string {
   if (family === 'btc') return bech32.encode(HRP[network], [0, ...bech32.toWords(ripemd160(sha256(publicKey)))]);
-  const uncompressed = point.toBytes(false);
   const account = keccak_256(uncompressed.subarray(1)).subarray(12);
   if (family === 'tron') return base58check.encode(Uint8Array.of(0x41, ...account));
   return eip55(hex(account));
