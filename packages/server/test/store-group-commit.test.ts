@@ -22,11 +22,11 @@ const prepare = BetterSqlite3.prototype.prepare;
 BetterSqlite3.prototype.prepare = function (this: BetterSqlite3.Database, text: string) {
   const statement = prepare.call(this, text);
   if (/^\s*commit\b/i.test(text)) {
-    const run = statement.run;
-    statement.run = function (this: unknown, ...args: unknown[]) {
+    const run = statement.run.bind(statement) as (...args: unknown[]) => BetterSqlite3.RunResult;
+    statement.run = ((...args: unknown[]) => {
       commits++;
-      return run.apply(this, args as []);
-    } as typeof statement.run;
+      return run(...args);
+    }) as typeof statement.run;
   }
   return statement;
 } as typeof prepare;
