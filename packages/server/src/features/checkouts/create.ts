@@ -1,7 +1,6 @@
 import { Decimal, decimalText, writeExactJson } from '@hostpay/protocol';
-import { randomBytes } from 'node:crypto';
 import { HostpayError } from '../../errors.js';
-import { newId } from '../../store/ids.js';
+import { newId, randomChunk } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
 import { allocateAddress } from '../addresses/allocate.js';
 import { appendEvent } from '../events/outbox.js';
@@ -30,7 +29,7 @@ export interface Offer {
 }
 
 /** 128 random bits and more, in base 36: the id is the capability to the payment page. */
-export const newCheckoutId = (): string => `chk_${BigInt(`0x${randomBytes(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
+export const newCheckoutId = (): string => `chk_${BigInt(`0x${randomChunk(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
 
 /** Which assets and chains a merchant can be paid in for `wanted` (null: its active wallets). */
 export async function candidates(db: Db, merchantId: string, wanted: { asset: string; chain: string }[] | null): Promise<Offer> {
