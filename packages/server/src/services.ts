@@ -68,7 +68,7 @@ export async function openStore(
  */
 export async function createServices(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port'>>,
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port' | 'webhookLeaseSeconds'>>,
   opts: {
     generateMasterKey?: boolean;
     store?: Store;
@@ -125,7 +125,10 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
-    const webhooks = createWebhooks({ store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks });
+    const webhooks = createWebhooks({
+      store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks,
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
+    });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,

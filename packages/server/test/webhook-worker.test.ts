@@ -80,6 +80,7 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     });
     void dying.tick();
     await rx.waitFor(1);
+    dying.crash();
     const survivor = fx.services.webhooks.worker;
     await survivor.drain();
     expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
@@ -97,6 +98,7 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
     const abandoned = fx.services.webhooks.spawnWorker({ sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender });
     expect(await abandoned.claim(10)).toEqual([endpoint.id]);
+    abandoned.crash();
     const before = rx.received.length;
     await fx.services.webhooks.worker.drain();
     expect(rx.received.length).toBe(before);
@@ -104,6 +106,42 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     await fx.services.webhooks.worker.drain();
     expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
   });
+});
+
+describe('a send that outlasts the lease', () => {
+  let fx: HttpFixture;
+  let rx: Receiver;
+  beforeAll(async () => {
+    // A 3 s lease (the shortest HOSTPAY_WEBHOOK_LEASE_SECONDS takes), renewed every second.
+    fx = await createFixture({ sandbox: true }, { webhooks: { worker: { leaseMs: 3000 } } });
+    rx = await Receiver.start();
+  });
+  afterAll(async () => {
+    await rx.close();
+    await fx.close();
+  });
+
+  it('is not sent again by another worker: the heartbeat keeps the lease while the request is in flight', async () => {
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as { id: string };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    // The receiver answers only after twice the lease.
+    const held: (() => void)[] = [];
+    rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
+    const first = fx.services.webhooks.worker;
+    const serving = first.drain();
+    await rx.waitFor(1);
+    const other = fx.services.webhooks.spawnWorker();
+    const until = Date.now() + 6500;
+    while (Date.now() < until) {
+      expect(await other.claim(10)).toEqual([]);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const answer of held) answer();
+    await serving;
+    expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
+    const delivery = await fx.services.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    expect(delivery.status).toBe('succeeded');
+  }, 15_000);
 });
 
 describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
