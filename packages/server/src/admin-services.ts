@@ -11,12 +11,13 @@ import { listAudit, type AuditContext, type AuditFilter } from './features/audit
 import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
 import type { Webhooks } from './features/webhooks/feature.js';
+import type { EvmWatch } from './features/evm-watch/feature.js';
 
 /**
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks }) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch }) {
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */
     checkouts: deps.checkouts,
@@ -28,6 +29,8 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...catalogAdmin(deps),
     /** Every merchant's webhook endpoints with their health (features/webhooks). */
     ...deps.webhooks.admin,
+    /** Which EVM chains the watcher follows, through which node (features/evm-watch). */
+    ...deps.evm.admin,
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
     /** Idempotency-Key bookkeeping of the admin HTTP API. */
@@ -55,3 +58,4 @@ export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
 export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
 export type { TransferReport } from './features/checkouts/transfers.js';
+export type { WatchRequest, WatchView } from './features/evm-watch/service.js';
