@@ -7,6 +7,7 @@ import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
+import type { PageRequest } from '../../admin/pagination.js';
 
 export interface WebhookFeatureOptions {
   store: Store;
@@ -30,10 +31,21 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const metrics = new WebhookMetrics(opts.store, now);
   const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
+  const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
+  const health = webhookAdmin(opts.store.db, now);
   return {
     events: eventService(opts.store.db),
-    endpoints: webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() }),
-    admin: webhookAdmin(opts.store.db, now),
+    endpoints,
+    admin: {
+      ...health,
+      /** Any merchant's endpoint's attempt log, newest first (the merchant route's, without the ownership check). */
+      webhookAttempts: (endpointId: string, req: PageRequest, eventId?: string) => endpoints.attempts(undefined, endpointId, req, eventId),
+      /** Sends one event of the endpoint's merchant to this endpoint again (same webhook-id). */
+      async redeliverToEndpoint(endpointId: string, eventId: string) {
+        const endpoint = await health.getWebhookEndpoint(endpointId);
+        return endpoints.redeliver(endpoint.merchantId, eventId, endpointId);
+      },
+    },
     worker,
     metrics,
     /** Another worker over the same store, as a second instance would run (tests). */
