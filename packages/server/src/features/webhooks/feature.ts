@@ -5,6 +5,7 @@ import { systemResolver, type Resolver } from './guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
+import { localWakeups, pgWakeups } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 
@@ -17,6 +18,8 @@ export interface WebhookFeatureOptions {
   resolve?: Resolver;
   log?: { warn(msg: string): void };
   worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
+  /** PostgreSQL: where the workers LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
+  postgres?: { url: string; schema: string };
 }
 
 /**
@@ -28,7 +31,8 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
   const sender = new WebhookSender(guard);
   const metrics = new WebhookMetrics(opts.store, now);
-  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker };
+  const wakeups = opts.store.dialect === 'postgres' ? (opts.postgres ? pgWakeups(opts.postgres.url, opts.postgres.schema) : undefined) : localWakeups;
+  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
   return {
     events: eventService(opts.store.db),

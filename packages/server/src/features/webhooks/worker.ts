@@ -9,6 +9,7 @@ import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.j
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
+import type { WakeSubscription } from './wakeup.js';
 
 interface Lease {
   /** When it expires, as this worker last wrote it. */
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   maxEndpoints?: number;
   /** Deliveries read per round of one endpoint. Default 50. */
   batch?: number;
+  /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
+  wakeups?: WakeSubscription | undefined;
 }
 
 /**
@@ -53,10 +56,13 @@ export interface WorkerOptions {
  */
 export class WebhookWorker {
   readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log'>> & WorkerOptions;
+  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> & WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   readonly #heartbeats = new Set<NodeJS.Timeout>();
   #crashed = false;
+  #subscription: { stop(): Promise<void> } | undefined;
+  /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
+  #wakes = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopping = false;
   #ticking: Promise<number> | undefined;
@@ -68,6 +74,7 @@ export class WebhookWorker {
 
   start(): void {
     this.#stopping = false;
+    this.#subscription ??= this.#o.wakeups?.(() => this.wake());
     const loop = () => {
       this.#timer = setTimeout(() => {
         this.tick().then(loop, (err: Error) => {
@@ -82,6 +89,7 @@ export class WebhookWorker {
 
   /** Something was queued: look now rather than at the next poll. */
   wake(): void {
+    this.#wakes++;
     if (this.#timer === undefined || this.#stopping) return;
     this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
   }
@@ -91,6 +99,8 @@ export class WebhookWorker {
     this.#stopping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
     await this.#ticking?.catch(() => undefined);
     await Promise.allSettled([...this.#serving.values()]);
   }
@@ -106,6 +116,8 @@ export class WebhookWorker {
     this.#timer = undefined;
     for (const h of this.#heartbeats) clearInterval(h);
     this.#heartbeats.clear();
+    void this.#subscription?.stop();
+    this.#subscription = undefined;
   }
 
   /** Endpoints served right now by this worker. */
@@ -143,7 +155,14 @@ export class WebhookWorker {
     if (free <= 0 || this.#stopping) return 0;
     const ids = await this.claim(free);
     for (const id of ids) {
-      const serving = this.#serve(id).catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`)).finally(() => this.#serving.delete(id));
+      const wakes = this.#wakes;
+      const serving = this.#serve(id)
+        .catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
+        .finally(() => {
+          this.#serving.delete(id);
+          // Work queued for it after its last look would otherwise wait for the poll.
+          if (this.#wakes !== wakes) this.wake();
+        });
       this.#serving.set(id, serving);
     }
     return ids.length;
