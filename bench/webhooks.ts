@@ -6,12 +6,14 @@
  * over keep-alive sockets, no store: what this machine allows. Throughput: `--events` events are
  * committed first (one merchant and endpoint per `--endpoints`), then the time until the receiver
  * has them all. Latency: events committed at a steady `--rate` per second for 5 s; commit (the
- * write transaction returned) to receipt, p50/p99.
+ * write transaction returned) to receipt, p50/p99. `--cpu-prof <file>`: a CPU profile of the
+ * throughput part.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,7 @@ const { values: opts } = parseArgs({
     endpoints: { type: 'string', default: '8' },
     events: { type: 'string', default: '4000' },
     rate: { type: 'string', default: '200' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const databaseUrl = opts.store === 'postgres' ? (process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : '';
@@ -91,10 +94,15 @@ received.clear();
 
 // Throughput: a backlog committed first, then the worker drains it.
 for (let i = 0; i < count; i++) await commit(i);
+const profiler = opts['cpu-prof'] === undefined ? undefined : new Session();
+profiler?.connect();
+await profiler?.post('Profiler.enable');
+await profiler?.post('Profiler.start');
 const t0 = performance.now();
 services.webhooks.worker.start();
 await until(count);
 const seconds = (performance.now() - t0) / 1000;
+if (profiler) writeFileSync(opts['cpu-prof']!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
 
 // Latency: a steady stream, commit → receipt.
 const committed: { id: string; at: number }[] = [];

@@ -11,6 +11,9 @@ import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { WakeSubscription } from './wakeup.js';
 
+/** Successes recorded in one transaction. */
+const RECORD_EVERY = 10;
+
 interface Lease {
   /** When it expires, as this worker last wrote it. */
   until: number;
@@ -231,24 +234,43 @@ export class WebhookWorker {
         if (due.length === 0) return;
         const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
         const secrets = this.#secrets(endpoint);
-        // Successes are recorded together (one transaction per round, or per 10); a failure at
-        // once, since it may disable the endpoint. Until recorded a delivery is still pending, so
-        // a crash in between only means it is sent again (same webhook-id).
+        // Successes are recorded RECORD_EVERY at a time, while the next ones are sent (one
+        // recording in flight at most); a failure at once, since it may disable the endpoint.
+        // Until recorded a delivery is still pending, so a crash in between only means it is sent
+        // again (same webhook-id); a round's recordings are done before the next round reads.
         const done: AttemptRecord[] = [];
+        let recording: Promise<void> = Promise.resolve();
+        let recordFailed: Error | undefined;
+        const recordLater = (recs: AttemptRecord[]) => {
+          recording = recording.then(() => recordAttempts(this.#o.store, recs)).then(() => undefined, (err: Error) => {
+            recordFailed ??= err;
+          });
+        };
+        const settle = async () => {
+          await recording;
+          if (recordFailed) throw recordFailed;
+        };
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            if (recordFailed) throw recordFailed;
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
             if (this.#crashed) return;
-            done.push(rec);
-            if (!attemptSucceeded(rec.result) || done.length >= 10) {
-              if ((await recordAttempts(this.#o.store, done.splice(0))) === 'disabled') return;
+            if (attemptSucceeded(rec.result)) {
+              done.push(rec);
+              if (done.length >= RECORD_EVERY) recordLater(done.splice(0));
+            } else {
+              await settle();
+              if ((await recordAttempts(this.#o.store, [...done.splice(0), rec])) === 'disabled') return;
             }
           }
         } finally {
-          if (!this.#crashed) await recordAttempts(this.#o.store, done.splice(0));
+          if (!this.#crashed) {
+            recordLater(done.splice(0));
+            await settle();
+          }
         }
       }
     } finally {
