@@ -1,6 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { eventService } from '../events/service.js';
+import { eventStreams } from '../events/stream.js';
 import { systemResolver, type Resolver } from './guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
@@ -34,8 +35,11 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const wakeups = opts.store.dialect === 'postgres' ? (opts.postgres ? pgWakeups(opts.postgres.url, opts.postgres.schema) : undefined) : localWakeups;
   const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
+  const streams = eventStreams(opts.store.db);
   return {
     events: eventService(opts.store.db),
+    /** Open Server-Sent Events streams of events (`hostpay listen`). */
+    streams,
     endpoints: webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() }),
     admin: webhookAdmin(opts.store.db, now),
     worker,
@@ -43,6 +47,7 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     /** Another worker over the same store, as a second instance would run (tests). */
     spawnWorker: (overrides: Partial<WorkerOptions> = {}) => new WebhookWorker({ ...workerOptions, ...overrides }),
     async close() {
+      streams.closeAll();
       await worker.stop();
       sender.close();
     },
