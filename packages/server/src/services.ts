@@ -133,6 +133,7 @@ export async function createServices(
     const webhooks = createWebhooks({
       store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks,
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
+      ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
     });
     const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);

@@ -144,6 +144,50 @@ describe('a send that outlasts the lease', () => {
   }, 15_000);
 });
 
+describe('a commit wakes the workers: nothing waits for the poll', () => {
+  it('SQLite: the worker of this process is woken by the transaction that queued the delivery', async () => {
+    // The poll is a minute: only the wake-up can deliver within the test.
+    const fx = await createFixture({ sandbox: true }, { webhooks: { worker: { pollMs: 60_000 } } });
+    const rx = await Receiver.start();
+    try {
+      const m = fx.demo.merchantId;
+      await fx.services.webhooks.endpoints.create(m, { url: rx.url });
+      fx.services.webhooks.worker.start();
+      const e = await fx.services.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()));
+      await rx.waitFor(1, 5000);
+      expect(rx.received[0]!.headers['webhook-id']).toBe(e.id);
+    } finally {
+      await rx.close();
+      await fx.close();
+    }
+  });
+
+  it.skipIf(!postgresAvailable)('PostgreSQL: another instance\'s commit reaches this instance\'s worker through LISTEN/NOTIFY', async () => {
+    const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));
+    const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
+    const rx = await Receiver.start();
+    const worker = await createServices(config, { generateMasterKey: true, expirySweepMs: 0, webhooks: { worker: { pollMs: 60_000 } } });
+    const writer = await createServices(config, { expirySweepMs: 0 });
+    try {
+      const m = (await writer.admin.createMerchant('Woken', { operator: 'test' })).id;
+      await writer.webhooks.endpoints.create(m, { url: rx.url });
+      worker.webhooks.worker.start();
+      for (let i = 0; i < 3; i++) {
+        const e = await writer.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()));
+        await rx.waitFor(i + 1, 5000);
+        expect(rx.received[i]!.headers['webhook-id']).toBe(e.id);
+      }
+    } finally {
+      await worker.close();
+      await writer.close();
+      await rx.close();
+      await dropPostgresSchema(TEST_DATABASE_URL, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));

@@ -9,6 +9,10 @@ import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.j
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
+import type { WakeSubscription } from './wakeup.js';
+
+/** Successes recorded in one transaction. */
+const RECORD_EVERY = 10;
 
 interface Lease {
   /** When it expires, as this worker last wrote it. */
@@ -37,6 +41,8 @@ export interface WorkerOptions {
   maxEndpoints?: number;
   /** Deliveries read per round of one endpoint. Default 50. */
   batch?: number;
+  /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
+  wakeups?: WakeSubscription | undefined;
 }
 
 /**
@@ -53,10 +59,13 @@ export interface WorkerOptions {
  */
 export class WebhookWorker {
   readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log'>> & WorkerOptions;
+  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> & WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   readonly #heartbeats = new Set<NodeJS.Timeout>();
   #crashed = false;
+  #subscription: { stop(): Promise<void> } | undefined;
+  /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
+  #wakes = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopping = false;
   #ticking: Promise<number> | undefined;
@@ -68,6 +77,7 @@ export class WebhookWorker {
 
   start(): void {
     this.#stopping = false;
+    this.#subscription ??= this.#o.wakeups?.(() => this.wake());
     const loop = () => {
       this.#timer = setTimeout(() => {
         this.tick().then(loop, (err: Error) => {
@@ -82,6 +92,7 @@ export class WebhookWorker {
 
   /** Something was queued: look now rather than at the next poll. */
   wake(): void {
+    this.#wakes++;
     if (this.#timer === undefined || this.#stopping) return;
     this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
   }
@@ -91,6 +102,8 @@ export class WebhookWorker {
     this.#stopping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
     await this.#ticking?.catch(() => undefined);
     await Promise.allSettled([...this.#serving.values()]);
   }
@@ -106,6 +119,8 @@ export class WebhookWorker {
     this.#timer = undefined;
     for (const h of this.#heartbeats) clearInterval(h);
     this.#heartbeats.clear();
+    void this.#subscription?.stop();
+    this.#subscription = undefined;
   }
 
   /** Endpoints served right now by this worker. */
@@ -143,7 +158,14 @@ export class WebhookWorker {
     if (free <= 0 || this.#stopping) return 0;
     const ids = await this.claim(free);
     for (const id of ids) {
-      const serving = this.#serve(id).catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`)).finally(() => this.#serving.delete(id));
+      const wakes = this.#wakes;
+      const serving = this.#serve(id)
+        .catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
+        .finally(() => {
+          this.#serving.delete(id);
+          // Work queued for it after its last look would otherwise wait for the poll.
+          if (this.#wakes !== wakes) this.wake();
+        });
       this.#serving.set(id, serving);
     }
     return ids.length;
@@ -212,24 +234,43 @@ export class WebhookWorker {
         if (due.length === 0) return;
         const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
         const secrets = this.#secrets(endpoint);
-        // Successes are recorded together (one transaction per round, or per 10); a failure at
-        // once, since it may disable the endpoint. Until recorded a delivery is still pending, so
-        // a crash in between only means it is sent again (same webhook-id).
+        // Successes are recorded RECORD_EVERY at a time, while the next ones are sent (one
+        // recording in flight at most); a failure at once, since it may disable the endpoint.
+        // Until recorded a delivery is still pending, so a crash in between only means it is sent
+        // again (same webhook-id); a round's recordings are done before the next round reads.
         const done: AttemptRecord[] = [];
+        let recording: Promise<void> = Promise.resolve();
+        let recordFailed: Error | undefined;
+        const recordLater = (recs: AttemptRecord[]) => {
+          recording = recording.then(() => recordAttempts(this.#o.store, recs)).then(() => undefined, (err: Error) => {
+            recordFailed ??= err;
+          });
+        };
+        const settle = async () => {
+          await recording;
+          if (recordFailed) throw recordFailed;
+        };
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            if (recordFailed) throw recordFailed;
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
             if (this.#crashed) return;
-            done.push(rec);
-            if (!attemptSucceeded(rec.result) || done.length >= 10) {
-              if ((await recordAttempts(this.#o.store, done.splice(0))) === 'disabled') return;
+            if (attemptSucceeded(rec.result)) {
+              done.push(rec);
+              if (done.length >= RECORD_EVERY) recordLater(done.splice(0));
+            } else {
+              await settle();
+              if ((await recordAttempts(this.#o.store, [...done.splice(0), rec])) === 'disabled') return;
             }
           }
         } finally {
-          if (!this.#crashed) await recordAttempts(this.#o.store, done.splice(0));
+          if (!this.#crashed) {
+            recordLater(done.splice(0));
+            await settle();
+          }
         }
       }
     } finally {
