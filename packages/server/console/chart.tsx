@@ -13,7 +13,7 @@ export interface Series {
   bars?: boolean;
 }
 
-export function Chart({ title, x, series, xLabel, yLabel, time = false, height = 260 }: { title: string; x: number[]; series: Series[]; xLabel: string; yLabel: string; time?: boolean; height?: number }) {
+export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = false, logY = false, height = 260 }: { title: string; x: number[]; series: Series[]; xLabel: string; yLabel: string; time?: boolean; logX?: boolean; logY?: boolean; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -25,7 +25,7 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, height =
         title,
         width,
         height,
-        scales: { x: { time } },
+        scales: { x: logX ? { time: false, distr: 3 } : { time }, ...(logY ? { y: { distr: 3 } } : {}) },
         axes: [{ label: xLabel, stroke: '#333' }, { label: yLabel, stroke: '#333', size: 70 }],
         series: [
           { label: xLabel },
@@ -41,6 +41,6 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, height =
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [title, x, series, xLabel, yLabel, time, height]);
+  }, [title, x, series, xLabel, yLabel, time, logX, logY, height]);
   return <div class="chart" ref={box} role="img" aria-label={`${title} (chart; the same figures are in the table below)`} />;
 }

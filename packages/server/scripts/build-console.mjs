@@ -41,6 +41,7 @@ const html = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>hostpay console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${basename(css)}" integrity="${sri(css)}">
 <script type="module" src="/console/assets/${basename(js)}" integrity="${sri(js)}"></script>
 </head>

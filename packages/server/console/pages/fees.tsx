@@ -123,13 +123,14 @@ function AddTier({ merchants, onDone }: { merchants: Row[]; onDone: () => void }
   );
 }
 
-/** Amounts to ask the preview for: evenly over the tiers and either side of every tier's start (request inputs only). */
+/** Amounts to ask the preview for: log-spaced from 1 to past the last tier, and either side of every tier's start (request inputs only). */
 function sampleAmounts(starts: number[]): string[] {
-  const top = Math.max(100, ...starts.map((s) => s * 1.6));
-  const points = new Set<number>();
-  for (let i = 1; i <= 32; i++) points.add((top * i) / 32);
-  for (const s of starts) if (s > 0) for (const p of [s * 0.995, s]) points.add(p);
-  return [...points].sort((a, b) => a - b).map((p) => p.toFixed(2)).filter((p) => p !== '0.00');
+  const top = Math.max(1000, ...starts.map((s) => s * 4));
+  const points = new Set<string>();
+  const steps = 36;
+  for (let i = 0; i <= steps; i++) points.add((10 ** ((Math.log10(top) * i) / steps)).toFixed(2));
+  for (const s of starts) if (s > 0) for (const p of [s * 0.999, s]) points.add(p.toFixed(2));
+  return [...points].filter((p) => p !== '0.00').sort((a, b) => Number(a) - Number(b));
 }
 
 /** The fee a merchant's preview gives across amounts: every point is GET /admin/v1/fees/preview. */
@@ -145,7 +146,7 @@ function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
   return (
     <>
       <h2>Fee curve</h2>
-      <p class="muted">The fee a merchant's preview gives for each amount, across the tiers: each point is the server's own preview.</p>
+      <p class="muted">The fee a merchant's preview gives for each amount (logarithmic axes when every fee is above zero), across the tiers: each point is the server's own preview.</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Merchant">
           <select value={mid} onChange={(e) => setMerchantId(e.currentTarget.value)}>
@@ -174,6 +175,8 @@ function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
           <Chart
             title={`Fee for ${currency} amounts (${curve.data[0]!.currency})`}
             x={amounts.map(Number)}
+            logX
+            logY={curve.data.every((p) => Number(p.fee) > 0 && Number(p.serviceFee) > 0)}
             xLabel={`amount (${currency})`}
             yLabel={`fee (${curve.data[0]!.currency})`}
             series={[

@@ -186,10 +186,12 @@ function Card({ label, children, testid }: { label: string; children: preact.Com
   );
 }
 
-/** One bar series per asset over every day of the range that has a settlement (chart positions only). */
+/** One bar series per asset over every UTC day of the range (chart positions only; the table has the exact figures). */
 function volumeSeries(stats: Stats): { x: number[]; series: Series[] } {
-  const days = [...new Set(stats.settledVolume.map((v) => v.day))].sort();
+  const days: string[] = [];
+  for (let t = dayStart(Date.parse(stats.from)); t < Date.parse(stats.to); t += DAY) days.push(new Date(t).toISOString().slice(0, 10));
   const assets = [...new Set(stats.settledVolume.map((v) => v.asset))].sort();
+  if (assets.length === 0) return { x: [], series: [] };
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
   const series = assets.map((asset, i) => ({
     label: asset,
