@@ -128,9 +128,9 @@ export function usePager(): { cursor: string | undefined; next: (c: string) => v
   };
 }
 
-export function Pager({ pager, nextCursor }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined }) {
+export function Pager({ pager, nextCursor, label = 'Pages' }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label?: string }) {
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={label}>
       <button type="button" disabled={pager.depth <= 1} onClick={pager.back}>
         Previous page
       </button>

@@ -21,7 +21,7 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <>
-      {merchantId ? <h2>API keys</h2> : null}
+      <h2>{merchantId ? 'API keys' : "Every merchant's keys"}</h2>
       <CreateKey
         merchantId={merchantId}
         onCreated={(k) => {

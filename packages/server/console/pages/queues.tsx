@@ -44,7 +44,7 @@ function ReviewQueue() {
           ))}
         </ul>
       )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} /> : null}
+      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of checkouts in review" /> : null}
     </>
   );
 }
@@ -106,7 +106,7 @@ function UnmatchedQueue() {
           ))}
         </ul>
       )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} /> : null}
+      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of unmatched transfers" /> : null}
     </>
   );
 }

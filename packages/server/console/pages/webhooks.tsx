@@ -79,7 +79,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
           empty="No attempts yet."
         />
       )}
-      {log.data ? <Pager pager={pager} nextCursor={log.data.nextCursor} /> : null}
+      {log.data ? <Pager pager={pager} nextCursor={log.data.nextCursor} label="Pages of deliveries" /> : null}
       <form
         class="inline-form"
         onSubmit={(e) => {
