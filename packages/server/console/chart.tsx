@@ -25,6 +25,8 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = f
         title,
         width,
         height,
+        // Room on the right for the last x-axis label.
+        padding: [8, 32, 0, 0],
         scales: { x: logX ? { time: false, distr: 3 } : { time }, ...(logY ? { y: { distr: 3 } } : {}) },
         axes: [{ label: xLabel, stroke: '#333' }, { label: yLabel, stroke: '#333', size: 70 }],
         series: [
