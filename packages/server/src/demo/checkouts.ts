@@ -26,6 +26,10 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   await checkouts.cancel(merchantId, canceled.id);
   const review = await make('10', 'Demo: paid in the wrong asset', 'demo-review');
   await pay(review, '25', 1, 'TRX');
+  // Settling it values the TRX received at today's rates (the checkout offered no TRX, so no rate was locked).
+  const ctx = { operator: 'demo' };
+  await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
+  await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
   const settled: string[] = [];
   for (const [amount, orderId] of [['25', 'demo-settled-1'], ['64.5', 'demo-settled-2']] as const) {
     const c = await make(amount, 'Demo: paid and settled', orderId);

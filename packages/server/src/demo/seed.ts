@@ -69,9 +69,6 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   await admin.setFee({ currency: 'USD', isPercentage: true, value: '2', minValue: '0.5', feeCurrency: 'USDT' }, ctx);
   await admin.setRate({ base: 'EUR', quote: 'USDT', rate: '1.0842', source: 'demo' }, ctx);
   await admin.setRate({ base: 'USD', quote: 'USDT', rate: '0.9998', source: 'demo' }, ctx);
-  // The demo checkout in review was paid in TRX: settling it values the TRX at this rate.
-  await admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
-  await admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
   writeFileSync(file, JSON.stringify({ merchantId: merchant.id, apiKey: key.apiKey }, null, 2) + '\n', { mode: 0o600 });
   return { merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, created: true };
 }
