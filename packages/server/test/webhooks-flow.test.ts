@@ -244,6 +244,22 @@ describe('events API', () => {
     expectError(await call('GET', `/api/v1/cp/events/${id}`, undefined, other), 404, 'NOT_FOUND');
   });
 
+  it('every ledger posting writes wallet.balance_changed in its transaction; a replayed posting writes none', async () => {
+    const wallet = await fx.services.store.db.selectFrom('wallets').selectAll().where('merchant_id', '=', fx.demo.merchantId).executeTakeFirstOrThrow();
+    const posting = { walletId: wallet.id, kind: 'credit' as const, amount: '1.5', idempotencyKey: 'events-ledger-test' };
+    const { posting: p } = await fx.services.admin.post(posting, { operator: 'test' });
+    await fx.services.admin.post(posting, { operator: 'test' });
+    await fx.services.admin.post({ walletId: wallet.id, kind: 'freeze', amount: '0.5' }, { operator: 'test' });
+    const res = await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=2');
+    const [freeze, credit] = (parseExactJson(res.body) as { result: { type: string; data: { object: Record<string, unknown> } }[] }).result;
+    expect(credit!.data.object).toMatchObject({ walletId: wallet.id, postingId: p.id, kind: 'credit' });
+    expect(String(credit!.data.object.amount)).toBe('1.5');
+    expect(res.body).toContain('"kind":"credit","amount":1.5,');
+    expect(freeze!.data.object).toMatchObject({ walletId: wallet.id, kind: 'freeze' });
+    const all = resultOf<{ data: { object: { postingId?: string } } }[]>(await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=200'));
+    expect(all.filter((e) => e.data.object.postingId === p.id)).toHaveLength(1);
+  });
+
   it('needs events:read; endpoints need webhooks:write', async () => {
     const narrow = await fx.createKey(fx.demo.merchantId, { scopes: ['checkout:read'] });
     expectError(await call('GET', '/api/v1/cp/events', undefined, narrow), 403, 'SCOPE_MISSING');
