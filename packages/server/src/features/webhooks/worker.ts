@@ -108,7 +108,10 @@ export class WebhookWorker {
       this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
     };
     const wait = this.#lastWake + WAKE_SPACING_MS - performance.now();
-    if (wait <= 0) return run();
+    if (wait <= 0) {
+      run();
+      return;
+    }
     this.#wakeTimer = setTimeout(run, wait);
     this.#wakeTimer.unref();
   }
