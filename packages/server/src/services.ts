@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { parseMasterKey, resolveMasterKey, type MasterKeySource } from './crypto/master-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { MIGRATIONS, migrate, schemaVersion } from './store/migrate.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './store/migrate.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { PostgresOptions } from './store/postgres.js';
 import type { Store } from './store/store.js';
@@ -17,6 +17,7 @@ import { checkoutService, type CheckoutService } from './features/checkouts/serv
 import { startExpiryTimer } from './features/checkouts/expiry.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
+import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
 
 export interface Services {
   store: Store;
@@ -25,6 +26,8 @@ export interface Services {
   pay: PaySource;
   /** Events API, webhook endpoints and the delivery worker (started by createServer). */
   webhooks: Webhooks;
+  /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
+  evm: EvmWatch;
   /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
   setListenUrl(url: string): void;
   shared: SharedState;
@@ -79,14 +82,16 @@ export async function createServices(
     expirySweepMs?: number;
     /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
     webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
+    /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
+    evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
   const store = opts.store ?? (await openStore(config));
   try {
     if (config.autoMigrate !== false) await migrate(store);
-    else if ((await schemaVersion(store)) < MIGRATIONS.length) {
-      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${MIGRATIONS.length}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
+    else if ((await schemaVersion(store)) < LATEST_VERSION) {
+      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${LATEST_VERSION}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
     }
     const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
@@ -130,22 +135,25 @@ export async function createServices(
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
       ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
     });
+    const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
       webhooks,
+      evm,
       setListenUrl(url: string) {
         listenUrl = url;
       },
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts, webhooks }),
+      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
       masterKey: masterInfo,
       async close() {
         stopExpiry();
+        await evm.close();
         await webhooks.close();
         await shared.close();
         await store.close();

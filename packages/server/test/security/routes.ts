@@ -99,6 +99,12 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints/{id}/replay' },
   { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints' },
   { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}/deliveries' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/webhook-endpoints/{id}/redeliver' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/stats' },
+  { side: 'public', method: 'POST', path: '/console/session' },
+  { side: 'public', method: 'GET', path: '/console/session' },
+  { side: 'public', method: 'DELETE', path: '/console/session' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

@@ -9,6 +9,7 @@ import { webhookService } from './service.js';
 import { localWakeups, pgWakeups } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
+import type { PageRequest } from '../../admin/pagination.js';
 
 export interface WebhookFeatureOptions {
   store: Store;
@@ -35,13 +36,24 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const wakeups = opts.store.dialect === 'postgres' ? (opts.postgres ? pgWakeups(opts.postgres.url, opts.postgres.schema) : undefined) : localWakeups;
   const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
+  const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
+  const health = webhookAdmin(opts.store.db, now);
   const streams = eventStreams(opts.store.db);
   return {
     events: eventService(opts.store.db),
     /** Open Server-Sent Events streams of events (`hostpay listen`). */
     streams,
-    endpoints: webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() }),
-    admin: webhookAdmin(opts.store.db, now),
+    endpoints,
+    admin: {
+      ...health,
+      /** Any merchant's endpoint's attempt log, newest first (the merchant route's, without the ownership check). */
+      webhookAttempts: (endpointId: string, req: PageRequest, eventId?: string) => endpoints.attempts(undefined, endpointId, req, eventId),
+      /** Sends one event of the endpoint's merchant to this endpoint again (same webhook-id). */
+      async redeliverToEndpoint(endpointId: string, eventId: string) {
+        const endpoint = await health.getWebhookEndpoint(endpointId);
+        return endpoints.redeliver(endpoint.merchantId, eventId, endpointId);
+      },
+    },
     worker,
     metrics,
     /** Another worker over the same store, as a second instance would run (tests). */
