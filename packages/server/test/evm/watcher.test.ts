@@ -36,7 +36,6 @@ suite('EVM watcher on a real node (anvil)', () => {
     await anvil?.stop();
   });
 
-  const round = () => env.services.evm.watcher.round('ETH');
   /** Rounds until the watcher has scanned up to the head. */
   async function catchUp(watcher = env.services.evm.watcher) {
     for (let i = 0; i < 100; i++) {
@@ -142,7 +141,7 @@ suite('EVM watcher on a real node (anvil)', () => {
 
   it('killed mid-range and restarted: every transfer counted once', async () => {
     await catchUp();
-    const paid = [];
+    const paid: (Awaited<ReturnType<typeof ethCheckout>> & { asset: string; tx: string })[] = [];
     for (const [amount, asset] of [['31', 'USDT'], ['0.25', 'ETH'], ['32', 'USDT'], ['33', 'USDT']] as const) {
       const c = await ethCheckout(env.services, env.merchantId, amount, asset, asset);
       paid.push({ ...c, asset, tx: asset === 'ETH' ? await chain.payEth(c.address, c.due) : await chain.payToken(token, c.address, c.due) });
@@ -181,7 +180,7 @@ suite('EVM watcher on a real node (anvil)', () => {
     try {
       await catchUp(env.services.evm.spawnWatcher());
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url, nativeAsset: null } }));
-      const paid = [];
+      const paid: Awaited<ReturnType<typeof ethCheckout>>[] = [];
       for (const amount of ['41', '42', '43']) {
         const c = await ethCheckout(env.services, env.merchantId, amount, 'USDT', 'USDT');
         await chain.payToken(token, c.address, c.due);
