@@ -98,6 +98,10 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints/{id}/replay' },
   { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints' },
   { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/chain-watches' },
+  { side: 'operator', method: 'PUT', path: '/admin/v1/chains/{symbol}/watch' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/chains/{symbol}/watch' },
+  { side: 'operator', method: 'DELETE', path: '/admin/v1/chains/{symbol}/watch' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */
