@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { WatcherOptions } from '../../src/features/evm-watch/watcher.js';
+import type { Resolver } from '../../src/features/webhooks/guard.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { adminCaller, ALICE, type AdminCall } from '../http-helpers/admin-fixture.js';
@@ -85,13 +86,13 @@ export interface WatchEnv {
  * allowed) over a fresh store, the demo seeded (merchant, fees, deposit keys), the watcher not
  * started (the tests run its rounds), the admin API on with alice's token.
  */
-export async function watchEnv(dialect: Dialect, watcher: Partial<WatcherOptions> = {}): Promise<WatchEnv> {
+export async function watchEnv(dialect: Dialect, watcher: Partial<WatcherOptions> = {}, server: { sandbox?: boolean; resolve?: Resolver } = {}): Promise<WatchEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-evm-'));
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
   const schema = `hp_evm_${randomBytes(6).toString('hex')}`;
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', sandbox: true, adminTokens: `alice:${ALICE}`, ...(dialect === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}) });
-  const options = { now, expirySweepMs: 0, evm: { watcher: { reloadMs: 60_000, ...watcher } } };
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', sandbox: server.sandbox ?? true, adminTokens: `alice:${ALICE}`, ...(dialect === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}) });
+  const options = { now, expirySweepMs: 0, evm: { watcher: { reloadMs: 60_000, ...watcher }, ...(server.resolve === undefined ? {} : { resolve: server.resolve }) } };
   const open = async (generate: boolean) => createServices(config, { generateMasterKey: generate, ...options, ...(dialect === 'postgres' ? { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) } : {}) });
   const services = await open(true);
   const demo = await seedDemo(services, dataDir);

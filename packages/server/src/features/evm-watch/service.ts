@@ -93,7 +93,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
   }
 
   async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
-    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).execute();
+    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).orderBy('a.symbol').execute();
     const wanted = req ?? networks.filter((n) => n.token_contract !== null).map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
     if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
     const seen = new Set<string>();
