@@ -45,11 +45,11 @@ export interface Anvil {
   stop(): Promise<void>;
 }
 
-/** Starts anvil on a free loopback port (chain id 31337, blocks mined per transaction). */
-export async function startAnvil(): Promise<Anvil> {
+/** Starts anvil on a free loopback port (chain id 31337 unless told, blocks mined per transaction). */
+export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil> {
   if (anvilBinary === null) throw new Error('no anvil binary');
   const port = await freePort();
-  const child: ChildProcess = spawn(anvilBinary, ['--host', '127.0.0.1', '--port', String(port), '--accounts', '3', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(anvilBinary, ['--host', '127.0.0.1', '--port', String(port), '--accounts', '3', '--silent', ...(opts.chainId === undefined ? [] : ['--chain-id', String(opts.chainId)])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let exited = false;
   child.once('exit', () => {
     exited = true;

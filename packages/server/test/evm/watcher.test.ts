@@ -198,6 +198,23 @@ suite('EVM watcher on a real node (anvil)', () => {
     }
   });
 
+  it('a node of another chain is refused, not taken for a reorganisation of everything', async () => {
+    // The watcher of the test before holds the lease until it runs out.
+    env.clock.offsetMs += 31_000;
+    await catchUp();
+    const retractedBefore = await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute();
+    const other = await startAnvil({ chainId: 1337 });
+    try {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: other.url } }));
+      await expect(env.services.evm.watcher.round('ETH')).rejects.toThrow(/chain id 1337, but ETH was watched on chain id 31337/);
+      expect(await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute()).toEqual(retractedBefore);
+    } finally {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
+      await other.stop();
+    }
+    expect(await env.services.evm.watcher.round('ETH')).toMatchObject({ leader: true });
+  });
+
   it('a failing node: the round fails, is counted and shown (masked) in the watch, /readyz and /metrics; nothing stops', async () => {
     env.clock.offsetMs += 31_000;
     const secret = 'k3y0123456789abcdefSECRET';

@@ -166,9 +166,9 @@ export function watchAdmin(opts: WatchAdminOptions) {
           updated_at: now,
         };
         // A new start block starts the scan over from there: the cursor and kept hashes go.
-        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null } : {};
+        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null } : {};
         if (before === undefined) {
-          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
+          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, node_chain_id: null, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
         } else {
           await trx.updateTable('evm_watches').set({ ...fields, ...restart }).where('chain_id', '=', chain.id).execute();
         }
