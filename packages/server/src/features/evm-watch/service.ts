@@ -48,12 +48,12 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
     enabled: w.enabled === 1,
     startBlock: blockOf(w.start_block),
     status: {
-      state: live?.state ?? (w.enabled === 0 ? 'stopped' : leaseLive ? 'watching' : 'standby'),
+      state: stateOf(w, leaseLive, live),
       cursorBlock: cursor,
       headBlock: head,
       blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
       lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
-      lastError: live?.lastError ?? w.last_error,
+      lastError: live?.leader ? live.lastError : w.last_error,
       lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
       leaseHolder: leaseLive ? w.lease_owner : null,
     },
@@ -62,6 +62,15 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
   };
 }
 export type WatchView = ReturnType<typeof watchView>;
+
+/** This instance's own view when it watches the chain; else what the store says of whoever does. */
+function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined): LiveStatus['state'] {
+  if (w.enabled === 0) return 'stopped';
+  if (live?.leader) return live.state;
+  if (!leaseLive) return 'standby';
+  const failedLast = w.last_error !== null && (w.last_round_at === null || (w.last_error_at !== null && new Date(w.last_error_at) >= new Date(w.last_round_at)));
+  return failedLast ? 'error' : 'watching';
+}
 
 export interface WatchAdminOptions {
   store: Store;
