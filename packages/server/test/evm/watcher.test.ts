@@ -215,6 +215,22 @@ suite('EVM watcher on a real node (anvil)', () => {
     expect(await env.services.evm.watcher.round('ETH')).toMatchObject({ leader: true });
   });
 
+  it('a WebSocket URL works the same (ws:// to the node)', async () => {
+    env.clock.offsetMs += 31_000;
+    resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url.replace('http://', 'ws://') } }));
+    const watcher = env.services.evm.spawnWatcher();
+    try {
+      const c = await ethCheckout(env.services, env.merchantId, '0.5', 'ETH', 'ETH');
+      await chain.payEth(c.address, c.due);
+      await chain.mine(2);
+      await catchUp(watcher);
+      expect((await checkoutState(env.services, c.id)).status).toBe('settled');
+    } finally {
+      await watcher.stop();
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
+    }
+  });
+
   it('a failing node: the round fails, is counted and shown (masked) in the watch, /readyz and /metrics; nothing stops', async () => {
     env.clock.offsetMs += 31_000;
     const secret = 'k3y0123456789abcdefSECRET';
