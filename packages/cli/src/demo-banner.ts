@@ -14,6 +14,8 @@ export interface DemoInfo {
   token: TokenResult;
   /** The payment page of an open demo checkout. */
   checkoutUrl?: string | undefined;
+  /** The operator console and the token that signs in to it (demo: made for the data directory when none is configured). */
+  console?: { url: string; operatorToken: string } | undefined;
 }
 
 /** Lines a user pastes into another terminal: credentials as environment, then one command per endpoint. */
@@ -37,6 +39,7 @@ export function demoBanner(info: DemoInfo): string {
     `  API secret    ${info.apiSecret}`,
     `  bearer token  ${info.token.accessToken}`,
     `  expires       ${info.token.expiresAt} (in ${info.token.expiresIn} s; renew with: npx hostpay token)`,
+    ...(info.console === undefined ? [] : ['', 'Operator console (open it in a browser and sign in with the operator token):', `  ${info.console.url}`, `  operator token ${info.console.operatorToken}`]),
     ...(info.checkoutUrl === undefined ? [] : ['', `Demo checkout page (open it in a browser; pay it with npx hostpay checkout pay ID --asset USDT --chain TRON):`, `  ${info.checkoutUrl}`]),
     '',
     'Try it from another terminal in this repository (hostpay curl prints a freshly signed curl command, sh runs it):',

@@ -107,6 +107,16 @@ describe('serve --demo, from start to curl', () => {
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await html.text()).toMatch(/Demo Shop[\s\S]*49\.9/);
 
+    // The operator console: on in the demo, with a token of the data directory's own that signs in.
+    expect(printed).toContain(`${url}/console`);
+    const operatorToken = demo.field('operator token');
+    expect((await fetch(`${url}/console`)).status).toBe(200);
+    const signIn = await fetch(`${url}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: operatorToken }) });
+    expect(signIn.status).toBe(201);
+    expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
+    const review = await fetch(`${url}/admin/v1/checkouts?status=needs_review`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    expect(((await review.json()) as { result: { items: unknown[] } }).result.items).toHaveLength(1);
+
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);
   });

@@ -94,7 +94,7 @@ const cases: Case[] = [
 ];
 
 /** Codes only the operator API can produce; the merchant endpoints never answer with them. */
-const OPERATOR_ONLY: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'INSUFFICIENT_FUNDS', 'KEY_ALREADY_ROTATED', 'CHAIN_NOT_CONFIGURED', 'INVALID_URL', 'CHECKOUT_STATE_CONFLICT', 'NO_PAYABLE_OPTION'];
+const OPERATOR_ONLY: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'INSUFFICIENT_FUNDS', 'KEY_ALREADY_ROTATED', 'CHAIN_NOT_CONFIGURED', 'INVALID_URL', 'CHECKOUT_STATE_CONFLICT', 'NO_PAYABLE_OPTION', 'CSRF_TOKEN_INVALID'];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];
 

@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   SCOPE_MISSING: 403,
   IP_NOT_ALLOWED: 403,
   MERCHANT_SUSPENDED: 403,
+  /** A console write without the session's CSRF token in `x-csrf-token` (or with another one). */
+  CSRF_TOKEN_INVALID: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,

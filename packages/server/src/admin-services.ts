@@ -12,12 +12,15 @@ import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
 import type { Webhooks } from './features/webhooks/feature.js';
 import type { EvmWatch } from './features/evm-watch/feature.js';
+import { consoleSessions, type ConsoleSessionsOptions } from './features/console/sessions.js';
+import { statsAdmin } from './features/stats/service.js';
 
 /**
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch }) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch; now?: (() => number) | undefined }) {
+  const now = deps.now ?? Date.now;
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */
     checkouts: deps.checkouts,
@@ -31,6 +34,10 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...deps.webhooks.admin,
     /** Which EVM chains the watcher follows, through which node (features/evm-watch). */
     ...deps.evm.admin,
+    /** The console overview's figures (features/stats). */
+    ...statsAdmin(deps.store.db, now),
+    /** Console sessions (features/console), opened by the app with its operator tokens. */
+    consoleSessions: (opts: Omit<ConsoleSessionsOptions, 'db'>) => consoleSessions({ db: deps.store.db, ...opts }),
     listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
     rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
     /** Idempotency-Key bookkeeping of the admin HTTP API. */

@@ -2,11 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js';
 import { createAuthHooks } from './auth/authenticate.js';
-import { createOperatorAuth } from './auth/operator-auth.js';
+import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
+import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
+import { tokenFingerprint } from './features/console/sessions.js';
+import { loadConsoleFiles, type ConsoleFiles } from './features/console/static.js';
 import './auth/principal.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { createTokenCodec } from './auth/tokens.js';
-import { adminTokens, type Config } from './config.js';
+import { adminAllowList, adminTokens, type Config } from './config.js';
 import { registerCompression } from './http/compression.js';
 import { HostpayError } from './errors.js';
 import { installExpectationHandler, makeClientErrorHandler } from './http/client-errors.js';
@@ -57,6 +60,8 @@ export interface AppDeps {
   evm?: EvmWatch;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
+  /** The console's built files; default: read from the package's dist/console. */
+  consoleFiles?: ConsoleFiles | undefined;
 }
 
 /** The version in the OpenAPI document: the API's (path prefix /api/v1), not the package's. */
@@ -142,9 +147,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const routes of HTTP_FEATURES) await app.register(routes, ctx);
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
   else {
-    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute });
+    const allowList = adminAllowList(config);
+    // The console (features/console) is a browser front for this same admin API: its session
+    // cookie, with the CSRF token on writes, stands in for the bearer token.
+    const sessions = config.console
+      ? admin.consoleSessions({ now, idleMs: config.consoleIdleMinutes * 60_000, fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])) })
+      : undefined;
+    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions });
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
+    if (sessions !== undefined) {
+      const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();
+      await app.register(consoleRoutes, { config, sessions, operatorOf: tokenMatcher(operatorTokens), allowList, limiter, files });
+    }
   }
+  if (admin === undefined || !config.console) await app.register(consoleDisabledRoutes);
   await registerDocs(app);
   return app;
 }

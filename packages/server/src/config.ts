@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
+import { parseCidr } from './auth/cidr.js';
 
 /**
  * Every setting, its environment variable, type and default, in one schema. Parsed once at
@@ -21,6 +22,9 @@ export const ConfigSchema = Type.Object({
   masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
   adminToken: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKEN', description: 'operator token for /admin/v1 (operator name `admin`); at least 32 characters and 128 bits of variety (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled' }),
   adminTokens: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKENS', description: 'several named operator tokens, `name:token,name:token`; the name is recorded in the audit log' }),
+  adminIpAllowList: Type.String({ default: '', maxLength: 4096, env: 'HOSTPAY_ADMIN_IP_ALLOW_LIST', description: 'comma-separated addresses or CIDR ranges (10.0.0.0/8,2001:db8::/32) the admin API and the operator console accept requests from; empty: any address' }),
+  console: Type.Boolean({ default: false, env: 'HOSTPAY_CONSOLE', description: 'serve the operator console at /console (needs an operator token); off unless set; serve --demo turns it on' }),
+  consoleIdleMinutes: Type.Integer({ minimum: 1, maximum: 1440, default: 30, env: 'HOSTPAY_CONSOLE_IDLE_MINUTES', description: 'a console session ends after this many minutes without a request' }),
   timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
   rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
   authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
@@ -28,6 +32,7 @@ export const ConfigSchema = Type.Object({
   trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
   publicUrl: Type.String({ default: '', env: 'HOSTPAY_PUBLIC_URL', description: 'public base URL of this server (https://pay.example.com), used in checkout page links; empty: the listen address' }),
   sandbox: Type.Boolean({ default: false, env: 'HOSTPAY_SANDBOX', description: 'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production' }),
+  webhookLeaseSeconds: Type.Integer({ minimum: 3, maximum: 3600, default: 60, env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS', description: 'how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one\'s deliveries after at most this long' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },
@@ -58,6 +63,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const config = withDefaults as Config;
   return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+/** HOSTPAY_ADMIN_IP_ALLOW_LIST as entries; null when empty (any address). A bad entry stops the start. */
+export function adminAllowList(config: Pick<Config, 'adminIpAllowList'>): string[] | null {
+  const entries = config.adminIpAllowList.split(',').map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 0) return null;
+  for (const entry of entries) {
+    if (parseCidr(entry) === null) throw new Error(`invalid configuration HOSTPAY_ADMIN_IP_ALLOW_LIST: ${JSON.stringify(entry)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`);
+  }
+  return entries;
 }
 
 /** Operator tokens by name, from HOSTPAY_ADMIN_TOKEN and HOSTPAY_ADMIN_TOKENS. */

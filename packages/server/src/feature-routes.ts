@@ -8,6 +8,7 @@ import { catalogAdminRoutes } from './features/catalog/routes.js';
 import { eventMerchantRoutes } from './features/events/routes.js';
 import { webhookAdminRoutes } from './features/webhooks/admin-routes.js';
 import { evmWatchAdminRoutes } from './features/evm-watch/routes.js';
+import { statsAdminRoutes } from './features/stats/routes.js';
 import { webhookMerchantRoutes } from './features/webhooks/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
@@ -50,4 +51,5 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   catalogAdminRoutes, // catalog: assets, chains (and their xpubs), networks, deposit addresses
   webhookAdminRoutes,
   evmWatchAdminRoutes, // evm-watch: which EVM chains hostpay watches by itself
+  statsAdminRoutes, // stats: the console overview's figures
 ];

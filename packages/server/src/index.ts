@@ -3,6 +3,7 @@ export { HostpayError, fail, isHostpayError } from './errors.js';
 export { createServices, openStore, redactUrl, sqliteFile, type Services, type MerchantServices } from './services.js';
 export type * from './admin-services.js';
 export { seedDemo, type DemoCredentials } from './demo/seed.js';
+export { demoOperatorToken } from './demo/operator-token.js';
 export { demoCheckoutUrl, seedDemoCheckouts } from './demo/checkouts.js';
 export { migrate, schemaVersion } from './store/migrate.js';
 export { openSqliteStore } from './store/sqlite.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { parseMasterKey, resolveMasterKey, type MasterKeySource } from './crypto/master-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { MIGRATIONS, migrate, schemaVersion } from './store/migrate.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './store/migrate.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { PostgresOptions } from './store/postgres.js';
 import type { Store } from './store/store.js';
@@ -71,7 +71,7 @@ export async function openStore(
  */
 export async function createServices(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port'>>,
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port' | 'webhookLeaseSeconds'>>,
   opts: {
     generateMasterKey?: boolean;
     store?: Store;
@@ -90,8 +90,8 @@ export async function createServices(
   const store = opts.store ?? (await openStore(config));
   try {
     if (config.autoMigrate !== false) await migrate(store);
-    else if ((await schemaVersion(store)) < MIGRATIONS.length) {
-      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${MIGRATIONS.length}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
+    else if ((await schemaVersion(store)) < LATEST_VERSION) {
+      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${LATEST_VERSION}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
     }
     const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
@@ -130,7 +130,11 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
-    const webhooks = createWebhooks({ store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks });
+    const webhooks = createWebhooks({
+      store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks,
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
+      ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
+    });
     const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
@@ -145,7 +149,7 @@ export async function createServices(
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm }),
+      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
       masterKey: masterInfo,
       async close() {
         stopExpiry();

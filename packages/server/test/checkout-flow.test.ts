@@ -82,15 +82,21 @@ describe('a checkout from create to settled (the demo path)', () => {
 });
 
 describe('demo checkouts', () => {
-  it('seeds one checkout in each of open, underpaid, processing, canceled and needs_review, crediting nothing', async () => {
+  it('seeds checkouts in open, underpaid, processing, canceled, needs_review and two settled (credited to the USDT TRON wallet), and an unmatched transfer', async () => {
     const demo = await createFixture({ sandbox: true });
     try {
       const wallets = await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute();
       const ids = await seedDemoCheckouts(demo.services, demo.demo.merchantId);
       const statuses = [];
       for (const id of ids) statuses.push(((await demo.services.checkouts.get(demo.demo.merchantId, id)) as { status: string }).status);
-      expect(statuses).toEqual(['open', 'underpaid', 'processing', 'canceled', 'needs_review']);
-      expect(await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute()).toEqual(wallets);
+      expect(statuses).toEqual(['open', 'underpaid', 'processing', 'canceled', 'needs_review', 'settled', 'settled']);
+      const after = await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute();
+      expect(after.filter((w, i) => w.amount !== wallets[i]!.amount)).toHaveLength(1);
+      const unmatched = await demo.services.checkouts.listTransfers({ matched: false }, {});
+      expect(unmatched.items.map((t) => t.exception)).toEqual(['unmatched']);
+      // The one in review (paid in TRX) can be settled with the demo's rates.
+      const settled = (await demo.services.checkouts.settleReview(ids[4]!, {}, { operator: 'test' })) as { status: string };
+      expect(settled.status).toBe('settled');
     } finally {
       await demo.close();
     }

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/admin-fixture.js';
+import { ALICE, adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
 import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
@@ -20,7 +20,7 @@ const seen = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   // A sandbox, so that simulate-payment answers too.
-  fx = await createFixture({ adminTokens: OPERATOR_TOKENS, sandbox: true });
+  fx = await createFixture({ adminTokens: OPERATOR_TOKENS, sandbox: true, console: true });
   await configureChains(fx.services);
   validator = new ResponseValidator((await fx.app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDoc>());
 });
@@ -302,6 +302,8 @@ describe('events and webhook endpoints (merchant and operator)', () => {
     verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, {}), 400);
     verify('GET', V, await m('GET', `${V}?limit=2&type=checkout.created,test.ping`), 200);
     verify('GET', V, await m('GET', `${V}?type=nope`), 400);
+    expect(verify('GET', `${V}/stream`, await m('GET', `${V}/stream?afterSequence=0&maxSeconds=0`), 200)).toContain('event: test.ping');
+    verify('GET', `${V}/stream`, await m('GET', `${V}/stream?maxSeconds=9999`), 400);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/${ping.eventId}`), 200);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/evt_nobody`), 404);
     verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/${ping.eventId}/redeliver`, { endpointId: endpoint.id }), 202);
@@ -310,8 +312,28 @@ describe('events and webhook endpoints (merchant and operator)', () => {
     await admin('GET', '/webhook-endpoints', '/webhook-endpoints?disabled=maybe', 400);
     await admin('GET', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`, 200);
     await admin('GET', '/webhook-endpoints/{id}', '/webhook-endpoints/we_nobody', 404);
+    await admin('GET', '/webhook-endpoints/{id}/deliveries', `/webhook-endpoints/${endpoint.id}/deliveries?limit=5`, 200);
+    await admin('GET', '/webhook-endpoints/{id}/deliveries', '/webhook-endpoints/we_nobody/deliveries', 404);
+    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 202, { body: { eventId: ping.eventId } });
+    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 404, { body: { eventId: 'evt_nobody' } });
     verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 200);
     verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 404);
+  });
+});
+
+describe('the console overview and session routes', () => {
+  it('stats; sign in, read the session, sign out', async () => {
+    await admin('GET', '/stats', '/stats', 200);
+    await admin('GET', '/stats', '/stats?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z', 400);
+    const S = '/console/session';
+    verify('POST', S, await fx.app.inject({ method: 'POST', url: S, payload: { token: 'not-a-token' } }), 401);
+    const signIn = await fx.app.inject({ method: 'POST', url: S, payload: { token: ALICE } });
+    const session = verify('POST', S, signIn, 201) as { csrfToken: string };
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    verify('GET', S, await fx.app.inject({ method: 'GET', url: S, headers: { cookie } }), 200);
+    verify('GET', S, await fx.app.inject({ method: 'GET', url: S }), 401);
+    verify('DELETE', S, await fx.app.inject({ method: 'DELETE', url: S, headers: { cookie } }), 403);
+    verify('DELETE', S, await fx.app.inject({ method: 'DELETE', url: S, headers: { cookie, 'x-csrf-token': session.csrfToken } }), 200);
   });
 });
 

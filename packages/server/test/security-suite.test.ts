@@ -14,14 +14,16 @@ import { ROUTES, type RouteLine } from './security/routes.js';
 let fx: AdminFixture;
 let world: World;
 beforeAll(async () => {
-  fx = await createAdminFixture('sqlite');
+  fx = await createAdminFixture('sqlite', { console: true });
   const ctx = { operator: 'security-suite' };
   const merchant = await fx.services.admin.createMerchant('Target Shop', ctx);
   await fx.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '1' }, ctx);
   const key = await fx.services.admin.createApiKey(merchant.id, {}, ctx);
   const otherKey = await fx.services.admin.createApiKey(merchant.id, {}, ctx);
   const v2Key = await fx.services.admin.createApiKey(merchant.id, { requireSignatureV2: true }, ctx);
-  const partial: Omit<World, 'bearer' | 'otherBearer'> = { app: fx.app, now: fx.now, key, otherKey, v2Key, operatorToken: ALICE };
+  const signIn = await fx.app.inject({ method: 'POST', url: '/console/session', payload: { token: ALICE } });
+  const consoleSession = { cookie: String(signIn.headers['set-cookie']).split(';')[0]!, csrf: (JSON.parse(signIn.body) as { result: { csrfToken: string } }).result.csrfToken };
+  const partial: Omit<World, 'bearer' | 'otherBearer'> = { app: fx.app, now: fx.now, key, otherKey, v2Key, operatorToken: ALICE, consoleSession };
   const bearerOf = async (k: { apiKey: string; apiSecret: string }) => {
     const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: signedHeaders({ ...partial, bearer: '', otherBearer: '' }, k, 'POST', '/api/v1/auth/token', '') });
     return (JSON.parse(res.body) as { result: { accessToken: string } }).result.accessToken;

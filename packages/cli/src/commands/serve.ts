@@ -30,7 +30,17 @@ export function registerServe(program: Command, io: Io): void {
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { createServer } = await import('../server-http.js');
-  const config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true || opts.sandbox === true ? { sandbox: true } : {}) });
+  let config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true || opts.sandbox === true ? { sandbox: true } : {}) });
+  if (opts.demo === true) {
+    // The demo shows the operator console: on unless HOSTPAY_CONSOLE says otherwise, with an
+    // operator token of the data directory's own when none is configured.
+    const { demoOperatorToken } = await loadServer();
+    config = {
+      ...config,
+      ...(io.env.HOSTPAY_CONSOLE === undefined || io.env.HOSTPAY_CONSOLE === '' ? { console: true } : {}),
+      ...(config.adminToken === '' && config.adminTokens === '' ? { adminToken: demoOperatorToken(config.dataDir) } : {}),
+    };
+  }
   const serviceLog = heldLog();
   // The demo banner is read by a person in the same terminal: log lines of the start-up (the
   // banner's own token request among them) wait until it is printed, then follow it.
@@ -110,8 +120,9 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const checkoutUrl = await server.demoCheckoutUrl(services, demo.merchantId);
   // Through the real HTTP path, so the printed token proves signing and the token route work.
   const token = await requestToken({ baseUrl: url, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token: undefined });
-  const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl };
+  const consoleInfo = config.console && config.adminToken !== '' ? { url: `${url}/console`, operatorToken: config.adminToken } : undefined;
+  const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, console: consoleInfo };
   const { env, requests } = demoCommands(info);
-  const demoJson = { created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, env, requests };
+  const demoJson = { created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, console: consoleInfo ?? null, env, requests };
   printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, demo: demoJson }, () => demoBanner(info));
 }

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../errors.js';
 import { failedAuthBucket, withFailureLimit } from './authenticate.js';
 import type { RateLimiter } from './rate-limit.js';
+import { ipAllowed } from './cidr.js';
+import { cookieName, csrfMatches, readCookie, type ConsoleSessions } from '../features/console/sessions.js';
 
 /**
  * Authentication of the admin API: `Authorization: Bearer <operator token>`, one of the tokens
@@ -24,6 +26,25 @@ export interface OperatorAuthDeps {
   limiter: RateLimiter;
   /** Failed authentications per minute per client address before 429. */
   failureLimit: number;
+  /** HOSTPAY_ADMIN_IP_ALLOW_LIST parsed; null: any address. Checked before anything else. */
+  allowList?: readonly string[] | null;
+  /** The console's sessions: with them, a session cookie (plus x-csrf-token on writes) stands in for the bearer token. */
+  sessions?: ConsoleSessions | undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Refuses a client address outside the operator allow-list (admin API, console pages and session routes alike). */
+export function checkOperatorAddress(allowList: readonly string[] | null | undefined, ip: string): void {
+  if (allowList === null || allowList === undefined) return;
+  if (!ipAllowed(allowList, ip)) {
+    throw new HostpayError('IP_NOT_ALLOWED', `requests from ${ip} are not allowed on the operator API and console: call from an address on HOSTPAY_ADMIN_IP_ALLOW_LIST`);
+  }
+}
+
+/** The console session cookie of a request, whichever name it was set under. */
+export function sessionIdOf(req: FastifyRequest): string | undefined {
+  return readCookie(req.headers.cookie, cookieName(true)) ?? readCookie(req.headers.cookie, cookieName(false));
 }
 
 // The scheme, exactly one space, then one run of visible ASCII (operator tokens are free-form).
@@ -32,37 +53,61 @@ const HOW = 'send `Authorization: Bearer <operator token>` with a token from HOS
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
-export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const { limiter, failureLimit } = deps;
-  const known = [...deps.tokens].map(([name, token]) => ({ name, digest: sha256(token) }));
-
-  function identify(authorization: string | undefined): string {
-    if (authorization === undefined || authorization === '') {
-      throw new HostpayError('MISSING_HEADER', `missing header \`authorization\`: every admin request needs an operator token; ${HOW}`, { missing: ['authorization'] });
-    }
-    const match = BEARER.exec(authorization);
-    const given = sha256(match?.[1] ?? '');
+/** The operator whose token `given` is, or undefined; the same work whatever matches. */
+export function tokenMatcher(tokens: ReadonlyMap<string, string>): (given: string) => string | undefined {
+  const known = [...tokens].map(([name, token]) => ({ name, digest: sha256(token) }));
+  return (text) => {
+    const given = sha256(text);
     let operator: string | undefined;
     for (const k of known) {
       // No early exit: every configured token is compared, whatever matched before.
       const equal = timingSafeEqual(k.digest, given);
       if (equal && operator === undefined) operator = k.name;
     }
+    return operator;
+  };
+}
+
+export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const { limiter, failureLimit } = deps;
+  const operatorOf = tokenMatcher(deps.tokens);
+
+  function identify(authorization: string | undefined): string {
+    if (authorization === undefined || authorization === '') {
+      throw new HostpayError('MISSING_HEADER', `missing header \`authorization\`: every admin request needs an operator token; ${HOW}`, { missing: ['authorization'] });
+    }
+    const match = BEARER.exec(authorization);
+    const operator = operatorOf(match?.[1] ?? '');
     if (match === null || operator === undefined) {
       throw new HostpayError('INVALID_TOKEN', `operator token is not valid: ${HOW} (API keys and merchant bearer tokens are not accepted here)`);
     }
     return operator;
   }
 
+  /** The operator of a console session; writes must carry the session's CSRF token. */
+  async function fromSession(req: FastifyRequest, sessionId: string): Promise<string> {
+    const session = await deps.sessions?.check(sessionId);
+    if (session === undefined) throw new HostpayError('INVALID_TOKEN', 'the console session has ended (signed out, idle too long, or the operator token changed): sign in again at /console');
+    if (!SAFE_METHODS.has(req.method)) {
+      const given = req.headers['x-csrf-token'];
+      if (!csrfMatches(sessionId, typeof given === 'string' ? given : undefined)) {
+        throw new HostpayError('CSRF_TOKEN_INVALID', 'a console write must carry the session\'s CSRF token in `x-csrf-token` (from POST or GET /console/session)');
+      }
+    }
+    return session.operator;
+  }
+
   return async function operatorAuth(req, reply) {
     // Admin answers name merchants and keys, and once a secret: never cache them.
     reply.header('cache-control', 'no-store');
+    checkOperatorAddress(deps.allowList, req.ip);
+    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : sessionIdOf(req);
     req.operator = await withFailureLimit(
       limiter,
       failedAuthBucket('operator', req.ip),
       failureLimit,
       'too many failed authentication attempts from your address: fix the operator token, then retry after the Retry-After seconds',
-      () => identify(req.headers.authorization),
+      () => (sessionId === undefined ? identify(req.headers.authorization) : fromSession(req, sessionId)),
     );
   };
 }

@@ -1,11 +1,12 @@
 import type { Services } from '../services.js';
 
 /**
- * A few checkouts in different states for the demo, so the payment page, the lists and the
- * operator review have something to show: open, underpaid, processing (a payment waiting for its
- * confirmation), canceled, and one in review (a payment in the wrong asset). None is settled: the
- * demo's wallet balances stay as seeded, and settling one is the first thing the README walks
- * through. Payments go through the same transfers code as an indexer's.
+ * A few checkouts in different states for the demo, so the payment page, the lists, the console's
+ * overview and the operator review have something to show: open, underpaid, processing (a payment
+ * waiting for its confirmation), canceled, one in review (a payment in the wrong asset, TRX, which
+ * the operator can settle at the demo's TRX rate), two settled (their credit is on the USDT TRON
+ * wallet), and a transfer to an address no checkout owns (unmatched). Payments go through the
+ * same transfers code as an indexer's.
  */
 export async function seedDemoCheckouts(services: Services, merchantId: string): Promise<string[]> {
   const checkouts = services.checkouts;
@@ -25,7 +26,19 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   await checkouts.cancel(merchantId, canceled.id);
   const review = await make('10', 'Demo: paid in the wrong asset', 'demo-review');
   await pay(review, '25', 1, 'TRX');
-  return [open.id, underpaid.id, processing.id, canceled.id, review.id];
+  // Settling it values the TRX received at today's rates (the checkout offered no TRX, so no rate was locked).
+  const ctx = { operator: 'demo' };
+  await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
+  await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
+  const settled: string[] = [];
+  for (const [amount, orderId] of [['25', 'demo-settled-1'], ['64.5', 'demo-settled-2']] as const) {
+    const c = await make(amount, 'Demo: paid and settled', orderId);
+    await pay(c, String(c.paymentOptions[0]!.amountDue), 1);
+    settled.push(c.id);
+  }
+  // To an address no checkout owns: the console's unmatched-transfers queue shows it.
+  await checkouts.reportTransfer({ chain: 'TRON', txHash: 'demo_unmatched', index: 0, toAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', asset: 'USDT', amount: '12.5', confirmations: 1 });
+  return [open.id, underpaid.id, processing.id, canceled.id, review.id, ...settled];
 }
 
 /**

@@ -6,6 +6,7 @@ import * as m004 from './migrations/004-signature-version.js';
 import * as m005 from './migrations/005-checkouts.js';
 import * as m006 from './migrations/006-webhooks.js';
 import * as m007 from './migrations/007-evm-watch.js';
+import * as m008 from './migrations/008-console-sessions.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -24,7 +25,11 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: 'checkouts', up: m005.up },
   { version: 6, name: 'webhooks', up: m006.up },
   { version: 7, name: 'evm-watch', up: m007.up },
+  { version: 8, name: 'console-sessions', up: m008.up },
 ];
+
+/** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */
 async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {

@@ -344,6 +344,18 @@ export interface EvmWatchBlockTable {
   hash: string;
 }
 
+export interface ConsoleSessionTable {
+  /** SHA-256 hex of the session id (the cookie value); the id itself is never stored. */
+  id_hash: string;
+  operator: string;
+  /** First 16 hex of SHA-256(SHA-256(operator token)): a changed or removed token ends its sessions. */
+  token_fingerprint: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end of the session, however active. */
+  expires_at: string;
+}
+
 export interface MigrationTable {
   version: number;
   name: string;
@@ -379,6 +391,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   evm_watches: EvmWatchTable;
   evm_watch_blocks: EvmWatchBlockTable;
+  console_sessions: ConsoleSessionTable;
 }
 
 export type { Generated };

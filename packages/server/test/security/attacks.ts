@@ -23,6 +23,8 @@ export interface World {
   otherBearer: string;
   v2Key: Credentials;
   operatorToken: string;
+  /** A console session (cookie and CSRF token) for the console's session routes. */
+  consoleSession: { cookie: string; csrf: string };
 }
 
 export interface Req {
@@ -60,8 +62,10 @@ export function signedHeaders(world: World, key: Credentials, method: string, ur
 /** The request a legitimate caller of `route` sends. */
 export function validRequest(world: World, route: RouteLine): Req {
   const url = concrete(route);
-  const body = route.side === 'operator' && withBody(route) ? '{}' : '';
+  const consoleRoute = route.path === '/console/session';
+  const body = route.side === 'operator' && withBody(route) ? '{}' : consoleRoute && route.method === 'POST' ? JSON.stringify({ token: world.operatorToken }) : '';
   const headers: Record<string, string> = body === '' ? {} : { 'content-type': 'application/json' };
+  if (consoleRoute && route.method !== 'POST') Object.assign(headers, { cookie: world.consoleSession.cookie, 'x-csrf-token': world.consoleSession.csrf });
   if (route.side === 'operator') headers.authorization = `Bearer ${world.operatorToken}`;
   if (route.side === 'token' || route.side === 'merchant') Object.assign(headers, signedHeaders(world, world.key, route.method, url, body));
   if (route.side === 'merchant') headers.authorization = `Bearer ${world.bearer}`;

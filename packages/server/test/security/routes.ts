@@ -85,6 +85,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'PATCH', path: '/admin/v1/networks/{id}' },
   { side: 'operator', method: 'GET', path: '/admin/v1/addresses' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/events' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/events/stream', query: 'maxSeconds=0' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/events/{id}' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/events/{id}/redeliver' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints' },
@@ -102,6 +103,12 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'PUT', path: '/admin/v1/chains/{symbol}/watch' },
   { side: 'operator', method: 'GET', path: '/admin/v1/chains/{symbol}/watch' },
   { side: 'operator', method: 'DELETE', path: '/admin/v1/chains/{symbol}/watch' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}/deliveries' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/webhook-endpoints/{id}/redeliver' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/stats' },
+  { side: 'public', method: 'POST', path: '/console/session' },
+  { side: 'public', method: 'GET', path: '/console/session' },
+  { side: 'public', method: 'DELETE', path: '/console/session' },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

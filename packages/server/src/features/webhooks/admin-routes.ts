@@ -1,13 +1,13 @@
-import { WebhookEndpoint } from '@hostpay/protocol';
+import { WebhookAttempt, WebhookEndpoint } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AdminRouteContext } from '../../admin/reply.js';
-import { Id, IdParams, pageOf, PageQuery, Query, READ } from '../../admin/schemas.js';
+import { Id, IdParams, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
-import type { webhookAdmin } from './admin-service.js';
+import type { Webhooks } from './feature.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Health = Type.Object(
@@ -26,10 +26,15 @@ const Health = Type.Object(
 );
 const AdminEndpoint = Type.Object({ ...WebhookEndpoint.properties, merchantId: Type.String(), health: Health }, { additionalProperties: false });
 const ok = (result: ReturnType<typeof Type.Object>, description: string) => Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
-const send = (reply: FastifyReply, body: string) => reply.code(200).type(JSON_UTF8).send(body);
+const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(JSON_UTF8).send(body);
+const Attempts = Type.Object({ items: Type.Array(WebhookAttempt), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
+const Redelivered = Type.Object(
+  { eventId: Type.String(), deliveries: Type.Array(Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false })) },
+  { additionalProperties: false },
+);
 
 /** Operators see every merchant's webhook endpoints and how each is doing. */
-export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<ReturnType<typeof webhookAdmin>>): Promise<void> {
+export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<Webhooks['admin']>): Promise<void> {
   app.get('/webhook-endpoints', {
     schema: {
       ...READ, operationId: 'listAllWebhookEndpoints', summary: 'Every merchant\'s webhook endpoints with their health',
@@ -50,4 +55,25 @@ export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteCon
       response: { 200: ok(AdminEndpoint, 'The endpoint.'), ...errorResponses(ERRORS.adminRead) },
     },
   }, async (req, reply) => send(reply, successBody(await admin.getWebhookEndpoint(req.params.id))));
+
+  app.get('/webhook-endpoints/:id/deliveries', {
+    schema: {
+      ...READ, operationId: 'listAnyWebhookDeliveries', summary: 'The delivery log of any merchant\'s webhook endpoint, newest first',
+      description: 'Each attempt: when, the HTTP status or the network error, latency, and the first 2 KB of the answer (the merchant\'s own log, read by an operator). Filter with ?eventId=.',
+      params: IdParams('webhook endpoint'),
+      querystring: Query({ ...PageQuery, eventId: Type.Optional(Id('event')) }),
+      response: { 200: ok(Attempts, 'A page of attempts.'), ...errorResponses(ERRORS.adminRead) },
+    },
+  }, async (req, reply) => send(reply, successBody(await admin.webhookAttempts(req.params.id, pageOf(req.query), req.query.eventId))));
+
+  app.post('/webhook-endpoints/:id/redeliver', {
+    bodyLimit: 1024,
+    schema: {
+      ...WRITE, operationId: 'redeliverToWebhookEndpoint', summary: 'Send one event to this endpoint again',
+      description: 'Queues the event (one of the endpoint merchant\'s) for this endpoint again, with the same webhook-id, even if the endpoint does not subscribe to its type. The send shows in the delivery log.',
+      params: IdParams('webhook endpoint'),
+      body: Type.Object({ eventId: Id('event') }, { additionalProperties: false }),
+      response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(ERRORS.adminWrite) },
+    },
+  }, async (req, reply) => send(reply, successBody(await admin.redeliverToEndpoint(req.params.id, req.body.eventId), 'event queued'), 202));
 }

@@ -1,0 +1,191 @@
+import 'uplot/dist/uPlot.min.css';
+import './styles.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call, setCsrf, whenSignedOut } from './api.js';
+import { Chains } from './pages/chains.js';
+import { Fees } from './pages/fees.js';
+import { Keys } from './pages/keys.js';
+import { AuditList, CheckoutDetail, CheckoutList, PaymentList, PostingList } from './pages/lists.js';
+import { MerchantDetail, Merchants } from './pages/merchants.js';
+import { Overview } from './pages/overview.js';
+import { Queues } from './pages/queues.js';
+import { Webhooks } from './pages/webhooks.js';
+import { ErrorNote, Field, time } from './ui.js';
+
+/**
+ * The operator console: a single page over the operator API. Screens are chosen by the URL
+ * fragment (#/overview, #/checkouts/chk_…), so the server serves one HTML file and every link
+ * can be bookmarked.
+ */
+interface Session {
+  operator: string;
+  csrfToken: string;
+  idleExpiresAt: string;
+  expiresAt: string;
+}
+
+const NAV: [path: string, label: string][] = [
+  ['/overview', 'Overview'],
+  ['/queues', 'Work queues'],
+  ['/merchants', 'Merchants'],
+  ['/keys', 'API keys'],
+  ['/fees', 'Fees & rates'],
+  ['/chains', 'Chains'],
+  ['/webhooks', 'Webhooks'],
+  ['/checkouts', 'Checkouts'],
+  ['/payments', 'Payments'],
+  ['/postings', 'Postings'],
+  ['/audit', 'Audit log'],
+];
+
+const route = () => (location.hash.replace(/^#/, '') || '/overview').split('?')[0]!;
+
+function Screen({ path }: { path: string }) {
+  const [, section, id] = path.split('/');
+  switch (section) {
+    case 'queues':
+      return <Queues />;
+    case 'merchants':
+      return id ? <MerchantDetail id={decodeURIComponent(id)} /> : <Merchants />;
+    case 'keys':
+      return <Keys />;
+    case 'fees':
+      return <Fees />;
+    case 'chains':
+      return <Chains />;
+    case 'webhooks':
+      return <Webhooks />;
+    case 'checkouts':
+      return id ? <CheckoutDetail id={decodeURIComponent(id)} /> : <CheckoutList />;
+    case 'payments':
+      return <PaymentList />;
+    case 'postings':
+      return <PostingList />;
+    case 'audit':
+      return <AuditList />;
+    default:
+      return <Overview />;
+  }
+}
+
+function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended: boolean }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main" class="signin">
+      <h1>hostpay operator console</h1>
+      {ended ? (
+        <p class="notice" role="status">
+          Your session has ended. Sign in again.
+        </p>
+      ) : null}
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          try {
+            onSignedIn(await call<Session>('POST', '/console/session', { token }));
+            setToken('');
+          } catch (err) {
+            setError(err);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <Field label="Operator token" hint="HOSTPAY_ADMIN_TOKEN, or one of HOSTPAY_ADMIN_TOKENS; `npm start` prints the demo's">
+          <input type="password" autocomplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+        </Field>
+        <button type="submit" class="primary" disabled={busy}>
+          Sign in
+        </button>
+        <ErrorNote error={error} />
+      </form>
+    </main>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [ended, setEnded] = useState(false);
+  const [path, setPath] = useState(route());
+  useEffect(() => {
+    const onHash = () => setPath(route());
+    window.addEventListener('hashchange', onHash);
+    whenSignedOut(() => {
+      setSession(null);
+      setEnded(true);
+    });
+    call<Session>('GET', '/console/session').then(
+      (s) => setSession(s),
+      (e) => setSession(e instanceof ApiError && e.status === 401 ? null : null),
+    );
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    if (session) setCsrf(session.csrfToken);
+  }, [session]);
+  useEffect(() => {
+    const title = NAV.find(([p]) => path.startsWith(p))?.[1] ?? 'Overview';
+    document.title = `${title} · hostpay console`;
+  }, [path]);
+
+  if (session === undefined) return <p class="muted">Loading…</p>;
+  if (session === null)
+    return (
+      <SignIn
+        ended={ended}
+        onSignedIn={(s) => {
+          setCsrf(s.csrfToken);
+          setEnded(false);
+          setSession(s);
+        }}
+      />
+    );
+  return (
+    <>
+      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
+        Skip to content
+      </button>
+      <header class="top">
+        <span class="brand">hostpay console</span>
+        <span class="who">
+          Signed in as <strong data-testid="operator">{session.operator}</strong> <span class="muted">(session ends {time(session.expiresAt)} at the latest)</span>
+        </span>
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              await call('DELETE', '/console/session');
+            } finally {
+              setSession(null);
+            }
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <div class="layout">
+        <nav aria-label="Console" class="side">
+          <ul>
+            {NAV.map(([p, label]) => (
+              <li key={p}>
+                <a href={`#${p}`} aria-current={path.startsWith(p) ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Screen path={path} key={path} />
+        </main>
+      </div>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,74 @@
+import { useState } from 'preact/hooks';
+import { admin, adminWrite, type Row } from '../api.js';
+import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../ui.js';
+
+/** Chains with their confirmation counts and the extended public keys deposit addresses come from. */
+export function Chains() {
+  const list = useAsync(() => admin<Row[]>('/chains'), []);
+  const [chain, setChain] = useState('');
+  const [xpub, setXpub] = useState('');
+  const [confirmations, setConfirmations] = useState('');
+  const action = useAction();
+  return (
+    <section aria-labelledby="chains-h">
+      <h1 id="chains-h">Chains and xpubs</h1>
+      <ErrorNote error={list.error} />
+      {list.data === undefined ? (
+        <Loading what="chains" />
+      ) : (
+        <Table
+          caption="Chains"
+          rows={list.data}
+          rowKey={(c) => c.id}
+          columns={[
+            { label: 'Chain', render: (c) => `${c.name} (${c.symbol})` },
+            { label: 'Family', render: (c) => c.family },
+            { label: 'Network', render: (c) => c.networkType },
+            { label: 'Confirmations', num: true, render: (c) => c.confirmationsRequired },
+            { label: 'Active', render: (c) => (c.active ? 'yes' : 'no') },
+            { label: 'Account key (xpub)', render: (c) => (c.accountKey ? <code>{c.accountKey.preview}</code> : <strong>none: no checkout can use it</strong>) },
+            { label: 'Fingerprint', render: (c) => c.accountKey?.fingerprint ?? '—' },
+            { label: 'Addresses derived', num: true, render: (c) => c.accountKey?.nextIndex ?? '—' },
+          ]}
+        />
+      )}
+      <form
+        class="card-form"
+        aria-label="Configure a chain"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const ok = await action.run(`Chain ${chain} updated.`, async () => {
+            if (xpub.trim() !== '') await adminWrite('PUT', `/chains/${chain}/xpub`, { xpub: xpub.trim() });
+            if (confirmations.trim() !== '') await adminWrite('PATCH', `/chains/${chain}`, { confirmationsRequired: Number(confirmations) });
+          });
+          if (ok) {
+            setXpub('');
+            list.reload();
+          }
+        }}
+      >
+        <h3>Configure a chain</h3>
+        <Field label="Chain">
+          <select required value={chain} onChange={(e) => setChain(e.currentTarget.value)}>
+            <option value="">choose</option>
+            {(list.data ?? []).map((c) => (
+              <option key={c.symbol} value={c.symbol}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Extended public key" hint="account level: xpub/tpub, or zpub/vpub for BTC; replaces the current one for new addresses">
+          <input value={xpub} maxLength={200} onInput={(e) => setXpub(e.currentTarget.value)} />
+        </Field>
+        <Field label="Confirmations required">
+          <input inputMode="numeric" pattern="[0-9]{1,4}" value={confirmations} onInput={(e) => setConfirmations(e.currentTarget.value)} />
+        </Field>
+        <button type="submit" class="primary" disabled={action.busy || chain === ''}>
+          Save
+        </button>
+        <ActionStatus action={action} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,218 @@
+import { parseExactJson } from '@hostpay/protocol';
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoCheckouts } from '../src/demo/checkouts.js';
+import { axeViolations, serious } from './browser/axe.js';
+import { browserTestsEnabled, launchChromium } from './browser/chromium.js';
+import { ALICE, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
+import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { requestToken } from './http-helpers/requests.js';
+
+/**
+ * The operator console in a real browser (system Chromium through playwright-core) against the
+ * real server on a loopback socket, over the demo's data: sign in, read the overview and check
+ * every figure against the API, resolve a checkout in review, create and revoke a key, see a fee
+ * curve; axe-core on every main screen; 1280 px and 768 px. Screenshots go to
+ * test-output/console/; HOSTPAY_SCREENSHOTS=docs also writes the main ones to docs/img/.
+ */
+const OUT = fileURLToPath(new URL('../../../test-output/console/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
+
+/** The console's own formatting of an exact decimal (thousands separators; the digits unchanged). */
+const grouped = (text: string) => {
+  const [int = '', frac] = text.split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`;
+};
+const percent = (ratio: string | null) => {
+  if (ratio === null) return '—';
+  const [int = '0', frac = ''] = ratio.split('.');
+  const padded = (frac + '0000').slice(0, 4);
+  const rest = padded.slice(2).replace(/0+$/, '');
+  return `${Number(int) * 100 + Number(padded.slice(0, 2))}${rest ? `.${rest}` : ''} %`;
+};
+
+describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => {
+  let fx: HttpFixture;
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const requests: string[] = [];
+  const problems: string[] = [];
+  const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`${base}/admin/v1${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${ALICE}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    return (parseExactJson(await res.text()) as any).result;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(OUT, { recursive: true });
+    fx = await createFixture({ adminTokens: OPERATOR_TOKENS, console: true, sandbox: true });
+    await fx.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`;
+    fx.services.setListenUrl(base);
+    await seedDemoCheckouts(fx.services, fx.demo.merchantId);
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light' });
+    page = await context.newPage();
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to|Uncaught/i.test(m.text())) problems.push(m.text());
+    });
+    page.on('dialog', (d) => void d.accept());
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fx?.close();
+  });
+
+  async function shot(name: string): Promise<void> {
+    await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
+    if (process.env.HOSTPAY_SCREENSHOTS === 'docs' && ['overview', 'queues', 'keys', 'fees', 'checkouts', 'signin'].includes(name)) await page.screenshot({ path: `${DOCS}console-${name}.png`, fullPage: true });
+  }
+  async function noSeriousViolations(screen: string): Promise<void> {
+    const violations = await axeViolations(page);
+    console.log(`axe ${screen}: ${violations.length} violations (${violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'})`);
+    expect(serious(violations), screen).toEqual([]);
+  }
+  /** A full load of the console at `hash` (a bare hash change would not reload a screen already shown). */
+  const go = async (hash: string, ready: string) => {
+    await page.goto('about:blank');
+    await page.goto(`${base}/console#${hash}`);
+    await page.locator(ready).first().waitFor();
+  };
+
+  it('signs in with the operator token: HttpOnly, SameSite=Strict session cookie', async () => {
+    await page.goto(`${base}/console`);
+    await page.getByLabel('Operator token').waitFor();
+    await noSeriousViolations('sign-in');
+    await shot('signin');
+    await page.getByLabel('Operator token').fill('not the token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('INVALID_TOKEN');
+    await page.getByLabel('Operator token').fill(ALICE);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('operator').textContent()).toBe('alice');
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'hostpay_console', httpOnly: true, sameSite: 'Strict', path: '/' });
+    // The token itself is nowhere the page's script can read it back.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+  });
+
+  it('the overview shows the demo business, every figure as the API gives it', async () => {
+    const statsResponse = page.waitForResponse((r) => r.url().includes('/admin/v1/stats'));
+    await go('/overview', '[data-testid=card-created]');
+    const query = new URL((await statsResponse).url()).search;
+    const stats = await api(`/stats${query}`);
+    const text = (id: string) => page.getByTestId(id).locator('.card-value').textContent();
+    expect(await text('card-created')).toBe(stats.funnel.created);
+    expect(stats.funnel.settled).toBe('2');
+    expect(await text('card-conversion')).toBe(percent(stats.funnel.conversionRate));
+    expect(await text('card-webhook-rate')).toBe(percent(stats.webhooks.successRate));
+    for (const t of stats.settledTotals) expect(await text(`card-settled-${t.asset}`)).toBe(grouped(t.amount));
+    const funnel = await page.getByTestId('funnel').locator('[data-step] .num').allTextContents();
+    expect(funnel).toEqual([stats.funnel.created, stats.funnel.paid, stats.funnel.settled, stats.funnel.expired, stats.funnel.needsReview]);
+    expect(await page.getByTestId('paid-rate').textContent()).toBe(percent(stats.funnel.paidRate));
+    expect(await page.getByTestId('queued').textContent()).toBe(stats.webhooks.queued);
+    const rows = async (caption: string) => page.locator('table', { has: page.locator('caption', { hasText: caption }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(await rows('Settled volume per day and asset')).toEqual(stats.settledVolume.map((v: any) => [v.day, v.asset, grouped(v.amount), v.count]));
+    expect(await rows('Balances and frozen totals per asset and chain')).toEqual(stats.balances.map((b: any) => [b.asset, b.chain, grouped(b.amount), grouped(b.frozen), b.wallets]));
+    expect(stats.balances.find((b: any) => b.asset === 'ETH').amount).toBe('3.141592653589793238');
+    expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
+    await noSeriousViolations('overview');
+    await shot('overview');
+    // Another range asks the API again.
+    const again = page.waitForResponse((r) => r.url().includes('/admin/v1/stats'));
+    await page.getByTestId('range').selectOption('7');
+    expect(new URL((await again).url()).searchParams.get('from')).not.toBe(new URL(`${base}${query}`).searchParams.get('from'));
+  });
+
+  it('resolves the checkout in review from the work queue, with the audit trail visible', async () => {
+    const [review] = (await api('/checkouts?status=needs_review')).items;
+    await go('/queues', '[data-testid=review-queue]');
+    await noSeriousViolations('queues');
+    const item = page.locator(`[data-checkout="${review.id}"]`);
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    await item.getByText('Audit trail').waitFor();
+    await shot('queues');
+    await item.getByRole('button', { name: /^Settle/ }).click();
+    await page.getByTestId('review-empty').waitFor();
+    const settled = await api(`/checkouts/${review.id}`);
+    expect(settled.status).toBe('settled');
+    const audit = (await api(`/audit?objectId=${review.id}`)).items;
+    expect(audit.map((a: any) => [a.action, a.operator])).toEqual([['checkout.settle', 'alice']]);
+    await page.reload();
+    await page.locator('table', { has: page.locator('caption', { hasText: 'Recent resolutions' }) }).getByText('checkout.settle').waitFor();
+  });
+
+  it('creates a key (the secret shown once, and it works), then revokes it', async () => {
+    await go('/keys', 'form[aria-label="Create an API key"]');
+    await noSeriousViolations('keys');
+    await page.getByLabel('Label').fill('from the console');
+    await page.getByRole('checkbox', { name: 'webhooks:write' }).uncheck();
+    await page.getByLabel('IP allow-list').first().fill('127.0.0.1, 10.0.0.0/8');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const apiKey = (await page.getByTestId('new-key').textContent())!;
+    const apiSecret = (await page.getByTestId('new-secret').textContent())!;
+    await shot('keys');
+    const key = await api(`/keys/${apiKey}`);
+    expect(key).toMatchObject({ label: 'from the console', ipAllowList: ['127.0.0.1', '10.0.0.0/8'], status: 'active' });
+    expect(key.scopes).not.toContain('webhooks:write');
+    expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    await page.getByRole('row', { name: new RegExp(apiKey) }).getByRole('button', { name: /^Revoke/ }).click();
+    await expect.poll(async () => (await api(`/keys/${apiKey}`)).status).toBe('revoked');
+    expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(403);
+  });
+
+  it('draws the fee curve from the merchant preview across the tiers', async () => {
+    await go('/fees', '[data-testid=fee-curve] canvas');
+    await noSeriousViolations('fees');
+    await shot('fees');
+    const rows = await page.locator('table', { has: page.locator('caption', { hasText: 'Where each tier starts' }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    // The USDT schedule's three tiers (from 0, 10,000 and 100,000), each row the API's own preview.
+    expect(rows.map((r) => r[1])).toEqual(['0', '10,000', '100,000']);
+    for (const [amount, , , fee] of rows) {
+      const preview = await api(`/fees/preview?merchantId=${fx.demo.merchantId}&currency=USDT&amount=${amount!.replace(/[^0-9.]/g, '')}`);
+      expect(fee).toBe(`${grouped(preview.fee)} ${preview.currency}`);
+    }
+  });
+
+  it('lists checkouts with filters and opens one; usable at 768 px', async () => {
+    await go('/checkouts', 'table');
+    await page.getByLabel('Status').selectOption('settled');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(3);
+    await noSeriousViolations('checkouts');
+    await shot('checkouts');
+    await page.locator('tbody tr a').first().click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.setViewportSize({ width: 768, height: 1024 });
+    for (const [hash, ready] of [['/overview', '[data-testid=card-created]'], ['/queues', 'h1'], ['/keys', 'form'], ['/fees', '[data-testid=fee-curve] canvas']] as const) {
+      await go(hash, ready);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), hash).toBeLessThanOrEqual(768);
+      expect(await page.getByRole('link', { name: 'Work queues' }).isVisible()).toBe(true);
+    }
+    await shot('overview-768');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('signs out; the session is gone; nothing was loaded from anywhere else and the CSP was never hit', async () => {
+    await go('/overview', '[data-testid=card-created]');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator token').waitFor();
+    expect(await context.cookies()).toEqual([]);
+    const res = await page.request.get(`${base}/admin/v1/merchants`);
+    expect(res.status()).toBe(401);
+    expect(requests.filter((u) => !u.startsWith(`${base}/`))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
