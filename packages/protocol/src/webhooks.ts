@@ -117,6 +117,7 @@ export type UpdateWebhookEndpointBody = Static<typeof UpdateWebhookEndpointBody>
 
 export const WEBHOOK_PATHS = {
   events: '/api/v1/cp/events',
+  eventStream: '/api/v1/cp/events/stream',
   event: '/api/v1/cp/events/:id',
   redeliver: '/api/v1/cp/events/:id/redeliver',
   endpoints: '/api/v1/cp/webhook-endpoints',

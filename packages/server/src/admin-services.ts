@@ -11,6 +11,7 @@ import { listAudit, type AuditContext, type AuditFilter } from './features/audit
 import type { PageRequest } from './admin/pagination.js';
 import type { CheckoutService } from './features/checkouts/service.js';
 import type { Webhooks } from './features/webhooks/feature.js';
+import type { EvmWatch } from './features/evm-watch/feature.js';
 import { consoleSessions, type ConsoleSessionsOptions } from './features/console/sessions.js';
 import { statsAdmin } from './features/stats/service.js';
 
@@ -18,7 +19,7 @@ import { statsAdmin } from './features/stats/service.js';
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; now?: (() => number) | undefined }) {
+export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch; now?: (() => number) | undefined }) {
   const now = deps.now ?? Date.now;
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */
@@ -31,6 +32,8 @@ export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutServi
     ...catalogAdmin(deps),
     /** Every merchant's webhook endpoints with their health (features/webhooks). */
     ...deps.webhooks.admin,
+    /** Which EVM chains the watcher follows, through which node (features/evm-watch). */
+    ...deps.evm.admin,
     /** The console overview's figures (features/stats). */
     ...statsAdmin(deps.store.db, now),
     /** Console sessions (features/console), opened by the app with its operator tokens. */
@@ -62,3 +65,4 @@ export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
 export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
 export type { TransferReport } from './features/checkouts/transfers.js';
+export type { WatchRequest, WatchView } from './features/evm-watch/service.js';

@@ -24,6 +24,7 @@ import type { PaySource } from './features/pay/pay-view.js';
 import type { PayRouteContext } from './features/pay/routes.js';
 import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
 import type { Webhooks } from './features/webhooks/feature.js';
+import type { EvmWatch } from './features/evm-watch/feature.js';
 import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
   pay?: PaySource;
   /** Events and webhook endpoints (merchant routes under /api/v1/cp/events and …/webhook-endpoints); absent: those routes do not exist. */
   webhooks?: Webhooks;
+  /** The EVM chain watcher: its state in /readyz and its metrics on /metrics. */
+  evm?: EvmWatch;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
   /** The console's built files; default: read from the package's dist/console. */
@@ -139,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',
+    evm: deps.evm,
   };
   for (const routes of HTTP_FEATURES) await app.register(routes, ctx);
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });

@@ -32,6 +32,7 @@ export const ConfigSchema = Type.Object({
   trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
   publicUrl: Type.String({ default: '', env: 'HOSTPAY_PUBLIC_URL', description: 'public base URL of this server (https://pay.example.com), used in checkout page links; empty: the listen address' }),
   sandbox: Type.Boolean({ default: false, env: 'HOSTPAY_SANDBOX', description: 'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production' }),
+  webhookLeaseSeconds: Type.Integer({ minimum: 3, maximum: 3600, default: 60, env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS', description: 'how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one\'s deliveries after at most this long' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },

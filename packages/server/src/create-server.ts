@@ -17,6 +17,8 @@ export interface CreateServerOptions {
   operatorTokens?: Map<string, string>;
   /** false: the webhook delivery worker is not started (tests drive it by hand). Default true. */
   webhookWorker?: boolean;
+  /** false: the EVM chain watcher is not started (tests drive its rounds by hand). Default true. */
+  evmWatcher?: boolean;
 }
 
 export interface HostpayServer {
@@ -46,6 +48,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       checkouts: services.checkouts,
       pay: services.pay,
       webhooks: services.webhooks,
+      evm: services.evm,
       rateLimiter: services.shared.rateLimiter,
       redisState: () => services.shared.redis,
       storeDialect: services.store.dialect,
@@ -59,6 +62,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
   }
   app.addHook('onClose', async () => services.close());
   if (options.webhookWorker !== false) services.webhooks.worker.start();
+  if (options.evmWatcher !== false) services.evm.watcher.start();
   return {
     app,
     services,

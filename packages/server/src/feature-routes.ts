@@ -7,6 +7,7 @@ import { checkoutAdminRoutes } from './features/checkouts/routes.js';
 import { catalogAdminRoutes } from './features/catalog/routes.js';
 import { eventMerchantRoutes } from './features/events/routes.js';
 import { webhookAdminRoutes } from './features/webhooks/admin-routes.js';
+import { evmWatchAdminRoutes } from './features/evm-watch/routes.js';
 import { statsAdminRoutes } from './features/stats/routes.js';
 import { webhookMerchantRoutes } from './features/webhooks/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
@@ -49,5 +50,6 @@ export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   checkoutAdminRoutes,
   catalogAdminRoutes, // catalog: assets, chains (and their xpubs), networks, deposit addresses
   webhookAdminRoutes,
+  evmWatchAdminRoutes, // evm-watch: which EVM chains hostpay watches by itself
   statsAdminRoutes, // stats: the console overview's figures
 ];

@@ -18,7 +18,7 @@ import { keyView } from './features/keys/service.js';
  */
 export function createMerchantServices(store: Store, box: SecretBox, caches: Caches, tokenSigningKey: Buffer): MerchantServices {
   const lastTouched = new LRUCache<string, number>({ max: 10_000 });
-  const fees = new FeeService(store.db);
+  const fees = new FeeService(store.db, caches);
 
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
     const row = await findApiKeyWithMerchant(store.db, keyId);
@@ -39,17 +39,7 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
    * Read-through with the generation guard: a result computed across a write is not kept. A hit
    * is returned as it is, not wrapped in a promise: the request path answers it in the same turn.
    */
-  function cached<K extends {}, V extends {}>(map: LRUCache<K, V>, key: K, load: () => Promise<V>): V | Promise<V> {
-    if (!caches.enabled) return load();
-    caches.sync();
-    const hit = map.get(key);
-    if (hit !== undefined) return hit;
-    const generation = caches.generation;
-    return load().then((value) => {
-      if (caches.generation === generation) map.set(key, value);
-      return value;
-    });
-  }
+  const cached = <V extends {}>(map: LRUCache<string, V>, key: string, load: () => Promise<V>) => caches.through(map, key, load);
   const known = (key: ApiKeyAuth | typeof MISSING_KEY): ApiKeyAuth | undefined => ('missing' in key ? undefined : key);
 
   return {

@@ -17,6 +17,7 @@ import { checkoutService, type CheckoutService } from './features/checkouts/serv
 import { startExpiryTimer } from './features/checkouts/expiry.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
+import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
 
 export interface Services {
   store: Store;
@@ -25,6 +26,8 @@ export interface Services {
   pay: PaySource;
   /** Events API, webhook endpoints and the delivery worker (started by createServer). */
   webhooks: Webhooks;
+  /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
+  evm: EvmWatch;
   /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
   setListenUrl(url: string): void;
   shared: SharedState;
@@ -68,7 +71,7 @@ export async function openStore(
  */
 export async function createServices(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port'>>,
+    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port' | 'webhookLeaseSeconds'>>,
   opts: {
     generateMasterKey?: boolean;
     store?: Store;
@@ -79,6 +82,8 @@ export async function createServices(
     expirySweepMs?: number;
     /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
     webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
+    /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
+    evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},
 ): Promise<Services> {
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
@@ -125,23 +130,30 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
-    const webhooks = createWebhooks({ store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks });
+    const webhooks = createWebhooks({
+      store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks,
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
+      ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
+    });
+    const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
       webhooks,
+      evm,
       setListenUrl(url: string) {
         listenUrl = url;
       },
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts, webhooks, now: opts.now }),
+      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
       masterKey: masterInfo,
       async close() {
         stopExpiry();
+        await evm.close();
         await webhooks.close();
         await shared.close();
         await store.close();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { deriveAddress, eip55, parseAccountKey, type ChainFamily, type ChainNetwork } from '../src/features/addresses/derive.js';
+import { prefetchStats, setPrefetch, settled } from '../src/features/addresses/prefetch.js';
 import { isHostpayError } from '../src/errors.js';
 import { readVectorFile } from '../../protocol/test/vectors.js';
 
@@ -60,6 +61,27 @@ describe('deposit address derivation (vectors/addresses.json)', () => {
       const account = parseAccountKey(c.accountXpub, family(c.chain), c.network);
       const seen = new Set(Array.from({ length: 200 }, (_, i) => deriveAddress(account, i).address));
       expect(seen.size).toBe(200);
+    }
+  });
+
+  it('the points computed ahead on the worker thread give the same addresses as deriving in place', async () => {
+    for (const c of doc.chains) {
+      const ahead = parseAccountKey(c.accountXpub, family(c.chain), c.network);
+      setPrefetch(false);
+      const inPlace = parseAccountKey(c.accountXpub, family(c.chain), c.network);
+      const expected = Array.from({ length: 150 }, (_, i) => deriveAddress(inPlace, i));
+      setPrefetch(true);
+      const hitsBefore = prefetchStats.hits;
+      const got = [deriveAddress(ahead, 0)];
+      for (let i = 1; i < 150; i++) {
+        // Let each requested batch land, so that every later index is served from the worker.
+        await settled(ahead.receive!);
+        got.push(deriveAddress(ahead, i));
+      }
+      expect(got).toEqual(expected);
+      expect(prefetchStats.hits - hitsBefore, `${c.chain} ${c.network}`).toBe(149);
+      // And the vectors, through the worker too (indices below what was used are re-derived in place).
+      for (const v of c.addresses) expect(deriveAddress(ahead, v.index).address).toBe(v.address);
     }
   });
 

@@ -287,6 +287,8 @@ describe('events and webhook endpoints (merchant and operator)', () => {
     verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, {}), 400);
     verify('GET', V, await m('GET', `${V}?limit=2&type=checkout.created,test.ping`), 200);
     verify('GET', V, await m('GET', `${V}?type=nope`), 400);
+    expect(verify('GET', `${V}/stream`, await m('GET', `${V}/stream?afterSequence=0&maxSeconds=0`), 200)).toContain('event: test.ping');
+    verify('GET', `${V}/stream`, await m('GET', `${V}/stream?maxSeconds=9999`), 400);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/${ping.eventId}`), 200);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/evt_nobody`), 404);
     verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/${ping.eventId}/redeliver`, { endpointId: endpoint.id }), 202);

@@ -80,6 +80,7 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     });
     void dying.tick();
     await rx.waitFor(1);
+    dying.crash();
     const survivor = fx.services.webhooks.worker;
     await survivor.drain();
     expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
@@ -97,12 +98,93 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
     const abandoned = fx.services.webhooks.spawnWorker({ sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender });
     expect(await abandoned.claim(10)).toEqual([endpoint.id]);
+    abandoned.crash();
     const before = rx.received.length;
     await fx.services.webhooks.worker.drain();
     expect(rx.received.length).toBe(before);
     fx.clock.offsetMs += 61_000;
     await fx.services.webhooks.worker.drain();
     expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
+  });
+});
+
+describe('a send that outlasts the lease', () => {
+  let fx: HttpFixture;
+  let rx: Receiver;
+  beforeAll(async () => {
+    // A 3 s lease (the shortest HOSTPAY_WEBHOOK_LEASE_SECONDS takes), renewed every second.
+    fx = await createFixture({ sandbox: true }, { webhooks: { worker: { leaseMs: 3000 } } });
+    rx = await Receiver.start();
+  });
+  afterAll(async () => {
+    await rx.close();
+    await fx.close();
+  });
+
+  it('is not sent again by another worker: the heartbeat keeps the lease while the request is in flight', async () => {
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as { id: string };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    // The receiver answers only after twice the lease.
+    const held: (() => void)[] = [];
+    rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
+    const first = fx.services.webhooks.worker;
+    const serving = first.drain();
+    await rx.waitFor(1);
+    const other = fx.services.webhooks.spawnWorker();
+    const until = Date.now() + 6500;
+    while (Date.now() < until) {
+      expect(await other.claim(10)).toEqual([]);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const answer of held) answer();
+    await serving;
+    expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
+    const delivery = await fx.services.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    expect(delivery.status).toBe('succeeded');
+  }, 15_000);
+});
+
+describe('a commit wakes the workers: nothing waits for the poll', () => {
+  it('SQLite: the worker of this process is woken by the transaction that queued the delivery', async () => {
+    // The poll is a minute: only the wake-up can deliver within the test.
+    const fx = await createFixture({ sandbox: true }, { webhooks: { worker: { pollMs: 60_000 } } });
+    const rx = await Receiver.start();
+    try {
+      const m = fx.demo.merchantId;
+      await fx.services.webhooks.endpoints.create(m, { url: rx.url });
+      fx.services.webhooks.worker.start();
+      const e = await fx.services.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()));
+      await rx.waitFor(1, 5000);
+      expect(rx.received[0]!.headers['webhook-id']).toBe(e.id);
+    } finally {
+      await rx.close();
+      await fx.close();
+    }
+  });
+
+  it.skipIf(!postgresAvailable)('PostgreSQL: another instance\'s commit reaches this instance\'s worker through LISTEN/NOTIFY', async () => {
+    const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));
+    const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
+    const rx = await Receiver.start();
+    const worker = await createServices(config, { generateMasterKey: true, expirySweepMs: 0, webhooks: { worker: { pollMs: 60_000 } } });
+    const writer = await createServices(config, { expirySweepMs: 0 });
+    try {
+      const m = (await writer.admin.createMerchant('Woken', { operator: 'test' })).id;
+      await writer.webhooks.endpoints.create(m, { url: rx.url });
+      worker.webhooks.worker.start();
+      for (let i = 0; i < 3; i++) {
+        const e = await writer.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()));
+        await rx.waitFor(i + 1, 5000);
+        expect(rx.received[i]!.headers['webhook-id']).toBe(e.id);
+      }
+    } finally {
+      await worker.close();
+      await writer.close();
+      await rx.close();
+      await dropPostgresSchema(TEST_DATABASE_URL, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,6 +11,27 @@ export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: 
 export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'catalog' } | { kind: 'all' };
 
 /**
+ * Facts a feature derived from the store (fee schedules, rates, a merchant's payable options),
+ * dropped with the scopes named in `clearOn`. `merchantKeyed`: keys are merchant ids, so a
+ * `wallets` scope drops only that merchant's entry (a posting must not empty everyone's).
+ */
+export class FactCache<V extends object> {
+  readonly map: LRUCache<string, V>;
+  constructor(
+    readonly clearOn: readonly CacheScope['kind'][],
+    readonly merchantKeyed = false,
+    max = 10_000,
+  ) {
+    this.map = new LRUCache<string, V>({ max });
+  }
+
+  drop(scope: CacheScope): void {
+    if (scope.kind === 'wallets' && this.merchantKeyed) this.map.delete(scope.merchantId);
+    else if (scope.kind === 'all' || this.clearOn.includes(scope.kind)) this.map.clear();
+  }
+}
+
+/**
  * The server's read caches and the one place that invalidates them. Writes through this process
  * call `invalidate`; writes by another process are noticed through the store's external version
  * (checked on every read), which drops everything. A `generation` taken before a read and
@@ -24,6 +45,7 @@ export class Caches {
   /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
   readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
   readonly feeBodies = new LRUCache<string, string>({ max: 10_000, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: (body) => body.length });
+  readonly #facts: FactCache<object>[] = [];
   #generation = 0;
   #externalVersion: number;
   #syncedAt = -Infinity;
@@ -65,6 +87,29 @@ export class Caches {
     return this.#generation;
   }
 
+  /** A fact cache that this object invalidates with the others. */
+  facts<V extends object>(clearOn: readonly CacheScope['kind'][], opts: { merchantKeyed?: boolean; max?: number } = {}): FactCache<V> {
+    const cache = new FactCache<V>(clearOn, opts.merchantKeyed ?? false, opts.max);
+    this.#facts.push(cache as unknown as FactCache<object>);
+    return cache;
+  }
+
+  /**
+   * `map[key]`, loading it on a miss. A value read while a write invalidated is returned but not
+   * kept (the generation moved), so a cache never holds what a committed write replaced.
+   */
+  through<V extends {}>(map: LRUCache<string, V>, key: string, load: () => Promise<V>): V | Promise<V> {
+    if (!this.enabled) return load();
+    this.sync();
+    const hit = map.get(key);
+    if (hit !== undefined) return hit;
+    const generation = this.#generation;
+    return load().then((value) => {
+      if (this.#generation === generation) map.set(key, value);
+      return value;
+    });
+  }
+
   /**
    * A write here changed `scope`: drop it locally and tell the other instances. Writers await it
    * before answering, so that once a write has answered no instance serves what it replaced
@@ -78,6 +123,7 @@ export class Caches {
   /** Drops `scope` in this instance only (a message from another instance, or a resync). */
   invalidateLocal(scope: CacheScope): void {
     this.#generation++;
+    for (const facts of this.#facts) facts.drop(scope);
     switch (scope.kind) {
       case 'wallets':
         this.walletBodies.delete(scope.merchantId);

@@ -7,6 +7,7 @@ import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { MerchantServices } from '../auth/ports.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
+import type { EvmWatch } from '../features/evm-watch/feature.js';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -23,4 +24,6 @@ export interface RouteContext {
   storeDialect: 'sqlite' | 'postgres';
   /** The app's rate-limit state (shared through Redis with several instances), for public routes that limit per address. */
   limiter: RateLimiter;
+  /** The EVM chain watcher, when the services run one (its state in /readyz, its metrics). */
+  evm?: EvmWatch | undefined;
 }

@@ -5,6 +5,7 @@ import * as m003 from './migrations/003-operations.js';
 import * as m004 from './migrations/004-signature-version.js';
 import * as m005 from './migrations/005-checkouts.js';
 import * as m006 from './migrations/006-webhooks.js';
+import * as m007 from './migrations/007-evm-watch.js';
 import * as m008 from './migrations/008-console-sessions.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
@@ -23,7 +24,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: 'signature-version', up: m004.up },
   { version: 5, name: 'checkouts', up: m005.up },
   { version: 6, name: 'webhooks', up: m006.up },
-  // 7 is the EVM watcher's (numbers are assigned per feature); versions are applied in order.
+  { version: 7, name: 'evm-watch', up: m007.up },
   { version: 8, name: 'console-sessions', up: m008.up },
 ];
 

@@ -314,6 +314,35 @@ export interface WebhookAttemptTable {
   succeeded: number;
 }
 
+export interface EvmWatchTable {
+  chain_id: string;
+  rpc_url_sealed: string;
+  rpc_url_shown: string;
+  tokens: string;
+  native_asset: string | null;
+  native_decimals: number;
+  poll_interval_ms: number;
+  allow_private_rpc: number;
+  enabled: number;
+  /** bigint columns: numbers on SQLite, strings on PostgreSQL (read through Number()). */
+  start_block: number | string | null;
+  cursor_block: number | string | null;
+  head_block: number | string | null;
+  last_round_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EvmWatchBlockTable {
+  chain_id: string;
+  number: number | string;
+  hash: string;
+}
+
 export interface ConsoleSessionTable {
   /** SHA-256 hex of the session id (the cookie value); the id itself is never stored. */
   id_hash: string;
@@ -359,6 +388,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
+  evm_watches: EvmWatchTable;
+  evm_watch_blocks: EvmWatchBlockTable;
   console_sessions: ConsoleSessionTable;
 }
 

@@ -28,6 +28,8 @@ export async function configureChains(services: Services, confirmations = 1): Pr
     }
     await db.updateTable('chains').set({ account_key_id: keyId, confirmations_required: confirmations }).where('id', '=', chain.id).execute();
   }
+  // Written behind the services' back (as the operator API would not): drop what they cached of the catalog.
+  await services.caches.invalidate({ kind: 'catalog' });
 }
 
 /** A checkout API call with the four headers (fresh token), JSON body signed as sent. */

@@ -85,6 +85,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'PATCH', path: '/admin/v1/networks/{id}' },
   { side: 'operator', method: 'GET', path: '/admin/v1/addresses' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/events' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/events/stream', query: 'maxSeconds=0' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/events/{id}' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/events/{id}/redeliver' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/webhook-endpoints' },

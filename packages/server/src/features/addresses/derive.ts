@@ -7,6 +7,7 @@ import { HDKey } from '@scure/bip32';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
+import { type Branch, refill, takeAhead } from './prefetch.js';
 
 /**
  * Watch-only deposit addresses: the i-th receive address `<account key>/0/i` of an account-level
@@ -42,8 +43,8 @@ export interface AccountKey {
   /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
   text: string;
   hd: HDKey;
-  /** `<account>/0`, derived once on first use (the receive branch every address hangs off), with its uncompressed point. */
-  receive?: { hd: HDKey; point: Uint8Array };
+  /** `<account>/0`, derived once on first use (the receive branch every address hangs off), with its uncompressed point and the children computed ahead. */
+  receive?: Branch & { hd: HDKey };
 }
 
 const refuse = (why: string): never => {
@@ -101,9 +102,11 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
   if (account.receive === undefined) {
     const hd = account.hd.deriveChild(0);
-    account.receive = { hd, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false) };
+    account.receive = { hd, publicKey: hd.publicKey!, chainCode: hd.chainCode!, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false), ahead: new Map(), requestedTo: 0, pending: undefined };
   }
-  const uncompressed = childPoint(account.receive.hd, account.receive.point, index) ?? secp256k1.Point.fromBytes(account.receive.hd.deriveChild(index).publicKey!).toBytes(false);
+  const branch = account.receive;
+  const uncompressed = takeAhead(branch, index) ?? childPoint(branch.hd, branch.point, index) ?? secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
+  refill(branch, index);
   const publicKey = compress(uncompressed);
   return { index, address: encodeAddress(account.family, account.network, publicKey, uncompressed), publicKey: hex(publicKey) };
 }

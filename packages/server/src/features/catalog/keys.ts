@@ -34,12 +34,12 @@ async function xpubView(db: Db, chain: ChainRow, key: AccountKeyRow) {
  * address is never handed out twice. Switching a chain to another key starts that key's counter;
  * the addresses already given out keep their key and index.
  */
-export function accountKeyAdmin({ store }: AdminDeps) {
+export function accountKeyAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
 
   return {
     async setChainXpub(symbol: string, xpub: string, ctx: AuditContext) {
-      return store.writeTransaction(async (trx) => {
+      const view = await store.writeTransaction(async (trx) => {
         const chain = await requireChain(trx, symbol);
         const parsed = parseAccountKey(xpub, chain.family as ChainFamily, chain.network_type as ChainNetwork);
         // xpub/tpub: the one spelling both forms share (and the one allocateAddress parses).
@@ -61,6 +61,9 @@ export function accountKeyAdmin({ store }: AdminDeps) {
         });
         return xpubView(trx, { ...chain, account_key_id: key.id }, key);
       });
+      // Which options a checkout can offer depends on the chain having a key.
+      await caches.invalidate({ kind: 'catalog' });
+      return view;
     },
 
     async getChainXpub(symbol: string) {

@@ -1,14 +1,13 @@
 import { Decimal, decimalText, writeExactJson } from '@hostpay/protocol';
-import { randomBytes } from 'node:crypto';
 import { HostpayError } from '../../errors.js';
-import { newId } from '../../store/ids.js';
+import { newId, randomChunk } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
 import { allocateAddress } from '../addresses/allocate.js';
 import { appendEvent } from '../events/outbox.js';
-import { type FeeService, resolveRate } from '../fees/preview.js';
+import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
 import { priceOption } from './pricing.js';
-import { appendTimeline, loadCheckouts, type LoadedCheckout } from './queries.js';
+import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
 import { checkoutView } from './view.js';
 
 /** A candidate option: an asset on a chain, with what the catalog says about it. */
@@ -19,18 +18,27 @@ interface Candidate {
   assetDecimals: number;
   chainRow: { id: string; symbol: string; family: string; network_type: string; account_key_id: string | null; confirmations_required: number };
   networkId: string;
+  networkName: string;
+  tokenContract: string | null;
+}
+
+/** The payable options of a request and why the others were refused: what `candidates` found. */
+export interface Offer {
+  offer: Candidate[];
+  refused: string[];
 }
 
 /** 128 random bits and more, in base 36: the id is the capability to the payment page. */
-export const newCheckoutId = (): string => `chk_${BigInt(`0x${randomBytes(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
+export const newCheckoutId = (): string => `chk_${BigInt(`0x${randomChunk(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
 
-async function candidates(db: Db, merchantId: string, wanted: { asset: string; chain: string }[] | null): Promise<{ offer: Candidate[]; refused: string[] }> {
+/** Which assets and chains a merchant can be paid in for `wanted` (null: its active wallets). */
+export async function candidates(db: Db, merchantId: string, wanted: { asset: string; chain: string }[] | null): Promise<Offer> {
   let q = db
     .selectFrom('networks as n')
     .innerJoin('assets as a', 'a.id', 'n.asset_id')
     .innerJoin('chains as c', 'c.id', 'n.chain_id')
     .select([
-      'n.id as network_id', 'n.deposit_enabled', 'a.id as asset_id', 'a.symbol as asset', 'a.decimals', 'a.active as asset_active', 'a.is_crypto',
+      'n.id as network_id', 'n.deposit_enabled', 'n.name as network_name', 'n.token_contract', 'a.id as asset_id', 'a.symbol as asset', 'a.decimals', 'a.active as asset_active', 'a.is_crypto',
       'c.id as chain_id', 'c.symbol as chain', 'c.family', 'c.network_type', 'c.account_key_id', 'c.confirmations_required', 'c.active as chain_active',
     ]);
   if (wanted === null) {
@@ -55,6 +63,8 @@ async function candidates(db: Db, merchantId: string, wanted: { asset: string; c
         assetId: r.asset_id,
         assetDecimals: r.decimals,
         networkId: r.network_id,
+        networkName: r.network_name,
+        tokenContract: r.token_contract,
         chainRow: { id: r.chain_id, symbol: r.chain, family: r.family, network_type: r.network_type, account_key_id: r.account_key_id, confirmations_required: r.confirmations_required },
       });
     }
@@ -65,6 +75,8 @@ async function candidates(db: Db, merchantId: string, wanted: { asset: string; c
 export interface CreateContext {
   publicBaseUrl: string;
   nowMs: number;
+  /** The request's offer: `candidates`, possibly from a cache (never changed here). */
+  offer: (merchantId: string, wanted: { asset: string; chain: string }[] | null) => Offer | Promise<Offer>;
 }
 
 /**
@@ -76,11 +88,12 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
   const db = store.db;
   const fee = await fees.preview(merchantId, req.amount, req.currency);
   const feeTotal = new Decimal(String(fee.fee));
-  const { offer, refused } = await candidates(db, merchantId, req.paymentOptions);
+  const { offer, refused: refusedByCatalog } = await ctx.offer(merchantId, req.paymentOptions);
+  const refused = [...refusedByCatalog];
   const priced: { c: Candidate; p: ReturnType<typeof priceOption> }[] = [];
   for (const c of offer) {
-    const rate = await resolveRate(db, req.currency, c.asset);
-    const feeRate = await resolveRate(db, fee.currency, c.asset);
+    const rate = await fees.rateOf(req.currency, c.asset);
+    const feeRate = await fees.rateOf(fee.currency, c.asset);
     if (rate === null) {
       refused.push(`${c.asset} on ${c.chain}: no ${req.currency}/${c.asset} rate`);
       continue;
@@ -122,31 +135,31 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
   };
   return store.writeTransaction(async (trx) => {
     await trx.insertInto('checkouts').values(row).execute();
-    let position = 0;
+    const options: OptionRow[] = [];
     for (const { c, p } of priced) {
       const optionId = newId('opt');
       const { address } = await allocateAddress(trx, c.chainRow, { checkoutId: id, optionId }, at);
-      await trx
-        .insertInto('checkout_options')
-        .values({
-          id: optionId,
-          checkout_id: id,
-          position: position++,
-          asset_id: c.assetId,
-          chain_id: c.chainRow.id,
-          network_id: c.networkId,
-          address,
-          amount_due: decimalText(p.amountDue),
-          rate: decimalText(p.rate),
-          fee_in_asset: decimalText(p.feeInAsset),
-          net_amount: decimalText(p.netAmount),
-          confirmations_required: c.chainRow.confirmations_required,
-        })
-        .execute();
+      const option = {
+        id: optionId,
+        checkout_id: id,
+        position: options.length,
+        asset_id: c.assetId,
+        chain_id: c.chainRow.id,
+        network_id: c.networkId,
+        address,
+        amount_due: decimalText(p.amountDue),
+        rate: decimalText(p.rate),
+        fee_in_asset: decimalText(p.feeInAsset),
+        net_amount: decimalText(p.netAmount),
+        confirmations_required: c.chainRow.confirmations_required,
+      };
+      await trx.insertInto('checkout_options').values(option).execute();
+      options.push({ ...option, asset_symbol: c.asset, asset_decimals: c.assetDecimals, chain_symbol: c.chain, chain_family: c.chainRow.family, network_name: c.networkName, token_contract: c.tokenContract });
     }
     await appendTimeline(trx, id, 0, 'open', null, at);
-    const [loaded] = await loadCheckouts(trx, [row]);
-    await appendEvent(trx, merchantId, 'checkout.created', writeExactJson(checkoutView(loaded!, ctx.publicBaseUrl)), at);
-    return loaded!;
+    // The checkout as written (a GET reads back the same: checkout-flow.test.ts compares them).
+    const loaded: LoadedCheckout = { row, options, transfers: [], timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }] };
+    await appendEvent(trx, merchantId, 'checkout.created', writeExactJson(checkoutView(loaded, ctx.publicBaseUrl)), at);
+    return loaded;
   });
 }

@@ -6,9 +6,9 @@ import { HostpayError } from '../../errors.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { FeeService, resolveRate } from '../fees/preview.js';
+import { FeeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
-import { createCheckout } from './create.js';
+import { candidates, createCheckout, type Offer } from './create.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult, type OperatorSettlement } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
@@ -42,7 +42,27 @@ export interface CheckoutServiceOptions {
 export function checkoutService(opts: CheckoutServiceOptions) {
   const { store, caches } = opts;
   const db = store.db;
-  const fees = new FeeService(db);
+  const fees = new FeeService(db, caches);
+  // A merchant's payable options per requested list: they change with the catalog and its wallets.
+  const offers = caches.facts<Map<string, Offer>>(['catalog'], { merchantKeyed: true });
+  function offer(merchantId: string, wanted: { asset: string; chain: string }[] | null): Offer | Promise<Offer> {
+    const key = wanted === null ? '' : wanted.map((w) => `${w.asset}/${w.chain}`).join(',');
+    if (caches.enabled) {
+      caches.sync();
+      const known = offers.map.get(merchantId)?.get(key);
+      if (known !== undefined) return known;
+    }
+    const generation = caches.generation;
+    return candidates(db, merchantId, wanted).then((found) => {
+      if (caches.enabled && caches.generation === generation) {
+        const mine = offers.map.get(merchantId) ?? new Map<string, Offer>();
+        // Bounded per merchant as the whole cache is by merchants: requests name few distinct lists.
+        if (mine.size >= 64) mine.clear();
+        offers.map.set(merchantId, mine.set(key, found));
+      }
+      return found;
+    });
+  }
   const now = opts.now ?? Date.now;
   const engine = (): EngineContext => ({ dialect: store.dialect, publicBaseUrl: opts.publicBaseUrl(), at: new Date(now()).toISOString() });
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
@@ -101,7 +121,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
       const checked = checkCreateRequest(req, opts.sandbox);
-      return view(await createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now() }));
+      return view(await createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now(), offer }));
     },
 
     get: async (merchantId: string | undefined, id: string) => view(await owned(merchantId, id)),
@@ -227,14 +247,14 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     }
     // The locked rate when the asset was offered on that chain, else today's operator rate.
     const option = c.options.find((o) => o.asset_id === g.assetId && o.chain_id === g.chainId);
-    const rate = option ? new Decimal(option.rate) : await resolveRate(db, c.row.currency, g.asset);
+    const rate = option ? new Decimal(option.rate) : await fees.rateOf(c.row.currency, g.asset);
     if (rate === null) throw new HostpayError('NO_RATE', `no ${c.row.currency}/${g.asset} rate is configured, so the ${g.asset} received cannot be valued: set the rate, or reject the checkout`, { base: c.row.currency, quote: g.asset });
     const asset = await db.selectFrom('assets').select('decimals').where('id', '=', g.assetId).executeTakeFirstOrThrow();
     const value = g.amount.dividedBy(rate).toDecimalPlaces(18, Decimal.ROUND_DOWN);
     const parsed = parseAmount(decimalText(value));
     if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `the value received (${decimalText(value)} ${c.row.currency}) cannot be charged a fee: ${parsed.reason}`);
     const quote = await fees.preview(c.row.merchant_id, parsed.value, c.row.currency);
-    const feeRate = await resolveRate(db, quote.currency, g.asset);
+    const feeRate = await fees.rateOf(quote.currency, g.asset);
     if (feeRate === null) throw new HostpayError('NO_RATE', `no ${quote.currency}/${g.asset} rate is configured for the fee: set it, or reject the checkout`, { base: quote.currency, quote: g.asset });
     const fee = new Decimal(String(quote.fee)).times(feeRate).toDecimalPlaces(asset.decimals, Decimal.ROUND_HALF_UP);
     return { assetId: g.assetId, chainId: g.chainId, amount: Decimal.max(g.amount.minus(fee), 0) };

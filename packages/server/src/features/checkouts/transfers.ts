@@ -67,9 +67,10 @@ export async function reportTransfer(trx: Db, input: TransferReport, ctx: Engine
     if (existing.to_address !== toAddress || existing.asset_id !== asset.id || !new Decimal(existing.amount).equals(parsed.value)) {
       throw new HostpayError('IDEMPOTENCY_CONFLICT', `transfer ${input.chain}:${input.txHash}:${input.index} was reported before with another address, asset or amount (${existing.amount} ${asset.symbol} to ${existing.to_address}); a transfer's details never change`, { transferId: existing.id });
     }
-    // A repeat raises confirmations only; a transfer retracted by a reorg and seen again is live again.
-    const confirmations = Math.max(existing.confirmations, input.confirmations);
+    // A repeat raises confirmations only; a transfer retracted by a reorg and seen again is live
+    // again, with the confirmations of the block it is in now (its old block's count no longer holds).
     const revived = existing.retracted === 1;
+    const confirmations = revived ? input.confirmations : Math.max(existing.confirmations, input.confirmations);
     if (confirmations === existing.confirmations && !revived) return { transfer: existing, created: false, evaluation: null };
     const updated = { ...existing, confirmations, retracted: 0, block_hash: input.blockHash ?? existing.block_hash, updated_at: ctx.at };
     await trx.updateTable('transfers').set({ confirmations, retracted: 0, block_hash: updated.block_hash, updated_at: ctx.at }).where('id', '=', existing.id).execute();

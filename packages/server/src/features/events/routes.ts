@@ -1,5 +1,6 @@
 import { WEBHOOK_PATHS, WebhookEvent } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
+import { HostpayError } from '../../errors.js';
 import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
@@ -22,6 +23,8 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
   const webhooks = ctx.webhooks;
   if (webhooks === undefined) return;
   const merchantOf = merchantScope(app, ctx, '{"endpointId": "we_…"}');
+  // Open streams would hold the shutdown until they end by themselves.
+  app.addHook('preClose', async () => webhooks.streams.closeAll());
 
   app.get(WEBHOOK_PATHS.events, {
     schema: {
@@ -41,6 +44,31 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
     const { afterSequence } = req.query;
     const result = await webhooks.events.list(merchantId, { ...pageOf(req.query), types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence) });
     return send(reply, 200, envelopeJson(result.itemsJson, 'OK', result.nextCursor));
+  });
+
+  app.get(WEBHOOK_PATHS.eventStream, {
+    schema: {
+      tags: ['webhooks'], operationId: 'streamEvents', summary: 'Follow events as Server-Sent Events',
+      description: 'A `text/event-stream` of the merchant\'s events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent); reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.',
+      security: SECURITY.merchant,
+      querystring: Type.Object({
+        ...MerchantQuery,
+        type: Type.Optional(Type.String({ maxLength: 400, description: 'only these event type(s), comma-separated' })),
+        afterSequence: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'start after this sequence (default: the newest event now)' })),
+        maxSeconds: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'end the stream after this many seconds, 0–3600 (default 3600; 0: send what there is and end)' })),
+      }, { additionalProperties: false }),
+      response: {
+        200: { description: 'The event stream.', content: { 'text/event-stream': { schema: Type.String({ description: 'Server-Sent Events: id (sequence), event (type), data (the event JSON)' }) } } },
+        ...errorResponses(BASE_ERRORS),
+      },
+    },
+    config: { scope: 'events:read' },
+  }, async (req, reply) => {
+    const merchantId = await merchantOf(req, req.query.merchantId);
+    const maxSeconds = req.query.maxSeconds === undefined ? 3600 : Number(req.query.maxSeconds);
+    if (maxSeconds > 3600) throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', { parameter: 'maxSeconds' });
+    const { afterSequence } = req.query;
+    await webhooks.streams.serve(req, reply, { merchantId, types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence), maxSeconds });
   });
 
   app.get(WEBHOOK_PATHS.event, {

@@ -1,15 +1,50 @@
 import { Decimal, type FeePreview, type WithExactNumbers } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
+import type { Caches, FactCache } from '../../cache/caches.js';
 import type { Db } from '../../store/store.js';
 import { findAssetBySymbol } from '../catalog/queries.js';
 import { findRates, findSettlementCurrency, listFeeTiers } from './queries.js';
 import { quoteFee } from './engine.js';
 
-/** Loads what a fee preview needs (schedule, settlement currency, rate) and runs the engine. */
+/** What a fee preview of one merchant and currency depends on besides the amount. */
+interface FeeFacts {
+  /** The currency the fee is charged in (the merchant's settlement currency for the asked one). */
+  currency: string;
+  currencyDecimals: number;
+  rate: Decimal | null;
+  scheduleSource: 'merchant' | 'default';
+  tiers: { fromAmount: string; isPercentage: boolean; value: string; minValue: string; onChainFee: string }[];
+}
+
+/**
+ * Loads what a fee preview needs (schedule, settlement currency, rate) and runs the engine. With
+ * `caches`, those facts are kept per merchant and currency until a fee, rate or catalog write
+ * drops them, so a preview or checkout of a new amount reads nothing from the store.
+ */
 export class FeeService {
-  constructor(private readonly db: Db) {}
+  readonly #facts: FactCache<FeeFacts> | undefined;
+  readonly #rates: FactCache<{ rate: Decimal | null }> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly caches?: Caches,
+  ) {
+    this.#facts = caches?.facts<FeeFacts>(['fees', 'catalog']);
+    this.#rates = caches?.facts<{ rate: Decimal | null }>(['fees', 'catalog']);
+  }
 
   async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
+    const facts = this.caches && this.#facts ? await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency)) : await this.loadFacts(merchantId, currency);
+    return quoteFee({ amount, originalCurrency: currency, ...facts });
+  }
+
+  /** `resolveRate`, from the rate cache when there is one. */
+  async rateOf(base: string, quote: string): Promise<Decimal | null> {
+    if (!this.caches || !this.#rates) return resolveRate(this.db, base, quote);
+    return (await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
+  }
+
+  private async loadFacts(merchantId: string, currency: string): Promise<FeeFacts> {
     const asked = await findAssetBySymbol(this.db, currency);
     if (!asked) {
       throw new HostpayError('UNSUPPORTED_CURRENCY', `currency ${currency} is not supported; use a currency or asset code hostpay knows, such as EUR, USD or USDT`, { currency });
@@ -24,9 +59,7 @@ export class FeeService {
     const feeAsset = feeCurrency === currency ? asked : await findAssetBySymbol(this.db, feeCurrency);
     if (!feeAsset) throw new Error(`settlement currency ${feeCurrency} for ${currency} is not a known asset`);
     const rate = feeCurrency === currency ? null : await this.rate(currency, feeCurrency);
-    return quoteFee({
-      amount,
-      originalCurrency: currency,
+    return {
       currency: feeCurrency,
       currencyDecimals: feeAsset.decimals,
       rate,
@@ -38,7 +71,7 @@ export class FeeService {
         minValue: r.min_value,
         onChainFee: r.on_chain_fee,
       })),
-    });
+    };
   }
 
   private async rate(base: string, quote: string): Promise<Decimal> {

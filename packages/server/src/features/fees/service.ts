@@ -71,7 +71,7 @@ async function checkSchedulesFit(trx: Db, merchantId: string, currency: string, 
 
 export function feeAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
-  const preview = new FeeService(db);
+  const preview = new FeeService(db, caches);
 
   async function scope(merchantId: string | undefined): Promise<string> {
     if (merchantId === undefined || merchantId === '') return '';

@@ -1,5 +1,6 @@
 import { PATHS, TimeEnvelope } from '@hostpay/protocol';
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { Metric } from 'prom-client';
 import { HostpayError } from '../../errors.js';
 import { okBody } from '../../http/envelope.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
@@ -29,6 +30,20 @@ const Ready = envelopeOf(
       redis: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('disabled')], {
         description: 'down: still ready, with per-instance rate limits and uncached reads until Redis is back',
       }),
+      chains: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              chain: Type.String(),
+              state: Type.Union([Type.Literal('watching'), Type.Literal('standby'), Type.Literal('error'), Type.Literal('stopped')]),
+              leader: Type.Boolean({ description: 'this instance watches the chain now (holds its lease)' }),
+              lastError: Type.Union([Type.String(), Type.Null()], { description: 'the last failed round, RPC URL masked' }),
+            },
+            { additionalProperties: false },
+          ),
+          { description: 'the EVM chains this instance follows (docs/chains.md); an RPC error shows here but does not make the instance unready' },
+        ),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -40,6 +55,9 @@ const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { config, now, services, metrics } = ctx;
+  for (const metric of (ctx.evm?.metrics.collectors() ?? []) as (Metric & { name: string })[]) {
+    if (metrics.registry.getSingleMetric(metric.name) === undefined) metrics.registry.registerMetric(metric);
+  }
   const storeLabel = { dialect: ctx.storeDialect };
 
   /** Probes the store and records the answer in the store gauge. */
@@ -88,7 +106,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
       tags: ['public'],
       operationId: 'getReadiness',
       summary: 'Readiness: the store answers',
-      description: 'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`). Use it as the readiness probe.',
+      description: 'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`), nor does an EVM node that fails (see `chains`). Use it as the readiness probe.',
       security: SECURITY.public,
       response: { 200: Ready, ...errorResponses(ERRORS.ready) },
     },
@@ -97,7 +115,8 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
       req.log.warn('readiness check failed: the store does not answer');
       throw new HostpayError('UNAVAILABLE', 'not ready: the store is not reachable; retry shortly');
     }
-    return okBody('ready', { status: 'ready' as const, store: 'up' as const, redis: ctx.redisState() });
+    const chains = ctx.evm?.watcher.statuses() ?? [];
+    return okBody('ready', { status: 'ready' as const, store: 'up' as const, redis: ctx.redisState(), ...(chains.length > 0 ? { chains } : {}) });
   });
 
   app.get('/metrics', {

@@ -1,10 +1,12 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { eventService } from '../events/service.js';
+import { eventStreams } from '../events/stream.js';
 import { systemResolver, type Resolver } from './guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
+import { localWakeups, pgWakeups } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
@@ -18,6 +20,8 @@ export interface WebhookFeatureOptions {
   resolve?: Resolver;
   log?: { warn(msg: string): void };
   worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
+  /** PostgreSQL: where the workers LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
+  postgres?: { url: string; schema: string };
 }
 
 /**
@@ -29,12 +33,16 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
   const sender = new WebhookSender(guard);
   const metrics = new WebhookMetrics(opts.store, now);
-  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, ...opts.worker };
+  const wakeups = opts.store.dialect === 'postgres' ? (opts.postgres ? pgWakeups(opts.postgres.url, opts.postgres.schema) : undefined) : localWakeups;
+  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
   const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
   const health = webhookAdmin(opts.store.db, now);
+  const streams = eventStreams(opts.store.db);
   return {
     events: eventService(opts.store.db),
+    /** Open Server-Sent Events streams of events (`hostpay listen`). */
+    streams,
     endpoints,
     admin: {
       ...health,
@@ -51,6 +59,7 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     /** Another worker over the same store, as a second instance would run (tests). */
     spawnWorker: (overrides: Partial<WorkerOptions> = {}) => new WebhookWorker({ ...workerOptions, ...overrides }),
     async close() {
+      streams.closeAll();
       await worker.stop();
       sender.close();
     },

@@ -1,5 +1,6 @@
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
+import { announceQueued } from './wakeup.js';
 
 /**
  * The delivery queue: one `webhook_deliveries` row per (endpoint, event) send that is owed. Rows
@@ -29,6 +30,7 @@ export async function insertDeliveries(trx: Db, rows: { endpointId: string; merc
     });
     if (values.length > 0) await trx.insertInto('webhook_deliveries').values(values).execute();
   }
+  if (ids.length > 0) await announceQueued(trx);
   return ids;
 }
 

@@ -9,6 +9,17 @@ import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.j
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
+import type { WakeSubscription } from './wakeup.js';
+
+/** Successes recorded in one transaction. */
+const RECORD_EVERY = 10;
+
+interface Lease {
+  /** When it expires, as this worker last wrote it. */
+  until: number;
+  /** Another worker took it over (it had expired): stop serving the endpoint. */
+  lost: boolean;
+}
 
 export interface WorkerOptions {
   store: Store;
@@ -17,16 +28,21 @@ export interface WorkerOptions {
   now: () => number;
   metrics: WebhookMetrics;
   log: { warn(msg: string): void };
-  /** How often the queue is looked at when nothing woke the worker, ms. Default 100. */
+  /** How often the queue is looked at when nothing woke the worker (wakeup.ts), ms. Default 250. */
   pollMs?: number;
   /** Deadline of one HTTP attempt, ms. Default 10,000. */
   timeoutMs?: number;
-  /** How long an endpoint stays with this worker without a sign of life, ms. Default 60,000. */
+  /**
+   * How long an endpoint stays with this worker without a sign of life, ms (HOSTPAY_WEBHOOK_LEASE_SECONDS).
+   * Default 60,000. Renewed every third of it while the endpoint is served, sends in flight included.
+   */
   leaseMs?: number;
   /** Endpoints served at once by this worker. Default 32. */
   maxEndpoints?: number;
   /** Deliveries read per round of one endpoint. Default 50. */
   batch?: number;
+  /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
+  wakeups?: WakeSubscription | undefined;
 }
 
 /**
@@ -35,25 +51,33 @@ export interface WorkerOptions {
  * except while retrying, when a later event may overtake one that waits for its retry), and
  * every endpoint is served by its own loop, so one slow or dead endpoint only ever waits on
  * itself. Leases are taken with `FOR UPDATE SKIP LOCKED` on PostgreSQL (several instances share
- * the endpoints; SQLite is one process) and renewed before each send; a worker killed mid-send
- * leaves a lease that expires, and the next worker sends the same delivery again with the same
- * `webhook-id` (at least once). A delivery is marked done only after the answer is recorded.
+ * the endpoints; SQLite is one process) and renewed by a heartbeat while the endpoint is served,
+ * so a send that takes longer than the lease is not sent again by another instance; a worker
+ * killed mid-send stops renewing, its lease expires, and the next worker sends the same delivery
+ * again with the same `webhook-id` (at least once). A delivery is marked done only after the
+ * answer is recorded.
  */
 export class WebhookWorker {
   readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log'>> & WorkerOptions;
+  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> & WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
+  readonly #heartbeats = new Set<NodeJS.Timeout>();
+  #crashed = false;
+  #subscription: { stop(): Promise<void> } | undefined;
+  /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
+  #wakes = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopping = false;
   #ticking: Promise<number> | undefined;
   #again = false;
 
   constructor(opts: WorkerOptions) {
-    this.#o = { pollMs: 100, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 32, batch: 50, ...opts };
+    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 32, batch: 50, ...opts };
   }
 
   start(): void {
     this.#stopping = false;
+    this.#subscription ??= this.#o.wakeups?.(() => this.wake());
     const loop = () => {
       this.#timer = setTimeout(() => {
         this.tick().then(loop, (err: Error) => {
@@ -68,6 +92,7 @@ export class WebhookWorker {
 
   /** Something was queued: look now rather than at the next poll. */
   wake(): void {
+    this.#wakes++;
     if (this.#timer === undefined || this.#stopping) return;
     this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
   }
@@ -77,8 +102,25 @@ export class WebhookWorker {
     this.#stopping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
     await this.#ticking?.catch(() => undefined);
     await Promise.allSettled([...this.#serving.values()]);
+  }
+
+  /**
+   * Tests: stops as a process killed with SIGKILL would: no more sends, renewals or releases, and
+   * nothing recorded for the sends in flight. Its leases stay until they expire.
+   */
+  crash(): void {
+    this.#crashed = true;
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const h of this.#heartbeats) clearInterval(h);
+    this.#heartbeats.clear();
+    void this.#subscription?.stop();
+    this.#subscription = undefined;
   }
 
   /** Endpoints served right now by this worker. */
@@ -116,7 +158,14 @@ export class WebhookWorker {
     if (free <= 0 || this.#stopping) return 0;
     const ids = await this.claim(free);
     for (const id of ids) {
-      const serving = this.#serve(id).catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`)).finally(() => this.#serving.delete(id));
+      const wakes = this.#wakes;
+      const serving = this.#serve(id)
+        .catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
+        .finally(() => {
+          this.#serving.delete(id);
+          // Work queued for it after its last look would otherwise wait for the poll.
+          if (this.#wakes !== wakes) this.wake();
+        });
       this.#serving.set(id, serving);
     }
     return ids.length;
@@ -149,16 +198,18 @@ export class WebhookWorker {
   }
 
   /**
-   * Keeps this worker's lease; false when another worker holds it now. It is written only once
-   * half of it has passed: a send takes at most the timeout (10 s) of a 60 s lease, so the lease
-   * never lapses mid-send, and most deliveries cost no extra round trip to the store.
+   * Keeps this worker's lease; false once another worker holds it. Before a send it is written
+   * only when half of it has passed (most deliveries cost no round trip to the store); the
+   * heartbeat (`force`) writes it every third of the lease, also while a send is in flight.
    */
-  async #renew(endpointId: string, lease: { until: number }): Promise<boolean> {
-    if (this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
+  async #renew(endpointId: string, lease: Lease, force = false): Promise<boolean> {
+    if (lease.lost) return false;
+    if (!force && this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
     lease.until = this.#o.now() + this.#o.leaseMs;
     const until = new Date(lease.until).toISOString();
     const r = await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_expires_at: until }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).executeTakeFirst());
-    return (r.numUpdatedRows ?? 0n) > 0n;
+    if ((r.numUpdatedRows ?? 0n) === 0n) lease.lost = true;
+    return !lease.lost;
   }
 
   async #release(endpointId: string): Promise<void> {
@@ -167,8 +218,13 @@ export class WebhookWorker {
 
   async #serve(endpointId: string): Promise<void> {
     const { db } = this.#o.store;
-    // Claimed just now; the first renewal writes a fresh expiry before anything is sent.
-    const lease = { until: 0 };
+    // Claimed just now, for leaseMs.
+    const lease: Lease = { until: this.#o.now() + this.#o.leaseMs, lost: false };
+    const heartbeat = setInterval(() => {
+      this.#renew(endpointId, lease, true).catch((err: Error) => this.#o.log.warn(`webhook worker: renewing the lease of ${endpointId}: ${err.message}`));
+    }, Math.max(500, Math.floor(this.#o.leaseMs / 3)));
+    heartbeat.unref();
+    this.#heartbeats.add(heartbeat);
     try {
       while (!this.#stopping) {
         const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
@@ -178,27 +234,49 @@ export class WebhookWorker {
         if (due.length === 0) return;
         const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
         const secrets = this.#secrets(endpoint);
-        // Successes are recorded together (one transaction per round, or per 10); a failure at
-        // once, since it may disable the endpoint. Until recorded a delivery is still pending, so
-        // a crash in between only means it is sent again (same webhook-id).
+        // Successes are recorded RECORD_EVERY at a time, while the next ones are sent (one
+        // recording in flight at most); a failure at once, since it may disable the endpoint.
+        // Until recorded a delivery is still pending, so a crash in between only means it is sent
+        // again (same webhook-id); a round's recordings are done before the next round reads.
         const done: AttemptRecord[] = [];
+        let recording: Promise<void> = Promise.resolve();
+        let recordFailed: Error | undefined;
+        const recordLater = (recs: AttemptRecord[]) => {
+          recording = recording.then(() => recordAttempts(this.#o.store, recs)).then(() => undefined, (err: Error) => {
+            recordFailed ??= err;
+          });
+        };
+        const settle = async () => {
+          await recording;
+          if (recordFailed) throw recordFailed;
+        };
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            if (recordFailed) throw recordFailed;
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
-            done.push(rec);
-            if (!attemptSucceeded(rec.result) || done.length >= 10) {
-              if ((await recordAttempts(this.#o.store, done.splice(0))) === 'disabled') return;
+            if (this.#crashed) return;
+            if (attemptSucceeded(rec.result)) {
+              done.push(rec);
+              if (done.length >= RECORD_EVERY) recordLater(done.splice(0));
+            } else {
+              await settle();
+              if ((await recordAttempts(this.#o.store, [...done.splice(0), rec])) === 'disabled') return;
             }
           }
         } finally {
-          await recordAttempts(this.#o.store, done.splice(0));
+          if (!this.#crashed) {
+            recordLater(done.splice(0));
+            await settle();
+          }
         }
       }
     } finally {
-      await this.#release(endpointId).catch(() => undefined);
+      clearInterval(heartbeat);
+      this.#heartbeats.delete(heartbeat);
+      if (!this.#crashed) await this.#release(endpointId).catch(() => undefined);
     }
   }
 

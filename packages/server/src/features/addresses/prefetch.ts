@@ -1,0 +1,133 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Receive-branch child points computed ahead of need on a worker thread. The child tweak
+ * (HMAC-SHA512, then P + t·G in libsecp256k1) was a fifth of the CPU of creating a checkout on
+ * the thread that serves requests; the next indices of a key are known in advance (its counter only
+ * grows), so they are computed on another core and a create only encodes the address.
+ *
+ * The worker holds no secret: an account-level public key and chain code are public to whoever
+ * holds the xpub, which the server already keeps. Anything the worker cannot answer (it failed,
+ * it has not answered yet, BIP-32's retry cases) is derived on the calling thread as before, so
+ * prefetching changes when a point is computed, never which point.
+ */
+
+/** The worker: CommonJS source so it needs no file of its own next to the bundled chunks. */
+const SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHmac } = require('node:crypto');
+const curve = require(workerData.tiny);
+const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
+parentPort.on('message', (m) => {
+  const points = [];
+  const data = Buffer.alloc(37);
+  data.set(m.publicKey, 0);
+  for (let i = 0; i < m.count; i++) {
+    data.writeUInt32BE(m.from + i, 33);
+    const tweak = createHmac('sha512', m.chainCode).update(data).digest().subarray(0, 32);
+    const t = BigInt('0x' + tweak.toString('hex'));
+    let point = null;
+    if (t !== 0n && t < ORDER) { try { point = curve.pointAddScalar(m.point, tweak, false); } catch { point = null; } }
+    points.push(point);
+  }
+  parentPort.postMessage({ id: m.id, points });
+});`;
+
+export interface Branch {
+  publicKey: Uint8Array;
+  chainCode: Uint8Array;
+  point: Uint8Array;
+  /** Points computed ahead, by child index; taken (deleted) when used. */
+  ahead: Map<number, Uint8Array>;
+  /** Indices below this were requested already. */
+  requestedTo: number;
+  pending: Promise<void> | undefined;
+}
+
+/** How many indices one request computes, and how close to the end of them a refill starts. */
+const BATCH = 128;
+const LOW = 64;
+
+let worker: Worker | undefined;
+let disabled = false;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (points: (Uint8Array | null)[]) => void; reject: (err: Error) => void }>();
+
+function startWorker(): Worker {
+  const tiny = createRequire(import.meta.url).resolve('tiny-secp256k1');
+  const w = new Worker(SOURCE, { eval: true, workerData: { tiny } });
+  // The worker never keeps a process alive (a CLI command, a test) that is otherwise done.
+  w.unref();
+  w.on('message', (m: { id: number; points: (Uint8Array | null)[] }) => {
+    const pending = waiting.get(m.id);
+    waiting.delete(m.id);
+    pending?.resolve(m.points);
+  });
+  const stop = (err: Error) => {
+    disabled = true;
+    worker = undefined;
+    for (const p of waiting.values()) p.reject(err);
+    waiting.clear();
+  };
+  w.on('error', stop);
+  w.on('exit', (code) => stop(new Error(`address prefetch worker exited with code ${code}`)));
+  return w;
+}
+
+function compute(branch: Branch, from: number, count: number): Promise<(Uint8Array | null)[]> {
+  worker ??= startWorker();
+  const id = nextId++;
+  const w = worker;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    w.postMessage({ id, publicKey: branch.publicKey, chainCode: branch.chainCode, point: branch.point, from, count });
+  });
+}
+
+/** Counters for tests and the benchmark: points served from the worker, and derived in place. */
+export const prefetchStats = { hits: 0, misses: 0 };
+
+/** The point of child `index` if it was computed ahead (and forgets it). */
+export function takeAhead(branch: Branch, index: number): Uint8Array | undefined {
+  const point = branch.ahead.get(index);
+  if (point === undefined) prefetchStats.misses++;
+  else {
+    branch.ahead.delete(index);
+    prefetchStats.hits++;
+  }
+  return point;
+}
+
+/**
+ * Index `used` was just handed out: when fewer than LOW later indices are computed or requested,
+ * request the next BATCH. Indices another instance took are skipped over, not waited for.
+ */
+export function refill(branch: Branch, used: number): void {
+  if (disabled || branch.pending !== undefined) return;
+  const from = Math.max(branch.requestedTo, used + 1);
+  if (from - used > LOW || from + BATCH > 0x80000000) return;
+  branch.requestedTo = from + BATCH;
+  branch.pending = compute(branch, from, BATCH)
+    .then((points) => {
+      // Entries at or below what was used are stale (this or another instance used them).
+      if (branch.ahead.size > 2 * BATCH) for (const k of branch.ahead.keys()) if (k <= used) branch.ahead.delete(k);
+      points.forEach((p, i) => {
+        if (p !== null) branch.ahead.set(from + i, p);
+      });
+    })
+    .catch(() => {
+      // The calling thread derives everything itself from now on.
+    })
+    .finally(() => {
+      branch.pending = undefined;
+    });
+}
+
+/** Turns prefetching off (or back on): the tests compare both paths. */
+export function setPrefetch(enabled: boolean): void {
+  disabled = !enabled;
+}
+
+/** Resolves when the branch's outstanding request (if any) has landed: for tests. */
+export const settled = (branch: Branch): Promise<void> => branch.pending ?? Promise.resolve();

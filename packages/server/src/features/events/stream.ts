@@ -1,0 +1,131 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HostpayError } from '../../errors.js';
+import type { Db } from '../../store/store.js';
+import { eventJson } from './view.js';
+
+/** How often an open stream looks for new events, ms. */
+const POLL_MS = 250;
+/** A comment line this often keeps proxies from closing an idle stream, ms. */
+const KEEPALIVE_MS = 15_000;
+/** Streams open at once per merchant, and in all, on one instance. */
+export const STREAMS_PER_MERCHANT = 5;
+const STREAMS_IN_ALL = 200;
+/** Events read per look. */
+const PAGE = 200;
+/** Bytes written and not yet taken by the client before the stream is ended. */
+const MAX_BUFFERED = 1024 * 1024;
+
+export interface StreamRequest {
+  merchantId: string;
+  afterSequence: number | undefined;
+  types: string[] | undefined;
+  maxSeconds: number;
+}
+
+/** One event as a Server-Sent Events message: `id:` is its sequence (EventSource resumes from it). */
+export function sseMessage(e: { sequence: number | string; type: string }, json: string): string {
+  return `id: ${Number(e.sequence)}\nevent: ${e.type}\n${json.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+}
+
+/**
+ * The merchant's events as Server-Sent Events (what `hostpay listen` follows): every event after
+ * `afterSequence` (default: the newest now), in sequence order, then each new one as it commits
+ * (the store is looked at every 250 ms), for at most `maxSeconds`; clients reconnect with the last
+ * `id:` as `afterSequence`. Streams are counted per merchant and in all, and every one ends when
+ * the server shuts down.
+ */
+export function eventStreams(db: Db) {
+  const open = new Map<FastifyReply, () => void>();
+  const perMerchant = new Map<string, number>();
+
+  async function newest(merchantId: string): Promise<number> {
+    const row = await db.selectFrom('events').select('sequence').where('merchant_id', '=', merchantId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
+    return Number(row?.sequence ?? 0);
+  }
+
+  return {
+    /** Ends every open stream (the server is shutting down). */
+    closeAll(): void {
+      for (const end of [...open.values()]) end();
+    },
+
+    get size(): number {
+      return open.size;
+    },
+
+    async serve(req: FastifyRequest, reply: FastifyReply, q: StreamRequest): Promise<void> {
+      const count = perMerchant.get(q.merchantId) ?? 0;
+      if (count >= STREAMS_PER_MERCHANT || open.size >= STREAMS_IN_ALL) {
+        throw new HostpayError('RATE_LIMITED', `at most ${STREAMS_PER_MERCHANT} event streams at once per merchant: close one first`);
+      }
+      let after = q.afterSequence ?? (await newest(q.merchantId));
+      perMerchant.set(q.merchantId, count + 1);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': String(req.id),
+        // Proxies that buffer (nginx) pass it through as it comes.
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: 1000\n: events after #${after}\n\n`);
+      let ended = false;
+      let timer: NodeJS.Timeout | undefined;
+      let resume: (() => void) | undefined;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        resume?.();
+        clearInterval(keepalive);
+        clearTimeout(deadline);
+        open.delete(reply);
+        const left = (perMerchant.get(q.merchantId) ?? 1) - 1;
+        if (left === 0) perMerchant.delete(q.merchantId);
+        else perMerchant.set(q.merchantId, left);
+        raw.end();
+      };
+      open.set(reply, end);
+      req.raw.on('close', end);
+      raw.on('error', end);
+      const keepalive = setInterval(() => raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
+      keepalive.unref();
+      const deadline = q.maxSeconds > 0 ? setTimeout(end, q.maxSeconds * 1000) : undefined;
+      deadline?.unref();
+      const look = async (): Promise<number> => {
+        let query = db.selectFrom('events').selectAll().where('merchant_id', '=', q.merchantId).where('sequence', '>', after);
+        if (q.types !== undefined) query = query.where('type', 'in', q.types);
+        const rows = await query.orderBy('sequence').limit(PAGE).execute();
+        for (const row of rows) {
+          if (ended) break;
+          raw.write(sseMessage(row, eventJson(row)));
+          after = Number(row.sequence);
+        }
+        return rows.length;
+      };
+      for (;;) {
+        let read: number;
+        try {
+          read = await look();
+        } catch (err) {
+          // The store is away: the client reconnects (retry: 1000) and resumes from its last id.
+          req.log.warn({ err }, 'event stream ended: the store did not answer');
+          return end();
+        }
+        // A client that does not read is not buffered for without bound: it resumes from its last id.
+        if (ended || raw.writableLength > MAX_BUFFERED || (read < PAGE && q.maxSeconds === 0)) return end();
+        if (read < PAGE) {
+          await new Promise<void>((resolve) => {
+            resume = resolve;
+            timer = setTimeout(resolve, POLL_MS);
+          });
+        }
+        if (ended) return;
+      }
+    },
+  };
+}
+
+export type EventStreams = ReturnType<typeof eventStreams>;

@@ -1,0 +1,41 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Store } from '../../store/store.js';
+import type { CheckoutService } from '../checkouts/service.js';
+import { systemResolver, type Resolver } from '../webhooks/guard.js';
+import { EvmWatchMetrics } from './metrics.js';
+import { watchAdmin } from './service.js';
+import { EvmWatcher, type WatcherOptions } from './watcher.js';
+
+export interface EvmWatchFeatureOptions {
+  store: Store;
+  box: SecretBox;
+  checkouts: CheckoutService;
+  sandbox: boolean;
+  now?: () => number;
+  /** DNS for the RPC address checks; tests answer with chosen addresses. Default: the system resolver. */
+  resolve?: Resolver;
+  log?: { warn(msg: string): void };
+  watcher?: Partial<Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'>>;
+}
+
+/**
+ * The EVM chain watcher, wired once: the operators' watch settings and the watcher itself
+ * (created stopped: the server starts it; tests drive rounds by hand).
+ */
+export function createEvmWatch(opts: EvmWatchFeatureOptions) {
+  const now = opts.now ?? Date.now;
+  const resolve = opts.resolve ?? systemResolver;
+  const metrics = new EvmWatchMetrics();
+  const watcherOptions: WatcherOptions = { store: opts.store, box: opts.box, checkouts: opts.checkouts, metrics, sandbox: opts.sandbox, resolve, now, log: opts.log ?? { warn: () => undefined }, ...opts.watcher };
+  const watcher = new EvmWatcher(watcherOptions);
+  return {
+    admin: watchAdmin({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve, now, live: (s) => watcher.live(s), changed: () => watcher.wake() }),
+    watcher,
+    metrics,
+    /** Another watcher over the same store, as a second instance would run (tests). */
+    spawnWatcher: (overrides: Partial<WatcherOptions> = {}) => new EvmWatcher({ ...watcherOptions, ...overrides }),
+    close: () => watcher.stop(),
+  };
+}
+
+export type EvmWatch = ReturnType<typeof createEvmWatch>;

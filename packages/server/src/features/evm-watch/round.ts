@@ -1,0 +1,253 @@
+import { decimalText } from '@hostpay/protocol';
+import type { Block, Hash } from 'viem';
+import { isHostpayError } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { CheckoutService } from '../checkouts/service.js';
+import { blockOf, tokensOf, type WatchRow } from './config.js';
+import type { EvmWatchMetrics } from './metrics.js';
+import type { Rpc } from './rpc.js';
+import { liveTargets } from './targets.js';
+
+/** The chain changed under a round (a reorganisation while scanning): nothing is saved, the next round looks again. */
+export class ChainMoved extends Error {
+  override readonly name = 'ChainMoved';
+}
+
+/** The watcher lost the chain's lease mid-round (it paused past the expiry); the new holder carries on. */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+}
+
+/** Per-chain scan sizes, adapted as the node answers. */
+export interface ChainState {
+  /** Blocks per eth_getLogs call: halved when the provider refuses a range, grown back after successes. */
+  chunk: number;
+  maxChunk: number;
+  /** Blocks fetched with their transactions per round when the native coin is watched. */
+  nativeBlocks: number;
+}
+
+export interface RoundDeps {
+  store: Store;
+  checkouts: CheckoutService;
+  metrics: EvmWatchMetrics;
+  owner: string;
+  now: () => number;
+  leaseMs: number;
+  log: { warn(msg: string): void };
+  /** Tests: runs after the transfers are reported and before the cursor is saved (a crash there). */
+  beforeCursorSave?: (() => void | Promise<void>) | undefined;
+}
+
+export interface RoundResult {
+  head: number;
+  /** Blocks scanned this round (from > to: none). */
+  from: number;
+  to: number;
+  reported: number;
+  retracted: number;
+  caughtUp: boolean;
+}
+
+interface Observation {
+  kind: 'token' | 'native';
+  txHash: Hash;
+  index: number;
+  to: string;
+  asset: string;
+  amount: string;
+  blockNumber: number;
+  blockHash: Hash;
+}
+
+const ADDRESS_GROUP = 100;
+const RANGE_ERROR = /range|too many|exceed|limit|too large|response size|max.*results|10000 /i;
+
+/**
+ * One round for one chain, with the lease held: check the blocks relied on are still the
+ * chain's (else retract what came from the replaced ones and scan again from the fork), scan the
+ * next range for token transfers (eth_getLogs, Transfer topic, `to` among the live deposit
+ * addresses) and native payments (the range's blocks with their transactions), report each
+ * through the transfers code, raise the confirmations of transfers still short of the depth,
+ * and save the cursor. Reports are idempotent (chain + tx + log index), so a round cut short
+ * anywhere is simply run again.
+ */
+export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: ChainState): Promise<RoundResult> {
+  const { store, checkouts, metrics } = deps;
+  const db = store.db;
+  const { client, viem } = rpc;
+  const chain = w.symbol;
+  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+  const targets = await liveTargets(db, w.chain_id, w.confirmations_required, deps.now());
+  const stored = blockOf(w.cursor_block);
+  let cursor = stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
+
+  // --- reorganisations -----------------------------------------------------------------------
+  let retracted = 0;
+  const kept = await db.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).orderBy('number', 'desc').execute();
+  const replaced: { number: number; hash: string }[] = [];
+  let anchor: number | null = null;
+  for (const k of kept) {
+    const n = Number(k.number);
+    const canonical = n > head ? null : await client.getBlock({ blockNumber: BigInt(n) }).catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
+    // A block still on the chain vouches for every block below it (each names its parent).
+    if (canonical?.hash === k.hash) {
+      anchor = n;
+      break;
+    }
+    replaced.push({ number: n, hash: k.hash });
+  }
+  if (replaced.length > 0) {
+    metrics.reorgs.inc({ chain }, replaced.length);
+    const orphans = await db.selectFrom('transfers').select('id').where('chain_id', '=', w.chain_id).where('retracted', '=', 0).where('block_hash', 'in', replaced.map((r) => r.hash)).execute();
+    for (const t of orphans) {
+      await checkouts.retractTransfer(t.id);
+      retracted++;
+    }
+    metrics.retracted.inc({ chain }, retracted);
+    await store.writeTransaction((trx) => trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', w.chain_id).where('number', 'in', replaced.map((r) => r.number)).execute());
+    cursor = Math.min(cursor, anchor ?? Math.min(...replaced.map((r) => r.number)) - 1);
+    deps.log.warn(`evm watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`);
+  }
+  if (cursor > head) cursor = head;
+
+  // --- scan ------------------------------------------------------------------------------------
+  const tokens = tokensOf(w);
+  const native = w.native_asset;
+  const from = cursor + 1;
+  let to = Math.min(head, from + (native === null ? st.chunk : Math.min(st.chunk, st.nativeBlocks)) - 1);
+  const observations: Observation[] = [];
+  const blocks = new Map<number, { hash: Hash; timestamp: bigint }>();
+  const watched = [...targets.addresses] as `0x${string}`[];
+
+  if (from <= to && watched.length > 0 && tokens.length > 0) {
+    const event = viem.parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+    const byContract = new Map(tokens.map((t) => [t.contract, t]));
+    for (;;) {
+      try {
+        for (let i = 0; i < watched.length; i += ADDRESS_GROUP) {
+          const logs = await client.getLogs({ address: tokens.map((t) => t.contract as `0x${string}`), event, args: { to: watched.slice(i, i + ADDRESS_GROUP) }, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true });
+          for (const log of logs) {
+            const token = byContract.get(log.address.toLowerCase());
+            if (token === undefined || log.removed || log.blockHash === null || log.transactionHash === null || log.logIndex === null || log.blockNumber === null) continue;
+            if (log.args.value === 0n) continue;
+            observations.push({ kind: 'token', txHash: log.transactionHash, index: log.logIndex, to: log.args.to, asset: token.asset, amount: viem.formatUnits(log.args.value, token.decimals), blockNumber: Number(log.blockNumber), blockHash: log.blockHash });
+          }
+        }
+        if (to - from + 1 >= st.chunk) st.chunk = Math.min(st.maxChunk, Math.ceil(st.chunk * 1.5));
+        break;
+      } catch (err) {
+        const text = `${(err as Error).message} ${(err as { details?: string }).details ?? ''}`;
+        if (to <= from || !RANGE_ERROR.test(text)) throw err;
+        // The provider caps the range (or the answer): half as many blocks, and remember it.
+        st.chunk = Math.max(1, Math.floor((to - from + 1) / 2));
+        to = from + st.chunk - 1;
+        observations.length = 0;
+      }
+    }
+  }
+
+  if (from <= to && watched.length > 0 && native !== null) {
+    const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    for (let i = 0; i < numbers.length; i += 8) {
+      const got = await Promise.all(numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })));
+      for (const block of got) {
+        blocks.set(Number(block.number), { hash: block.hash, timestamp: block.timestamp });
+        for (const tx of block.transactions) {
+          if (tx.to === null || tx.value === 0n || !targets.addresses.has(tx.to.toLowerCase())) continue;
+          // A reverted transaction moved nothing: only a successful receipt counts.
+          const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+          if (receipt.status !== 'success') continue;
+          observations.push({ kind: 'native', txHash: tx.hash, index: 0, to: tx.to, asset: native, amount: viem.formatUnits(tx.value, w.native_decimals), blockNumber: Number(block.number), blockHash: block.hash });
+        }
+      }
+    }
+  }
+
+  // --- the blocks relied on --------------------------------------------------------------------
+  if (from <= to) {
+    const needed = new Set<number>([to, ...observations.map((o) => o.blockNumber)]);
+    for (const n of needed) {
+      if (blocks.has(n)) continue;
+      const b: Block = await client.getBlock({ blockNumber: BigInt(n) });
+      blocks.set(n, { hash: b.hash!, timestamp: b.timestamp });
+    }
+    for (const o of observations) if (blocks.get(o.blockNumber)!.hash !== o.blockHash) throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
+    // Kept before anything is reported from them: a report from a block the store does not
+    // know could never be retracted.
+    await store.writeTransaction(async (trx) => {
+      await holdLease(trx, deps, w.chain_id);
+      const rows = [...needed].map((n) => ({ chain_id: w.chain_id, number: n, hash: blocks.get(n)!.hash }));
+      await trx.insertInto('evm_watch_blocks').values(rows).onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing()).execute();
+      const known = await trx.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).where('number', 'in', [...needed]).execute();
+      for (const k of known) if (blocks.get(Number(k.number))?.hash !== k.hash) throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
+    });
+  }
+
+  let reported = 0;
+  for (const o of observations) {
+    const timestamp = blocks.get(o.blockNumber)!.timestamp;
+    const created = await report(deps, { chain, txHash: o.txHash, index: o.index, toAddress: o.to, asset: o.asset, amount: o.amount, confirmations: head - o.blockNumber + 1, blockHash: o.blockHash, blockTime: new Date(Number(timestamp) * 1000).toISOString() });
+    if (created) {
+      reported++;
+      metrics.transfers.inc({ chain, kind: o.kind });
+    }
+  }
+
+  // --- confirmations of transfers still short of the depth --------------------------------------
+  const pending = await db
+    .selectFrom('transfers as t')
+    .innerJoin('evm_watch_blocks as b', (j) => j.onRef('b.chain_id', '=', 't.chain_id').onRef('b.hash', '=', 't.block_hash'))
+    .innerJoin('assets as a', 'a.id', 't.asset_id')
+    .select(['t.tx_hash', 't.log_index', 't.to_address', 't.amount', 't.confirmations', 't.block_hash', 't.block_time', 'a.symbol', 'b.number'])
+    .where('t.chain_id', '=', w.chain_id)
+    .where('t.retracted', '=', 0)
+    .where('t.confirmations', '<', targets.depth)
+    .execute();
+  for (const p of pending) {
+    const confirmations = head - Number(p.number) + 1;
+    if (confirmations <= p.confirmations) continue;
+    await report(deps, { chain, txHash: p.tx_hash, index: p.log_index, toAddress: p.to_address, asset: p.symbol, amount: decimalText(p.amount), confirmations, ...(p.block_hash === null ? {} : { blockHash: p.block_hash }) });
+  }
+
+  // --- the cursor ------------------------------------------------------------------------------
+  await deps.beforeCursorSave?.();
+  const scanned = from <= to ? to : cursor;
+  await store.writeTransaction(async (trx) => {
+    await holdLease(trx, deps, w.chain_id);
+    await trx.updateTable('evm_watches').set({ cursor_block: scanned, head_block: head, last_round_at: new Date(deps.now()).toISOString(), last_error: null }).where('chain_id', '=', w.chain_id).execute();
+    // Blocks below the depth (and a margin) can no longer change anything that counts.
+    await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', w.chain_id).where('number', '<', scanned - targets.depth - 64).execute();
+  });
+  metrics.head.set({ chain }, head);
+  metrics.cursor.set({ chain }, scanned);
+  metrics.behind.set({ chain }, Math.max(0, head - scanned));
+  return { head, from, to, reported, retracted, caughtUp: scanned >= head };
+}
+
+/** Renews the lease inside the transaction that relies on it; throws LeaseLost when another instance holds it now. */
+export async function holdLease(trx: Store['db'], deps: Pick<RoundDeps, 'owner' | 'now' | 'leaseMs'>, chainId: string): Promise<void> {
+  const now = new Date(deps.now()).toISOString();
+  const until = new Date(deps.now() + deps.leaseMs).toISOString();
+  const r = await trx
+    .updateTable('evm_watches')
+    .set({ lease_owner: deps.owner, lease_expires_at: until })
+    .where('chain_id', '=', chainId)
+    .where((eb) => eb.or([eb('lease_owner', '=', deps.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
+    .executeTakeFirst();
+  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance watches chain ${chainId} now`);
+}
+
+/** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
+async function report(deps: RoundDeps, r: Parameters<CheckoutService['reportTransfer']>[0]): Promise<boolean> {
+  try {
+    return (await deps.checkouts.reportTransfer(r)).created;
+  } catch (err) {
+    // A report the transfers code refuses (say, an amount finer than the asset) is a fact about
+    // that transfer, not about the node: it is logged and the scan goes on.
+    if (!isHostpayError(err)) throw err;
+    deps.log.warn(`evm watch ${r.chain}: transfer ${r.txHash}:${r.index} not recorded: ${err.code} ${err.message}`);
+    return false;
+  }
+}
+

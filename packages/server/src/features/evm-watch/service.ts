@@ -1,0 +1,203 @@
+import { HostpayError } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { invalid } from '../../admin/deps.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+import type { Resolver } from '../webhooks/guard.js';
+import { blockOf, DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchedToken, type WatchRow } from './config.js';
+import { checkRpcUrl, maskRpcUrl } from './rpc-url.js';
+
+export interface WatchRequest {
+  /** Required for a new watch; left out, the stored URL stays. */
+  rpcUrl?: string | undefined;
+  tokens?: { asset: string; contract?: string | undefined; decimals?: number | undefined }[] | undefined;
+  nativeAsset?: string | null | undefined;
+  nativeDecimals?: number | undefined;
+  confirmations?: number | undefined;
+  pollIntervalMs?: number | undefined;
+  allowPrivateRpc?: boolean | undefined;
+  startBlock?: number | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** What the instance running the watcher knows beyond the store (per chain). */
+export interface LiveStatus {
+  state: 'watching' | 'standby' | 'error' | 'stopped';
+  /** This instance holds the chain's lease. */
+  leader: boolean;
+  lastError: string | null;
+  consecutiveErrors: number;
+}
+
+export const rpcOwner = (chainId: string) => `evm_watch:${chainId}`;
+const CONTRACT = /^0x[0-9a-fA-F]{40}$/;
+
+export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
+  const cursor = blockOf(w.cursor_block);
+  const head = blockOf(w.head_block);
+  const leaseLive = w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
+  return {
+    chain: w.symbol,
+    rpcUrl: w.rpc_url_shown,
+    tokens: tokensOf(w),
+    nativeAsset: w.native_asset,
+    nativeDecimals: w.native_decimals,
+    confirmations: w.confirmations_required,
+    pollIntervalMs: w.poll_interval_ms,
+    allowPrivateRpc: w.allow_private_rpc === 1,
+    enabled: w.enabled === 1,
+    startBlock: blockOf(w.start_block),
+    status: {
+      state: live?.state ?? (w.enabled === 0 ? 'stopped' : leaseLive ? 'watching' : 'standby'),
+      cursorBlock: cursor,
+      headBlock: head,
+      blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
+      lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
+      lastError: live?.lastError ?? w.last_error,
+      lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
+      leaseHolder: leaseLive ? w.lease_owner : null,
+    },
+    createdAt: new Date(w.created_at).toISOString(),
+    updatedAt: new Date(w.updated_at).toISOString(),
+  };
+}
+export type WatchView = ReturnType<typeof watchView>;
+
+export interface WatchAdminOptions {
+  store: Store;
+  box: SecretBox;
+  sandbox: boolean;
+  resolve: Resolver;
+  now: () => number;
+  /** The watcher of this instance: its live status, and a nudge after a change. */
+  live: (symbol: string) => LiveStatus | undefined;
+  changed: () => void;
+}
+
+/**
+ * The operators' side of the EVM watcher: which chains are watched, through which node, which
+ * token contracts, how often. The RPC URL is sealed at rest and shown masked; every change is
+ * audited (with the masked URL). The required confirmations are the chain's own (the catalog's
+ * confirmationsRequired, which checkouts copy), so setting them here changes the chain.
+ */
+export function watchAdmin(opts: WatchAdminOptions) {
+  const { store, box } = opts;
+  const db = store.db;
+  const at = () => new Date(opts.now()).toISOString();
+  const view = (w: WatchRow) => watchView(w, at(), opts.live(w.symbol));
+
+  async function require(symbol: string): Promise<WatchRow> {
+    const w = await findWatch(db, symbol);
+    if (w === undefined) throw new HostpayError('NOT_FOUND', `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --rpc-url URL)`);
+    return w;
+  }
+
+  async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
+    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).execute();
+    const wanted = req ?? networks.filter((n) => n.token_contract !== null).map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
+    if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
+    const seen = new Set<string>();
+    return wanted.map((t, i) => {
+      const symbol = t.asset.toUpperCase();
+      const network = networks.find((n) => n.symbol === symbol);
+      if (network === undefined) invalid(`tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`);
+      const contract = t.contract ?? network.token_contract;
+      if (contract === null || !CONTRACT.test(contract)) invalid(`tokens[${i}].contract must be the token's 0x address (40 hex digits)${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`);
+      const decimals = t.decimals ?? network.decimals;
+      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
+      // An amount in base units must be representable in the asset: no rounding, ever.
+      if (decimals > network.decimals) invalid(`tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`);
+      const lower = contract.toLowerCase();
+      if (seen.has(lower)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
+      seen.add(lower);
+      return { asset: symbol, contract: lower, decimals };
+    });
+  }
+
+  async function checkNative(trx: typeof db, chainId: string, asset: string | null | undefined, decimals: number): Promise<string | null> {
+    const natives = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals']).where('n.chain_id', '=', chainId).where('n.token_contract', 'is', null).execute();
+    if (asset === null) return null;
+    const pick = asset === undefined ? natives[0] : natives.find((n) => n.symbol === asset.toUpperCase());
+    if (pick === undefined) {
+      if (asset === undefined) return null;
+      invalid(`nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`);
+    }
+    if (decimals > pick.decimals) invalid(`nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`);
+    return pick.symbol;
+  }
+
+  return {
+    async setChainWatch(symbol: string, req: WatchRequest, audit: AuditContext) {
+      const chain = await db.selectFrom('chains').selectAll().where('symbol', '=', symbol.toUpperCase()).executeTakeFirst();
+      if (chain === undefined) throw new HostpayError('NOT_FOUND', `chain ${symbol.toUpperCase()} does not exist`);
+      if (chain.family !== 'evm') invalid(`chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`);
+      const before = await findWatch(db, chain.symbol);
+      const allowPrivate = req.allowPrivateRpc ?? (before?.allow_private_rpc === 1);
+      let rpcUrl: string;
+      if (req.rpcUrl !== undefined) {
+        if (req.rpcUrl.length > 2048) throw new HostpayError('INVALID_URL', 'rpcUrl must be at most 2048 characters', { field: 'rpcUrl' });
+        rpcUrl = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve })).href;
+      } else if (before !== undefined) {
+        rpcUrl = box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8');
+        await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+      } else {
+        invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
+      }
+      const pollIntervalMs = req.pollIntervalMs ?? before?.poll_interval_ms ?? DEFAULT_POLL_MS;
+      if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS) invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
+      const confirmations = req.confirmations ?? chain.confirmations_required;
+      if (!Number.isInteger(confirmations) || confirmations < 1 || confirmations > 1000) invalid('confirmations must be a whole number from 1 to 1000');
+      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? 18;
+      if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36) invalid('nativeDecimals must be a whole number from 0 to 36');
+      if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0)) invalid('startBlock must be a block number from 0');
+      const now = at();
+      await store.writeTransaction(async (trx) => {
+        const tokens = await checkTokens(trx, chain.id, req.tokens ?? (before === undefined ? undefined : tokensOf(before)));
+        const nativeAsset = await checkNative(trx, chain.id, req.nativeAsset === undefined && before !== undefined ? before.native_asset : req.nativeAsset, nativeDecimals);
+        const fields = {
+          rpc_url_sealed: box.seal(rpcUrl, rpcOwner(chain.id)),
+          rpc_url_shown: maskRpcUrl(rpcUrl),
+          tokens: JSON.stringify(tokens),
+          native_asset: nativeAsset,
+          native_decimals: nativeDecimals,
+          poll_interval_ms: pollIntervalMs,
+          allow_private_rpc: allowPrivate ? 1 : 0,
+          enabled: req.enabled === undefined ? (before?.enabled ?? 1) : req.enabled ? 1 : 0,
+          updated_at: now,
+        };
+        // A new start block starts the scan over from there: the cursor and kept hashes go.
+        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null } : {};
+        if (before === undefined) {
+          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
+        } else {
+          await trx.updateTable('evm_watches').set({ ...fields, ...restart }).where('chain_id', '=', chain.id).execute();
+        }
+        if (req.startBlock !== undefined) await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', chain.id).execute();
+        if (confirmations !== chain.confirmations_required) await trx.updateTable('chains').set({ confirmations_required: confirmations }).where('id', '=', chain.id).execute();
+        const after = await findWatch(trx, chain.symbol);
+        await recordAudit(trx, audit, { action: 'chain.watch.set', objectType: 'chain', objectId: chain.id, before: before === undefined ? null : watchView(before, now), after: watchView(after!, now) });
+      });
+      opts.changed();
+      return view(await require(chain.symbol));
+    },
+
+    getChainWatch: async (symbol: string) => view(await require(symbol)),
+
+    async listChainWatches() {
+      return (await watchQuery(db).orderBy('c.symbol').execute()).map(view);
+    },
+
+    async deleteChainWatch(symbol: string, audit: AuditContext) {
+      const before = await require(symbol);
+      await store.writeTransaction(async (trx) => {
+        await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', before.chain_id).execute();
+        await trx.deleteFrom('evm_watches').where('chain_id', '=', before.chain_id).execute();
+        await recordAudit(trx, audit, { action: 'chain.watch.delete', objectType: 'chain', objectId: before.chain_id, before: watchView(before, at()), after: null });
+      });
+      opts.changed();
+      return { ...watchView(before, at()), enabled: false, status: { ...watchView(before, at()).status, state: 'stopped' as const, leaseHolder: null } };
+    },
+  };
+}
+
+export type WatchAdmin = ReturnType<typeof watchAdmin>;
