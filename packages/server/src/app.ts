@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCompression(app);
   const operatorTokens = deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
-  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined });
+  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined, console: admin !== undefined && config.console });
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
