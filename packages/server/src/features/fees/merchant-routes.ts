@@ -6,12 +6,52 @@ import { HostpayError } from '../../errors.js';
 import { andThen, sendJsonText } from '../../http/envelope.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
+import type { FastRoute } from '../../http/fast-path.js';
+import type { MerchantServices } from '../../auth/ports.js';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 
 /**
  * The merchant's fee preview (interface §2.3), behind the merchant authentication hook (added in
  * this plugin's scope). The body is finished JSON text with exact decimals, sent as it is.
  */
 const feePreview200 = Type.Unsafe<string>(Type.Ref(FeePreviewEnvelope, { description: 'The fee schedule that applies and the fee for this amount.' }));
+
+const SCOPE = 'fees:read';
+
+// Query values the fast path takes as they are: nothing a query parser would decode (%, +).
+const PLAIN = /^[A-Za-z0-9._~-]*$/;
+const queryCheck = TypeCompiler.Compile(FeesPreviewQuery);
+
+/**
+ * The fee preview on the fast path (http/fast-path.ts): `amount` and `currency` (either order),
+ * the key's own merchant, values that need no decoding and pass the route's schema and amount
+ * check. Anything else is left to Fastify and the route below, which answers it or its error.
+ */
+export function feeFastRoutes(services: MerchantServices): FastRoute[] {
+  return [{
+    path: PATHS.feesPreview,
+    route: PATHS.feesPreview,
+    scope: SCOPE,
+    answer(query, principal) {
+      const parts = query.split('&');
+      if (parts.length !== 2) return undefined;
+      let amount: string | undefined;
+      let currency: string | undefined;
+      for (const part of parts) {
+        const eq = part.indexOf('=');
+        const name = part.slice(0, eq);
+        const value = part.slice(eq + 1);
+        if (eq === -1 || !PLAIN.test(value)) return undefined;
+        if (name === 'amount' && amount === undefined) amount = value;
+        else if (name === 'currency' && currency === undefined) currency = value;
+        else return undefined;
+      }
+      if (!queryCheck.Check({ amount, currency })) return undefined;
+      const parsed = parseAmount(amount!);
+      return parsed.ok ? services.feePreviewBody(principal.key.merchantId, parsed.value, currency!.toUpperCase()) : undefined;
+    },
+  }];
+}
 
 export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { services } = ctx;
@@ -27,7 +67,7 @@ export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promi
       security: SECURITY.merchant,
       response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },
     },
-    config: { scope: 'fees:read' },
+    config: { scope: SCOPE },
   }, (req, reply) => {
     // The schema pattern admits the shape; parseAmount adds the range (> 0, <= 10^15).
     const amount = parseAmount(req.query.amount);
