@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fastPathAnswers } from '../src/http/fast-path.js';
+import { encodedBodies, fastPathAnswers } from '../src/http/fast-path.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { issueToken, merchantHeaders } from './http-helpers/requests.js';
 
@@ -228,4 +228,17 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     expect(JSON.stringify(access)).not.toContain(headers.signature);
   });
 
+
+  it('the encoded-answer memo gives the text\'s UTF-8 bytes and stays within its bound', () => {
+    const bytesOf = encodedBodies(10);
+    const a = '{"a":"é"}'; // 10 bytes
+    expect(bytesOf(a).equals(Buffer.from(a))).toBe(true);
+    expect(bytesOf(a)).toBe(bytesOf(a)); // kept
+    const b = '{"b":1}';
+    expect(bytesOf(b).toString()).toBe(b); // over the bound: the memo was emptied first
+    expect(bytesOf(b)).toBe(bytesOf(b));
+    const big = 'x'.repeat(11);
+    expect(bytesOf(big).toString()).toBe(big); // larger than the bound: answered, not kept
+    expect(bytesOf(big)).not.toBe(bytesOf(big));
+  });
 });

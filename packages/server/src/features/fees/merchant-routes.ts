@@ -1,4 +1,4 @@
-import { FeePreviewEnvelope, FeesPreviewQuery, parseAmount, PATHS } from '@hostpay/protocol';
+import { type Decimal, FeePreviewEnvelope, FeesPreviewQuery, parseAmount, PATHS } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { selectMerchant } from '../../auth/merchant-selection.js';
 import { principalOf } from '../../auth/principal.js';
@@ -28,29 +28,52 @@ const queryCheck = TypeCompiler.Compile(FeesPreviewQuery);
  * check. Anything else is left to Fastify and the route below, which answers it or its error.
  */
 export function feeFastRoutes(services: MerchantServices): FastRoute[] {
+  // Clients repeat a handful of queries: each is parsed and checked once (bounded: emptied when full).
+  const parsed = new Map<string, FastQuery | null>();
   return [{
     path: PATHS.feesPreview,
     route: PATHS.feesPreview,
     scope: SCOPE,
     answer(query, principal) {
-      const parts = query.split('&');
-      if (parts.length !== 2) return undefined;
-      let amount: string | undefined;
-      let currency: string | undefined;
-      for (const part of parts) {
-        const eq = part.indexOf('=');
-        const name = part.slice(0, eq);
-        const value = part.slice(eq + 1);
-        if (eq === -1 || !PLAIN.test(value)) return undefined;
-        if (name === 'amount' && amount === undefined) amount = value;
-        else if (name === 'currency' && currency === undefined) currency = value;
-        else return undefined;
+      let q = parsed.get(query);
+      if (q === undefined) {
+        q = parseFastQuery(query);
+        if (parsed.size >= MAX_PARSED_QUERIES) parsed.clear();
+        parsed.set(query, q);
       }
-      if (!queryCheck.Check({ amount, currency })) return undefined;
-      const parsed = parseAmount(amount!);
-      return parsed.ok ? services.feePreviewBody(principal.key.merchantId, parsed.value, currency!.toUpperCase()) : undefined;
+      return q === null ? undefined : services.feePreviewBody(principal.key.merchantId, q.amount, q.currency, q.amountText);
     },
   }];
+}
+
+const MAX_PARSED_QUERIES = 1024;
+
+interface FastQuery {
+  amount: Decimal;
+  /** amount.toFixed(), the answer cache's spelling. */
+  amountText: string;
+  /** Upper case, as the route passes it. */
+  currency: string;
+}
+
+/** `amount` and `currency` as the route reads them, or null for anything the route should see. */
+function parseFastQuery(query: string): FastQuery | null {
+  const parts = query.split('&');
+  if (parts.length !== 2) return null;
+  let amount: string | undefined;
+  let currency: string | undefined;
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const name = part.slice(0, eq);
+    const value = part.slice(eq + 1);
+    if (eq === -1 || !PLAIN.test(value)) return null;
+    if (name === 'amount' && amount === undefined) amount = value;
+    else if (name === 'currency' && currency === undefined) currency = value;
+    else return null;
+  }
+  if (!queryCheck.Check({ amount, currency })) return null;
+  const checked = parseAmount(amount!);
+  return checked.ok ? { amount: checked.value, amountText: checked.value.toFixed(), currency: currency!.toUpperCase() } : null;
 }
 
 export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
