@@ -35,6 +35,7 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['GET', '/networks'], ['POST', '/networks'], ['GET', '/networks/net_x'], ['PATCH', '/networks/net_x'], ['GET', '/addresses'],
   ['GET', '/webhook-endpoints'], ['GET', '/webhook-endpoints/we_x'], ['GET', '/webhook-endpoints/we_x/deliveries'], ['POST', '/webhook-endpoints/we_x/redeliver'],
   ['GET', '/stats'],
+  ['GET', '/chain-watches'], ['PUT', '/chains/BSC/watch'], ['GET', '/chains/BSC/watch'], ['DELETE', '/chains/BSC/watch'],
 ];
 
 const signed = (body = '') => {

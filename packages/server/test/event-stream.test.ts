@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../src/features/events/outbox.js';
 import { STREAMS_PER_MERCHANT } from '../src/features/events/stream.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
-import { expectError, merchantHeaders } from './http-helpers/requests.js';
+import { expectError, issueToken, merchantHeaders } from './http-helpers/requests.js';
 import { merchantCall } from './http-helpers/webhooks.js';
 
 /**
@@ -104,6 +104,22 @@ describe('event stream', () => {
     expect(Number(m!.id)).toBe(e.sequence);
     expect(JSON.parse(m!.data)).toMatchObject({ id: e.id, sequence: e.sequence });
     stream.close();
+  });
+
+  it('ends when its bearer token expires', async () => {
+    const token = await issueToken(fx, fx.demo);
+    const ttl = fx.config.tokenTtlSeconds;
+    // Two seconds of the token's life left.
+    fx.clock.offsetMs += (ttl - 2) * 1000;
+    try {
+      const res = await fetch(`${base}${S}`, { headers: await merchantHeaders(fx, fx.demo, token) });
+      expect(res.status).toBe(200);
+      const started = Date.now();
+      await res.text(); // resolves when the server ends the stream
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      fx.clock.offsetMs -= (ttl - 2) * 1000;
+    }
   });
 
   it(`allows ${STREAMS_PER_MERCHANT} streams at once per merchant (429 RATE_LIMITED beyond), and a shutdown ends them`, async () => {

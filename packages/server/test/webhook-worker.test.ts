@@ -25,7 +25,8 @@ describe('one slow endpoint never delays another', () => {
   let slow: Receiver;
   let fast: Receiver;
   beforeAll(async () => {
-    fx = await createFixture({ sandbox: true }, { webhooks: { worker: { pollMs: 20, timeoutMs: 10_000 } } });
+    // A server's defaults: 10 s timeout, wake-ups on commit, 250 ms poll.
+    fx = await createFixture({ sandbox: true });
     await configureChains(fx.services);
     slow = await Receiver.start();
     fast = await Receiver.start();

@@ -5,6 +5,7 @@ import { checkoutCall, configureChains, resultOf } from './http-helpers/checkout
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { expectError } from './http-helpers/requests.js';
 import { merchantCall, Receiver } from './http-helpers/webhooks.js';
+import { adminCaller, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 
 /**
  * The merchant's path through the issue's "done when": register an endpoint, pay a sandbox
@@ -21,7 +22,7 @@ interface Endpoint { id: string; url: string; secret?: string; enabledEvents: st
 interface Attempt { eventId: string; eventType: string; statusCode: number | null; error: string | null; latencyMs: number; responseBody: string | null; succeeded: boolean }
 
 beforeAll(async () => {
-  fx = await createFixture({ sandbox: true });
+  fx = await createFixture({ sandbox: true, adminTokens: OPERATOR_TOKENS });
   await configureChains(fx.services);
   rx = await Receiver.start();
 });
@@ -116,6 +117,28 @@ describe('endpoints', () => {
     expect(both).toHaveLength(2);
   });
 
+  it('the log keeps the first 2 KB of an answer; a redirect is a failed attempt and is not followed', async () => {
+    const elsewhere = await Receiver.start();
+    const talker = await Receiver.start();
+    talker.answer = (_r, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'é'.repeat(1500)}${'z'.repeat(5000)}`);
+    const t = resultOf<Endpoint>(await call('POST', E, { url: talker.url }));
+    await call('POST', `${E}/${t.id}/test`);
+    await drain();
+    const [kept] = json<Attempt[]>(await call('GET', `${E}/${t.id}/deliveries`));
+    expect(kept).toMatchObject({ statusCode: 200, succeeded: true });
+    // 1,500 two-byte characters are 3,000 bytes: the first 2,048 bytes are 1,024 of them.
+    expect(kept!.responseBody).toBe('é'.repeat(1024));
+    talker.answer = (_r, res) => res.writeHead(302, { location: elsewhere.url }).end();
+    await call('POST', `${E}/${t.id}/test`);
+    await drain();
+    const [moved] = json<Attempt[]>(await call('GET', `${E}/${t.id}/deliveries`));
+    expect(moved).toMatchObject({ statusCode: 302, succeeded: false });
+    expect(elsewhere.received).toHaveLength(0);
+    await call('DELETE', `${E}/${t.id}`);
+    await talker.close();
+    await elsewhere.close();
+  });
+
   it('a network error is logged without a status', async () => {
     const dead = await Receiver.start();
     const url = dead.url;
@@ -207,6 +230,15 @@ describe('endpoints', () => {
     expect(resultOf<Endpoint>(await call('GET', `${E}/${f.id}`))).toMatchObject({ disabled: true, disabledReason: 'failing' });
     const disabled = resultOf<{ type: string; data: { object: { id: string } } }[]>(await call('GET', '/api/v1/cp/events?type=webhook_endpoint.disabled&limit=1'));
     expect(disabled[0]!.data.object.id).toBe(f.id);
+    // Operators see it among the disabled endpoints, with why and since when it failed.
+    const admin = adminCaller(() => fx.app);
+    const listed = json<{ items: { id: string; merchantId: string; health: Record<string, unknown> }[] }>(await admin('GET', `/webhook-endpoints?disabled=true&merchantId=${fx.demo.merchantId}`));
+    const seen = listed.items.find((e) => e.id === f.id);
+    expect(seen?.merchantId).toBe(fx.demo.merchantId);
+    expect(seen?.health).toMatchObject({ disabled: true, disabledReason: 'failing', successRate24h: 0, lastSuccessAt: null });
+    expect(seen?.health.failingSince).not.toBeNull();
+    expect(seen?.health.attempts24h).toBeGreaterThanOrEqual(1);
+    expect(json<{ items: { id: string }[] }>(await admin('GET', '/webhook-endpoints?disabled=false')).items.map((e) => e.id)).not.toContain(f.id);
     await call('DELETE', `${E}/${f.id}`);
     await failing.close();
   });
@@ -242,6 +274,22 @@ describe('events API', () => {
     const other = await fx.createKey(await fx.createMerchant('Nosy Shop'));
     const id = page1[0]!.id;
     expectError(await call('GET', `/api/v1/cp/events/${id}`, undefined, other), 404, 'NOT_FOUND');
+  });
+
+  it('every ledger posting writes wallet.balance_changed in its transaction; a replayed posting writes none', async () => {
+    const wallet = await fx.services.store.db.selectFrom('wallets').selectAll().where('merchant_id', '=', fx.demo.merchantId).executeTakeFirstOrThrow();
+    const posting = { walletId: wallet.id, kind: 'credit' as const, amount: '1.5', idempotencyKey: 'events-ledger-test' };
+    const { posting: p } = await fx.services.admin.post(posting, { operator: 'test' });
+    await fx.services.admin.post(posting, { operator: 'test' });
+    await fx.services.admin.post({ walletId: wallet.id, kind: 'freeze', amount: '0.5' }, { operator: 'test' });
+    const res = await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=2');
+    const [freeze, credit] = (parseExactJson(res.body) as { result: { type: string; data: { object: Record<string, unknown> } }[] }).result;
+    expect(credit!.data.object).toMatchObject({ walletId: wallet.id, postingId: p.id, kind: 'credit' });
+    expect(String(credit!.data.object.amount)).toBe('1.5');
+    expect(res.body).toContain('"kind":"credit","amount":1.5,');
+    expect(freeze!.data.object).toMatchObject({ walletId: wallet.id, kind: 'freeze' });
+    const all = resultOf<{ data: { object: { postingId?: string } } }[]>(await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=200'));
+    expect(all.filter((e) => e.data.object.postingId === p.id)).toHaveLength(1);
   });
 
   it('needs events:read; endpoints need webhooks:write', async () => {

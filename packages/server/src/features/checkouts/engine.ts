@@ -1,8 +1,8 @@
-import { Decimal, decimalText, jsonDecimal, writeExactJson } from '@hostpay/protocol';
+import { Decimal, writeExactJson } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import { appendEvent, type EventType } from '../events/outbox.js';
-import { creditInTransaction } from '../ledger/service.js';
+import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { nextEvent, optionAtThreshold, optionTotals } from './decide.js';
 import { checkoutFacts } from './engine-facts.js';
 import { creditFor } from './pricing.js';
@@ -115,14 +115,7 @@ async function settle(trx: Db, c: LoadedCheckout, ctx: EngineContext, settlement
   if (credit.amount.lte(0)) return c.row.merchant_id;
   const { posting, walletId } = await creditInTransaction(trx, ctx.dialect, { merchantId: c.row.merchant_id, assetId: credit.assetId, chainId: credit.chainId, amount: credit.amount, idempotencyKey: `checkout:${c.row.id}`, at: ctx.at });
   c.row.credited_posting_id = posting.id;
-  await appendEvent(
-    trx,
-    c.row.merchant_id,
-    'wallet.balance_changed',
-    writeExactJson({ walletId, postingId: posting.id, kind: 'credit', amount: num(posting.amount), balance: num(posting.amount_after), freezeAmount: num(posting.freeze_amount_after), checkoutId: c.row.id }),
-    ctx.at,
-  );
+  await appendEvent(trx, c.row.merchant_id, 'wallet.balance_changed', balanceChangedJson(walletId, posting, { checkoutId: c.row.id }), ctx.at);
   return c.row.merchant_id;
 }
 
-const num = (text: string) => jsonDecimal(decimalText(text));

@@ -1,5 +1,6 @@
 import { WEBHOOK_PATHS, WebhookEvent } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
+import { principalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
 import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
@@ -49,7 +50,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
   app.get(WEBHOOK_PATHS.eventStream, {
     schema: {
       tags: ['webhooks'], operationId: 'streamEvents', summary: 'Follow events as Server-Sent Events',
-      description: 'A `text/event-stream` of the merchant\'s events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent); reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.',
+      description: 'A `text/event-stream` of the merchant\'s events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent), or when the bearer token or the key expires; reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.',
       security: SECURITY.merchant,
       querystring: Type.Object({
         ...MerchantQuery,
@@ -65,8 +66,12 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
     config: { scope: 'events:read' },
   }, async (req, reply) => {
     const merchantId = await merchantOf(req, req.query.merchantId);
-    const maxSeconds = req.query.maxSeconds === undefined ? 3600 : Number(req.query.maxSeconds);
-    if (maxSeconds > 3600) throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', { parameter: 'maxSeconds' });
+    const asked = req.query.maxSeconds === undefined ? 3600 : Number(req.query.maxSeconds);
+    if (asked > 3600) throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', { parameter: 'maxSeconds' });
+    // Authenticated once, at connect: the stream ends when its token or key would no longer be accepted.
+    const { key, token } = principalOf(req);
+    const limits = [token === null ? Number.POSITIVE_INFINITY : token.exp * 1000, key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt)];
+    const maxSeconds = asked === 0 ? 0 : Math.max(1, Math.min(asked, Math.floor((Math.min(...limits) - ctx.now()) / 1000)));
     const { afterSequence } = req.query;
     await webhooks.streams.serve(req, reply, { merchantId, types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence), maxSeconds });
   });

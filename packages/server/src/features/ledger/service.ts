@@ -1,4 +1,4 @@
-import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
+import { Decimal, decimalText, jsonDecimal, parseAmount, writeExactJson } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
@@ -9,6 +9,7 @@ import { required, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
+import { appendEvent } from '../events/outbox.js';
 
 export interface PostingRequest {
   walletId: string;
@@ -83,6 +84,8 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
     };
     await insertPosting(trx, posting);
     await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
+    // The merchant hears of every balance change, in the transaction that makes it (outbox).
+    await appendEvent(trx, wallet.merchant_id, 'wallet.balance_changed', balanceChangedJson(wallet.id, posting), at);
     await recordAudit(trx, ctx, {
       action: `wallet.${req.kind}`,
       objectType: 'wallet',
@@ -94,6 +97,12 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
   });
   if (!result.replayed) await caches.invalidate({ kind: 'wallets', merchantId: result.merchantId });
   return { posting: result.posting, replayed: result.replayed };
+}
+
+/** `data.object` of a `wallet.balance_changed` event: the posting and the balances after it. */
+export function balanceChangedJson(walletId: string, p: PostingRow, extra: { checkoutId?: string } = {}): string {
+  const num = (text: string) => jsonDecimal(decimalText(text));
+  return writeExactJson({ walletId, postingId: p.id, kind: p.kind, amount: num(p.amount), balance: num(p.amount_after), freezeAmount: num(p.freeze_amount_after), ...extra });
 }
 
 export const postingView = (p: LedgerPostingTable) => ({

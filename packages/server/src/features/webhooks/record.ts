@@ -82,6 +82,56 @@ async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' |
 
 export const attemptSucceeded = isSuccess;
 
+/** Successes recorded in one transaction. */
+const RECORD_EVERY = 10;
+
+/**
+ * Records one endpoint's attempts as its loop sends: successes RECORD_EVERY at a time in the
+ * background while the next ones are sent (one recording in flight at most, in order), a failure
+ * at once after them, since it may disable the endpoint. `settle` waits for all of it.
+ */
+export class AttemptRecorder {
+  readonly #store: Store;
+  #done: AttemptRecord[] = [];
+  #recording: Promise<void> = Promise.resolve();
+  #failed: Error | undefined;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  success(rec: AttemptRecord): void {
+    if (this.#failed) throw this.#failed;
+    this.#done.push(rec);
+    if (this.#done.length >= RECORD_EVERY) this.#later(this.#done.splice(0));
+  }
+
+  async failure(rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {
+    await this.#wait();
+    return recordAttempts(this.#store, [...this.#done.splice(0), rec]);
+  }
+
+  async settle(): Promise<void> {
+    this.#later(this.#done.splice(0));
+    await this.#wait();
+  }
+
+  #later(recs: AttemptRecord[]): void {
+    if (recs.length === 0) return;
+    this.#recording = this.#recording.then(() => recordAttempts(this.#store, recs)).then(
+      () => undefined,
+      (err: Error) => {
+        this.#failed ??= err;
+      },
+    );
+  }
+
+  async #wait(): Promise<void> {
+    await this.#recording;
+    if (this.#failed) throw this.#failed;
+  }
+}
+
 async function disableEndpoint(trx: Db, endpoint: WebhookEndpointTable, reason: 'gone' | 'failing', at: string): Promise<void> {
   const set = { disabled: 1, disabled_reason: reason, disabled_at: at, failing_since: endpoint.failing_since, updated_at: at };
   await trx.updateTable('webhook_endpoints').set(set).where('id', '=', endpoint.id).execute();

@@ -5,14 +5,14 @@ import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/sch
 import type { Store } from '../../store/store.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
-import { attemptSucceeded, recordAttempts, type AttemptRecord } from './record.js';
+import { AttemptRecorder, attemptSucceeded, type AttemptRecord } from './record.js';
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { WakeSubscription } from './wakeup.js';
 
-/** Successes recorded in one transaction. */
-const RECORD_EVERY = 10;
+/** Shortest time between two looks at the queue that wake-ups cause, ms. */
+const WAKE_SPACING_MS = 5;
 
 interface Lease {
   /** When it expires, as this worker last wrote it. */
@@ -37,7 +37,10 @@ export interface WorkerOptions {
    * Default 60,000. Renewed every third of it while the endpoint is served, sends in flight included.
    */
   leaseMs?: number;
-  /** Endpoints served at once by this worker. Default 32. */
+  /**
+   * Endpoints served at once by this worker. Default 100: a slot is held only while that endpoint
+   * has due deliveries, so many slow endpoints at once do not starve the others.
+   */
   maxEndpoints?: number;
   /** Deliveries read per round of one endpoint. Default 50. */
   batch?: number;
@@ -67,12 +70,14 @@ export class WebhookWorker {
   /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
   #wakes = 0;
   #timer: NodeJS.Timeout | undefined;
+  #wakeTimer: NodeJS.Timeout | undefined;
+  #lastWake = Number.NEGATIVE_INFINITY;
   #stopping = false;
   #ticking: Promise<number> | undefined;
   #again = false;
 
   constructor(opts: WorkerOptions) {
-    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 32, batch: 50, ...opts };
+    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 100, batch: 50, ...opts };
   }
 
   start(): void {
@@ -90,11 +95,25 @@ export class WebhookWorker {
     loop();
   }
 
-  /** Something was queued: look now rather than at the next poll. */
+  /**
+   * Something was queued: look now rather than at the next poll. Under a stream of commits the
+   * queue is looked at most every WAKE_SPACING_MS, not once per commit.
+   */
   wake(): void {
     this.#wakes++;
-    if (this.#timer === undefined || this.#stopping) return;
-    this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
+    if (this.#timer === undefined || this.#stopping || this.#wakeTimer !== undefined) return;
+    const run = () => {
+      this.#wakeTimer = undefined;
+      this.#lastWake = performance.now();
+      this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
+    };
+    const wait = this.#lastWake + WAKE_SPACING_MS - performance.now();
+    if (wait <= 0) {
+      run();
+      return;
+    }
+    this.#wakeTimer = setTimeout(run, wait);
+    this.#wakeTimer.unref();
   }
 
   /** Stops taking work and waits for the sends under way (each bounded by the timeout). */
@@ -102,6 +121,8 @@ export class WebhookWorker {
     this.#stopping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#wakeTimer);
+    this.#wakeTimer = undefined;
     await this.#subscription?.stop();
     this.#subscription = undefined;
     await this.#ticking?.catch(() => undefined);
@@ -117,6 +138,8 @@ export class WebhookWorker {
     this.#stopping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#wakeTimer);
+    this.#wakeTimer = undefined;
     for (const h of this.#heartbeats) clearInterval(h);
     this.#heartbeats.clear();
     void this.#subscription?.stop();
@@ -234,43 +257,21 @@ export class WebhookWorker {
         if (due.length === 0) return;
         const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
         const secrets = this.#secrets(endpoint);
-        // Successes are recorded RECORD_EVERY at a time, while the next ones are sent (one
-        // recording in flight at most); a failure at once, since it may disable the endpoint.
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
-        // again (same webhook-id); a round's recordings are done before the next round reads.
-        const done: AttemptRecord[] = [];
-        let recording: Promise<void> = Promise.resolve();
-        let recordFailed: Error | undefined;
-        const recordLater = (recs: AttemptRecord[]) => {
-          recording = recording.then(() => recordAttempts(this.#o.store, recs)).then(() => undefined, (err: Error) => {
-            recordFailed ??= err;
-          });
-        };
-        const settle = async () => {
-          await recording;
-          if (recordFailed) throw recordFailed;
-        };
+        // again (same webhook-id); a round's attempts are all recorded before the next round reads.
+        const recorder = new AttemptRecorder(this.#o.store);
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
-            if (recordFailed) throw recordFailed;
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
             if (this.#crashed) return;
-            if (attemptSucceeded(rec.result)) {
-              done.push(rec);
-              if (done.length >= RECORD_EVERY) recordLater(done.splice(0));
-            } else {
-              await settle();
-              if ((await recordAttempts(this.#o.store, [...done.splice(0), rec])) === 'disabled') return;
-            }
+            if (attemptSucceeded(rec.result)) recorder.success(rec);
+            else if ((await recorder.failure(rec)) === 'disabled') return;
           }
         } finally {
-          if (!this.#crashed) {
-            recordLater(done.splice(0));
-            await settle();
-          }
+          if (!this.#crashed) await recorder.settle();
         }
       }
     } finally {
