@@ -19,6 +19,8 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = f
     const el = box.current;
     if (el === null) return;
     const width = Math.max(280, el.clientWidth);
+    const anyBars = series.some((s) => s.bars);
+    const step = x.length > 1 ? x[1]! - x[0]! : 86_400;
     const bars = uPlot.paths.bars?.({ size: [0.6, 40] });
     const plot = new uPlot(
       {
@@ -27,7 +29,12 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = f
         height,
         // Room on the right for the last x-axis label.
         padding: [8, 32, 0, 0],
-        scales: { x: logX ? { time: false, distr: 3 } : { time }, ...(logY ? { y: { distr: 3 } } : {}) },
+        scales: {
+          // Bars get half a step of room either side, so the first and last are drawn whole.
+          x: logX ? { time: false, distr: 3, range: (_u, min, max) => [min, max] } : { time, ...(anyBars && x.length > 0 ? { range: (_u, min, max) => [min - step / 2, max + step / 2] } : {}) },
+          // Volumes and fees are measured from zero.
+          y: logY ? { distr: 3 } : { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         axes: [{ label: xLabel, stroke: '#333' }, { label: yLabel, stroke: '#333', size: 70 }],
         series: [
           { label: xLabel },

@@ -200,8 +200,8 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       await go(hash, ready);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), hash).toBeLessThanOrEqual(768);
       expect(await page.getByRole('link', { name: 'Work queues' }).isVisible()).toBe(true);
+      await shot(`768${hash.replace(/\//g, '-')}`);
     }
-    await shot('overview-768');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 

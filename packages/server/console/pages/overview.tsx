@@ -92,7 +92,7 @@ function Figures({ stats }: { stats: Stats }) {
           {percentText(stats.webhooks.successRate)}
         </Card>
         {stats.settledTotals.map((t) => (
-          <Card label={`Settled ${t.asset} (${t.count} checkouts)`} testid={`settled-${t.asset}`} key={t.asset}>
+          <Card label={`Settled ${t.asset} (${t.count} checkout${t.count === '1' ? '' : 's'})`} testid={`settled-${t.asset}`} key={t.asset}>
             <Amount value={t.amount} />
           </Card>
         ))}
