@@ -49,7 +49,8 @@ beforeAll(async () => {
     if (name) tarball[name] = join(out, file);
   }
 }, 60_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The installs below leave tens of thousands of files: removing them takes a while on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 describe('the published tarballs', () => {
   it('hold compiled JavaScript, declarations, README and LICENSE; no sources, tests or build state', async () => {
