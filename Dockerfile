@@ -7,7 +7,7 @@ WORKDIR /app
 COPY . .
 # `npm ci` runs the `prepare` script, which compiles every package to dist/.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo bench
+ && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo packages/server/console bench
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \

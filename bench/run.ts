@@ -170,25 +170,30 @@ const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) =
  * per request is steadier than req/s on a shared VM, where the load generator's share of the
  * machine moves the throughput of both servers.
  */
-function cpuMs(pid: number | undefined): number {
+function cpuMs(pid: number | undefined): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
   } catch {
-    return Number.NaN;
+    return { user: Number.NaN, system: Number.NaN };
   }
 }
 const hostpayPid = children[0]?.pid;
 const barePid = children[1]?.pid;
-type Measured = LoadResult & { cpuUsPerRequest: number };
+/** Server CPU per request, µs: total, and its user (JavaScript, Node) and system (kernel: sockets) parts. */
+type Measured = LoadResult & { cpuUsPerRequest: number; userUs: number; systemUs: number };
 async function measured(pid: number | undefined, url: string): Promise<Measured> {
   const before = cpuMs(pid);
   const r = await load({ url, headers: headers(), durationSeconds, connections, threads });
   const requests = r.requestsPerSecond * durationSeconds;
-  return { ...r, cpuUsPerRequest: ((cpuMs(pid) - before) * 1000) / requests };
+  const after = cpuMs(pid);
+  const userUs = ((after.user - before.user) * 1000) / requests;
+  const systemUs = ((after.system - before.system) * 1000) / requests;
+  return { ...r, cpuUsPerRequest: userUs + systemUs, userUs, systemUs };
 }
-const medianBy = (results: Measured[], key: 'cpuUsPerRequest'): number => [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: { bare: number; hostpay: number } }[] = [];
+const medianBy = (results: Measured[], key: 'cpuUsPerRequest' | 'userUs' | 'systemUs'): number => [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+type Cpu = { bare: number; hostpay: number };
+const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: Cpu; user: Cpu; system: Cpu }[] = [];
 for (const t of targets) {
   // Unmeasured warm-up of both servers: the first seconds of hostpay run before V8 has optimised
   // the request path (measured: 72 µs of CPU per request in the first 5 s, 28 µs after).
@@ -208,18 +213,21 @@ for (const t of targets) {
     hostpay: median(hostpay) as Measured,
     ratios: hostpay.map((h, i) => h.requestsPerSecond / bare[i]!.requestsPerSecond),
     cpu: { bare: medianBy(bare, 'cpuUsPerRequest'), hostpay: medianBy(hostpay, 'cpuUsPerRequest') },
+    user: { bare: medianBy(bare, 'userUs'), hostpay: medianBy(hostpay, 'userUs') },
+    system: { bare: medianBy(bare, 'systemUs'), hostpay: medianBy(hostpay, 'systemUs') },
   });
 }
 
 const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
 console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${runs} alternating runs of ${durationSeconds}s (medians), Node ${process.version}, ${postgres ? (opts['no-redis'] ? 'PostgreSQL, no Redis' : 'PostgreSQL + Redis') : 'embedded SQLite'}`);
-console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'CPU ratio'.padStart(10)}`);
+console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'user+sys'.padStart(11)} ${'CPU ratio'.padStart(10)}`);
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
   const each = r.ratios.map((x) => x.toFixed(2)).join(' ');
   const cpuRatio = r.cpu.bare / r.cpu.hostpay;
-  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)}`);
-  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`);
+  const split = (side: 'bare' | 'hostpay') => `${r.user[side].toFixed(1)}+${r.system[side].toFixed(1)}`.padStart(11);
+  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)} ${split('bare')}`);
+  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`);
 }
 const memory = memoryMb(children[0]?.pid);
 if (memory) console.log(`hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`);

@@ -18,6 +18,8 @@ const TOKEN = randomBytes(32).toString('hex');
 
 interface Target {
   run(...args: string[]): Promise<Result>;
+  /** The same, with more environment variables. */
+  runEnv(env: Record<string, string>, ...args: string[]): Promise<Result>;
   operator: string;
   close(): Promise<void>;
 }
@@ -100,17 +102,34 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
       expect(actions.map((e) => e.action)).toEqual(['chain.create', 'chain.create', 'chain.set_xpub', 'chain.set_xpub', 'chain.set_xpub', 'chain.set_xpub', 'chain.update']);
       expect(new Set(actions.map((e) => e.operator))).toEqual(new Set([target.operator]));
     });
+
+    it('chain watch, show-watch, watches, unwatch: the RPC URL from the environment, shown masked', async () => {
+      const key = '0123456789abcdef0123456789abcdef';
+      expect(text(await run('chain', 'watches'))).toBe('no chain is watched: hostpay chain watch ETH --rpc-url-env ETH_RPC_URL\n');
+      const watched = json<{ rpcUrl: string; tokens: { asset: string }[]; confirmations: string }>(await target.runEnv({ ETH_NODE: `http://127.0.0.1:8545/v3/${key}` }, 'chain', 'watch', 'ETH', '--rpc-url-env', 'ETH_NODE', '--allow-private-rpc', '--token', 'USDT', '--confirmations', '3', '--poll-ms', '1000', '--json'));
+      expect(watched).toMatchObject({ rpcUrl: 'http://127.0.0.1:8545/v3/***', tokens: [{ asset: 'USDT' }], confirmations: '3' });
+      const shown = text(await run('chain', 'show-watch', 'ETH'));
+      expect(shown).toMatch(/rpc url\s+http:\/\/127\.0\.0\.1:8545\/v3\/\*\*\*/);
+      expect(shown).toMatch(/native\s+ETH \(18 decimals\)/);
+      expect(cells(text(await run('chain', 'watches')))[1]?.slice(0, 5)).toEqual(['ETH', 'http://127.0.0.1:8545/v3/***', 'USDT', 'ETH', 'standby']);
+      expect(failure(await run('chain', 'watch', 'BTC', '--rpc-url', 'http://127.0.0.1:8545', '--allow-private-rpc'))).toMatch(/^hostpay: INVALID_BODY: chain BTC is a btc chain/);
+      expect(failure(await run('chain', 'watch', 'ETH', '--rpc-url-env', 'NOT_SET_ANYWHERE'), 2)).toMatch(/NOT_SET_ANYWHERE: that environment variable is not set/);
+      expect(text(await run('chain', 'unwatch', 'ETH'))).toMatch(/^chain ETH is no longer watched/);
+      expect(failure(await run('chain', 'show-watch', 'ETH'))).toMatch(/^hostpay: NOT_FOUND: chain ETH is not watched/);
+      const audit = await run('audit', 'list', '--json');
+      expect(audit.stdout).not.toContain(key);
+    });
   });
 }
 
 catalogScenario('catalog commands on the local store', async () => {
   const data = tempDir();
-  return { run: (...args) => cli([...args, '--data-dir', data.dir]), operator: `cli:${userInfo().username}`, close: async () => data.remove() };
+  return { run: (...args) => cli([...args, '--data-dir', data.dir]), runEnv: (env, ...args) => cli([...args, '--data-dir', data.dir], env), operator: `cli:${userInfo().username}`, close: async () => data.remove() };
 });
 
 catalogScenario('catalog commands through the admin API (--admin-url)', async () => {
   const server = await startAdminServer(`alice:${TOKEN}`);
-  return { run: (...args) => cli(args, { HOSTPAY_ADMIN_URL: server.url, HOSTPAY_ADMIN_TOKEN: TOKEN }), operator: 'alice', close: () => server.close() };
+  return { run: (...args) => cli(args, { HOSTPAY_ADMIN_URL: server.url, HOSTPAY_ADMIN_TOKEN: TOKEN }), runEnv: (env, ...args) => cli(args, { HOSTPAY_ADMIN_URL: server.url, HOSTPAY_ADMIN_TOKEN: TOKEN, ...env }), operator: 'alice', close: () => server.close() };
 });
 
 describe('address list', () => {

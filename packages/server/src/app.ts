@@ -25,7 +25,8 @@ import type { PayRouteContext } from './features/pay/routes.js';
 import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
 import type { Webhooks } from './features/webhooks/feature.js';
 import type { EvmWatch } from './features/evm-watch/feature.js';
-import { ADMIN_FEATURES, HTTP_FEATURES } from './feature-routes.js';
+import { ADMIN_FEATURES, FAST_ROUTES, HTTP_FEATURES } from './feature-routes.js';
+import { installFastPath } from './http/fast-path.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { installMetrics } from './http/metrics-plugin.js';
@@ -124,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCompression(app);
   const operatorTokens = deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
-  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined });
+  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined, console: admin !== undefined && config.console });
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
@@ -162,5 +163,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (admin === undefined || !config.console) await app.register(consoleDisabledRoutes);
   await registerDocs(app);
+  // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
+  if (config.trustProxyHops === 0) {
+    installFastPath(app, { routes: FAST_ROUTES.flatMap((r) => r(services)), auth: ctx.auth, requests: metrics.requests, now, log: logger === false ? undefined : app.log });
+  }
   return app;
 }

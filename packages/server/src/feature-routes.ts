@@ -15,12 +15,14 @@ import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
 import { keyAdminRoutes } from './features/keys/routes.js';
 import { postingAdminRoutes } from './features/ledger/routes.js';
-import { feeMerchantRoutes } from './features/fees/merchant-routes.js';
+import { feeFastRoutes, feeMerchantRoutes } from './features/fees/merchant-routes.js';
 import { merchantAdminRoutes } from './features/merchants/routes.js';
 import { payRoutes } from './features/pay/routes.js';
 import { publicRoutes } from './features/system/routes.js';
 import { tokenRoutes } from './features/tokens/routes.js';
-import { walletMerchantRoutes } from './features/wallets/merchant-routes.js';
+import { walletFastRoutes, walletMerchantRoutes } from './features/wallets/merchant-routes.js';
+import type { FastRoute } from './http/fast-path.js';
+import type { MerchantServices } from './auth/ports.js';
 import { walletAdminRoutes } from './features/wallets/routes.js';
 
 /**
@@ -37,6 +39,12 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   eventMerchantRoutes, // events: list, get, redeliver
   webhookMerchantRoutes, // webhooks: endpoints, secrets, tests, delivery log, replay
 ];
+
+/**
+ * Cached merchant reads also answered before Fastify when a request repeats accepted credentials
+ * (http/fast-path.ts); each stands for a route registered above, which answers everything else.
+ */
+export const FAST_ROUTES: readonly ((services: MerchantServices) => FastRoute[])[] = [walletFastRoutes, feeFastRoutes];
 
 export const ADMIN_FEATURES: readonly AdminRoutes<AdminServices>[] = [
   merchantAdminRoutes,

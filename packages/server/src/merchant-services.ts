@@ -53,8 +53,8 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
     walletListBody(merchantId) {
       return cached(caches.walletBodies, merchantId, () => loadWalletBody(merchantId));
     },
-    feePreviewBody(merchantId: string, amount: Decimal, currency: string) {
-      return cached(caches.feeBodies, `${merchantId}|${currency}|${amount.toFixed()}`, async () =>
+    feePreviewBody(merchantId: string, amount: Decimal, currency: string, amountText = amount.toFixed()) {
+      return cached(caches.feeBodies, `${merchantId}|${currency}|${amountText}`, async () =>
         successBody(await fees.preview(merchantId, amount, currency)),
       );
     },

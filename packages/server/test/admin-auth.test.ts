@@ -33,7 +33,9 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['GET', '/assets'], ['POST', '/assets'], ['GET', '/assets/DAI'], ['PATCH', '/assets/DAI'],
   ['GET', '/chains'], ['POST', '/chains'], ['GET', '/chains/BSC'], ['PATCH', '/chains/BSC'], ['PUT', '/chains/BSC/xpub'], ['GET', '/chains/BSC/xpub'],
   ['GET', '/networks'], ['POST', '/networks'], ['GET', '/networks/net_x'], ['PATCH', '/networks/net_x'], ['GET', '/addresses'],
-  ['GET', '/webhook-endpoints'], ['GET', '/webhook-endpoints/we_x'],
+  ['GET', '/webhook-endpoints'], ['GET', '/webhook-endpoints/we_x'], ['GET', '/webhook-endpoints/we_x/deliveries'], ['POST', '/webhook-endpoints/we_x/redeliver'],
+  ['GET', '/stats'],
+  ['GET', '/chain-watches'], ['PUT', '/chains/BSC/watch'], ['GET', '/chains/BSC/watch'], ['DELETE', '/chains/BSC/watch'],
 ];
 
 const signed = (body = '') => {

@@ -205,6 +205,28 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('shows a webhook endpoint\'s delivery log and redelivers an event from it', async () => {
+    const endpoint = await fx.services.webhooks.endpoints.create(fx.demo.merchantId, { url: 'http://127.0.0.1:9/hooks' });
+    const ping = await fx.services.webhooks.endpoints.test(fx.demo.merchantId, endpoint.id);
+    await fx.services.webhooks.worker.drain();
+    await go('/webhooks', 'table');
+    await page.getByRole('button', { name: `Deliveries of ${endpoint.url}` }).click();
+    const log = page.locator('table', { has: page.locator('caption', { hasText: 'Delivery attempts' }) });
+    await log.getByText(ping.eventId).first().waitFor();
+    await noSeriousViolations('webhooks');
+    const before = (await api(`/webhook-endpoints/${endpoint.id}`)).health.queued;
+    await log.getByRole('button', { name: `Redeliver ${ping.eventId}` }).first().click();
+    await page.getByText(`Event ${ping.eventId} queued again.`).waitFor();
+    expect((await api(`/webhook-endpoints/${endpoint.id}`)).health.queued).toBe(String(Number(before) + 1));
+  });
+
+  it('every other screen renders with no error and no serious axe violation', async () => {
+    for (const [hash, ready] of [['/merchants', 'table'], [`/merchants/${fx.demo.merchantId}`, 'h2'], ['/chains', 'table'], ['/payments', 'table'], ['/postings', 'form'], ['/audit', 'table']] as const) {
+      await go(hash, ready);
+      await noSeriousViolations(hash);
+    }
+  });
+
   it('signs out; the session is gone; nothing was loaded from anywhere else and the CSP was never hit', async () => {
     await go('/overview', '[data-testid=card-created]');
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -112,6 +112,14 @@ describe('the session on the operator API', () => {
     expect(String(res.headers['set-cookie'])).toContain('Max-Age=0');
   });
 
+  it('sessions idle too long are swept at the next sign-in, whoever signs in', async () => {
+    await signIn();
+    fx.clock.offsetMs += (IDLE_MINUTES + 1) * 60_000;
+    const fresh = await signIn(BOB);
+    const rows = await fx.services.store.db.selectFrom('console_sessions').select('id_hash').execute();
+    expect(rows.map((r) => r.id_hash)).toEqual([createHash('sha256').update(fresh.cookie.split('=')[1]!).digest('hex')]);
+  });
+
   it('ends when its operator token is changed or removed', async () => {
     const s = await signIn(BOB);
     const rotated = await fx.buildApp({ operatorTokens: new Map([['alice', ALICE], ['bob', `${BOB}-rotated`]]) });

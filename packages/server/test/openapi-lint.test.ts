@@ -40,7 +40,7 @@ let dir: string;
 let file: string;
 let doc: Doc;
 beforeAll(async () => {
-  fx = await createFixture({ adminTokens: OPERATOR_TOKENS });
+  fx = await createFixture({ adminTokens: OPERATOR_TOKENS, console: true });
   const res = await fx.app.inject({ method: 'GET', url: '/openapi.json' });
   expect(res.statusCode).toBe(200);
   doc = res.json();

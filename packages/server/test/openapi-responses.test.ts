@@ -263,6 +263,21 @@ describe('checkout routes (merchant and operator)', () => {
   });
 });
 
+describe('EVM chain watches (operator)', () => {
+  it('set, read, list, delete; refused URLs and chains', async () => {
+    const W = '/chains/{symbol}/watch';
+    await admin('PUT', W, '/chains/ETH/watch', 200, { body: { rpcUrl: 'http://127.0.0.1:8545/v3/0123456789abcdef0123', confirmations: 2 } });
+    await admin('PUT', W, '/chains/ETH/watch', 400, { body: { rpcUrl: 'http://10.0.0.1:8545' } });
+    await admin('PUT', W, '/chains/BTC/watch', 400, { body: { rpcUrl: 'http://127.0.0.1:8545' } });
+    await admin('GET', W, '/chains/ETH/watch', 200);
+    await admin('GET', '/chain-watches', '/chain-watches', 200);
+    await admin('GET', '/chain-watches', '/chain-watches', 401, { token: null });
+    await admin('DELETE', W, '/chains/ETH/watch', 200);
+    await admin('GET', W, '/chains/ETH/watch', 404);
+    await admin('DELETE', W, '/chains/ETH/watch', 404);
+  });
+});
+
 describe('events and webhook endpoints (merchant and operator)', () => {
   it('events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators\' view', async () => {
     const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => merchantCall(fx, fx.demo, method, url, body);

@@ -12,6 +12,8 @@ import type {
   NetworkRequest,
   Page,
   PageRequest,
+  WatchRequest,
+  WatchView,
   XpubView,
 } from '@hostpay/server';
 import { seg, type AdminCall, type Write } from './http.js';
@@ -23,6 +25,8 @@ export type Chain = ChainView;
 export type CatalogNetwork = CatalogNetworkView;
 export type ChainXpub = XpubView;
 export type DepositAddress = DepositAddressView;
+export type ChainWatch = WatchView;
+export type { WatchRequest };
 
 /** The catalog operations of the admin API: assets, chains and their keys, networks, deposit addresses. */
 export interface CatalogBackend {
@@ -38,6 +42,11 @@ export interface CatalogBackend {
     /** The key in full (the chain views show it in part). */
     xpub(symbol: string): Promise<ChainXpub>;
     setXpub(symbol: string, xpub: string, w?: Write): Promise<ChainXpub>;
+    /** The EVM watcher's settings of a chain (features/evm-watch): create or change. */
+    watch(symbol: string, req: WatchRequest, w?: Write): Promise<ChainWatch>;
+    getWatch(symbol: string): Promise<ChainWatch>;
+    watches(): Promise<ChainWatch[]>;
+    unwatch(symbol: string, w?: Write): Promise<ChainWatch>;
   };
   readonly networks: {
     list(q: { asset?: string | undefined; chain?: string | undefined }): Promise<CatalogNetwork[]>;
@@ -65,6 +74,10 @@ export function catalogBackend(call: AdminCall): CatalogBackend {
       update: (symbol, change, w) => call('PATCH', `/chains/${seg(symbol)}`, { body: defined(change), write: w ?? {} }),
       xpub: (symbol) => call('GET', `/chains/${seg(symbol)}/xpub`),
       setXpub: (symbol, xpub, w) => call('PUT', `/chains/${seg(symbol)}/xpub`, { body: { xpub }, write: w ?? {} }),
+      watch: (symbol, req, w) => call('PUT', `/chains/${seg(symbol)}/watch`, { body: defined(req), write: w ?? {} }),
+      getWatch: (symbol) => call('GET', `/chains/${seg(symbol)}/watch`),
+      watches: () => call('GET', '/chain-watches'),
+      unwatch: (symbol, w) => call('DELETE', `/chains/${seg(symbol)}/watch`, { write: w ?? {} }),
     },
     networks: {
       list: (q) => call('GET', '/networks', { query: { asset: q.asset, chain: q.chain } }),

@@ -26,7 +26,7 @@ export async function openLocalBackend(io: Io, opts: { dataDir?: string | undefi
   const { createServer } = await import('@hostpay/server/app');
   const token = randomBytes(32).toString('base64url');
   const operator = operatorName(io);
-  const server = await createServer(config, { generateMasterKey: opts.allowNewMasterKey, logger: false, operatorTokens: new Map([[operator, token]]) });
+  const server = await createServer(config, { generateMasterKey: opts.allowNewMasterKey, logger: false, operatorTokens: new Map([[operator, token]]), evmWatcher: false });
   warnIfGeneratedMasterKey(io, config, server.services);
   const api = remoteBackend({ url: 'http://hostpay.local', token, fetch: injectFetch(server.app) });
   return {

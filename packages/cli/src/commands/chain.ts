@@ -7,6 +7,7 @@ import { integerIn } from '../options.js';
 import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
 import { activeFlag } from './catalog-flags.js';
+import { registerChainWatch } from './chain-watch.js';
 
 interface ChainOptions extends WriteOptions {
   name?: string;
@@ -41,7 +42,7 @@ function describeXpub(x: ChainXpub): string {
 }
 
 export function registerChain(program: Command, io: Io): void {
-  const chain = program.command('chain').description('the chain catalog: confirmations, network type and the xpub deposit addresses are derived from');
+  const chain = program.command('chain').description('the chain catalog: confirmations, network type, the xpub deposit addresses are derived from, and the EVM watcher');
 
   withAdminOptions(chain.command('list').description('list every chain, with whether an xpub is set'))
     .action(async (opts: AdminOptions) => {
@@ -96,4 +97,6 @@ export function registerChain(program: Command, io: Io): void {
       const x = await withBackend(io, opts, (b) => b.catalog.chains.xpub(symbol));
       printAdmin(io, opts.json, x, () => describeXpub(x));
     });
+
+  registerChainWatch(chain, io);
 }

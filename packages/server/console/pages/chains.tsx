@@ -47,7 +47,7 @@ export function Chains() {
           }
         }}
       >
-        <h3>Configure a chain</h3>
+        <h2>Configure a chain</h2>
         <Field label="Chain">
           <select required value={chain} onChange={(e) => setChain(e.currentTarget.value)}>
             <option value="">choose</option>

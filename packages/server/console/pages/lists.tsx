@@ -4,6 +4,24 @@ import { Amount, ErrorNote, Field, JsonBlock, link, Loading, Pager, Table, time,
 
 /** Search and lists: checkouts, payments (transfers), postings and audit entries, each row to its detail. */
 
+/** A row's full record from the API, opened below the table (exact numbers as their text). */
+function useDetail() {
+  const [open, setOpen] = useState<string | null>(null);
+  const column = (what: string) => ({
+    label: 'Detail',
+    render: (r: Row) => (
+      <button type="button" class="link" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
+        {open === r.id ? 'Hide' : 'Show'} <span class="sr-only">{what} {r.id}</span>
+      </button>
+    ),
+  });
+  const block = (rows: Row[]) => {
+    const row = rows.find((r) => r.id === open);
+    return row === undefined ? null : <JsonBlock value={row} />;
+  };
+  return { column, block };
+}
+
 const STATUSES = ['', 'open', 'underpaid', 'processing', 'settled', 'expired', 'canceled', 'needs_review', 'invalid'];
 
 function useFilters<T extends Record<string, string>>(initial: T) {
@@ -181,6 +199,7 @@ export function PaymentList() {
   const f = useFilters({ matched: '', chain: '', checkoutId: '' });
   const pager = usePager();
   const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/transfers${qs({ ...f.applied, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
+  const detail = useDetail();
   return (
     <section aria-labelledby="payments-h">
       <h1 id="payments-h">Payments (transfers)</h1>
@@ -223,9 +242,11 @@ export function PaymentList() {
               { label: 'Checkout', render: (r) => (r.checkoutId ? <a href={link(`/checkouts/${r.checkoutId}`)}>{r.checkoutId}</a> : 'unmatched') },
               { label: 'Exception', render: (r) => r.exception ?? '—' },
               { label: 'Detected', render: (r) => time(r.detectedAt) },
+              detail.column('transfer'),
             ]}
             empty="No payments match."
           />
+          {detail.block(list.data.items)}
           <Pager pager={pager} nextCursor={list.data.nextCursor} />
         </>
       )}
@@ -237,6 +258,7 @@ export function PostingList() {
   const wallets = useAsync(() => admin<{ items: Row[] }>('/wallets?limit=200'), []);
   const [walletId, setWalletId] = useState('');
   const pager = usePager();
+  const detail = useDetail();
   const postings = useAsync(() => (walletId === '' ? Promise.resolve(undefined) : admin<{ items: Row[]; nextCursor: string | null }>(`/wallets/${walletId}/postings${qs({ cursor: pager.cursor })}`)), [walletId, pager.cursor]);
   return (
     <section aria-labelledby="postings-h">
@@ -278,9 +300,11 @@ export function PostingList() {
               { label: 'Balance after', num: true, render: (r) => <Amount value={r.amountAfter} /> },
               { label: 'Frozen after', num: true, render: (r) => <Amount value={r.freezeAmountAfter} /> },
               { label: 'At', render: (r) => time(r.createdAt) },
+              detail.column('posting'),
             ]}
             empty="No postings."
           />
+          {detail.block(postings.data.items)}
           <Pager pager={pager} nextCursor={postings.data.nextCursor} />
         </>
       )}

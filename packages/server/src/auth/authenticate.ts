@@ -1,4 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIPv6 } from 'node:net';
+import type { Scope } from '@hostpay/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
@@ -21,6 +23,27 @@ export interface AuthDeps {
 }
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
+
+/** What authentication reads of a request besides its headers (from Fastify's request, or the raw one on the fast path). */
+export interface RequestFacts {
+  method: string;
+  /** The request target as received (path and query): what a version-2 signature covers. */
+  url: string;
+  rawBody: string;
+  /** The client address, as IP allow-lists see it. */
+  ip: string;
+  /** The scope the route requires. */
+  scope: Scope | undefined;
+}
+
+/** A cached request admitted by `admitNow`: the values of its RateLimit headers. */
+export interface Admitted {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+const factsOf = (req: FastifyRequest): RequestFacts => ({ method: req.method, url: req.url, rawBody: req.rawBody, ip: req.ip, scope: req.routeOptions.config.scope });
 
 const MINUTE = 60_000;
 
@@ -75,14 +98,19 @@ const MAX_KEY_ID_LENGTH = 128;
  * failed attempts is turned away before any of it. `merchant` requires a bearer; `apiKey` (token
  * route) does not. The result is `request.principal`.
  */
-export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook } {
+export function createAuthHooks(deps: AuthDeps): {
+  merchant: Hook;
+  apiKey: Hook;
+  repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => Principal | undefined;
+  admitNow: (principal: Principal) => Admitted | undefined;
+} {
   const { config, services, now, limiter, tokens } = deps;
   const tolerance = config.timestampToleranceSeconds;
   const failureLimit = config.authFailureLimitPerMinute;
   const verified = new VerifiedCache();
 
   /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
-  async function identify(req: FastifyRequest, headers: SignedHeaders | Error, withBearer: boolean, nowMs: number): Promise<Principal> {
+  async function identify(req: RequestFacts, headers: SignedHeaders | Error, withBearer: boolean, nowMs: number): Promise<Principal> {
     if (headers instanceof Error) throw headers;
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
@@ -93,7 +121,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
   }
 
   /** What follows the key lookup: signature (or the verified entry), key state, bearer, scope. */
-  function decide(req: FastifyRequest, h: SignedHeaders, key: ApiKeyAuth | undefined, cacheId: string | undefined, hit: VerifiedEntry | undefined, withBearer: boolean, nowMs: number): Principal {
+  function decide(req: RequestFacts, h: SignedHeaders, key: ApiKeyAuth | undefined, cacheId: string | undefined, hit: VerifiedEntry | undefined, withBearer: boolean, nowMs: number): Principal {
     const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
     // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
     const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
@@ -112,8 +140,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     // Key state is checked on every request, cached or not: revoking or suspending acts at once.
     checkKeyState(key, req.ip, nowMs);
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
-    const scope = req.routeOptions.config.scope;
-    if (scope !== undefined) checkScope(scope, key, token);
+    if (req.scope !== undefined) checkScope(req.scope, key, token);
     if (hit === undefined && cacheId !== undefined) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
@@ -128,7 +155,7 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
    * the key is in the cache (the usual case), and without the failed-attempt gate in any case.
    * Returns the principal, a promise of it (key not cached), or undefined (not a repeat).
    */
-  function repeated(req: FastifyRequest, h: SignedHeaders | Error, withBearer: boolean, nowMs: number): Principal | Promise<Principal> | undefined {
+  function repeated(req: RequestFacts, h: SignedHeaders | Error, withBearer: boolean, nowMs: number): Principal | Promise<Principal> | undefined {
     if (h instanceof Error) return undefined;
     const cacheId = verifiedCacheId(h, req);
     const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
@@ -170,16 +197,17 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     try {
       reply.header('cache-control', 'no-store');
       const nowMs = now();
-      const headers = readHeaders(req, withBearer);
+      const headers = readHeaders(req.headers, withBearer);
+      const facts = factsOf(req);
       // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
       // than the failure limit in parallel from one address (a busy backend) would queue on it,
       // and every cached request would pay the gate's round trips to Redis.
-      const principal = repeated(req, headers, withBearer, nowMs) ?? withFailureLimit(
+      const principal = repeated(facts, headers, withBearer, nowMs) ?? withFailureLimit(
         limiter,
-        failedAuthBucket('merchant', req.ip),
+        failedAuthBucket('merchant', facts.ip),
         failureLimit,
         'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-        () => identify(req, headers, withBearer, nowMs),
+        () => identify(facts, headers, withBearer, nowMs),
       );
       pending = principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
     } catch (err) {
@@ -190,9 +218,55 @@ export function createAuthHooks(deps: AuthDeps): { merchant: Hook; apiKey: Hook 
     else pending.then(() => done(), done);
   }
 
+  /**
+   * For the fast path (http/fast-path.ts): the principal of a merchant request that repeats
+   * accepted credentials and passes every check now (timestamp, key cached and of the same
+   * secret, signature version, key state and address, bearer, scope), exactly as the hook would
+   * decide it. Anything else (a first request, a key not cached, any refusal) is undefined, with
+   * nothing counted or changed: the caller hands the request to the hook, which decides and
+   * answers it. Pure: no limiter, no cache write, no last-used time.
+   */
+  function repeatedNow(headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number): Principal | undefined {
+    try {
+      const h = readHeaders(headers, true);
+      if (h instanceof Error) return undefined;
+      const cacheId = verifiedCacheId(h, facts);
+      const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
+      if (entry === undefined) return undefined;
+      checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
+      const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined;
+      if (key instanceof Promise) {
+        key.catch(() => undefined); // the hook asks again and answers whatever it finds
+        return undefined;
+      }
+      if (key === undefined || entry.secret !== key.secret) return undefined;
+      return decide(facts, h, key, cacheId, entry, true, nowMs);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * For the fast path: counts the request against its key's per-minute limit when it is within
+   * it, records the key's use and returns the RateLimit header values, as `admit` does. Over the
+   * limit, or with a limiter that is not in this process (Redis): undefined and nothing counted,
+   * so the hook can count and refuse it with its 429.
+   */
+  function admitNow(principal: Principal): Admitted | undefined {
+    if (limiter.hitIfAllowedNow === undefined) return undefined;
+    const key = principal.key;
+    const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
+    const rate = limiter.hitIfAllowedNow('key:' + key.id, limit, MINUTE);
+    if (rate === undefined) return undefined;
+    services.touchKey(key.id);
+    return { limit, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
+  }
+
   return {
     merchant: (req, reply, done) => authenticate(req, reply, true, done),
     apiKey: (req, reply, done) => authenticate(req, reply, false, done),
+    repeatedNow,
+    admitNow,
   };
 }
 
@@ -221,15 +295,15 @@ const MAX_CACHED_TARGET = 2048;
  * hex check, a version-1 `signature` header spelling a version-2 key ("<hex> 2 GET /path") would
  * find that entry and replay a v2 signature on another route.
  */
-function verifiedCacheId(h: SignedHeaders, req: FastifyRequest): string | undefined {
+function verifiedCacheId(h: SignedHeaders, req: RequestFacts): string | undefined {
   if (req.rawBody !== '' || !isWellFormedSignature(h.signature) || req.url.length > MAX_CACHED_TARGET) return undefined;
   return h.version === 2 ? `2 ${h.signature} ${req.method} ${req.url}` : `1 ${h.signature}`;
 }
 
 /** The signed headers, or the error saying which are missing (raised later, inside the failure gate). */
-function readHeaders(req: FastifyRequest, withBearer: boolean): SignedHeaders | Error {
+function readHeaders(headers: IncomingHttpHeaders, withBearer: boolean): SignedHeaders | Error {
   try {
-    return readSignedHeaders(req.headers, withBearer);
+    return readSignedHeaders(headers, withBearer);
   } catch (err) {
     return err as Error;
   }

@@ -34,8 +34,11 @@ export interface MerchantServices {
   canActFor(keyId: string, keyMerchantId: string, merchantId: string): Promise<boolean>;
   /** The full success envelope for the merchant's wallet list, as JSON text ready to send (the text itself when cached). */
   walletListBody(merchantId: string): string | Promise<string>;
-  /** The full success envelope for a fee preview, as JSON text (the text itself when cached). Throws HostpayError 422s. */
-  feePreviewBody(merchantId: string, amount: Decimal, currency: string): string | Promise<string>;
+  /**
+   * The full success envelope for a fee preview, as JSON text (the text itself when cached).
+   * Throws HostpayError 422s. `amountText`: `amount.toFixed()`, when the caller already has it.
+   */
+  feePreviewBody(merchantId: string, amount: Decimal, currency: string, amountText?: string): string | Promise<string>;
   /** Throws when the store cannot answer (readyz, 503). */
   checkReady(): Promise<void>;
   /** Secret used to sign bearer tokens (stored sealed in the store, same on every instance). */

@@ -15,6 +15,11 @@ export interface RateLimiter {
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** `hit` answered at once, for limiters that hold their counts in this process. */
   hitNow?(bucket: string, limit: number, windowMs: number): RateLimitResult;
+  /**
+   * `hitNow` for a request that is within the limit; over it, undefined and nothing counted (the
+   * caller then goes the usual way, which counts and refuses it). In-process limiters only.
+   */
+  hitIfAllowedNow?(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined;
   /** Reads `bucket` without counting: used to turn away an address before doing any work for it. */
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /**
@@ -131,6 +136,13 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     w.count++;
     return result(w.count, w.count <= limit, limit, w.resetAt - now);
+  }
+
+  hitIfAllowedNow(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined {
+    const w = this.windows.get(bucket);
+    // Over the limit in a live window: not counted here (hitNow will count and refuse it).
+    if (limit < 1 || (w !== undefined && w.count >= limit && w.resetAt > this.now())) return undefined;
+    return this.hitNow(bucket, limit, windowMs);
   }
 
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {

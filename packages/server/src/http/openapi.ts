@@ -39,8 +39,10 @@ const TAGS = [
 ];
 const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.' };
 
-/** `admin`: the admin API is enabled, so its tag and security scheme are documented. */
-export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean } = {}): Promise<void> {
+const CONSOLE_TAG = { name: 'console', description: 'The operator console\'s session: an operator token exchanged for an HttpOnly session cookie and a CSRF token (docs/console.md).' };
+
+/** `admin`: the admin API is enabled, so its tag and security scheme are documented; `console`: the console's session routes too. */
+export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean; console?: boolean } = {}): Promise<void> {
   const admin = options.admin === true;
   for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope, Checkout]) app.addSchema(schema);
   await app.register(swagger, {
@@ -55,7 +57,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string, opt
       },
       // Relative: the document describes whichever host serves it (and "Try it out" calls that host).
       servers: [{ url: '/', description: 'The server this document is served by.' }],
-      tags: admin ? [...TAGS, ADMIN_TAG] : TAGS,
+      tags: admin ? [...TAGS, ADMIN_TAG, ...(options.console === true ? [CONSOLE_TAG] : [])] : TAGS,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },

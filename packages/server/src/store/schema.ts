@@ -325,6 +325,7 @@ export interface EvmWatchTable {
   allow_private_rpc: number;
   enabled: number;
   /** bigint columns: numbers on SQLite, strings on PostgreSQL (read through Number()). */
+  node_chain_id: number | string | null;
   start_block: number | string | null;
   cursor_block: number | string | null;
   head_block: number | string | null;

@@ -59,7 +59,7 @@ export async function createFixture(configOverrides: Partial<Config> = {}, servi
   const apps: FastifyInstance[] = [];
   const build = async (overrides: Partial<AppDeps> & { merchant?: Partial<MerchantServices> } = {}) => {
     const { merchant, ...deps } = overrides;
-    const app = await buildApp({ config, services: { ...services.merchant, ...merchant }, admin: services.admin, checkouts: services.checkouts, pay: services.pay, webhooks: services.webhooks, now, logger: false, ...deps });
+    const app = await buildApp({ config, services: { ...services.merchant, ...merchant }, admin: services.admin, checkouts: services.checkouts, pay: services.pay, webhooks: services.webhooks, evm: services.evm, now, logger: false, ...deps });
     await app.ready();
     apps.push(app);
     return app;

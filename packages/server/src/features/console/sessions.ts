@@ -58,7 +58,7 @@ export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessio
       const at = now();
       const row = { id_hash: sha256hex(id), operator, token_fingerprint: fingerprints.get(operator) ?? '', created_at: iso(at), last_seen_at: iso(at), expires_at: iso(at + SESSION_ABSOLUTE_MS) };
       // Ended sessions are swept here, at sign-in: there is no timer for them.
-      await db.deleteFrom('console_sessions').where('expires_at', '<', iso(at - idleMs)).execute();
+      await db.deleteFrom('console_sessions').where((eb) => eb.or([eb('expires_at', '<=', iso(at)), eb('last_seen_at', '<', iso(at - idleMs))])).execute();
       await db.insertInto('console_sessions').values(row).execute();
       return { id, csrfToken: csrfTokenOf(id), session: view(row, at) };
     },

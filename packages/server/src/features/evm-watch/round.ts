@@ -77,6 +77,11 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   const db = store.db;
   const { client, viem } = rpc;
   const chain = w.symbol;
+  const nodeChain = await rpc.chainId();
+  const expected = blockOf(w.node_chain_id);
+  if (expected !== null && expected !== nodeChain) {
+    throw new Error(`the node answers for chain id ${nodeChain}, but ${chain} was watched on chain id ${expected} until now: point rpcUrl back at a ${chain} node, or set startBlock to start over on this one`);
+  }
   const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
   const targets = await liveTargets(db, w.chain_id, w.confirmations_required, deps.now());
   const stored = blockOf(w.cursor_block);
@@ -215,7 +220,7 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   const scanned = from <= to ? to : cursor;
   await store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
-    await trx.updateTable('evm_watches').set({ cursor_block: scanned, head_block: head, last_round_at: new Date(deps.now()).toISOString(), last_error: null }).where('chain_id', '=', w.chain_id).execute();
+    await trx.updateTable('evm_watches').set({ cursor_block: scanned, head_block: head, node_chain_id: nodeChain, last_round_at: new Date(deps.now()).toISOString(), last_error: null }).where('chain_id', '=', w.chain_id).execute();
     // Blocks below the depth (and a margin) can no longer change anything that counts.
     await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', w.chain_id).where('number', '<', scanned - targets.depth - 64).execute();
   });

@@ -7,7 +7,20 @@ export type Viem = typeof import('viem');
 export interface Rpc {
   client: PublicClient;
   viem: Viem;
+  /** eth_chainId, asked once per connection. */
+  chainId(): Promise<number>;
   close(): void;
+}
+
+function once(client: PublicClient): () => Promise<number> {
+  let id: Promise<number> | undefined;
+  return () => {
+    id ??= client.getChainId().catch((err: unknown) => {
+      id = undefined;
+      throw err;
+    });
+    return id;
+  };
 }
 
 let viemModule: Promise<Viem> | undefined;
@@ -32,6 +45,7 @@ export async function openRpc(url: string, guard: RpcGuard, timeoutMs: number): 
     return {
       client,
       viem,
+      chainId: once(client),
       close: () => {
         void client.transport.getRpcClient?.().then((c: { close(): void }) => c.close()).catch(() => undefined);
       },
@@ -39,5 +53,6 @@ export async function openRpc(url: string, guard: RpcGuard, timeoutMs: number): 
   }
   const fetcher = guardedFetch(guard);
   const transport = viem.http(url, { fetchFn: fetcher.fetchFn, batch: { batchSize: 25, wait: 0 }, timeout: timeoutMs, retryCount: 0 });
-  return { client: viem.createPublicClient({ transport }) as PublicClient, viem, close: fetcher.close };
+  const client = viem.createPublicClient({ transport }) as PublicClient;
+  return { client, viem, chainId: once(client), close: fetcher.close };
 }

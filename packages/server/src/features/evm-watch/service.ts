@@ -48,12 +48,12 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
     enabled: w.enabled === 1,
     startBlock: blockOf(w.start_block),
     status: {
-      state: live?.state ?? (w.enabled === 0 ? 'stopped' : leaseLive ? 'watching' : 'standby'),
+      state: stateOf(w, leaseLive, live),
       cursorBlock: cursor,
       headBlock: head,
       blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
       lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
-      lastError: live?.lastError ?? w.last_error,
+      lastError: live?.leader ? live.lastError : w.last_error,
       lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
       leaseHolder: leaseLive ? w.lease_owner : null,
     },
@@ -62,6 +62,15 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
   };
 }
 export type WatchView = ReturnType<typeof watchView>;
+
+/** This instance's own view when it watches the chain; else what the store says of whoever does. */
+function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined): LiveStatus['state'] {
+  if (w.enabled === 0) return 'stopped';
+  if (live?.leader) return live.state;
+  if (!leaseLive) return 'standby';
+  const failedLast = w.last_error !== null && (w.last_round_at === null || (w.last_error_at !== null && new Date(w.last_error_at) >= new Date(w.last_round_at)));
+  return failedLast ? 'error' : 'watching';
+}
 
 export interface WatchAdminOptions {
   store: Store;
@@ -93,7 +102,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
   }
 
   async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
-    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).execute();
+    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).orderBy('a.symbol').execute();
     const wanted = req ?? networks.filter((n) => n.token_contract !== null).map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
     if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
     const seen = new Set<string>();
@@ -166,9 +175,9 @@ export function watchAdmin(opts: WatchAdminOptions) {
           updated_at: now,
         };
         // A new start block starts the scan over from there: the cursor and kept hashes go.
-        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null } : {};
+        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null } : {};
         if (before === undefined) {
-          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
+          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, node_chain_id: null, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
         } else {
           await trx.updateTable('evm_watches').set({ ...fields, ...restart }).where('chain_id', '=', chain.id).execute();
         }

@@ -10,9 +10,10 @@ export interface Targets {
 }
 
 /**
- * The deposit addresses worth watching: every checkout not final yet (open, underpaid,
- * processing, and expired, canceled or in review, where a late payment still matters), and final
- * ones changed within a week (an extra payment to a settled checkout is shown to operators).
+ * The deposit addresses worth watching: every checkout waiting for money (open, underpaid,
+ * processing), and any other changed within a week (a late payment to an expired or canceled
+ * checkout, an extra one to a settled checkout: shown to operators). Older ones drop out, so the
+ * list does not grow with the shop's history.
  */
 export async function liveTargets(db: Db, chainId: string, chainConfirmations: number, nowMs: number): Promise<Targets> {
   const since = new Date(nowMs - WEEK_MS).toISOString();
@@ -21,7 +22,7 @@ export async function liveTargets(db: Db, chainId: string, chainConfirmations: n
     .innerJoin('checkouts as k', 'k.id', 'o.checkout_id')
     .select(['o.address', 'o.confirmations_required'])
     .where('o.chain_id', '=', chainId)
-    .where((eb) => eb.or([eb('k.status', 'not in', ['settled', 'invalid']), eb('k.updated_at', '>=', since)]))
+    .where((eb) => eb.or([eb('k.status', 'in', ['open', 'underpaid', 'processing']), eb('k.updated_at', '>=', since)]))
     .execute();
   let depth = chainConfirmations;
   const addresses = new Set<string>();

@@ -58,6 +58,18 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
       resealed++;
     }
   }
+  // EVM node URLs (they carry the provider's key); the owner is features/evm-watch's rpcOwner.
+  const watches = await store.db.selectFrom('evm_watches').select(['chain_id', 'rpc_url_sealed']).execute();
+  for (const w of watches) {
+    if (box.isCurrent(w.rpc_url_sealed)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = `evm_watch:${w.chain_id}`;
+    const sealed = box.seal(box.open(w.rpc_url_sealed, owner), owner);
+    await store.writeTransaction((trx) => trx.updateTable('evm_watches').set({ rpc_url_sealed: sealed }).where('chain_id', '=', w.chain_id).where('rpc_url_sealed', '=', w.rpc_url_sealed).execute());
+    resealed++;
+  }
   await store.writeTransaction((trx) =>
     recordAudit(trx, ctx, { action: 'master_key.rotate', objectType: 'master_key', objectId: box.fingerprint, before: null, after: { resealed, alreadyCurrent } }),
   );

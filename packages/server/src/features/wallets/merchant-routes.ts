@@ -5,6 +5,8 @@ import { principalOf } from '../../auth/principal.js';
 import { andThen, sendJsonText } from '../../http/envelope.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
+import type { FastRoute } from '../../http/fast-path.js';
+import type { MerchantServices } from '../../auth/ports.js';
 
 /**
  * The merchant's wallet list (interface §2.2), behind the merchant authentication hook (added in
@@ -13,6 +15,23 @@ import type { RouteContext, TypedApp } from '../../http/route-context.js';
  */
 // The 200 schema documents the envelope; the handler hands Fastify its JSON text (hence string).
 const walletList200 = Type.Unsafe<string>(Type.Ref(WalletListEnvelope, { description: 'The wallets of the merchant.' }));
+
+const SCOPE = 'wallets:read';
+// The interface's path has the trailing slash; the other spelling is documented beside it.
+const URLS = [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const;
+
+/**
+ * The wallet list on the fast path (http/fast-path.ts): the key's own merchant, no query. With
+ * `merchantId` (even the key's own) Fastify answers, through the route below.
+ */
+export function walletFastRoutes(services: MerchantServices): FastRoute[] {
+  return URLS.map(([url]) => ({
+    path: url,
+    route: url,
+    scope: SCOPE,
+    answer: (query, principal) => (query === '' ? services.walletListBody(principal.key.merchantId) : undefined),
+  }));
+}
 
 export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { services } = ctx;
@@ -26,10 +45,9 @@ export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Pr
     security: SECURITY.merchant,
     response: { 200: walletList200, ...errorResponses(ERRORS.wallets) },
   });
-  // The interface's path has the trailing slash; the other spelling is documented beside it.
-  for (const [url, operationId] of [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const) {
+  for (const [url, operationId] of URLS) {
     // Not an async function: a cached list is sent in the same turn (see sendJsonText).
-    app.get(url, { schema: walletsSchema(operationId), config: { scope: 'wallets:read' } }, (req, reply) =>
+    app.get(url, { schema: walletsSchema(operationId), config: { scope: SCOPE } }, (req, reply) =>
       andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) => sendJsonText(reply, services.walletListBody(merchantId))),
     );
   }

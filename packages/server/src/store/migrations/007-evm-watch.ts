@@ -23,6 +23,9 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('poll_interval_ms', 'integer', (c) => c.notNull())
     .addColumn('allow_private_rpc', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    // The node's chain id, seen at the first round: a URL changed to another network is refused
+    // rather than taken for a reorganisation of everything.
+    .addColumn('node_chain_id', 'bigint')
     .addColumn('start_block', 'bigint')
     .addColumn('cursor_block', 'bigint')
     .addColumn('head_block', 'bigint')

@@ -1,0 +1,182 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Scope } from '@hostpay/protocol';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Admitted, RequestFacts } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import type { RequestMetrics } from '../observability/request-metrics.js';
+import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
+import { JSON_UTF8 } from './envelope.js';
+import { genReqId } from './request-id.js';
+
+/**
+ * The fast path for cached merchant reads (docs/benchmarks.md, issue 11 item 5). A busy client
+ * repeats the same signed GET many times a second; when such a request passes every check and its
+ * answer is cached, Fastify's lifecycle (routing, a child logger, request and reply objects, the
+ * hook runners) costs more CPU than everything hostpay itself does for it. Such requests are
+ * answered here, before Fastify, with the same checks, the same bytes on the wire, the same count
+ * in the request metrics and the same access line.
+ *
+ * Only the plain success is answered here: the decision is taken without side effects (nothing
+ * counted, cached or touched), and anything else (a first request, an error of any kind, a rate
+ * limit reached, a body, a compressed answer, a query not in its simplest form, a Redis limiter,
+ * a proxy in front, a shutdown under way) goes to Fastify unchanged, which then does all of it as
+ * before. `request-path.test.ts` and `fast-path.test.ts` compare both paths byte for byte.
+ */
+export interface FastRoute {
+  /** The path as the client sends it, without query. */
+  path: string;
+  /** The route's template as registered in Fastify (the metrics label). */
+  route: string;
+  /** The scope the route requires (its `config.scope`). */
+  scope: Scope;
+  /**
+   * The answer text for this principal and query string ('' when the target has none): the text
+   * when cached, a promise while it loads, or undefined to leave the request to Fastify (a query
+   * in any but its simplest form, another merchant, an error). No side effects besides the load.
+   */
+  answer(query: string, principal: Principal): string | Promise<string> | undefined;
+}
+
+export interface FastPathDeps {
+  routes: readonly FastRoute[];
+  auth: {
+    repeatedNow(headers: IncomingMessage['headers'], facts: RequestFacts, nowMs: number): Principal | undefined;
+    admitNow(principal: Principal): Admitted | undefined;
+  };
+  requests: RequestMetrics;
+  now: () => number;
+  /** The app's logger (absent when logging is off). */
+  log: FastifyBaseLogger | undefined;
+}
+
+/** Bytes of encoded answers the fast path keeps (see encodedBodies). */
+export const ENCODED_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The UTF-8 bytes of answer texts, keyed by the text: a cached answer is the same string object
+ * on every request (its hash kept by V8), so a hit is one Map lookup instead of encoding the text
+ * again for every answer. A new text (a write changed the answer) is a new entry; when the
+ * entries pass `maxBytes` they are all dropped and the memo fills again with what is asked.
+ */
+export function encodedBodies(maxBytes: number): (text: string) => Buffer {
+  const memo = new Map<string, Buffer>();
+  let bytes = 0;
+  return (text) => {
+    let buf = memo.get(text);
+    if (buf === undefined) {
+      buf = Buffer.from(text, 'utf8');
+      if (bytes + buf.length > maxBytes) {
+        memo.clear();
+        bytes = 0;
+      }
+      if (buf.length <= maxBytes) {
+        memo.set(text, buf);
+        bytes += buf.length;
+      }
+    }
+    return buf;
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const answeredBy = new WeakMap<FastifyInstance, { answered: number }>();
+
+/** How many requests the app's fast path answered (tests tell the two paths apart with it). */
+export function fastPathAnswers(app: FastifyInstance): number {
+  return answeredBy.get(app)?.answered ?? 0;
+}
+
+/**
+ * Puts the fast path in front of Fastify's request handler on `app.server`. `app.inject` does not
+ * go through it (it calls Fastify's handler), so tests of the fast path listen on a socket.
+ */
+export function installFastPath(app: FastifyInstance, deps: FastPathDeps): void {
+  const server = app.server as Server;
+  const [fastify, ...others] = server.listeners('request') as Handler[];
+  if (fastify === undefined || others.length > 0) throw new Error('fast path: expected exactly one request listener (Fastify\'s)');
+  let closing = false;
+  // During the drain Fastify answers with `Connection: close`: from then on it answers everything.
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const stats = { answered: 0 };
+  answeredBy.set(app, stats);
+  const fast = fastPath(deps, fastify, stats);
+  server.removeListener('request', fastify);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing || !fast(req, res)) fastify(req, res);
+  });
+}
+
+/** The fast path itself: true when it took the request (answered, or answering once a load settles). */
+export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answered: 0 }): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const routes = new Map(deps.routes.map((r) => [r.path, r]));
+  const { auth, requests, now, log } = deps;
+  const bodyBytes = encodedBodies(ENCODED_BODY_BYTES);
+  const infoEnabled = (): boolean => log !== undefined && (log as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.('info') !== false;
+
+  /** Counts the request, writes the answer and the access line; false (nothing done) over the rate limit or when compression may apply. */
+  function send(req: IncomingMessage, res: ServerResponse, route: FastRoute, principal: Principal, body: string, startedAt: number): boolean {
+    // The compression memo's case (http/compression.ts): Fastify's onSend hook decides it.
+    if (body.length >= COMPRESSION_THRESHOLD_BYTES && req.headers['accept-encoding'] !== undefined) return false;
+    const rate = auth.admitNow(principal);
+    if (rate === undefined) return false;
+    const id = genReqId(req);
+    const bytes = bodyBytes(body);
+    // The headers Fastify writes for this answer, in its order (request id from the onRequest
+    // hook, cache-control and RateLimit from authentication, then type and length). A literal
+    // object of one shape: a computed key made V8 build each one in its slow mode.
+    res.writeHead(200, {
+      'x-request-id': id,
+      'cache-control': 'no-store',
+      'ratelimit-limit': rate.limit,
+      'ratelimit-remaining': rate.remaining,
+      'ratelimit-reset': rate.resetSeconds,
+      'content-type': JSON_UTF8,
+      'content-length': bytes.length,
+    });
+    res.end(bytes);
+    stats.answered++;
+    const elapsedMs = performance.now() - startedAt;
+    requests.series(route.route, 'GET', 200).observe(elapsedMs / 1000);
+    // The access line of logging.ts (OneLineLogController), with the request id Fastify's child
+    // logger would have bound.
+    if (infoEnabled()) log!.info({ reqId: id, method: 'GET', url: req.url, statusCode: 200, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+    return true;
+  }
+
+  return (req, res) => {
+    if (req.method !== 'GET') return false;
+    const url = req.url!;
+    const q = url.indexOf('?');
+    const route = routes.get(q === -1 ? url : url.slice(0, q));
+    if (route === undefined) return false;
+    const headers = req.headers;
+    // No Host (Fastify's onRequest hook refuses it on HTTP/1.1) or a body: Fastify's way.
+    if (headers.host === undefined || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const ip = req.socket.remoteAddress;
+    if (ip === undefined) return false;
+    const startedAt = performance.now();
+    const principal = auth.repeatedNow(headers, { method: 'GET', url, rawBody: '', ip, scope: route.scope }, now());
+    if (principal === undefined) return false;
+    let body: string | Promise<string> | undefined;
+    try {
+      body = route.answer(q === -1 ? '' : url.slice(q + 1), principal);
+    } catch {
+      return false;
+    }
+    if (body === undefined) return false;
+    if (typeof body === 'string') return send(req, res, route, principal, body, startedAt);
+    // Not cached: answered once loaded. Nothing has been counted yet, so a failed load (or a
+    // limit reached meanwhile) still goes to Fastify, which loads again and answers its error.
+    body.then(
+      (text) => {
+        if (!send(req, res, route, principal, text, startedAt)) fallback(req, res);
+      },
+      () => fallback(req, res),
+    );
+    return true;
+  };
+}
