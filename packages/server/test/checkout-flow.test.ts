@@ -39,8 +39,8 @@ const walletAmount = async (asset: string, chain: string): Promise<string> => {
 
 describe('a checkout from create to settled (the demo path)', () => {
   it('create → partial → full: open → underpaid → processing → settled, wallet + (received − fee)', async () => {
-    // Demo seeding wrote events of its own (postings, the console's demo checkouts): count from here.
-    const lastSeeded = (await fx.services.store.db.selectFrom('events').select((eb) => eb.fn.max('sequence').as('s')).where('merchant_id', '=', fx.demo.merchantId).executeTakeFirst())?.s ?? 0;
+    // The demo's seed credits wrote wallet.balance_changed events already: this checkout's come after them.
+    const seeded = await fx.services.store.db.selectFrom('events').select((eb) => eb.fn.max('sequence').as('last')).where('merchant_id', '=', fx.demo.merchantId).executeTakeFirst();
     const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: 100, currency: 'USDT', orderId: 'order-1', description: 'Two books', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
     expect(created.statusCode, created.body).toBe(201);
     const c = resultOf<CheckoutResult>(created);
@@ -70,7 +70,7 @@ describe('a checkout from create to settled (the demo path)', () => {
 
     // Settled never changes; canceling it is 409.
     expectError(await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/cancel`), 409, 'CHECKOUT_STATE_CONFLICT');
-    const events = await fx.services.store.db.selectFrom('events').select(['type', 'sequence']).where('merchant_id', '=', fx.demo.merchantId).where('sequence', '>', Number(lastSeeded)).orderBy('sequence').execute();
+    const events = await fx.services.store.db.selectFrom('events').select(['type', 'sequence']).where('merchant_id', '=', fx.demo.merchantId).where('sequence', '>', Number(seeded?.last ?? 0)).orderBy('sequence').execute();
     expect(events.map((e) => e.type)).toEqual(['checkout.created', 'checkout.underpaid', 'checkout.processing', 'wallet.balance_changed', 'checkout.settled']);
   });
 

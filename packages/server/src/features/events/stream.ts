@@ -88,7 +88,8 @@ export function eventStreams(db: Db) {
         raw.end();
       };
       open.set(reply, end);
-      req.raw.on('close', end);
+      // The response closes when the client goes away (the request's own 'close' only means it was read).
+      raw.on('close', end);
       raw.on('error', end);
       const keepalive = setInterval(() => raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
       keepalive.unref();

@@ -74,6 +74,7 @@ export function pgWakeups(url: string, schema: string): WakeSubscription {
     const connect = async () => {
       if (closed) return;
       const { default: pgModule } = await import('pg');
+      if (closed) return;
       const c = new pgModule.Client({ connectionString: url, connectionTimeoutMillis: 2000, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
       client = c;
       c.on('error', () => drop(c));
