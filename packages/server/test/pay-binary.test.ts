@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sign, unixTimestamp } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../src/features/pay/assets.js';
-import { PAGE_CSP } from '../src/features/pay/headers.js';
+import { PAGE_CSP } from '../src/http/page-headers.js';
 
 /**
  * The page as shipped: the bundled `hostpay serve --demo` binary (packages/cli/dist) serves the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../src/features/pay/assets.js';
-import { PAGE_CSP } from '../src/features/pay/headers.js';
+import { PAGE_CSP } from '../src/http/page-headers.js';
 import { qrSvg } from '../src/features/pay/qr.js';
 import { configureChains } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';

@@ -10,7 +10,7 @@ import { useRawJsonBody } from '../../http/raw-json-body.js';
 import { errorResponses } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
-import { securityHeaders } from '../pay/headers.js';
+import { securityHeaders } from '../../http/page-headers.js';
 import { cookieName, csrfMatches, csrfTokenOf, sessionCookie, SESSION_ABSOLUTE_MS, type ConsoleSessions } from './sessions.js';
 import type { ConsoleFiles } from './static.js';
 
@@ -24,17 +24,6 @@ export interface ConsoleRouteContext {
   /** The built pages; undefined: not built, /console says how to build it. */
   files: ConsoleFiles | undefined;
 }
-
-const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const Session = Type.Object(
   {
@@ -60,7 +49,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
   const { sessions, config } = ctx;
   useRawJsonBody(app, 2048, '{"token": "<operator token>"}');
   app.addHook('onRequest', async (req, reply) => {
-    securityHeaders(reply, CONSOLE_CSP);
+    securityHeaders(reply);
     checkOperatorAddress(ctx.allowList, req.ip);
   });
   /** Behind https (directly, or a trusted proxy's X-Forwarded-Proto, or the public URL says so). */

@@ -7,7 +7,7 @@ import { successBody } from '../../http/success-body.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import type { CheckoutRouteContext } from '../checkouts/merchant-routes.js';
 import { assetNamed } from './assets.js';
-import { securityHeaders } from './headers.js';
+import { securityHeaders } from '../../http/page-headers.js';
 import type { PaySource } from './pay-view.js';
 import { qrSvg } from './qr.js';
 import { PayParams, PayStatusEnvelope } from './schemas.js';

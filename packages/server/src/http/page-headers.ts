@@ -1,9 +1,10 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * The page loads nothing but its own two files and its own QR images, talks only to its own
- * status route, and may not be framed: no inline script or style (so no 'unsafe-inline'), no
- * third party, no plugins, no <base> tricks, no form posts.
+ * The one policy of every page hostpay serves (the payment page, the operator console): a page
+ * loads only its own files (and data: images such as QR codes), talks only to its own server and
+ * may not be framed: no inline script or style (so no 'unsafe-inline'), no third party, no
+ * plugins, no <base> tricks, no form posts.
  */
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -16,7 +17,7 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Headers of every answer of the pay routes (page, status, QR, assets). */
+/** Headers of every answer of the page routes (pay: page, status, QR, assets; the console). */
 export function securityHeaders(reply: FastifyReply, csp = PAGE_CSP): void {
   reply.header('content-security-policy', csp);
   reply.header('x-frame-options', 'DENY');
