@@ -3,7 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HostpayError } from '../../errors.js';
 import { addressKind, type AddressKind } from '../webhooks/addresses.js';
-import { bareHost, RefusedAddress, type Resolver } from '../webhooks/guard.js';
+import { bareHost, checkAddresses, RefusedAddress, type Resolver } from '../webhooks/guard.js';
 
 /**
  * RPC URLs: checked like webhook URLs (the SSRF guard of features/webhooks, with its address
@@ -28,25 +28,8 @@ export function rpcAddressAllowed(kind: AddressKind, guard: Pick<RpcGuard, 'sand
 
 const describe = (kind: AddressKind) => (kind === 'loopback' || kind === 'private' || kind === 'cgnat' ? `a ${kind} address (allowed with allowPrivateRpc: true)` : `a ${kind} address`);
 
-export async function checkedRpcAddresses(host: string, guard: RpcGuard): Promise<LookupAddress[]> {
-  const literal = addressKind(host);
-  if (literal !== undefined) {
-    if (!rpcAddressAllowed(literal, guard)) throw new RefusedAddress(`${host} is ${describe(literal)}`);
-    return [{ address: host, family: host.includes(':') ? 6 : 4 }];
-  }
-  let addresses: LookupAddress[];
-  try {
-    addresses = await guard.resolve(host);
-  } catch (err) {
-    throw new RefusedAddress(`${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'DNS error'})`);
-  }
-  if (addresses.length === 0) throw new RefusedAddress(`${host} does not resolve`);
-  for (const a of addresses) {
-    const kind = addressKind(a.address) ?? 'reserved';
-    if (!rpcAddressAllowed(kind, guard)) throw new RefusedAddress(`${host} resolves to ${a.address}, ${describe(kind)}`);
-  }
-  return addresses;
-}
+export const checkedRpcAddresses = (host: string, guard: RpcGuard): Promise<LookupAddress[]> =>
+  checkAddresses(host, guard.resolve, { allowed: (kind) => rpcAddressAllowed(kind, guard), describe });
 
 const SECRETISH = /^[A-Za-z0-9_-]{16,}$/;
 

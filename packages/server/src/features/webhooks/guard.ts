@@ -41,16 +41,25 @@ export function bareHost(url: URL): string {
   return host.replace(/\.+$/, '');
 }
 
-/** Resolves (unless a literal) and checks every address; returns them, or throws RefusedAddress. */
-export async function checkedAddresses(host: string, opts: GuardOptions): Promise<LookupAddress[]> {
+/** Which address kinds a connection may reach, and how a refusal names a kind. */
+export interface AddressPolicy {
+  allowed: (kind: AddressKind) => boolean;
+  describe: (kind: AddressKind) => string;
+}
+
+/**
+ * Resolves `host` (unless it is a literal address) and checks every address under `policy`;
+ * returns them, or throws RefusedAddress. Webhook deliveries and EVM node connections both use it.
+ */
+export async function checkAddresses(host: string, resolve: Resolver, policy: AddressPolicy): Promise<LookupAddress[]> {
   const literal = addressKind(host);
   if (literal !== undefined) {
-    if (!addressAllowed(literal, opts.sandbox)) throw new RefusedAddress(`${host} is ${describe(literal)}`);
+    if (!policy.allowed(literal)) throw new RefusedAddress(`${host} is ${policy.describe(literal)}`);
     return [{ address: host, family: host.includes(':') ? 6 : 4 }];
   }
   let addresses: LookupAddress[];
   try {
-    addresses = await opts.resolve(host);
+    addresses = await resolve(host);
   } catch (err) {
     throw new RefusedAddress(`${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'DNS error'})`);
   }
@@ -58,10 +67,14 @@ export async function checkedAddresses(host: string, opts: GuardOptions): Promis
   for (const a of addresses) {
     const kind = addressKind(a.address) ?? 'reserved';
     // One refused address refuses the name: a resolver may hand out any of them next time.
-    if (!addressAllowed(kind, opts.sandbox)) throw new RefusedAddress(`${host} resolves to ${a.address}, ${describe(kind)}`);
+    if (!policy.allowed(kind)) throw new RefusedAddress(`${host} resolves to ${a.address}, ${policy.describe(kind)}`);
   }
   return addresses;
 }
+
+/** The webhook policy: public addresses, and loopback on a sandbox server. */
+export const checkedAddresses = (host: string, opts: GuardOptions): Promise<LookupAddress[]> =>
+  checkAddresses(host, opts.resolve, { allowed: (kind) => addressAllowed(kind, opts.sandbox), describe });
 
 /** Parses and checks a webhook URL as the endpoint routes do: 400 INVALID_URL with the reason. */
 export async function checkWebhookUrl(text: string, opts: GuardOptions): Promise<URL> {
