@@ -1,9 +1,9 @@
-import type { LookupAddress, LookupOptions } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HostpayError } from '../../errors.js';
 import { addressKind, type AddressKind } from '../webhooks/addresses.js';
-import { bareHost, checkAddresses, RefusedAddress, type Resolver } from '../webhooks/guard.js';
+import { bareHost, checkAddresses, lookupThrough, RefusedAddress, type Resolver } from '../webhooks/guard.js';
 
 /**
  * RPC URLs: checked like webhook URLs (the SSRF guard of features/webhooks, with its address
@@ -92,21 +92,7 @@ export async function checkRpcUrl(text: string, guard: RpcGuard): Promise<URL> {
   return url;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-function rpcLookup(guard: RpcGuard) {
-  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    checkedRpcAddresses(hostname.replace(/\.+$/, ''), guard).then(
-      (addresses) => {
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) return callback(null, wanted);
-        return callback(null, wanted[0]!.address, wanted[0]!.family);
-      },
-      (err: Error) => callback(Object.assign(err, { code: 'EREFUSEDADDRESS' }), '', 0),
-    );
-  };
-}
+const rpcLookup = (guard: RpcGuard) => lookupThrough((host) => checkedRpcAddresses(host, guard));
 
 const MAX_ANSWER = 64 * 1024 * 1024;
 

@@ -109,12 +109,13 @@ export async function checkWebhookUrl(text: string, opts: GuardOptions): Promise
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for http(s).Agent: Node calls it for every new connection to a name, and connects
- * to what it returns, so a refused address is never connected to.
+ * A `lookup` for http(s).Agent that answers only addresses `check` lets through: Node calls it for
+ * every new connection to a name, and connects to what it returns, so a refused address is never
+ * connected to.
  */
-export function guardedLookup(opts: GuardOptions) {
+export function lookupThrough(check: (host: string) => Promise<LookupAddress[]>) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    checkedAddresses(hostname.replace(/\.+$/, ''), opts).then(
+    check(hostname.replace(/\.+$/, '')).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
@@ -125,3 +126,6 @@ export function guardedLookup(opts: GuardOptions) {
     );
   };
 }
+
+/** The webhook agents' lookup. */
+export const guardedLookup = (opts: GuardOptions) => lookupThrough((host) => checkedAddresses(host, opts));
