@@ -16,7 +16,7 @@ import { loadConfig, seedDemo } from '../packages/server/src/index.js';
 import { createServer } from '../packages/server/src/app-exports.js';
 import { fastPathAnswers } from '../packages/server/src/http/fast-path.js';
 
-const { values: opts } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, calls: { type: 'string', default: '200000' } } });
+const { values: opts } = parseArgs({ options: { rounds: { type: 'string', default: '7' }, calls: { type: 'string', default: '199936' } } });
 const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-fastpath-'));
 const config = loadConfig({ HOSTPAY_DATA_DIR: dataDir, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' });
 const server = await createServer(config, { webhookWorker: false, evmWatcher: false });
@@ -47,7 +47,12 @@ for (const [name, url] of [['wallet list', PATHS.wallets], ['fee preview', `${PA
     const req = { method: 'GET', url, headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
     const before = fastPathAnswers(app);
     const start = performance.now();
-    for (let i = 0; i < calls; i++) listener(req, res);
+    // 64 requests a turn, as from 64 connections: the answers are written in a batch once the
+    // event loop turns (http/fast-path.ts: flush).
+    for (let i = 0; i < calls; i += 64) {
+      for (let j = 0; j < 64; j++) listener(req, res);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     const us = ((performance.now() - start) * 1000) / calls;
     if (fastPathAnswers(app) - before !== calls) throw new Error(`${url}: the fast path answered ${fastPathAnswers(app) - before} of ${calls}`);
     results.push(us);

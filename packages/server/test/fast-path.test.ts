@@ -3,7 +3,11 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { connectRedis } from '../src/cluster/redis.js';
+import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { encodedBodies, fastPathAnswers } from '../src/http/fast-path.js';
+import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { issueToken, merchantHeaders } from './http-helpers/requests.js';
 
@@ -44,7 +48,7 @@ interface Answer {
 
 function get(path: string, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(base + path, { headers, agent }, (res) => {
+    const req = request(path.startsWith('http') ? path : base + path, { headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -240,5 +244,41 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     const big = 'x'.repeat(11);
     expect(bytesOf(big).toString()).toBe(big); // larger than the bound: answered, not kept
     expect(bytesOf(big)).not.toBe(bytesOf(big));
+  });
+});
+
+describe.runIf(redisAvailable)('fast path with a shared (Redis) rate limiter', () => {
+  it('counts in Redis; over the limit its 429 is the one Fastify writes (same headers, same body but the id)', async () => {
+    const prefix = `hp_test_${randomBytes(4).toString('hex')}:`;
+    const redis = connectRedis(TEST_REDIS_URL, () => undefined);
+    const shared = await fx.buildApp({ rateLimiter: new RedisRateLimiter(redis, () => undefined, prefix) });
+    try {
+      await shared.listen({ host: '127.0.0.1', port: 0 });
+      const url = `http://127.0.0.1:${(shared.server.address() as { port: number }).port}`;
+      const key = await fx.createKey(fx.demo.merchantId, { rateLimitPerMinute: 5 });
+      const headers = await merchantHeaders(fx, key, await issueToken(fx, key, '', shared)); // 1 of 5
+      const at = (path: string) => get(url + path, headers);
+      const answers = [await at(WALLETS), await at(WALLETS), await at(WALLETS)]; // 2 (Fastify), 3 and 4 (fast)
+      expect(fastPathAnswers(shared)).toBe(2);
+      expect(answers.map((a) => header(a, 'ratelimit-remaining'))).toEqual(['3', '2', '1']);
+      expect(shape(answers[2]!)).toEqual(shape(answers[0]!));
+      expect((await at(WALLETS)).status).toBe(200); // 5
+      const fast429 = await at(WALLETS); // 6: counted in Redis by the fast path, refused there
+      expect(fastPathAnswers(shared)).toBe(4);
+      const hook429 = await at(`${WALLETS}?merchantId=${fx.demo.merchantId}`); // 7: Fastify's refusal
+      expect(fastPathAnswers(shared)).toBe(4);
+      for (const a of [fast429, hook429]) {
+        expect(a.status).toBe(429);
+        expect(code(a)).toBe('RATE_LIMITED');
+      }
+      const blank = (a: Answer) => ({ ...shape(a), headers: shape(a).headers.filter(([n]) => n !== 'content-length' && n !== 'ratelimit-reset'), body: a.body.replace(/"requestId":"[^"]+"/, '') });
+      expect(blank(fast429)).toEqual(blank(hook429));
+      expect(fast429.headers.map(([n]) => n)).toEqual(hook429.headers.map(([n]) => n));
+    } finally {
+      await shared.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
   });
 });

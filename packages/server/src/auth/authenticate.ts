@@ -36,12 +36,8 @@ export interface RequestFacts {
   scope: Scope | undefined;
 }
 
-/** A cached request admitted by `admitNow`: the values of its RateLimit headers. */
-export interface Admitted {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
+/** A cached request counted by `admitNow`: within the limit or not, and its RateLimit header values. */
+export type Admitted = RateLimitResult;
 
 const factsOf = (req: FastifyRequest): RequestFacts => ({ method: req.method, url: req.url, rawBody: req.rawBody, ip: req.ip, scope: req.routeOptions.config.scope });
 
@@ -102,7 +98,7 @@ export function createAuthHooks(deps: AuthDeps): {
   merchant: Hook;
   apiKey: Hook;
   repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => Principal | undefined;
-  admitNow: (principal: Principal) => Admitted | undefined;
+  admitNow: (principal: Principal) => Admitted | Promise<Admitted> | undefined;
 } {
   const { config, services, now, limiter, tokens } = deps;
   const tolerance = config.timestampToleranceSeconds;
@@ -177,9 +173,7 @@ export function createAuthHooks(deps: AuthDeps): {
       reply.header('ratelimit-limit', limit);
       reply.header('ratelimit-remaining', rate.remaining);
       reply.header('ratelimit-reset', rate.resetSeconds);
-      if (!rate.allowed) {
-        throw rateLimited(rate, `this API key is limited to ${limit} requests a minute: retry after the Retry-After seconds`);
-      }
+      if (!rate.allowed) throw keyRateLimited(rate);
       req.principal = principal;
     };
     // The in-process limiter answers at once; a shared one (Redis) is awaited.
@@ -247,19 +241,25 @@ export function createAuthHooks(deps: AuthDeps): {
   }
 
   /**
-   * For the fast path: counts the request against its key's per-minute limit when it is within
-   * it, records the key's use and returns the RateLimit header values, as `admit` does. Over the
-   * limit, or with a limiter that is not in this process (Redis): undefined and nothing counted,
-   * so the hook can count and refuse it with its 429.
+   * For the fast path: counts the request against its key's per-minute limit and records the
+   * key's use, as `admit` does, and returns the count's result. The in-process limiter answers at
+   * once and only within the limit: over it, undefined and nothing counted or touched, so the
+   * hook counts and refuses it as usual. A shared limiter (Redis) answers a round trip later,
+   * allowed or not, the request counted either way (the caller then answers the 429 itself).
    */
-  function admitNow(principal: Principal): Admitted | undefined {
-    if (limiter.hitIfAllowedNow === undefined) return undefined;
+  function admitNow(principal: Principal): Admitted | Promise<Admitted> | undefined {
     const key = principal.key;
     const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
-    const rate = limiter.hitIfAllowedNow('key:' + key.id, limit, MINUTE);
-    if (rate === undefined) return undefined;
+    const bucket = 'key:' + key.id;
+    if (limiter.hitIfAllowedNow !== undefined) {
+      const rate = limiter.hitIfAllowedNow(bucket, limit, MINUTE);
+      if (rate !== undefined) services.touchKey(key.id);
+      return rate;
+    }
+    // An in-process limiter without the variant that does not count a refusal: the hook's way.
+    if (limiter.hitNow !== undefined) return undefined;
     services.touchKey(key.id);
-    return { limit, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
+    return limiter.hit(bucket, limit, MINUTE);
   }
 
   return {
@@ -279,6 +279,11 @@ function signatureError(signature: string, version: 1 | 2, diagnostics: Record<s
     : 'sign the string `<timestamp>.<body>` (the timestamp header, a dot, then the exact body; empty for GET)';
   const hint = diagnostics === undefined ? '' : ' (sandbox: details.signedStringSha256 is the SHA-256 of the string the server verified; compare it with yours)';
   return new HostpayError('INVALID_SIGNATURE', `${what}: ${how} with your API secret, HMAC-SHA256, lowercase hex${hint}`, diagnostics);
+}
+
+/** The 429 of a key over its per-minute limit. */
+export function keyRateLimited(rate: RateLimitResult): HostpayError {
+  return rateLimited(rate, `this API key is limited to ${rate.limit} requests a minute: retry after the Retry-After seconds`);
 }
 
 export function rateLimited(rate: RateLimitResult, message: string): HostpayError {
