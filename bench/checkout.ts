@@ -115,8 +115,9 @@ for (const [name, xs] of results) {
   const m = median(xs);
   console.log(`${name.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${xs.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`);
 }
+const exited = new Promise((r) => child.once('exit', r));
 child.kill('SIGTERM');
-// A profiled server writes its profile on exit: wait for it.
-if (profileArgs.length > 0) await new Promise((r) => child.once('exit', r));
+// Wait for the server to stop (and a profiled one to write its profile) before dropping its schema.
+await exited;
 if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
 process.exit(0);
