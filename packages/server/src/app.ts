@@ -4,7 +4,7 @@ import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js
 import { createAuthHooks } from './auth/authenticate.js';
 import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
 import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
-import { tokenFingerprint } from './features/console/sessions.js';
+import { asOperatorSessions, tokenFingerprint } from './features/console/sessions.js';
 import { loadConsoleFiles, type ConsoleFiles } from './features/console/static.js';
 import './auth/principal.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const sessions = config.console
       ? admin.consoleSessions({ now, idleMs: config.consoleIdleMinutes * 60_000, fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])) })
       : undefined;
-    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions });
+    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions: sessions && asOperatorSessions(sessions) });
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
     if (sessions !== undefined) {
       const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();

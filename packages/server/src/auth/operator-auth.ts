@@ -4,7 +4,6 @@ import { HostpayError } from '../errors.js';
 import { failedAuthBucket, withFailureLimit } from './authenticate.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ipAllowed } from './cidr.js';
-import { cookieName, csrfMatches, readCookie, type ConsoleSessions } from '../features/console/sessions.js';
 
 /**
  * Authentication of the admin API: `Authorization: Bearer <operator token>`, one of the tokens
@@ -28,8 +27,18 @@ export interface OperatorAuthDeps {
   failureLimit: number;
   /** HOSTPAY_ADMIN_IP_ALLOW_LIST parsed; null: any address. Checked before anything else. */
   allowList?: readonly string[] | null;
-  /** The console's sessions: with them, a session cookie (plus x-csrf-token on writes) stands in for the bearer token. */
-  sessions?: ConsoleSessions | undefined;
+  /** Cookie sessions (the console's): with them, a session cookie (plus x-csrf-token on writes) stands in for the bearer token. */
+  sessions?: OperatorSessions | undefined;
+}
+
+/** What the operator hook needs of a cookie session store (features/console provides one). */
+export interface OperatorSessions {
+  /** The session id the request's cookies carry, if any. */
+  idOf(cookieHeader: string | undefined): string | undefined;
+  /** The operator of a live session (and marks it used), or undefined. */
+  check(sessionId: string): Promise<{ operator: string } | undefined>;
+  /** Whether `given` is the session's CSRF token (constant time). */
+  csrfMatches(sessionId: string, given: string | undefined): boolean;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -40,11 +49,6 @@ export function checkOperatorAddress(allowList: readonly string[] | null | undef
   if (!ipAllowed(allowList, ip)) {
     throw new HostpayError('IP_NOT_ALLOWED', `requests from ${ip} are not allowed on the operator API and console: call from an address on HOSTPAY_ADMIN_IP_ALLOW_LIST`);
   }
-}
-
-/** The console session cookie of a request, whichever name it was set under. */
-export function sessionIdOf(req: FastifyRequest): string | undefined {
-  return readCookie(req.headers.cookie, cookieName(true)) ?? readCookie(req.headers.cookie, cookieName(false));
 }
 
 // The scheme, exactly one space, then one run of visible ASCII (operator tokens are free-form).
@@ -90,7 +94,7 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
     if (session === undefined) throw new HostpayError('INVALID_TOKEN', 'the console session has ended (signed out, idle too long, or the operator token changed): sign in again at /console');
     if (!SAFE_METHODS.has(req.method)) {
       const given = req.headers['x-csrf-token'];
-      if (!csrfMatches(sessionId, typeof given === 'string' ? given : undefined)) {
+      if (!deps.sessions!.csrfMatches(sessionId, typeof given === 'string' ? given : undefined)) {
         throw new HostpayError('CSRF_TOKEN_INVALID', 'a console write must carry the session\'s CSRF token in `x-csrf-token` (from POST or GET /console/session)');
       }
     }
@@ -101,7 +105,7 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
     // Admin answers name merchants and keys, and once a secret: never cache them.
     reply.header('cache-control', 'no-store');
     checkOperatorAddress(deps.allowList, req.ip);
-    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : sessionIdOf(req);
+    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : deps.sessions.idOf(req.headers.cookie);
     req.operator = await withFailureLimit(
       limiter,
       failedAuthBucket('operator', req.ip),

@@ -7,7 +7,7 @@ import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { MerchantServices } from '../auth/ports.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
-import type { EvmWatch } from '../features/evm-watch/feature.js';
+import type { Metric } from 'prom-client';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -25,5 +25,11 @@ export interface RouteContext {
   /** The app's rate-limit state (shared through Redis with several instances), for public routes that limit per address. */
   limiter: RateLimiter;
   /** The EVM chain watcher, when the services run one (its state in /readyz, its metrics). */
-  evm?: EvmWatch | undefined;
+  evm?: WatcherView | undefined;
+}
+
+/** What /readyz and /metrics read of the EVM chain watcher (features/evm-watch provides it). */
+export interface WatcherView {
+  watcher: { statuses(): { chain: string; state: 'watching' | 'standby' | 'error' | 'stopped'; leader: boolean; lastError: string | null }[] };
+  metrics: { collectors(): Metric[] };
 }

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { failedAuthBucket, withFailureLimit } from '../../auth/authenticate.js';
-import { checkOperatorAddress, sessionIdOf } from '../../auth/operator-auth.js';
+import { checkOperatorAddress } from '../../auth/operator-auth.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import type { Config } from '../../config.js';
 import { HostpayError } from '../../errors.js';
@@ -11,7 +11,7 @@ import { errorResponses } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
 import { securityHeaders } from '../../http/page-headers.js';
-import { cookieName, csrfMatches, csrfTokenOf, sessionCookie, SESSION_ABSOLUTE_MS, type ConsoleSessions } from './sessions.js';
+import { cookieName, csrfMatches, csrfTokenOf, sessionCookie, sessionIdOf, SESSION_ABSOLUTE_MS, type ConsoleSessions } from './sessions.js';
 import type { ConsoleFiles } from './static.js';
 
 export interface ConsoleRouteContext {
@@ -86,7 +86,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
       response: { 200: ok('The live session.'), ...errorResponses(['INVALID_TOKEN', ...COMMON]) },
     },
   }, async (req, reply) => {
-    const id = sessionIdOf(req);
+    const id = sessionIdOf(req.headers.cookie);
     const session = id === undefined ? undefined : await sessions.check(id);
     if (id === undefined || session === undefined) {
       clearCookie(req, reply);
@@ -103,7 +103,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
       response: { 200: ok('Signed out.', SignedOut), ...errorResponses(['CSRF_TOKEN_INVALID', ...COMMON]) },
     },
   }, async (req, reply) => {
-    const id = sessionIdOf(req);
+    const id = sessionIdOf(req.headers.cookie);
     if (id !== undefined && (await sessions.check(id)) !== undefined) {
       const given = req.headers['x-csrf-token'];
       if (!csrfMatches(id, typeof given === 'string' ? given : undefined)) throw new HostpayError('CSRF_TOKEN_INVALID', 'signing out needs the session\'s CSRF token in `x-csrf-token`');

@@ -1,3 +1,4 @@
+import type { OperatorSessions } from '../../auth/operator-auth.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../store/store.js';
 
@@ -105,3 +106,9 @@ export function readCookie(header: string | undefined, name: string): string | u
 export function sessionCookie(name: string, value: string, secure: boolean, maxAgeSeconds: number): string {
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
 }
+
+/** The console session cookie of a request, whichever name it was set under. */
+export const sessionIdOf = (cookieHeader: string | undefined): string | undefined => readCookie(cookieHeader, cookieName(true)) ?? readCookie(cookieHeader, cookieName(false));
+
+/** The sessions as the operator hook sees them (auth/operator-auth.ts). */
+export const asOperatorSessions = (sessions: ConsoleSessions): OperatorSessions => ({ idOf: sessionIdOf, check: (id) => sessions.check(id), csrfMatches });
