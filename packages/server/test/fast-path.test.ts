@@ -251,6 +251,8 @@ describe.runIf(redisAvailable)('fast path with a shared (Redis) rate limiter', (
   it('counts in Redis; over the limit its 429 is the one Fastify writes (same headers, same body but the id)', async () => {
     const prefix = `hp_test_${randomBytes(4).toString('hex')}:`;
     const redis = connectRedis(TEST_REDIS_URL, () => undefined);
+    // Until Redis is ready the limiter counts in-process (its outage fallback): every count here must be Redis's.
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
     const shared = await fx.buildApp({ rateLimiter: new RedisRateLimiter(redis, () => undefined, prefix) });
     try {
       await shared.listen({ host: '127.0.0.1', port: 0 });
