@@ -183,6 +183,17 @@ describe('endpoints', () => {
     expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([settled.id]);
     expectError(await call('POST', '/api/v1/cp/events/evt_nobody/redeliver'), 404, 'NOT_FOUND');
 
+    // An operator's redelivery (operator API, console): the same webhook-id, and an audit entry naming who asked.
+    const admin = adminCaller(() => fx.app);
+    const operatorAt = rx.received.length;
+    const byOperator = await admin('POST', `/webhook-endpoints/${endpoint.id}/redeliver`, { body: { eventId: settled.id } });
+    expect(byOperator.statusCode, byOperator.body).toBe(202);
+    await drain();
+    expect(rx.received.slice(operatorAt).map((r) => r.headers['webhook-id'])).toEqual([settled.id]);
+    const audit = json<{ items: { operator: string; action: string; objectId: string; after: { eventId: string } }[] }>(await admin('GET', `/audit?objectType=webhook_endpoint&objectId=${endpoint.id}`));
+    expect(audit.items.map((a) => [a.action, a.after.eventId])).toEqual([['webhook.redeliver', settled.id]]);
+    expect(audit.items[0]!.operator).toBe('alice');
+
     // Outage: the endpoint is disabled by the merchant, a checkout is paid meanwhile, then replay.
     const outageStart = new Date(fx.now() - 1000).toISOString();
     await call('PATCH', `${E}/${endpoint.id}`, { disabled: true });

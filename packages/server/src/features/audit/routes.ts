@@ -19,7 +19,7 @@ export async function auditAdminRoutes(app: TypedApp, { admin }: AdminRouteConte
       ...READ,
       operationId: 'listAuditEntries', summary: 'Read the audit log, oldest first', description: 'Every admin write with the operator, the request id and the object before and after, filtered by object, operator, action or time. Paged: pass nextCursor as cursor for the next page.',
       querystring: Query({
-        objectType: Text('merchant, api_key, wallet, fee_schedule, settlement_currency, rate, master_key'),
+        objectType: Text('merchant, api_key, wallet, fee_schedule, settlement_currency, rate, master_key, webhook_endpoint, …'),
         objectId: Text('id of the changed object'),
         operator: Text('operator name'),
         action: Text('e.g. api_key.revoke'),

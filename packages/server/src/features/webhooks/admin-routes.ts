@@ -1,7 +1,7 @@
 import { WebhookAttempt, WebhookEndpoint } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { AdminRouteContext } from '../../admin/reply.js';
+import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
 import { Id, IdParams, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
@@ -70,10 +70,10 @@ export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteCon
     bodyLimit: 1024,
     schema: {
       ...WRITE, operationId: 'redeliverToWebhookEndpoint', summary: 'Send one event to this endpoint again',
-      description: 'Queues the event (one of the endpoint merchant\'s) for this endpoint again, with the same webhook-id, even if the endpoint does not subscribe to its type. The send shows in the delivery log.',
+      description: 'Queues the event (one of the endpoint merchant\'s) for this endpoint again, with the same webhook-id, even if the endpoint does not subscribe to its type. The send shows in the delivery log; the request is recorded in the audit log (`webhook.redeliver`).',
       params: IdParams('webhook endpoint'),
       body: Type.Object({ eventId: Id('event') }, { additionalProperties: false }),
       response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(ERRORS.adminWrite) },
     },
-  }, async (req, reply) => send(reply, successBody(await admin.redeliverToEndpoint(req.params.id, req.body.eventId), 'event queued'), 202));
+  }, async (req, reply) => send(reply, successBody(await admin.redeliverToEndpoint(req.params.id, req.body.eventId, auditOf(req)), 'event queued'), 202));
 }

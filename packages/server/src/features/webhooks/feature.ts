@@ -10,6 +10,7 @@ import { localWakeups, pgWakeups } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
+import type { AuditContext } from '../audit/service.js';
 
 export interface WebhookFeatureOptions {
   store: Store;
@@ -49,9 +50,9 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
       /** Any merchant's endpoint's attempt log, newest first (the merchant route's, without the ownership check). */
       webhookAttempts: (endpointId: string, req: PageRequest, eventId?: string) => endpoints.attempts(undefined, endpointId, req, eventId),
       /** Sends one event of the endpoint's merchant to this endpoint again (same webhook-id). */
-      async redeliverToEndpoint(endpointId: string, eventId: string) {
+      async redeliverToEndpoint(endpointId: string, eventId: string, audit: AuditContext) {
         const endpoint = await health.getWebhookEndpoint(endpointId);
-        return endpoints.redeliver(endpoint.merchantId, eventId, endpointId);
+        return endpoints.redeliver(endpoint.merchantId, eventId, endpointId, audit);
       },
     },
     worker,

@@ -1,3 +1,4 @@
+import { recordAudit, type AuditContext } from '../audit/service.js';
 import { randomBytes } from 'node:crypto';
 import { isoTime, ISO_TIME_HELP } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
@@ -158,7 +159,8 @@ export function webhookService(opts: WebhookServiceOptions) {
     },
 
     /** Sends one event again: to one endpoint, or to every enabled endpoint that subscribes to it. */
-    async redeliver(merchantId: string, eventId: string, endpointId?: string) {
+    /** `audit`: an operator asked (the operator API, the console): recorded with the queued deliveries. */
+    async redeliver(merchantId: string, eventId: string, endpointId?: string, audit?: AuditContext) {
       const at = iso();
       const queued = await store.writeTransaction(async (trx) => {
         const event = await trx.selectFrom('events').select(['id', 'type', 'sequence']).where('id', '=', eventId).where('merchant_id', '=', merchantId).executeTakeFirst();
@@ -170,7 +172,11 @@ export function webhookService(opts: WebhookServiceOptions) {
           targets = all.filter((e) => subscribed(e.enabled_events, event.type)).map((e) => e.id);
         }
         const ids = await insertDeliveries(trx, targets.map((t) => ({ endpointId: t, merchantId, eventId, sequence: Number(event.sequence) })), at);
-        return targets.map((t, i) => ({ endpointId: t, deliveryId: ids[i]! }));
+        const deliveries = targets.map((t, i) => ({ endpointId: t, deliveryId: ids[i]! }));
+        if (audit !== undefined) {
+          await recordAudit(trx, audit, { action: 'webhook.redeliver', objectType: 'webhook_endpoint', objectId: endpointId ?? merchantId, before: null, after: { merchantId, eventId, deliveries } });
+        }
+        return deliveries;
       });
       opts.wake();
       return { eventId, deliveries: queued };
