@@ -153,14 +153,24 @@ export function createAuthHooks(deps: AuthDeps): {
    */
   function repeated(req: RequestFacts, h: SignedHeaders | Error, withBearer: boolean, nowMs: number): Principal | Promise<Principal> | undefined {
     if (h instanceof Error) return undefined;
-    const cacheId = verifiedCacheId(h, req);
-    const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
-    if (entry === undefined) return undefined;
-    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-    const found = h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined;
+    const repeat = repeatOf(h, req, nowMs);
+    if (repeat === undefined) return undefined;
+    const { cacheId, entry, found } = repeat;
     // The entry counts only for the secret it was checked with (a rotated secret misses).
     const settle = (key: ApiKeyAuth | undefined) => decide(req, h, key, cacheId, key !== undefined && entry.secret === key.secret ? entry : undefined, withBearer, nowMs);
     return found instanceof Promise ? found.then(settle) : settle(found);
+  }
+
+  /**
+   * The accepted-credentials entry a request repeats (undefined: not a repeat), with its key as
+   * the key cache has it (a value, or a promise when not cached). A stale timestamp throws.
+   */
+  function repeatOf(h: SignedHeaders, req: RequestFacts, nowMs: number) {
+    const cacheId = verifiedCacheId(h, req);
+    const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
+    if (cacheId === undefined || entry === undefined) return undefined;
+    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
+    return { cacheId, entry, found: h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined };
   }
 
   /** After the principal: last-used time, the per-key rate limit and its headers. */
@@ -224,11 +234,9 @@ export function createAuthHooks(deps: AuthDeps): {
     try {
       const h = readHeaders(headers, true);
       if (h instanceof Error) return undefined;
-      const cacheId = verifiedCacheId(h, facts);
-      const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
-      if (entry === undefined) return undefined;
-      checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-      const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined;
+      const repeat = repeatOf(h, facts, nowMs);
+      if (repeat === undefined) return undefined;
+      const { cacheId, entry, found: key } = repeat;
       if (key instanceof Promise) {
         key.catch(() => undefined); // the hook asks again and answers whatever it finds
         return undefined;
