@@ -7,7 +7,7 @@ import { listWalletDetails } from './features/wallets/queries.js';
 import { LRUCache } from 'lru-cache';
 import { MISSING_KEY, type Caches } from './cache/caches.js';
 import { successBody } from './http/success-body.js';
-import { FeeService } from './features/fees/preview.js';
+import { feeService } from './features/fees/preview.js';
 import type { ApiKeyAuth, MerchantServices } from './auth/ports.js';
 import { walletView } from './features/wallets/view.js';
 import { keyView } from './features/keys/service.js';
@@ -18,7 +18,7 @@ import { keyView } from './features/keys/service.js';
  */
 export function createMerchantServices(store: Store, box: SecretBox, caches: Caches, tokenSigningKey: Buffer): MerchantServices {
   const lastTouched = new LRUCache<string, number>({ max: 10_000 });
-  const fees = new FeeService(store.db, caches);
+  const fees = feeService(store.db, caches);
 
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
     const row = await findApiKeyWithMerchant(store.db, keyId);

@@ -6,7 +6,7 @@ import { HostpayError } from '../../errors.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { FeeService } from '../fees/preview.js';
+import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
 import { candidates, createCheckout, type Offer } from './create.js';
 import { optionTotals } from './decide.js';
@@ -42,7 +42,7 @@ export interface CheckoutServiceOptions {
 export function checkoutService(opts: CheckoutServiceOptions) {
   const { store, caches } = opts;
   const db = store.db;
-  const fees = new FeeService(db, caches);
+  const fees = feeService(db, caches);
   // A merchant's payable options per requested list: they change with the catalog and its wallets.
   const offers = caches.facts<Map<string, Offer>>(['catalog'], { merchantKeyed: true });
   function offer(merchantId: string, wanted: { asset: string; chain: string }[] | null): Offer | Promise<Offer> {

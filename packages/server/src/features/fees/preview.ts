@@ -34,14 +34,18 @@ export class FeeService {
   }
 
   async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
-    const facts = this.caches && this.#facts ? await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency)) : await this.loadFacts(merchantId, currency);
+    const facts = await this.#through(this.#facts, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency));
     return quoteFee({ amount, originalCurrency: currency, ...facts });
   }
 
   /** `resolveRate`, from the rate cache when there is one. */
   async rateOf(base: string, quote: string): Promise<Decimal | null> {
-    if (!this.caches || !this.#rates) return resolveRate(this.db, base, quote);
-    return (await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
+    return (await this.#through(this.#rates, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
+  }
+
+  /** `load()` through `cache` when this service has caches. */
+  #through<V extends object>(cache: FactCache<V> | undefined, key: string, load: () => Promise<V>): V | Promise<V> {
+    return this.caches === undefined || cache === undefined ? load() : this.caches.through(cache.map, key, load);
   }
 
   private async loadFacts(merchantId: string, currency: string): Promise<FeeFacts> {
@@ -94,4 +98,18 @@ export async function resolveRate(db: Db, base: string, quote: string): Promise<
   // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
   if (inverse) return new Decimal(1).dividedBy(inverse.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP);
   return null;
+}
+
+const shared = new WeakMap<Caches, FeeService>();
+/**
+ * The fee service of a server's caches: the merchant routes, the operator API and checkouts share
+ * one, so they share its fact caches (one load per fact, one copy in memory).
+ */
+export function feeService(db: Db, caches: Caches): FeeService {
+  let service = shared.get(caches);
+  if (service === undefined) {
+    service = new FeeService(db, caches);
+    shared.set(caches, service);
+  }
+  return service;
 }

@@ -4,7 +4,7 @@ import { newId, nowIso } from '../../store/ids.js';
 import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from './queries.js';
 import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { FeeService } from './preview.js';
+import { feeService } from './preview.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 
@@ -71,7 +71,7 @@ async function checkSchedulesFit(trx: Db, merchantId: string, currency: string, 
 
 export function feeAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
-  const preview = new FeeService(db, caches);
+  const preview = feeService(db, caches);
 
   async function scope(merchantId: string | undefined): Promise<string> {
     if (merchantId === undefined || merchantId === '') return '';
