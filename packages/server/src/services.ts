@@ -135,7 +135,7 @@ export async function createServices(
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
       ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
     });
-    const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
+    const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, catalogChanged: () => caches.invalidate({ kind: 'catalog' }), ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,

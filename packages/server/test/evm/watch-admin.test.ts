@@ -47,10 +47,14 @@ describe('chain watch settings', () => {
     expect(JSON.stringify([stored, audit, w])).not.toContain(secret);
     expect(JSON.stringify(resultOf(await env.admin('GET', '/chain-watches')))).not.toContain(secret);
 
-    // Left out, the URL stays; the confirmations are the chain's own.
+    // Left out, the URL stays; the confirmations are the chain's own, and the next checkout asks for them.
+    const confirmationsOfNewCheckout = async () =>
+      ((await env.services.checkouts.create(env.merchantId, { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] } as never)) as unknown as { paymentOptions: { confirmationsRequired: number }[] }).paymentOptions[0]!.confirmationsRequired;
+    expect(await confirmationsOfNewCheckout()).not.toBe(5);
     const changed = resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null } }));
     expect(changed).toMatchObject({ rpcUrl: w.rpcUrl, pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null });
     expect(resultOf(await env.admin('GET', '/chains/ETH')).confirmationsRequired).toBe(5);
+    expect(await confirmationsOfNewCheckout()).toBe(5);
 
     resultOf(await env.admin('DELETE', '/chains/ETH/watch'));
     errorOf(await env.admin('GET', '/chains/ETH/watch'), 404, 'NOT_FOUND');

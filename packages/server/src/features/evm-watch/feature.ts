@@ -15,6 +15,8 @@ export interface EvmWatchFeatureOptions {
   /** DNS for the RPC address checks; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
+  /** Called when a watch change changed the catalog (a chain's confirmations). */
+  catalogChanged?: () => Promise<void>;
   watcher?: Partial<Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'>>;
 }
 
@@ -29,7 +31,7 @@ export function createEvmWatch(opts: EvmWatchFeatureOptions) {
   const watcherOptions: WatcherOptions = { store: opts.store, box: opts.box, checkouts: opts.checkouts, metrics, sandbox: opts.sandbox, resolve, now, log: opts.log ?? { warn: () => undefined }, ...opts.watcher };
   const watcher = new EvmWatcher(watcherOptions);
   return {
-    admin: watchAdmin({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve, now, live: (s) => watcher.live(s), changed: () => watcher.wake() }),
+    admin: watchAdmin({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve, now, live: (s) => watcher.live(s), changed: () => watcher.wake(), catalogChanged: opts.catalogChanged }),
     watcher,
     metrics,
     /** Another watcher over the same store, as a second instance would run (tests). */

@@ -2,6 +2,8 @@ import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { invalid } from '../../admin/deps.js';
+import { checkConfirmations } from '../catalog/fields.js';
+import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../webhooks/guard.js';
 import { blockOf, DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchedToken, type WatchRow } from './config.js';
@@ -81,6 +83,8 @@ export interface WatchAdminOptions {
   /** The watcher of this instance: its live status, and a nudge after a change. */
   live: (symbol: string) => LiveStatus | undefined;
   changed: () => void;
+  /** A chain's confirmations changed (they are the catalog's): drops what the caches hold of the catalog, here and on other instances. */
+  catalogChanged?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -137,8 +141,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
 
   return {
     async setChainWatch(symbol: string, req: WatchRequest, audit: AuditContext) {
-      const chain = await db.selectFrom('chains').selectAll().where('symbol', '=', symbol.toUpperCase()).executeTakeFirst();
-      if (chain === undefined) throw new HostpayError('NOT_FOUND', `chain ${symbol.toUpperCase()} does not exist`);
+      const chain = await requireChain(db, symbol.toUpperCase());
       if (chain.family !== 'evm') invalid(`chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`);
       const before = await findWatch(db, chain.symbol);
       const allowPrivate = req.allowPrivateRpc ?? (before?.allow_private_rpc === 1);
@@ -154,8 +157,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
       }
       const pollIntervalMs = req.pollIntervalMs ?? before?.poll_interval_ms ?? DEFAULT_POLL_MS;
       if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS) invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
-      const confirmations = req.confirmations ?? chain.confirmations_required;
-      if (!Number.isInteger(confirmations) || confirmations < 1 || confirmations > 1000) invalid('confirmations must be a whole number from 1 to 1000');
+      const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
       const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? 18;
       if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36) invalid('nativeDecimals must be a whole number from 0 to 36');
       if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0)) invalid('startBlock must be a block number from 0');
@@ -186,6 +188,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const after = await findWatch(trx, chain.symbol);
         await recordAudit(trx, audit, { action: 'chain.watch.set', objectType: 'chain', objectId: chain.id, before: before === undefined ? null : watchView(before, now), after: watchView(after!, now) });
       });
+      if (confirmations !== chain.confirmations_required) await opts.catalogChanged?.();
       opts.changed();
       return view(await require(chain.symbol));
     },
