@@ -1,5 +1,6 @@
 import { Decimal, decimalText, jsonDecimal, type JsonDecimal } from '@hostpay/protocol';
 import { sql } from 'kysely';
+import { CHECKOUT_STATUSES } from '../checkouts/states.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -69,7 +70,7 @@ export function statsAdmin(db: Db, now: () => number) {
   async function funnel(range: StatsRange) {
     let q = db.selectFrom('checkouts').select(['status', sql<number>`count(*)`.as('n')]).where('created_at', '>=', range.from).where('created_at', '<', range.to);
     if (range.merchantId !== undefined) q = q.where('merchant_id', '=', range.merchantId);
-    const byStatus: Record<string, number> = { open: 0, underpaid: 0, processing: 0, settled: 0, expired: 0, canceled: 0, needs_review: 0, invalid: 0 };
+    const byStatus: Record<string, number> = Object.fromEntries(CHECKOUT_STATUSES.map((s) => [s, 0]));
     for (const r of await q.groupBy('status').execute()) byStatus[r.status] = Number(r.n);
     // Paid: reached the payment threshold (processing) or was settled, whatever came after.
     let paidQ = db
