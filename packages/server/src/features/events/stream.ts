@@ -37,6 +37,15 @@ export function sseMessage(e: { sequence: number | string; type: string }, json:
 export function eventStreams(db: Db) {
   const open = new Map<FastifyReply, () => void>();
   const perMerchant = new Map<string, number>();
+  /** Streams counted from the moment they are admitted (before the first await), so a burst cannot pass the limits. */
+  let admitted = 0;
+
+  function release(merchantId: string): void {
+    admitted--;
+    const left = (perMerchant.get(merchantId) ?? 1) - 1;
+    if (left === 0) perMerchant.delete(merchantId);
+    else perMerchant.set(merchantId, left);
+  }
 
   async function newest(merchantId: string): Promise<number> {
     const row = await db.selectFrom('events').select('sequence').where('merchant_id', '=', merchantId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
@@ -55,11 +64,18 @@ export function eventStreams(db: Db) {
 
     async serve(req: FastifyRequest, reply: FastifyReply, q: StreamRequest): Promise<void> {
       const count = perMerchant.get(q.merchantId) ?? 0;
-      if (count >= STREAMS_PER_MERCHANT || open.size >= STREAMS_IN_ALL) {
+      if (count >= STREAMS_PER_MERCHANT || admitted >= STREAMS_IN_ALL) {
         throw new HostpayError('RATE_LIMITED', `at most ${STREAMS_PER_MERCHANT} event streams at once per merchant: close one first`);
       }
-      let after = q.afterSequence ?? (await newest(q.merchantId));
       perMerchant.set(q.merchantId, count + 1);
+      admitted++;
+      let after: number;
+      try {
+        after = q.afterSequence ?? (await newest(q.merchantId));
+      } catch (err) {
+        release(q.merchantId);
+        throw err;
+      }
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -82,9 +98,7 @@ export function eventStreams(db: Db) {
         clearInterval(keepalive);
         clearTimeout(deadline);
         open.delete(reply);
-        const left = (perMerchant.get(q.merchantId) ?? 1) - 1;
-        if (left === 0) perMerchant.delete(q.merchantId);
-        else perMerchant.set(q.merchantId, left);
+        release(q.merchantId);
         raw.end();
       };
       open.set(reply, end);
