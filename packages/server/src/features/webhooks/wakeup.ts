@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type pg from 'pg';
 import type { Db } from '../../store/store.js';
 
@@ -31,8 +31,8 @@ export const localWakeups: WakeSubscription = (wake) => {
   };
 };
 
-/** A transaction's dialect, told by how it writes a parameter (`$1` on PostgreSQL, `?` on SQLite). */
-const isPostgres = (trx: Db): boolean => sql`${0}`.compile(trx).sql === '$1';
+/** A transaction's dialect, told by its adapter (no query compiled in the commit path). */
+const isPostgres = (trx: Db): boolean => trx.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * The channel of the schema in use, computed by PostgreSQL on both sides so they cannot differ:
