@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { walCheckpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -33,16 +34,22 @@ export function openSqliteStore(file: string): Store {
     },
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
+  const commit = groupCommit(db, () => raw.inTransaction);
 
   return {
     dialect: 'sqlite',
     db,
-    writeTransaction: groupCommit(db, () => raw.inTransaction),
+    writeTransaction(fn) {
+      checkpoints?.start();
+      return commit(fn);
+    },
     externalVersion: () => dataVersion.get() as number,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await checkpoints?.stop();
       await db.destroy();
     },
   };

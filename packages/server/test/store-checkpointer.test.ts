@@ -1,0 +1,89 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { walCheckpointer } from '../src/store/checkpointer.js';
+import { openSqliteStore } from '../src/store/sqlite.js';
+
+/**
+ * WAL checkpoints run on a worker thread with its own connection (store/checkpointer.ts), so a
+ * COMMIT on the serving thread only appends to the WAL. What must hold: the worker really copies
+ * committed pages into the database file, the serving connection checkpoints again by itself when
+ * the worker is gone, and closing still leaves one consistent file.
+ */
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hostpay-checkpointer-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('WAL checkpoints off the serving thread', () => {
+  it('copies a committed write into the database file without the writer checkpointing', async () => {
+    const file = join(dir, 'store.db');
+    const store = openSqliteStore(file);
+    await sql`create table blobs (id integer primary key, data blob not null)`.execute(store.db);
+    const before = statSync(file).size;
+    // 2 MB, about 500 pages: under both automatic thresholds (1,000 pages by default, 10,000
+    // with the worker), so only the worker can move these pages into the file.
+    await store.writeTransaction(async (trx) => {
+      for (let i = 0; i < 500; i++) await sql`insert into blobs (id, data) values (${i}, randomblob(4000))`.execute(trx);
+    });
+    await until(() => statSync(file).size >= before + 2_000_000);
+    await store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new BetterSqlite3(file, { readonly: true });
+    expect(reopened.prepare('select count(*) from blobs').pluck().get()).toBe(500);
+    reopened.close();
+  });
+
+  it('raises the writer’s own threshold while the worker runs and restores it when the worker fails', async () => {
+    const file = join(dir, 'store.db');
+    const raw = new BetterSqlite3(file);
+    raw.pragma('journal_mode = WAL');
+    const own = () => raw.pragma('wal_autocheckpoint', { simple: true });
+    expect(own()).toBe(1000);
+
+    const healthy = walCheckpointer(raw, file);
+    healthy.start();
+    expect(healthy.stats.running).toBe(true);
+    expect(own()).toBe(10_000);
+    await healthy.stop();
+
+    // A worker that cannot open its connection (the file is gone) ends: the writer checkpoints again.
+    const broken = walCheckpointer(raw, join(dir, 'missing.db'));
+    broken.start();
+    await until(() => !broken.stats.running);
+    expect(own()).toBe(1000);
+    await broken.stop();
+    raw.close();
+  });
+
+  it('counts only checkpoints that found frames, and checkpoints nothing while idle', async () => {
+    const file = join(dir, 'store.db');
+    const raw = new BetterSqlite3(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('create table t (n integer)');
+    const cp = walCheckpointer(raw, file, { intervalMs: 10 });
+    cp.start();
+    raw.prepare('insert into t (n) values (1)').run();
+    await until(() => cp.stats.checkpoints === 1);
+    // Nothing committed since: ten intervals later the count is unchanged.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(cp.stats.checkpoints).toBe(1);
+    await cp.stop();
+    raw.close();
+  });
+});
