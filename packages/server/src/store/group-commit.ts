@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
@@ -8,6 +8,14 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
+
+// Compiled once: these run around every write (a savepoint and its release per transaction).
+const BEGIN = CompiledQuery.raw('BEGIN IMMEDIATE');
+const SAVEPOINT = CompiledQuery.raw('SAVEPOINT hostpay_write');
+const RELEASE = CompiledQuery.raw('RELEASE hostpay_write');
+const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO hostpay_write');
+const COMMIT = CompiledQuery.raw('COMMIT');
+const ROLLBACK = CompiledQuery.raw('ROLLBACK');
 
 /** Enough to share one commit among a full set of concurrent requests, small enough to keep each one's wait short. */
 const MAX_BATCH = 64;
@@ -31,20 +39,20 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) 
     let done: { p: Pending; value: unknown }[] = [];
     let next = 0;
     try {
-      await sql`BEGIN IMMEDIATE`.execute(conn);
+      await conn.executeQuery(BEGIN);
       for (; next < batch.length; next++) {
         const p = batch[next]!;
         // A store error can end the whole transaction (SQLite rolls back on a full disk or I/O error): start a new one.
-        if (!inTransaction()) await sql`BEGIN IMMEDIATE`.execute(conn);
-        await sql`SAVEPOINT hostpay_write`.execute(conn);
+        if (!inTransaction()) await conn.executeQuery(BEGIN);
+        await conn.executeQuery(SAVEPOINT);
         try {
           const value = await p.fn(conn);
-          await sql`RELEASE hostpay_write`.execute(conn);
+          await conn.executeQuery(RELEASE);
           done.push({ p, value });
         } catch (err) {
           if (inTransaction()) {
-            await sql`ROLLBACK TO hostpay_write`.execute(conn);
-            await sql`RELEASE hostpay_write`.execute(conn);
+            await conn.executeQuery(ROLLBACK_TO);
+            await conn.executeQuery(RELEASE);
           } else {
             for (const d of done) d.p.reject(err);
             done = [];
@@ -52,10 +60,10 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) 
           p.reject(err);
         }
       }
-      if (inTransaction()) await sql`COMMIT`.execute(conn);
+      if (inTransaction()) await conn.executeQuery(COMMIT);
     } catch (err) {
       // BEGIN, a savepoint step or COMMIT failed: nothing of this batch is kept, and everyone still waiting hears why.
-      if (inTransaction()) await sql`ROLLBACK`.execute(conn);
+      if (inTransaction()) await conn.executeQuery(ROLLBACK);
       for (const d of done) d.p.reject(err);
       for (const p of batch.slice(next)) p.reject(err);
       return;

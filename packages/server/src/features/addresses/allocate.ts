@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
+import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import type { ChainTable } from '../../store/schema.js';
 import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
@@ -17,6 +18,14 @@ function accountKey(id: string, xpub: string, family: string, network: string): 
   }
   return key;
 }
+
+const bumpIndex = prepared(['keyId'], (db, v) =>
+  db
+    .updateTable('account_keys')
+    .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
+    .where('id', '=', v.keyId as string)
+    .returning(['id', 'xpub', 'next_index']),
+);
 
 export interface AllocatedAddress {
   address: string;
@@ -35,19 +44,11 @@ export async function allocateAddress(trx: Db, chain: Pick<ChainTable, 'id' | 's
   if (chain.account_key_id === null) {
     throw new HostpayError('CHAIN_NOT_CONFIGURED', `chain ${chain.symbol} has no extended public key to derive deposit addresses from: the operator sets one with \`hostpay chain set-xpub ${chain.symbol} KEY\``, { chain: chain.symbol });
   }
-  const bumped = await trx
-    .updateTable('account_keys')
-    .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
-    .where('id', '=', chain.account_key_id)
-    .returning(['id', 'xpub', 'next_index'])
-    .executeTakeFirst();
+  const [bumped] = (await bumpIndex(trx, { keyId: chain.account_key_id })).rows;
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
   const index = Number(bumped.next_index) - 1;
   const key = accountKey(bumped.id, bumped.xpub, chain.family, chain.network_type);
   const { address } = deriveAddress(key, index);
-  await trx
-    .insertInto('deposit_addresses')
-    .values({ id: newId('adr'), chain_id: chain.id, account_key_id: bumped.id, derivation_index: index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at })
-    .execute();
+  await insertRow(trx, 'deposit_addresses', { id: newId('adr'), chain_id: chain.id, account_key_id: bumped.id, derivation_index: index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at });
   return { address, accountKeyId: bumped.id, index };
 }

@@ -1,6 +1,7 @@
 import { Decimal, decimalText, writeExactJson } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId, randomChunk } from '../../store/ids.js';
+import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db, Store } from '../../store/store.js';
 import { allocateAddress } from '../addresses/allocate.js';
 import { appendEvent } from '../events/outbox.js';
@@ -72,6 +73,8 @@ export async function candidates(db: Db, merchantId: string, wanted: { asset: st
   return { offer, refused };
 }
 
+const toleranceOf = prepared(['merchantId'], (db, v) => db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', v.merchantId as string));
+
 export interface CreateContext {
   publicBaseUrl: string;
   nowMs: number;
@@ -110,7 +113,8 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
   if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
     throw new HostpayError('NO_PAYABLE_OPTION', `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`, { refused });
   }
-  const merchant = await db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', merchantId).executeTakeFirstOrThrow();
+  const [merchant] = (await toleranceOf(db, { merchantId })).rows;
+  if (merchant === undefined) throw new Error(`merchant ${merchantId} is missing`);
   const at = new Date(ctx.nowMs).toISOString();
   const id = newCheckoutId();
   const row = {
@@ -134,7 +138,7 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
     updated_at: at,
   };
   return store.writeTransaction(async (trx) => {
-    await trx.insertInto('checkouts').values(row).execute();
+    await insertRow(trx, 'checkouts', row);
     const options: OptionRow[] = [];
     for (const { c, p } of priced) {
       const optionId = newId('opt');
@@ -153,7 +157,7 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
         net_amount: decimalText(p.netAmount),
         confirmations_required: c.chainRow.confirmations_required,
       };
-      await trx.insertInto('checkout_options').values(option).execute();
+      await insertRow(trx, 'checkout_options', option);
       options.push({ ...option, asset_symbol: c.asset, asset_decimals: c.assetDecimals, chain_symbol: c.chain, chain_family: c.chainRow.family, network_name: c.networkName, token_contract: c.tokenContract });
     }
     await appendTimeline(trx, id, 0, 'open', null, at);

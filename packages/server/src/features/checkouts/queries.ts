@@ -1,3 +1,4 @@
+import { insertRow } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import type { CheckoutOptionTable, CheckoutTable, CheckoutTimelineTable, TransferTable } from '../../store/schema.js';
 
@@ -51,7 +52,7 @@ export function listTimeline(db: Db, checkoutIds: string[]): Promise<TimelineRow
 }
 
 export async function appendTimeline(db: Db, checkoutId: string, seq: number, status: string, reason: string | null, at: string): Promise<void> {
-  await db.insertInto('checkout_timeline').values({ checkout_id: checkoutId, seq, status, reason, at }).execute();
+  await insertRow(db, 'checkout_timeline', { checkout_id: checkoutId, seq, status, reason, at });
 }
 
 /** Everything a checkout's view and its decisions need, in four queries. */

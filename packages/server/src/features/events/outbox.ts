@@ -1,5 +1,6 @@
 import { EVENT_TYPE_VALUES } from '@hostpay/protocol';
 import { newId } from '../../store/ids.js';
+import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import { fanOut } from '../webhooks/queue.js';
 
@@ -15,6 +16,14 @@ export interface AppendedEvent {
   createdAt: string;
 }
 
+const bumpSequence = prepared(['merchantId'], (db, v) =>
+  db
+    .updateTable('event_sequences')
+    .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
+    .where('merchant_id', '=', v.merchantId as string)
+    .returning('last_sequence'),
+);
+
 /**
  * Writes one event to the outbox inside the caller's transaction, so an event exists exactly when
  * the change it reports committed. `objectJson` is the finished JSON text of `data.object` (exact
@@ -22,12 +31,7 @@ export interface AppendedEvent {
  * update locks: two transactions of one merchant take consecutive numbers, never the same one.
  */
 export async function appendEvent(trx: Db, merchantId: string, type: EventType, objectJson: string, at: string): Promise<AppendedEvent> {
-  const bumped = await trx
-    .updateTable('event_sequences')
-    .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
-    .where('merchant_id', '=', merchantId)
-    .returning('last_sequence')
-    .executeTakeFirst();
+  const [bumped] = (await bumpSequence(trx, { merchantId })).rows;
   let sequence = bumped?.last_sequence;
   if (sequence === undefined) {
     // First event of this merchant: a concurrent first insert loses on the primary key and retries as an update.
@@ -44,7 +48,7 @@ export async function appendEvent(trx: Db, merchantId: string, type: EventType, 
     }
   }
   const id = newId('evt', 16);
-  await trx.insertInto('events').values({ id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at }).execute();
+  await insertRow(trx, 'events', { id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at });
   // The deliveries the event owes commit with it (features/webhooks/queue.ts).
   await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };

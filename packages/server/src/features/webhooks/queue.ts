@@ -1,4 +1,5 @@
 import { newId } from '../../store/ids.js';
+import { prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import { announceQueued } from './wakeup.js';
 
@@ -38,9 +39,11 @@ export async function insertDeliveries(trx: Db, rows: { endpointId: string; merc
  * Queues an event for every enabled endpoint of its merchant that subscribes to its type, inside
  * the caller's transaction. `test.ping` is queued by the test route for one endpoint only.
  */
+const activeEndpoints = prepared(['merchantId'], (db, v) => db.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', v.merchantId as string).where('disabled', '=', 0));
+
 export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<void> {
   if (event.type === 'test.ping') return;
-  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', event.merchantId).where('disabled', '=', 0).execute();
+  const endpoints = (await activeEndpoints(trx, { merchantId: event.merchantId })).rows;
   const wanted = endpoints.filter((e) => subscribed(e.enabled_events, event.type));
   await insertDeliveries(trx, wanted.map((e) => ({ endpointId: e.id, merchantId: event.merchantId, eventId: event.id, sequence: event.sequence })), at);
 }
