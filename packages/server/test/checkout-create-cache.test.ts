@@ -38,6 +38,10 @@ describe('checkout create', () => {
       // Byte for byte: field order, exact decimals, timestamps, addresses.
       const result = (body: string) => body.slice(body.indexOf('"result":'));
       expect(result(read.body)).toBe(result(created.body));
+      // The answer is the envelope around the very text the checkout.created event holds.
+      expect(created.body.slice(0, created.body.indexOf('"result":'))).toBe('{"status":true,"message":"checkout created","isSuccess":true,');
+      const event = await fx.services.store.db.selectFrom('events').select('data').where('type', '=', 'checkout.created').where('data', 'like', `%${id}%`).executeTakeFirstOrThrow();
+      expect(event.data).toBe(`{"object":${result(created.body).slice('"result":'.length, -1)}}`);
     }
   });
 

@@ -87,7 +87,13 @@ export interface CreateContext {
  * and chain (rate locked until expiry), a fresh deposit address for each, the first timeline
  * entry and the `checkout.created` event — all in one transaction, or nothing.
  */
-export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<LoadedCheckout> {
+/** A new checkout, and its view as exact JSON: written once, for the `checkout.created` event and the answer. */
+export interface CreatedCheckout {
+  checkout: LoadedCheckout;
+  json: string;
+}
+
+export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<CreatedCheckout> {
   const db = store.db;
   const fee = await fees.preview(merchantId, req.amount, req.currency);
   const feeTotal = new Decimal(String(fee.fee));
@@ -162,8 +168,9 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
     }
     await appendTimeline(trx, id, 0, 'open', null, at);
     // The checkout as written (a GET reads back the same: checkout-flow.test.ts compares them).
-    const loaded: LoadedCheckout = { row, options, transfers: [], timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }] };
-    await appendEvent(trx, merchantId, 'checkout.created', writeExactJson(checkoutView(loaded, ctx.publicBaseUrl)), at);
-    return loaded;
+    const checkout: LoadedCheckout = { row, options, transfers: [], timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }] };
+    const json = writeExactJson(checkoutView(checkout, ctx.publicBaseUrl));
+    await appendEvent(trx, merchantId, 'checkout.created', json, at);
+    return { checkout, json };
   });
 }

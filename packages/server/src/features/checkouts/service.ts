@@ -76,6 +76,11 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return result;
   }
 
+  function created(merchantId: string, req: CreateCheckoutRequest) {
+    const checked = checkCreateRequest(req, opts.sandbox);
+    return createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now(), offer });
+  }
+
   async function owned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
     const row = await findCheckout(db, id);
     // Another merchant's checkout is "not found", never "forbidden": its existence is not revealed.
@@ -120,8 +125,12 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   return {
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
-      const checked = checkCreateRequest(req, opts.sandbox);
-      return view(await createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now(), offer }));
+      return view((await created(merchantId, req)).checkout);
+    },
+
+    /** `create`, answered as the exact JSON the `checkout.created` event holds (the HTTP route's answer). */
+    async createJson(merchantId: string, req: CreateCheckoutRequest): Promise<string> {
+      return (await created(merchantId, req)).json;
     },
 
     get: async (merchantId: string | undefined, id: string) => view(await owned(merchantId, id)),
