@@ -60,6 +60,11 @@ const itemsInFile = (): string[] => {
 };
 
 describe('group commit on the embedded store', () => {
+  it('keeps the savepoints\' sub-journals in memory (temp_store = MEMORY), not in temporary files', async () => {
+    const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
+    expect(rows[0]!.temp_store).toBe(2);
+  });
+
   it('a caller is told "done" only when its change is committed and visible to another connection', async () => {
     const seen = await Promise.all(
       ['a', 'b', 'c'].map((name) =>
