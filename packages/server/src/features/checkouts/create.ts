@@ -73,13 +73,22 @@ export async function candidates(db: Db, merchantId: string, wanted: { asset: st
   return { offer, refused };
 }
 
-const toleranceOf = prepared(['merchantId'], (db, v) => db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', v.merchantId as string));
+const toleranceQuery = prepared(['merchantId'], (db, v) => db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', v.merchantId as string));
+
+/** The merchant's underpayment tolerance (copied onto each new checkout): what `CreateContext.tolerance` reads on a miss. */
+export async function loadTolerance(db: Db, merchantId: string): Promise<{ percent: string }> {
+  const [merchant] = (await toleranceQuery(db, { merchantId })).rows;
+  if (merchant === undefined) throw new Error(`merchant ${merchantId} is missing`);
+  return { percent: merchant.underpayment_tolerance_percent };
+}
 
 export interface CreateContext {
   publicBaseUrl: string;
   nowMs: number;
   /** The request's offer: `candidates`, possibly from a cache (never changed here). */
   offer: (merchantId: string, wanted: { asset: string; chain: string }[] | null) => Offer | Promise<Offer>;
+  /** The merchant's tolerance: `loadTolerance`, possibly from a cache. */
+  tolerance: (merchantId: string) => { percent: string } | Promise<{ percent: string }>;
 }
 
 /**
@@ -94,7 +103,6 @@ export interface CreatedCheckout {
 }
 
 export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<CreatedCheckout> {
-  const db = store.db;
   const fee = await fees.preview(merchantId, req.amount, req.currency);
   const feeTotal = new Decimal(String(fee.fee));
   const { offer, refused: refusedByCatalog } = await ctx.offer(merchantId, req.paymentOptions);
@@ -119,8 +127,7 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
   if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
     throw new HostpayError('NO_PAYABLE_OPTION', `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`, { refused });
   }
-  const [merchant] = (await toleranceOf(db, { merchantId })).rows;
-  if (merchant === undefined) throw new Error(`merchant ${merchantId} is missing`);
+  const tolerance = await ctx.tolerance(merchantId);
   const at = new Date(ctx.nowMs).toISOString();
   const id = newCheckoutId();
   const row = {
@@ -136,7 +143,7 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
     metadata: JSON.stringify(req.metadata),
     success_url: req.successUrl,
     cancel_url: req.cancelUrl,
-    tolerance_percent: merchant.underpayment_tolerance_percent,
+    tolerance_percent: tolerance.percent,
     settled_option_id: null,
     credited_posting_id: null,
     expires_at: new Date(ctx.nowMs + req.expiresIn * 1000).toISOString(),

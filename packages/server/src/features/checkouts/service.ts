@@ -8,7 +8,7 @@ import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
-import { candidates, createCheckout, type Offer } from './create.js';
+import { candidates, createCheckout, loadTolerance, type Offer } from './create.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult, type OperatorSettlement } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
@@ -63,6 +63,9 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return found;
     });
   }
+  // Changed only by a merchant update, which drops the `keys` scope (merchants/service.ts).
+  const tolerances = caches.facts<{ percent: string }>(['keys'], { merchantKeyed: true });
+  const tolerance = (merchantId: string) => caches.through(tolerances.map, merchantId, () => loadTolerance(db, merchantId));
   const now = opts.now ?? Date.now;
   const engine = (): EngineContext => ({ dialect: store.dialect, publicBaseUrl: opts.publicBaseUrl(), at: new Date(now()).toISOString() });
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
@@ -78,7 +81,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
 
   function created(merchantId: string, req: CreateCheckoutRequest) {
     const checked = checkCreateRequest(req, opts.sandbox);
-    return createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now(), offer });
+    return createCheckout(store, fees, merchantId, checked, { publicBaseUrl: opts.publicBaseUrl(), nowMs: now(), offer, tolerance });
   }
 
   async function owned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
