@@ -47,6 +47,14 @@ describe('parseExactJson', () => {
       }),
     );
   });
+  it('reads every number as its source text, also inside documents JSON.parse would read', () => {
+    const seen: string[] = [];
+    const v = parseExactJson('{"a":"1.10","b":[1.10,2e-7,{"c":-0.000000000000000001}],"d":null}', (s) => (seen.push(s), s));
+    expect(seen).toEqual(['1.10', '2e-7', '-0.000000000000000001']);
+    expect(v).toEqual({ a: '1.10', b: ['1.10', '2e-7', { c: '-0.000000000000000001' }], d: null });
+    // Without numbers nothing is called, and the result is JSON.parse's.
+    expect(parseExactJson('{"amount":"100","tags":["x",true,null]}', () => { throw new Error('called'); })).toEqual({ amount: '100', tags: ['x', true, null] });
+  });
   it('throws SyntaxError on malformed input', () => {
     for (const bad of ['', '{', '{"a":}', '[1,]', '"x', '{"a":1} x', 'tru']) {
       expect(() => parseExactJson(bad), bad).toThrow(SyntaxError);
