@@ -174,6 +174,39 @@ suite('EVM watcher on a real node (anvil)', () => {
     await third.stop();
   });
 
+  it('a node a few blocks behind (load-balanced provider) retracts nothing; the payment settles once', async () => {
+    const c = await ethCheckout(env.services, env.merchantId, '44', 'USDT', 'USDT');
+    const before = await balance(env.services, env.merchantId, 'USDT');
+    // Its own watcher, stopped at the end: the lease goes back for the tests after this one.
+    const watcher = env.services.evm.spawnWatcher();
+    await chain.payToken(token, c.address, c.due);
+    await chain.mine(1);
+    await catchUp(watcher);
+    expect((await checkoutState(env.services, c.id)).status).toBe('processing');
+    // The same chain, seen through a node two blocks behind: the payment's block and the one
+    // after it are above that node's head.
+    const proxy = await laggingProxy(anvil, 2);
+    try {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url } }));
+      await catchUp(watcher);
+      await catchUp(watcher);
+      const s = await checkoutState(env.services, c.id);
+      expect(s.status).toBe('processing');
+      expect(s.timeline).toEqual(['open', 'processing']);
+      expect(s.transfers).toEqual([expect.objectContaining({ retracted: 0 })]);
+    } finally {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
+      await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    }
+    await chain.mine(1);
+    await catchUp(watcher);
+    const s = await checkoutState(env.services, c.id);
+    expect(s.status).toBe('settled');
+    expect(s.timeline).toEqual(['open', 'processing', 'settled']);
+    expect((await balance(env.services, env.merchantId, 'USDT')).minus(before).equals(c.net)).toBe(true);
+    await watcher.stop();
+  });
+
   it('a provider that refuses wide log ranges: the range halves until it answers, and nothing is missed', async () => {
     const refused: string[] = [];
     const proxy = await rangeLimitedProxy(anvil, 2, refused);
@@ -282,6 +315,44 @@ async function rangeLimitedProxy(anvil: Anvil, maxBlocks: number, refused: strin
         r.pipe(res);
       });
       up.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+/**
+ * A JSON-RPC proxy to anvil that answers like a node `lag` blocks behind: its head is lower, and
+ * the blocks above that head are not found.
+ */
+async function laggingProxy(anvil: Anvil, lag: number): Promise<{ server: Server; url: string }> {
+  const target = new URL(anvil.url);
+  type Call = { id: number; method: string; params?: unknown[] };
+  const upstream = (call: Call) =>
+    new Promise<{ result?: unknown }>((resolve, reject) => {
+      const up = request({ host: target.hostname, port: target.port, method: 'POST', path: '/', headers: { 'content-type': 'application/json' } }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: unknown }));
+      });
+      up.on('error', reject);
+      up.end(JSON.stringify({ jsonrpc: '2.0', ...call }));
+    });
+  const answer = async (call: Call) => {
+    const head = Number((await upstream({ id: 0, method: 'eth_blockNumber', params: [] })).result) - lag;
+    if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: `0x${head.toString(16)}` };
+    const asked = call.params?.[0];
+    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && Number(asked) > head) return { jsonrpc: '2.0', id: call.id, result: null };
+    return { ...(await upstream(call)), id: call.id };
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
+      void Promise.all([parsed].flat().map(answer)).then((answers) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -91,16 +91,24 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   let retracted = 0;
   const kept = await db.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).orderBy('number', 'desc').execute();
   const replaced: { number: number; hash: string }[] = [];
+  // Kept blocks this node does not have: above its head or not found. A load-balanced provider
+  // answers from a node a few blocks behind now and then; that proves nothing, so only another
+  // block at the same height counts as a replacement (and takes every kept block above it along).
+  const unseen: { number: number; hash: string }[] = [];
   let anchor: number | null = null;
   for (const k of kept) {
     const n = Number(k.number);
     const canonical = n > head ? null : await client.getBlock({ blockNumber: BigInt(n) }).catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
+    if (canonical === null) {
+      unseen.push({ number: n, hash: k.hash });
+      continue;
+    }
     // A block still on the chain vouches for every block below it (each names its parent).
-    if (canonical?.hash === k.hash) {
+    if (canonical.hash === k.hash) {
       anchor = n;
       break;
     }
-    replaced.push({ number: n, hash: k.hash });
+    replaced.push(...unseen.splice(0), { number: n, hash: k.hash });
   }
   if (replaced.length > 0) {
     metrics.reorgs.inc({ chain }, replaced.length);
