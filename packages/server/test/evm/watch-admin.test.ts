@@ -96,6 +96,22 @@ describe('chain watch settings', () => {
     expect(rpcAddressAllowed('private', { sandbox: true, allowPrivate: false })).toBe(false);
   });
 
+  it('a change without rpcUrl never fails on the stored node\'s DNS; making the address rule stricter re-checks it', async () => {
+    const put = (body: Record<string, unknown>) => production.admin('PUT', '/chains/ETH/watch', { body });
+    answers['flaky.example'] = [{ address: '93.184.216.34', family: 4 }];
+    resultOf(await put({ rpcUrl: 'https://flaky.example/v2/0123456789abcdef0123' }));
+    // The node's name stops resolving (an outage at the DNS provider): the operator can still
+    // turn the watch off and change its other settings.
+    delete answers['flaky.example'];
+    expect(resultOf<{ enabled: boolean }>(await put({ enabled: false })).enabled).toBe(false);
+    expect(resultOf<{ pollIntervalMs: number }>(await put({ pollIntervalMs: 5000 })).pollIntervalMs).toBe(5000);
+    // A node on a private network, then allowPrivateRpc taken away from a running watch: refused.
+    resultOf(await put({ rpcUrl: 'https://inside.example/', allowPrivateRpc: true, enabled: true }));
+    expect(errorOf(await put({ allowPrivateRpc: false }), 400, 'INVALID_URL').message).toMatch(/refused/);
+    // Turned off at the same time, it is accepted (nothing will connect).
+    resultOf(await put({ allowPrivateRpc: false, enabled: false }));
+  });
+
   it('masks every spelling of a key in URLs and in error messages', () => {
     expect(maskRpcUrl('https://eth-mainnet.g.alchemy.com/v2/AbCdEfGhIjKlMnOpQrStUv')).toBe('https://eth-mainnet.g.alchemy.com/v2/***');
     expect(maskRpcUrl('wss://mainnet.infura.io/ws/v3/0123456789abcdef0123456789abcdef')).toBe('wss://mainnet.infura.io/ws/v3/***');

@@ -151,7 +151,13 @@ export function watchAdmin(opts: WatchAdminOptions) {
         rpcUrl = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve })).href;
       } else if (before !== undefined) {
         rpcUrl = box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8');
-        await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+        // The stored URL passed when it was set and is checked again on every connection. Here it
+        // is checked only when this change makes the rule stricter for a watch that stays on, so
+        // that a change of something else (turning the watch off above all) never fails on the
+        // node's DNS.
+        const stricter = before.allow_private_rpc === 1 && !allowPrivate;
+        const stays = req.enabled ?? before.enabled === 1;
+        if (stricter && stays) await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
       } else {
         invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
       }
