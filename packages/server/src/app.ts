@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const sessions = config.console
       ? admin.consoleSessions({ now, idleMs: config.consoleIdleMinutes * 60_000, fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])) })
       : undefined;
-    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions: sessions && asOperatorSessions(sessions) });
+    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions: sessions && asOperatorSessions(sessions, config.publicUrl) });
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
     if (sessions !== undefined) {
       const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();

@@ -60,6 +60,14 @@ describe('signing in', () => {
     expect(s.setCookie).toMatch(/^__Host-hostpay_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/);
     const res = await app.inject({ method: 'GET', url: '/admin/v1/merchants', headers: { cookie: s.cookie, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' } });
     expect(res.statusCode).toBe(200);
+    // The same session id under the plain name (a cookie a sibling subdomain or plain http could
+    // plant) is not read behind https: neither by the admin API nor by the console's session route.
+    const planted = s.cookie.replace(/^__Host-/, '');
+    const https = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
+    errorOf(await app.inject({ method: 'GET', url: '/admin/v1/merchants', headers: { cookie: planted, ...https } }), 401, 'MISSING_HEADER');
+    errorOf(await app.inject({ method: 'GET', url: S, headers: { cookie: planted, ...https } }), 401, 'INVALID_TOKEN');
+    // And over plain http the __Host- cookie is not read either: each scheme reads its own name.
+    errorOf(await app.inject({ method: 'GET', url: S, headers: { cookie: s.cookie, 'x-forwarded-for': '203.0.113.9' } }), 401, 'INVALID_TOKEN');
   });
 
   it('refuses a wrong token with 401 INVALID_TOKEN and sets no cookie', async () => {

@@ -33,8 +33,8 @@ export interface OperatorAuthDeps {
 
 /** What the operator hook needs of a cookie session store (features/console provides one). */
 export interface OperatorSessions {
-  /** The session id the request's cookies carry, if any. */
-  idOf(cookieHeader: string | undefined): string | undefined;
+  /** The session id the request's cookie carries, if any. */
+  idOf(req: { headers: { cookie?: string | undefined }; protocol: string }): string | undefined;
   /** The operator of a live session (and marks it used), or undefined. */
   check(sessionId: string): Promise<{ operator: string } | undefined>;
   /** Whether `given` is the session's CSRF token (constant time). */
@@ -105,7 +105,7 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
     // Admin answers name merchants and keys, and once a secret: never cache them.
     reply.header('cache-control', 'no-store');
     checkOperatorAddress(deps.allowList, req.ip);
-    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : deps.sessions.idOf(req.headers.cookie);
+    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : deps.sessions.idOf(req);
     req.operator = await withFailureLimit(
       limiter,
       failedAuthBucket('operator', req.ip),

@@ -11,7 +11,7 @@ import { errorResponses } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
 import { securityHeaders } from '../../http/page-headers.js';
-import { cookieName, csrfMatches, csrfTokenOf, sessionCookie, sessionIdOf, SESSION_ABSOLUTE_MS, type ConsoleSessions } from './sessions.js';
+import { behindHttps, cookieName, csrfMatches, csrfTokenOf, sessionCookie, sessionIdOf, SESSION_ABSOLUTE_MS, type ConsoleSessions } from './sessions.js';
 import type { ConsoleFiles } from './static.js';
 
 export interface ConsoleRouteContext {
@@ -52,8 +52,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
     securityHeaders(reply);
     checkOperatorAddress(ctx.allowList, req.ip);
   });
-  /** Behind https (directly, or a trusted proxy's X-Forwarded-Proto, or the public URL says so). */
-  const secure = (req: FastifyRequest) => req.protocol === 'https' || config.publicUrl.startsWith('https://');
+  const secure = (req: FastifyRequest) => behindHttps(req, config.publicUrl);
   const json = (reply: FastifyReply, status: number, body: string) => reply.code(status).header('cache-control', 'no-store').type(JSON_UTF8).send(body);
   const clearCookie = (req: FastifyRequest, reply: FastifyReply) => reply.header('set-cookie', sessionCookie(cookieName(secure(req)), '', secure(req), 0));
 
@@ -86,7 +85,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
       response: { 200: ok('The live session.'), ...errorResponses(['INVALID_TOKEN', ...COMMON]) },
     },
   }, async (req, reply) => {
-    const id = sessionIdOf(req.headers.cookie);
+    const id = sessionIdOf(req.headers.cookie, secure(req));
     const session = id === undefined ? undefined : await sessions.check(id);
     if (id === undefined || session === undefined) {
       clearCookie(req, reply);
@@ -103,7 +102,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
       response: { 200: ok('Signed out.', SignedOut), ...errorResponses(['CSRF_TOKEN_INVALID', ...COMMON]) },
     },
   }, async (req, reply) => {
-    const id = sessionIdOf(req.headers.cookie);
+    const id = sessionIdOf(req.headers.cookie, secure(req));
     if (id !== undefined && (await sessions.check(id)) !== undefined) {
       const given = req.headers['x-csrf-token'];
       if (!csrfMatches(id, typeof given === 'string' ? given : undefined)) throw new HostpayError('CSRF_TOKEN_INVALID', 'signing out needs the session\'s CSRF token in `x-csrf-token`');

@@ -108,7 +108,18 @@ export function sessionCookie(name: string, value: string, secure: boolean, maxA
 }
 
 /** The console session cookie of a request, whichever name it was set under. */
-export const sessionIdOf = (cookieHeader: string | undefined): string | undefined => readCookie(cookieHeader, cookieName(true)) ?? readCookie(cookieHeader, cookieName(false));
+/**
+ * Behind https (directly, a trusted proxy's X-Forwarded-Proto, or a public URL that says so) the
+ * session is only read from its `__Host-` cookie: a plain-named one can be planted by a sibling
+ * subdomain or over plain http, and reading it would undo what the prefix guarantees.
+ */
+export const behindHttps = (req: { protocol: string }, publicUrl: string): boolean => req.protocol === 'https' || publicUrl.startsWith('https://');
+
+export const sessionIdOf = (cookieHeader: string | undefined, secure: boolean): string | undefined => readCookie(cookieHeader, cookieName(secure));
 
 /** The sessions as the operator hook sees them (auth/operator-auth.ts). */
-export const asOperatorSessions = (sessions: ConsoleSessions): OperatorSessions => ({ idOf: sessionIdOf, check: (id) => sessions.check(id), csrfMatches });
+export const asOperatorSessions = (sessions: ConsoleSessions, publicUrl: string): OperatorSessions => ({
+  idOf: (req) => sessionIdOf(req.headers.cookie, behindHttps(req, publicUrl)),
+  check: (id) => sessions.check(id),
+  csrfMatches,
+});
