@@ -159,13 +159,14 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
   });
 
   it('the underpayment tolerance completes a checkout at amountDue × (1 − tolerance)', async () => {
-    await env.services.store.db.updateTable('merchants').set({ underpayment_tolerance_percent: '0.5' }).where('id', '=', merchantId).execute();
+    // Through the operator API's service, as operators change it (it also drops the cached tolerance).
+    await env.services.admin.updateMerchant(merchantId, { underpaymentTolerancePercent: '0.5' }, ctx);
     try {
       const c = await create('100');
       expect((await pay(c, '99.49')).checkout?.status).toBe('underpaid');
       expect((await pay(c, '0.01')).checkout?.status).toBe('processing');
     } finally {
-      await env.services.store.db.updateTable('merchants').set({ underpayment_tolerance_percent: '0' }).where('id', '=', merchantId).execute();
+      await env.services.admin.updateMerchant(merchantId, { underpaymentTolerancePercent: '0' }, ctx);
     }
   });
 
