@@ -33,22 +33,42 @@ export interface AllocatedAddress {
   index: number;
 }
 
+/** A key's next derivation index, taken: its counter was bumped. */
+export interface ReservedIndex {
+  keyId: string;
+  xpub: string;
+  index: number;
+}
+
+type AddressChain = Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>;
+
 /**
- * Hands out the next deposit address of `chain` inside the caller's transaction: the key's
- * counter is bumped by an UPDATE (which locks the row until commit, so two transactions never
- * take the same index) and the address is recorded with its owner. The unique constraints on
- * (key, index) and (chain, address) make reuse impossible even by a bug elsewhere; an index is
- * never handed back, also when its checkout expires.
+ * Takes the next index of `chain`'s key: an UPDATE of its counter, which locks the row until the
+ * transaction of `db` ends (so two never take the same index). Run on the store itself it is a
+ * transaction of its own, and an index a failed create took is skipped, never handed out again.
  */
-export async function allocateAddress(trx: Db, chain: Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+export async function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
   if (chain.account_key_id === null) {
     throw new HostpayError('CHAIN_NOT_CONFIGURED', `chain ${chain.symbol} has no extended public key to derive deposit addresses from: the operator sets one with \`hostpay chain set-xpub ${chain.symbol} KEY\``, { chain: chain.symbol });
   }
-  const [bumped] = (await bumpIndex(trx, { keyId: chain.account_key_id })).rows;
+  const [bumped] = (await bumpIndex(db, { keyId: chain.account_key_id })).rows;
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
-  const index = Number(bumped.next_index) - 1;
-  const key = accountKey(bumped.id, bumped.xpub, chain.family, chain.network_type);
-  const { address } = deriveAddress(key, index);
-  await insertRow(trx, 'deposit_addresses', { id: newId('adr'), chain_id: chain.id, account_key_id: bumped.id, derivation_index: index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at });
-  return { address, accountKeyId: bumped.id, index };
+  return { keyId: bumped.id, xpub: bumped.xpub, index: Number(bumped.next_index) - 1 };
+}
+
+/**
+ * The address of a reserved index, recorded with its owner inside the caller's transaction. The
+ * unique constraints on (key, index) and (chain, address) make reuse impossible even by a bug
+ * elsewhere; an index is never handed back, also when its checkout expires.
+ */
+export async function recordAddress(trx: Db, chain: AddressChain, reserved: ReservedIndex, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+  const key = accountKey(reserved.keyId, reserved.xpub, chain.family, chain.network_type);
+  const { address } = deriveAddress(key, reserved.index);
+  await insertRow(trx, 'deposit_addresses', { id: newId('adr'), chain_id: chain.id, account_key_id: reserved.keyId, derivation_index: reserved.index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at });
+  return { address, accountKeyId: reserved.keyId, index: reserved.index };
+}
+
+/** The next deposit address of `chain`, taken and recorded inside the caller's transaction. */
+export async function allocateAddress(trx: Db, chain: AddressChain, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+  return recordAddress(trx, chain, await reserveIndex(trx, chain), owner, at);
 }

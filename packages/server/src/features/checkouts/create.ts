@@ -3,7 +3,7 @@ import { HostpayError } from '../../errors.js';
 import { newId, randomChunk } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db, Store } from '../../store/store.js';
-import { allocateAddress } from '../addresses/allocate.js';
+import { recordAddress, reserveIndex } from '../addresses/allocate.js';
 import { appendEvent } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
@@ -150,12 +150,19 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
     created_at: at,
     updated_at: at,
   };
+  // On PostgreSQL a key's counter row is one lock shared by every create on its chain: taken inside
+  // the transaction it is held through every statement after it (a round trip each) until COMMIT.
+  // Taken first in a statement of its own it is held for that statement; the price is a skipped
+  // index when the create then fails. On SQLite writes are serial anyway, and a statement of its
+  // own would be a COMMIT of its own.
+  const early = store.dialect === 'postgres' ? await Promise.all(priced.map(({ c }) => reserveIndex(store.db, c.chainRow))) : null;
   return store.writeTransaction(async (trx) => {
     await insertRow(trx, 'checkouts', row);
     const options: OptionRow[] = [];
-    for (const { c, p } of priced) {
+    for (const [i, { c, p }] of priced.entries()) {
       const optionId = newId('opt');
-      const { address } = await allocateAddress(trx, c.chainRow, { checkoutId: id, optionId }, at);
+      const reserved = early?.[i] ?? (await reserveIndex(trx, c.chainRow));
+      const { address } = await recordAddress(trx, c.chainRow, reserved, { checkoutId: id, optionId }, at);
       const option = {
         id: optionId,
         checkout_id: id,
