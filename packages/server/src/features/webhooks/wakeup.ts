@@ -82,6 +82,7 @@ export class WakeBus {
   #pendingDeliveries = false;
   readonly #pendingMerchants = new Set<string>();
   #scheduled = false;
+  #closed = false;
 
   /**
    * `postgres`: where to LISTEN. Without it a PostgreSQL store wakes nobody (the polls only); a
@@ -93,8 +94,8 @@ export class WakeBus {
       return;
     }
     this.#adapter = store.db.getExecutor().adapter;
-    let buses = localBuses.get(this.#adapter);
-    if (buses === undefined) localBuses.set(this.#adapter, (buses = new Set()));
+    const buses = localBuses.get(this.#adapter) ?? new Set<WakeBus>();
+    localBuses.set(this.#adapter, buses);
     buses.add(this);
   }
 
@@ -103,8 +104,8 @@ export class WakeBus {
 
   /** Wakes `wake` when events of `merchantId` may have committed. */
   events(merchantId: string, wake: () => void): { stop(): Promise<void> } {
-    let set = this.#events.get(merchantId);
-    if (set === undefined) this.#events.set(merchantId, (set = new Set()));
+    const set = this.#events.get(merchantId) ?? new Set<() => void>();
+    this.#events.set(merchantId, set);
     const sub = this.#subscribe(set, wake);
     return {
       stop: async () => {
@@ -116,6 +117,7 @@ export class WakeBus {
 
   /** Ends the LISTEN connection and stops hearing this store's commits. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#deliveries.clear();
     this.#events.clear();
     this.#subscribers = 0;
@@ -169,6 +171,8 @@ export class WakeBus {
   }
 
   #subscribe(set: Set<() => void>, wake: () => void): { stop(): Promise<void> } {
+    // A stream opened while the server shuts down must not open the connection again.
+    if (this.#closed) return { stop: async () => undefined };
     set.add(wake);
     this.#subscribers++;
     if (this.#listen !== undefined && this.#listening === undefined) {
