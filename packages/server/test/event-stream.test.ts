@@ -245,6 +245,39 @@ describe('event streams wake on commit, not on a timer', () => {
     await allClosed(fx);
   });
 
+  it('a stream is woken after the commit, never before: no read while the transaction is open, and a rolled-back event is never sent', async () => {
+    const stream = await openOn(fx, base, fx.demo);
+    await stream.next((t) => t.includes('retry: 1000'));
+    await sleep(100);
+    const reads = eventReads(fx.services);
+    try {
+      let readsBeforeCommit = -1;
+      const e = await fx.services.store.writeTransaction(async (trx) => {
+        const appended = await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":1}', new Date().toISOString());
+        // The transaction stays open (it holds the store's connection) well past any wake-up's turn.
+        await sleep(200);
+        readsBeforeCommit = reads.count(fx.demo.merchantId);
+        return appended;
+      });
+      expect(readsBeforeCommit).toBe(0);
+      const text = await stream.next((t) => parseSse(t).length === 1, 1000);
+      expect(JSON.parse(parseSse(text)[0]!.data)).toMatchObject({ id: e.id });
+      await expect(
+        fx.services.store.writeTransaction(async (trx) => {
+          await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":2}', new Date().toISOString());
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const kept = await appendTo(fx.services, fx.demo.merchantId, 3);
+      const after = parseSse(await stream.next((t) => parseSse(t).length === 2, 1000));
+      expect(after.map((m) => (JSON.parse(m.data) as { id: string }).id)).toEqual([e.id, kept.id]);
+    } finally {
+      reads.restore();
+      stream.close();
+      await allClosed(fx);
+    }
+  });
+
   it('many events in one commit: one read per stream; a wake for merchant A makes none of merchant B\'s streams read', async () => {
     const mine = await openIdle(fx, base, fx.demo, 2);
     const theirs = await openIdle(fx, base, other, 3);

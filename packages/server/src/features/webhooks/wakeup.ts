@@ -7,10 +7,11 @@ import type { Db, Store } from '../../store/store.js';
  * soon as the commit happens, so each waits for its poll only when a wake-up was missed.
  * PostgreSQL: `pg_notify` in the transaction that wrote, which PostgreSQL delivers at commit to
  * every instance LISTENing on the schema's channel (this one included, and none if it rolls
- * back). SQLite is one process: the bus of the store written to is woken on the next turn of the
- * event loop; every query of what it wakes waits for the store's one connection, which the write
- * holds until its COMMIT, so nothing woken reads before the change is visible. Writers in another
- * process (the CLI next to a SQLite server) wake nobody here: that is what the polls are for.
+ * back). SQLite is one process: the bus of the store written to takes the store's one connection
+ * (no query), which the write holds until its COMMIT, and wakes its subscribers then, so nothing
+ * woken reads before the change is visible (a rolled-back write only costs a look). Writers in
+ * another process (the CLI next to a SQLite server) wake nobody here: that is what the polls are
+ * for.
  */
 
 /** Subscribes `wake` to wake-ups; the handle ends the subscription. */
@@ -76,6 +77,7 @@ export class WakeBus {
   readonly #events = new Map<string, Set<() => void>>();
   readonly #listen: Listen | undefined;
   readonly #adapter: object | undefined;
+  readonly #db: Db;
   #listening: { stop(): Promise<void> } | undefined;
   #subscribers = 0;
   /** SQLite: what the commits of this turn of the event loop announced, woken once on the next. */
@@ -89,6 +91,7 @@ export class WakeBus {
    * SQLite store needs nothing.
    */
   constructor(store: Store, postgres?: { url: string; schema: string }) {
+    this.#db = store.db;
     if (store.dialect === 'postgres') {
       this.#listen = postgres === undefined ? undefined : pgListen(postgres.url, postgres.schema);
       return;
@@ -145,13 +148,29 @@ export class WakeBus {
   }
 
   #wakePending(): void {
-    this.#scheduled = false;
-    const deliveries = this.#pendingDeliveries;
-    this.#pendingDeliveries = false;
-    const merchants = [...this.#pendingMerchants];
-    this.#pendingMerchants.clear();
-    if (deliveries) for (const wake of this.#deliveries) wake();
-    for (const m of merchants) this.#wakeEvents(m);
+    let deliveries = false;
+    let merchants: string[] = [];
+    // Held by the announcing write until its COMMIT. What was announced by the time it is free
+    // comes from writes that have ended: later ones wait for this bus to let the connection go.
+    this.#db
+      .connection()
+      .execute(async () => {
+        this.#scheduled = false;
+        deliveries = this.#pendingDeliveries;
+        this.#pendingDeliveries = false;
+        merchants = [...this.#pendingMerchants];
+        this.#pendingMerchants.clear();
+      })
+      .then(
+        () => {
+          if (deliveries) for (const wake of this.#deliveries) wake();
+          for (const m of merchants) this.#wakeEvents(m);
+        },
+        // The store is closed: the subscribers are going away with it.
+        () => {
+          this.#scheduled = false;
+        },
+      );
   }
 
   #wakeEvents(merchantId: string): void {
