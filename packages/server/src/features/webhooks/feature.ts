@@ -23,7 +23,7 @@ export interface WebhookFeatureOptions {
   worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
   /** Event streams: how often one looks at the store when nothing woke it (tests). */
   streams?: Pick<StreamOptions, 'pollMs'>;
-  /** PostgreSQL: where the workers LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
+  /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
   postgres?: { url: string; schema: string };
 }
 

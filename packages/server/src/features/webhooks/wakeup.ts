@@ -80,7 +80,7 @@ export class WakeBus {
   readonly #db: Db;
   #listening: { stop(): Promise<void> } | undefined;
   #subscribers = 0;
-  /** SQLite: what the commits of this turn of the event loop announced, woken once on the next. */
+  /** SQLite: what writes announced since the last wake, woken once when the store's connection is free. */
   #pendingDeliveries = false;
   readonly #pendingMerchants = new Set<string>();
   #scheduled = false;
@@ -107,6 +107,7 @@ export class WakeBus {
 
   /** Wakes `wake` when events of `merchantId` may have committed. */
   events(merchantId: string, wake: () => void): { stop(): Promise<void> } {
+    if (this.#closed) return { stop: async () => undefined };
     const set = this.#events.get(merchantId) ?? new Set<() => void>();
     this.#events.set(merchantId, set);
     const sub = this.#subscribe(set, wake);
@@ -130,7 +131,7 @@ export class WakeBus {
     await listening?.stop();
   }
 
-  /** SQLite: a transaction of this store announced; see the module comment for why this is after its commit. */
+  /** SQLite: a transaction of this store announced; its subscribers are woken after it ends (module comment). */
   announceLocal(deliveries: boolean, merchantId: string | undefined): void {
     let wanted = false;
     if (deliveries && this.#deliveries.size > 0) {
