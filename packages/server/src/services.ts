@@ -80,8 +80,8 @@ export async function createServices(
     now?: () => number;
     /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
     expirySweepMs?: number;
-    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
-    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker and event stream timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker' | 'streams'>;
     /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
     evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},

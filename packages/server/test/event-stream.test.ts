@@ -1,9 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendEvent } from '../src/features/events/outbox.js';
 import { STREAMS_PER_MERCHANT } from '../src/features/events/stream.js';
-import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { createServices, type Services } from '../src/services.js';
+import { dropPostgresSchema } from '../src/store/postgres.js';
+import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
+import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { expectError, issueToken, merchantHeaders } from './http-helpers/requests.js';
 import { merchantCall } from './http-helpers/webhooks.js';
+import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
 
 /**
  * GET /api/v1/cp/events/stream: the merchant's events as Server-Sent Events, what `hostpay
@@ -26,13 +32,20 @@ function parseSse(text: string): Message[] {
     });
 }
 
-const append = (n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') =>
-  fx.services.store.writeTransaction((trx) => appendEvent(trx, fx.demo.merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date(fx.now()).toISOString()));
+const append = (n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') => appendTo(fx.services, fx.demo.merchantId, n, type);
+
+/** Appends one event in its own transaction of `services`' store (another instance's, or the CLI's). */
+const appendTo = (services: Services, merchantId: string, n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') =>
+  services.store.writeTransaction((trx) => appendEvent(trx, merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date().toISOString()));
 
 /** Opens a live stream over a real socket; `next()` resolves with the text received so far once it contains `until`. */
-async function open(query = '') {
+function open(query = '') {
+  return openOn(fx, base, fx.demo, query);
+}
+
+async function openOn(fx: HttpFixture, base: string, key: TestKey, query = '') {
   const controller = new AbortController();
-  const res = await fetch(`${base}${S}${query}`, { headers: await merchantHeaders(fx, fx.demo), signal: controller.signal });
+  const res = await fetch(`${base}${S}${query}`, { headers: await merchantHeaders(fx, key), signal: controller.signal });
   let text = '';
   const reader = res.body?.getReader();
   const decoder = new TextDecoder();
@@ -146,3 +159,231 @@ describe('event stream', () => {
 });
 
 const m0 = (messages: Message[]) => messages[0]!;
+
+/**
+ * Counts the reads of one merchant's events on the store's own connection (where streams read;
+ * writes run on a connection of their own): the real queries, not a counter of the code under test.
+ */
+function eventReads(services: Services) {
+  const spy = vi.spyOn(services.store.db.getExecutor(), 'executeQuery');
+  const reads = (merchantId: string) => spy.mock.calls.filter(([q]) => /from "events"/.test((q as CompiledQuery).sql) && (q as CompiledQuery).parameters.includes(merchantId));
+  return { count: (merchantId: string) => reads(merchantId).length, restore: () => spy.mockRestore() };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A stream the client dropped leaves its connection open and idle, which the test server would
+ * wait out at close for Fastify's keep-alive timeout (72 s; the real server cuts idle connections
+ * at shutdown, server.ts). Every stream of these tests has ended when this runs.
+ */
+async function closeFixture(fx: HttpFixture | undefined): Promise<void> {
+  if (fx === undefined) return;
+  const closing = fx.close();
+  fx.app.server.closeAllConnections();
+  await closing;
+}
+
+/** Waits until the server has seen the closed streams go (it notices when their sockets do). */
+async function allClosed(fx: HttpFixture): Promise<void> {
+  for (let i = 0; i < 100 && fx.services.webhooks.streams.size > 0; i++) await sleep(20);
+  expect(fx.services.webhooks.streams.size).toBe(0);
+}
+
+/** Streams that have read their backlog and wait (their first look is done). */
+async function openIdle(fx: HttpFixture, base: string, key: TestKey, n: number) {
+  const streams = [];
+  for (let i = 0; i < n; i++) {
+    const s = await openOn(fx, base, key);
+    await s.next((t) => t.includes('retry: 1000'));
+    streams.push(s);
+  }
+  await sleep(100);
+  return streams;
+}
+
+describe('event streams wake on commit, not on a timer', () => {
+  let fx: HttpFixture;
+  let base: string;
+  let other: TestKey;
+  beforeAll(async () => {
+    // The fallback poll is a minute: only a wake-up can bring an event within these tests.
+    fx = await createFixture({ sandbox: true }, { webhooks: { streams: { pollMs: 60_000 } } });
+    base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
+    await configureChains(fx.services);
+    other = await fx.createKey(await fx.createMerchant('Other Shop'));
+  });
+  afterAll(async () => {
+    await closeFixture(fx);
+  });
+
+  it('an event committed by a checkout create reaches an open stream within 1 s', async () => {
+    const stream = await openOn(fx, base, fx.demo);
+    await stream.next((t) => t.includes('retry: 1000'));
+    const started = Date.now();
+    const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const text = await stream.next((t) => parseSse(t).some((m) => m.event === 'checkout.created'), 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const created = parseSse(text).find((m) => m.event === 'checkout.created')!;
+    expect(created.data).toContain((JSON.parse(res.body) as { result: { id: string } }).result.id);
+    stream.close();
+    await allClosed(fx);
+  });
+
+  it('events appended one commit after another arrive in order, each soon after its commit', async () => {
+    const stream = await openOn(fx, base, fx.demo);
+    await stream.next((t) => t.includes('retry: 1000'));
+    const sequences: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      sequences.push((await appendTo(fx.services, fx.demo.merchantId, i)).sequence);
+      await stream.next((t) => parseSse(t).length === i + 1, 1000);
+    }
+    const text = await stream.next(() => true);
+    expect(parseSse(text).map((m) => Number(m.id))).toEqual(sequences);
+    stream.close();
+    await allClosed(fx);
+  });
+
+  it('a stream is woken after the commit, never before: no read while the transaction is open, and a rolled-back event is never sent', async () => {
+    const stream = await openOn(fx, base, fx.demo);
+    await stream.next((t) => t.includes('retry: 1000'));
+    await sleep(100);
+    const reads = eventReads(fx.services);
+    try {
+      let readsBeforeCommit = -1;
+      const e = await fx.services.store.writeTransaction(async (trx) => {
+        const appended = await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":1}', new Date().toISOString());
+        // The transaction stays open (it holds the store's connection) well past any wake-up's turn.
+        await sleep(200);
+        readsBeforeCommit = reads.count(fx.demo.merchantId);
+        return appended;
+      });
+      expect(readsBeforeCommit).toBe(0);
+      const text = await stream.next((t) => parseSse(t).length === 1, 1000);
+      expect(JSON.parse(parseSse(text)[0]!.data)).toMatchObject({ id: e.id });
+      await expect(
+        fx.services.store.writeTransaction(async (trx) => {
+          await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":2}', new Date().toISOString());
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const kept = await appendTo(fx.services, fx.demo.merchantId, 3);
+      const after = parseSse(await stream.next((t) => parseSse(t).length === 2, 1000));
+      expect(after.map((m) => (JSON.parse(m.data) as { id: string }).id)).toEqual([e.id, kept.id]);
+    } finally {
+      reads.restore();
+      stream.close();
+      await allClosed(fx);
+    }
+  });
+
+  it('many events in one commit: one read per stream; a wake for merchant A makes none of merchant B\'s streams read', async () => {
+    const mine = await openIdle(fx, base, fx.demo, 2);
+    const theirs = await openIdle(fx, base, other, 3);
+    const reads = eventReads(fx.services);
+    const a = () => reads.count(fx.demo.merchantId);
+    const b = () => reads.count(other.merchantId);
+    try {
+      // Concurrent writers share one group commit (store/group-commit.ts): one wake for 50 events.
+      await Promise.all(Array.from({ length: 50 }, (_, i) => appendTo(fx.services, fx.demo.merchantId, i)));
+      for (const s of mine) await s.next((t) => parseSse(t).length === 50, 1000);
+      await sleep(100);
+      expect(a()).toBe(mine.length);
+      // One commit after another: each wakes the streams, which read what is there.
+      for (let i = 0; i < 10; i++) await appendTo(fx.services, fx.demo.merchantId, 100 + i);
+      for (const s of mine) await s.next((t) => parseSse(t).length === 60, 1000);
+      await sleep(100);
+      expect(a()).toBeLessThanOrEqual(mine.length * 11);
+      expect(b()).toBe(0);
+      for (const s of theirs) expect(parseSse(await s.next(() => true))).toEqual([]);
+    } finally {
+      reads.restore();
+      for (const s of [...mine, ...theirs]) s.close();
+      await allClosed(fx);
+    }
+  });
+});
+
+describe('an idle stream costs (almost) no queries', () => {
+  let fx: HttpFixture;
+  let base: string;
+  beforeAll(async () => {
+    // A server's defaults: wake-ups on commit and the slow fallback poll.
+    fx = await createFixture({ sandbox: true });
+    base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await closeFixture(fx);
+  });
+
+  it(`${STREAMS_PER_MERCHANT} idle streams read the store at most once each in 1 s (a 250 ms poll would read 4 times each)`, async () => {
+    const streams = await openIdle(fx, base, fx.demo, STREAMS_PER_MERCHANT);
+    const reads = eventReads(fx.services);
+    try {
+      await sleep(1000);
+      expect(reads.count(fx.demo.merchantId)).toBeLessThanOrEqual(STREAMS_PER_MERCHANT);
+    } finally {
+      reads.restore();
+      for (const s of streams) s.close();
+      await allClosed(fx);
+    }
+  });
+
+  it('an event written by another process (the CLI on the same SQLite file) is still seen, by the fallback poll', async () => {
+    const cli = await createServices(fx.config, { expirySweepMs: 0 });
+    const stream = await openOn(fx, base, fx.demo);
+    try {
+      await stream.next((t) => t.includes('retry: 1000'));
+      const e = await appendTo(cli, fx.demo.merchantId, 1);
+      const text = await stream.next((t) => parseSse(t).length >= 1, 4000);
+      expect(Number(parseSse(text)[0]!.id)).toBe(e.sequence);
+    } finally {
+      stream.close();
+      await allClosed(fx);
+      await cli.close();
+    }
+  });
+});
+
+describe.skipIf(!postgresAvailable)('PostgreSQL: event streams wake through LISTEN/NOTIFY', () => {
+  const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+  let fx: HttpFixture;
+  let base: string;
+  let writer: Services;
+  beforeAll(async () => {
+    fx = await createFixture({ sandbox: true, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema }, { webhooks: { streams: { pollMs: 60_000 } } });
+    base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
+    writer = await createServices(fx.config, { expirySweepMs: 0 });
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await closeFixture(fx);
+    await dropPostgresSchema(TEST_DATABASE_URL, schema);
+  });
+
+  it('a commit of this instance or of another reaches the stream within 1 s; other merchants\' streams do not read', async () => {
+    const other = await fx.createKey(await fx.createMerchant('Other Shop'));
+    const stream = await openOn(fx, base, fx.demo);
+    await stream.next((t) => t.includes('retry: 1000'));
+    const theirs = await openIdle(fx, base, other, 2);
+    const reads = eventReads(fx.services);
+    try {
+      const sequences: number[] = [];
+      for (const [i, services] of [fx.services, writer, writer, fx.services].entries()) {
+        const started = Date.now();
+        sequences.push((await appendTo(services, fx.demo.merchantId, i)).sequence);
+        await stream.next((t) => parseSse(t).length === i + 1, 1000);
+        expect(Date.now() - started).toBeLessThan(1000);
+      }
+      expect(parseSse(await stream.next(() => true)).map((m) => Number(m.id))).toEqual(sequences);
+      await sleep(100);
+      expect(reads.count(other.merchantId)).toBe(0);
+    } finally {
+      reads.restore();
+      stream.close();
+      for (const s of theirs) s.close();
+      await allClosed(fx);
+    }
+  });
+});

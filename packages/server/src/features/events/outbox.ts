@@ -3,6 +3,7 @@ import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import { fanOut } from '../webhooks/queue.js';
+import { announceEvents } from '../webhooks/wakeup.js';
 
 /** Every event type of the contract (spec/checkout.md, "Events and webhooks"): the wire list. */
 export const EVENT_TYPES = EVENT_TYPE_VALUES;
@@ -49,7 +50,9 @@ export async function appendEvent(trx: Db, merchantId: string, type: EventType, 
   }
   const id = newId('evt', 16);
   await insertRow(trx, 'events', { id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at });
-  // The deliveries the event owes commit with it (features/webhooks/queue.ts).
-  await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);
+  // The deliveries the event owes commit with it (features/webhooks/queue.ts); the workers and
+  // the merchant's open event streams are woken by the commit (features/webhooks/wakeup.ts).
+  const queued = await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);
+  await announceEvents(trx, merchantId, queued > 0);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
 }

@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
+import type { WakeBus } from '../webhooks/wakeup.js';
 import { eventJson } from './view.js';
 
-/** How often an open stream looks for new events, ms. */
-const POLL_MS = 250;
+/**
+ * How often an open stream looks for new events when nothing woke it, ms: writers that cannot
+ * wake it (the CLI on SQLite, another process) are seen this late at worst.
+ */
+const POLL_MS = 2000;
 /** A comment line this often keeps proxies from closing an idle stream, ms. */
 const KEEPALIVE_MS = 15_000;
 /** Streams open at once per merchant, and in all, on one instance. */
@@ -14,6 +18,13 @@ const STREAMS_IN_ALL = 200;
 const PAGE = 200;
 /** Bytes written and not yet taken by the client before the stream is ended. */
 const MAX_BUFFERED = 1024 * 1024;
+
+export interface StreamOptions {
+  /** Where the commits of the merchant's events wake its streams (wakeup.ts); without: the poll only. */
+  wakeups?: Pick<WakeBus, 'events'> | undefined;
+  /** How often a stream looks when nothing woke it, ms. Default 2000. */
+  pollMs?: number | undefined;
+}
 
 export interface StreamRequest {
   merchantId: string;
@@ -29,12 +40,17 @@ export function sseMessage(e: { sequence: number | string; type: string }, json:
 
 /**
  * The merchant's events as Server-Sent Events (what `hostpay listen` follows): every event after
- * `afterSequence` (default: the newest now), in sequence order, then each new one as it commits
- * (the store is looked at every 250 ms), for at most `maxSeconds`; clients reconnect with the last
- * `id:` as `afterSequence`. Streams are counted per merchant and in all, and every one ends when
- * the server shuts down.
+ * `afterSequence` (default: the newest now), in sequence order, then each new one as it commits,
+ * for at most `maxSeconds`; clients reconnect with the last `id:` as `afterSequence`. An idle
+ * stream costs no queries: the commit of an event of its merchant wakes it (wakeup.ts: right after
+ * the commit in this process, through LISTEN/NOTIFY from other instances on PostgreSQL), and only
+ * writers that cannot wake it are left to the slow poll (`pollMs`). Wakes that come while a
+ * stream reads make one more read, so a stream has at most one query in flight however many
+ * events commit. Streams are counted per merchant and in all, and every one ends when the server
+ * shuts down.
  */
-export function eventStreams(db: Db) {
+export function eventStreams(db: Db, opts: StreamOptions = {}) {
+  const pollMs = opts.pollMs ?? POLL_MS;
   const open = new Map<FastifyReply, () => void>();
   const perMerchant = new Map<string, number>();
   /** Streams counted from the moment they are admitted (before the first await), so a burst cannot pass the limits. */
@@ -90,11 +106,19 @@ export function eventStreams(db: Db) {
       let ended = false;
       let timer: NodeJS.Timeout | undefined;
       let resume: (() => void) | undefined;
+      /** A wake came since the current look started: what it announced may not be in that look. */
+      let woken = false;
+      // Subscribed before the first look, so no commit falls between that look and the first wake.
+      const wakes = opts.wakeups?.events(q.merchantId, () => {
+        woken = true;
+        resume?.();
+      });
       const end = () => {
         if (ended) return;
         ended = true;
         clearTimeout(timer);
         resume?.();
+        void wakes?.stop().catch(() => undefined);
         clearInterval(keepalive);
         clearTimeout(deadline);
         open.delete(reply);
@@ -121,6 +145,7 @@ export function eventStreams(db: Db) {
         return rows.length;
       };
       for (;;) {
+        woken = false;
         let read: number;
         try {
           read = await look();
@@ -131,11 +156,13 @@ export function eventStreams(db: Db) {
         }
         // A client that does not read is not buffered for without bound: it resumes from its last id.
         if (ended || raw.writableLength > MAX_BUFFERED || (read < PAGE && q.maxSeconds === 0)) return end();
-        if (read < PAGE) {
+        if (read < PAGE && !woken) {
           await new Promise<void>((resolve) => {
             resume = resolve;
-            timer = setTimeout(resolve, POLL_MS);
+            timer = setTimeout(resolve, pollMs);
           });
+          resume = undefined;
+          clearTimeout(timer);
         }
         if (ended) return;
       }

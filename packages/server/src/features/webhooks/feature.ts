@@ -1,12 +1,12 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { eventService } from '../events/service.js';
-import { eventStreams } from '../events/stream.js';
+import { eventStreams, type StreamOptions } from '../events/stream.js';
 import { systemResolver, type Resolver } from './guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
-import { localWakeups, pgWakeups } from './wakeup.js';
+import { WakeBus } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
@@ -21,7 +21,9 @@ export interface WebhookFeatureOptions {
   resolve?: Resolver;
   log?: { warn(msg: string): void };
   worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
-  /** PostgreSQL: where the workers LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
+  /** Event streams: how often one looks at the store when nothing woke it (tests). */
+  streams?: Pick<StreamOptions, 'pollMs'>;
+  /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
   postgres?: { url: string; schema: string };
 }
 
@@ -34,12 +36,13 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
   const sender = new WebhookSender(guard);
   const metrics = new WebhookMetrics(opts.store, now);
-  const wakeups = opts.store.dialect === 'postgres' ? (opts.postgres ? pgWakeups(opts.postgres.url, opts.postgres.schema) : undefined) : localWakeups;
-  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups, ...opts.worker };
+  // Commits wake the workers and the event streams of this store (wakeup.ts).
+  const bus = new WakeBus(opts.store, opts.postgres);
+  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups: bus.deliveries, ...opts.worker };
   const worker = new WebhookWorker(workerOptions);
   const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
   const health = webhookAdmin(opts.store.db, now);
-  const streams = eventStreams(opts.store.db);
+  const streams = eventStreams(opts.store.db, { wakeups: bus, ...opts.streams });
   return {
     events: eventService(opts.store.db),
     /** Open Server-Sent Events streams of events (`hostpay listen`). */
@@ -62,6 +65,7 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     async close() {
       streams.closeAll();
       await worker.stop();
+      await bus.close();
       sender.close();
     },
   };

@@ -21,7 +21,8 @@ export function subscribed(enabledEvents: string, type: string): boolean {
   return list.length === 0 || list.includes(type);
 }
 
-export async function insertDeliveries(trx: Db, rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[], at: string): Promise<string[]> {
+/** `announce` false: the caller announces them itself (appendEvent, with its event, in one statement). */
+export async function insertDeliveries(trx: Db, rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[], at: string, announce = true): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < rows.length; i += 200) {
     const values = rows.slice(i, i + 200).map((r) => {
@@ -31,19 +32,21 @@ export async function insertDeliveries(trx: Db, rows: { endpointId: string; merc
     });
     if (values.length > 0) await trx.insertInto('webhook_deliveries').values(values).execute();
   }
-  if (ids.length > 0) await announceQueued(trx);
+  if (announce && ids.length > 0) await announceQueued(trx);
   return ids;
 }
 
 /**
  * Queues an event for every enabled endpoint of its merchant that subscribes to its type, inside
- * the caller's transaction. `test.ping` is queued by the test route for one endpoint only.
+ * the caller's transaction, which announces them (announceEvents): returns how many were queued.
+ * `test.ping` is queued by the test route for one endpoint only.
  */
 const activeEndpoints = prepared(['merchantId'], (db, v) => db.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', v.merchantId as string).where('disabled', '=', 0));
 
-export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<void> {
-  if (event.type === 'test.ping') return;
+export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<number> {
+  if (event.type === 'test.ping') return 0;
   const endpoints = (await activeEndpoints(trx, { merchantId: event.merchantId })).rows;
   const wanted = endpoints.filter((e) => subscribed(e.enabled_events, event.type));
-  await insertDeliveries(trx, wanted.map((e) => ({ endpointId: e.id, merchantId: event.merchantId, eventId: event.id, sequence: event.sequence })), at);
+  const ids = await insertDeliveries(trx, wanted.map((e) => ({ endpointId: e.id, merchantId: event.merchantId, eventId: event.id, sequence: event.sequence })), at, false);
+  return ids.length;
 }

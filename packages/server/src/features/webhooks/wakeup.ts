@@ -1,38 +1,36 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type pg from 'pg';
-import type { Db } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
 
 /**
- * Wakes the delivery workers as soon as deliveries commit, so a delivery waits for the poll
- * (250 ms) only when a wake-up was missed. PostgreSQL: `pg_notify` in the transaction that queues
- * them, which PostgreSQL delivers at commit to every instance LISTENing on the schema's channel
- * (and to none if it rolls back). SQLite is one process: its started workers are woken right
- * away; their first query waits for the store's one connection, so it runs after the commit.
+ * Wakes what waits on commits (the delivery workers, the open event streams of a merchant) as
+ * soon as the commit happens, so each waits for its poll only when a wake-up was missed.
+ * PostgreSQL: `pg_notify` in the transaction that wrote, which PostgreSQL delivers at commit to
+ * every instance LISTENing on the schema's channel (this one included, and none if it rolls
+ * back). SQLite is one process: the bus of the store written to takes the store's one connection
+ * (no query), which the write holds until its COMMIT, and wakes its subscribers then, so nothing
+ * woken reads before the change is visible (a rolled-back write only costs a look). Writers in
+ * another process (the CLI next to a SQLite server) wake nobody here: that is what the polls are
+ * for.
  */
 
-/** Subscribes `wake` to the wake-ups of one store; the handle ends the subscription. */
+/** Subscribes `wake` to wake-ups; the handle ends the subscription. */
 export type WakeSubscription = (wake: () => void) => { stop(): Promise<void> };
 
-const localWorkers = new Set<() => void>();
-let localScheduled = false;
-
-function wakeLocal(): void {
-  localScheduled = false;
-  for (const wake of localWorkers) wake();
-}
-
-/** SQLite: the workers of this process. */
-export const localWakeups: WakeSubscription = (wake) => {
-  localWorkers.add(wake);
-  return {
-    stop: async () => {
-      localWorkers.delete(wake);
-    },
-  };
-};
+/**
+ * Notification payloads on the channel: '' deliveries were queued (what every version sends),
+ * `e:<merchantId>` events of that merchant were appended.
+ */
+const EVENTS_PREFIX = 'e:';
 
 /** A transaction's dialect, told by its adapter (no query compiled in the commit path). */
 const isPostgres = (trx: Db): boolean => trx.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * SQLite: the buses of each store. A transaction reaches its store's only through the dialect
+ * adapter, which a Kysely instance shares with every connection and transaction made from it.
+ */
+const localBuses = new WeakMap<object, Set<WakeBus>>();
 
 /**
  * The channel of the schema in use, computed by PostgreSQL on both sides so they cannot differ:
@@ -42,13 +40,179 @@ const CHANNEL = "'hpwh_' || md5(current_schema())";
 
 /** Called in the transaction that queued deliveries. */
 export async function announceQueued(trx: Db): Promise<void> {
+  await announce(trx, true, undefined);
+}
+
+/**
+ * Called in the transaction that appended events of `merchantId` (and queued deliveries for them
+ * if `deliveries`): one statement for both on PostgreSQL, where the commit path pays a round trip.
+ */
+export async function announceEvents(trx: Db, merchantId: string, deliveries: boolean): Promise<void> {
+  await announce(trx, deliveries, merchantId);
+}
+
+async function announce(trx: Db, deliveries: boolean, merchantId: string | undefined): Promise<void> {
   if (isPostgres(trx)) {
-    await sql`select pg_notify(${sql.raw(CHANNEL)}, '')`.execute(trx);
+    // PostgreSQL folds equal notifications of one transaction: many events of a merchant, one wake.
+    if (merchantId === undefined) await sql`select pg_notify(${sql.raw(CHANNEL)}, '')`.execute(trx);
+    else if (!deliveries) await sql`select pg_notify(${sql.raw(CHANNEL)}, ${EVENTS_PREFIX + merchantId})`.execute(trx);
+    else await sql`select pg_notify(${sql.raw(CHANNEL)}, ''), pg_notify(${sql.raw(CHANNEL)}, ${EVENTS_PREFIX + merchantId})`.execute(trx);
     return;
   }
-  if (localWorkers.size > 0 && !localScheduled) {
-    localScheduled = true;
-    setImmediate(wakeLocal);
+  const buses = localBuses.get(trx.getExecutor().adapter);
+  if (buses === undefined) return;
+  for (const bus of buses) bus.announceLocal(deliveries, merchantId);
+}
+
+/** Where a bus hears of commits: PostgreSQL's LISTEN connection while anyone is subscribed. */
+type Listen = (onPayload: (payload: string) => void, onConnect: () => void) => { stop(): Promise<void> };
+
+/**
+ * The wake-ups of one store, owned by the services over it: the delivery workers subscribe to
+ * queued deliveries, each open event stream to its own merchant's events (a commit of merchant A
+ * wakes none of merchant B's streams).
+ */
+export class WakeBus {
+  readonly #deliveries = new Set<() => void>();
+  readonly #events = new Map<string, Set<() => void>>();
+  readonly #listen: Listen | undefined;
+  readonly #adapter: object | undefined;
+  readonly #db: Db;
+  #listening: { stop(): Promise<void> } | undefined;
+  #subscribers = 0;
+  /** SQLite: what writes announced since the last wake, woken once when the store's connection is free. */
+  #pendingDeliveries = false;
+  readonly #pendingMerchants = new Set<string>();
+  #scheduled = false;
+  #closed = false;
+
+  /**
+   * `postgres`: where to LISTEN. Without it a PostgreSQL store wakes nobody (the polls only); a
+   * SQLite store needs nothing.
+   */
+  constructor(store: Store, postgres?: { url: string; schema: string }) {
+    this.#db = store.db;
+    if (store.dialect === 'postgres') {
+      this.#listen = postgres === undefined ? undefined : pgListen(postgres.url, postgres.schema);
+      return;
+    }
+    this.#adapter = store.db.getExecutor().adapter;
+    const buses = localBuses.get(this.#adapter) ?? new Set<WakeBus>();
+    localBuses.set(this.#adapter, buses);
+    buses.add(this);
+  }
+
+  /** Wakes the delivery workers when deliveries are queued. */
+  readonly deliveries: WakeSubscription = (wake) => this.#subscribe(this.#deliveries, wake);
+
+  /** Wakes `wake` when events of `merchantId` may have committed. */
+  events(merchantId: string, wake: () => void): { stop(): Promise<void> } {
+    if (this.#closed) return { stop: async () => undefined };
+    const set = this.#events.get(merchantId) ?? new Set<() => void>();
+    this.#events.set(merchantId, set);
+    const sub = this.#subscribe(set, wake);
+    return {
+      stop: async () => {
+        if (set.size === 1 && set.has(wake)) this.#events.delete(merchantId);
+        await sub.stop();
+      },
+    };
+  }
+
+  /** Ends the LISTEN connection and stops hearing this store's commits. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#deliveries.clear();
+    this.#events.clear();
+    this.#subscribers = 0;
+    if (this.#adapter !== undefined) localBuses.get(this.#adapter)?.delete(this);
+    const listening = this.#listening;
+    this.#listening = undefined;
+    await listening?.stop();
+  }
+
+  /** SQLite: a transaction of this store announced; its subscribers are woken after it ends (module comment). */
+  announceLocal(deliveries: boolean, merchantId: string | undefined): void {
+    let wanted = false;
+    if (deliveries && this.#deliveries.size > 0) {
+      this.#pendingDeliveries = true;
+      wanted = true;
+    }
+    if (merchantId !== undefined && this.#events.has(merchantId)) {
+      this.#pendingMerchants.add(merchantId);
+      wanted = true;
+    }
+    if (wanted && !this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#wakePending());
+    }
+  }
+
+  #wakePending(): void {
+    let deliveries = false;
+    let merchants: string[] = [];
+    // Held by the announcing write until its COMMIT. What was announced by the time it is free
+    // comes from writes that have ended: later ones wait for this bus to let the connection go.
+    this.#db
+      .connection()
+      .execute(async () => {
+        this.#scheduled = false;
+        deliveries = this.#pendingDeliveries;
+        this.#pendingDeliveries = false;
+        merchants = [...this.#pendingMerchants];
+        this.#pendingMerchants.clear();
+      })
+      .then(
+        () => {
+          if (deliveries) for (const wake of this.#deliveries) wake();
+          for (const m of merchants) this.#wakeEvents(m);
+        },
+        // The store is closed: the subscribers are going away with it.
+        () => {
+          this.#scheduled = false;
+        },
+      );
+  }
+
+  #wakeEvents(merchantId: string): void {
+    const set = this.#events.get(merchantId);
+    if (set !== undefined) for (const wake of [...set]) wake();
+  }
+
+  #onPayload(payload: string): void {
+    if (payload.startsWith(EVENTS_PREFIX)) this.#wakeEvents(payload.slice(EVENTS_PREFIX.length));
+    else for (const wake of this.#deliveries) wake();
+  }
+
+  /** Notifications may have been missed while the connection was down: everyone looks once. */
+  #onConnect(): void {
+    for (const wake of this.#deliveries) wake();
+    for (const set of this.#events.values()) for (const wake of [...set]) wake();
+  }
+
+  #subscribe(set: Set<() => void>, wake: () => void): { stop(): Promise<void> } {
+    // A stream opened while the server shuts down must not open the connection again.
+    if (this.#closed) return { stop: async () => undefined };
+    set.add(wake);
+    this.#subscribers++;
+    if (this.#listen !== undefined && this.#listening === undefined) {
+      this.#listening = this.#listen(
+        (payload) => this.#onPayload(payload),
+        () => this.#onConnect(),
+      );
+    }
+    let stopped = false;
+    return {
+      stop: async () => {
+        if (stopped || !set.delete(wake)) return;
+        stopped = true;
+        // Nobody left to wake: the connection is not held for nothing (it is opened again on demand).
+        if (--this.#subscribers > 0) return;
+        const listening = this.#listening;
+        this.#listening = undefined;
+        await listening?.stop();
+      },
+    };
   }
 }
 
@@ -56,12 +220,12 @@ const RECONNECT_MS = 1000;
 const HEARTBEAT_MS = 5000;
 
 /**
- * PostgreSQL: one dedicated connection LISTENs on the schema's channel (outside the pool). When it
- * is down the worker still polls; on every (re)connect it is woken once, since notifications may
- * have been missed meanwhile.
+ * PostgreSQL: one dedicated connection LISTENs on the schema's channel (outside the pool). While
+ * it is down the subscribers still poll; on every (re)connect they are woken once, since
+ * notifications may have been missed meanwhile.
  */
-export function pgWakeups(url: string, schema: string): WakeSubscription {
-  return (wake) => {
+function pgListen(url: string, schema: string): Listen {
+  return (onPayload, onConnect) => {
     let channel = '';
     let closed = false;
     let client: pg.Client | undefined;
@@ -80,13 +244,13 @@ export function pgWakeups(url: string, schema: string): WakeSubscription {
       c.on('error', () => drop(c));
       c.on('end', () => drop(c));
       c.on('notification', (n) => {
-        if (n.channel === channel) wake();
+        if (n.channel === channel) onPayload(n.payload ?? '');
       });
       try {
         await c.connect();
         channel = (await c.query<{ channel: string }>(`select ${CHANNEL} as channel`)).rows[0]?.channel ?? '';
         await c.query(`LISTEN "${channel}"`);
-        if (client === c) wake();
+        if (client === c) onConnect();
       } catch {
         drop(c);
       }
