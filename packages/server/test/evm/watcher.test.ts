@@ -207,6 +207,39 @@ suite('EVM watcher on a real node (anvil)', () => {
     await watcher.stop();
   });
 
+  it('a replaced block that one backend reports "not found" below its head: the round fails and decides nothing; the next node sees the reorganisation', async () => {
+    const c = await ethCheckout(env.services, env.merchantId, '45', 'USDT', 'USDT');
+    const watcher = env.services.evm.spawnWatcher();
+    await catchUp(watcher);
+    const raw = await chain.signTokenTransfer(token, c.address, c.due);
+    const snapshot = await chain.snapshot();
+    await chain.sendRaw(raw);
+    const paidIn = await chain.head();
+    await catchUp(watcher);
+    expect((await checkoutState(env.services, c.id)).status).toBe('processing');
+    // The payment's block is replaced by a longer chain without it, and the node asked next has
+    // no block at that height although its head is above it.
+    await chain.revert(snapshot);
+    await chain.mine(3);
+    const proxy = await laggingProxy(anvil, 0, paidIn);
+    try {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url } }));
+      for (let i = 0; i < 3; i++) await expect(watcher.round('ETH')).rejects.toThrow(new RegExp(`no block ${paidIn} although its head`));
+      // Neither credited on the old block's confirmations nor retracted on a guess.
+      const s = await checkoutState(env.services, c.id);
+      expect(s.status).toBe('processing');
+      expect(s.transfers).toEqual([expect.objectContaining({ retracted: 0, confirmations: 1 })]);
+    } finally {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
+      await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    }
+    await catchUp(watcher);
+    const s = await checkoutState(env.services, c.id);
+    expect(s.status).toBe('open');
+    expect(s.timeline).toEqual(['open', 'processing', 'open:payment_retracted']);
+    await watcher.stop();
+  });
+
   it('a provider that refuses wide log ranges: the range halves until it answers, and nothing is missed', async () => {
     const refused: string[] = [];
     const proxy = await rangeLimitedProxy(anvil, 2, refused);
@@ -322,10 +355,11 @@ async function rangeLimitedProxy(anvil: Anvil, maxBlocks: number, refused: strin
 }
 
 /**
- * A JSON-RPC proxy to anvil that answers like a node `lag` blocks behind: its head is lower, and
- * the blocks above that head are not found.
+ * A JSON-RPC proxy to anvil that answers like a node `lag` blocks behind (its head is lower, and
+ * the blocks above that head are not found), or like one backend of a load-balanced provider that
+ * has not got block `hide` although its head is past it.
  */
-async function laggingProxy(anvil: Anvil, lag: number): Promise<{ server: Server; url: string }> {
+async function laggingProxy(anvil: Anvil, lag: number, hide?: number): Promise<{ server: Server; url: string }> {
   const target = new URL(anvil.url);
   type Call = { id: number; method: string; params?: unknown[] };
   const upstream = (call: Call) =>
@@ -342,7 +376,7 @@ async function laggingProxy(anvil: Anvil, lag: number): Promise<{ server: Server
     const head = Number((await upstream({ id: 0, method: 'eth_blockNumber', params: [] })).result) - lag;
     if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: `0x${head.toString(16)}` };
     const asked = call.params?.[0];
-    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && Number(asked) > head) return { jsonrpc: '2.0', id: call.id, result: null };
+    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && (Number(asked) > head || Number(asked) === hide)) return { jsonrpc: '2.0', id: call.id, result: null };
     return { ...(await upstream(call)), id: call.id };
   };
   const server = createServer((req, res) => {

@@ -91,18 +91,22 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   let retracted = 0;
   const kept = await db.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).orderBy('number', 'desc').execute();
   const replaced: { number: number; hash: string }[] = [];
-  // Kept blocks this node does not have: above its head or not found. A load-balanced provider
-  // answers from a node a few blocks behind now and then; that proves nothing, so only another
-  // block at the same height counts as a replacement (and takes every kept block above it along).
+  // Kept blocks above this node's head: a load-balanced provider answers from a node a few blocks
+  // behind now and then, which proves nothing, so only another block at the same height counts as
+  // a replacement (and takes every kept block above it along).
   const unseen: { number: number; hash: string }[] = [];
   let anchor: number | null = null;
   for (const k of kept) {
     const n = Number(k.number);
-    const canonical = n > head ? null : await client.getBlock({ blockNumber: BigInt(n) }).catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
-    if (canonical === null) {
+    if (n > head) {
       unseen.push({ number: n, hash: k.hash });
       continue;
     }
+    const canonical = await client.getBlock({ blockNumber: BigInt(n) }).catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
+    // At or below the head the block must exist: "not found" is a node contradicting its own head
+    // (two backends at different heights). Nothing is decided on it, neither a retraction nor the
+    // confirmations of the transfers in that block: the round fails and the next one asks again.
+    if (canonical === null) throw new Error(`the node has no block ${n} although its head is ${head} (a provider answering from nodes at different heights?); nothing was changed, the next round asks again`);
     // A block still on the chain vouches for every block below it (each names its parent).
     if (canonical.hash === k.hash) {
       anchor = n;
