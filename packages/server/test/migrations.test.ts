@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
 import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../src/store/migrate.js';
@@ -57,5 +58,30 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
     await migrate(await open());
     const services = await createServices(config, { store: await open() });
     expect((await services.admin.listMerchants({})).items).toEqual([]);
+  });
+});
+
+describe('migrations on sqlite', () => {
+  it('sort and temporary data spill to files while migrating (an index over a large table), in memory again after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hostpay-migrate-temp-'));
+    const store = openSqliteStore(join(dir, 'store.db'));
+    try {
+      const seen: number[] = [];
+      const watched: Store = {
+        ...store,
+        writeTransaction: (fn) =>
+          store.writeTransaction(async (trx) => {
+            seen.push(Number((await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(trx)).rows[0]!.temp_store));
+            return fn(trx);
+          }),
+      };
+      await migrate(watched);
+      expect(seen.length).toBeGreaterThan(MIGRATIONS.length);
+      expect(new Set(seen)).toEqual(new Set([1]));
+      expect(Number((await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db)).rows[0]!.temp_store)).toBe(2);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -64,8 +64,14 @@ describe('WAL checkpoints off the serving thread', () => {
 
     // A worker that cannot open its connection (the file is gone) ends: the writer checkpoints again.
     const broken = walCheckpointer(raw, join(dir, 'missing.db'));
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
     broken.start();
     await until(() => !broken.stats.running);
+    expect(own()).toBe(1000);
+    expect((await warned).message).toMatch(/checkpoint worker stopped .*on its own thread/);
+    // Not started again on the next write: a worker that cannot run would be respawned forever.
+    broken.start();
+    expect(broken.stats.running).toBe(false);
     expect(own()).toBe(1000);
     await broken.stop();
     raw.close();

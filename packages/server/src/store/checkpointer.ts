@@ -61,16 +61,25 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
   let stopped = false;
   const stats = { checkpoints: 0, running: false };
 
-  const fallBack = () => {
+  // A worker that failed is not started again (each write would spawn another): the serving
+  // connection checkpoints by itself from then on, as SQLite does by default.
+  let failed = false;
+  const ended = (w: Worker) => (err?: Error) => {
+    // Events of a worker that is no longer the current one change nothing.
+    if (worker !== w) return;
     stats.running = false;
     worker = undefined;
     if (raw.open) raw.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
+    if (!stopped) {
+      failed = true;
+      process.emitWarning(`SQLite checkpoint worker stopped (${err?.message ?? 'exited'}): the server checkpoints ${file} on its own thread from now on`);
+    }
   };
 
   return {
     stats,
     start() {
-      if (worker !== undefined || stopped) return;
+      if (worker !== undefined || stopped || failed) return;
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
       const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs: opts.intervalMs ?? 100 } });
       // Never what keeps a process (a CLI command, a test) alive.
@@ -78,8 +87,8 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
       w.on('message', (m: { log: number }) => {
         if (m.log > 0) stats.checkpoints++;
       });
-      w.on('error', fallBack);
-      w.on('exit', fallBack);
+      w.on('error', ended(w));
+      w.on('exit', () => ended(w)());
       worker = w;
       stats.running = true;
       raw.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);

@@ -37,6 +37,20 @@ async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
 }
 
 export async function migrate(store: Store): Promise<{ applied: number[] }> {
+  if (store.dialect !== 'sqlite') return run(store);
+  // The serving store keeps temporary data in memory (store/sqlite.ts). A migration may build an
+  // index over a large table: its sort spills to a temporary file instead, as SQLite's default.
+  // (The setting cannot change inside a transaction, so it wraps all of them.)
+  const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
+  await sql`PRAGMA temp_store = FILE`.execute(store.db);
+  try {
+    return await run(store);
+  } finally {
+    await sql.raw(`PRAGMA temp_store = ${Number(rows[0]?.temp_store ?? 0)}`).execute(store.db);
+  }
+}
+
+async function run(store: Store): Promise<{ applied: number[] }> {
   await store.writeTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
