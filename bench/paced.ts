@@ -34,7 +34,7 @@ export interface PacedResult {
   maxMs: number;
   errors: number;
   count: number;
-  /** Requests sent and still unanswered 30 s after the last was due: the rate was not sustained. */
+  /** Requests unanswered (sent, or still waiting for a connection) 30 s after the last was due: the rate was not sustained. */
   unanswered: number;
 }
 
@@ -60,6 +60,8 @@ async function open(o: PacedOptions): Promise<Conn> {
   const socket = connect({ host: o.host, port: o.port, noDelay: true });
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   const conn: Conn = { socket, dueAt: 0, buffer: Buffer.alloc(0), onAnswer: () => undefined };
+  // A connection the server drops stays out of use: its request counts as unanswered.
+  socket.on('error', () => undefined);
   socket.on('data', (d: Buffer) => {
     conn.buffer = conn.buffer.length === 0 ? d : Buffer.concat([conn.buffer, d]);
     for (let a = answerIn(conn.buffer); a !== null; a = answerIn(conn.buffer)) {
@@ -136,6 +138,6 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
     maxMs: latencies[latencies.length - 1] ?? NaN,
     errors,
     count: latencies.length,
-    unanswered: sent - answered,
+    unanswered: sent - answered + waiting.length,
   };
 }

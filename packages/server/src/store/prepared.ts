@@ -8,8 +8,9 @@ import type { Db } from './store.js';
  * checkout create's CPU, spent producing the same text each time: the statements a create runs
  * differ only in their values.
  *
- * `build` receives one placeholder per name and must use each as a value, never to choose the
- * query's shape: the first call compiles it with unique marker values and records where each
+ * `build` receives one placeholder per name and must use each as a single value, never to choose
+ * the query's shape nor as a list (`in` takes one parameter per element, so a list's length is
+ * part of the text): the first call compiles it with unique marker values and records where each
  * parameter comes from (a named argument, or a constant the query itself holds, such as the `1`
  * of `n + 1`). Later calls send the recorded text with the arguments put in those places, so the
  * statement and its parameters are what building it again would give.
