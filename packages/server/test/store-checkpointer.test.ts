@@ -36,16 +36,22 @@ describe('WAL checkpoints off the serving thread', () => {
     const store = openSqliteStore(file);
     await sql`create table blobs (id integer primary key, data blob not null)`.execute(store.db);
     const before = statSync(file).size;
-    // 2 MB, about 500 pages: under both automatic thresholds (1,000 pages by default, 10,000
+    // 2 MB, about 520 pages: under both automatic thresholds (1,000 pages by default, 10,000
     // with the worker), so only the worker can move these pages into the file.
-    await store.writeTransaction(async (trx) => {
-      for (let i = 0; i < 500; i++) await sql`insert into blobs (id, data) values (${i}, randomblob(4000))`.execute(trx);
-    });
+    // The worker starts after 32 writes (a CLI command's few never start it): 32 writes of ~62 KB.
+    const write = (w: number) =>
+      store.writeTransaction(async (trx) => {
+        for (let i = 0; i < 16; i++) await sql`insert into blobs (id, data) values (${w * 16 + i}, randomblob(4000))`.execute(trx);
+      });
+    for (let w = 0; w < 31; w++) await write(w);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statSync(file).size).toBe(before);
+    await write(31);
     await until(() => statSync(file).size >= before + 2_000_000);
     await store.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
     const reopened = new BetterSqlite3(file, { readonly: true });
-    expect(reopened.prepare('select count(*) from blobs').pluck().get()).toBe(500);
+    expect(reopened.prepare('select count(*) from blobs').pluck().get()).toBe(512);
     reopened.close();
   });
 

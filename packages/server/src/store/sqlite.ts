@@ -8,6 +8,9 @@ import { groupCommit } from './group-commit.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 
+/** Write transactions after which the WAL checkpointer thread starts (store/checkpointer.ts). */
+const WRITES_BEFORE_WORKER = 32;
+
 /** Opens (creating if needed) an embedded SQLite store in WAL mode. `:memory:` for tests. */
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') createPrivately(file);
@@ -38,13 +41,16 @@ export function openSqliteStore(file: string): Store {
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
+  let writes = 0;
   const commit = groupCommit(db, () => raw.inTransaction);
 
   return {
     dialect: 'sqlite',
     db,
     writeTransaction(fn) {
-      checkpoints?.start();
+      // Started by a store that keeps writing: a CLI command's few writes never pay for the
+      // thread (~30 ms to start and stop), and SQLite's own checkpoint serves them.
+      if (++writes === WRITES_BEFORE_WORKER) checkpoints?.start();
       return commit(fn);
     },
     externalVersion: () => dataVersion.get() as number,
