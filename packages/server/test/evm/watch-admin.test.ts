@@ -108,8 +108,11 @@ describe('chain watch settings', () => {
     // A node on a private network, then allowPrivateRpc taken away from a running watch: refused.
     resultOf(await put({ rpcUrl: 'https://inside.example/', allowPrivateRpc: true, enabled: true }));
     expect(errorOf(await put({ allowPrivateRpc: false }), 400, 'INVALID_URL').message).toMatch(/refused/);
-    // Turned off at the same time, it is accepted (nothing will connect).
+    // Turned off at the same time, it is accepted (nothing will connect)...
     resultOf(await put({ allowPrivateRpc: false, enabled: false }));
+    // ...and turned on again under the stricter rule, it is checked again and refused.
+    expect(errorOf(await put({ enabled: true }), 400, 'INVALID_URL').message).toMatch(/refused/);
+    resultOf(await put({ enabled: true, allowPrivateRpc: true }));
   });
 
   it('masks every spelling of a key in URLs and in error messages', () => {

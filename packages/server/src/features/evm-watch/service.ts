@@ -152,12 +152,13 @@ export function watchAdmin(opts: WatchAdminOptions) {
       } else if (before !== undefined) {
         rpcUrl = box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8');
         // The stored URL passed when it was set and is checked again on every connection. Here it
-        // is checked only when this change makes the rule stricter for a watch that stays on, so
-        // that a change of something else (turning the watch off above all) never fails on the
-        // node's DNS.
+        // is checked when the watch will run under a rule it may not have passed: the rule made
+        // stricter, or a stopped watch started again (the rule may have changed while it was off).
+        // Any other change (turning the watch off above all) never fails on the node's DNS.
         const stricter = before.allow_private_rpc === 1 && !allowPrivate;
-        const stays = req.enabled ?? before.enabled === 1;
-        if (stricter && stays) await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+        const runs = req.enabled ?? before.enabled === 1;
+        const restarted = runs && before.enabled === 0;
+        if (runs && (stricter || restarted)) await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
       } else {
         invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
       }
