@@ -1,16 +1,29 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Row } from '../api.js';
-import { JsonBlock } from '../ui.js';
+import { type Column, Field, JsonBlock, Loading, Pager, Table, type usePager } from '../ui.js';
 
-/** What the list screens share: filters applied on submit, and a row's full record on demand. */
-/** A row's full record from the API, opened below the table (exact numbers as their text). */
+/** What the list screens share: filters applied on submit, a page of rows with its pager, and a row's full record on demand. */
+
+/** A page of a cursor-paginated admin list. */
+export interface Page {
+  items: Row[];
+  nextCursor: string | null;
+}
+
+type Pagination = ReturnType<typeof usePager>;
+
+/**
+ * A row's full record from the API, opened below the table (exact numbers as their text).
+ * `shown` names what the button opens when that is not the whole row's record.
+ */
 export function useDetail() {
   const [open, setOpen] = useState<string | null>(null);
-  const column = (what: string) => ({
+  const column = (what: string, shown?: string) => ({
     label: 'Detail',
     render: (r: Row) => (
       <button type="button" class="link" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
-        {open === r.id ? 'Hide' : 'Show'} <span class="sr-only">{what} {r.id}</span>
+        {open === r.id ? 'Hide' : 'Show'} {shown ?? <span class="sr-only">{what} {r.id}</span>}
       </button>
     ),
   });
@@ -27,3 +40,37 @@ export function useFilters<T extends Record<string, string>>(initial: T) {
   return { draft, applied, set: (k: keyof T, v: string) => setDraft({ ...draft, [k]: v }), apply: () => setApplied(draft) };
 }
 
+/** The filter form: a search starts again from the first page with the filters as typed. */
+export function FilterForm({ filters, pager, children }: { filters: { apply: () => void }; pager: Pagination; children: ComponentChildren }) {
+  return (
+    <form
+      class="filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        pager.reset();
+        filters.apply();
+      }}
+    >
+      {children}
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** One filter typed in a field (text, or a date). */
+export function FilterInput<K extends string>({ filters, name, label, date = false }: { filters: { draft: Record<K, string>; set: (k: K, v: string) => void }; name: K; label: string; date?: boolean }) {
+  const onInput = (e: { currentTarget: HTMLInputElement }) => filters.set(name, e.currentTarget.value);
+  return <Field label={label}>{date ? <input type="date" value={filters.draft[name]} onInput={onInput} /> : <input value={filters.draft[name]} onInput={onInput} />}</Field>;
+}
+
+/** A page of rows: "loading" until it is there, then the table, the record opened below it, and the pager. */
+export function PagedTable({ page, what, pager, caption, columns, empty, detail }: { page: Page | undefined; what: string; pager: Pagination; caption: string; columns: Column<Row>[]; empty: string; detail?: ReturnType<typeof useDetail> }) {
+  if (page === undefined) return <Loading what={what} />;
+  return (
+    <>
+      <Table caption={caption} rows={page.items} rowKey={(r) => r.id} columns={columns} empty={empty} />
+      {detail?.block(page.items)}
+      <Pager pager={pager} nextCursor={page.nextCursor} />
+    </>
+  );
+}

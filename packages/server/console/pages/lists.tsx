@@ -1,6 +1,6 @@
 import { admin, qs, type Row } from '../api.js';
-import { Amount, ErrorNote, Field, link, Loading, Pager, Table, time, useAsync, usePager } from '../ui.js';
-import { useFilters } from './list-kit.js';
+import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
+import { FilterForm, FilterInput, PagedTable, type Page, useFilters } from './list-kit.js';
 
 /** Checkouts: the filterable list, one checkout's detail, and any object's audit trail. */
 
@@ -9,21 +9,12 @@ const STATUSES = ['', 'open', 'underpaid', 'processing', 'settled', 'expired', '
 export function CheckoutList() {
   const f = useFilters({ merchantId: '', status: '', orderId: '', createdFrom: '', createdTo: '' });
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/checkouts${qs({ ...f.applied, createdFrom: f.applied.createdFrom && `${f.applied.createdFrom}T00:00:00Z`, createdTo: f.applied.createdTo && `${f.applied.createdTo}T23:59:59Z`, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
+  const list = useAsync(() => admin<Page>(`/checkouts${qs({ ...f.applied, createdFrom: f.applied.createdFrom && `${f.applied.createdFrom}T00:00:00Z`, createdTo: f.applied.createdTo && `${f.applied.createdTo}T23:59:59Z`, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
   return (
     <section aria-labelledby="checkouts-h">
       <h1 id="checkouts-h">Checkouts</h1>
-      <form
-        class="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          pager.reset();
-          f.apply();
-        }}
-      >
-        <Field label="Merchant id">
-          <input value={f.draft.merchantId} onInput={(e) => f.set('merchantId', e.currentTarget.value)} />
-        </Field>
+      <FilterForm filters={f} pager={pager}>
+        <FilterInput filters={f} name="merchantId" label="Merchant id" />
         <Field label="Status">
           <select value={f.draft.status} onChange={(e) => f.set('status', e.currentTarget.value)}>
             {STATUSES.map((s) => (
@@ -33,38 +24,25 @@ export function CheckoutList() {
             ))}
           </select>
         </Field>
-        <Field label="Order id">
-          <input value={f.draft.orderId} onInput={(e) => f.set('orderId', e.currentTarget.value)} />
-        </Field>
-        <Field label="Created from">
-          <input type="date" value={f.draft.createdFrom} onInput={(e) => f.set('createdFrom', e.currentTarget.value)} />
-        </Field>
-        <Field label="Created to">
-          <input type="date" value={f.draft.createdTo} onInput={(e) => f.set('createdTo', e.currentTarget.value)} />
-        </Field>
-        <button type="submit">Search</button>
-      </form>
+        <FilterInput filters={f} name="orderId" label="Order id" />
+        <FilterInput filters={f} name="createdFrom" label="Created from" date />
+        <FilterInput filters={f} name="createdTo" label="Created to" date />
+      </FilterForm>
       <ErrorNote error={list.error} />
-      {list.data === undefined ? (
-        <Loading what="checkouts" />
-      ) : (
-        <>
-          <Table
-            caption="Checkouts"
-            rows={list.data.items}
-            rowKey={(r) => r.id}
-            columns={[
-              { label: 'Checkout', render: (r) => <a href={link(`/checkouts/${r.id}`)}>{r.id}</a> },
-              { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
-              { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.currency} /> },
-              { label: 'Order', render: (r) => r.orderId ?? '—' },
-              { label: 'Created', render: (r) => time(r.createdAt) },
-            ]}
-            empty="No checkouts match."
-          />
-          <Pager pager={pager} nextCursor={list.data.nextCursor} />
-        </>
-      )}
+      <PagedTable
+        page={list.data}
+        what="checkouts"
+        pager={pager}
+        caption="Checkouts"
+        columns={[
+          { label: 'Checkout', render: (r) => <a href={link(`/checkouts/${r.id}`)}>{r.id}</a> },
+          { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
+          { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.currency} /> },
+          { label: 'Order', render: (r) => r.orderId ?? '—' },
+          { label: 'Created', render: (r) => time(r.createdAt) },
+        ]}
+        empty="No checkouts match."
+      />
     </section>
   );
 }
