@@ -95,33 +95,37 @@ const keyHeaders = (body = '') => {
 const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' }, body: tokenBody });
 const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
 const createBody = JSON.stringify({ amount: '100', currency: 'EUR', orderId: 'bench', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
+// Signed once: the server accepts the same signed request again within the timestamp window.
+const createHeaders = { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
 // A sanity call first: the bench must measure 201s, not refusals.
-const probe = await fetch(`${base}/api/v1/cp/psp/hosted-pay`, { method: 'POST', headers: { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: createBody });
+const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders, body: createBody });
 if (probe.status !== 201) throw new Error(`create probe: ${probe.status} ${await probe.text()}`);
 
 const script = join(dataDir, 'post.lua');
 writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
 const connections = Number(opts.connections);
 const duration = Number(opts.duration);
+const loadCreates = (durationSeconds: number) => load({ url: createUrl, headers: createHeaders, durationSeconds, connections, threads: 1, script });
 const allTargets = [
   { name: 'GET /api/v1/cp/wallets', run: () => load({ url: `${base}/api/v1/cp/wallets`, headers: { ...keyHeaders(), authorization: `Bearer ${token}` }, durationSeconds: duration, connections, threads: 1 }) },
   {
     name: 'POST hosted-pay (create)',
-    run: () => load({ url: `${base}/api/v1/cp/psp/hosted-pay`, headers: { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' }, durationSeconds: duration, connections, threads: 1, script }),
+    run: () => loadCreates(duration),
   },
 ];
 const targets = allTargets.filter((t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'));
 const median = (xs: LoadResult[]) => [...xs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(xs.length / 2)]!;
 const measuresCreate = targets.some((t) => t.name.includes('create'));
 // Warm-up (JIT, caches, the address worker's first batch): measured runs start on a warm server.
-if (measuresCreate) await load({ url: `${base}/api/v1/cp/psp/hosted-pay`, headers: { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' }, durationSeconds: 3, connections, threads: 1, script });
+if (measuresCreate) await loadCreates(3);
 const results = new Map<string, LoadResult[]>();
 for (let r = 0; r < Number(opts.runs); r++) for (const t of targets) results.set(t.name, [...(results.get(t.name) ?? []), await t.run()]);
 const pacedRuns: PacedResult[] = [];
 let rate = 0;
 if (measuresCreate) {
-  const headers = { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(createBody)) };
+  const headers = { ...createHeaders, 'content-length': String(Buffer.byteLength(createBody)) };
   const head = `POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
   const request = Buffer.from(head + createBody);
   const closed = results.get('POST hosted-pay (create)');
