@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMasterKey } from '../../src/crypto/master-key.js';
 import { SecretBox } from '../../src/crypto/secret-box.js';
-import { rpcOwner } from '../../src/features/evm-watch/service.js';
+import { rpcOwner } from '../../src/features/evm-watch/rpc-url.js';
 import { tempServices, type TempEnv } from '../helpers.js';
 
 /** The node URL of a watch is sealed under the master key and follows it through a rotation. */

@@ -31,6 +31,9 @@ const describe = (kind: AddressKind) => (kind === 'loopback' || kind === 'privat
 export const checkedRpcAddresses = (host: string, guard: RpcGuard): Promise<LookupAddress[]> =>
   checkAddresses(host, guard.resolve, { allowed: (kind) => rpcAddressAllowed(kind, guard), describe });
 
+/** Who a chain's sealed RPC URL belongs to (the secret box binds a sealed value to its owner). */
+export const rpcOwner = (chainId: string) => `evm_watch:${chainId}`;
+
 const SECRETISH = /^[A-Za-z0-9_-]{16,}$/;
 
 /** The URL with user info, query values and key-like path segments masked. */

@@ -7,7 +7,7 @@ import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../webhooks/guard.js';
 import { blockOf, DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchedToken, type WatchRow } from './config.js';
-import { checkRpcUrl, maskRpcUrl } from './rpc-url.js';
+import { checkRpcUrl, maskRpcUrl, rpcOwner } from './rpc-url.js';
 
 export interface WatchRequest {
   /** Required for a new watch; left out, the stored URL stays. */
@@ -31,7 +31,6 @@ export interface LiveStatus {
   consecutiveErrors: number;
 }
 
-export const rpcOwner = (chainId: string) => `evm_watch:${chainId}`;
 const CONTRACT = /^0x[0-9a-fA-F]{40}$/;
 
 export function watchView(w: WatchRow, at: string, live?: LiveStatus) {

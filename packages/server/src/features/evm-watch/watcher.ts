@@ -8,7 +8,8 @@ import type { EvmWatchMetrics } from './metrics.js';
 import { openRpc, type Rpc } from './rpc.js';
 import { scrubMessage } from './rpc-url.js';
 import { ChainMoved, holdLease, LeaseLost, runRound, type ChainState, type RoundResult } from './round.js';
-import { rpcOwner, type LiveStatus } from './service.js';
+import { rpcOwner } from './rpc-url.js';
+import type { LiveStatus } from './service.js';
 
 export interface WatcherOptions {
   store: Store;

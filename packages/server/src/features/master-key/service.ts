@@ -1,10 +1,12 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
+import { rpcOwner } from '../evm-watch/rpc-url.js';
 
 /**
- * Re-seals every API secret and server secret under the box's current master key. The box must
- * also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to open the old ones. Each row is
+ * Re-seals every sealed value (API, server and webhook secrets, EVM node URLs) under the box's
+ * current master key. The box must also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to
+ * open the old ones. Each row is
  * re-sealed in its own short transaction, so running servers keep answering; servers that hold
  * both keys open either form, which is what makes the rotation free of downtime.
  */
@@ -58,14 +60,14 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
       resealed++;
     }
   }
-  // EVM node URLs (they carry the provider's key); the owner is features/evm-watch's rpcOwner.
+  // EVM node URLs (they carry the provider's key).
   const watches = await store.db.selectFrom('evm_watches').select(['chain_id', 'rpc_url_sealed']).execute();
   for (const w of watches) {
     if (box.isCurrent(w.rpc_url_sealed)) {
       alreadyCurrent++;
       continue;
     }
-    const owner = `evm_watch:${w.chain_id}`;
+    const owner = rpcOwner(w.chain_id);
     const sealed = box.seal(box.open(w.rpc_url_sealed, owner), owner);
     await store.writeTransaction((trx) => trx.updateTable('evm_watches').set({ rpc_url_sealed: sealed }).where('chain_id', '=', w.chain_id).where('rpc_url_sealed', '=', w.rpc_url_sealed).execute());
     resealed++;
