@@ -107,14 +107,14 @@ export function sessionCookie(name: string, value: string, secure: boolean, maxA
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
 }
 
-/** The console session cookie of a request, whichever name it was set under. */
-/**
- * Behind https (directly, a trusted proxy's X-Forwarded-Proto, or a public URL that says so) the
- * session is only read from its `__Host-` cookie: a plain-named one can be planted by a sibling
- * subdomain or over plain http, and reading it would undo what the prefix guarantees.
- */
+/** Behind https: directly, through a trusted proxy's X-Forwarded-Proto, or as the public URL says. */
 export const behindHttps = (req: { protocol: string }, publicUrl: string): boolean => req.protocol === 'https' || publicUrl.startsWith('https://');
 
+/**
+ * The console session id of a request. Behind https it is only read from the `__Host-` cookie: a
+ * plain-named one can be planted by a sibling subdomain or over plain http, and reading it would
+ * undo what the prefix guarantees.
+ */
 export const sessionIdOf = (cookieHeader: string | undefined, secure: boolean): string | undefined => readCookie(cookieHeader, cookieName(secure));
 
 /** The sessions as the operator hook sees them (auth/operator-auth.ts). */

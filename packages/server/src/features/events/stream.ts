@@ -108,8 +108,9 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
       let resume: (() => void) | undefined;
       /** A wake came since the current look started: what it announced may not be in that look. */
       let woken = false;
-      // Subscribed before the first look, so no commit falls between that look and the first wake.
-      const wakes = opts.wakeups?.events(q.merchantId, () => {
+      // Subscribed before the first look, so no commit falls between that look and the first wake;
+      // a one-look request (maxSeconds 0) never waits, so it does not subscribe.
+      const wakes = q.maxSeconds === 0 ? undefined : opts.wakeups?.events(q.merchantId, () => {
         woken = true;
         resume?.();
       });

@@ -36,13 +36,13 @@ export async function insertDeliveries(trx: Db, rows: { endpointId: string; merc
   return ids;
 }
 
+const activeEndpoints = prepared(['merchantId'], (db, v) => db.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', v.merchantId as string).where('disabled', '=', 0));
+
 /**
  * Queues an event for every enabled endpoint of its merchant that subscribes to its type, inside
  * the caller's transaction, which announces them (announceEvents): returns how many were queued.
  * `test.ping` is queued by the test route for one endpoint only.
  */
-const activeEndpoints = prepared(['merchantId'], (db, v) => db.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', v.merchantId as string).where('disabled', '=', 0));
-
 export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<number> {
   if (event.type === 'test.ping') return 0;
   const endpoints = (await activeEndpoints(trx, { merchantId: event.merchantId })).rows;

@@ -100,8 +100,13 @@ export class AttemptRecorder {
     this.#store = store;
   }
 
-  success(rec: AttemptRecord): void {
+  /** Throws the background recording's failure, if any: checked before each send, so none is wasted after it. */
+  check(): void {
     if (this.#failed) throw this.#failed;
+  }
+
+  success(rec: AttemptRecord): void {
+    this.check();
     this.#done.push(rec);
     if (this.#done.length >= RECORD_EVERY) this.#later(this.#done.splice(0));
   }

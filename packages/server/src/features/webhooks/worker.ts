@@ -263,6 +263,7 @@ export class WebhookWorker {
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
+            recorder.check();
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
