@@ -96,18 +96,18 @@ const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ..
 const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
 const createBody = JSON.stringify({ amount: '100', currency: 'EUR', orderId: 'bench', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
 const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
-// Signed once: the server accepts the same signed request again within the timestamp window.
-const createHeaders = { ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+// Signed afresh for each run: a signature's timestamp is accepted for ±60 s, less than a whole bench.
+const createHeaders = () => ({ ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
 // A sanity call first: the bench must measure 201s, not refusals.
-const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders, body: createBody });
+const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders(), body: createBody });
 if (probe.status !== 201) throw new Error(`create probe: ${probe.status} ${await probe.text()}`);
 
 const script = join(dataDir, 'post.lua');
 writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
 const connections = Number(opts.connections);
 const duration = Number(opts.duration);
-const loadCreates = (durationSeconds: number) => load({ url: createUrl, headers: createHeaders, durationSeconds, connections, threads: 1, script });
+const loadCreates = (durationSeconds: number) => load({ url: createUrl, headers: createHeaders(), durationSeconds, connections, threads: 1, script });
 const allTargets = [
   { name: 'GET /api/v1/cp/wallets', run: () => load({ url: `${base}/api/v1/cp/wallets`, headers: { ...keyHeaders(), authorization: `Bearer ${token}` }, durationSeconds: duration, connections, threads: 1 }) },
   {
@@ -125,13 +125,14 @@ for (let r = 0; r < Number(opts.runs); r++) for (const t of targets) results.set
 const pacedRuns: PacedResult[] = [];
 let rate = 0;
 if (measuresCreate) {
-  const headers = { ...createHeaders, 'content-length': String(Buffer.byteLength(createBody)) };
-  const head = `POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
-  const request = Buffer.from(head + createBody);
+  const request = () => {
+    const headers = { ...createHeaders(), 'content-length': String(Buffer.byteLength(createBody)) };
+    return Buffer.from(`POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${createBody}`);
+  };
   const closed = results.get('POST hosted-pay (create)');
   rate = opts.rate !== undefined ? Number(opts.rate) : Math.min(2000, Math.round((0.7 * (closed ? median(closed).requestsPerSecond : 2000)) / 10) * 10);
   for (let r = 0; r < Number(opts.runs); r++) {
-    pacedRuns.push(await paced({ host: '127.0.0.1', port, request, expectStatus: 201, connections, ratePerSecond: rate, durationSeconds: duration }));
+    pacedRuns.push(await paced({ host: '127.0.0.1', port, request: request(), expectStatus: 201, connections, ratePerSecond: rate, durationSeconds: duration }));
   }
 }
 
