@@ -5,7 +5,8 @@ export function successBody(result: unknown, message = 'OK'): string {
   return writeExactJson({ status: true, message, isSuccess: true, result });
 }
 
-/** The same envelope around a result already written as exact JSON (a new checkout is written once, for its event and its answer). */
-export function successBodyAround(resultJson: string, message = 'OK'): string {
-  return `{"status":true,"message":${JSON.stringify(message)},"isSuccess":true,"result":${resultJson}}`;
+/** The success envelope around finished JSON text of `result` (and `nextCursor` for lists). */
+export function envelopeJson(resultJson: string, message = 'OK', nextCursor?: string | null): string {
+  const cursor = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
+  return `{"status":true,"message":${JSON.stringify(message)},"isSuccess":true,"result":${resultJson}${cursor}}`;
 }

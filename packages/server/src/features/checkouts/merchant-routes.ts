@@ -5,7 +5,7 @@ import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../
 import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
-import { successBody, successBodyAround } from '../../http/success-body.js';
+import { envelopeJson, successBody } from '../../http/success-body.js';
 import type { CheckoutService } from './service.js';
 
 /** What the merchant checkout routes need beyond the common route context. */
@@ -41,7 +41,7 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
     config: { scope: 'checkout:write' },
   }, async (req, reply) => {
     const merchantId = await merchantOf(req, req.query.merchantId);
-    return send(reply, 201, successBodyAround(await checkouts.createJson(merchantId, req.body), 'checkout created'));
+    return send(reply, 201, envelopeJson(await checkouts.createJson(merchantId, req.body), 'checkout created'));
   });
 
   app.get(CHECKOUT_PATHS.checkouts, {

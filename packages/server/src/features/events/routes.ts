@@ -8,7 +8,7 @@ import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
 import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send, WRITE_ERRORS, type WebhookRouteContext } from '../webhooks/route-kit.js';
 import { parseTypes } from './service.js';
-import { envelopeJson } from './view.js';
+import { envelopeJson } from '../../http/success-body.js';
 
 const Redelivered = Type.Object(
   { eventId: Type.String(), deliveries: Type.Array(Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false })) },

@@ -9,8 +9,3 @@ export function eventJson(row: Pick<EventTable, 'id' | 'type' | 'created_at' | '
   return `{"id":${JSON.stringify(row.id)},"type":${JSON.stringify(row.type)},"createdAt":${JSON.stringify(row.created_at)},"sequence":${Number(row.sequence)},"data":${row.data}}`;
 }
 
-/** The success envelope around finished JSON text of `result` (and `nextCursor` for lists). */
-export function envelopeJson(resultJson: string, message = 'OK', nextCursor?: string | null): string {
-  const cursor = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
-  return `{"status":true,"message":${JSON.stringify(message)},"isSuccess":true,"result":${resultJson}${cursor}}`;
-}
