@@ -48,7 +48,7 @@ export interface CheckpointerOptions {
 }
 
 export interface Checkpointer {
-  /** Starts the worker (idempotent): called on the first write, so read-only commands never start a thread. */
+  /** Starts the worker (idempotent): the store calls it once it has done WRITES_BEFORE_WORKER writes (sqlite.ts), so CLI commands never start a thread. */
   start(): void;
   /** Stops the worker and closes its connection, so the serving connection closes last and removes the WAL. */
   stop(): Promise<void>;

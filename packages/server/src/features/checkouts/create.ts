@@ -91,17 +91,17 @@ export interface CreateContext {
   tolerance: (merchantId: string) => { percent: string } | Promise<{ percent: string }>;
 }
 
-/**
- * Creates a checkout: the fee by the fee preview's own code, one priced option per payable asset
- * and chain (rate locked until expiry), a fresh deposit address for each, the first timeline
- * entry and the `checkout.created` event — all in one transaction, or nothing.
- */
 /** A new checkout, and its view as exact JSON: written once, for the `checkout.created` event and the answer. */
 export interface CreatedCheckout {
   checkout: LoadedCheckout;
   json: string;
 }
 
+/**
+ * Creates a checkout: the fee by the fee preview's own code, one priced option per payable asset
+ * and chain (rate locked until expiry), a fresh deposit address for each, the first timeline
+ * entry and the `checkout.created` event — all in one transaction, or nothing.
+ */
 export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<CreatedCheckout> {
   const fee = await fees.preview(merchantId, req.amount, req.currency);
   const feeTotal = new Decimal(String(fee.fee));
