@@ -104,7 +104,11 @@ describe('chain watch settings', () => {
     // turn the watch off and change its other settings.
     delete answers['flaky.example'];
     expect(resultOf<{ enabled: boolean }>(await put({ enabled: false })).enabled).toBe(false);
+    const sealed = async () => (await production.services.store.db.selectFrom('evm_watches').select('rpc_url_sealed').executeTakeFirstOrThrow()).rpc_url_sealed;
+    const sealedBefore = await sealed();
     expect(resultOf<{ pollIntervalMs: number }>(await put({ pollIntervalMs: 5000 })).pollIntervalMs).toBe(5000);
+    // The URL kept is kept as sealed (the watcher knows its connection by that text: no reconnect).
+    expect(await sealed()).toBe(sealedBefore);
     // A node on a private network, then allowPrivateRpc taken away from a running watch: refused.
     resultOf(await put({ rpcUrl: 'https://inside.example/', allowPrivateRpc: true, enabled: true }));
     expect(errorOf(await put({ allowPrivateRpc: false }), 400, 'INVALID_URL').message).toMatch(/refused/);

@@ -16,7 +16,7 @@ export interface EvmWatchFeatureOptions {
   resolve?: Resolver;
   log?: { warn(msg: string): void };
   /** Called when a watch change changed the catalog (a chain's confirmations). */
-  catalogChanged?: () => Promise<void>;
+  catalogChanged: () => Promise<void>;
   watcher?: Partial<Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'>>;
 }
 

@@ -69,8 +69,8 @@ function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined):
   if (w.enabled === 0) return 'stopped';
   if (live?.leader) return live.state;
   if (!leaseLive) return 'standby';
-  const failedLast = w.last_error !== null && (w.last_round_at === null || (w.last_error_at !== null && new Date(w.last_error_at) >= new Date(w.last_round_at)));
-  return failedLast ? 'error' : 'watching';
+  // A round that succeeds clears last_error (round.ts): it is set exactly when the last one failed.
+  return w.last_error !== null ? 'error' : 'watching';
 }
 
 export interface WatchAdminOptions {
@@ -83,7 +83,7 @@ export interface WatchAdminOptions {
   live: (symbol: string) => LiveStatus | undefined;
   changed: () => void;
   /** A chain's confirmations changed (they are the catalog's): drops what the caches hold of the catalog, here and on other instances. */
-  catalogChanged?: (() => Promise<void>) | undefined;
+  catalogChanged: () => Promise<void>;
 }
 
 /**
@@ -144,12 +144,14 @@ export function watchAdmin(opts: WatchAdminOptions) {
       if (chain.family !== 'evm') invalid(`chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`);
       const before = await findWatch(db, chain.symbol);
       const allowPrivate = req.allowPrivateRpc ?? (before?.allow_private_rpc === 1);
-      let rpcUrl: string;
+      // Sealed and masked: a change that keeps the URL keeps its sealed text too, so the watcher
+      // (which knows its connection by that text) does not reconnect for another setting.
+      let url: { sealed: string; shown: string };
       if (req.rpcUrl !== undefined) {
         if (req.rpcUrl.length > 2048) throw new HostpayError('INVALID_URL', 'rpcUrl must be at most 2048 characters', { field: 'rpcUrl' });
-        rpcUrl = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve })).href;
+        const href = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve })).href;
+        url = { sealed: box.seal(href, rpcOwner(chain.id)), shown: maskRpcUrl(href) };
       } else if (before !== undefined) {
-        rpcUrl = box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8');
         // The stored URL passed when it was set and is checked again on every connection. Here it
         // is checked when the watch will run under a rule it may not have passed: the rule made
         // stricter, or a stopped watch started again (the rule may have changed while it was off).
@@ -157,7 +159,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const stricter = before.allow_private_rpc === 1 && !allowPrivate;
         const runs = req.enabled ?? before.enabled === 1;
         const restarted = runs && before.enabled === 0;
-        if (runs && (stricter || restarted)) await checkRpcUrl(rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+        if (runs && (stricter || restarted)) await checkRpcUrl(box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8'), { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+        url = { sealed: before.rpc_url_sealed, shown: before.rpc_url_shown };
       } else {
         invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
       }
@@ -172,8 +175,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const tokens = await checkTokens(trx, chain.id, req.tokens ?? (before === undefined ? undefined : tokensOf(before)));
         const nativeAsset = await checkNative(trx, chain.id, req.nativeAsset === undefined && before !== undefined ? before.native_asset : req.nativeAsset, nativeDecimals);
         const fields = {
-          rpc_url_sealed: box.seal(rpcUrl, rpcOwner(chain.id)),
-          rpc_url_shown: maskRpcUrl(rpcUrl),
+          rpc_url_sealed: url.sealed,
+          rpc_url_shown: url.shown,
           tokens: JSON.stringify(tokens),
           native_asset: nativeAsset,
           native_decimals: nativeDecimals,
@@ -194,7 +197,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const after = await findWatch(trx, chain.symbol);
         await recordAudit(trx, audit, { action: 'chain.watch.set', objectType: 'chain', objectId: chain.id, before: before === undefined ? null : watchView(before, now), after: watchView(after!, now) });
       });
-      if (confirmations !== chain.confirmations_required) await opts.catalogChanged?.();
+      if (confirmations !== chain.confirmations_required) await opts.catalogChanged();
       opts.changed();
       return view(await require(chain.symbol));
     },
