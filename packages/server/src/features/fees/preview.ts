@@ -17,35 +17,30 @@ interface FeeFacts {
 }
 
 /**
- * Loads what a fee preview needs (schedule, settlement currency, rate) and runs the engine. With
- * `caches`, those facts are kept per merchant and currency until a fee, rate or catalog write
- * drops them, so a preview or checkout of a new amount reads nothing from the store.
+ * Loads what a fee preview needs (schedule, settlement currency, rate) and runs the engine. The
+ * facts are kept per merchant and currency until a fee, rate or catalog write drops them, so a
+ * preview or checkout of a new amount reads nothing from the store.
  */
 export class FeeService {
-  readonly #facts: FactCache<FeeFacts> | undefined;
-  readonly #rates: FactCache<{ rate: Decimal | null }> | undefined;
+  readonly #facts: FactCache<FeeFacts>;
+  readonly #rates: FactCache<{ rate: Decimal | null }>;
 
   constructor(
     private readonly db: Db,
-    private readonly caches?: Caches,
+    private readonly caches: Caches,
   ) {
-    this.#facts = caches?.facts<FeeFacts>(['fees', 'catalog']);
-    this.#rates = caches?.facts<{ rate: Decimal | null }>(['fees', 'catalog']);
+    this.#facts = caches.facts<FeeFacts>(['fees', 'catalog']);
+    this.#rates = caches.facts<{ rate: Decimal | null }>(['fees', 'catalog']);
   }
 
   async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
-    const facts = await this.#through(this.#facts, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency));
+    const facts = await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency));
     return quoteFee({ amount, originalCurrency: currency, ...facts });
   }
 
-  /** `resolveRate`, from the rate cache when there is one. */
+  /** `resolveRate`, through the rate cache. */
   async rateOf(base: string, quote: string): Promise<Decimal | null> {
-    return (await this.#through(this.#rates, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
-  }
-
-  /** `load()` through `cache` when this service has caches. */
-  #through<V extends object>(cache: FactCache<V> | undefined, key: string, load: () => Promise<V>): V | Promise<V> {
-    return this.caches === undefined || cache === undefined ? load() : this.caches.through(cache.map, key, load);
+    return (await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
   }
 
   private async loadFacts(merchantId: string, currency: string): Promise<FeeFacts> {
