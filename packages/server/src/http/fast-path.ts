@@ -7,6 +7,7 @@ import type { RequestMetrics } from '../observability/request-metrics.js';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
 import { errorBody, JSON_UTF8 } from './envelope.js';
 import { genReqId } from './request-id.js';
+import { logCompleted } from './logging.js';
 
 /**
  * The fast path for cached merchant reads (docs/benchmarks.md, issue 11 item 5). A busy client
@@ -115,7 +116,6 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
   const routes = new Map(deps.routes.map((r) => [r.path, r]));
   const { auth, requests, now, log } = deps;
   const bodyBytes = encodedBodies(ENCODED_BODY_BYTES);
-  const infoEnabled = (): boolean => log !== undefined && (log as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.('info') !== false;
 
   /**
    * Counts the request and answers it (or, with a shared limiter, once counted); false, with
@@ -202,9 +202,8 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
     stats.answered++;
     const elapsedMs = performance.now() - startedAt;
     requests.series(route.route, 'GET', status).observe(elapsedMs / 1000);
-    // The access line of logging.ts (OneLineLogController), with the request id Fastify's child
-    // logger would have bound.
-    if (infoEnabled()) log!.info({ reqId: id, method: 'GET', url: req.url, statusCode: status, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+    // The access line of logging.ts, with the request id Fastify's child logger would have bound.
+    if (log !== undefined) logCompleted(log, 'GET', req.url, status, elapsedMs, { reqId: id });
   }
 
   return (req, res) => {

@@ -36,11 +36,16 @@ export class OneLineLogController extends LogController {
     const log = reply.log;
     if (error) log.error({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10, err: error }, 'request errored');
     // The line is built only when it will be written (at warn and above it is not).
-    else if (infoEnabled(log)) log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+    else logCompleted(log, request.method, request.url, reply.statusCode, elapsedMs);
   }
 }
 
 /** pino's level check; a logger without one is assumed to write info lines. */
-function infoEnabled(log: FastifyBaseLogger): boolean {
+export function infoEnabled(log: FastifyBaseLogger): boolean {
   return (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false;
+}
+
+/** The access line of a finished request (also written by the fast path, http/fast-path.ts), built only when it will be written. */
+export function logCompleted(log: FastifyBaseLogger, method: string, url: string | undefined, statusCode: number, elapsedMs: number, bound?: { reqId: string }): void {
+  if (infoEnabled(log)) log.info({ ...bound, method, url, statusCode, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
 }
