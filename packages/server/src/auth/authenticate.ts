@@ -36,8 +36,6 @@ export interface RequestFacts {
   scope: Scope | undefined;
 }
 
-/** A cached request counted by `admitNow`: within the limit or not, and its RateLimit header values. */
-export type Admitted = RateLimitResult;
 
 const factsOf = (req: FastifyRequest): RequestFacts => ({ method: req.method, url: req.url, rawBody: req.rawBody, ip: req.ip, scope: req.routeOptions.config.scope });
 
@@ -98,7 +96,7 @@ export function createAuthHooks(deps: AuthDeps): {
   merchant: Hook;
   apiKey: Hook;
   repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => Principal | undefined;
-  admitNow: (principal: Principal) => Admitted | Promise<Admitted> | undefined;
+  admitNow: (principal: Principal) => RateLimitResult | Promise<RateLimitResult> | undefined;
 } {
   const { config, services, now, limiter, tokens } = deps;
   const tolerance = config.timestampToleranceSeconds;
@@ -173,12 +171,14 @@ export function createAuthHooks(deps: AuthDeps): {
     return { cacheId, entry, found: h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined };
   }
 
+  /** A key's rate-limit bucket and its limit per minute (its own, else the server's). */
+  const keyLimit = (key: Principal['key']) => ({ bucket: `key:${key.id}`, limit: key.rateLimitPerMinute ?? config.rateLimitPerMinute });
+
   /** After the principal: last-used time, the per-key rate limit and its headers. */
   function admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> {
     const key = principal.key;
     services.touchKey(key.id);
-    const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
-    const bucket = 'key:' + key.id;
+    const { bucket, limit } = keyLimit(key);
     const finish = (rate: RateLimitResult): void => {
       reply.header('ratelimit-limit', limit);
       reply.header('ratelimit-remaining', rate.remaining);
@@ -255,10 +255,9 @@ export function createAuthHooks(deps: AuthDeps): {
    * hook counts and refuses it as usual. A shared limiter (Redis) answers a round trip later,
    * allowed or not, the request counted either way (the caller then answers the 429 itself).
    */
-  function admitNow(principal: Principal): Admitted | Promise<Admitted> | undefined {
+  function admitNow(principal: Principal): RateLimitResult | Promise<RateLimitResult> | undefined {
     const key = principal.key;
-    const limit = key.rateLimitPerMinute ?? config.rateLimitPerMinute;
-    const bucket = 'key:' + key.id;
+    const { bucket, limit } = keyLimit(key);
     if (limiter.hitIfAllowedNow !== undefined) {
       const rate = limiter.hitIfAllowedNow(bucket, limit, MINUTE);
       if (rate !== undefined) services.touchKey(key.id);

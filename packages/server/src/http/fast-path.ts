@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Scope } from '@hostpay/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { keyRateLimited, type Admitted, type RequestFacts } from '../auth/authenticate.js';
+import { keyRateLimited, type RequestFacts } from '../auth/authenticate.js';
+import type { RateLimitResult } from '../auth/rate-limit.js';
 import type { Principal } from '../auth/principal.js';
 import type { RequestMetrics } from '../observability/request-metrics.js';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
@@ -42,7 +43,7 @@ export interface FastPathDeps {
   routes: readonly FastRoute[];
   auth: {
     repeatedNow(headers: IncomingMessage['headers'], facts: RequestFacts, nowMs: number): Principal | undefined;
-    admitNow(principal: Principal): Admitted | Promise<Admitted> | undefined;
+    admitNow(principal: Principal): RateLimitResult | Promise<RateLimitResult> | undefined;
   };
   requests: RequestMetrics;
   now: () => number;
@@ -148,7 +149,7 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
    * a third less server CPU per request (docs/benchmarks.md). The delay is that of reading the
    * other requests of the turn; it is inside the latency the metrics and access line report.
    */
-  const batch: { req: IncomingMessage; res: ServerResponse; route: FastRoute; body: string; rate: Admitted; startedAt: number }[] = [];
+  const batch: { req: IncomingMessage; res: ServerResponse; route: FastRoute; body: string; rate: RateLimitResult; startedAt: number }[] = [];
   function flush(): void {
     for (let i = 0; i < batch.length; i++) {
       const b = batch[i]!;
@@ -164,7 +165,7 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
   }
 
   /** Writes the answer (or the key's 429), counts it and writes the access line. */
-  function answer(req: IncomingMessage, res: ServerResponse, route: FastRoute, body: string, rate: Admitted, startedAt: number): void {
+  function answer(req: IncomingMessage, res: ServerResponse, route: FastRoute, body: string, rate: RateLimitResult, startedAt: number): void {
     const id = genReqId(req);
     let status = 200;
     if (rate.allowed) {
