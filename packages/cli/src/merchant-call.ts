@@ -28,22 +28,31 @@ export function merchantCaller(creds: Credentials) {
     try {
       response = await fetch(url, { method, headers, body: payload === '' ? null : payload, signal: AbortSignal.timeout(15_000) });
     } catch (err) {
-      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-      throw new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+      throw cannotReach(url, err);
     }
-    const text = await response.text();
-    let env: { status?: unknown; message?: unknown; result?: unknown; nextCursor?: string | null; error?: { code?: unknown; requestId?: unknown } } | undefined;
-    try {
-      env = parseExactJson(text) as typeof env;
-    } catch {
-      env = undefined;
-    }
-    if (env?.status === true) return { result: env.result as T, ...(env.nextCursor === undefined ? {} : { nextCursor: env.nextCursor }), text };
-    if (env?.status === false && typeof env.error?.code === 'string') {
-      throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
-    }
-    throw new Error(`unexpected HTTP ${response.status} response from ${url}: not a hostpay envelope`);
+    return answerOf<T>(response.status, await response.text(), url);
   };
+}
+
+/** A request that got no answer: the server is down or unreachable. */
+export function cannotReach(url: string, err: unknown): CommandError {
+  const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+  return new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+}
+
+/** A success envelope's result (numbers kept exact); an error envelope as its CommandError; anything else as not hostpay. */
+export function answerOf<T>(status: number, text: string, url: string): ApiAnswer<T> {
+  let env: { status?: unknown; message?: unknown; result?: unknown; nextCursor?: string | null; error?: { code?: unknown; requestId?: unknown } } | undefined;
+  try {
+    env = parseExactJson(text) as typeof env;
+  } catch {
+    env = undefined;
+  }
+  if (env?.status === true) return { result: env.result as T, ...(env.nextCursor === undefined ? {} : { nextCursor: env.nextCursor }), text };
+  if (env?.status === false && typeof env.error?.code === 'string') {
+    throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
+  }
+  throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
 }
 
 export type MerchantCall = ReturnType<typeof merchantCaller>;

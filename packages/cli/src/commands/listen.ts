@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { WEBHOOK_PATHS, webhookHeaders } from '@hostpay/protocol';
 import { resolveCredentials, urlFor, withCredentialOptions, type CredentialFlags, type Credentials } from '../credentials.js';
+import { answerOf, cannotReach } from '../merchant-call.js';
 import { integerIn } from '../options.js';
 import { CommandError, UsageError, type Io } from '../output.js';
 import { authHeaders } from '../signed-request.js';
@@ -57,14 +58,8 @@ async function followOnce(creds: Credentials, after: number | undefined, types: 
   const token = creds.token ?? (await requestToken(creds)).accessToken;
   const response = await fetch(url, { headers: { ...authHeaders({ ...creds, token }, '', Date.now(), { method: 'GET', url }), accept: 'text/event-stream' } });
   if (response.status !== 200 || response.body === null) {
-    const text = await response.text();
-    let env: { message?: string; error?: { code?: string; requestId?: string } } | undefined;
-    try {
-      env = JSON.parse(text) as typeof env;
-    } catch {
-      env = undefined;
-    }
-    throw new CommandError(env?.error?.code ?? 'UNAVAILABLE', env?.message ?? `unexpected HTTP ${response.status} from ${url}`, env?.error?.requestId);
+    answerOf(response.status, await response.text(), url);
+    throw new Error(`unexpected HTTP ${response.status} response from ${url}: not an event stream`);
   }
   for await (const item of readEventStream(response.body)) {
     if ('after' in item) {
@@ -133,7 +128,7 @@ export function registerListen(program: Command, io: Io): void {
         } catch (err) {
           // Refusals (bad credentials, scope, too many streams) end the command; a lost connection is retried.
           if (err instanceof CommandError && err.code !== 'UNAVAILABLE') throw err;
-          if (!ready) throw new CommandError('UNAVAILABLE', `cannot reach ${creds.baseUrl}: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}; is the server running (npx hostpay serve --demo)?`);
+          if (!ready) throw cannotReach(creds.baseUrl, err);
           io.stderr(`event stream interrupted (${err instanceof Error ? err.message : String(err)}); reconnecting\n`);
         }
         await new Promise((resolve) => setTimeout(resolve, 1000));
