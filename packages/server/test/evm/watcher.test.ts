@@ -1,5 +1,5 @@
 import { Decimal } from '@hostpay/protocol';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultOf } from '../http-helpers/admin-fixture.js';
@@ -327,68 +327,52 @@ suite('EVM watcher on a real node (anvil)', () => {
   });
 });
 
-/** A JSON-RPC proxy to anvil that refuses eth_getLogs over more than `maxBlocks` blocks, as hosted providers do. */
-async function rangeLimitedProxy(anvil: Anvil, maxBlocks: number, refused: string[]): Promise<{ server: Server; url: string }> {
-  const target = new URL(anvil.url);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const calls = [JSON.parse(body)].flat() as { id: number; method: string; params: { fromBlock: string; toBlock: string }[] }[];
-      const tooWide = calls.find((c) => c.method === 'eth_getLogs' && Number(c.params[0]!.toBlock) - Number(c.params[0]!.fromBlock) + 1 > maxBlocks);
-      if (tooWide !== undefined) {
-        refused.push(`${tooWide.params[0]!.fromBlock}-${tooWide.params[0]!.toBlock}`);
-        const answers = calls.map((c) => ({ jsonrpc: '2.0', id: c.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(JSON.parse(body)) ? answers : answers[0]));
-        return;
-      }
-      const up = request({ host: target.hostname, port: target.port, method: 'POST', path: '/', headers: { 'content-type': 'application/json' } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, { 'content-type': 'application/json' });
-        r.pipe(res);
-      });
-      up.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-}
+type RpcCall = { id: number; method: string; params?: unknown[] };
+type RpcAnswer = { jsonrpc: '2.0'; id: number; result?: unknown; error?: unknown };
 
 /**
- * A JSON-RPC proxy to anvil that answers like a node `lag` blocks behind (its head is lower, and
- * the blocks above that head are not found), or like one backend of a load-balanced provider that
- * has not got block `hide` although its head is past it.
+ * A JSON-RPC proxy to anvil: each call of a request (single or batched) is answered by `answer`,
+ * which may pass it on with `forward`.
  */
-async function laggingProxy(anvil: Anvil, lag: number, hide?: number): Promise<{ server: Server; url: string }> {
-  const target = new URL(anvil.url);
-  type Call = { id: number; method: string; params?: unknown[] };
-  const upstream = (call: Call) =>
-    new Promise<{ result?: unknown }>((resolve, reject) => {
-      const up = request({ host: target.hostname, port: target.port, method: 'POST', path: '/', headers: { 'content-type': 'application/json' } }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: unknown }));
-      });
-      up.on('error', reject);
-      up.end(JSON.stringify({ jsonrpc: '2.0', ...call }));
-    });
-  const answer = async (call: Call) => {
-    const head = Number((await upstream({ id: 0, method: 'eth_blockNumber', params: [] })).result) - lag;
-    if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: `0x${head.toString(16)}` };
-    const asked = call.params?.[0];
-    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && (Number(asked) > head || Number(asked) === hide)) return { jsonrpc: '2.0', id: call.id, result: null };
-    return { ...(await upstream(call)), id: call.id };
+async function rpcProxy(anvil: Anvil, answer: (call: RpcCall, forward: (call: RpcCall) => Promise<RpcAnswer>) => Promise<RpcAnswer>): Promise<{ server: Server; url: string }> {
+  const forward = async (call: RpcCall): Promise<RpcAnswer> => {
+    const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', ...call }) });
+    return { ...((await res.json()) as RpcAnswer), id: call.id };
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
-      void Promise.all([parsed].flat().map(answer)).then((answers) => {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcCall | RpcCall[];
+      void Promise.all([parsed].flat().map((call) => answer(call, forward))).then((answers) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
       });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+/** A provider that refuses eth_getLogs over more than `maxBlocks` blocks, as hosted providers do. */
+function rangeLimitedProxy(anvil: Anvil, maxBlocks: number, refused: string[]) {
+  return rpcProxy(anvil, async (call, forward) => {
+    const range = call.params?.[0] as { fromBlock: string; toBlock: string } | undefined;
+    if (call.method !== 'eth_getLogs' || range === undefined || Number(range.toBlock) - Number(range.fromBlock) + 1 <= maxBlocks) return forward(call);
+    refused.push(`${range.fromBlock}-${range.toBlock}`);
+    return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } };
+  });
+}
+
+/**
+ * A node `lag` blocks behind (its head is lower, and the blocks above that head are not found), or
+ * one backend of a load-balanced provider that has not got block `hide` although its head is past it.
+ */
+function laggingProxy(anvil: Anvil, lag: number, hide?: number) {
+  return rpcProxy(anvil, async (call, forward) => {
+    const head = Number((await forward({ id: 0, method: 'eth_blockNumber', params: [] })).result) - lag;
+    if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: `0x${head.toString(16)}` };
+    const asked = call.params?.[0];
+    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && (Number(asked) > head || Number(asked) === hide)) return { jsonrpc: '2.0', id: call.id, result: null };
+    return forward(call);
+  });
 }
