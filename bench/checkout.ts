@@ -6,7 +6,7 @@
  * `--connections` (default 50). Every request creates a checkout: no Idempotency-Key.
  *
  *   npm run bench:checkout -- [--store sqlite|postgres] [--duration 5] [--connections 50] [--runs 2]
- *                             [--only create|wallets] [--rate N] [--cpu-prof DIR]
+ *                             [--only create|wallets|paced] [--rate N] [--cpu-prof DIR]
  *
  * Two measures of create: wrk's closed loop (the most the server does with `--connections`
  * requests always outstanding) and, after it, `--rate` creates a second (default: 2,000, or 70 % of
@@ -115,9 +115,11 @@ const allTargets = [
     run: () => loadCreates(duration),
   },
 ];
-const targets = allTargets.filter((t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'));
+// `--only paced`: the warm-up and the paced runs alone (to profile the server at the offered rate).
+const pacedOnly = opts.only === 'paced';
+const targets = pacedOnly ? [] : allTargets.filter((t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'));
 const median = (xs: LoadResult[]) => [...xs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(xs.length / 2)]!;
-const measuresCreate = targets.some((t) => t.name.includes('create'));
+const measuresCreate = pacedOnly || targets.some((t) => t.name.includes('create'));
 // Warm-up (JIT, caches, the address worker's first batch): measured runs start on a warm server.
 if (measuresCreate) await loadCreates(3);
 const results = new Map<string, LoadResult[]>();

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,68 @@ describe('WAL checkpoints off the serving thread', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(cp.stats.checkpoints).toBe(1);
     await cp.stop();
+    raw.close();
+  });
+
+  it('empties the WAL under writes that never pause: the worker holds the write gate for a short second pass', async () => {
+    const file = join(dir, 'store.db');
+    const raw = new BetterSqlite3(file);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('create table blobs (id integer primary key, data blob not null)');
+    const cp = walCheckpointer(raw, file, { intervalMs: 5, restartPages: 64 });
+    cp.start();
+    const insert = raw.prepare('insert into blobs (data) values (randomblob(3000))');
+    const batch = raw.transaction(() => {
+      for (let i = 0; i < 4; i++) insert.run();
+    });
+    // The WAL's frame count (mxFrame, bytes 16–19 of the wal-index header in the -shm file, native byte order).
+    const shm = openSync(`${file}-shm`, 'r');
+    const header = Buffer.alloc(4);
+    const frames = () => {
+      readSync(shm, header, 0, 4, 16);
+      return header.readUInt32LE(0);
+    };
+    let batches = 0;
+    let refused = 0;
+    let mostFrames = 0;
+    const end = Date.now() + 5000;
+    // A writer that asks the gate before each batch, as the group commit does, and never pauses longer than a turn.
+    while (cp.stats.restarts < 5 && Date.now() < end) {
+      if (cp.gate.enter()) {
+        try {
+          batch();
+          batches++;
+        } finally {
+          cp.gate.leave();
+        }
+      } else refused++;
+      // Counted from the first restart on: the worker takes a moment to start, and the WAL grows meanwhile.
+      if (cp.stats.restarts > 0) mostFrames = Math.max(mostFrames, frames());
+      await new Promise((r) => setImmediate(r));
+    }
+    closeSync(shm);
+    expect(cp.stats.restarts).toBeGreaterThanOrEqual(5);
+    // The worker's second pass really kept the writer out for a moment.
+    expect(refused).toBeGreaterThan(0);
+    // Each emptied WAL is written again from its start: it stays near the restart size, far under the
+    // serving connection's own 10,000-page backstop.
+    expect(mostFrames).toBeGreaterThan(0);
+    expect(mostFrames).toBeLessThan(2_000);
+    await cp.stop();
+    expect(raw.prepare('select count(*) from blobs').pluck().get()).toBe(batches * 4);
+    raw.close();
+  });
+
+  it('opens the gate to the writer whenever no worker runs', async () => {
+    const file = join(dir, 'store.db');
+    const raw = new BetterSqlite3(file);
+    raw.pragma('journal_mode = WAL');
+    const cp = walCheckpointer(raw, file);
+    expect(cp.gate.enter()).toBe(true);
+    cp.gate.leave();
+    await cp.stop();
+    expect(cp.gate.enter()).toBe(true);
+    cp.gate.leave();
     raw.close();
   });
 });

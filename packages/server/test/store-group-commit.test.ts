@@ -1,9 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { groupCommit, type WriteGate } from '../src/store/group-commit.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Db, Store } from '../src/store/store.js';
 
@@ -142,5 +143,58 @@ describe('group commit on the embedded store', () => {
     const started = Date.now();
     await store.writeTransaction((trx) => insertItem(trx, 'alone'));
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('group commit behind a write gate (the WAL checkpointer’s moment without writers)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  function gated() {
+    const raw = new BetterSqlite3(join(dir, 'gated.db'));
+    raw.exec('create table items (name text primary key)');
+    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
+    const gate = { open: false, entered: 0, left: 0 };
+    const write = groupCommit(kdb as never, () => raw.inTransaction, {
+      enter: () => gate.open && ++gate.entered > 0,
+      leave: () => void gate.left++,
+    } satisfies WriteGate);
+    const names = () => (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name);
+    return { raw, kdb, gate, write, names };
+  }
+
+  it('waits on a timer while the gate is closed (the event loop runs on), then commits what queued meanwhile in one batch', async () => {
+    const { raw, kdb, gate, write, names } = gated();
+    const settled: string[] = [];
+    const before = commits;
+    const a = write((trx) => insertItem(trx, 'a')).then(() => settled.push('a'));
+    await sleep(20);
+    // Arrives while the first waits: joins the same batch.
+    const b = write((trx) => insertItem(trx, 'b')).then(() => settled.push('b'));
+    await sleep(10);
+    expect(names()).toEqual([]);
+    expect(settled).toEqual([]);
+    expect(gate.entered).toBe(0);
+    gate.open = true;
+    await Promise.all([a, b]);
+    await new Promise((r) => setImmediate(r));
+    expect(names()).toEqual(['a', 'b']);
+    expect(commits - before).toBe(1);
+    expect([gate.entered, gate.left]).toEqual([1, 1]);
+    await kdb.destroy();
+    expect(raw.open).toBe(false);
+  });
+
+  it('gives the gate back after a batch whose COMMIT fails, and the next batch enters again', async () => {
+    const { kdb, gate, write, names } = gated();
+    gate.open = true;
+    await sql`create table refs (item text references items(name) deferrable initially deferred)`.execute(kdb);
+    await sql`PRAGMA foreign_keys = ON`.execute(kdb);
+    await expect(write((trx) => sql`insert into refs (item) values ('nowhere')`.execute(db(trx)))).rejects.toThrow(/FOREIGN KEY/);
+    await new Promise((r) => setImmediate(r));
+    expect([gate.entered, gate.left]).toEqual([1, 1]);
+    await write((trx) => insertItem(trx, 'after'));
+    await new Promise((r) => setImmediate(r));
+    expect(names()).toEqual(['after']);
+    expect([gate.entered, gate.left]).toEqual([2, 2]);
+    await kdb.destroy();
   });
 });

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { WriteGate } from './group-commit.js';
 
 /**
  * WAL checkpoints on a worker thread with its own connection. SQLite's automatic checkpoint runs
@@ -11,10 +12,26 @@ import { Worker } from 'node:worker_threads';
  * every request of the batch waited for it. A PASSIVE checkpoint from another connection never
  * blocks the writer, so the serving thread only appends to the WAL.
  *
+ * A PASSIVE checkpoint can only empty the WAL (so the next write starts it over instead of growing
+ * the file) if no commit lands while it runs, which under continuous writes is never. Then the
+ * serving connection's backstop did it, inside a COMMIT: 6–27 ms every 0.4 s at 2,000 creates/s.
+ * So once the WAL passes RESTART_PAGES the worker takes the write gate (one Int32 shared with the
+ * group commit): it waits until no batch is open, keeps new batches out, and copies just the
+ * frames committed during its first pass. The group commit never blocks on the gate: it retries
+ * on a 1 ms timer while requests keep being read, so a hold delays writes by its own length only
+ * (a few ms) and never the event loop.
+ *
  * The serving connection keeps a backstop: its own automatic checkpoint at BACKSTOP_PAGES while
  * the worker runs, and SQLite's default again if the worker fails or exits, so the WAL stays
- * bounded whatever happens to the thread.
+ * bounded whatever happens to the thread. A worker that dies holding the gate opens it.
  */
+/** The write gate's states (one Int32 shared with the worker). */
+const FREE = 0;
+const WRITING = 1;
+const HELD = 2;
+/** How long the worker waits for the serving thread to finish a batch before leaving the WAL as it is, ms. */
+const HOLD_WAIT_MS = 20;
+
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -22,14 +39,35 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 const version = db.prepare('PRAGMA data_version').pluck();
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const state = new Int32Array(workerData.state);
 let seen = -1; // the first look always checkpoints: the write that started the worker may precede its connection
+// Takes the write gate (FREE -> HELD) if the serving thread lets it go within HOLD_WAIT_MS.
+function hold() {
+  const until = Date.now() + ${HOLD_WAIT_MS};
+  for (;;) {
+    if (Atomics.compareExchange(state, 0, ${FREE}, ${HELD}) === ${FREE}) return true;
+    const left = until - Date.now();
+    if (left <= 0) return false;
+    Atomics.wait(state, 0, ${WRITING}, Math.min(left, 2));
+  }
+}
 // data_version changes when another connection commits: an idle server checkpoints nothing.
 const timer = setInterval(() => {
   const now = version.get();
   if (now === seen) return;
   seen = now;
-  const result = checkpoint.get();
-  parentPort.postMessage(result);
+  let result = checkpoint.get();
+  let restarted = false;
+  // Copy the frames committed while the first pass ran with no writer, so the next write starts the WAL over.
+  if (result.log >= workerData.restartPages && hold()) {
+    try {
+      result = checkpoint.get();
+      restarted = result.checkpointed === result.log;
+    } finally {
+      Atomics.store(state, 0, ${FREE});
+    }
+  }
+  parentPort.postMessage({ log: result.log, restarted });
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -39,12 +77,16 @@ parentPort.on('message', () => {
 
 /** SQLite's default automatic checkpoint, in pages. */
 const DEFAULT_PAGES = 1000;
+/** WAL pages from which the worker empties the WAL (about 16 MB): SQLite reuses an emptied WAL from its start instead of growing the file. */
+const RESTART_PAGES = 4000;
 /** While the worker runs: ten times as far, so only a stalled worker lets the serving thread checkpoint. */
 const BACKSTOP_PAGES = 10_000;
 
 export interface CheckpointerOptions {
   /** How often the worker looks for new commits, in ms. */
   intervalMs?: number;
+  /** WAL size, in pages, from which the worker holds the write gate for a second pass that lets the WAL start over. */
+  restartPages?: number;
 }
 
 export interface Checkpointer {
@@ -52,14 +94,25 @@ export interface Checkpointer {
   start(): void;
   /** Stops the worker and closes its connection, so the serving connection closes last and removes the WAL. */
   stop(): Promise<void>;
-  /** Checkpoints the worker ran that found frames to copy, and whether it is running: for tests. */
-  readonly stats: { checkpoints: number; running: boolean };
+  /** Asked by the group commit before each batch: closed only while the worker holds it for a second pass. */
+  readonly gate: WriteGate;
+  /** Checkpoints the worker ran that found frames to copy, the ones that emptied the WAL, and whether it is running: for tests. */
+  readonly stats: { checkpoints: number; restarts: number; running: boolean };
 }
 
 export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts: CheckpointerOptions = {}): Checkpointer {
   let worker: Worker | undefined;
   let stopped = false;
-  const stats = { checkpoints: 0, running: false };
+  const stats = { checkpoints: 0, restarts: 0, running: false };
+  const state = new Int32Array(new SharedArrayBuffer(4));
+  const gate: WriteGate = {
+    // With no worker the state is never HELD; a worker that dies holding it is reset in `ended`.
+    enter: () => Atomics.compareExchange(state, 0, FREE, WRITING) === FREE,
+    leave() {
+      Atomics.store(state, 0, FREE);
+      Atomics.notify(state, 0);
+    },
+  };
 
   // A worker that failed is not started again (each write would spawn another): the serving
   // connection checkpoints by itself from then on, as SQLite does by default.
@@ -69,6 +122,7 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
     if (worker !== w) return;
     stats.running = false;
     worker = undefined;
+    if (Atomics.load(state, 0) === HELD) Atomics.store(state, 0, FREE);
     if (raw.open) raw.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
     if (!stopped) {
       failed = true;
@@ -78,14 +132,16 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
 
   return {
     stats,
+    gate,
     start() {
       if (worker !== undefined || stopped || failed) return;
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs: opts.intervalMs ?? 100 } });
+      const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs: opts.intervalMs ?? 100, restartPages: opts.restartPages ?? RESTART_PAGES, state: state.buffer } });
       // Never what keeps a process (a CLI command, a test) alive.
       w.unref();
-      w.on('message', (m: { log: number }) => {
+      w.on('message', (m: { log: number; restarted: boolean }) => {
         if (m.log > 0) stats.checkpoints++;
+        if (m.restarted) stats.restarts++;
       });
       w.on('error', ended(w));
       w.on('exit', () => ended(w)());

@@ -3,6 +3,19 @@ import type { Database } from './schema.js';
 
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
 
+/**
+ * Lets another party (the WAL checkpointer, store/checkpointer.ts) have a moment with no write
+ * transaction open. `enter` is asked before each batch and never blocks: false means "not now",
+ * and the batch waits on a timer instead of holding up the event loop.
+ */
+export interface WriteGate {
+  enter(): boolean;
+  leave(): void;
+}
+
+/** How long a batch the gate turned away waits before asking again, ms. */
+const GATE_RETRY_MS = 1;
+
 interface Pending {
   fn: Work;
   resolve: (value: unknown) => void;
@@ -31,7 +44,7 @@ const MAX_BATCH = 64;
  * error and none of their changes exist. Execution stays serial (one connection), so each
  * transaction sees exactly what it would see alone after those before it.
  */
-export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) {
+export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, gate?: WriteGate) {
   let queue: Pending[] = [];
   let scheduled = false;
 
@@ -79,10 +92,27 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) 
           scheduled = false;
           return;
         }
+        // Turned away: `scheduled` stays set, so arrivals meanwhile join the queue the retry takes.
+        if (gate !== undefined && !gate.enter()) {
+          setTimeout(start, GATE_RETRY_MS);
+          return;
+        }
         const batch = queue.slice(0, MAX_BATCH);
         queue = queue.slice(MAX_BATCH);
-        await runBatch(conn, batch);
+        try {
+          await runBatch(conn, batch);
+        } finally {
+          gate?.leave();
+        }
       }
+    });
+  }
+
+  function start(): void {
+    flush().catch((err: unknown) => {
+      // Only acquiring the connection can fail here (the store is closed): fail what waits.
+      scheduled = false;
+      for (const p of queue.splice(0)) p.reject(err);
     });
   }
 
@@ -92,13 +122,7 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean) 
       if (!scheduled) {
         scheduled = true;
         // After the poll phase: the requests read in this turn of the loop join one batch.
-        setImmediate(() => {
-          flush().catch((err: unknown) => {
-            // Only acquiring the connection can fail here (the store is closed): fail what waits.
-            scheduled = false;
-            for (const p of queue.splice(0)) p.reject(err);
-          });
-        });
+        setImmediate(start);
       }
     });
   };

@@ -42,7 +42,7 @@ export function openSqliteStore(file: string): Store {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
   let writes = 0;
-  const commit = groupCommit(db, () => raw.inTransaction);
+  const commit = groupCommit(db, () => raw.inTransaction, checkpoints?.gate);
 
   return {
     dialect: 'sqlite',
