@@ -183,7 +183,8 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
     await appendTimeline(trx, id, 0, 'open', null, at);
     // The checkout as written (a GET reads back the same: checkout-flow.test.ts compares them).
     const checkout: LoadedCheckout = { row, options, transfers: [], timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }] };
-    const json = writeExactJson(checkoutView(checkout, ctx.publicBaseUrl));
+    // The fee as previewed: row.fee is this object's exact JSON, so the answer is the same as a GET's.
+    const json = writeExactJson(checkoutView(checkout, ctx.publicBaseUrl, fee));
     await appendEvent(trx, merchantId, 'checkout.created', json, at);
     return { checkout, json };
   });
