@@ -72,6 +72,7 @@ describe('deposit address derivation (vectors/addresses.json)', () => {
       const expected = Array.from({ length: 150 }, (_, i) => deriveAddress(inPlace, i));
       setPrefetch(true);
       const hitsBefore = prefetchStats.hits;
+      const encodedBefore = prefetchStats.encoded;
       const got = [deriveAddress(ahead, 0)];
       for (let i = 1; i < 150; i++) {
         // Let each requested batch land, so that every later index is served from the worker.
@@ -80,6 +81,8 @@ describe('deposit address derivation (vectors/addresses.json)', () => {
       }
       expect(got).toEqual(expected);
       expect(prefetchStats.hits - hitsBefore, `${c.chain} ${c.network}`).toBe(149);
+      // The worker spelled those addresses too (encode.ts evaluated there), not just their points.
+      expect(prefetchStats.encoded - encodedBefore, `${c.chain} ${c.network}`).toBe(149);
       // And the vectors, through the worker too (indices below what was used are re-derived in place).
       for (const v of c.addresses) expect(deriveAddress(ahead, v.index).address).toBe(v.address);
     }

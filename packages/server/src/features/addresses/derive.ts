@@ -1,12 +1,11 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bech32, createBase58check } from '@scure/base';
+import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
+import { type ChainFamily, encoder } from './encode.js';
 import { type Branch, refill, takeAhead } from './prefetch.js';
 
 /**
@@ -18,7 +17,7 @@ import { type Branch, refill, takeAhead } from './prefetch.js';
  * and how each chain spells an address. Private keys are refused, never held.
  */
 
-export type ChainFamily = 'btc' | 'evm' | 'tron';
+export type { ChainFamily } from './encode.js';
 export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
 
 const base58check = createBase58check(sha256);
@@ -102,13 +101,14 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
   if (account.receive === undefined) {
     const hd = account.hd.deriveChild(0);
-    account.receive = { hd, publicKey: hd.publicKey!, chainCode: hd.chainCode!, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false), ahead: new Map(), requestedTo: 0, pending: undefined };
+    account.receive = { hd, publicKey: hd.publicKey!, chainCode: hd.chainCode!, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false), family: account.family, hrp: HRP[account.network], ahead: new Map(), requestedTo: 0, pending: undefined };
   }
   const branch = account.receive;
-  const uncompressed = takeAhead(branch, index) ?? childPoint(branch.hd, branch.point, index) ?? secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
+  const ahead = takeAhead(branch, index);
+  const uncompressed = ahead?.point ?? childPoint(branch.hd, branch.point, index) ?? secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
   refill(branch, index);
   const publicKey = compress(uncompressed);
-  return { index, address: encodeAddress(account.family, account.network, publicKey, uncompressed), publicKey: hex(publicKey) };
+  return { index, address: ahead?.address ?? encoder.address(account.family, branch.hrp, publicKey, uncompressed), publicKey: hex(publicKey) };
 }
 
 const ORDER = secp256k1.Point.Fn.ORDER;
@@ -150,19 +150,7 @@ function compress(uncompressed: Uint8Array): Uint8Array {
   return out;
 }
 
-function encodeAddress(family: ChainFamily, network: ChainNetwork, publicKey: Uint8Array, uncompressed: Uint8Array): string {
-  if (family === 'btc') return bech32.encode(HRP[network], [0, ...bech32.toWords(ripemd160(sha256(publicKey)))]);
-  const account = keccak_256(uncompressed.subarray(1)).subarray(12);
-  if (family === 'tron') return base58check.encode(Uint8Array.of(0x41, ...account));
-  return eip55(hex(account));
-}
-
-/** EIP-55: each hex letter upper case where the keccak-256 of the lower-case address has a nibble >= 8. */
-export function eip55(lowerHex: string): string {
-  const hash = hex(keccak_256(new TextEncoder().encode(lowerHex)));
-  let out = '0x';
-  for (let i = 0; i < lowerHex.length; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lowerHex[i]!.toUpperCase() : lowerHex[i];
-  return out;
-}
+/** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs: encode.ts). */
+export const eip55 = (lowerHex: string): string => encoder.eip55(lowerHex);
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { type ChainFamily, encoderForWorker } from './encode.js';
 
 /**
  * Receive-branch child points computed ahead of need on a worker thread. The child tweak
  * (HMAC-SHA512, then P + t·G in libsecp256k1) was a fifth of the CPU of creating a checkout on
  * the thread that serves requests; the next indices of a key are known in advance (its counter only
- * grows), so they are computed on another core and a create only encodes the address.
+ * grows), so they are computed on another core, with their addresses (keccak-256 and base58check
+ * for TRON were another 4.6 %: encode.ts is the one encoder both threads run).
  *
  * The worker holds no secret: an account-level public key and chain code are public to whoever
  * holds the xpub, which the server already keeps. Anything the worker cannot answer (it failed,
@@ -19,9 +21,22 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHmac } = require('node:crypto');
 const curve = require(workerData.tiny);
 const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
-parentPort.on('message', (m) => {
+// The encoder of encode.ts, built from its source with this thread's imports of its libraries;
+// until they load, or if they cannot, addresses come back null and the serving thread encodes.
+let encode = null;
+const m = workerData.encoder.modules;
+const loading = Promise.all([import(m.sha3), import(m.sha2), import(m.legacy), import(m.base)])
+  .then(([sha3, sha2, legacy, base]) => {
+    const factory = (0, eval)('(' + workerData.encoder.source + ')');
+    encode = factory({ keccak_256: sha3.keccak_256, sha256: sha2.sha256, ripemd160: legacy.ripemd160, bech32: base.bech32, base58check: base.createBase58check(sha2.sha256) }).address;
+  })
+  .catch(() => {});
+parentPort.on('message', async (m) => {
+  await loading;
   const points = [];
+  const addresses = [];
   const data = Buffer.alloc(37);
+  const compressed = new Uint8Array(33);
   data.set(m.publicKey, 0);
   for (let i = 0; i < m.count; i++) {
     data.writeUInt32BE(m.from + i, 33);
@@ -29,17 +44,32 @@ parentPort.on('message', (m) => {
     const t = BigInt('0x' + tweak.toString('hex'));
     let point = null;
     if (t !== 0n && t < ORDER) { try { point = curve.pointAddScalar(m.point, tweak, false); } catch { point = null; } }
+    let address = null;
+    if (point !== null && encode !== null) {
+      compressed[0] = (point[64] & 1) === 1 ? 0x03 : 0x02;
+      compressed.set(point.subarray(1, 33), 1);
+      try { address = encode(m.family, m.hrp, compressed, point); } catch { address = null; }
+    }
     points.push(point);
+    addresses.push(address);
   }
-  parentPort.postMessage({ id: m.id, points });
+  parentPort.postMessage({ id: m.id, points, addresses });
 });`;
+
+export interface Ahead {
+  point: Uint8Array;
+  address: string | undefined;
+}
 
 export interface Branch {
   publicKey: Uint8Array;
   chainCode: Uint8Array;
   point: Uint8Array;
-  /** Points computed ahead, by child index; taken (deleted) when used. */
-  ahead: Map<number, Uint8Array>;
+  /** How its addresses are spelled (encode.ts): the family, and the bech32 prefix for BTC. */
+  family: ChainFamily;
+  hrp: string;
+  /** Children computed ahead, by index: the point, and the address unless the worker could not encode it; taken (deleted) when used. */
+  ahead: Map<number, Ahead>;
   /** Indices below this were requested already. */
   requestedTo: number;
   pending: Promise<void> | undefined;
@@ -56,17 +86,21 @@ const LOW = 384;
 let worker: Worker | undefined;
 let disabled = false;
 let nextId = 0;
-const waiting = new Map<number, { resolve: (points: (Uint8Array | null)[]) => void; reject: (err: Error) => void }>();
+interface Computed {
+  points: (Uint8Array | null)[];
+  addresses: (string | null)[];
+}
+const waiting = new Map<number, { resolve: (computed: Computed) => void; reject: (err: Error) => void }>();
 
 function startWorker(): Worker {
   const tiny = createRequire(import.meta.url).resolve('tiny-secp256k1');
-  const w = new Worker(SOURCE, { eval: true, workerData: { tiny } });
+  const w = new Worker(SOURCE, { eval: true, workerData: { tiny, encoder: encoderForWorker() } });
   // The worker never keeps a process alive (a CLI command, a test) that is otherwise done.
   w.unref();
-  w.on('message', (m: { id: number; points: (Uint8Array | null)[] }) => {
+  w.on('message', (m: { id: number } & Computed) => {
     const pending = waiting.get(m.id);
     waiting.delete(m.id);
-    pending?.resolve(m.points);
+    pending?.resolve(m);
   });
   const stop = (err: Error) => {
     disabled = true;
@@ -79,28 +113,29 @@ function startWorker(): Worker {
   return w;
 }
 
-function compute(branch: Branch, from: number, count: number): Promise<(Uint8Array | null)[]> {
+function compute(branch: Branch, from: number, count: number): Promise<Computed> {
   worker ??= startWorker();
   const id = nextId++;
   const w = worker;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
-    w.postMessage({ id, publicKey: branch.publicKey, chainCode: branch.chainCode, point: branch.point, from, count });
+    w.postMessage({ id, publicKey: branch.publicKey, chainCode: branch.chainCode, point: branch.point, family: branch.family, hrp: branch.hrp, from, count });
   });
 }
 
-/** Counters for tests and the benchmark: points served from the worker, and derived in place. */
-export const prefetchStats = { hits: 0, misses: 0 };
+/** Counters for tests and the benchmark: points served from the worker (`encoded`: with their address), and derived in place. */
+export const prefetchStats = { hits: 0, encoded: 0, misses: 0 };
 
-/** The point of child `index` if it was computed ahead (and forgets it). */
-export function takeAhead(branch: Branch, index: number): Uint8Array | undefined {
-  const point = branch.ahead.get(index);
-  if (point === undefined) prefetchStats.misses++;
+/** Child `index` if it was computed ahead (and forgets it). */
+export function takeAhead(branch: Branch, index: number): Ahead | undefined {
+  const child = branch.ahead.get(index);
+  if (child === undefined) prefetchStats.misses++;
   else {
     branch.ahead.delete(index);
     prefetchStats.hits++;
+    if (child.address !== undefined) prefetchStats.encoded++;
   }
-  return point;
+  return child;
 }
 
 /**
@@ -113,11 +148,11 @@ export function refill(branch: Branch, used: number): void {
   if (from - used > LOW || from + BATCH > 0x80000000) return;
   branch.requestedTo = from + BATCH;
   branch.pending = compute(branch, from, BATCH)
-    .then((points) => {
+    .then(({ points, addresses }) => {
       // Entries at or below what was used are stale (this or another instance used them).
       if (branch.ahead.size > 2 * BATCH) for (const k of branch.ahead.keys()) if (k <= used) branch.ahead.delete(k);
       points.forEach((p, i) => {
-        if (p !== null) branch.ahead.set(from + i, p);
+        if (p !== null) branch.ahead.set(from + i, { point: p, address: addresses[i] ?? undefined });
       });
     })
     .catch(() => {
