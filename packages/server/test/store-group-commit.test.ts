@@ -152,10 +152,11 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     const raw = new BetterSqlite3(join(dir, 'gated.db'));
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
-    const gate = { open: false, entered: 0, left: 0 };
+    const gate = { open: false, entered: 0, left: 0, wanted: false, order: [] as string[] };
     const write = groupCommit(kdb as never, () => raw.inTransaction, {
-      enter: () => gate.open && ++gate.entered > 0,
+      enter: () => gate.open && ++gate.entered > 0 && gate.order.push('enter') > 0,
       leave: () => void gate.left++,
+      wanted: () => gate.wanted,
     } satisfies WriteGate);
     const names = () => (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name);
     return { raw, kdb, gate, write, names };
@@ -195,6 +196,25 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     await new Promise((r) => setImmediate(r));
     expect(names()).toEqual(['after']);
     expect([gate.entered, gate.left]).toEqual([2, 2]);
+    await kdb.destroy();
+  });
+
+  it('lets a waiting party in between two batches of a backlog: the next batch starts a turn later', async () => {
+    const { kdb, gate, write, names } = gated();
+    gate.open = true;
+    const run = async (wanted: boolean) => {
+      gate.wanted = wanted;
+      gate.order = [];
+      // 100 writes in one turn: two batches (at most 64 each).
+      const writes = Array.from({ length: 100 }, (_, i) => write((trx) => insertItem(trx, `${wanted}-${String(i).padStart(3, '0')}`)));
+      setImmediate(() => gate.order.push('turn'));
+      await Promise.all(writes);
+      await new Promise((r) => setImmediate(r));
+      return gate.order;
+    };
+    expect(await run(false)).toEqual(['enter', 'enter', 'turn']);
+    expect(await run(true)).toEqual(['enter', 'turn', 'enter']);
+    expect(names()).toHaveLength(200);
     await kdb.destroy();
   });
 });

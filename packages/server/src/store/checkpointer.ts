@@ -25,12 +25,18 @@ import type { WriteGate } from './group-commit.js';
  * the worker runs, and SQLite's default again if the worker fails or exits, so the WAL stays
  * bounded whatever happens to the thread. A worker that dies holding the gate opens it.
  */
-/** The write gate's states (one Int32 shared with the worker). */
+/** The write gate's states (the first Int32 shared with the worker; the second is 1 while the worker waits for it). */
 const FREE = 0;
 const WRITING = 1;
 const HELD = 2;
 /** How long the worker waits for the serving thread to finish a batch before leaving the WAL as it is, ms. */
 const HOLD_WAIT_MS = 20;
+/**
+ * The most frames the held pass may have to copy: more, and another pass without the gate comes
+ * first (up to UNHELD_PASSES in all), so a hold stays a few ms even after a slow first pass.
+ */
+const HOLD_MAX_FRAMES = 256;
+const UNHELD_PASSES = 3;
 
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -41,14 +47,20 @@ const version = db.prepare('PRAGMA data_version').pluck();
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const state = new Int32Array(workerData.state);
 let seen = -1; // the first look always checkpoints: the write that started the worker may precede its connection
-// Takes the write gate (FREE -> HELD) if the serving thread lets it go within HOLD_WAIT_MS.
+// Takes the write gate (FREE -> HELD) if the serving thread lets it go within HOLD_WAIT_MS. While it
+// waits it says so (state[1]), and the group commit lets it in between two batches.
 function hold() {
-  const until = Date.now() + ${HOLD_WAIT_MS};
-  for (;;) {
-    if (Atomics.compareExchange(state, 0, ${FREE}, ${HELD}) === ${FREE}) return true;
-    const left = until - Date.now();
-    if (left <= 0) return false;
-    Atomics.wait(state, 0, ${WRITING}, Math.min(left, 2));
+  const until = performance.now() + ${HOLD_WAIT_MS};
+  Atomics.store(state, 1, 1);
+  try {
+    for (;;) {
+      if (Atomics.compareExchange(state, 0, ${FREE}, ${HELD}) === ${FREE}) return true;
+      const left = until - performance.now();
+      if (left <= 0) return false;
+      Atomics.wait(state, 0, ${WRITING}, Math.min(left, 2));
+    }
+  } finally {
+    Atomics.store(state, 1, 0);
   }
 }
 // data_version changes when another connection commits: an idle server checkpoints nothing.
@@ -57,17 +69,21 @@ const timer = setInterval(() => {
   if (now === seen) return;
   seen = now;
   let result = checkpoint.get();
+  for (let pass = 1; pass < ${UNHELD_PASSES} && result.log >= workerData.restartPages && result.log - result.checkpointed > ${HOLD_MAX_FRAMES}; pass++) result = checkpoint.get();
   let restarted = false;
-  // Copy the frames committed while the first pass ran with no writer, so the next write starts the WAL over.
-  if (result.log >= workerData.restartPages && hold()) {
+  let heldMs = 0;
+  // Copy the few frames committed while the last pass ran, with no writer, so the next write starts the WAL over.
+  if (result.log >= workerData.restartPages && result.log - result.checkpointed <= ${HOLD_MAX_FRAMES} && hold()) {
+    const from = performance.now();
     try {
       result = checkpoint.get();
-      restarted = result.checkpointed === result.log;
+      restarted = result.busy === 0 && result.log > 0 && result.checkpointed === result.log;
     } finally {
       Atomics.store(state, 0, ${FREE});
+      heldMs = performance.now() - from;
     }
   }
-  parentPort.postMessage({ log: result.log, restarted });
+  parentPort.postMessage({ log: result.log, restarted, heldMs });
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -96,22 +112,24 @@ export interface Checkpointer {
   stop(): Promise<void>;
   /** Asked by the group commit before each batch: closed only while the worker holds it for a second pass. */
   readonly gate: WriteGate;
-  /** Checkpoints the worker ran that found frames to copy, the ones that emptied the WAL, and whether it is running: for tests. */
-  readonly stats: { checkpoints: number; restarts: number; running: boolean };
+  /** Checkpoints the worker ran that found frames to copy, the ones that emptied the WAL (and the longest the gate was held for one, ms), and whether it is running: for tests. */
+  readonly stats: { checkpoints: number; restarts: number; longestHoldMs: number; running: boolean };
 }
 
 export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts: CheckpointerOptions = {}): Checkpointer {
   let worker: Worker | undefined;
   let stopped = false;
-  const stats = { checkpoints: 0, restarts: 0, running: false };
-  const state = new Int32Array(new SharedArrayBuffer(4));
+  const stats = { checkpoints: 0, restarts: 0, longestHoldMs: 0, running: false };
+  const state = new Int32Array(new SharedArrayBuffer(8));
   const gate: WriteGate = {
     // With no worker the state is never HELD; a worker that dies holding it is reset in `ended`.
     enter: () => Atomics.compareExchange(state, 0, FREE, WRITING) === FREE,
     leave() {
-      Atomics.store(state, 0, FREE);
+      // Only what `enter` set: never the worker's HELD.
+      Atomics.compareExchange(state, 0, WRITING, FREE);
       Atomics.notify(state, 0);
     },
+    wanted: () => Atomics.load(state, 1) === 1,
   };
 
   // A worker that failed is not started again (each write would spawn another): the serving
@@ -139,9 +157,10 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
       const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs: opts.intervalMs ?? 100, restartPages: opts.restartPages ?? RESTART_PAGES, state: state.buffer } });
       // Never what keeps a process (a CLI command, a test) alive.
       w.unref();
-      w.on('message', (m: { log: number; restarted: boolean }) => {
+      w.on('message', (m: { log: number; restarted: boolean; heldMs: number }) => {
         if (m.log > 0) stats.checkpoints++;
         if (m.restarted) stats.restarts++;
+        stats.longestHoldMs = Math.max(stats.longestHoldMs, m.heldMs);
       });
       w.on('error', ended(w));
       w.on('exit', () => ended(w)());

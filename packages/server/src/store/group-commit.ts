@@ -11,6 +11,8 @@ type Work = (trx: Kysely<Database>) => Promise<unknown>;
 export interface WriteGate {
   enter(): boolean;
   leave(): void;
+  /** True while the other party waits for the gate: the next batch then starts a turn later, so a backlog cannot keep it out. */
+  wanted?(): boolean;
 }
 
 /** How long a batch the gate turned away waits before asking again, ms. */
@@ -75,8 +77,9 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, 
       }
       if (inTransaction()) await conn.executeQuery(COMMIT);
     } catch (err) {
-      // BEGIN, a savepoint step or COMMIT failed: nothing of this batch is kept, and everyone still waiting hears why.
-      if (inTransaction()) await conn.executeQuery(ROLLBACK);
+      // BEGIN, a savepoint step or COMMIT failed: nothing of this batch is kept, and everyone still waiting hears why
+      // (also if the ROLLBACK fails too: the next BEGIN then reports the state of the connection).
+      if (inTransaction()) await conn.executeQuery(ROLLBACK).catch(() => undefined);
       for (const d of done) d.p.reject(err);
       for (const p of batch.slice(next)) p.reject(err);
       return;
@@ -103,6 +106,10 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, 
           await runBatch(conn, batch);
         } finally {
           gate?.leave();
+        }
+        if (queue.length > 0 && gate?.wanted?.() === true) {
+          setImmediate(start);
+          return;
         }
       }
     });
