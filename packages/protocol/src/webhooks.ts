@@ -127,3 +127,10 @@ export const WEBHOOK_PATHS = {
   deliveries: '/api/v1/cp/webhook-endpoints/:id/deliveries',
   replay: '/api/v1/cp/webhook-endpoints/:id/replay',
 } as const;
+
+/**
+ * How often the event stream writes a `: keep-alive` comment when it has no event to send, ms:
+ * proxies keep the idle stream open, and a client that hears nothing for several of these knows
+ * the connection is gone (`hostpay listen` reconnects).
+ */
+export const EVENT_STREAM_KEEPALIVE_MS = 15_000;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { WEBHOOK_PATHS, webhookHeaders } from '@hostpay/protocol';
+import { EVENT_STREAM_KEEPALIVE_MS, WEBHOOK_PATHS, webhookHeaders } from '@hostpay/protocol';
 import { resolveCredentials, urlFor, withCredentialOptions, type CredentialFlags, type Credentials } from '../credentials.js';
 import { answerOf, cannotReach } from '../merchant-call.js';
 import { integerIn } from '../options.js';
@@ -20,10 +20,10 @@ export interface StreamedEvent {
  * `data:` lines (joined with newlines, as the spec says), and the `: events after #N` comment the
  * server opens with.
  */
-export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamedEvent | { after: number }> {
+export async function* readEventStream(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<StreamedEvent | { after: number }> {
   const decoder = new TextDecoder();
   let buffer = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
     let cut = buffer.indexOf('\n\n');
     while (cut >= 0) {
@@ -49,31 +49,83 @@ export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncG
   }
 }
 
-/** One connection to the event stream; resolves when the server ends it, with the last sequence seen. */
-async function followOnce(creds: Credentials, after: number | undefined, types: string | undefined, onReady: (after: number) => void, onEvent: (e: StreamedEvent) => Promise<boolean>): Promise<{ after: number | undefined; stop: boolean }> {
+/**
+ * Several keep-alive intervals: one late or lost comment is not a dead connection, but a stream
+ * that has said nothing for this long is (a half-open TCP connection or a NAT that dropped the
+ * flow never ends by itself, and fetch's own body timeout is minutes).
+ */
+export const DEFAULT_IDLE_SECONDS = (3 * EVENT_STREAM_KEEPALIVE_MS) / 1000;
+
+/**
+ * Aborts the connection when the server sends nothing for `seconds` while we wait on it. Only
+ * the waits are timed, not the time spent forwarding an event: a slow local receiver is not a
+ * silent server (the bytes that came meanwhile are buffered and read at once).
+ */
+function idleGuard(seconds: number) {
+  const ac = new AbortController();
+  const wait = async <T>(step: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = new Error(`no data for ${seconds} s`);
+        ac.abort(err);
+        reject(err);
+      }, seconds * 1000);
+    });
+    try {
+      return await Promise.race([step, silent]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    signal: ac.signal,
+    wait,
+    async *chunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const r = await wait(reader.read());
+          if (r.done) return;
+          yield r.value;
+        }
+      } finally {
+        // However the reading ends (also when the caller stops early), the connection goes with it.
+        await reader.cancel().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/**
+ * One connection to the event stream; resolves when the server ends it (`true`: `onEvent` asked to
+ * stop). `cursor.after` moves with each event as it comes, not when the connection ends, so a
+ * connection that breaks or goes silent is resumed after the last event it delivered too.
+ */
+async function followOnce(creds: Credentials, cursor: { after: number | undefined }, types: string | undefined, idleSeconds: number, onReady: (after: number) => void, onEvent: (e: StreamedEvent) => Promise<boolean>): Promise<boolean> {
   const q = new URLSearchParams();
-  if (after !== undefined) q.set('afterSequence', String(after));
+  if (cursor.after !== undefined) q.set('afterSequence', String(cursor.after));
   if (types !== undefined) q.set('type', types);
   const url = urlFor(creds.baseUrl, `${WEBHOOK_PATHS.eventStream}${q.size > 0 ? `?${q}` : ''}`);
   const token = creds.token ?? (await requestToken(creds)).accessToken;
-  const response = await fetch(url, { headers: { ...authHeaders({ ...creds, token }, '', Date.now(), { method: 'GET', url }), accept: 'text/event-stream' } });
+  const guard = idleGuard(idleSeconds);
+  const headers = { ...authHeaders({ ...creds, token }, '', Date.now(), { method: 'GET', url }), accept: 'text/event-stream' };
+  const response = await guard.wait(fetch(url, { headers, signal: guard.signal }));
   if (response.status !== 200 || response.body === null) {
-    answerOf(response.status, await response.text(), url);
+    answerOf(response.status, await guard.wait(response.text()), url);
     throw new Error(`unexpected HTTP ${response.status} response from ${url}: not an event stream`);
   }
-  for await (const item of readEventStream(response.body)) {
+  for await (const item of readEventStream(guard.chunks(response.body))) {
     if ('after' in item) {
-      after ??= item.after;
+      cursor.after ??= item.after;
       onReady(item.after);
       continue;
     }
-    after = item.sequence;
-    if (await onEvent(item)) {
-      await response.body.cancel().catch(() => undefined);
-      return { after, stop: true };
-    }
+    cursor.after = item.sequence;
+    // Leaving the loop closes the connection (guard.chunks).
+    if (await onEvent(item)) return true;
   }
-  return { after, stop: false };
+  return false;
 }
 
 /**
@@ -81,7 +133,8 @@ async function followOnce(creds: Credentials, after: number | undefined, types: 
  * the server's event stream (Server-Sent Events: needs no public URL and no open port) and
  * forwards each to a local URL signed exactly as hostpay's webhooks are, with a local secret it
  * prints, so the receiving code verifies with the same Standard Webhooks library. When the stream
- * ends or breaks it reconnects after the last event it saw, so nothing is skipped.
+ * ends, breaks or goes silent (`--idle-timeout`) it reconnects after the last event it saw, so
+ * nothing is skipped.
  */
 export function registerListen(program: Command, io: Io): void {
   const cmd = program
@@ -90,9 +143,10 @@ export function registerListen(program: Command, io: Io): void {
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/hooks')
     .option('--events <types>', 'only these event types, comma-separated (default: every type)')
     .option('--secret <whsec>', 'signing secret to use (default: $HOSTPAY_LISTEN_SECRET, else a new one each run)')
-    .option('--max-events <n>', 'stop after forwarding this many events (for scripts and tests)', integerIn(1, 1_000_000));
+    .option('--max-events <n>', 'stop after forwarding this many events (for scripts and tests)', integerIn(1, 1_000_000))
+    .option('--idle-timeout <seconds>', `reconnect when the stream sends nothing, not even its keep-alive every ${EVENT_STREAM_KEEPALIVE_MS / 1000} s, for this long (default ${DEFAULT_IDLE_SECONDS})`, integerIn(1, 3600));
   withCredentialOptions(cmd, { tokenHelp: 'bearer token (default: $HOSTPAY_TOKEN; without one the command obtains its own, again on each reconnection)' }).action(
-    async (opts: CredentialFlags & { forwardTo: string; events?: string; secret?: string; maxEvents?: number }) => {
+    async (opts: CredentialFlags & { forwardTo: string; events?: string; secret?: string; maxEvents?: number; idleTimeout?: number }) => {
       if (!/^https?:\/\//.test(opts.forwardTo)) throw new UsageError('--forward-to must be an http(s) URL, e.g. http://localhost:3000/hooks');
       const secret = opts.secret ?? io.env.HOSTPAY_LISTEN_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`;
       if (!secret.startsWith('whsec_')) throw new UsageError('--secret must be whsec_ followed by base64');
@@ -119,12 +173,10 @@ export function registerListen(program: Command, io: Io): void {
         ready = true;
         io.stdout(`Ready: forwarding events after #${after} to ${opts.forwardTo}\nYour local webhook signing secret is ${secret}\n`);
       };
-      let after: number | undefined;
+      const cursor: { after: number | undefined } = { after: undefined };
       for (;;) {
         try {
-          const r = await followOnce(creds, after, opts.events, onReady, forward);
-          after = r.after;
-          if (r.stop) return;
+          if (await followOnce(creds, cursor, opts.events, opts.idleTimeout ?? DEFAULT_IDLE_SECONDS, onReady, forward)) return;
         } catch (err) {
           // Refusals (bad credentials, scope, too many streams) end the command; a lost connection is retried.
           if (err instanceof CommandError && err.code !== 'UNAVAILABLE') throw err;

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EVENT_STREAM_KEEPALIVE_MS } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import type { WakeBus } from '../webhooks/wakeup.js';
@@ -9,8 +10,6 @@ import { eventJson } from './view.js';
  * wake it (the CLI on SQLite, another process) are seen this late at worst.
  */
 const POLL_MS = 2000;
-/** A comment line this often keeps proxies from closing an idle stream, ms. */
-const KEEPALIVE_MS = 15_000;
 /** Streams open at once per merchant, and in all, on one instance. */
 export const STREAMS_PER_MERCHANT = 5;
 const STREAMS_IN_ALL = 200;
@@ -130,7 +129,7 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
       // The response closes when the client goes away (the request's own 'close' only means it was read).
       raw.on('close', end);
       raw.on('error', end);
-      const keepalive = setInterval(() => raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
+      const keepalive = setInterval(() => raw.write(': keep-alive\n\n'), EVENT_STREAM_KEEPALIVE_MS);
       keepalive.unref();
       const deadline = q.maxSeconds > 0 ? setTimeout(end, q.maxSeconds * 1000) : undefined;
       deadline?.unref();
