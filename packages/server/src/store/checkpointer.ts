@@ -140,7 +140,9 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
     if (worker !== w) return;
     stats.running = false;
     worker = undefined;
-    if (Atomics.load(state, 0) === HELD) Atomics.store(state, 0, FREE);
+    // A worker that died holding the gate, or waiting for it, leaves neither behind.
+    Atomics.compareExchange(state, 0, HELD, FREE);
+    Atomics.store(state, 1, 0);
     if (raw.open) raw.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
     if (!stopped) {
       failed = true;
