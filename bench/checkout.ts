@@ -132,7 +132,7 @@ if (measuresCreate) {
     return Buffer.from(`POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${createBody}`);
   };
   const closed = results.get('POST hosted-pay (create)');
-  rate = opts.rate !== undefined ? Number(opts.rate) : Math.min(2000, Math.round((0.7 * (closed ? median(closed).requestsPerSecond : 2000)) / 10) * 10);
+  rate = opts.rate !== undefined ? Number(opts.rate) : closed ? Math.min(2000, Math.round((0.7 * median(closed).requestsPerSecond) / 10) * 10) : 2000;
   for (let r = 0; r < Number(opts.runs); r++) {
     pacedRuns.push(await paced({ host: '127.0.0.1', port, request: request(), expectStatus: 201, connections, ratePerSecond: rate, durationSeconds: duration }));
   }
