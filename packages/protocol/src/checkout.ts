@@ -52,7 +52,7 @@ export const TimelineEntry = Type.Object(
 
 export const Checkout = Type.Object(
   {
-    id: Type.String({ description: 'chk_ + ≥ 128 random bits; the capability to the payment page' }),
+    id: Type.String({ description: 'chk_ + the creation time (9 base-36 digits) + 160 random bits (31 base-36 digits): the random part (≥ 128 bits) is the capability to the payment page' }),
     status: Type.Union(CHECKOUT_STATUS_VALUES.map((s) => Type.Literal(s))),
     reason: Type.Union([Type.String(), Type.Null()]),
     amount: Amount('checkout amount in currency'),
