@@ -1,11 +1,9 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
-import { type ChainFamily, encoder } from './encode.js';
+import { base58check, type ChainFamily, encoder } from './encode.js';
 import { type Branch, refill, takeAhead } from './prefetch.js';
 
 /**
@@ -19,8 +17,6 @@ import { type Branch, refill, takeAhead } from './prefetch.js';
 
 export type { ChainFamily } from './encode.js';
 export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
-
-const base58check = createBase58check(sha256);
 
 /** BIP-32 public version bytes, and what each form means. */
 const PUBLIC_VERSIONS = new Map<number, { name: string; testnet: boolean; segwit: boolean }>([
@@ -107,8 +103,7 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
   const ahead = takeAhead(branch, index);
   const uncompressed = ahead?.point ?? childPoint(branch.hd, branch.point, index) ?? secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
   refill(branch, index);
-  const publicKey = compress(uncompressed);
-  return { index, address: ahead?.address ?? encoder.address(account.family, branch.hrp, publicKey, uncompressed), publicKey: hex(publicKey) };
+  return { index, address: ahead?.address ?? encoder.address(account.family, branch.hrp, uncompressed), publicKey: hex(encoder.compress(uncompressed)) };
 }
 
 const ORDER = secp256k1.Point.Fn.ORDER;
@@ -140,14 +135,6 @@ function childPoint(parent: HDKey, parentPoint: Uint8Array, index: number): Uint
   for (let i = 0; i < 32; i++) tweak = (tweak << 8n) | BigInt(tweakBytes[i]!);
   if (tweak === 0n || tweak >= ORDER) return undefined;
   return tweakCurve().pointAddScalar(parentPoint, tweakBytes, false) ?? undefined;
-}
-
-/** SEC1 compression of an uncompressed point: the prefix carries y's parity. */
-function compress(uncompressed: Uint8Array): Uint8Array {
-  const out = new Uint8Array(33);
-  out[0] = (uncompressed[64]! & 1) === 1 ? 0x03 : 0x02;
-  out.set(uncompressed.subarray(1, 33), 1);
-  return out;
 }
 
 /** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs: encode.ts). */

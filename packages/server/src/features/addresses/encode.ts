@@ -35,18 +35,28 @@ export function addressEncoder(lib: EncoderLib) {
     for (let i = 0; i < lowerHex.length; i++) out += Number.parseInt(hash[i] as string, 16) >= 8 ? (lowerHex[i] as string).toUpperCase() : lowerHex[i];
     return out;
   };
+  /** SEC1 compression of an uncompressed point: the prefix carries y's parity. */
+  const compress = (uncompressed: Uint8Array): Uint8Array => {
+    const out = new Uint8Array(33);
+    out[0] = ((uncompressed[64] as number) & 1) === 1 ? 0x03 : 0x02;
+    out.set(uncompressed.subarray(1, 33), 1);
+    return out;
+  };
   /** `hrp`: the bech32 prefix of the BTC network (unused for the other families). */
-  const address = (family: ChainFamily, hrp: string, publicKey: Uint8Array, uncompressed: Uint8Array): string => {
-    if (family === 'btc') return lib.bech32.encode(hrp, [0, ...lib.bech32.toWords(lib.ripemd160(lib.sha256(publicKey)))]);
+  const address = (family: ChainFamily, hrp: string, uncompressed: Uint8Array): string => {
+    if (family === 'btc') return lib.bech32.encode(hrp, [0, ...lib.bech32.toWords(lib.ripemd160(lib.sha256(compress(uncompressed))))]);
     const account = lib.keccak_256(uncompressed.subarray(1)).subarray(12);
     if (family === 'tron') return lib.base58check.encode(Uint8Array.of(0x41, ...account));
     return eip55(hexOf(account));
   };
-  return { address, eip55 };
+  return { address, eip55, compress };
 }
 
+/** Base58check with double SHA-256, as BIP-32 keys and TRON addresses are spelled. */
+export const base58check = createBase58check(sha256);
+
 /** This thread's encoder. */
-export const encoder = addressEncoder({ keccak_256, sha256, ripemd160, bech32: bech32 as EncoderLib['bech32'], base58check: createBase58check(sha256) });
+export const encoder = addressEncoder({ keccak_256, sha256, ripemd160, bech32: bech32 as EncoderLib['bech32'], base58check });
 
 /** What the worker needs to build the same encoder: the factory's source and where its libraries are. */
 export function encoderForWorker(): { source: string; modules: { sha3: string; sha2: string; legacy: string; base: string } } {

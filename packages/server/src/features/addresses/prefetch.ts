@@ -36,7 +36,6 @@ parentPort.on('message', async (m) => {
   const points = [];
   const addresses = [];
   const data = Buffer.alloc(37);
-  const compressed = new Uint8Array(33);
   data.set(m.publicKey, 0);
   for (let i = 0; i < m.count; i++) {
     data.writeUInt32BE(m.from + i, 33);
@@ -46,9 +45,7 @@ parentPort.on('message', async (m) => {
     if (t !== 0n && t < ORDER) { try { point = curve.pointAddScalar(m.point, tweak, false); } catch { point = null; } }
     let address = null;
     if (point !== null && encode !== null) {
-      compressed[0] = (point[64] & 1) === 1 ? 0x03 : 0x02;
-      compressed.set(point.subarray(1, 33), 1);
-      try { address = encode(m.family, m.hrp, compressed, point); } catch { address = null; }
+      try { address = encode(m.family, m.hrp, point); } catch { address = null; }
     }
     points.push(point);
     addresses.push(address);
