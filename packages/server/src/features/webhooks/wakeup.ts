@@ -53,10 +53,10 @@ export async function announceEvents(trx: Db, merchantId: string, deliveries: bo
 
 async function announce(trx: Db, deliveries: boolean, merchantId: string | undefined): Promise<void> {
   if (isPostgres(trx)) {
-    // PostgreSQL folds equal notifications of one transaction: many events of a merchant, one wake.
-    if (merchantId === undefined) await sql`select pg_notify(${sql.raw(CHANNEL)}, '')`.execute(trx);
-    else if (!deliveries) await sql`select pg_notify(${sql.raw(CHANNEL)}, ${EVENTS_PREFIX + merchantId})`.execute(trx);
-    else await sql`select pg_notify(${sql.raw(CHANNEL)}, ''), pg_notify(${sql.raw(CHANNEL)}, ${EVENTS_PREFIX + merchantId})`.execute(trx);
+    // One statement for all of them; PostgreSQL folds equal notifications of one transaction
+    // (many events of a merchant, one wake).
+    const payloads = [...(deliveries ? [''] : []), ...(merchantId === undefined ? [] : [EVENTS_PREFIX + merchantId])];
+    if (payloads.length > 0) await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${sql.raw(CHANNEL)}, ${p})`))}`.execute(trx);
     return;
   }
   const buses = localBuses.get(trx.getExecutor().adapter);
@@ -79,7 +79,6 @@ export class WakeBus {
   readonly #adapter: object | undefined;
   readonly #db: Db;
   #listening: { stop(): Promise<void> } | undefined;
-  #subscribers = 0;
   /** SQLite: what writes announced since the last wake, woken once when the store's connection is free. */
   #pendingDeliveries = false;
   readonly #pendingMerchants = new Set<string>();
@@ -110,13 +109,9 @@ export class WakeBus {
     if (this.#closed) return { stop: async () => undefined };
     const set = this.#events.get(merchantId) ?? new Set<() => void>();
     this.#events.set(merchantId, set);
-    const sub = this.#subscribe(set, wake);
-    return {
-      stop: async () => {
-        if (set.size === 1 && set.has(wake)) this.#events.delete(merchantId);
-        await sub.stop();
-      },
-    };
+    return this.#subscribe(set, wake, () => {
+      if (this.#events.get(merchantId) === set) this.#events.delete(merchantId);
+    });
   }
 
   /** Ends the LISTEN connection and stops hearing this store's commits. */
@@ -124,7 +119,6 @@ export class WakeBus {
     this.#closed = true;
     this.#deliveries.clear();
     this.#events.clear();
-    this.#subscribers = 0;
     if (this.#adapter !== undefined) localBuses.get(this.#adapter)?.delete(this);
     const listening = this.#listening;
     this.#listening = undefined;
@@ -190,11 +184,11 @@ export class WakeBus {
     for (const set of this.#events.values()) for (const wake of [...set]) wake();
   }
 
-  #subscribe(set: Set<() => void>, wake: () => void): { stop(): Promise<void> } {
+  /** `emptied`: called when `wake` was the last of `set`. */
+  #subscribe(set: Set<() => void>, wake: () => void, emptied?: () => void): { stop(): Promise<void> } {
     // A stream opened while the server shuts down must not open the connection again.
     if (this.#closed) return { stop: async () => undefined };
     set.add(wake);
-    this.#subscribers++;
     if (this.#listen !== undefined && this.#listening === undefined) {
       this.#listening = this.#listen(
         (payload) => this.#onPayload(payload),
@@ -206,8 +200,10 @@ export class WakeBus {
       stop: async () => {
         if (stopped || !set.delete(wake)) return;
         stopped = true;
-        // Nobody left to wake: the connection is not held for nothing (it is opened again on demand).
-        if (--this.#subscribers > 0) return;
+        if (set.size === 0) emptied?.();
+        // Nobody left to wake (a merchant's set leaves #events when emptied): the connection is not
+        // held for nothing (it is opened again on demand).
+        if (this.#deliveries.size > 0 || this.#events.size > 0) return;
         const listening = this.#listening;
         this.#listening = undefined;
         await listening?.stop();
