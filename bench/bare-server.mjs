@@ -3,7 +3,9 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const [bodiesFile, port] = process.argv.slice(2);
-const bodies = new Map(Object.entries(JSON.parse(readFileSync(bodiesFile, 'utf8'))).map(([path, body]) => [path, Buffer.from(body)]));
+const bodies = new Map(
+  Object.entries(JSON.parse(readFileSync(bodiesFile, 'utf8'))).map(([path, body]) => [path, Buffer.from(body)]),
+);
 
 const server = createServer((req, res) => {
   const body = bodies.get(req.url);

@@ -40,9 +40,25 @@ export async function seedBigMerchant(services: Services, count = 1000): Promise
     is_crypto: 1,
   }));
   // SQLite caps bound variables per statement; 100 rows at a time stays well under it.
-  for (let i = 0; i < assetRows.length; i += 100) await db.insertInto('assets').values(assetRows.slice(i, i + 100)).execute();
-  const networkRows = assetRows.flatMap((a) => CHAINS.map(([chainId, , name]) => ({ id: `net_${a.id}_${chainId}`, asset_id: a.id, chain_id: chainId, name, deposit_enabled: 1 })));
-  for (let i = 0; i < networkRows.length; i += 100) await db.insertInto('networks').values(networkRows.slice(i, i + 100)).execute();
+  for (let i = 0; i < assetRows.length; i += 100)
+    await db
+      .insertInto('assets')
+      .values(assetRows.slice(i, i + 100))
+      .execute();
+  const networkRows = assetRows.flatMap((a) =>
+    CHAINS.map(([chainId, , name]) => ({
+      id: `net_${a.id}_${chainId}`,
+      asset_id: a.id,
+      chain_id: chainId,
+      name,
+      deposit_enabled: 1,
+    })),
+  );
+  for (let i = 0; i < networkRows.length; i += 100)
+    await db
+      .insertInto('networks')
+      .values(networkRows.slice(i, i + 100))
+      .execute();
   // Wallet rows are written directly, balances included, in bulk: going through the ledger one
   // posting at a time would take seconds, and the read path only sees the wallet rows.
   const at = new Date().toISOString();
@@ -57,7 +73,11 @@ export async function seedBigMerchant(services: Services, count = 1000): Promise
     created_at: at,
     updated_at: at,
   }));
-  for (let i = 0; i < walletRows.length; i += 100) await db.insertInto('wallets').values(walletRows.slice(i, i + 100)).execute();
+  for (let i = 0; i < walletRows.length; i += 100)
+    await db
+      .insertInto('wallets')
+      .values(walletRows.slice(i, i + 100))
+      .execute();
   await services.caches.invalidate({ kind: 'all' });
   return { merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret };
 }

@@ -66,15 +66,23 @@ const masterKey = randomBytes(32).toString('base64');
 const config = loadConfig({ ...storeEnv, HOSTPAY_DATA_DIR: dataDir, HOSTPAY_MASTER_KEY: masterKey });
 const services = await createServices(config);
 const demo = await seedDemo(services, dataDir);
-const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
+const key = await services.admin.createApiKey(
+  demo.merchantId,
+  { rateLimitPerMinute: 1_000_000_000, label: 'bench' },
+  { operator: 'bench' },
+);
 await services.close();
 
 const profileArgs = opts['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`];
-const child = spawn(process.execPath, [...profileArgs, 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], {
-  cwd: root,
-  env: { ...process.env, ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [...profileArgs, 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'],
+  {
+    cwd: root,
+    env: { ...process.env, ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 children.push(child);
 const port = await new Promise<number>((resolve, reject) => {
   let seen = '';
@@ -92,12 +100,25 @@ const keyHeaders = (body = '') => {
   const timestamp = unixTimestamp();
   return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
 };
-const tokenRes = await fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+const tokenRes = await fetch(base + PATHS.token, {
+  method: 'POST',
+  headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' },
+  body: tokenBody,
+});
 const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
-const createBody = JSON.stringify({ amount: '100', currency: 'EUR', orderId: 'bench', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+const createBody = JSON.stringify({
+  amount: '100',
+  currency: 'EUR',
+  orderId: 'bench',
+  paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+});
 const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
 // Signed afresh for each run: a signature's timestamp is accepted for ±60 s, less than a whole bench.
-const createHeaders = () => ({ ...keyHeaders(createBody), authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+const createHeaders = () => ({
+  ...keyHeaders(createBody),
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+});
 
 // A sanity call first: the bench must measure 201s, not refusals.
 const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders(), body: createBody });
@@ -107,9 +128,20 @@ const script = join(dataDir, 'post.lua');
 writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
 const connections = Number(opts.connections);
 const duration = Number(opts.duration);
-const loadCreates = (durationSeconds: number) => load({ url: createUrl, headers: createHeaders(), durationSeconds, connections, threads: 1, script });
+const loadCreates = (durationSeconds: number) =>
+  load({ url: createUrl, headers: createHeaders(), durationSeconds, connections, threads: 1, script });
 const allTargets = [
-  { name: 'GET /api/v1/cp/wallets', run: () => load({ url: `${base}/api/v1/cp/wallets`, headers: { ...keyHeaders(), authorization: `Bearer ${token}` }, durationSeconds: duration, connections, threads: 1 }) },
+  {
+    name: 'GET /api/v1/cp/wallets',
+    run: () =>
+      load({
+        url: `${base}/api/v1/cp/wallets`,
+        headers: { ...keyHeaders(), authorization: `Bearer ${token}` },
+        durationSeconds: duration,
+        connections,
+        threads: 1,
+      }),
+  },
   {
     name: 'POST hosted-pay (create)',
     run: () => loadCreates(duration),
@@ -117,39 +149,72 @@ const allTargets = [
 ];
 // `--only paced`: the warm-up and the paced runs alone (to profile the server at the offered rate).
 const pacedOnly = opts.only === 'paced';
-const targets = pacedOnly ? [] : allTargets.filter((t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'));
-const median = (xs: LoadResult[]) => [...xs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(xs.length / 2)]!;
+const targets = pacedOnly
+  ? []
+  : allTargets.filter(
+      (t) => opts.only === undefined || t.name.includes(opts.only === 'wallets' ? 'wallets' : 'create'),
+    );
+const median = (xs: LoadResult[]) =>
+  [...xs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(xs.length / 2)]!;
 const measuresCreate = pacedOnly || targets.some((t) => t.name.includes('create'));
 // Warm-up (JIT, caches, the address worker's first batch): measured runs start on a warm server.
 if (measuresCreate) await loadCreates(3);
 const results = new Map<string, LoadResult[]>();
-for (let r = 0; r < Number(opts.runs); r++) for (const t of targets) results.set(t.name, [...(results.get(t.name) ?? []), await t.run()]);
+for (let r = 0; r < Number(opts.runs); r++)
+  for (const t of targets) results.set(t.name, [...(results.get(t.name) ?? []), await t.run()]);
 const pacedRuns: PacedResult[] = [];
 let rate = 0;
 if (measuresCreate) {
   const request = () => {
     const headers = { ...createHeaders(), 'content-length': String(Buffer.byteLength(createBody)) };
-    return Buffer.from(`POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${createBody}`);
+    return Buffer.from(
+      `POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n${createBody}`,
+    );
   };
   const closed = results.get('POST hosted-pay (create)');
-  rate = opts.rate !== undefined ? Number(opts.rate) : closed ? Math.min(2000, Math.round((0.7 * median(closed).requestsPerSecond) / 10) * 10) : 2000;
+  rate =
+    opts.rate !== undefined
+      ? Number(opts.rate)
+      : closed
+        ? Math.min(2000, Math.round((0.7 * median(closed).requestsPerSecond) / 10) * 10)
+        : 2000;
   for (let r = 0; r < Number(opts.runs); r++) {
-    pacedRuns.push(await paced({ host: '127.0.0.1', port, request: request(), expectStatus: 201, connections, ratePerSecond: rate, durationSeconds: duration }));
+    pacedRuns.push(
+      await paced({
+        host: '127.0.0.1',
+        port,
+        request: request(),
+        expectStatus: 201,
+        connections,
+        ratePerSecond: rate,
+        durationSeconds: duration,
+      }),
+    );
   }
 }
 
 const { readFileSync } = await import('node:fs');
 const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`\ncheckout create vs wallet list, ${postgres ? 'PostgreSQL + Redis' : 'embedded SQLite'}, ${connections} connections, ${opts.runs} × ${duration} s, load average ${load1}`);
-console.log(`${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}  runs (req/s)`);
+console.log(
+  `\ncheckout create vs wallet list, ${postgres ? 'PostgreSQL + Redis' : 'embedded SQLite'}, ${connections} connections, ${opts.runs} × ${duration} s, load average ${load1}`,
+);
+console.log(
+  `${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}  runs (req/s)`,
+);
 for (const [name, xs] of results) {
   const m = median(xs);
-  console.log(`${name.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${xs.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`);
+  console.log(
+    `${name.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${xs.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`,
+  );
 }
 if (pacedRuns.length > 0) {
   const m = [...pacedRuns].sort((a, b) => a.p99Ms - b.p99Ms)[Math.floor(pacedRuns.length / 2)]!;
   const unanswered = pacedRuns.reduce((n, x) => n + x.unanswered, 0);
-  console.log(`${`create at ${rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`);
+  console.log(
+    `${`create at ${rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`,
+  );
 }
 const exited = new Promise((r) => child.once('exit', r));
 child.kill('SIGTERM');

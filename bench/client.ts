@@ -35,7 +35,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 /** The client sources at `rev`, unpacked into a temp dir and imported from there. */
 async function loadRevision(rev: string, dir: string): Promise<Impl> {
-  execSync(`git archive ${rev} packages/client/src | tar -x -C ${JSON.stringify(dir)}`, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execSync(`git archive ${rev} packages/client/src | tar -x -C ${JSON.stringify(dir)}`, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const src = join(dir, 'packages/client/src');
   return {
     name: `baseline ${rev}`,
@@ -85,7 +88,9 @@ export interface ClientFigures {
   parse1000Ms: number;
 }
 
-export async function measureClient(options: { baseline?: string | undefined; rounds?: number; bodies?: { small: string; large: string } } = {}): Promise<ClientFigures[]> {
+export async function measureClient(
+  options: { baseline?: string | undefined; rounds?: number; bodies?: { small: string; large: string } } = {},
+): Promise<ClientFigures[]> {
   const { small, large } = options.bodies ?? (await walletBodies());
   const dir = mkdtempSync(join(tmpdir(), 'hostpay-bench-client-src-'));
   try {
@@ -96,22 +101,43 @@ export async function measureClient(options: { baseline?: string | undefined; ro
       client: await import('../packages/client/src/index.js'),
       decimals: await import('../packages/client/src/decimals.js'),
     });
-    const token = JSON.stringify({ isSuccess: true, message: 'OK', result: { accessToken: 'tok', tokenType: 'Bearer', expiresIn: 3600, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), scope: ['wallets:read'] } });
+    const token = JSON.stringify({
+      isSuccess: true,
+      message: 'OK',
+      result: {
+        accessToken: 'tok',
+        tokenType: 'Bearer',
+        expiresIn: 3600,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        scope: ['wallets:read'],
+      },
+    });
     const headers = { 'content-type': 'application/json; charset=utf-8' };
-    const real = (body: string) => async (url: string) => new Response(url.endsWith('/token') ? token : body, { status: 200, headers });
+    const real = (body: string) => async (url: string) =>
+      new Response(url.endsWith('/token') ? token : body, { status: 200, headers });
     const noHeaders = { get: () => null };
     const light = (body: string) => async (url: string) => {
       const text = url.endsWith('/token') ? token : body;
       return { ok: true, status: 200, headers: noHeaders, text: async () => text } as unknown as Response;
     };
     const make = (impl: Impl, fetch: (url: string) => Promise<Response>) =>
-      new impl.client.HostpayClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'hp_bench', apiSecret: 'sk_bench_secret', fetch });
-    const clients = impls.map((impl) => ({ small: make(impl, light(small)), large: make(impl, light(large)), smallReal: make(impl, real(small)) }));
+      new impl.client.HostpayClient({
+        baseUrl: 'http://127.0.0.1:1',
+        apiKey: 'hp_bench',
+        apiSecret: 'sk_bench_secret',
+        fetch,
+      });
+    const clients = impls.map((impl) => ({
+      small: make(impl, light(small)),
+      large: make(impl, light(large)),
+      smallReal: make(impl, real(small)),
+    }));
     // Exactness first: a fast wrong answer is not a result.
     for (const [i, c] of clients.entries()) {
       const a = JSON.stringify(await c.large.listWallets());
       const b = JSON.stringify(await clients[0]!.large.listWallets());
-      if (a !== b || !a.includes('"amount":"')) throw new Error(`${impls[i]!.name} and ${impls[0]!.name} disagree on the 1,000-wallet list`);
+      if (a !== b || !a.includes('"amount":"'))
+        throw new Error(`${impls[i]!.name} and ${impls[0]!.name} disagree on the 1,000-wallet list`);
     }
     const rounds = options.rounds ?? 9;
     type Sample = Omit<ClientFigures, 'impl'>;
@@ -146,15 +172,25 @@ export async function measureClient(options: { baseline?: string | undefined; ro
 
 export function printClient(rows: ClientFigures[], sizes?: { small: number; large: number }): void {
   const f = (n: number, d = 1, w = 10) => n.toFixed(d).padStart(w);
-  console.log(`\nclient overhead per call (in-process, canned answers${sizes ? ` of ${sizes.small} B and ${sizes.large} B` : ''}; Node ${process.version}; medians of rounds)`);
-  console.log(`${'client'.padEnd(22)} ${'list 5 µs'.padStart(10)} ${'list 1k µs'.padStart(10)} ${'sign µs'.padStart(8)} ${'parse 5 µs'.padStart(10)} ${'parse 1k ms'.padStart(11)} ${'list 5 + Response µs'.padStart(20)} ${'Response alone µs'.padStart(17)}`);
+  console.log(
+    `\nclient overhead per call (in-process, canned answers${sizes ? ` of ${sizes.small} B and ${sizes.large} B` : ''}; Node ${process.version}; medians of rounds)`,
+  );
+  console.log(
+    `${'client'.padEnd(22)} ${'list 5 µs'.padStart(10)} ${'list 1k µs'.padStart(10)} ${'sign µs'.padStart(8)} ${'parse 5 µs'.padStart(10)} ${'parse 1k ms'.padStart(11)} ${'list 5 + Response µs'.padStart(20)} ${'Response alone µs'.padStart(17)}`,
+  );
   for (const r of rows) {
-    console.log(`${r.impl.padEnd(22)} ${f(r.list5)} ${f(r.list1000, 0)} ${f(r.sign, 1, 8)} ${f(r.parse5)} ${f(r.parse1000Ms, 2, 11)} ${f(r.list5Response, 1, 20)} ${f(r.response5, 1, 17)}`);
+    console.log(
+      `${r.impl.padEnd(22)} ${f(r.list5)} ${f(r.list1000, 0)} ${f(r.sign, 1, 8)} ${f(r.parse5)} ${f(r.parse1000Ms, 2, 11)} ${f(r.list5Response, 1, 20)} ${f(r.response5, 1, 17)}`,
+    );
   }
-  console.log('list: listWallets() with an instant minimal answer (the client\'s own work); + Response: the same answered with a real Response, whose construction and text() alone cost the last column.');
+  console.log(
+    "list: listWallets() with an instant minimal answer (the client's own work); + Response: the same answered with a real Response, whose construction and text() alone cost the last column.",
+  );
   if (rows.length === 2) {
     const [a, b] = rows as [ClientFigures, ClientFigures];
-    console.log(`speed-up, this tree vs ${a.impl}: list 5 ×${(a.list5 / b.list5).toFixed(1)}, list 1k ×${(a.list1000 / b.list1000).toFixed(1)}, sign ×${(a.sign / b.sign).toFixed(1)}, parse 5 ×${(a.parse5 / b.parse5).toFixed(1)}, parse 1k ×${(a.parse1000Ms / b.parse1000Ms).toFixed(1)}`);
+    console.log(
+      `speed-up, this tree vs ${a.impl}: list 5 ×${(a.list5 / b.list5).toFixed(1)}, list 1k ×${(a.list1000 / b.list1000).toFixed(1)}, sign ×${(a.sign / b.sign).toFixed(1)}, parse 5 ×${(a.parse5 / b.parse5).toFixed(1)}, parse 1k ×${(a.parse1000Ms / b.parse1000Ms).toFixed(1)}`,
+    );
   }
 }
 

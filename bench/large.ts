@@ -24,12 +24,21 @@ export interface LargeRow {
 const ENCODINGS = ['identity', 'gzip', 'br'] as const;
 
 /** Bytes on the wire and the content-encoding of one answer. */
-function wire(url: string, headers: Record<string, string>): Promise<{ bytes: number; encoding: string; status: number }> {
+function wire(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ bytes: number; encoding: string; status: number }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, timeout: 10_000 }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity'), status: res.statusCode ?? 0 }));
+      res.on('end', () =>
+        resolve({
+          bytes,
+          encoding: String(res.headers['content-encoding'] ?? 'identity'),
+          status: res.statusCode ?? 0,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`${url}: no answer within 10 s`)));
@@ -47,10 +56,17 @@ export async function measureLarge(
     for (const encoding of ENCODINGS) {
       const headers = () => (encoding === 'identity' ? t.headers() : { ...t.headers(), 'accept-encoding': encoding });
       const probe = await wire(t.url, headers());
-      if (probe.status !== 200 || probe.encoding !== encoding) throw new Error(`${t.name} ${encoding}: status ${probe.status}, content-encoding ${probe.encoding}`);
+      if (probe.status !== 200 || probe.encoding !== encoding)
+        throw new Error(`${t.name} ${encoding}: status ${probe.status}, content-encoding ${probe.encoding}`);
       const results: LoadResult[] = [];
       for (let i = 0; i < shape.runs; i++) {
-        const r = await load({ url: t.url, headers: headers(), durationSeconds: shape.durationSeconds, connections: shape.connections, threads: shape.threads });
+        const r = await load({
+          url: t.url,
+          headers: headers(),
+          durationSeconds: shape.durationSeconds,
+          connections: shape.connections,
+          threads: shape.threads,
+        });
         if (r.non2xx > 0) throw new Error(`${t.name} ${encoding}: ${r.non2xx} non-2xx responses`);
         results.push(r);
       }
@@ -63,7 +79,9 @@ export async function measureLarge(
 
 export function printLarge(rows: LargeRow[], connections: number): void {
   console.log(`\nanswer size and compression (hostpay, ${connections} connections; accept-encoding as shown)`);
-  console.log(`${'endpoint'.padEnd(30)} ${'encoding'.padEnd(9)} ${'bytes'.padStart(9)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'MB/s'.padStart(7)}`);
+  console.log(
+    `${'endpoint'.padEnd(30)} ${'encoding'.padEnd(9)} ${'bytes'.padStart(9)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'MB/s'.padStart(7)}`,
+  );
   for (const r of rows) {
     const mbs = (r.result.requestsPerSecond * r.wireBytes) / 1e6;
     console.log(

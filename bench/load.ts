@@ -47,8 +47,19 @@ function runWrk(o: LoadOptions): LoadResult {
 }
 
 async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
-  const r = await autocannon({ url: o.url, headers: o.headers, duration: o.durationSeconds, connections: o.connections });
-  return { tool: 'autocannon', requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx };
+  const r = await autocannon({
+    url: o.url,
+    headers: o.headers,
+    duration: o.durationSeconds,
+    connections: o.connections,
+  });
+  return {
+    tool: 'autocannon',
+    requestsPerSecond: r.requests.average,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+  };
 }
 
 /** Loads one URL with wrk when installed (separate C process), else autocannon. */

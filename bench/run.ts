@@ -72,7 +72,12 @@ const storeEnv: Record<string, string> = postgres
   ? {
       HOSTPAY_DATABASE_URL: process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
       HOSTPAY_DATABASE_SCHEMA: `hp_bench_${suffix}`,
-      ...(opts['no-redis'] ? {} : { HOSTPAY_REDIS_URL: process.env.HOSTPAY_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', HOSTPAY_REDIS_PREFIX: `hp_bench_${suffix}:` }),
+      ...(opts['no-redis']
+        ? {}
+        : {
+            HOSTPAY_REDIS_URL: process.env.HOSTPAY_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+            HOSTPAY_REDIS_PREFIX: `hp_bench_${suffix}:`,
+          }),
     }
   : {};
 const root = new URL('..', import.meta.url).pathname;
@@ -118,15 +123,31 @@ const masterKey = randomBytes(32).toString('base64');
 const config = loadConfig({ ...storeEnv, HOSTPAY_DATA_DIR: dataDir, HOSTPAY_MASTER_KEY: masterKey });
 const services = await createServices(config);
 const demo = await seedDemo(services, dataDir);
-const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: 1_000_000_000, label: 'bench' }, { operator: 'bench' });
+const key = await services.admin.createApiKey(
+  demo.merchantId,
+  { rateLimitPerMinute: 1_000_000_000, label: 'bench' },
+  { operator: 'bench' },
+);
 const big = Number(opts['large-runs']) > 0 ? await seedBigMerchant(services, 1000) : undefined;
 await services.close();
 
-const hostpayPort = await startChild(process.execPath, [...(opts['server-node-args']?.split(' ').filter(Boolean) ?? []), 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'], {
-  ...storeEnv,
-  HOSTPAY_MASTER_KEY: masterKey,
-  HOSTPAY_LOG_LEVEL: 'warn',
-});
+const hostpayPort = await startChild(
+  process.execPath,
+  [
+    ...(opts['server-node-args']?.split(' ').filter(Boolean) ?? []),
+    'packages/cli/bin/hostpay.js',
+    'serve',
+    '--data-dir',
+    dataDir,
+    '--port',
+    '0',
+  ],
+  {
+    ...storeEnv,
+    HOSTPAY_MASTER_KEY: masterKey,
+    HOSTPAY_LOG_LEVEL: 'warn',
+  },
+);
 const base = `http://127.0.0.1:${hostpayPort}`;
 
 type BenchKey = { apiKey: string; apiSecret: string };
@@ -136,7 +157,12 @@ const keyHeaders = (k: BenchKey, body = '') => {
 };
 async function bearerHeaders(k: BenchKey): Promise<() => Record<string, string>> {
   const tokenBody = JSON.stringify({ expiresIn: 3600 });
-  const issue = () => fetch(base + PATHS.token, { method: 'POST', headers: { ...keyHeaders(k, tokenBody), 'content-type': 'application/json' }, body: tokenBody });
+  const issue = () =>
+    fetch(base + PATHS.token, {
+      method: 'POST',
+      headers: { ...keyHeaders(k, tokenBody), 'content-type': 'application/json' },
+      body: tokenBody,
+    });
   // wrk runs synchronously (execFileSync), so fetch's pool cannot retire a keep-alive connection
   // the server closed meanwhile (65 s idle): a reuse of it fails once; a new one works.
   const tokenRes = await issue().catch(issue);
@@ -164,7 +190,8 @@ const connections = Number(opts.connections);
 const threads = Number(opts.threads);
 const runs = Number(opts.runs);
 /** The run with the median requests/s: one noisy run on a shared machine does not decide. */
-const median = (results: LoadResult[]): LoadResult => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
+const median = (results: LoadResult[]): LoadResult =>
+  [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
 /**
  * CPU time (user + system, ms) a process has used, from /proc (Linux; NaN elsewhere). Server CPU
  * per request is steadier than req/s on a shared VM, where the load generator's share of the
@@ -191,13 +218,21 @@ async function measured(pid: number | undefined, url: string): Promise<Measured>
   const systemUs = ((after.system - before.system) * 1000) / requests;
   return { ...r, cpuUsPerRequest: userUs + systemUs, userUs, systemUs };
 }
-const medianBy = (results: Measured[], key: 'cpuUsPerRequest' | 'userUs' | 'systemUs'): number => [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+const medianBy = (results: Measured[], key: 'cpuUsPerRequest' | 'userUs' | 'systemUs'): number =>
+  [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
 type Cpu = { bare: number; hostpay: number };
-const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: Cpu; user: Cpu; system: Cpu }[] = [];
+const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: Cpu; user: Cpu; system: Cpu }[] =
+  [];
 for (const t of targets) {
   // Unmeasured warm-up of both servers: the first seconds of hostpay run before V8 has optimised
   // the request path (measured: 72 µs of CPU per request in the first 5 s, 28 µs after).
-  await load({ url: `http://127.0.0.1:${barePort}${t.path}`, headers: headers(), durationSeconds: 2, connections, threads });
+  await load({
+    url: `http://127.0.0.1:${barePort}${t.path}`,
+    headers: headers(),
+    durationSeconds: 2,
+    connections,
+    threads,
+  });
   await load({ url: base + t.path, headers: headers(), durationSeconds: 2, connections, threads });
   const bare: Measured[] = [];
   const hostpay: Measured[] = [];
@@ -219,18 +254,29 @@ for (const t of targets) {
 }
 
 const f = (n: number, d = 0) => n.toFixed(d).padStart(9);
-console.log(`\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${runs} alternating runs of ${durationSeconds}s (medians), Node ${process.version}, ${postgres ? (opts['no-redis'] ? 'PostgreSQL, no Redis' : 'PostgreSQL + Redis') : 'embedded SQLite'}`);
-console.log(`${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'user+sys'.padStart(11)} ${'CPU ratio'.padStart(10)}`);
+console.log(
+  `\nhostpay bench — ${rows[0]?.bare.tool}, ${threads} thread(s), ${connections} connections, ${runs} alternating runs of ${durationSeconds}s (medians), Node ${process.version}, ${postgres ? (opts['no-redis'] ? 'PostgreSQL, no Redis' : 'PostgreSQL + Redis') : 'embedded SQLite'}`,
+);
+console.log(
+  `${'endpoint'.padEnd(30)} ${'server'.padEnd(8)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'ratio'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'user+sys'.padStart(11)} ${'CPU ratio'.padStart(10)}`,
+);
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
   const each = r.ratios.map((x) => x.toFixed(2)).join(' ');
   const cpuRatio = r.cpu.bare / r.cpu.hostpay;
   const split = (side: 'bare' | 'hostpay') => `${r.user[side].toFixed(1)}+${r.system[side].toFixed(1)}`.padStart(11);
-  console.log(`${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)} ${split('bare')}`);
-  console.log(`${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`);
+  console.log(
+    `${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)} ${split('bare')}`,
+  );
+  console.log(
+    `${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`,
+  );
 }
 const memory = memoryMb(children[0]?.pid);
-if (memory) console.log(`hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`);
+if (memory)
+  console.log(
+    `hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`,
+  );
 if (big) {
   const wallets = `${base}/api/v1/cp/wallets`;
   const shape = { durationSeconds, connections, threads, runs: Number(opts['large-runs']) };
@@ -240,18 +286,25 @@ if (big) {
   ];
   printLarge(await measureLarge(targets, shape), connections);
   const after = memoryMb(children[0]?.pid);
-  if (after) console.log(`hostpay server memory after these runs: RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`);
+  if (after)
+    console.log(
+      `hostpay server memory after these runs: RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`,
+    );
 }
 // Wait (up to 5 s) for the servers to exit: a --cpu-prof profile is written on the way out.
 await Promise.all(
-  children.map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    const timer = setTimeout(resolve, 5000);
-    c.once('exit', () => (clearTimeout(timer), resolve()));
-    c.kill('SIGTERM');
-  })),
+  children.map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) return resolve();
+        const timer = setTimeout(resolve, 5000);
+        c.once('exit', () => (clearTimeout(timer), resolve()));
+        c.kill('SIGTERM');
+      }),
+  ),
 );
 await dropSchema();
 if (Number(opts['startup-runs']) > 0) printStartup(await measureStartup(Number(opts['startup-runs'])));
-if (Number(opts['client-rounds']) > 0) printClient(await measureClient({ baseline: opts['client-baseline'], rounds: Number(opts['client-rounds']) }));
+if (Number(opts['client-rounds']) > 0)
+  printClient(await measureClient({ baseline: opts['client-baseline'], rounds: Number(opts['client-rounds']) }));
 process.exit(0);

@@ -43,12 +43,19 @@ async function timeServerStart(bin: string): Promise<number> {
   const port = await freePort();
   const env = { ...process.env, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], { cwd: root, env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    cwd: root,
+    env,
+    stdio: 'ignore',
+  });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
     for (;;) {
       if (performance.now() - t0 > 30_000) throw new Error('server did not answer /healthz within 30 s');
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return performance.now() - t0;
       await new Promise((r) => setTimeout(r, 2));
     }
@@ -59,7 +66,10 @@ async function timeServerStart(bin: string): Promise<number> {
   }
 }
 
-export async function measureStartup(runs: number, bin = DEFAULT_BIN): Promise<{ name: string; medianMs: number; all: number[] }[]> {
+export async function measureStartup(
+  runs: number,
+  bin = DEFAULT_BIN,
+): Promise<{ name: string; medianMs: number; all: number[] }[]> {
   const rows: { name: string; medianMs: number; all: number[] }[] = [];
   const collect = async (name: string, once: () => number | Promise<number>) => {
     await once(); // warm the file cache, as a second start of the day would be
@@ -75,7 +85,10 @@ export async function measureStartup(runs: number, bin = DEFAULT_BIN): Promise<{
 
 export function printStartup(rows: { name: string; medianMs: number; all: number[] }[]): void {
   console.log(`\nstart-up (compiled build, Node ${process.version}; median of ${rows[0]?.all.length} runs)`);
-  for (const r of rows) console.log(`${r.name.padEnd(34)} ${r.medianMs.toFixed(0).padStart(6)} ms   (each: ${r.all.map((x) => x.toFixed(0)).join(' ')})`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(34)} ${r.medianMs.toFixed(0).padStart(6)} ms   (each: ${r.all.map((x) => x.toFixed(0)).join(' ')})`,
+    );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

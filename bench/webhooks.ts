@@ -32,7 +32,10 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-const databaseUrl = opts.store === 'postgres' ? (process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : '';
+const databaseUrl =
+  opts.store === 'postgres'
+    ? (process.env.HOSTPAY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+    : '';
 const schema = `hp_bench_${randomBytes(5).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-bench-wh-'));
 
@@ -61,7 +64,15 @@ for (let i = 0; i < Number(opts.endpoints); i++) {
 }
 const commit = async (i: number) => {
   const at = new Date().toISOString();
-  const e = await services.store.writeTransaction((trx) => appendEvent(trx, merchants[i % merchants.length]!, 'wallet.balance_changed', `{"id":"wal_bench","amount":12.345678901234567891,"n":${i}}`, at));
+  const e = await services.store.writeTransaction((trx) =>
+    appendEvent(
+      trx,
+      merchants[i % merchants.length]!,
+      'wallet.balance_changed',
+      `{"id":"wal_bench","amount":12.345678901234567891,"n":${i}}`,
+      at,
+    ),
+  );
   return { id: e.id, at: performance.now() };
 };
 const until = async (n: number) => {
@@ -75,18 +86,31 @@ const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const post = (i: number) =>
   new Promise<void>((resolve, reject) => {
     const body = `{"id":"evt_base${i}","type":"wallet.balance_changed","data":{"object":{"n":${i}}}}`;
-    const req = request(url, { method: 'POST', agent, headers: { ...webhookHeaders([secret], `evt_base${i}`, Math.floor(Date.now() / 1000), body), 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          ...webhookHeaders([secret], `evt_base${i}`, Math.floor(Date.now() / 1000), body),
+          'content-type': 'application/json',
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 const b0 = performance.now();
 let next = 0;
-await Promise.all(merchants.map(async () => {
-  while (next < count) await post(next++);
-}));
+await Promise.all(
+  merchants.map(async () => {
+    while (next < count) await post(next++);
+  }),
+);
 const baseSeconds = (performance.now() - b0) / 1000;
 agent.destroy();
 total = 0;
@@ -119,7 +143,9 @@ const lat = committed.map((c) => received.get(c.id)! - c.at).sort((a, b) => a - 
 const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!.toFixed(1);
 
 console.log(`store ${opts.store}, ${merchants.length} endpoints`);
-console.log(`baseline: ${count} signed POSTs straight to the receiver in ${baseSeconds.toFixed(2)} s = ${Math.round(count / baseSeconds)}/s`);
+console.log(
+  `baseline: ${count} signed POSTs straight to the receiver in ${baseSeconds.toFixed(2)} s = ${Math.round(count / baseSeconds)}/s`,
+);
 console.log(`throughput: ${count} deliveries in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)}/s`);
 console.log(`latency at ${rate}/s: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms (commit to receipt, ${lat.length} events)`);
 

@@ -28,6 +28,8 @@ await build({
   legalComments: 'linked',
   external: ['better-sqlite3', '@fastify/swagger-ui', 'tiny-secp256k1', 'pg', 'pg-native', 'ioredis'],
   // Bundled CommonJS modules call require() for Node's own modules: give them the real one.
-  banner: { js: "import { createRequire as __hostpayRequire } from 'node:module';\nconst require = __hostpayRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __hostpayRequire } from 'node:module';\nconst require = __hostpayRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

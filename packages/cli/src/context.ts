@@ -28,8 +28,16 @@ export async function configFrom(io: Io, overrides: ConfigOverrides): Promise<Co
  * key in the data dir (nothing else could ever decrypt secrets there); say so loudly, because
  * losing that file makes every API secret in the store useless.
  */
-export async function openServices(io: Io, config: Config, generateMasterKey: boolean, log?: ServiceLog): Promise<Services> {
-  const services = await (await loadServer()).createServices(config, log === undefined ? { generateMasterKey } : { generateMasterKey, log });
+export async function openServices(
+  io: Io,
+  config: Config,
+  generateMasterKey: boolean,
+  log?: ServiceLog,
+): Promise<Services> {
+  const services = await (await loadServer()).createServices(
+    config,
+    log === undefined ? { generateMasterKey } : { generateMasterKey, log },
+  );
   warnIfGeneratedMasterKey(io, config, services);
   return services;
 }
@@ -37,7 +45,10 @@ export async function openServices(io: Io, config: Config, generateMasterKey: bo
 /** Losing a generated master key makes every API secret in the store useless: say so loudly. */
 export function warnIfGeneratedMasterKey(io: Io, config: Config, services: Pick<Services, 'masterKey'>): void {
   if (services.masterKey.origin === 'generated') {
-    notice(io, `warning: generated a new master key in ${services.masterKey.file ?? config.dataDir}; it encrypts the API secrets stored in ${config.dataDir}: keep it with the data (production: set HOSTPAY_MASTER_KEY instead)`);
+    notice(
+      io,
+      `warning: generated a new master key in ${services.masterKey.file ?? config.dataDir}; it encrypts the API secrets stored in ${config.dataDir}: keep it with the data (production: set HOSTPAY_MASTER_KEY instead)`,
+    );
   }
 }
 

@@ -2,7 +2,10 @@ import type { TokenResult } from '@hostpay/protocol';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
 /** The two interface endpoints, as the demo shows them (query quoted: it holds `&`). */
-export const DEMO_PATHS = ['/api/v1/cp/wallets', '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT'] as const;
+export const DEMO_PATHS = [
+  '/api/v1/cp/wallets',
+  '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT',
+] as const;
 
 export interface DemoInfo {
   url: string;
@@ -20,9 +23,18 @@ export interface DemoInfo {
 
 /** Lines a user pastes into another terminal: credentials as environment, then one command per endpoint. */
 export function demoCommands(info: DemoInfo): { env: string; requests: string[] } {
-  const vars = { HOSTPAY_BASE_URL: info.url, HOSTPAY_API_KEY: info.apiKey, HOSTPAY_API_SECRET: info.apiSecret, HOSTPAY_TOKEN: info.token.accessToken };
+  const vars = {
+    HOSTPAY_BASE_URL: info.url,
+    HOSTPAY_API_KEY: info.apiKey,
+    HOSTPAY_API_SECRET: info.apiSecret,
+    HOSTPAY_TOKEN: info.token.accessToken,
+  };
   return {
-    env: 'export ' + Object.entries(vars).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' '),
+    env:
+      'export ' +
+      Object.entries(vars)
+        .map(([k, v]) => `${k}=${shellQuote(v)}`)
+        .join(' '),
     requests: DEMO_PATHS.map((path) => `${shellCommand(['npx', 'hostpay', 'curl', path])} | sh`),
   };
 }
@@ -39,8 +51,21 @@ export function demoBanner(info: DemoInfo): string {
     `  API secret    ${info.apiSecret}`,
     `  bearer token  ${info.token.accessToken}`,
     `  expires       ${info.token.expiresAt} (in ${info.token.expiresIn} s; renew with: npx hostpay token)`,
-    ...(info.console === undefined ? [] : ['', 'Operator console (open it in a browser and sign in with the operator token):', `  ${info.console.url}`, `  operator token ${info.console.operatorToken}`]),
-    ...(info.checkoutUrl === undefined ? [] : ['', `Demo checkout page (open it in a browser; pay it with npx hostpay checkout pay ID --asset USDT --chain TRON):`, `  ${info.checkoutUrl}`]),
+    ...(info.console === undefined
+      ? []
+      : [
+          '',
+          'Operator console (open it in a browser and sign in with the operator token):',
+          `  ${info.console.url}`,
+          `  operator token ${info.console.operatorToken}`,
+        ]),
+    ...(info.checkoutUrl === undefined
+      ? []
+      : [
+          '',
+          `Demo checkout page (open it in a browser; pay it with npx hostpay checkout pay ID --asset USDT --chain TRON):`,
+          `  ${info.checkoutUrl}`,
+        ]),
     '',
     'Try it from another terminal in this repository (hostpay curl prints a freshly signed curl command, sh runs it):',
     `  ${env}`,

@@ -10,8 +10,17 @@ const TIMEOUT_MS = 15_000;
  * The merchant client for one command. Amounts stay the client's default exact strings. Without
  * `--token`/`HOSTPAY_TOKEN` the client obtains its own token for this process.
  */
-export function merchantClient(creds: Pick<Credentials, 'baseUrl' | 'apiKey' | 'apiSecret' | 'signatureVersion'> & { token?: string | undefined }): HostpayClient {
-  return new HostpayClient({ baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, bearerToken: creds.token, timeoutMs: TIMEOUT_MS, signatureVersion: creds.signatureVersion ?? 2 });
+export function merchantClient(
+  creds: Pick<Credentials, 'baseUrl' | 'apiKey' | 'apiSecret' | 'signatureVersion'> & { token?: string | undefined },
+): HostpayClient {
+  return new HostpayClient({
+    baseUrl: creds.baseUrl,
+    apiKey: creds.apiKey,
+    apiSecret: creds.apiSecret,
+    bearerToken: creds.token,
+    timeoutMs: TIMEOUT_MS,
+    signatureVersion: creds.signatureVersion ?? 2,
+  });
 }
 
 /** Codes that can only mean the token the user gave is bad (the client renews its own tokens). */
@@ -23,18 +32,25 @@ const GIVEN_TOKEN_CODES = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'TOKEN_KEY_
  * a rejected token the user supplied says where it came from (a stale HOSTPAY_TOKEN exported from
  * the sandbox banner an hour ago is the usual case).
  */
-export async function callServer<T>(creds: { baseUrl: string; token?: string | undefined }, call: () => Promise<T>): Promise<T> {
+export async function callServer<T>(
+  creds: { baseUrl: string; token?: string | undefined },
+  call: () => Promise<T>,
+): Promise<T> {
   try {
     return await call();
   } catch (err) {
     if (!isHostpayError(err)) throw err;
     if (err.code === 'NETWORK_ERROR' || err.code === 'TIMEOUT') {
       const cause = rootCause(err);
-      const what = err.code === 'TIMEOUT' ? `no answer from ${creds.baseUrl} within ${TIMEOUT_MS / 1000} s` : `cannot reach ${creds.baseUrl}${cause ? `: ${cause}` : ''}`;
+      const what =
+        err.code === 'TIMEOUT'
+          ? `no answer from ${creds.baseUrl} within ${TIMEOUT_MS / 1000} s`
+          : `cannot reach ${creds.baseUrl}${cause ? `: ${cause}` : ''}`;
       throw new CommandError(err.code, `${what}; check --base-url, or start a sandbox with npx hostpay serve --demo`);
     }
     if (creds.token !== undefined && GIVEN_TOKEN_CODES.has(err.code)) {
-      const hint = 'the token came from --token or HOSTPAY_TOKEN: leave both out and hostpay obtains a fresh one itself';
+      const hint =
+        'the token came from --token or HOSTPAY_TOKEN: leave both out and hostpay obtains a fresh one itself';
       throw new CommandError(err.code, `${err.message.replace(/[.\s]+$/, '')}; ${hint}`, err.requestId);
     }
     throw err;

@@ -18,7 +18,11 @@ export interface ApiAnswer<T = unknown> {
  */
 export function merchantCaller(creds: Credentials) {
   let token: Promise<string> | undefined = creds.token === undefined ? undefined : Promise.resolve(creds.token);
-  return async function call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer<T>> {
+  return async function call<T = unknown>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<ApiAnswer<T>> {
     token ??= requestToken(creds).then((t) => t.accessToken);
     const url = urlFor(creds.baseUrl, path);
     const payload = body === undefined ? '' : JSON.stringify(body);
@@ -26,7 +30,12 @@ export function merchantCaller(creds: Credentials) {
     if (payload !== '') headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: payload === '' ? null : payload, signal: AbortSignal.timeout(15_000) });
+      response = await fetch(url, {
+        method,
+        headers,
+        body: payload === '' ? null : payload,
+        signal: AbortSignal.timeout(15_000),
+      });
     } catch (err) {
       throw cannotReach(url, err);
     }
@@ -37,20 +46,36 @@ export function merchantCaller(creds: Credentials) {
 /** A request that got no answer: the server is down or unreachable. */
 export function cannotReach(url: string, err: unknown): CommandError {
   const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  return new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+  return new CommandError(
+    'UNAVAILABLE',
+    `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`,
+  );
 }
 
 /** A success envelope's result (numbers kept exact); an error envelope as its CommandError; anything else as not hostpay. */
 export function answerOf<T>(status: number, text: string, url: string): ApiAnswer<T> {
-  let env: { status?: unknown; message?: unknown; result?: unknown; nextCursor?: string | null; error?: { code?: unknown; requestId?: unknown } } | undefined;
+  let env:
+    | {
+        status?: unknown;
+        message?: unknown;
+        result?: unknown;
+        nextCursor?: string | null;
+        error?: { code?: unknown; requestId?: unknown };
+      }
+    | undefined;
   try {
     env = parseExactJson(text) as typeof env;
   } catch {
     env = undefined;
   }
-  if (env?.status === true) return { result: env.result as T, ...(env.nextCursor === undefined ? {} : { nextCursor: env.nextCursor }), text };
+  if (env?.status === true)
+    return { result: env.result as T, ...(env.nextCursor === undefined ? {} : { nextCursor: env.nextCursor }), text };
   if (env?.status === false && typeof env.error?.code === 'string') {
-    throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
+    throw new CommandError(
+      env.error.code,
+      String(env.message),
+      typeof env.error.requestId === 'string' ? env.error.requestId : undefined,
+    );
   }
   throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
 }

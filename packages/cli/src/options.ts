@@ -8,7 +8,10 @@ export interface StoreOptions {
 
 export function withStoreOptions(cmd: Command): Command {
   return cmd
-    .option('--data-dir <dir>', 'directory of the embedded store and master key (default: $HOSTPAY_DATA_DIR or ./.hostpay)')
+    .option(
+      '--data-dir <dir>',
+      'directory of the embedded store and master key (default: $HOSTPAY_DATA_DIR or ./.hostpay)',
+    )
     .option('--json', 'print one JSON document instead of text');
 }
 
@@ -28,7 +31,10 @@ export function integerIn(min: number, max: number) {
 
 /** Comma-separated list, blanks dropped: `--scopes wallets:read,fees:read`. */
 export function commaList(text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length === 0) throw new InvalidArgumentError('must list at least one value, separated by commas');
   return items;
 }

@@ -23,7 +23,9 @@ const setting = (env: Env, name: string): string | undefined => (env[name] === '
  * the real home directory.
  */
 export function profilesFile(env: Env): string {
-  const dir = setting(env, 'HOSTPAY_CONFIG_DIR') ?? join(setting(env, 'XDG_CONFIG_HOME') ?? join(setting(env, 'HOME') ?? homedir(), '.config'), 'hostpay');
+  const dir =
+    setting(env, 'HOSTPAY_CONFIG_DIR') ??
+    join(setting(env, 'XDG_CONFIG_HOME') ?? join(setting(env, 'HOME') ?? homedir(), '.config'), 'hostpay');
   return join(dir, 'profiles.json');
 }
 
@@ -31,7 +33,10 @@ export function profilesFile(env: Env): string {
 export function profileName(flag: string | undefined, env: Env): { name: string; explicit: boolean } {
   const given = flag ?? setting(env, 'HOSTPAY_PROFILE');
   const name = given ?? DEFAULT_PROFILE;
-  if (!NAME_RE.test(name)) throw new UsageError(`profile name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, '.', '_' or '-'`);
+  if (!NAME_RE.test(name))
+    throw new UsageError(
+      `profile name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, '.', '_' or '-'`,
+    );
   return { name, explicit: given !== undefined };
 }
 
@@ -44,7 +49,8 @@ export function readProfiles(file: string): Record<string, Profile> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new Error(`cannot read the profile file ${file}: ${(err as Error).message}`);
   }
-  const damaged = (why: string) => new UsageError(`profile file ${file} ${why}: fix it, or delete it and run hostpay login again`);
+  const damaged = (why: string) =>
+    new UsageError(`profile file ${file} ${why}: fix it, or delete it and run hostpay login again`);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -52,14 +58,24 @@ export function readProfiles(file: string): Record<string, Profile> {
     throw damaged('is not valid JSON');
   }
   const profiles = (doc as { profiles?: unknown } | null)?.profiles;
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw damaged('has no "profiles" object');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))
+    throw damaged('has no "profiles" object');
   const out: Record<string, Profile> = {};
   for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
     const fields = p as Partial<Record<keyof Profile, unknown>> | null;
-    if (typeof fields?.baseUrl !== 'string' || typeof fields.apiKey !== 'string' || typeof fields.apiSecret !== 'string') {
+    if (
+      typeof fields?.baseUrl !== 'string' ||
+      typeof fields.apiKey !== 'string' ||
+      typeof fields.apiSecret !== 'string'
+    ) {
       throw damaged(`has a malformed profile ${JSON.stringify(name)} (it needs baseUrl, apiKey and apiSecret)`);
     }
-    out[name] = { baseUrl: fields.baseUrl, apiKey: fields.apiKey, apiSecret: fields.apiSecret, savedAt: String(fields.savedAt ?? '') };
+    out[name] = {
+      baseUrl: fields.baseUrl,
+      apiKey: fields.apiKey,
+      apiSecret: fields.apiSecret,
+      savedAt: String(fields.savedAt ?? ''),
+    };
   }
   return out;
 }

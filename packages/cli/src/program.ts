@@ -28,7 +28,8 @@ import { registerWallet } from './commands/wallet.js';
 import { registerWallets } from './commands/wallets.js';
 import { describeError, type Io } from './output.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 /**
  * The whole command tree. Commander never exits or prints errors itself (exitOverride, silent
@@ -37,7 +38,9 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
  */
 export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () => {}): Command {
   const program = new Command('hostpay')
-    .description('hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, list wallets, preview fees, sign requests')
+    .description(
+      'hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, list wallets, preview fees, sign requests',
+    )
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: onErrorHelp, outputError: () => {} })

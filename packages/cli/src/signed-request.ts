@@ -7,7 +7,12 @@ import type { Credentials } from './credentials.js';
  * good for that request only; without them, or with `signatureVersion: 1`, version 1 signs
  * `<timestamp>.<body>`. Either way a fresh one is needed every minute.
  */
-export function authHeaders(creds: Credentials, body = '', nowMs = Date.now(), request?: { method: string; url: string }): Record<string, string> {
+export function authHeaders(
+  creds: Credentials,
+  body = '',
+  nowMs = Date.now(),
+  request?: { method: string; url: string },
+): Record<string, string> {
   const timestamp = unixTimestamp(nowMs);
   const headers: Record<string, string> = { 'api-key': creds.apiKey, timestamp };
   if (request !== undefined && (creds.signatureVersion ?? 2) === 2) {

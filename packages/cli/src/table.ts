@@ -17,8 +17,14 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
     return col.align === 'decimal' ? alignDecimals(values) : values;
   });
   const widths = columns.map((col, c) => Math.max(col.header.length, ...(cells[c] ?? []).map((v) => v.length)));
-  const line = (values: readonly string[]) => values.map((v, c) => v.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
-  return [line(columns.map((col) => col.header)), ...rows.map((_, r) => line(cells.map((col) => col[r] ?? '')))].join('\n');
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, c) => v.padEnd(widths[c] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((col) => col.header)), ...rows.map((_, r) => line(cells.map((col) => col[r] ?? '')))].join(
+    '\n',
+  );
 }
 
 function alignDecimals(values: readonly string[]): string[] {

@@ -14,10 +14,18 @@ export async function requestToken(creds: Credentials, expiresIn?: number): Prom
   if (body !== '') headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: body === '' ? null : body, signal: AbortSignal.timeout(15_000) });
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: body === '' ? null : body,
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-    throw new CommandError('UNAVAILABLE', `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`);
+    throw new CommandError(
+      'UNAVAILABLE',
+      `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`,
+    );
   }
   return envelopeResult(url, response.status, await response.text()) as TokenResult;
 }
@@ -30,10 +38,16 @@ function envelopeResult(url: string, status: number, text: string): unknown {
   } catch {
     parsed = undefined;
   }
-  const env = parsed as { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } } | undefined;
+  const env = parsed as
+    | { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } }
+    | undefined;
   if (env?.status === true && typeof env.result === 'object' && env.result !== null) return env.result;
   if (env?.status === false && typeof env.error?.code === 'string') {
-    throw new CommandError(env.error.code, String(env.message), typeof env.error.requestId === 'string' ? env.error.requestId : undefined);
+    throw new CommandError(
+      env.error.code,
+      String(env.message),
+      typeof env.error.requestId === 'string' ? env.error.requestId : undefined,
+    );
   }
   throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
 }

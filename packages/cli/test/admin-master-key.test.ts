@@ -43,8 +43,12 @@ describe('hostpay master-key rotate', () => {
     const before = { HOSTPAY_MASTER_KEY: OLD };
     const merchant = json<{ id: string }>(await run(before, 'merchant', 'create', '--name', 'Keyholder', '--json'));
     const keys = [
-      json<{ apiKey: string; apiSecret: string }>(await run(before, 'key', 'create', '--merchant', merchant.id, '--json')),
-      json<{ apiKey: string; apiSecret: string }>(await run(before, 'key', 'create', '--merchant', merchant.id, '--scopes', 'fees:read', '--json')),
+      json<{ apiKey: string; apiSecret: string }>(
+        await run(before, 'key', 'create', '--merchant', merchant.id, '--json'),
+      ),
+      json<{ apiKey: string; apiSecret: string }>(
+        await run(before, 'key', 'create', '--merchant', merchant.id, '--scopes', 'fees:read', '--json'),
+      ),
     ];
 
     // Step 1: an instance deployed with the new key, the old one as previous, serves throughout.
@@ -73,7 +77,9 @@ describe('hostpay master-key rotate', () => {
     // The old key alone can open nothing any more (the token-signing secret fails first).
     await expect(instance(OLD)).rejects.toThrow(/sealed under master key \w{8}, which is not configured/);
 
-    const audit = json<{ items: { operator: string; objectType: string }[] }>(await run(both, 'audit', 'list', '--action', 'master_key.rotate', '--json'));
+    const audit = json<{ items: { operator: string; objectType: string }[] }>(
+      await run(both, 'audit', 'list', '--action', 'master_key.rotate', '--json'),
+    );
     expect(audit.items).toEqual([
       expect.objectContaining({ operator: `cli:${userInfo().username}`, objectType: 'master_key' }),
       expect.objectContaining({ operator: `cli:${userInfo().username}`, objectType: 'master_key' }),
@@ -84,19 +90,25 @@ describe('hostpay master-key rotate', () => {
     const fresh = tempDir();
     try {
       // A store sealed under OLD that the new key alone could not open.
-      expect((await cli(['merchant', 'create', '--name', 'x', '--data-dir', fresh.dir], { HOSTPAY_MASTER_KEY: OLD })).code).toBe(0);
+      expect(
+        (await cli(['merchant', 'create', '--name', 'x', '--data-dir', fresh.dir], { HOSTPAY_MASTER_KEY: OLD })).code,
+      ).toBe(0);
       for (const env of [{ HOSTPAY_MASTER_KEY: NEW }, { HOSTPAY_MASTER_KEY_PREVIOUS: OLD }]) {
         const r = await cli(['master-key', 'rotate', '--data-dir', fresh.dir], env);
         expect([r.code, r.stdout, lines(r.stderr)]).toEqual([
           2,
           '',
-          ['hostpay: master-key rotate needs the new key in HOSTPAY_MASTER_KEY and the old one(s) in HOSTPAY_MASTER_KEY_PREVIOUS (comma-separated); see hostpay master-key rotate --help'],
+          [
+            'hostpay: master-key rotate needs the new key in HOSTPAY_MASTER_KEY and the old one(s) in HOSTPAY_MASTER_KEY_PREVIOUS (comma-separated); see hostpay master-key rotate --help',
+          ],
         ]);
       }
     } finally {
       fresh.remove();
     }
     const help = await cli(['master-key', 'rotate', '--help']);
-    expect(help.stdout).toMatch(/1\. Deploy every instance with the NEW key.*\n[\s\S]*2\. Run[\s\S]*3\. Remove HOSTPAY_MASTER_KEY_PREVIOUS/);
+    expect(help.stdout).toMatch(
+      /1\. Deploy every instance with the NEW key.*\n[\s\S]*2\. Run[\s\S]*3\. Remove HOSTPAY_MASTER_KEY_PREVIOUS/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { profilesFile, readProfiles, removeProfile, saveProfile, type Profile } 
 import { renderTable } from '../src/table.js';
 import { tempDir } from './helpers.js';
 
-const profile = (apiKey: string, baseUrl = 'http://profile.example'): Profile => ({ baseUrl, apiKey, apiSecret: `secret-of-${apiKey}`, savedAt: '' });
+const profile = (apiKey: string, baseUrl = 'http://profile.example'): Profile => ({
+  baseUrl,
+  apiKey,
+  apiSecret: `secret-of-${apiKey}`,
+  savedAt: '',
+});
 
 describe('credentials: flags, then HOSTPAY_* variables, then the profile', () => {
   const config = tempDir();
@@ -18,16 +23,41 @@ describe('credentials: flags, then HOSTPAY_* variables, then the profile', () =>
   afterAll(() => config.remove());
 
   it('takes each setting from the first source that has it', () => {
-    expect(resolveCredentials({}, env)).toEqual({ baseUrl: 'http://profile.example', apiKey: 'hp_default', apiSecret: 'secret-of-hp_default', token: undefined, signatureVersion: 2 });
-    expect(resolveCredentials({ profile: 'staging' }, env)).toMatchObject({ baseUrl: 'https://staging.example/pay', apiKey: 'hp_staging' });
-    expect(resolveCredentials({}, { ...env, HOSTPAY_PROFILE: 'staging', HOSTPAY_BASE_URL: 'http://env.example', HOSTPAY_TOKEN: 't' })).toMatchObject({
+    expect(resolveCredentials({}, env)).toEqual({
+      baseUrl: 'http://profile.example',
+      apiKey: 'hp_default',
+      apiSecret: 'secret-of-hp_default',
+      token: undefined,
+      signatureVersion: 2,
+    });
+    expect(resolveCredentials({ profile: 'staging' }, env)).toMatchObject({
+      baseUrl: 'https://staging.example/pay',
+      apiKey: 'hp_staging',
+    });
+    expect(
+      resolveCredentials(
+        {},
+        { ...env, HOSTPAY_PROFILE: 'staging', HOSTPAY_BASE_URL: 'http://env.example', HOSTPAY_TOKEN: 't' },
+      ),
+    ).toMatchObject({
       baseUrl: 'http://env.example',
       apiKey: 'hp_staging',
       token: 't',
     });
-    const all = { ...env, HOSTPAY_API_KEY: 'hp_env', HOSTPAY_API_SECRET: 's_env', HOSTPAY_BASE_URL: 'http://env.example' };
-    expect(resolveCredentials({}, all)).toMatchObject({ apiKey: 'hp_env', apiSecret: 's_env', baseUrl: 'http://env.example' });
-    expect(resolveCredentials({ apiKey: 'hp_flag', apiSecret: 's_flag', baseUrl: 'http://flag.example' }, all)).toMatchObject({
+    const all = {
+      ...env,
+      HOSTPAY_API_KEY: 'hp_env',
+      HOSTPAY_API_SECRET: 's_env',
+      HOSTPAY_BASE_URL: 'http://env.example',
+    };
+    expect(resolveCredentials({}, all)).toMatchObject({
+      apiKey: 'hp_env',
+      apiSecret: 's_env',
+      baseUrl: 'http://env.example',
+    });
+    expect(
+      resolveCredentials({ apiKey: 'hp_flag', apiSecret: 's_flag', baseUrl: 'http://flag.example' }, all),
+    ).toMatchObject({
       apiKey: 'hp_flag',
       apiSecret: 's_flag',
       baseUrl: 'http://flag.example',
@@ -37,13 +67,17 @@ describe('credentials: flags, then HOSTPAY_* variables, then the profile', () =>
   });
 
   it("never sends a profile's secret with another key", () => {
-    expect(() => resolveCredentials({ apiKey: 'hp_other' }, env)).toThrow(/^missing API secret for hp_other: .*\(profile "default" is for another key\)$/);
+    expect(() => resolveCredentials({ apiKey: 'hp_other' }, env)).toThrow(
+      /^missing API secret for hp_other: .*\(profile "default" is for another key\)$/,
+    );
     expect(resolveCredentials({ apiKey: 'hp_default' }, env)).toMatchObject({ apiSecret: 'secret-of-hp_default' });
   });
 
   it('a named profile must exist; the default one need not', () => {
     expect(() => resolveCredentials({ profile: 'prod' }, env)).toThrow(UsageError);
-    expect(() => resolveBaseUrl({}, { ...env, HOSTPAY_PROFILE: 'prod' })).toThrow(/no profile "prod" in .*profiles\.json: save it with `hostpay login --profile prod/);
+    expect(() => resolveBaseUrl({}, { ...env, HOSTPAY_PROFILE: 'prod' })).toThrow(
+      /no profile "prod" in .*profiles\.json: save it with `hostpay login --profile prod/,
+    );
     expect(resolveBaseUrl({}, { HOSTPAY_CONFIG_DIR: join(config.dir, 'none') })).toBe('http://127.0.0.1:8080');
     expect(resolveBaseUrl({ profile: 'staging' }, env)).toBe('https://staging.example/pay');
   });
@@ -52,7 +86,9 @@ describe('credentials: flags, then HOSTPAY_* variables, then the profile', () =>
     const dir = join(config.dir, 'damaged');
     mkdirSync(dir);
     writeFileSync(join(dir, 'profiles.json'), '{"profiles": {"default": {"apiKey": 1}}}');
-    expect(() => resolveCredentials({}, { HOSTPAY_CONFIG_DIR: dir })).toThrow(/malformed profile "default" .*: fix it, or delete it and run hostpay login again/);
+    expect(() => resolveCredentials({}, { HOSTPAY_CONFIG_DIR: dir })).toThrow(
+      /malformed profile "default" .*: fix it, or delete it and run hostpay login again/,
+    );
     expect(() => saveProfile(join(dir, 'profiles.json'), 'x', profile('hp_x'))).toThrow(UsageError);
   });
 });

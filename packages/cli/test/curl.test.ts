@@ -5,7 +5,12 @@ import { shellQuote } from '../src/shell-quote.js';
 import { hostpay, lines, memoryIo, sh } from './helpers.js';
 
 const SECRET = "sk_it's $HOME `x` \\ secret";
-const CREDS = { HOSTPAY_API_KEY: 'hp_test', HOSTPAY_API_SECRET: SECRET, HOSTPAY_TOKEN: 'tok.en', HOSTPAY_BASE_URL: 'http://127.0.0.1:8080/' };
+const CREDS = {
+  HOSTPAY_API_KEY: 'hp_test',
+  HOSTPAY_API_SECRET: SECRET,
+  HOSTPAY_TOKEN: 'tok.en',
+  HOSTPAY_BASE_URL: 'http://127.0.0.1:8080/',
+};
 
 /** The argv a POSIX shell builds from a printed command: `curl` swapped for printf, one arg a line. */
 async function shellArgv(command: string): Promise<string[]> {
@@ -44,18 +49,28 @@ describe('hostpay curl', () => {
 
   it('--json gives the command, URL and headers as one document; flags win over env', async () => {
     const io = memoryIo(CREDS);
-    expect(await run(['curl', 'api/v1/cp/wallets', '--api-key', 'hp_flag', '--base-url', 'https://pay.example.com/base', '--json'], io)).toBe(0);
+    expect(
+      await run(
+        ['curl', 'api/v1/cp/wallets', '--api-key', 'hp_flag', '--base-url', 'https://pay.example.com/base', '--json'],
+        io,
+      ),
+    ).toBe(0);
     const doc = JSON.parse(io.out) as { command: string; url: string; headers: Record<string, string> };
     expect(lines(io.out)).toHaveLength(1);
     expect(doc.url).toBe('https://pay.example.com/base/api/v1/cp/wallets');
     expect(doc.headers['api-key']).toBe('hp_flag');
     // The path prefix of the base URL is part of what the server receives, so it is signed.
-    expect(doc.headers['signature']).toBe(signV2(SECRET, String(doc.headers['timestamp']), 'GET', '/base/api/v1/cp/wallets'));
+    expect(doc.headers['signature']).toBe(
+      signV2(SECRET, String(doc.headers['timestamp']), 'GET', '/base/api/v1/cp/wallets'),
+    );
     expect(doc.command).toContain(shellQuote(`signature: ${doc.headers['signature']}`));
   });
 
   it('--signature-version 1 (or HOSTPAY_SIGNATURE_VERSION=1) signs `<timestamp>.<body>` without the version header', async () => {
-    for (const [args, env] of [[['--signature-version', '1'], CREDS], [[], { ...CREDS, HOSTPAY_SIGNATURE_VERSION: '1' }]] as const) {
+    for (const [args, env] of [
+      [['--signature-version', '1'], CREDS],
+      [[], { ...CREDS, HOSTPAY_SIGNATURE_VERSION: '1' }],
+    ] as const) {
       const io = memoryIo(env);
       expect(await run(['curl', '/api/v1/cp/wallets', '--json', ...args], io)).toBe(0);
       const doc = JSON.parse(io.out) as { headers: Record<string, string> };

@@ -95,7 +95,10 @@ describe('serve --demo, from start to curl', () => {
     const wallets = (await runPrinted(exportLine!, requests[0]!)) as { status: boolean; result: { asset: string }[] };
     expect(wallets.status).toBe(true);
     expect(wallets.result.map((w) => w.asset).sort()).toEqual(['BTC', 'ETH', 'TRX', 'USDT', 'USDT']);
-    const fees = (await runPrinted(exportLine!, requests[1]!)) as { status: boolean; result: { originalCurrency: string } };
+    const fees = (await runPrinted(exportLine!, requests[1]!)) as {
+      status: boolean;
+      result: { originalCurrency: string };
+    };
     expect(fees).toMatchObject({ status: true, result: { originalCurrency: 'USDT' } });
     expect((await fetch(`${url}/docs`)).status).toBe(200);
 
@@ -111,10 +114,16 @@ describe('serve --demo, from start to curl', () => {
     expect(printed).toContain(`${url}/console`);
     const operatorToken = demo.field('operator token');
     expect((await fetch(`${url}/console`)).status).toBe(200);
-    const signIn = await fetch(`${url}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: operatorToken }) });
+    const signIn = await fetch(`${url}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: operatorToken }),
+    });
     expect(signIn.status).toBe(201);
     expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
-    const review = await fetch(`${url}/admin/v1/checkouts?status=needs_review`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    const review = await fetch(`${url}/admin/v1/checkouts?status=needs_review`, {
+      headers: { authorization: `Bearer ${operatorToken}` },
+    });
     expect(((await review.json()) as { result: { items: unknown[] } }).result.items).toHaveLength(1);
 
     demo.child.kill('SIGTERM');
@@ -128,12 +137,18 @@ describe('serve --demo, from start to curl', () => {
 
     const baseUrl = /listening on (\S+)/.exec(demo.banner)![1]!;
     const creds = { baseUrl, apiKey: demo.field('API key'), apiSecret: demo.field('API secret') };
-    const token = await hostpay(['token', '--expires-in', '120'], { HOSTPAY_BASE_URL: baseUrl, HOSTPAY_API_KEY: creds.apiKey, HOSTPAY_API_SECRET: creds.apiSecret });
+    const token = await hostpay(['token', '--expires-in', '120'], {
+      HOSTPAY_BASE_URL: baseUrl,
+      HOSTPAY_API_KEY: creds.apiKey,
+      HOSTPAY_API_SECRET: creds.apiSecret,
+    });
     expect(token.code, token.stderr).toBe(0);
     expect(lines(token.stdout)).toHaveLength(1);
     expect(token.stderr).toMatch(/^hostpay: token expires at \S+ \(in 120 s\)/);
 
-    const res = await fetch(`${baseUrl}/api/v1/cp/wallets/`, { headers: authHeaders({ ...creds, token: token.stdout.trim() }) });
+    const res = await fetch(`${baseUrl}/api/v1/cp/wallets/`, {
+      headers: authHeaders({ ...creds, token: token.stdout.trim() }),
+    });
     expect(((await res.json()) as { status: boolean }).status).toBe(true);
 
     demo.child.kill('SIGINT');
@@ -171,9 +186,15 @@ describe('serve --demo in a terminal (stdout and stderr on one stream)', () => {
     expect(first, out).toBeGreaterThanOrEqual(0);
     expect(last).toBeGreaterThan(first);
     // Before the banner only plain lines (the new master key's warning); no log line up to its end.
-    expect(all.slice(0, last + 1).filter((l) => l.startsWith('{')), out).toEqual([]);
+    expect(
+      all.slice(0, last + 1).filter((l) => l.startsWith('{')),
+      out,
+    ).toEqual([]);
     // The held lines were not lost: the token request of the banner is logged after it.
-    expect(all.slice(last + 1).some((l) => l.includes('/api/v1/auth/token')), out).toBe(true);
+    expect(
+      all.slice(last + 1).some((l) => l.includes('/api/v1/auth/token')),
+      out,
+    ).toBe(true);
   });
 });
 
@@ -183,7 +204,11 @@ describe('serve --sandbox (a test deployment without demo data)', () => {
 
   it('says it is a sandbox in its start-up summary and on /healthz', async () => {
     const env = cleanEnv({ HOSTPAY_LOG_LEVEL: 'warn', HOSTPAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
-    const child = spawn(process.execPath, [BIN, 'serve', '--sandbox', '--json', '--port', '0', '--data-dir', data.dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--sandbox', '--json', '--port', '0', '--data-dir', data.dir],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
       const summary = await jsonSummary<{ url: string; sandbox: boolean }>(child, 20_000);

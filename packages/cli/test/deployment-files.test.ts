@@ -30,7 +30,9 @@ describe('Dockerfile', () => {
 
 describe('compose.yaml', () => {
   it('parses, and runs two hostpay replicas behind the load balancer on PostgreSQL and Redis', () => {
-    const doc = parse(read('compose.yaml')) as { services: Record<string, { depends_on?: unknown; environment?: Record<string, string> }> };
+    const doc = parse(read('compose.yaml')) as {
+      services: Record<string, { depends_on?: unknown; environment?: Record<string, string> }>;
+    };
     expect(Object.keys(doc.services).sort()).toEqual(['hostpay-1', 'hostpay-2', 'lb', 'postgres', 'redis']);
     for (const name of ['hostpay-1', 'hostpay-2']) {
       expect(doc.services[name]?.environment?.HOSTPAY_DATABASE_URL).toMatch(/^postgres:\/\//);

@@ -59,14 +59,32 @@ async function streamServer(script: Script): Promise<{ url: string; streams: Str
 
 const listen = (url: string, ...args: string[]) => {
   const io = memoryIo();
-  const code = run(['listen', '--forward-to', `${url}/hooks`, '--base-url', url, '--api-key', 'hpk_test', '--api-secret', 'secret', '--token', 'tok', ...args], io);
+  const code = run(
+    [
+      'listen',
+      '--forward-to',
+      `${url}/hooks`,
+      '--base-url',
+      url,
+      '--api-key',
+      'hpk_test',
+      '--api-secret',
+      'secret',
+      '--token',
+      'tok',
+      ...args,
+    ],
+    io,
+  );
   return { io, code };
 };
 
 /** The command's exit code, or a failure naming what did not happen (rather than the test's own timeout). */
 async function within(code: Promise<number>, ms: number, what: string): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`listen did not ${what} within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`listen did not ${what} within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([code, late]);
   } finally {
@@ -143,7 +161,7 @@ describe('hostpay listen on a silent stream', () => {
 });
 
 describe('hostpay listen --idle-timeout', () => {
-  it('defaults to several of the server\'s keep-alive intervals, and says so', async () => {
+  it("defaults to several of the server's keep-alive intervals, and says so", async () => {
     expect(DEFAULT_IDLE_SECONDS * 1000).toBeGreaterThanOrEqual(2 * EVENT_STREAM_KEEPALIVE_MS);
     const io = memoryIo();
     expect(await run(['listen', '--help'], io)).toBe(0);

@@ -19,8 +19,19 @@ describe('merchant commands', () => {
   let client: HostpayClient;
   const config = tempDir();
   const profileDir = join(config.dir, 'hostpay'); // not created yet: login must create it 0700
-  const creds = () => ({ HOSTPAY_BASE_URL: server.url, HOSTPAY_API_KEY: server.demo.apiKey, HOSTPAY_API_SECRET: server.demo.apiSecret });
-  const flags = () => ['--base-url', server.url, '--api-key', server.demo.apiKey, '--api-secret', server.demo.apiSecret];
+  const creds = () => ({
+    HOSTPAY_BASE_URL: server.url,
+    HOSTPAY_API_KEY: server.demo.apiKey,
+    HOSTPAY_API_SECRET: server.demo.apiSecret,
+  });
+  const flags = () => [
+    '--base-url',
+    server.url,
+    '--api-key',
+    server.demo.apiKey,
+    '--api-secret',
+    server.demo.apiSecret,
+  ];
   const ok = (r: Result): string => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
@@ -56,7 +67,14 @@ describe('merchant commands', () => {
 
     const cells = rows.map((row) => row.trim().split(/ +/));
     for (const w of wallets) {
-      expect(cells).toContainEqual([w.asset, w.chain.symbol, w.amount, w.freezeAmount, expect.any(String), w.active ? 'yes' : 'no']);
+      expect(cells).toContainEqual([
+        w.asset,
+        w.chain.symbol,
+        w.amount,
+        w.freezeAmount,
+        expect.any(String),
+        w.active ? 'yes' : 'no',
+      ]);
     }
     // 3.141592653589793238 - 0.5: all 18 decimals survive (as a double it would be 2.641592653589793).
     expect(cells).toContainEqual(['ETH', 'ETH', '3.141592653589793238', '0.5', '2.641592653589793238', 'yes']);
@@ -93,7 +111,9 @@ describe('merchant commands', () => {
     expect(await run(['fees-preview', '20000.000000000000000001', 'usdt', '--json'], io), io.err).toBe(0);
     expect(lines(io.out)).toHaveLength(1);
     expect(io.out).toContain('"amount":20000.000000000000000001');
-    expect(parseExactJson(io.out)).toEqual(await apiResult('/api/v1/cp/psp/hosted-pay/fees-preview?amount=20000.000000000000000001&currency=usdt'));
+    expect(parseExactJson(io.out)).toEqual(
+      await apiResult('/api/v1/cp/psp/hosted-pay/fees-preview?amount=20000.000000000000000001&currency=usdt'),
+    );
   });
 
   it("time: server time (ISO and Unix) and this machine's offset, near 0 here", async () => {
@@ -108,7 +128,12 @@ describe('merchant commands', () => {
 
     const io = memoryIo({ HOSTPAY_BASE_URL: server.url });
     expect(await run(['time', '--json'], io), io.err).toBe(0);
-    const doc = JSON.parse(io.out) as { serverTime: string; unixTime: number; offsetSeconds: number; toleranceSeconds: number };
+    const doc = JSON.parse(io.out) as {
+      serverTime: string;
+      unixTime: number;
+      offsetSeconds: number;
+      toleranceSeconds: number;
+    };
     expect(Math.abs(doc.offsetSeconds)).toBeLessThan(1);
     expect(doc.unixTime).toBe(Math.floor(Date.parse(doc.serverTime) / 1000));
     expect(doc.toleranceSeconds).toBe(60);
@@ -124,7 +149,11 @@ describe('merchant commands', () => {
   it('a rejected --token / HOSTPAY_TOKEN says where the token came from (in-process)', async () => {
     const io = memoryIo({ ...creds(), HOSTPAY_TOKEN: 'not.a.token' });
     expect(await run(['fees-preview', '100', 'EUR'], io)).toBe(1);
-    expect(lines(io.err)).toEqual([expect.stringMatching(/^hostpay: INVALID_TOKEN: .*; the token came from --token or HOSTPAY_TOKEN: .* \(request id req_\w+\)$/)]);
+    expect(lines(io.err)).toEqual([
+      expect.stringMatching(
+        /^hostpay: INVALID_TOKEN: .*; the token came from --token or HOSTPAY_TOKEN: .* \(request id req_\w+\)$/,
+      ),
+    ]);
   });
 
   describe('login, profile, logout', () => {
@@ -132,7 +161,10 @@ describe('merchant commands', () => {
     const file = join(profileDir, 'profiles.json');
 
     it('login checks the key first: a wrong secret exits 1 with INVALID_SIGNATURE and writes nothing', async () => {
-      const r = await hostpay(['login', '--base-url', server.url, '--api-key', server.demo.apiKey, '--api-secret', 'sk_wrong'], env());
+      const r = await hostpay(
+        ['login', '--base-url', server.url, '--api-key', server.demo.apiKey, '--api-secret', 'sk_wrong'],
+        env(),
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(lines(r.stderr)).toEqual([expect.stringMatching(/^hostpay: INVALID_SIGNATURE: /)]);
@@ -146,13 +178,17 @@ describe('merchant commands', () => {
       expect(out).toContain(`saved as profile "default" in ${file}`);
       expect(statSync(profileDir).mode & 0o777).toBe(0o700);
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, { apiKey: string; baseUrl: string }> };
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        profiles: Record<string, { apiKey: string; baseUrl: string }>;
+      };
       expect(saved.profiles['default']).toMatchObject({ apiKey: server.demo.apiKey, baseUrl: server.url });
     });
 
     it('later commands work with no flags and no credential variables', async () => {
       const out = lines(ok(await hostpay(['wallets'], env())));
-      expect(out.find((l) => l.startsWith('ETH '))).toMatch(/^ETH +ETH +3\.141592653589793238 +0\.5 +2\.641592653589793238 +yes$/);
+      expect(out.find((l) => l.startsWith('ETH '))).toMatch(
+        /^ETH +ETH +3\.141592653589793238 +0\.5 +2\.641592653589793238 +yes$/,
+      );
 
       const io = memoryIo(env());
       expect(await run(['fees-preview', '100', 'USDT', '--json'], io), io.err).toBe(0);
@@ -165,7 +201,9 @@ describe('merchant commands', () => {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(lines(r.stderr)).toHaveLength(1);
-      expect(r.stderr).toMatch(/^hostpay: missing API key: pass --api-key, set HOSTPAY_API_KEY, or save them once with `hostpay login /);
+      expect(r.stderr).toMatch(
+        /^hostpay: missing API key: pass --api-key, set HOSTPAY_API_KEY, or save them once with `hostpay login /,
+      );
     });
   });
 });

@@ -25,7 +25,9 @@ describe('operator commands', () => {
     expect(merchant).toMatchObject({ name: 'Acme Ltd', status: 'active' });
     merchantId = String(merchant['id']);
     // The first command in a fresh data dir creates the master key, and says so in one line.
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^hostpay: warning: generated a new master key in .*master\.key/)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(/^hostpay: warning: generated a new master key in .*master\.key/),
+    ]);
   });
   afterAll(() => data.remove());
 
@@ -37,22 +39,48 @@ describe('operator commands', () => {
     expect(human.stdout).toMatch(/shown only this once/);
     expect(human.stderr).toBe('');
 
-    const key = json(await run('key', 'create', '--merchant', merchantId, '--scopes', 'fees:read', '--rate-limit', '5', '--json'));
+    const key = json(
+      await run('key', 'create', '--merchant', merchantId, '--scopes', 'fees:read', '--rate-limit', '5', '--json'),
+    );
     expect(key).toMatchObject({ merchantId, scopes: ['fees:read'], rateLimitPerMinute: '5', status: 'active' });
     expect(String(key['apiKey'])).toMatch(/^hp_/);
     expect(String(key['apiSecret'])).toMatch(/^sk_/);
   });
 
   it('creates a wallet', async () => {
-    const wallet = json(await run('wallet', 'create', '--merchant', merchantId, '--asset', 'eth', '--chain', 'ETH', '--json'));
-    expect(wallet).toMatchObject({ merchantId, asset: 'ETH', active: true, amount: '0', freezeAmount: '0', chain: { symbol: 'ETH' } });
+    const wallet = json(
+      await run('wallet', 'create', '--merchant', merchantId, '--asset', 'eth', '--chain', 'ETH', '--json'),
+    );
+    expect(wallet).toMatchObject({
+      merchantId,
+      asset: 'ETH',
+      active: true,
+      amount: '0',
+      freezeAmount: '0',
+      chain: { symbol: 'ETH' },
+    });
     walletId = String(wallet['id']);
   });
 
   it('posts credit, freeze, unfreeze and debit with exact amounts', async () => {
     // 32 significant digits: a binary float would round this.
-    const credit = json(await run('wallet', 'credit', walletId, '12345678901234.123456789012345678', '--idempotency-key', 'dep-1', '--json'));
-    expect(credit).toMatchObject({ kind: 'credit', amount: '12345678901234.123456789012345678', amountAfter: '12345678901234.123456789012345678', replayed: false });
+    const credit = json(
+      await run(
+        'wallet',
+        'credit',
+        walletId,
+        '12345678901234.123456789012345678',
+        '--idempotency-key',
+        'dep-1',
+        '--json',
+      ),
+    );
+    expect(credit).toMatchObject({
+      kind: 'credit',
+      amount: '12345678901234.123456789012345678',
+      amountAfter: '12345678901234.123456789012345678',
+      replayed: false,
+    });
 
     const freeze = json(await run('wallet', 'freeze', walletId, '0.000000000000000001', '--json'));
     expect(freeze).toMatchObject({ freezeAmountAfter: '0.000000000000000001' });
@@ -65,7 +93,17 @@ describe('operator commands', () => {
   });
 
   it('replays a posting with the same idempotency key instead of applying it twice', async () => {
-    const replay = json(await run('wallet', 'credit', walletId, '12345678901234.123456789012345678', '--idempotency-key', 'dep-1', '--json'));
+    const replay = json(
+      await run(
+        'wallet',
+        'credit',
+        walletId,
+        '12345678901234.123456789012345678',
+        '--idempotency-key',
+        'dep-1',
+        '--json',
+      ),
+    );
     expect(replay).toMatchObject({ replayed: true, amountAfter: '12345678901234.123456789012345678' });
   });
 
@@ -73,18 +111,67 @@ describe('operator commands', () => {
     const r = await run('wallet', 'debit', walletId, '12345678901234.000000000000000001');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^hostpay: INSUFFICIENT_FUNDS: debit of 12345678901234\.000000000000000001 exceeds the available balance 12345678901234 /)]);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^hostpay: INSUFFICIENT_FUNDS: debit of 12345678901234\.000000000000000001 exceeds the available balance 12345678901234 /,
+      ),
+    ]);
   });
 
   it('sets fees and rates', async () => {
-    const fee = json(await run('fee', 'set', '--currency', 'usdt', '--percent', '1.5', '--min', '1', '--on-chain-fee', '0.000001', '--json'));
-    expect(fee).toMatchObject({ merchantId: null, currency: 'USDT', isPercentage: true, value: '1.5', minValue: '1', onChainFee: '0.000001', fromAmount: '0' });
+    const fee = json(
+      await run(
+        'fee',
+        'set',
+        '--currency',
+        'usdt',
+        '--percent',
+        '1.5',
+        '--min',
+        '1',
+        '--on-chain-fee',
+        '0.000001',
+        '--json',
+      ),
+    );
+    expect(fee).toMatchObject({
+      merchantId: null,
+      currency: 'USDT',
+      isPercentage: true,
+      value: '1.5',
+      minValue: '1',
+      onChainFee: '0.000001',
+      fromAmount: '0',
+    });
 
     const rate = await run('rate', 'set', 'EUR', 'USDT', '1.0842');
     expect(rate.stdout).toBe('rate set: 1 EUR = 1.0842 USDT\n');
 
-    const override = json(await run('fee', 'set', '--currency', 'EUR', '--fixed', '0.5', '--fee-currency', 'usdt', '--from-amount', '1000', '--merchant', merchantId, '--json'));
-    expect(override).toMatchObject({ merchantId, currency: 'EUR', isPercentage: false, value: '0.5', fromAmount: '1000', feeCurrency: 'USDT' });
+    const override = json(
+      await run(
+        'fee',
+        'set',
+        '--currency',
+        'EUR',
+        '--fixed',
+        '0.5',
+        '--fee-currency',
+        'usdt',
+        '--from-amount',
+        '1000',
+        '--merchant',
+        merchantId,
+        '--json',
+      ),
+    );
+    expect(override).toMatchObject({
+      merchantId,
+      currency: 'EUR',
+      isPercentage: false,
+      value: '0.5',
+      fromAmount: '1000',
+      feeCurrency: 'USDT',
+    });
   });
 
   it('treats --percent with --fixed as a usage error: exit 2, one line', async () => {

@@ -23,7 +23,8 @@ const tarball: Record<string, string> = {};
 /** npm's environment without what `npm test` put there (workspace, prefix, script settings). */
 function npmEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^npm_/i.test(k) && !k.startsWith('HOSTPAY_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^npm_/i.test(k) && !k.startsWith('HOSTPAY_')) env[k] = v;
   return env;
 }
 
@@ -36,14 +37,21 @@ function emptyProject(name: string): string {
 
 async function npmInstall(dir: string, tarballs: string[]): Promise<void> {
   // The cache already holds every dependency (the workspace's own `npm ci` put it there).
-  await run('npm', ['install', ...tarballs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnv() });
+  await run('npm', ['install', ...tarballs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    env: npmEnv(),
+  });
 }
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'hostpay-published-'));
   const out = join(work, 'tarballs');
   mkdirSync(out);
-  await run('npm', ['pack', '--pack-destination', out, '--loglevel=error', ...PACKAGES.flatMap((p) => ['-w', `@hostpay/${p}`])], { cwd: ROOT, env: npmEnv() });
+  await run(
+    'npm',
+    ['pack', '--pack-destination', out, '--loglevel=error', ...PACKAGES.flatMap((p) => ['-w', `@hostpay/${p}`])],
+    { cwd: ROOT, env: npmEnv() },
+  );
   for (const file of readdirSync(out)) {
     const name = /^hostpay-(\w+)-/.exec(file)?.[1];
     if (name) tarball[name] = join(out, file);
@@ -62,7 +70,10 @@ describe('the published tarballs', () => {
       expect(files, pkg).toContain('package/dist/index.d.ts');
       expect(files, pkg).toContain('package/LICENSE');
       expect(files, pkg).toContain('package/package.json');
-      expect(files.filter((f) => /^package\/(src|test)\/|\.tsbuildinfo$|\.test\./.test(f)), pkg).toEqual([]);
+      expect(
+        files.filter((f) => /^package\/(src|test)\/|\.tsbuildinfo$|\.test\./.test(f)),
+        pkg,
+      ).toEqual([]);
     }
   });
 });
@@ -75,7 +86,11 @@ describe('@hostpay/client installed alone', () => {
   }, 120_000);
 
   it('brings no dependency with it', () => {
-    expect(readdirSync(join(dir, 'node_modules')).filter((n) => !n.startsWith('.')).sort()).toEqual(['@hostpay']);
+    expect(
+      readdirSync(join(dir, 'node_modules'))
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['@hostpay']);
     expect(readdirSync(join(dir, 'node_modules/@hostpay'))).toEqual(['client']);
   });
 
@@ -84,7 +99,7 @@ describe('@hostpay/client installed alone', () => {
       join(dir, 'try.mjs'),
       "import { HostpayClient, isHostpayError, sign } from '@hostpay/client';\n" +
         "const c = new HostpayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'hp_x', apiSecret: 'sk_x' });\n" +
-        "console.log(typeof c.listWallets, typeof isHostpayError, typeof sign);\n",
+        'console.log(typeof c.listWallets, typeof isHostpayError, typeof sign);\n',
     );
     const { stdout } = await run(process.execPath, ['try.mjs'], { cwd: dir });
     expect(stdout.trim()).toBe('function function function');
@@ -107,9 +122,23 @@ describe('@hostpay/client installed alone', () => {
         '',
       ].join('\n'),
     );
-    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['try.ts'] };
+    const tsconfig = {
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      },
+      files: ['try.ts'],
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const result = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((e: { stdout: string }) => e);
+    const result = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch(
+      (e: { stdout: string }) => e,
+    );
     expect('stdout' in result ? result.stdout : '').toBe('');
   });
 });
@@ -119,7 +148,10 @@ describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
   beforeAll(async () => {
     dir = emptyProject('cli');
     // better-sqlite3 compiles here when no prebuilt binary can be fetched: give it time.
-    await npmInstall(dir, PACKAGES.map((p) => tarball[p]!));
+    await npmInstall(
+      dir,
+      PACKAGES.map((p) => tarball[p]!),
+    );
   }, 300_000);
 
   it('hostpay --version runs the compiled bin', async () => {
@@ -128,14 +160,21 @@ describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
   });
 
   it('hostpay serve --demo serves the demo: /healthz 200 and the printed key lists wallets', async () => {
-    const child = spawn(join(dir, 'node_modules/.bin/hostpay'), ['serve', '--demo', '--port', '0', '--data-dir', join(dir, 'data'), '--json'], {
-      cwd: dir,
-      env: { ...npmEnv(), HOSTPAY_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      join(dir, 'node_modules/.bin/hostpay'),
+      ['serve', '--demo', '--port', '0', '--data-dir', join(dir, 'data'), '--json'],
+      {
+        cwd: dir,
+        env: { ...npmEnv(), HOSTPAY_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      const summary = await jsonSummary<{ url: string; demo: { apiKey: string; token: { accessToken: string } } }>(child, 30_000);
+      const summary = await jsonSummary<{ url: string; demo: { apiKey: string; token: { accessToken: string } } }>(
+        child,
+        30_000,
+      );
       expect((await fetch(`${summary.url}/healthz`)).status).toBe(200);
       expect(summary.demo.apiKey).toMatch(/^hp_/);
       expect(summary.demo.token.accessToken.split('.')).toHaveLength(3);

@@ -16,16 +16,35 @@ export interface TestServer {
  * random local port; spawned CLI processes talk to it over HTTP. `adminTokens` is
  * HOSTPAY_ADMIN_TOKENS (`name:token,…`); empty or absent: the admin API is disabled.
  */
-async function startTestServer(opts: { adminTokens?: string; demo?: boolean; checkouts?: boolean }): Promise<TestServer> {
+async function startTestServer(opts: {
+  adminTokens?: string;
+  demo?: boolean;
+  checkouts?: boolean;
+}): Promise<TestServer> {
   const data = tempDir();
   // Bad-credential cases fail authentication from 127.0.0.1 on purpose: lift the per-address limit.
-  const config = loadConfig({}, { dataDir: data.dir, logLevel: 'silent', adminTokens: opts.adminTokens ?? '', authFailureLimitPerMinute: 1_000_000, sandbox: opts.checkouts === true });
+  const config = loadConfig(
+    {},
+    {
+      dataDir: data.dir,
+      logLevel: 'silent',
+      adminTokens: opts.adminTokens ?? '',
+      authFailureLimitPerMinute: 1_000_000,
+      sandbox: opts.checkouts === true,
+    },
+  );
   const services = await createServices(config, { generateMasterKey: true });
   try {
     const demo = opts.demo === true ? await seedDemo(services, data.dir) : undefined;
     if (opts.checkouts) await configureChains(services);
     const checkouts = opts.checkouts ? { checkouts: services.checkouts } : {};
-    const app = await buildApp({ config, services: services.merchant, admin: services.admin, logger: false, ...checkouts });
+    const app = await buildApp({
+      config,
+      services: services.merchant,
+      admin: services.admin,
+      logger: false,
+      ...checkouts,
+    });
     const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
     services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
     return {

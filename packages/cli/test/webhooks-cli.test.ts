@@ -37,7 +37,8 @@ const until = async (check: () => boolean, what: string) => {
 
 describe('reading an event stream', () => {
   it('joins data lines, takes CRLF, and survives messages cut anywhere between chunks', async () => {
-    const text = ': events after #7\r\n\r\nretry: 1000\n\nid: 8\nevent: checkout.created\ndata: {"id":"evt_a",\ndata: "n":1.10}\n\n: keep-alive\n\nid: 9\nevent: test.ping\ndata: {"id":"evt_b"}\n\n';
+    const text =
+      ': events after #7\r\n\r\nretry: 1000\n\nid: 8\nevent: checkout.created\ndata: {"id":"evt_a",\ndata: "n":1.10}\n\n: keep-alive\n\nid: 9\nevent: test.ping\ndata: {"id":"evt_b"}\n\n';
     for (const size of [1, 3, 7, text.length]) {
       const bytes = new TextEncoder().encode(text);
       const body = new ReadableStream<Uint8Array>({
@@ -48,7 +49,11 @@ describe('reading an event stream', () => {
       });
       const items = [];
       for await (const item of readEventStream(body)) items.push(item);
-      expect(items).toEqual([{ after: 7 }, { sequence: 8, type: 'checkout.created', body: '{"id":"evt_a",\n"n":1.10}' }, { sequence: 9, type: 'test.ping', body: '{"id":"evt_b"}' }]);
+      expect(items).toEqual([
+        { after: 7 },
+        { sequence: 8, type: 'checkout.created', body: '{"id":"evt_a",\n"n":1.10}' },
+        { sequence: 9, type: 'test.ping', body: '{"id":"evt_b"}' },
+      ]);
     }
   });
 });
@@ -86,13 +91,18 @@ describe('webhook commands', () => {
   });
 
   it('create, trigger checkout.settled, see it delivered, verified and logged', async () => {
-    const created = JSON.parse(await cli('webhooks', 'create', '--url', hooks.url, '--events', 'checkout.settled', '--json')) as { id: string; secret: string };
+    const created = JSON.parse(
+      await cli('webhooks', 'create', '--url', hooks.url, '--events', 'checkout.settled', '--json'),
+    ) as { id: string; secret: string };
     expect(created.secret).toMatch(/^whsec_/);
     expect(await cli('webhooks', 'list')).toContain(created.id);
     expect(await cli('trigger', 'checkout.settled')).toMatch(/^checkout chk_\w+ is settled/);
     await until(() => hooks.hits.length === 1, 'the checkout.settled delivery');
     const hit = hooks.hits[0]!;
-    const event = new Webhook(created.secret).verify(hit.body, hit.headers as Record<string, string>) as { id: string; type: string };
+    const event = new Webhook(created.secret).verify(hit.body, hit.headers as Record<string, string>) as {
+      id: string;
+      type: string;
+    };
     expect(event.type).toBe('checkout.settled');
     const log = await cli('webhooks', 'deliveries', created.id);
     expect(log).toMatch(/checkout\.settled +HTTP 200/);
@@ -108,20 +118,60 @@ describe('webhook commands', () => {
   it('listen forwards new events signed with the local secret it prints', async () => {
     const secret = `whsec_${Buffer.from('a local secret of 24 byte').toString('base64')}`;
     const io = memoryIo();
-    const listening = run(['listen', '--forward-to', local.url, '--secret', secret, '--max-events', '2', '--events', 'checkout.created,checkout.canceled', '--base-url', url, '--api-key', demo.apiKey, '--api-secret', demo.apiSecret], io);
+    const listening = run(
+      [
+        'listen',
+        '--forward-to',
+        local.url,
+        '--secret',
+        secret,
+        '--max-events',
+        '2',
+        '--events',
+        'checkout.created,checkout.canceled',
+        '--base-url',
+        url,
+        '--api-key',
+        demo.apiKey,
+        '--api-secret',
+        demo.apiSecret,
+      ],
+      io,
+    );
     await until(() => io.out.includes('Ready'), 'listen to start');
     expect(io.out).toContain(secret);
     await cli('trigger', 'checkout.canceled');
     expect(await listening).toBe(0);
-    expect(local.hits.map((h) => (JSON.parse(h.body) as { type: string }).type)).toEqual(['checkout.created', 'checkout.canceled']);
-    for (const h of local.hits) expect(() => new Webhook(secret).verify(h.body, h.headers as Record<string, string>)).not.toThrow();
+    expect(local.hits.map((h) => (JSON.parse(h.body) as { type: string }).type)).toEqual([
+      'checkout.created',
+      'checkout.canceled',
+    ]);
+    for (const h of local.hits)
+      expect(() => new Webhook(secret).verify(h.body, h.headers as Record<string, string>)).not.toThrow();
     expect(io.out).toMatch(/checkout\.canceled +evt_\w+ +-> HTTP 200/);
   });
 
   it('listen reconnects when the stream ends and resumes after the last event it forwarded: nothing skipped', async () => {
     const io = memoryIo();
     const before = local.hits.length;
-    const listening = run(['listen', '--forward-to', local.url, '--max-events', '3', '--events', 'checkout.created,checkout.canceled', '--base-url', url, '--api-key', demo.apiKey, '--api-secret', demo.apiSecret], io);
+    const listening = run(
+      [
+        'listen',
+        '--forward-to',
+        local.url,
+        '--max-events',
+        '3',
+        '--events',
+        'checkout.created,checkout.canceled',
+        '--base-url',
+        url,
+        '--api-key',
+        demo.apiKey,
+        '--api-secret',
+        demo.apiSecret,
+      ],
+      io,
+    );
     await until(() => io.out.includes('Ready'), 'listen to start');
     await cli('trigger', 'checkout.created');
     await until(() => local.hits.length === before + 1, 'the first event');

@@ -30,7 +30,8 @@ function idPath(template: string, id: string): string {
   return template.replace(':id', encodeURIComponent(id));
 }
 
-const isoText = (value: string | Date | undefined): string | undefined => (value instanceof Date ? value.toISOString() : value);
+const isoText = (value: string | Date | undefined): string | undefined =>
+  value instanceof Date ? value.toISOString() : value;
 
 /**
  * The hosted checkouts of the calling merchant (`client.checkouts`). Every POST carries an
@@ -49,7 +50,12 @@ export class Checkouts<M extends AmountMode = 'string'> {
 
   /** One checkout; another merchant's id is NOT_FOUND. */
   async get(id: string, options: ReadOptions = {}): Promise<Checkout<M>> {
-    const spec: RequestSpec = { method: 'GET', path: idPath(CHECKOUT_PATHS.checkout, id), query: { merchantId: options.merchantId }, auth: 'bearer' };
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: idPath(CHECKOUT_PATHS.checkout, id),
+      query: { merchantId: options.merchantId },
+      auth: 'bearer',
+    };
     return (await this.transport.call(spec, options)) as Checkout<M>;
   }
 
@@ -95,6 +101,9 @@ export class Checkouts<M extends AmountMode = 'string'> {
 
   private write(path: string, body: object, options: WriteOptions): Promise<unknown> {
     const headers = { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.transport.call({ method: 'POST', path, query: { merchantId: options.merchantId }, body, auth: 'bearer', headers }, options);
+    return this.transport.call(
+      { method: 'POST', path, query: { merchantId: options.merchantId }, body, auth: 'bearer', headers },
+      options,
+    );
   }
 }

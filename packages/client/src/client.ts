@@ -46,13 +46,15 @@ export interface HostpayClientOptions<M extends AmountMode = 'string'> {
 }
 
 function required(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`HostpayClient: ${name} must be a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new TypeError(`HostpayClient: ${name} must be a non-empty string`);
   return value;
 }
 
 function count(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new TypeError(`HostpayClient: ${name} must be a whole number >= ${min}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new TypeError(`HostpayClient: ${name} must be a whole number >= ${min}`);
   return value;
 }
 
@@ -92,7 +94,12 @@ export class HostpayClient<M extends AmountMode = 'string'> {
 
   /** The wallets of the calling merchant (GET /api/v1/cp/wallets/). */
   async listWallets(params: ListWalletsParams = {}): Promise<Wallet<M>[]> {
-    const spec = { method: 'GET', path: PATHS.wallets, query: { merchantId: params.merchantId }, auth: 'bearer' } as const;
+    const spec = {
+      method: 'GET',
+      path: PATHS.wallets,
+      query: { merchantId: params.merchantId },
+      auth: 'bearer',
+    } as const;
     return (await this.transport.call(spec, params)) as Wallet<M>[];
   }
 

@@ -53,7 +53,13 @@ export class HostpayError extends Error {
 export function isHostpayError(value: unknown): value is HostpayError {
   if (value instanceof HostpayError) return true;
   const v = value as { name?: unknown; code?: unknown; status?: unknown } | null;
-  return typeof v === 'object' && v !== null && v.name === 'HostpayError' && typeof v.code === 'string' && typeof v.status === 'number';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.name === 'HostpayError' &&
+    typeof v.code === 'string' &&
+    typeof v.status === 'number'
+  );
 }
 
 /** Turns whatever a fetch, body read, sleep or wait threw into a HostpayError. */

@@ -10,7 +10,13 @@ export {
 export { DECIMAL_FIELDS, decimalText, type AmountMode, type DecimalField, type DecimalInput } from './decimals.js';
 export { defaultRetryDelay, isRetryable, type RetryDelay, type RetryInfo } from './retry.js';
 export { canonicalTarget, compactJson, sign, signV2 } from './signing.js';
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders, type WebhookVerificationReason } from './webhooks.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhooks.js';
 export type {
   CallOptions,
   Checkout,

@@ -35,8 +35,17 @@ export function compactJson(raw: string): string {
  * Version 2 (header `signature-version: 2`): `<timestamp>.<METHOD>.<canonical path?query>.<body>`,
  * so a signature is good for one request target only. `target` is the path and query as sent.
  */
-export async function signV2(secret: string, timestamp: string, method: string, target: string, body = ''): Promise<string> {
-  return hmacHex(secret, `${timestamp}.${method.toUpperCase()}.${canonicalTarget(target)}.${body && compactJson(body)}`);
+export async function signV2(
+  secret: string,
+  timestamp: string,
+  method: string,
+  target: string,
+  body = '',
+): Promise<string> {
+  return hmacHex(
+    secret,
+    `${timestamp}.${method.toUpperCase()}.${canonicalTarget(target)}.${body && compactJson(body)}`,
+  );
 }
 
 /**
@@ -74,7 +83,14 @@ function recode(part: string): string {
 }
 
 /** The `signature` (and for version 2 `signature-version`) headers of a request to `url`. */
-export async function signatureHeaders(secret: string, version: 1 | 2, timestamp: string, method: string, url: string, body: string): Promise<Record<string, string>> {
+export async function signatureHeaders(
+  secret: string,
+  version: 1 | 2,
+  timestamp: string,
+  method: string,
+  url: string,
+  body: string,
+): Promise<Record<string, string>> {
   if (version === 1) return { signature: await sign(secret, timestamp, body) };
   // The path and query as they go over the wire (what the server verifies): the URL minus its origin.
   const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';

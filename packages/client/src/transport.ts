@@ -43,7 +43,12 @@ export class Transport {
   constructor(private readonly cfg: TransportConfig) {
     this.signatureVersion = cfg.signatureVersion ?? 1;
     if (cfg.bearerToken === undefined) {
-      const tokenSpec: RequestSpec = { method: 'POST', path: PATHS.token, body: { expiresIn: cfg.tokenExpiresIn }, auth: 'key' };
+      const tokenSpec: RequestSpec = {
+        method: 'POST',
+        path: PATHS.token,
+        body: { expiresIn: cfg.tokenExpiresIn },
+        auth: 'key',
+      };
       // One attempt with its own timeout: a caller's abort must not fail the others' shared wait.
       const issue = () => this.attempt(tokenSpec, AbortSignal.timeout(cfg.timeoutMs)) as Promise<TokenResult>;
       this.tokens = new TokenCache(issue, cfg.now);
@@ -87,7 +92,11 @@ export class Transport {
           continue;
         }
         // The key requires version 2 (an operator turned it on): switch for good and retry once.
-        if (error.code === 'SIGNATURE_V2_REQUIRED' && this.cfg.signatureVersion === undefined && this.signatureVersion === 1) {
+        if (
+          error.code === 'SIGNATURE_V2_REQUIRED' &&
+          this.cfg.signatureVersion === undefined &&
+          this.signatureVersion === 1
+        ) {
           this.signatureVersion = 2;
           continue;
         }
@@ -119,7 +128,10 @@ export class Transport {
       const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
       headers['api-key'] = this.cfg.apiKey;
       headers.timestamp = timestamp;
-      Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, this.signatureVersion, timestamp, spec.method, url, body));
+      Object.assign(
+        headers,
+        await signatureHeaders(this.cfg.apiSecret, this.signatureVersion, timestamp, spec.method, url, body),
+      );
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {
@@ -142,7 +154,12 @@ export class Transport {
   }
 
   private url(spec: RequestSpec): string {
-    const pairs = spec.query === undefined ? [] : Object.entries(spec.query).filter((e): e is [string, string] => e[1] !== undefined);
-    return pairs.length === 0 ? this.cfg.baseUrl + spec.path : `${this.cfg.baseUrl}${spec.path}?${new URLSearchParams(pairs)}`;
+    const pairs =
+      spec.query === undefined
+        ? []
+        : Object.entries(spec.query).filter((e): e is [string, string] => e[1] !== undefined);
+    return pairs.length === 0
+      ? this.cfg.baseUrl + spec.path
+      : `${this.cfg.baseUrl}${spec.path}?${new URLSearchParams(pairs)}`;
   }
 }

@@ -1,4 +1,14 @@
-import type { WireCheckout, WireCheckoutStatus, WireFeePreview, WirePayment, WirePaymentOption, WireTimeResult, WireTimelineEntry, WireTokenResult, WireWallet } from './wire.js';
+import type {
+  WireCheckout,
+  WireCheckoutStatus,
+  WireFeePreview,
+  WirePayment,
+  WirePaymentOption,
+  WireTimeResult,
+  WireTimelineEntry,
+  WireTokenResult,
+  WireWallet,
+} from './wire.js';
 import type { AmountMode, DecimalField, DecimalInput } from './decimals.js';
 
 /** `T` with every decimal field typed as `D` (string or number), nested objects included. */
@@ -62,7 +72,8 @@ export type TimelineEntry = WireTimelineEntry;
  * A hosted checkout, amounts as for Wallet. `fee` is the fee preview of the checkout's amount and
  * currency, field for field (the wire says only "an object"; the contract fixes its fields).
  */
-export interface Checkout<M extends AmountMode = 'string'> extends Omit<WithDecimals<WireCheckout, DecimalOf<M>>, 'fee'> {
+export interface Checkout<M extends AmountMode = 'string'>
+  extends Omit<WithDecimals<WireCheckout, DecimalOf<M>>, 'fee'> {
   fee: FeePreview<M>;
 }
 

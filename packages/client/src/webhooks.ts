@@ -6,7 +6,13 @@
  * bytes, never a re-serialised JSON.parse result). Web Crypto only: works on Node, Deno, Bun,
  * edge runtimes and browsers.
  */
-export type WebhookVerificationReason = 'missing_header' | 'invalid_timestamp' | 'timestamp_too_old' | 'timestamp_too_new' | 'invalid_secret' | 'no_matching_signature';
+export type WebhookVerificationReason =
+  | 'missing_header'
+  | 'invalid_timestamp'
+  | 'timestamp_too_old'
+  | 'timestamp_too_new'
+  | 'invalid_secret'
+  | 'no_matching_signature';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
@@ -31,7 +37,8 @@ export type WebhookHeaders = { get(name: string): string | null } | Record<strin
 const utf8 = new TextEncoder();
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as { get?: unknown }).get === 'function')
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   for (const key of Object.keys(record)) {
     if (key.toLowerCase() !== name) continue;
@@ -62,23 +69,47 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** Resolves to true when the webhook is authentic and fresh; rejects with WebhookVerificationError otherwise. */
-export async function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyWebhookOptions = {}): Promise<true> {
+export async function verifyWebhook(
+  body: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<true> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing_header', 'webhook-id, webhook-timestamp and webhook-signature are all required');
-  if (!/^\d{1,15}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp must be Unix seconds, got ${JSON.stringify(timestamp.slice(0, 20))}`);
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError(
+      'missing_header',
+      'webhook-id, webhook-timestamp and webhook-signature are all required',
+    );
+  if (!/^\d{1,15}$/.test(timestamp))
+    throw new WebhookVerificationError(
+      'invalid_timestamp',
+      `webhook-timestamp must be Unix seconds, got ${JSON.stringify(timestamp.slice(0, 20))}`,
+    );
   const nowOption = options.now ?? Date.now();
   const nowMs = nowOption instanceof Date ? nowOption.getTime() : nowOption < 1e11 ? nowOption * 1000 : nowOption;
   const tolerance = options.tolerance ?? 300;
   const skew = Math.floor(nowMs / 1000) - Number(timestamp);
-  if (skew > tolerance) throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${skew} s old (more than ${tolerance} s): a replay, or a clock that is off`);
-  if (-skew > tolerance) throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is ${-skew} s in the future (more than ${tolerance} s): check the clock`);
+  if (skew > tolerance)
+    throw new WebhookVerificationError(
+      'timestamp_too_old',
+      `webhook-timestamp is ${skew} s old (more than ${tolerance} s): a replay, or a clock that is off`,
+    );
+  if (-skew > tolerance)
+    throw new WebhookVerificationError(
+      'timestamp_too_new',
+      `webhook-timestamp is ${-skew} s in the future (more than ${tolerance} s): check the clock`,
+    );
   let key: Uint8Array<ArrayBuffer>;
   try {
     key = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
   } catch {
-    throw new WebhookVerificationError('invalid_secret', 'the secret must be whsec_ followed by base64, as hostpay showed it');
+    throw new WebhookVerificationError(
+      'invalid_secret',
+      'the secret must be whsec_ followed by base64, as hostpay showed it',
+    );
   }
   const bodyBytes = typeof body === 'string' ? utf8.encode(body) : body;
   const prefix = utf8.encode(`${id}.${timestamp}.`);
@@ -92,5 +123,8 @@ export async function verifyWebhook(body: string | Uint8Array, headers: WebhookH
     if (comma < 0 || candidate.slice(0, comma) !== 'v1') continue;
     if (sameText(candidate.slice(comma + 1), expected)) return true;
   }
-  throw new WebhookVerificationError('no_matching_signature', 'no v1 signature matches: verify the raw body exactly as received with the endpoint\'s current whsec_ secret');
+  throw new WebhookVerificationError(
+    'no_matching_signature',
+    "no v1 signature matches: verify the raw body exactly as received with the endpoint's current whsec_ secret",
+  );
 }

@@ -1,7 +1,15 @@
 /** The checkout wire types (protocol checkout.ts), written out as wire.ts explains. */
 
 /** A checkout's status (protocol CHECKOUT_STATUS_VALUES). */
-export type WireCheckoutStatus = 'open' | 'underpaid' | 'processing' | 'settled' | 'expired' | 'canceled' | 'needs_review' | 'invalid';
+export type WireCheckoutStatus =
+  | 'open'
+  | 'underpaid'
+  | 'processing'
+  | 'settled'
+  | 'expired'
+  | 'canceled'
+  | 'needs_review'
+  | 'invalid';
 
 /** One way to pay a checkout: an asset on a chain, with its own deposit address. */
 export interface WirePaymentOption {

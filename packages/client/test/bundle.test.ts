@@ -44,16 +44,36 @@ describe('the bundled client (esbuild, minified)', () => {
     const client = new built.HostpayClient({ baseUrl: server.url, apiKey: API_KEY, apiSecret: API_SECRET });
     const [wallet] = await client.listWallets();
     expect(wallet?.amount).toBe('1234567890.123456789012345678');
-    const error = await new built.HostpayClient({ baseUrl: server.url, apiKey: 'nope', apiSecret: 'x' }).listWallets().catch((e: unknown) => e);
+    const error = await new built.HostpayClient({ baseUrl: server.url, apiKey: 'nope', apiSecret: 'x' })
+      .listWallets()
+      .catch((e: unknown) => e);
     expect(built.isHostpayError(error) && error.code).toBe('UNKNOWN_API_KEY');
   });
 
   it('runs with only web globals (no process, Buffer, require), as on an edge runtime', async () => {
-    const script = await build({ ...bundleOptions, format: 'iife', globalName: 'hostpay', write: false, outfile: 'x.js' });
-    const web = { fetch, crypto, TextEncoder, AbortController, AbortSignal, DOMException, URLSearchParams, setTimeout, clearTimeout };
+    const script = await build({
+      ...bundleOptions,
+      format: 'iife',
+      globalName: 'hostpay',
+      write: false,
+      outfile: 'x.js',
+    });
+    const web = {
+      fetch,
+      crypto,
+      TextEncoder,
+      AbortController,
+      AbortSignal,
+      DOMException,
+      URLSearchParams,
+      setTimeout,
+      clearTimeout,
+    };
     const context = createContext({ ...web });
     runInContext(script.outputFiles?.[0]?.text ?? '', context);
-    expect(runInContext('typeof process + typeof Buffer + typeof require', context)).toBe('undefinedundefinedundefined');
+    expect(runInContext('typeof process + typeof Buffer + typeof require', context)).toBe(
+      'undefinedundefinedundefined',
+    );
     const { HostpayClient } = (context as { hostpay: typeof import('../src/index.js') }).hostpay;
     const client = new HostpayClient({ baseUrl: server.url, apiKey: API_KEY, apiSecret: API_SECRET });
     const preview = await client.previewFees({ amount: '0.000000000000000001', currency: 'usdt' });

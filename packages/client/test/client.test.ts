@@ -16,7 +16,11 @@ describe('HostpayClient methods against a signing-checking server', () => {
     const wallets = await client().listWallets();
     expectTypeOf(wallets).toEqualTypeOf<Wallet[]>();
     expectTypeOf(wallets[0]!.amount).toEqualTypeOf<string>();
-    expect(wallets[0]).toMatchObject({ id: 'w1', amount: '1234567890.123456789012345678', freezeAmount: '0.000000000000000001' });
+    expect(wallets[0]).toMatchObject({
+      id: 'w1',
+      amount: '1234567890.123456789012345678',
+      freezeAmount: '0.000000000000000001',
+    });
     const call = server.requests.find((r) => r.path === '/api/v1/cp/wallets/');
     expect(call?.headers).toMatchObject({ 'api-key': API_KEY, authorization: 'Bearer tok-1' });
     expect(call?.headers.timestamp).toMatch(/^\d+$/);
@@ -94,12 +98,18 @@ describe('HostpayClient methods against a signing-checking server', () => {
   it('rejects bad options at construction', () => {
     expect(() => new HostpayClient({ baseUrl: '', apiKey: 'k', apiSecret: 's' })).toThrow(TypeError);
     expect(() => new HostpayClient({ baseUrl: 'http://x', apiKey: 'k', apiSecret: '' })).toThrow(/apiSecret/);
-    expect(() => new HostpayClient({ baseUrl: 'http://x', apiKey: 'k', apiSecret: 's', maxRetries: -1 })).toThrow(/maxRetries/);
-    expect(() => new HostpayClient({ baseUrl: 'http://x', apiKey: 'k', apiSecret: 's', timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => new HostpayClient({ baseUrl: 'http://x', apiKey: 'k', apiSecret: 's', maxRetries: -1 })).toThrow(
+      /maxRetries/,
+    );
+    expect(() => new HostpayClient({ baseUrl: 'http://x', apiKey: 'k', apiSecret: 's', timeoutMs: 0 })).toThrow(
+      /timeoutMs/,
+    );
   });
 
   it('a wrong secret surfaces as INVALID_SIGNATURE with the request id', async () => {
-    const error = await client({ apiSecret: 'wrong' }).listWallets().catch((e: unknown) => e);
+    const error = await client({ apiSecret: 'wrong' })
+      .listWallets()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostpayError);
     expect(error).toMatchObject({ status: 401, code: 'INVALID_SIGNATURE', requestId: 'req-invalid_signature' });
   });

@@ -22,7 +22,8 @@ async function setup(skewMs: number, options: FakeOptions = {}, bearerToken?: st
 }
 
 const outOfWindow = (s: FakeHostpay) =>
-  s.requests.filter((r) => r.path !== '/api/v1/time' && Math.abs(Number(r.headers.timestamp) - Date.now() / 1000) > 60).length;
+  s.requests.filter((r) => r.path !== '/api/v1/time' && Math.abs(Number(r.headers.timestamp) - Date.now() / 1000) > 60)
+    .length;
 
 describe('clock skew', () => {
   it('a client clock 10 minutes slow still succeeds, learning the offset from the error', async () => {
@@ -53,14 +54,26 @@ describe('clock skew', () => {
   it('corrects a merchant call made with a given bearer token', async () => {
     const { client: issuer, server: s } = await setup(0);
     const { accessToken } = await issuer.issueToken();
-    const skewed = new HostpayClient({ baseUrl: s.url, apiKey: API_KEY, apiSecret: API_SECRET, bearerToken: accessToken, now: () => Date.now() - TEN_MINUTES });
+    const skewed = new HostpayClient({
+      baseUrl: s.url,
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      bearerToken: accessToken,
+      now: () => Date.now() - TEN_MINUTES,
+    });
     await expect(skewed.listWallets()).resolves.toHaveLength(1);
   });
 
   it('corrects once per call: a server that keeps refusing ends in TIMESTAMP_OUT_OF_WINDOW', async () => {
     const refuse = errorReply(401, 'TIMESTAMP_OUT_OF_WINDOW', { serverTime: 1 });
-    const { server: s, client } = await setup(0, { intercept: (req) => (req.path === '/api/v1/auth/token' ? refuse : undefined) });
-    await expect(client.issueToken()).rejects.toMatchObject({ code: 'TIMESTAMP_OUT_OF_WINDOW', status: 401, details: { serverTime: 1 } });
+    const { server: s, client } = await setup(0, {
+      intercept: (req) => (req.path === '/api/v1/auth/token' ? refuse : undefined),
+    });
+    await expect(client.issueToken()).rejects.toMatchObject({
+      code: 'TIMESTAMP_OUT_OF_WINDOW',
+      status: 401,
+      details: { serverTime: 1 },
+    });
     expect(s.requests).toHaveLength(2);
   });
 });

@@ -10,7 +10,10 @@ describe('parseJson', () => {
     expect(doc).toEqual({ amount: '1234567890.123456789012345678', fee: '0.000000000000000001' });
   });
   it('leaves other numbers as numbers, and null decimals as null', () => {
-    const doc = parseJson('{"rate":null,"expiresIn":3600,"tier":{"fromAmount":-0.5,"toAmount":null},"n":[1,2.5]}', 'string');
+    const doc = parseJson(
+      '{"rate":null,"expiresIn":3600,"tier":{"fromAmount":-0.5,"toAmount":null},"n":[1,2.5]}',
+      'string',
+    );
     expect(doc).toEqual({ rate: null, expiresIn: 3600, tier: { fromAmount: '-0.5', toAmount: null }, n: [1, 2.5] });
   });
   it('does not touch numbers in arrays under a decimal key, nor text inside strings', () => {
@@ -50,11 +53,13 @@ describe('decimalText', () => {
     expect(decimalText(1.5e22)).toBe('15000000000000000000000');
   });
   it('expands any finite number to the same value', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
-      const text = decimalText(n);
-      expect(text).not.toMatch(/e/i);
-      expect(Number(text)).toBe(n === 0 ? 0 : n);
-    }));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        const text = decimalText(n);
+        expect(text).not.toMatch(/e/i);
+        expect(Number(text)).toBe(n === 0 ? 0 : n);
+      }),
+    );
   });
   it('uses toFixed() of decimal objects (decimal.js, big.js, bignumber.js)', () => {
     expect(decimalText({ toFixed: () => '99.950000000000000001' })).toBe('99.950000000000000001');

@@ -10,17 +10,49 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const client = (extra: Partial<HostpayClientOptions> = {}) =>
-  new HostpayClient({ baseUrl: server.url, apiKey: server.demo.apiKey, apiSecret: server.demo.apiSecret, retryDelay: () => 0, ...extra });
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a HostpayError'); }, (e: HostpayError) => e);
+  new HostpayClient({
+    baseUrl: server.url,
+    apiKey: server.demo.apiKey,
+    apiSecret: server.demo.apiSecret,
+    retryDelay: () => 0,
+    ...extra,
+  });
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a HostpayError');
+    },
+    (e: HostpayError) => e,
+  );
 
 describe('client.checkouts against the real server', () => {
   it('create → partial payment → full payment: open → underpaid → settled, exact amounts', async () => {
     const c = client();
-    const created = await c.checkouts.create({ amount: 100, currency: 'USDT', orderId: 'e2e-1', description: 'Café 🍕', metadata: { cart: '3 items' }, paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
-    expect(created).toMatchObject({ status: 'open', amount: '100', currency: 'USDT', orderId: 'e2e-1', description: 'Café 🍕', metadata: { cart: '3 items' } });
+    const created = await c.checkouts.create({
+      amount: 100,
+      currency: 'USDT',
+      orderId: 'e2e-1',
+      description: 'Café 🍕',
+      metadata: { cart: '3 items' },
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    expect(created).toMatchObject({
+      status: 'open',
+      amount: '100',
+      currency: 'USDT',
+      orderId: 'e2e-1',
+      description: 'Café 🍕',
+      metadata: { cart: '3 items' },
+    });
     expect(created.url).toBe(`${server.url}/pay/${created.id}`);
     expect(created.fee.fee).toBe('2.5');
-    expect(created.paymentOptions[0]).toMatchObject({ asset: 'USDT', chain: 'TRON', amountDue: '100', netAmount: '97.5', received: '0' });
+    expect(created.paymentOptions[0]).toMatchObject({
+      asset: 'USDT',
+      chain: 'TRON',
+      amountDue: '100',
+      netAmount: '97.5',
+      received: '0',
+    });
 
     const partial = await c.checkouts.simulatePayment(created.id, { asset: 'USDT', chain: 'TRON', amount: 40.1 });
     expect([partial.status, partial.reason]).toEqual(['underpaid', 'paid_partial']);
@@ -29,12 +61,19 @@ describe('client.checkouts against the real server', () => {
     expect(settled.status).toBe('settled');
     expect(settled.timeline.map((t) => t.status)).toEqual(['open', 'underpaid', 'processing', 'settled']);
     expect(settled.payments.map((p) => p.amount)).toEqual(['40.1', '59.9']);
-    await expect(c.checkouts.get(created.id)).resolves.toMatchObject({ status: 'settled', updatedAt: settled.updatedAt });
+    await expect(c.checkouts.get(created.id)).resolves.toMatchObject({
+      status: 'settled',
+      updatedAt: settled.updatedAt,
+    });
   });
 
   it('an amount with 18 fractional digits is sent and read back exactly', async () => {
     const amount = '0.123456789012345678';
-    const created = await client().checkouts.create({ amount: { toFixed: () => amount }, currency: 'ETH', paymentOptions: [{ asset: 'ETH', chain: 'ETH' }] });
+    const created = await client().checkouts.create({
+      amount: { toFixed: () => amount },
+      currency: 'ETH',
+      paymentOptions: [{ asset: 'ETH', chain: 'ETH' }],
+    });
     expect(created.amount).toBe(amount);
     expect(created.paymentOptions[0]?.amountDue).toBe(amount);
     expect(created.fee.amount).toBe(amount);
@@ -42,8 +81,15 @@ describe('client.checkouts against the real server', () => {
 
   it('cancel an open checkout; a second cancel is CHECKOUT_STATE_CONFLICT', async () => {
     const c = client();
-    const created = await c.checkouts.create({ amount: '50', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] });
-    await expect(c.checkouts.cancel(created.id)).resolves.toMatchObject({ status: 'canceled', reason: 'canceled_by_merchant' });
+    const created = await c.checkouts.create({
+      amount: '50',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
+    });
+    await expect(c.checkouts.cancel(created.id)).resolves.toMatchObject({
+      status: 'canceled',
+      reason: 'canceled_by_merchant',
+    });
     const err = await fail(c.checkouts.cancel(created.id));
     expect([err.status, err.code]).toEqual([409, 'CHECKOUT_STATE_CONFLICT']);
   });
@@ -57,7 +103,17 @@ describe('client.checkouts against the real server', () => {
     const c = client();
     const orderId = `e2e-list-${Date.now()}`;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await c.checkouts.create({ amount: 10 + i, currency: 'USDT', orderId, paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await c.checkouts.create({
+            amount: 10 + i,
+            currency: 'USDT',
+            orderId,
+            paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+          })
+        ).id,
+      );
     const first = await c.checkouts.list({ orderId, limit: 2 });
     expect(first.items.map((x) => x.id)).toEqual([ids[2], ids[1]]); // newest first
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -86,7 +142,12 @@ describe('client.checkouts against the real server', () => {
       return res;
     };
     const orderId = `e2e-retry-${Date.now()}`;
-    const created = await client({ fetch: fetcher }).checkouts.create({ amount: '70', currency: 'USDT', orderId, paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const created = await client({ fetch: fetcher }).checkouts.create({
+      amount: '70',
+      currency: 'USDT',
+      orderId,
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
     const listed = await client().checkouts.list({ orderId });
@@ -96,16 +157,31 @@ describe('client.checkouts against the real server', () => {
   it('the same idempotencyKey with another body is IDEMPOTENCY_CONFLICT', async () => {
     const c = client();
     const idempotencyKey = `e2e-${Date.now()}`;
-    const a = await c.checkouts.create({ amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }, { idempotencyKey });
-    const again = await c.checkouts.create({ amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }, { idempotencyKey });
+    const a = await c.checkouts.create(
+      { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] },
+      { idempotencyKey },
+    );
+    const again = await c.checkouts.create(
+      { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] },
+      { idempotencyKey },
+    );
     expect(again.id).toBe(a.id);
-    const err = await fail(c.checkouts.create({ amount: '20', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }, { idempotencyKey }));
+    const err = await fail(
+      c.checkouts.create(
+        { amount: '20', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] },
+        { idempotencyKey },
+      ),
+    );
     expect([err.status, err.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
   });
 
   it('signature version 2 signs the checkout routes too', async () => {
     const c = client({ signatureVersion: 2 });
-    const created = await c.checkouts.create({ amount: '30', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const created = await c.checkouts.create({
+      amount: '30',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     await expect(c.checkouts.get(created.id)).resolves.toMatchObject({ id: created.id });
     await expect(c.checkouts.list({ status: 'open', limit: 1 })).resolves.toMatchObject({ items: [expect.anything()] });
   });
@@ -113,6 +189,8 @@ describe('client.checkouts against the real server', () => {
   it('server-side validation errors come back with their codes', async () => {
     const c = client();
     expect((await fail(c.checkouts.create({ amount: '-1', currency: 'USDT' }))).code).toBe('INVALID_AMOUNT');
-    expect((await fail(c.checkouts.create({ amount: '1', currency: 'USDT', successUrl: 'ftp://x' }))).code).toBe('INVALID_URL');
+    expect((await fail(c.checkouts.create({ amount: '1', currency: 'USDT', successUrl: 'ftp://x' }))).code).toBe(
+      'INVALID_URL',
+    );
   });
 });

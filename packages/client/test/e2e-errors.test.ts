@@ -26,19 +26,31 @@ afterAll(async () => {
 
 const ctx = { operator: 'client-e2e' };
 const client = (extra: Partial<HostpayClientOptions> = {}) =>
-  new HostpayClient({ baseUrl: server.url, apiKey: server.demo.apiKey, apiSecret: server.demo.apiSecret, retryDelay: () => 0, ...extra });
+  new HostpayClient({
+    baseUrl: server.url,
+    apiKey: server.demo.apiKey,
+    apiSecret: server.demo.apiSecret,
+    retryDelay: () => 0,
+    ...extra,
+  });
 
-async function keyClient(settings: KeySettings, merchantId = server.demo.merchantId, extra: Partial<HostpayClientOptions> = {}) {
+async function keyClient(
+  settings: KeySettings,
+  merchantId = server.demo.merchantId,
+  extra: Partial<HostpayClientOptions> = {},
+) {
   const key = await server.services.admin.createApiKey(merchantId, settings, ctx);
   return client({ apiKey: key.apiKey, apiSecret: key.apiSecret, ...extra });
 }
 
 /** A fetch that alters each request before it goes out, to provoke what a correct client never sends. */
-// biome-ignore lint/suspicious/noConfusingVoidType: a change may return nothing (it edits the headers in place)
-const tamper = (change: (headers: Record<string, string>, init: RequestInit) => RequestInit | void) => (input: string, init: RequestInit) => {
-  const headers = { ...(init.headers as Record<string, string>) };
-  return fetch(input, change(headers, init) ?? { ...init, headers });
-};
+const tamper =
+  // biome-ignore lint/suspicious/noConfusingVoidType: a change may return nothing (it edits the headers in place)
+    (change: (headers: Record<string, string>, init: RequestInit) => RequestInit | void) =>
+    (input: string, init: RequestInit) => {
+      const headers = { ...(init.headers as Record<string, string>) };
+      return fetch(input, change(headers, init) ?? { ...init, headers });
+    };
 
 type Case = [ErrorCode, () => Promise<unknown>];
 const cases: Case[] = [
@@ -51,50 +63,99 @@ const cases: Case[] = [
   ['INVALID_TIMESTAMP', () => client({ fetch: tamper((h) => void (h.timestamp = '1.5')) }).issueToken()],
   ['TIMESTAMP_OUT_OF_WINDOW', () => client({ fetch: tamper((h) => void (h.timestamp = '1000')) }).issueToken()],
   ['INVALID_SIGNATURE', () => client({ apiSecret: 'sk_wrong' }).listWallets()],
-  ['SIGNATURE_V2_REQUIRED', async () => (await keyClient({ requireSignatureV2: true }, undefined, { signatureVersion: 1 })).listWallets()],
+  [
+    'SIGNATURE_V2_REQUIRED',
+    async () => (await keyClient({ requireSignatureV2: true }, undefined, { signatureVersion: 1 })).listWallets(),
+  ],
   ['INVALID_TOKEN', () => client({ bearerToken: 'not.a.token' }).listWallets()],
-  ['TOKEN_EXPIRED', async () => {
-    const { accessToken } = await client().issueToken({ expiresIn: 60 });
-    server.shiftClock(120_000);
-    return client({ bearerToken: accessToken, now: () => Date.now() + 120_000 }).listWallets().finally(() => server.shiftClock(0));
-  }],
-  ['TOKEN_KEY_MISMATCH', async () => {
-    const { accessToken } = await client().issueToken();
-    return (await keyClient({}, undefined, { bearerToken: accessToken })).listWallets();
-  }],
+  [
+    'TOKEN_EXPIRED',
+    async () => {
+      const { accessToken } = await client().issueToken({ expiresIn: 60 });
+      server.shiftClock(120_000);
+      return client({ bearerToken: accessToken, now: () => Date.now() + 120_000 })
+        .listWallets()
+        .finally(() => server.shiftClock(0));
+    },
+  ],
+  [
+    'TOKEN_KEY_MISMATCH',
+    async () => {
+      const { accessToken } = await client().issueToken();
+      return (await keyClient({}, undefined, { bearerToken: accessToken })).listWallets();
+    },
+  ],
   ['MERCHANT_FORBIDDEN', () => client().listWallets({ merchantId: other.id })],
-  ['KEY_REVOKED', async () => {
-    const key = await server.services.admin.createApiKey(server.demo.merchantId, {}, ctx);
-    await server.services.admin.revokeApiKey(key.apiKey, ctx);
-    return client({ apiKey: key.apiKey, apiSecret: key.apiSecret }).listWallets();
-  }],
+  [
+    'KEY_REVOKED',
+    async () => {
+      const key = await server.services.admin.createApiKey(server.demo.merchantId, {}, ctx);
+      await server.services.admin.revokeApiKey(key.apiKey, ctx);
+      return client({ apiKey: key.apiKey, apiSecret: key.apiSecret }).listWallets();
+    },
+  ],
   ['KEY_EXPIRED', async () => (await keyClient({ expiresAt: '2020-01-01T00:00:00Z' })).listWallets()],
-  ['SCOPE_MISSING', async () => (await keyClient({ scopes: ['wallets:read'] })).previewFees({ amount: 1, currency: 'USDT' })],
+  [
+    'SCOPE_MISSING',
+    async () => (await keyClient({ scopes: ['wallets:read'] })).previewFees({ amount: 1, currency: 'USDT' }),
+  ],
   ['IP_NOT_ALLOWED', async () => (await keyClient({ ipAllowList: ['203.0.113.0/24'] })).listWallets()],
-  ['MERCHANT_SUSPENDED', async () => {
-    const m = await server.services.admin.createMerchant('Suspended Shop', ctx);
-    const c = await keyClient({}, m.id);
-    await server.services.admin.updateMerchant(m.id, { status: 'suspended' }, ctx);
-    return c.listWallets();
-  }],
+  [
+    'MERCHANT_SUSPENDED',
+    async () => {
+      const m = await server.services.admin.createMerchant('Suspended Shop', ctx);
+      const c = await keyClient({}, m.id);
+      await server.services.admin.updateMerchant(m.id, { status: 'suspended' }, ctx);
+      return c.listWallets();
+    },
+  ],
   ['NOT_FOUND', () => client({ baseUrl: `${server.url}/nope` }).serverTime()],
-  ['METHOD_NOT_ALLOWED', () => client({ fetch: tamper((h, init) => ({ ...init, headers: h, method: 'DELETE', body: null })) }).serverTime()],
+  [
+    'METHOD_NOT_ALLOWED',
+    () => client({ fetch: tamper((h, init) => ({ ...init, headers: h, method: 'DELETE', body: null })) }).serverTime(),
+  ],
   ['PAYLOAD_TOO_LARGE', () => client().issueToken({ scope: ['x'.repeat(64 * 1024)] })],
-  ['UNSUPPORTED_MEDIA_TYPE', () => client({ fetch: tamper((h) => void (h['content-type'] = 'text/plain')) }).issueToken({ expiresIn: 600 })],
+  [
+    'UNSUPPORTED_MEDIA_TYPE',
+    () => client({ fetch: tamper((h) => void (h['content-type'] = 'text/plain')) }).issueToken({ expiresIn: 600 }),
+  ],
   ['UNSUPPORTED_CURRENCY', () => client().previewFees({ amount: 1, currency: 'ZZZ' })],
   ['NO_FEE_SCHEDULE', () => client().previewFees({ amount: 1, currency: 'TRX' })],
   ['NO_RATE', () => client().previewFees({ amount: 1, currency: 'USDC' })],
-  ['RATE_LIMITED', async () => {
-    const c = await keyClient({ rateLimitPerMinute: 2 });
-    await c.listWallets(); // the token request and this call use the two
-    return c.listWallets();
-  }],
-  ['INTERNAL', () => client({ baseUrl: failing.url, apiKey: failing.demo.apiKey, apiSecret: failing.demo.apiSecret }).listWallets()],
-  ['UNAVAILABLE', () => client({ baseUrl: failing.url, apiKey: failing.demo.apiKey, apiSecret: failing.demo.apiSecret }).previewFees({ amount: 1, currency: 'USDT' })],
+  [
+    'RATE_LIMITED',
+    async () => {
+      const c = await keyClient({ rateLimitPerMinute: 2 });
+      await c.listWallets(); // the token request and this call use the two
+      return c.listWallets();
+    },
+  ],
+  [
+    'INTERNAL',
+    () =>
+      client({ baseUrl: failing.url, apiKey: failing.demo.apiKey, apiSecret: failing.demo.apiSecret }).listWallets(),
+  ],
+  [
+    'UNAVAILABLE',
+    () =>
+      client({ baseUrl: failing.url, apiKey: failing.demo.apiKey, apiSecret: failing.demo.apiSecret }).previewFees({
+        amount: 1,
+        currency: 'USDT',
+      }),
+  ],
 ];
 
 /** Codes only the operator API can produce; the merchant endpoints never answer with them. */
-const OPERATOR_ONLY: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'INSUFFICIENT_FUNDS', 'KEY_ALREADY_ROTATED', 'CHAIN_NOT_CONFIGURED', 'INVALID_URL', 'CHECKOUT_STATE_CONFLICT', 'NO_PAYABLE_OPTION', 'CSRF_TOKEN_INVALID'];
+const OPERATOR_ONLY: ErrorCode[] = [
+  'IDEMPOTENCY_CONFLICT',
+  'INSUFFICIENT_FUNDS',
+  'KEY_ALREADY_ROTATED',
+  'CHAIN_NOT_CONFIGURED',
+  'INVALID_URL',
+  'CHECKOUT_STATE_CONFLICT',
+  'NO_PAYABLE_OPTION',
+  'CSRF_TOKEN_INVALID',
+];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];
 
@@ -105,11 +166,15 @@ describe('every error code the merchant API can produce surfaces as a typed Host
 
   for (const [code, run] of cases) {
     it(`${ERROR_STATUS[code]} ${code}`, async () => {
-      const error = await run().then(() => undefined, (e: unknown) => e);
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(HostpayError);
       expect(error).toMatchObject({ code, status: ERROR_STATUS[code], requestId: expect.stringMatching(/.+/) });
       expect((error as HostpayError).message.length).toBeGreaterThan(10);
-      if (code === 'TIMESTAMP_OUT_OF_WINDOW') expect((error as HostpayError).details?.serverTime).toEqual(expect.any(Number));
+      if (code === 'TIMESTAMP_OUT_OF_WINDOW')
+        expect((error as HostpayError).details?.serverTime).toEqual(expect.any(Number));
       if (code === 'RATE_LIMITED') expect((error as HostpayError).retryAfter).toBeGreaterThan(0);
       if (code === 'INTERNAL') expect((error as HostpayError).message).not.toMatch(/boom/);
     });

@@ -22,14 +22,21 @@ describe('listWallets on a 1,000-wallet merchant (real server, Node fetch)', () 
       apiSecret: big.apiSecret,
       fetch: async (url, init) => {
         const res = await fetch(url, init);
-        seen.push({ acceptEncoding: (init.headers as Record<string, string>)['accept-encoding'], contentEncoding: res.headers.get('content-encoding') });
+        seen.push({
+          acceptEncoding: (init.headers as Record<string, string>)['accept-encoding'],
+          contentEncoding: res.headers.get('content-encoding'),
+        });
         return res;
       },
     });
     const wallets = await client.listWallets();
     expect(wallets).toHaveLength(1000);
-    const expected = parseExactJson(await server.services.merchant.walletListBody(big.merchantId)) as { result: { amount: string; freezeAmount: string }[] };
-    expect(wallets.map((w) => [w.amount, w.freezeAmount])).toEqual(expected.result.map((w) => [w.amount, w.freezeAmount]));
+    const expected = parseExactJson(await server.services.merchant.walletListBody(big.merchantId)) as {
+      result: { amount: string; freezeAmount: string }[];
+    };
+    expect(wallets.map((w) => [w.amount, w.freezeAmount])).toEqual(
+      expected.result.map((w) => [w.amount, w.freezeAmount]),
+    );
     expect(wallets.some((w) => /\.\d{18}$/.test(w.amount))).toBe(true);
     // The client leaves accept-encoding to the runtime's fetch, which asks only for what it can
     // decode (Node: gzip, deflate); the wallet list came back compressed.

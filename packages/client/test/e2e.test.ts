@@ -51,7 +51,13 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
 
   it('previewFees: a percentage schedule, and a converted one with a rate', async () => {
     const usdt = await client().previewFees({ amount: 100, currency: 'usdt' });
-    expect(usdt).toMatchObject({ isPercentage: true, value: '1.5', currency: 'USDT', originalCurrency: 'USDT', amount: '100' });
+    expect(usdt).toMatchObject({
+      isPercentage: true,
+      value: '1.5',
+      currency: 'USDT',
+      originalCurrency: 'USDT',
+      amount: '100',
+    });
     const eur = await client().previewFees({ amount: '250.5', currency: 'EUR' });
     expect(eur).toMatchObject({ currency: 'USDT', originalCurrency: 'EUR', rate: '1.0842' });
     expect(typeof eur.fee).toBe('string');
@@ -70,7 +76,12 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
 
   it("amounts: 'number' gives numbers", async () => {
     const { apiKey, apiSecret } = server.demo;
-    const wallets = await new HostpayClient({ baseUrl: server.url, apiKey, apiSecret, amounts: 'number' }).listWallets();
+    const wallets = await new HostpayClient({
+      baseUrl: server.url,
+      apiKey,
+      apiSecret,
+      amounts: 'number',
+    }).listWallets();
     // biome-ignore lint/suspicious/noApproximativeNumericConstant: the demo balance, not Math.PI
     expect(wallets.find((w) => w.asset === 'ETH')?.amount).toBe(3.141592653589793);
   });
@@ -78,7 +89,11 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
   it('50 concurrent calls make exactly one token request', async () => {
     const { fetcher, count } = countingFetch();
     const c = client({ fetch: fetcher });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? c.listWallets() : c.previewFees({ amount: i + 1, currency: 'BTC' }))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2 ? c.listWallets() : c.previewFees({ amount: i + 1, currency: 'BTC' }),
+      ),
+    );
     expect(results).toHaveLength(50);
     expect(count('/api/v1/auth/token')).toBe(1);
   });
@@ -114,7 +129,6 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
       server.shiftClock(0);
     }
   });
-
 });
 
 describe('signature version 2 (real server)', () => {

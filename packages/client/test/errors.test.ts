@@ -16,7 +16,12 @@ const client = () =>
 
 async function failure(r: Reply): Promise<HostpayError> {
   reply = r;
-  const error = await client().listWallets().then(() => undefined, (e: unknown) => e);
+  const error = await client()
+    .listWallets()
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(HostpayError);
   return error as HostpayError;
 }
@@ -26,7 +31,13 @@ describe('every server error code surfaces as a typed HostpayError', () => {
     const status = ERROR_STATUS[code];
     it(`${status} ${code}`, async () => {
       const error = await failure(errorReply(status, code, { field: 'x' }));
-      expect(error).toMatchObject({ name: 'HostpayError', status, code, requestId: `req-${code.toLowerCase()}`, details: { field: 'x' } });
+      expect(error).toMatchObject({
+        name: 'HostpayError',
+        status,
+        code,
+        requestId: `req-${code.toLowerCase()}`,
+        details: { field: 'x' },
+      });
       expect(error.message).toBe(`${code} happened`);
       expect(isHostpayError(error)).toBe(true);
     });
@@ -39,12 +50,18 @@ describe('responses that are not hostpay envelopes', () => {
     expect(error).toMatchObject({ code: 'HTTP_ERROR', status: 500, requestId: 'from-header' });
   });
   it('a 200 that is not an envelope is INVALID_RESPONSE', async () => {
-    expect(await failure({ status: 200, body: '{"hello":"world"}' })).toMatchObject({ code: 'INVALID_RESPONSE', status: 200 });
+    expect(await failure({ status: 200, body: '{"hello":"world"}' })).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      status: 200,
+    });
     expect(await failure({ status: 200, body: 'not json' })).toMatchObject({ code: 'INVALID_RESPONSE' });
   });
   it('an error envelope without requestId falls back to the x-request-id header', async () => {
     const body = { status: false, isSuccess: false, message: 'no', result: null, error: { code: 'INTERNAL' } };
-    expect(await failure({ status: 500, headers: { 'x-request-id': 'hdr' }, body })).toMatchObject({ code: 'INTERNAL', requestId: 'hdr' });
+    expect(await failure({ status: 500, headers: { 'x-request-id': 'hdr' }, body })).toMatchObject({
+      code: 'INTERNAL',
+      requestId: 'hdr',
+    });
   });
   it('a refused connection is NETWORK_ERROR with status 0', async () => {
     const closed = await startServer(() => undefined);
@@ -56,7 +73,9 @@ describe('responses that are not hostpay envelopes', () => {
 
 describe('isHostpayError', () => {
   it('recognises an error from another realm or copy of the package by name', () => {
-    const foreign: unknown = runInNewContext(`(() => { const e = new Error('x'); e.name = 'HostpayError'; e.code = 'INTERNAL'; e.status = 500; return e; })()`);
+    const foreign: unknown = runInNewContext(
+      `(() => { const e = new Error('x'); e.name = 'HostpayError'; e.code = 'INTERNAL'; e.status = 500; return e; })()`,
+    );
     expect(foreign instanceof HostpayError).toBe(false);
     expect(isHostpayError(foreign)).toBe(true);
   });

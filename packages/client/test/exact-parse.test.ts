@@ -21,25 +21,42 @@ function reference(text: string): unknown {
     if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
     if (typeof v === 'object' && v !== null) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, k), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v))
+        Object.defineProperty(out, k, { value: walk(x, k), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return v;
   };
-  return walk(parseExactJson(text, (literal) => ({ [marker]: literal })), undefined);
+  return walk(
+    parseExactJson(text, (literal) => ({ [marker]: literal })),
+    undefined,
+  );
 }
 
 // JSON text written by hand so numbers can be any literal (exponents, 30 digits) and whitespace
 // can sit anywhere JSON allows it.
 type Node = { n: string } | string | boolean | null | Node[] | { o: [string, Node][] };
 const literal = fc
-  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.option(fc.stringMatching(/^[0-9]{1,20}$/)), fc.option(fc.integer({ min: -30, max: 30 })))
-  .map(([neg, int, frac, exp]) => ({ n: `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : `e${exp}`}` }));
+  .tuple(
+    fc.boolean(),
+    fc.bigInt({ min: 0n, max: 10n ** 30n }),
+    fc.option(fc.stringMatching(/^[0-9]{1,20}$/)),
+    fc.option(fc.integer({ min: -30, max: 30 })),
+  )
+  .map(([neg, int, frac, exp]) => ({
+    n: `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : `e${exp}`}`,
+  }));
 // Member names as JSON text: the decimal fields, names that hold one behind escapes (`fee"`,
 // `"fee`, `x\` before a decimal field's quote, `\u0066ee`), and anything else.
 const key = fc.oneof(
   fc.constantFrom(...DECIMAL_FIELDS).map((k) => JSON.stringify(k)),
-  fc.constantFrom(String.raw`"fee\""`, String.raw`"\"fee"`, String.raw`"x\\"`, String.raw`"\u0066ee"`, String.raw`"\\\"amount"`),
+  fc.constantFrom(
+    String.raw`"fee\""`,
+    String.raw`"\"fee"`,
+    String.raw`"x\\"`,
+    String.raw`"\u0066ee"`,
+    String.raw`"\\\"amount"`,
+  ),
   fc.string().map((k) => JSON.stringify(k)),
 );
 const tricky = fc.constantFrom('"fee": 5', '\\"amount\\": 1.5', 'amount', '\\\\', '"rate":-0.1}');
@@ -78,9 +95,12 @@ describe('client parseJson and the protocol exact-JSON reader', () => {
   });
 
   it('agree on the real wallet list shape with 18-digit amounts', () => {
-    const text = '{"isSuccess":true,"result":[{"id":"w","amount":1234567890.123456789012345678,"freezeAmount":0.000000000000000001,"networks":[{"id":"n","depositEnabled":true}]}]}';
+    const text =
+      '{"isSuccess":true,"result":[{"id":"w","amount":1234567890.123456789012345678,"freezeAmount":0.000000000000000001,"networks":[{"id":"n","depositEnabled":true}]}]}';
     expect(parseJson(text, 'string')).toEqual(reference(text));
-    expect(reference(text)).toMatchObject({ result: [{ amount: '1234567890.123456789012345678', freezeAmount: '0.000000000000000001' }] });
+    expect(reference(text)).toMatchObject({
+      result: [{ amount: '1234567890.123456789012345678', freezeAmount: '0.000000000000000001' }],
+    });
   });
 
   it('both reject what JSON.parse rejects', () => {

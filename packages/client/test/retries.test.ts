@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultRetryDelay, HostpayClient, type HostpayClientOptions, HostpayError, type RetryInfo } from '../src/index.js';
+import {
+  defaultRetryDelay,
+  HostpayClient,
+  type HostpayClientOptions,
+  HostpayError,
+  type RetryInfo,
+} from '../src/index.js';
 import { API_KEY, API_SECRET, startFakeHostpay, type FakeHostpay } from './helpers/fake-hostpay.js';
 import { errorReply, type Recorded, type Reply } from './helpers/http-server.js';
 
@@ -30,7 +36,9 @@ describe('retries', () => {
   it('each attempt carries a fresh timestamp and signature', async () => {
     const s = await timeServer([errorReply(504, 'UNAVAILABLE'), errorReply(503, 'UNAVAILABLE')]);
     let clock = Date.now();
-    await client(s.url, { now: () => (clock += 1000), bearerToken: 'ignored' }).listWallets().catch(() => undefined);
+    await client(s.url, { now: () => (clock += 1000), bearerToken: 'ignored' })
+      .listWallets()
+      .catch(() => undefined);
     const wallets = s.requests.filter((r) => r.path === '/api/v1/cp/wallets/');
     expect(wallets).toHaveLength(3);
     expect(new Set(wallets.map((r) => r.headers.timestamp)).size).toBe(3);
@@ -62,7 +70,9 @@ describe('retries', () => {
   it('gives up at once when Retry-After is beyond the time budget', async () => {
     const s = await timeServer([errorReply(429, 'RATE_LIMITED', undefined, { 'retry-after': '3600' })]);
     const started = Date.now();
-    const error = await client(s.url, { retryDelay: defaultRetryDelay }).serverTime().catch((e: unknown) => e);
+    const error = await client(s.url, { retryDelay: defaultRetryDelay })
+      .serverTime()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfter: 3600 });
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -87,7 +97,13 @@ describe('retries', () => {
     await expect(client(s.url).serverTime()).rejects.toMatchObject({ code: 'HTTP_ERROR', status: 502 });
   });
 
-  for (const [status, code] of [[400, 'INVALID_QUERY'], [401, 'INVALID_SIGNATURE'], [403, 'KEY_REVOKED'], [404, 'NOT_FOUND'], [500, 'INTERNAL']] as const) {
+  for (const [status, code] of [
+    [400, 'INVALID_QUERY'],
+    [401, 'INVALID_SIGNATURE'],
+    [403, 'KEY_REVOKED'],
+    [404, 'NOT_FOUND'],
+    [500, 'INTERNAL'],
+  ] as const) {
     it(`never retries ${status} ${code}`, async () => {
       const s = await timeServer([errorReply(status, code)]);
       await expect(client(s.url).serverTime()).rejects.toMatchObject({ status, code });

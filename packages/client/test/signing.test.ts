@@ -49,10 +49,15 @@ describe('agrees with the protocol (Node crypto) signer', () => {
   });
   it('signatures match for arbitrary secrets, timestamps and bodies', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.jsonValue(), async (secret, ts, body) => {
-        const raw = JSON.stringify(body, null, 1) ?? '';
-        expect(await sign(secret, String(ts), raw)).toBe(protocolSign(secret, String(ts), raw));
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1 }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.jsonValue(),
+        async (secret, ts, body) => {
+          const raw = JSON.stringify(body, null, 1) ?? '';
+          expect(await sign(secret, String(ts), raw)).toBe(protocolSign(secret, String(ts), raw));
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -40,7 +40,9 @@ describe('timeouts', () => {
   it('a per-call timeoutMs overrides the client option', async () => {
     const s = await serve();
     const started = Date.now();
-    await expect(client(s.url, { timeoutMs: 60_000 }).serverTime({ timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(client(s.url, { timeoutMs: 60_000 }).serverTime({ timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -52,7 +54,9 @@ describe('timeouts', () => {
 
   it('an AbortSignal.timeout of the caller is reported as TIMEOUT too', async () => {
     const s = await serve();
-    await expect(client(s.url).serverTime({ signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(client(s.url).serverTime({ signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
   });
 });
 

@@ -11,7 +11,14 @@ const now = () => clock;
 async function setup(options: FakeOptions = {}, extra: Partial<HostpayClientOptions> = {}) {
   clock = Date.now();
   server = await startFakeHostpay({ serverNow: now, ...options });
-  const client = new HostpayClient({ baseUrl: server.url, apiKey: API_KEY, apiSecret: API_SECRET, now, retryDelay: () => 0, ...extra });
+  const client = new HostpayClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    now,
+    retryDelay: () => 0,
+    ...extra,
+  });
   return { server, client };
 }
 
@@ -65,11 +72,22 @@ describe('bearer token obtained by the client', () => {
     const { server: s, client } = await setup({
       intercept: (req) =>
         deny && req.path === '/api/v1/auth/token'
-          ? { status: 403, body: { status: false, isSuccess: false, message: 'revoked', result: null, error: { code: 'KEY_REVOKED', requestId: 'r1' } } }
+          ? {
+              status: 403,
+              body: {
+                status: false,
+                isSuccess: false,
+                message: 'revoked',
+                result: null,
+                error: { code: 'KEY_REVOKED', requestId: 'r1' },
+              },
+            }
           : undefined,
     });
     const calls = await Promise.allSettled(Array.from({ length: 5 }, () => client.listWallets()));
-    expect(calls.every((c) => c.status === 'rejected' && (c.reason as { code: string }).code === 'KEY_REVOKED')).toBe(true);
+    expect(calls.every((c) => c.status === 'rejected' && (c.reason as { code: string }).code === 'KEY_REVOKED')).toBe(
+      true,
+    );
     expect(s.requests.filter((r) => r.path === '/api/v1/auth/token')).toHaveLength(1);
     deny = false;
     await expect(client.listWallets()).resolves.toHaveLength(1);

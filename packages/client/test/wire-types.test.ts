@@ -1,4 +1,16 @@
-import type { Checkout, CHECKOUT_STATUS_VALUES, CHECKOUT_PATHS as ProtocolCheckoutPaths, CreateCheckoutBody, ErrorCode, FeePreview, PATHS as ProtocolPaths, SimulatePaymentBody, TimeResult, TokenResult, Wallet } from '@hostpay/protocol';
+import type {
+  Checkout,
+  CHECKOUT_STATUS_VALUES,
+  CHECKOUT_PATHS as ProtocolCheckoutPaths,
+  CreateCheckoutBody,
+  ErrorCode,
+  FeePreview,
+  PATHS as ProtocolPaths,
+  SimulatePaymentBody,
+  TimeResult,
+  TokenResult,
+  Wallet,
+} from '@hostpay/protocol';
 import { CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS, ERROR_CODES, PATHS as PROTOCOL_PATHS } from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';

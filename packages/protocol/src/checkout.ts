@@ -7,14 +7,25 @@ import { Type, type Static } from '@sinclair/typebox';
 const Amount = (description: string) => Type.Number({ description: `${description} (exact decimal)` });
 const Time = (description: string) => Type.String({ format: 'date-time', description });
 
-export const CHECKOUT_STATUS_VALUES = ['open', 'underpaid', 'processing', 'settled', 'expired', 'canceled', 'needs_review', 'invalid'] as const;
+export const CHECKOUT_STATUS_VALUES = [
+  'open',
+  'underpaid',
+  'processing',
+  'settled',
+  'expired',
+  'canceled',
+  'needs_review',
+  'invalid',
+] as const;
 
 export const PaymentOption = Type.Object(
   {
     asset: Type.String(),
     chain: Type.String(),
     network: Type.String({ description: 'the network name, e.g. ERC20, TRC20, Bitcoin' }),
-    tokenContract: Type.Union([Type.String(), Type.Null()], { description: 'token contract on that chain; null for the native coin' }),
+    tokenContract: Type.Union([Type.String(), Type.Null()], {
+      description: 'token contract on that chain; null for the native coin',
+    }),
     address: Type.String({ description: 'fresh deposit address of this option, used for nothing else' }),
     amountDue: Amount('what the payer sends in the asset: amount × rate, rounded up to the asset precision'),
     rate: Amount('1 unit of the checkout currency in the asset, locked until expiresAt'),
@@ -52,12 +63,17 @@ export const TimelineEntry = Type.Object(
 
 export const Checkout = Type.Object(
   {
-    id: Type.String({ description: 'chk_ + the creation time (9 base-36 digits) + 160 random bits (31 base-36 digits): the random part (≥ 128 bits) is the capability to the payment page' }),
+    id: Type.String({
+      description:
+        'chk_ + the creation time (9 base-36 digits) + 160 random bits (31 base-36 digits): the random part (≥ 128 bits) is the capability to the payment page',
+    }),
     status: Type.Union(CHECKOUT_STATUS_VALUES.map((s) => Type.Literal(s))),
     reason: Type.Union([Type.String(), Type.Null()]),
     amount: Amount('checkout amount in currency'),
     currency: Type.String(),
-    fee: Type.Record(Type.String(), Type.Unknown(), { description: 'the fee preview for this amount and currency, field for field' }),
+    fee: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'the fee preview for this amount and currency, field for field',
+    }),
     orderId: Type.Union([Type.String(), Type.Null()]),
     description: Type.Union([Type.String(), Type.Null()]),
     metadata: Type.Record(Type.String(), Type.String()),
@@ -78,15 +94,36 @@ export type Checkout = Static<typeof Checkout>;
 /** The create body. Amounts may be JSON numbers or strings: both are read exactly. */
 export const CreateCheckoutBody = Type.Object(
   {
-    amount: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], { description: 'positive decimal, at most 18 fractional digits, at most 10^15; a JSON number or a string, read exactly either way' }),
-    currency: Type.String({ minLength: 1, maxLength: 12, description: 'any currency the fee preview accepts, e.g. EUR' }),
+    amount: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], {
+      description:
+        'positive decimal, at most 18 fractional digits, at most 10^15; a JSON number or a string, read exactly either way',
+    }),
+    currency: Type.String({
+      minLength: 1,
+      maxLength: 12,
+      description: 'any currency the fee preview accepts, e.g. EUR',
+    }),
     orderId: Type.Optional(Type.String({ maxLength: 64, description: 'your order reference (not unique)' })),
     description: Type.Optional(Type.String({ maxLength: 500, description: 'shown to the payer on the page' })),
-    paymentOptions: Type.Optional(Type.Array(Type.Object({ asset: Type.String({ minLength: 1, maxLength: 12 }), chain: Type.String({ minLength: 1, maxLength: 12 }) }, { additionalProperties: false }), { maxItems: 20, description: 'default: every active wallet that can be priced' })),
+    paymentOptions: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { asset: Type.String({ minLength: 1, maxLength: 12 }), chain: Type.String({ minLength: 1, maxLength: 12 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 20, description: 'default: every active wallet that can be priced' },
+      ),
+    ),
     expiresIn: Type.Optional(Type.Integer({ description: 'seconds, 300–86400 (default 900)' })),
-    successUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'https (http to loopback only in a sandbox)' })),
-    cancelUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'https (http to loopback only in a sandbox)' })),
-    metadata: Type.Optional(Type.Record(Type.String(), Type.String(), { description: '≤ 20 string pairs, keys ≤ 40, values ≤ 500' })),
+    successUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'https (http to loopback only in a sandbox)' }),
+    ),
+    cancelUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'https (http to loopback only in a sandbox)' }),
+    ),
+    metadata: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: '≤ 20 string pairs, keys ≤ 40, values ≤ 500' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -96,8 +133,18 @@ export const SimulatePaymentBody = Type.Object(
   {
     asset: Type.String({ minLength: 1, maxLength: 12 }),
     chain: Type.String({ minLength: 1, maxLength: 12 }),
-    amount: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], { description: 'default: what is still due on that option' })),
-    confirmations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000000, description: 'default: the chain\'s requirement (so the payment confirms at once)' })),
+    amount: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], {
+        description: 'default: what is still due on that option',
+      }),
+    ),
+    confirmations: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000000,
+        description: "default: the chain's requirement (so the payment confirms at once)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

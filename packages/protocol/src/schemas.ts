@@ -55,10 +55,7 @@ export const AssetDetails = Type.Object(
   { additionalProperties: false },
 );
 
-export const Chain = Type.Object(
-  { name: Type.String(), symbol: Type.String() },
-  { additionalProperties: false },
-);
+export const Chain = Type.Object({ name: Type.String(), symbol: Type.String() }, { additionalProperties: false });
 
 export const Network = Type.Object(
   {
@@ -105,7 +102,9 @@ export const FeePreview = Type.Object(
     value: ExactNumber('Percentage rate, or the fixed fee in `currency`.'),
     minValue: ExactNumber('Smallest fee, in `currency`.'),
     onChainFee: ExactNumber('Network fee added on top, in `currency`.'),
-    currency: Type.String({ description: 'currency the fees are charged in (settlement currency, else originalCurrency)' }),
+    currency: Type.String({
+      description: 'currency the fees are charged in (settlement currency, else originalCurrency)',
+    }),
     originalCurrency: Type.String({ description: 'currency asked for, upper case' }),
     amount: ExactNumber('The asked amount, in originalCurrency.'),
     convertedAmount: ExactNumber('The asked amount in `currency` (equal to amount when no conversion).'),
@@ -125,7 +124,12 @@ export const FeePreviewEnvelope = Envelope(FeePreview, 'FeePreviewEnvelope');
 export const TokenRequest = Type.Object(
   {
     expiresIn: Type.Optional(
-      Type.Integer({ minimum: 60, maximum: 86400, description: 'token lifetime in seconds; default 3600', examples: [3600] }),
+      Type.Integer({
+        minimum: 60,
+        maximum: 86400,
+        description: 'token lifetime in seconds; default 3600',
+        examples: [3600],
+      }),
     ),
     scope: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), {
@@ -167,7 +171,7 @@ const MerchantIdParam = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: '^[A-Za-z0-9_-]+$',
-  description: 'act for this sub-merchant (platform keys only); default: the API key\'s merchant',
+  description: "act for this sub-merchant (platform keys only); default: the API key's merchant",
 });
 
 export const WalletsQuery = Type.Object(
@@ -178,8 +182,14 @@ export const WalletsQuery = Type.Object(
 export const CURRENCY_PATTERN = '^[A-Za-z0-9]{2,12}$';
 export const FeesPreviewQuery = Type.Object(
   {
-    amount: Type.String({ pattern: DECIMAL_PATTERN, description: 'checkout amount, positive decimal, at most 18 fractional digits, at most 10^15' }),
-    currency: Type.String({ pattern: CURRENCY_PATTERN, description: 'currency or asset code, case-insensitive (e.g. EUR, USDT)' }),
+    amount: Type.String({
+      pattern: DECIMAL_PATTERN,
+      description: 'checkout amount, positive decimal, at most 18 fractional digits, at most 10^15',
+    }),
+    currency: Type.String({
+      pattern: CURRENCY_PATTERN,
+      description: 'currency or asset code, case-insensitive (e.g. EUR, USDT)',
+    }),
     merchantId: Type.Optional(MerchantIdParam),
   },
   { additionalProperties: false },
@@ -187,7 +197,14 @@ export const FeesPreviewQuery = Type.Object(
 export type FeesPreviewQuery = Static<typeof FeesPreviewQuery>;
 
 /** Scopes a key or token can carry. */
-export const SCOPES = ['wallets:read', 'fees:read', 'checkout:read', 'checkout:write', 'events:read', 'webhooks:write'] as const;
+export const SCOPES = [
+  'wallets:read',
+  'fees:read',
+  'checkout:read',
+  'checkout:write',
+  'events:read',
+  'webhooks:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The four authentication headers, interface §5 (lower case as HTTP/2 and Node see them). */

@@ -43,7 +43,9 @@ export function bodyToSign(body: string): string {
 
 /** Signs a request (Node): `sign(secret, timestamp, body)` -> 64 lowercase hex characters. */
 export function sign(secret: string | Uint8Array, timestamp: string, body = ''): string {
-  return createHmac('sha256', secret).update(signedString(timestamp, bodyToSign(body))).digest('hex');
+  return createHmac('sha256', secret)
+    .update(signedString(timestamp, bodyToSign(body)))
+    .digest('hex');
 }
 
 /**
@@ -60,8 +62,16 @@ export function signedStringV2(timestamp: string, method: string, target: string
 }
 
 /** Signs a request with version 2 (Node): 64 lowercase hex characters. */
-export function signV2(secret: string | Uint8Array, timestamp: string, method: string, target: string, body = ''): string {
-  return createHmac('sha256', secret).update(signedStringV2(timestamp, method, target, body)).digest('hex');
+export function signV2(
+  secret: string | Uint8Array,
+  timestamp: string,
+  method: string,
+  target: string,
+  body = '',
+): string {
+  return createHmac('sha256', secret)
+    .update(signedStringV2(timestamp, method, target, body))
+    .digest('hex');
 }
 
 /**

@@ -22,7 +22,12 @@ export function signWebhook(secret: string, msgId: string, timestamp: number | s
 }
 
 /** The three headers of one delivery; several secrets (a rotation) give space-separated signatures. */
-export function webhookHeaders(secrets: readonly string[], msgId: string, timestamp: number, body: string): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  msgId: string,
+  timestamp: number,
+  body: string,
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(timestamp),
@@ -53,7 +58,14 @@ export const WebhookEvent = Type.Object(
     type: Type.String({ description: `one of ${EVENT_TYPE_VALUES.join(', ')}` }),
     createdAt: Time('when the change it reports committed'),
     sequence: Type.Integer({ description: 'grows by one per merchant, in commit order' }),
-    data: Type.Object({ object: Type.Unknown({ description: 'the object as it stood after the change (a checkout, a wallet, an endpoint)' }) }, { additionalProperties: false }),
+    data: Type.Object(
+      {
+        object: Type.Unknown({
+          description: 'the object as it stood after the change (a checkout, a wallet, an endpoint)',
+        }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
@@ -66,7 +78,9 @@ export const WebhookEndpoint = Type.Object(
     description: Nullable(Type.String()),
     enabledEvents: Type.Array(Type.String(), { description: 'event types sent to this endpoint; empty: every type' }),
     disabled: Type.Boolean(),
-    disabledReason: Nullable(Type.String({ description: 'merchant, gone (the endpoint answered 410) or failing (5 days without a success)' })),
+    disabledReason: Nullable(
+      Type.String({ description: 'merchant, gone (the endpoint answered 410) or failing (5 days without a success)' }),
+    ),
     secret: Type.Optional(Type.String({ description: 'whsec_…: only in the answers of create and rotate-secret' })),
     previousSecretExpiresAt: Nullable(Time('while set, deliveries carry a signature with the previous secret too')),
     lastSuccessAt: Nullable(Time('last 2xx answer')),
@@ -84,8 +98,12 @@ export const WebhookAttempt = Type.Object(
     eventId: Type.String(),
     eventType: Type.String(),
     attemptedAt: Time('when the request started'),
-    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'the HTTP status answered; null for a network error' }),
-    error: Nullable(Type.String({ description: 'network error, timeout or refused address; null when an HTTP status came back' })),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'the HTTP status answered; null for a network error',
+    }),
+    error: Nullable(
+      Type.String({ description: 'network error, timeout or refused address; null when an HTTP status came back' }),
+    ),
     latencyMs: Type.Integer(),
     responseBody: Nullable(Type.String({ description: 'the first 2 KB of the answer' })),
     succeeded: Type.Boolean(),
@@ -95,8 +113,14 @@ export const WebhookAttempt = Type.Object(
 
 export const CreateWebhookEndpointBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https (http to loopback only in a sandbox); no private, loopback or metadata address' }),
-    enabledEvents: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, description: 'omitted or empty: every type' })),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'https (http to loopback only in a sandbox); no private, loopback or metadata address',
+    }),
+    enabledEvents: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, description: 'omitted or empty: every type' }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     disabled: Type.Optional(Type.Boolean()),
   },

@@ -19,8 +19,14 @@ describe('exact-decimal JSON writer', () => {
   });
   it('round-trips any decimal through write and exact parse', () => {
     const decimal = fc
-      .tuple(fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }), fc.integer({ min: 0, max: 18 }))
-      .map(([int, frac, digits]) => (digits === 0 ? `${int}` : `${int}.${frac.toString().padStart(18, '0').slice(0, digits)}`))
+      .tuple(
+        fc.bigInt({ min: 0n, max: 10n ** 16n }),
+        fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }),
+        fc.integer({ min: 0, max: 18 }),
+      )
+      .map(([int, frac, digits]) =>
+        digits === 0 ? `${int}` : `${int}.${frac.toString().padStart(18, '0').slice(0, digits)}`,
+      )
       .map((text) => decimalText(text));
     fc.assert(
       fc.property(fc.array(decimal, { maxLength: 5 }), (texts) => {
@@ -49,11 +55,18 @@ describe('parseExactJson', () => {
   });
   it('reads every number as its source text, also inside documents JSON.parse would read', () => {
     const seen: string[] = [];
-    const v = parseExactJson('{"a":"1.10","b":[1.10,2e-7,{"c":-0.000000000000000001}],"d":null}', (s) => (seen.push(s), s));
+    const v = parseExactJson(
+      '{"a":"1.10","b":[1.10,2e-7,{"c":-0.000000000000000001}],"d":null}',
+      (s) => (seen.push(s), s),
+    );
     expect(seen).toEqual(['1.10', '2e-7', '-0.000000000000000001']);
     expect(v).toEqual({ a: '1.10', b: ['1.10', '2e-7', { c: '-0.000000000000000001' }], d: null });
     // Without numbers nothing is called, and the result is JSON.parse's.
-    expect(parseExactJson('{"amount":"100","tags":["x",true,null]}', () => { throw new Error('called'); })).toEqual({ amount: '100', tags: ['x', true, null] });
+    expect(
+      parseExactJson('{"amount":"100","tags":["x",true,null]}', () => {
+        throw new Error('called');
+      }),
+    ).toEqual({ amount: '100', tags: ['x', true, null] });
   });
   it('throws SyntaxError on malformed input', () => {
     for (const bad of ['', '{', '{"a":}', '[1,]', '"x', '{"a":1} x', 'tru']) {
@@ -74,7 +87,20 @@ describe('parseAmount', () => {
     }
   });
   it('rejects zero, signs, exponents, too many digits and values above 10^15', () => {
-    for (const bad of ['0', '0.0', '-1', '+1', '1e3', '1.', '.5', '1.0000000000000000001', '1000000000000000.1', 'abc', '', ' 1']) {
+    for (const bad of [
+      '0',
+      '0.0',
+      '-1',
+      '+1',
+      '1e3',
+      '1.',
+      '.5',
+      '1.0000000000000000001',
+      '1000000000000000.1',
+      'abc',
+      '',
+      ' 1',
+    ]) {
       const r = parseAmount(bad);
       expect(r.ok, bad).toBe(false);
     }

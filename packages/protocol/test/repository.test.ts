@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSigningBodyVectors, loadSigningV2Vectors, loadSigningVectors, readVectorFile, VECTORS_DIR } from './vectors.js';
+import {
+  loadSigningBodyVectors,
+  loadSigningV2Vectors,
+  loadSigningVectors,
+  readVectorFile,
+  VECTORS_DIR,
+} from './vectors.js';
 
 const ROOT = join(VECTORS_DIR, '..');
 
@@ -44,7 +50,16 @@ describe('the repository is self-contained', () => {
     const loaded = loadSigningV2Vectors();
     expect(loaded).toHaveLength(raw.v2.cases.length);
     for (const c of loaded) {
-      for (const field of ['name', 'secret', 'timestamp', 'method', 'target', 'canonicalTarget', 'signedString', 'signature'] as const) {
+      for (const field of [
+        'name',
+        'secret',
+        'timestamp',
+        'method',
+        'target',
+        'canonicalTarget',
+        'signedString',
+        'signature',
+      ] as const) {
         expect(typeof c[field], `${c.name}.${field}`).toBe('string');
         expect(c[field].length, `${c.name}.${field}`).toBeGreaterThan(0);
       }
@@ -58,7 +73,16 @@ describe('the repository is self-contained', () => {
     const loaded = loadSigningBodyVectors();
     expect(loaded).toHaveLength(raw.bodies.cases.length);
     for (const c of loaded) {
-      for (const field of ['name', 'secret', 'timestamp', 'rawBody', 'compactBody', 'signedString', 'signature', 'rawSignature'] as const) {
+      for (const field of [
+        'name',
+        'secret',
+        'timestamp',
+        'rawBody',
+        'compactBody',
+        'signedString',
+        'signature',
+        'rawSignature',
+      ] as const) {
         expect(typeof c[field], `${c.name}.${field}`).toBe('string');
         expect(c[field].length, `${c.name}.${field}`).toBeGreaterThan(0);
       }
@@ -71,7 +95,16 @@ describe('the repository is self-contained', () => {
     const doc = readVectorFile<{ cases: Array<Record<string, unknown>> }>('webhooks.json');
     expect(doc.cases.length).toBeGreaterThanOrEqual(10);
     for (const c of doc.cases) {
-      for (const f of ['secret', 'msgId', 'timestamp', 'now', 'toleranceSeconds', 'body', 'signatureHeader', 'expect']) {
+      for (const f of [
+        'secret',
+        'msgId',
+        'timestamp',
+        'now',
+        'toleranceSeconds',
+        'body',
+        'signatureHeader',
+        'expect',
+      ]) {
         expect(c, `${String(c.name)} lacks ${f}`).toHaveProperty(f);
       }
       expect(['accept', 'reject']).toContain(c.expect);

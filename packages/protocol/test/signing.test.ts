@@ -29,10 +29,12 @@ describe('signing v2 vectors (vectors/signing.json v2)', () => {
     expect(signV2('s', '1', 'GET', '/x/?b=1&a=2')).not.toBe(a);
   });
   it('canonicalTarget is idempotent', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      const once = canonicalTarget('/' + s);
-      expect(canonicalTarget(once)).toBe(once);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const once = canonicalTarget('/' + s);
+        expect(canonicalTarget(once)).toBe(once);
+      }),
+    );
   });
 });
 
@@ -52,7 +54,8 @@ describe('signing vectors with POST bodies (vectors/signing.json bodies)', () =>
   const bodies = loadSigningBodyVectors();
   it('covers unicode, \\u escapes, nesting, exact decimals, key order and whitespace', () => {
     const names = bodies.map((c) => c.name).join(' | ');
-    for (const topic of [/unicode/, /escapes/, /nested/, /decimals/, /key order/, /whitespace/]) expect(names).toMatch(topic);
+    for (const topic of [/unicode/, /escapes/, /nested/, /decimals/, /key order/, /whitespace/])
+      expect(names).toMatch(topic);
   });
   for (const v of bodies) {
     it(`${v.name}: compact body, signed string, signature (v1 and v2 body part)`, () => {
@@ -75,7 +78,9 @@ describe('compactJson', () => {
     expect(compactJson('{ "a b" : "x \\" y" , "c":[ 1 , 2 ] }')).toBe('{"a b":"x \\" y","c":[1,2]}');
   });
   it('keeps key order and number text exactly (unlike JSON.parse/stringify)', () => {
-    expect(compactJson('{"b": 1, "1": 1.50, "big": 12345678901234567890}')).toBe('{"b":1,"1":1.50,"big":12345678901234567890}');
+    expect(compactJson('{"b": 1, "1": 1.50, "big": 12345678901234567890}')).toBe(
+      '{"b":1,"1":1.50,"big":12345678901234567890}',
+    );
   });
   it('equals JSON.stringify(JSON.parse(x)) for any value without integer-like keys or lossy numbers', () => {
     fc.assert(

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { signWebhook, webhookHeaders } from '../src/index.js';
 import { readVectorFile } from './vectors.js';
 
-interface WebhookCase { name: string; secret: string; msgId: string; timestamp: number; body: string; signatureHeader: string; expect: 'accept' | 'reject' }
+interface WebhookCase {
+  name: string;
+  secret: string;
+  msgId: string;
+  timestamp: number;
+  body: string;
+  signatureHeader: string;
+  expect: 'accept' | 'reject';
+}
 const cases = readVectorFile<{ cases: WebhookCase[] }>('webhooks.json').cases;
 
 describe("the server's webhook signer against vectors/webhooks.json", () => {
@@ -18,7 +26,10 @@ describe("the server's webhook signer against vectors/webhooks.json", () => {
     const [a, b] = cases.filter((c) => c.expect === 'accept' && c.name !== 'second secret').map((c) => c.secret);
     const other = cases.find((c) => c.name === 'second secret')!.secret;
     const h = webhookHeaders([a!, other], 'msg_1', 1795400000, '{}');
-    expect(h['webhook-signature'].split(' ')).toEqual([signWebhook(a!, 'msg_1', 1795400000, '{}'), signWebhook(other, 'msg_1', 1795400000, '{}')]);
+    expect(h['webhook-signature'].split(' ')).toEqual([
+      signWebhook(a!, 'msg_1', 1795400000, '{}'),
+      signWebhook(other, 'msg_1', 1795400000, '{}'),
+    ]);
     expect(b).toBeDefined();
   });
 });

@@ -10,7 +10,12 @@ export type Json = null | boolean | string | Json[] | { [k: string]: Json };
 export type Row = Record<string, any>;
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly requestId?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId?: string,
+  ) {
     super(message);
   }
 }
@@ -35,7 +40,12 @@ export async function call<T = any>(method: string, path: string, body?: unknown
     if (path.startsWith('/admin/')) headers['idempotency-key'] = `console-${crypto.randomUUID()}`;
   }
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   let parsed: any;
   try {
@@ -52,7 +62,8 @@ export async function call<T = any>(method: string, path: string, body?: unknown
 }
 
 export const admin = <T = any>(path: string) => call<T>('GET', `/admin/v1${path}`);
-export const adminWrite = <T = any>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown = {}) => call<T>(method, `/admin/v1${path}`, body);
+export const adminWrite = <T = any>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown = {}) =>
+  call<T>(method, `/admin/v1${path}`, body);
 
 /** `?a=1&b=2` of the defined, non-empty values. */
 export function qs(params: Record<string, string | undefined | null>): string {

@@ -13,7 +13,27 @@ export interface Series {
   bars?: boolean;
 }
 
-export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = false, logY = false, height = 260 }: { title: string; x: number[]; series: Series[]; xLabel: string; yLabel: string; time?: boolean; logX?: boolean; logY?: boolean; height?: number }) {
+export function Chart({
+  title,
+  x,
+  series,
+  xLabel,
+  yLabel,
+  time = false,
+  logX = false,
+  logY = false,
+  height = 260,
+}: {
+  title: string;
+  x: number[];
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  time?: boolean;
+  logX?: boolean;
+  logY?: boolean;
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -31,14 +51,28 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = f
         padding: [8, 32, 0, 0],
         scales: {
           // Bars get half a step of room either side, so the first and last are drawn whole.
-          x: logX ? { time: false, distr: 3, range: (_u, min, max) => [min, max] } : { time, ...(anyBars && x.length > 0 ? { range: (_u, min, max) => [min - step / 2, max + step / 2] } : {}) },
+          x: logX
+            ? { time: false, distr: 3, range: (_u, min, max) => [min, max] }
+            : {
+                time,
+                ...(anyBars && x.length > 0 ? { range: (_u, min, max) => [min - step / 2, max + step / 2] } : {}),
+              },
           // Volumes and fees are measured from zero.
           y: logY ? { distr: 3 } : { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
         },
-        axes: [{ label: xLabel, stroke: '#333' }, { label: yLabel, stroke: '#333', size: 70 }],
+        axes: [
+          { label: xLabel, stroke: '#333' },
+          { label: yLabel, stroke: '#333', size: 70 },
+        ],
         series: [
           { label: xLabel },
-          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, ...(s.bars && bars ? { fill: `${s.color}99`, paths: bars } : {}), points: { show: !s.bars } })),
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: 2,
+            ...(s.bars && bars ? { fill: `${s.color}99`, paths: bars } : {}),
+            points: { show: !s.bars },
+          })),
         ],
       },
       [x, ...series.map((s) => s.values)] as uPlot.AlignedData,
@@ -51,5 +85,7 @@ export function Chart({ title, x, series, xLabel, yLabel, time = false, logX = f
       plot.destroy();
     };
   }, [title, x, series, xLabel, yLabel, time, logX, logY, height]);
-  return <div class="chart" ref={box} role="img" aria-label={`${title} (chart; the same figures are in the table below)`} />;
+  return (
+    <div class="chart" ref={box} role="img" aria-label={`${title} (chart; the same figures are in the table below)`} />
+  );
 }

@@ -97,8 +97,17 @@ function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended
           }
         }}
       >
-        <Field label="Operator token" hint="HOSTPAY_ADMIN_TOKEN, or one of HOSTPAY_ADMIN_TOKENS; `npm start` prints the demo's">
-          <input type="password" autocomplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+        <Field
+          label="Operator token"
+          hint="HOSTPAY_ADMIN_TOKEN, or one of HOSTPAY_ADMIN_TOKENS; `npm start` prints the demo's"
+        >
+          <input
+            type="password"
+            autocomplete="current-password"
+            required
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+          />
         </Field>
         <button type="submit" class="primary" disabled={busy}>
           Sign in
@@ -154,7 +163,8 @@ function App() {
       <header class="top">
         <span class="brand">hostpay console</span>
         <span class="who">
-          Signed in as <strong data-testid="operator">{session.operator}</strong> <span class="muted">(session ends {time(session.expiresAt)} at the latest)</span>
+          Signed in as <strong data-testid="operator">{session.operator}</strong>{' '}
+          <span class="muted">(session ends {time(session.expiresAt)} at the latest)</span>
         </span>
         <button
           type="button"

@@ -4,8 +4,15 @@ import { ApiError } from './api.js';
 
 /** Small pieces every screen shares: loading state, errors, tables, paging, exact amounts. */
 
-export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+export function useAsync<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
@@ -34,7 +41,11 @@ export function ErrorNote({ error }: { error: unknown }) {
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p class="muted" aria-live="polite">Loading {what}…</p>;
+  return (
+    <p class="muted" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
 }
 
 /** An exact decimal as text with thousands separators: the digits are the API's, never a float's. */
@@ -85,7 +96,19 @@ export interface Column<T> {
   num?: boolean;
 }
 
-export function Table<T>({ caption, columns, rows, rowKey, empty = 'Nothing here.' }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty?: string }) {
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty = 'Nothing here.',
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  empty?: string;
+}) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
     <div class="table-wrap">
@@ -117,7 +140,13 @@ export function Table<T>({ caption, columns, rows, rowKey, empty = 'Nothing here
 }
 
 /** Cursor paging: the API's nextCursor forward, a stack of earlier cursors back. */
-export function usePager(): { cursor: string | undefined; next: (c: string) => void; back: () => void; reset: () => void; depth: number } {
+export function usePager(): {
+  cursor: string | undefined;
+  next: (c: string) => void;
+  back: () => void;
+  reset: () => void;
+  depth: number;
+} {
   const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
   return {
     cursor: stack[stack.length - 1],
@@ -128,7 +157,15 @@ export function usePager(): { cursor: string | undefined; next: (c: string) => v
   };
 }
 
-export function Pager({ pager, nextCursor, label = 'Pages' }: { pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined; label?: string }) {
+export function Pager({
+  pager,
+  nextCursor,
+  label = 'Pages',
+}: {
+  pager: ReturnType<typeof usePager>;
+  nextCursor: string | null | undefined;
+  label?: string;
+}) {
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={pager.depth <= 1} onClick={pager.back}>
@@ -154,7 +191,12 @@ export function Field({ label, children, hint }: { label: string; children: Comp
 }
 
 /** Runs a write, shows its error or success, and tells the caller when it is done. */
-export function useAction(): { busy: boolean; error: unknown; done: string | undefined; run: (label: string, f: () => Promise<unknown>) => Promise<boolean> } {
+export function useAction(): {
+  busy: boolean;
+  error: unknown;
+  done: string | undefined;
+  run: (label: string, f: () => Promise<unknown>) => Promise<boolean>;
+} {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [done, setDone] = useState<string | undefined>(undefined);

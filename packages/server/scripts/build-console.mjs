@@ -33,7 +33,10 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((p) => p.replace(/^.*dist\/console\/assets\//, ''));
 const js = outputs.find((f) => f.endsWith('.js'));
 const css = outputs.find((f) => f.endsWith('.css'));
-const sri = (file) => `sha384-${createHash('sha384').update(readFileSync(`${out}/assets/${file}`)).digest('base64')}`;
+const sri = (file) =>
+  `sha384-${createHash('sha384')
+    .update(readFileSync(`${out}/assets/${file}`))
+    .digest('base64')}`;
 const html = `<!doctype html>
 <html lang="en">
 <head>

@@ -19,7 +19,9 @@ import { statsAdmin } from './features/stats/service.js';
  * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
-export function createAdminServices(deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch; now?: (() => number) | undefined }) {
+export function createAdminServices(
+  deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch; now?: (() => number) | undefined },
+) {
   const now = deps.now ?? Date.now;
   return {
     /** Transfers, review and the operators' view of checkouts (features/checkouts). */

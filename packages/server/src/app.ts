@@ -113,7 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      done(new HostpayError('MALFORMED_REQUEST', 'HTTP/1.1 requests must carry a Host header: check what your HTTP client sends'));
+      done(
+        new HostpayError(
+          'MALFORMED_REQUEST',
+          'HTTP/1.1 requests must carry a Host header: check what your HTTP client sends',
+        ),
+      );
       return;
     }
     done();
@@ -123,9 +128,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   installNotFound(app);
   await registerCompression(app);
-  const operatorTokens = deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
+  const operatorTokens =
+    deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
-  await registerOpenApi(app, API_VERSION, { admin: admin !== undefined, console: admin !== undefined && config.console });
+  await registerOpenApi(app, API_VERSION, {
+    admin: admin !== undefined,
+    console: admin !== undefined && config.console,
+  });
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
@@ -152,20 +161,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The console (features/console) is a browser front for this same admin API: its session
     // cookie, with the CSRF token on writes, stands in for the bearer token.
     const sessions = config.console
-      ? admin.consoleSessions({ now, idleMs: config.consoleIdleMinutes * 60_000, fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])) })
+      ? admin.consoleSessions({
+          now,
+          idleMs: config.consoleIdleMinutes * 60_000,
+          fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])),
+        })
       : undefined;
-    const auth = createOperatorAuth({ tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList, sessions: sessions && asOperatorSessions(sessions, config.publicUrl) });
+    const auth = createOperatorAuth({
+      tokens: operatorTokens,
+      limiter,
+      failureLimit: config.authFailureLimitPerMinute,
+      allowList,
+      sessions: sessions && asOperatorSessions(sessions, config.publicUrl),
+    });
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
     if (sessions !== undefined) {
       const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();
-      await app.register(consoleRoutes, { config, sessions, operatorOf: tokenMatcher(operatorTokens), allowList, limiter, files });
+      await app.register(consoleRoutes, {
+        config,
+        sessions,
+        operatorOf: tokenMatcher(operatorTokens),
+        allowList,
+        limiter,
+        files,
+      });
     }
   }
   if (admin === undefined || !config.console) await app.register(consoleDisabledRoutes);
   await registerDocs(app);
   // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
   if (config.trustProxyHops === 0) {
-    installFastPath(app, { routes: FAST_ROUTES.flatMap((r) => r(services)), auth: ctx.auth, requests: metrics.requests, now, log: logger === false ? undefined : app.log });
+    installFastPath(app, {
+      routes: FAST_ROUTES.flatMap((r) => r(services)),
+      auth: ctx.auth,
+      requests: metrics.requests,
+      now,
+      log: logger === false ? undefined : app.log,
+    });
   }
   return app;
 }

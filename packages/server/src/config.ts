@@ -9,30 +9,160 @@ import { parseCidr } from './auth/cidr.js';
  */
 export const ConfigSchema = Type.Object({
   host: Type.String({ default: '127.0.0.1', env: 'HOSTPAY_HOST', description: 'address to listen on' }),
-  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, env: 'HOSTPAY_PORT', description: 'port to listen on (0: any free port)' }),
-  dataDir: Type.String({ minLength: 1, default: './.hostpay', env: 'HOSTPAY_DATA_DIR', description: 'directory of the embedded SQLite store and the demo master key' }),
-  databaseUrl: Type.String({ default: '', env: 'HOSTPAY_DATABASE_URL', description: 'empty: embedded SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file; `postgres://user:pass@host:5432/db` for PostgreSQL' }),
-  databaseSchema: Type.String({ default: '', pattern: '^([a-z_][a-z0-9_]{0,62})?$', env: 'HOSTPAY_DATABASE_SCHEMA', description: 'PostgreSQL schema to use (created if missing); empty: the server default (public)' }),
-  databasePoolSize: Type.Integer({ minimum: 1, maximum: 200, default: 10, env: 'HOSTPAY_DATABASE_POOL_SIZE', description: 'PostgreSQL connections per instance' }),
-  databaseTimeoutMs: Type.Integer({ minimum: 100, maximum: 60000, default: 2000, env: 'HOSTPAY_DATABASE_TIMEOUT_MS', description: 'PostgreSQL connect timeout; twice it is the statement timeout and 2.5 times it the client read timeout (a database that stops answering): past them a request gets 503 UNAVAILABLE instead of hanging' }),
-  autoMigrate: Type.Boolean({ default: true, env: 'HOSTPAY_AUTO_MIGRATE', description: 'apply pending migrations when the server or a command opens the store; false: run `hostpay migrate` yourself' }),
-  redisUrl: Type.String({ default: '', env: 'HOSTPAY_REDIS_URL', description: 'redis://… to share rate limits and cache invalidation across instances; empty: in-process (one instance)' }),
-  redisPrefix: Type.String({ default: 'hostpay:', pattern: '^[A-Za-z0-9:_-]{1,64}$', env: 'HOSTPAY_REDIS_PREFIX', description: 'prefix of every Redis key and channel, so deployments (or test runs) can share a Redis' }),
-  masterKey: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY', description: '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key' }),
-  masterKeyPrevious: Type.String({ default: '', env: 'HOSTPAY_MASTER_KEY_PREVIOUS', description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation' }),
-  adminToken: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKEN', description: 'operator token for /admin/v1 (operator name `admin`); at least 32 characters and 128 bits of variety (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled' }),
-  adminTokens: Type.String({ default: '', env: 'HOSTPAY_ADMIN_TOKENS', description: 'several named operator tokens, `name:token,name:token`; the name is recorded in the audit log' }),
-  adminIpAllowList: Type.String({ default: '', maxLength: 4096, env: 'HOSTPAY_ADMIN_IP_ALLOW_LIST', description: 'comma-separated addresses or CIDR ranges (10.0.0.0/8,2001:db8::/32) the admin API and the operator console accept requests from; empty: any address' }),
-  console: Type.Boolean({ default: false, env: 'HOSTPAY_CONSOLE', description: 'serve the operator console at /console (needs an operator token); off unless set; serve --demo turns it on' }),
-  consoleIdleMinutes: Type.Integer({ minimum: 1, maximum: 1440, default: 30, env: 'HOSTPAY_CONSOLE_IDLE_MINUTES', description: 'a console session ends after this many minutes without a request' }),
-  timestampToleranceSeconds: Type.Integer({ minimum: 1, maximum: 3600, default: 60, env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS', description: 'accepted difference between the timestamp header and the server clock' }),
-  rateLimitPerMinute: Type.Integer({ minimum: 1, default: 600, env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE', description: 'default requests per minute per API key (a key can override it)' }),
-  authFailureLimitPerMinute: Type.Integer({ minimum: 1, default: 30, env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE', description: 'failed authentications per minute per client address before 429' }),
-  tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400, default: 3600, env: 'HOSTPAY_TOKEN_TTL_SECONDS', description: 'default bearer token lifetime' }),
-  trustProxyHops: Type.Integer({ minimum: 0, maximum: 10, default: 0, env: 'HOSTPAY_TRUST_PROXY_HOPS', description: 'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)' }),
-  publicUrl: Type.String({ default: '', env: 'HOSTPAY_PUBLIC_URL', description: 'public base URL of this server (https://pay.example.com), used in checkout page links; empty: the listen address' }),
-  sandbox: Type.Boolean({ default: false, env: 'HOSTPAY_SANDBOX', description: 'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production' }),
-  webhookLeaseSeconds: Type.Integer({ minimum: 3, maximum: 3600, default: 60, env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS', description: 'how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one\'s deliveries after at most this long' }),
+  port: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 8080,
+    env: 'HOSTPAY_PORT',
+    description: 'port to listen on (0: any free port)',
+  }),
+  dataDir: Type.String({
+    minLength: 1,
+    default: './.hostpay',
+    env: 'HOSTPAY_DATA_DIR',
+    description: 'directory of the embedded SQLite store and the demo master key',
+  }),
+  databaseUrl: Type.String({
+    default: '',
+    env: 'HOSTPAY_DATABASE_URL',
+    description:
+      'empty: embedded SQLite file <dataDir>/hostpay.db; `sqlite:<path>` for another file; `postgres://user:pass@host:5432/db` for PostgreSQL',
+  }),
+  databaseSchema: Type.String({
+    default: '',
+    pattern: '^([a-z_][a-z0-9_]{0,62})?$',
+    env: 'HOSTPAY_DATABASE_SCHEMA',
+    description: 'PostgreSQL schema to use (created if missing); empty: the server default (public)',
+  }),
+  databasePoolSize: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    env: 'HOSTPAY_DATABASE_POOL_SIZE',
+    description: 'PostgreSQL connections per instance',
+  }),
+  databaseTimeoutMs: Type.Integer({
+    minimum: 100,
+    maximum: 60000,
+    default: 2000,
+    env: 'HOSTPAY_DATABASE_TIMEOUT_MS',
+    description:
+      'PostgreSQL connect timeout; twice it is the statement timeout and 2.5 times it the client read timeout (a database that stops answering): past them a request gets 503 UNAVAILABLE instead of hanging',
+  }),
+  autoMigrate: Type.Boolean({
+    default: true,
+    env: 'HOSTPAY_AUTO_MIGRATE',
+    description:
+      'apply pending migrations when the server or a command opens the store; false: run `hostpay migrate` yourself',
+  }),
+  redisUrl: Type.String({
+    default: '',
+    env: 'HOSTPAY_REDIS_URL',
+    description:
+      'redis://… to share rate limits and cache invalidation across instances; empty: in-process (one instance)',
+  }),
+  redisPrefix: Type.String({
+    default: 'hostpay:',
+    pattern: '^[A-Za-z0-9:_-]{1,64}$',
+    env: 'HOSTPAY_REDIS_PREFIX',
+    description: 'prefix of every Redis key and channel, so deployments (or test runs) can share a Redis',
+  }),
+  masterKey: Type.String({
+    default: '',
+    env: 'HOSTPAY_MASTER_KEY',
+    description:
+      '32-byte key (base64 or 64 hex chars) that encrypts API secrets at rest; demo mode generates <dataDir>/master.key',
+  }),
+  masterKeyPrevious: Type.String({
+    default: '',
+    env: 'HOSTPAY_MASTER_KEY_PREVIOUS',
+    description: 'comma-separated earlier master keys, still accepted for opening secrets during a rotation',
+  }),
+  adminToken: Type.String({
+    default: '',
+    env: 'HOSTPAY_ADMIN_TOKEN',
+    description:
+      'operator token for /admin/v1 (operator name `admin`); at least 32 characters and 128 bits of variety (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled',
+  }),
+  adminTokens: Type.String({
+    default: '',
+    env: 'HOSTPAY_ADMIN_TOKENS',
+    description: 'several named operator tokens, `name:token,name:token`; the name is recorded in the audit log',
+  }),
+  adminIpAllowList: Type.String({
+    default: '',
+    maxLength: 4096,
+    env: 'HOSTPAY_ADMIN_IP_ALLOW_LIST',
+    description:
+      'comma-separated addresses or CIDR ranges (10.0.0.0/8,2001:db8::/32) the admin API and the operator console accept requests from; empty: any address',
+  }),
+  console: Type.Boolean({
+    default: false,
+    env: 'HOSTPAY_CONSOLE',
+    description:
+      'serve the operator console at /console (needs an operator token); off unless set; serve --demo turns it on',
+  }),
+  consoleIdleMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    default: 30,
+    env: 'HOSTPAY_CONSOLE_IDLE_MINUTES',
+    description: 'a console session ends after this many minutes without a request',
+  }),
+  timestampToleranceSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 60,
+    env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS',
+    description: 'accepted difference between the timestamp header and the server clock',
+  }),
+  rateLimitPerMinute: Type.Integer({
+    minimum: 1,
+    default: 600,
+    env: 'HOSTPAY_RATE_LIMIT_PER_MINUTE',
+    description: 'default requests per minute per API key (a key can override it)',
+  }),
+  authFailureLimitPerMinute: Type.Integer({
+    minimum: 1,
+    default: 30,
+    env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE',
+    description: 'failed authentications per minute per client address before 429',
+  }),
+  tokenTtlSeconds: Type.Integer({
+    minimum: 60,
+    maximum: 86400,
+    default: 3600,
+    env: 'HOSTPAY_TOKEN_TTL_SECONDS',
+    description: 'default bearer token lifetime',
+  }),
+  trustProxyHops: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 0,
+    env: 'HOSTPAY_TRUST_PROXY_HOPS',
+    description:
+      'number of proxies of yours in front of the server: the client address is taken that many hops from the right of X-Forwarded-For (0: the socket address; never trust more hops than you run)',
+  }),
+  publicUrl: Type.String({
+    default: '',
+    env: 'HOSTPAY_PUBLIC_URL',
+    description:
+      'public base URL of this server (https://pay.example.com), used in checkout page links; empty: the listen address',
+  }),
+  sandbox: Type.Boolean({
+    default: false,
+    env: 'HOSTPAY_SANDBOX',
+    description:
+      'sandbox (set by serve --demo): authentication errors carry diagnostics (SHA-256 and length of the string the server verified, clock skew); never in production',
+  }),
+  webhookLeaseSeconds: Type.Integer({
+    minimum: 3,
+    maximum: 3600,
+    default: 60,
+    env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS',
+    description:
+      "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long",
+  }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', env: 'HOSTPAY_LOG_LEVEL', description: 'pino log level' },
@@ -49,9 +179,18 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     const text = env[(schema as unknown as { env: string }).env];
     if (text === undefined || text === '') continue;
     const type = (schema as { type?: string }).type;
-    raw[name] = type === 'integer' ? (/^-?\d+$/.test(text) ? Number(text) : text)
-      : type === 'boolean' ? (text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text)
-      : text;
+    raw[name] =
+      type === 'integer'
+        ? /^-?\d+$/.test(text)
+          ? Number(text)
+          : text
+        : type === 'boolean'
+          ? text === 'true' || text === '1'
+            ? true
+            : text === 'false' || text === '0'
+              ? false
+              : text
+          : text;
   }
   for (const [k, v] of Object.entries(overrides)) if (v !== undefined) raw[k] = v;
   const withDefaults = Value.Default(ConfigSchema, raw);
@@ -59,7 +198,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (firstError) {
     const name = firstError.path.slice(1);
     const schema = ConfigSchema.properties[name as keyof Config] as { env?: string } | undefined;
-    throw new Error(`invalid configuration ${schema?.env ?? name}=${JSON.stringify(firstError.value)}: ${firstError.message}`);
+    throw new Error(
+      `invalid configuration ${schema?.env ?? name}=${JSON.stringify(firstError.value)}: ${firstError.message}`,
+    );
   }
   const config = withDefaults as Config;
   return { ...config, dataDir: resolve(config.dataDir) };
@@ -67,10 +208,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 /** HOSTPAY_ADMIN_IP_ALLOW_LIST as entries; null when empty (any address). A bad entry stops the start. */
 export function adminAllowList(config: Pick<Config, 'adminIpAllowList'>): string[] | null {
-  const entries = config.adminIpAllowList.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = config.adminIpAllowList
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.length === 0) return null;
   for (const entry of entries) {
-    if (parseCidr(entry) === null) throw new Error(`invalid configuration HOSTPAY_ADMIN_IP_ALLOW_LIST: ${JSON.stringify(entry)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`);
+    if (parseCidr(entry) === null)
+      throw new Error(
+        `invalid configuration HOSTPAY_ADMIN_IP_ALLOW_LIST: ${JSON.stringify(entry)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`,
+      );
   }
   return entries;
 }
@@ -79,13 +226,22 @@ export function adminAllowList(config: Pick<Config, 'adminIpAllowList'>): string
 export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>): Map<string, string> {
   const tokens = new Map<string, string>();
   const add = (name: string, token: string) => {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error(`invalid configuration HOSTPAY_ADMIN_TOKENS: operator name ${JSON.stringify(name)} must be 1-64 letters, digits, _ . -`);
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
+      throw new Error(
+        `invalid configuration HOSTPAY_ADMIN_TOKENS: operator name ${JSON.stringify(name)} must be 1-64 letters, digits, _ . -`,
+      );
     const weakness = tokenWeakness(token);
-    if (weakness !== null) throw new Error(`invalid configuration: the operator token of ${name} ${weakness}; generate one with openssl rand -hex 32`);
+    if (weakness !== null)
+      throw new Error(
+        `invalid configuration: the operator token of ${name} ${weakness}; generate one with openssl rand -hex 32`,
+      );
     tokens.set(name, token);
   };
   if (config.adminToken !== '') add('admin', config.adminToken);
-  for (const entry of config.adminTokens.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of config.adminTokens
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const colon = entry.indexOf(':');
     if (colon < 1) throw new Error('invalid configuration HOSTPAY_ADMIN_TOKENS: use name:token,name:token');
     add(entry.slice(0, colon), entry.slice(colon + 1));
@@ -101,7 +257,8 @@ export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>):
 export function tokenWeakness(token: string): string | null {
   if (token.length < 32) return `is ${token.length} characters: it must be at least 32`;
   for (let unit = 1; unit <= token.length / 2; unit++) {
-    if (token.length % unit === 0 && token.slice(unit) + token.slice(0, unit) === token) return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
+    if (token.length % unit === 0 && token.slice(unit) + token.slice(0, unit) === token)
+      return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
   }
   const counts = new Map<string, number>();
   for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);

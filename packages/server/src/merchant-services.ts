@@ -16,7 +16,12 @@ import { keyView } from './features/keys/service.js';
  * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
  * steady stream of reads costs one Map lookup each and a posting is visible on the next read.
  */
-export function createMerchantServices(store: Store, box: SecretBox, caches: Caches, tokenSigningKey: Buffer): MerchantServices {
+export function createMerchantServices(
+  store: Store,
+  box: SecretBox,
+  caches: Caches,
+  tokenSigningKey: Buffer,
+): MerchantServices {
   const lastTouched = new LRUCache<string, number>({ max: 10_000 });
   const fees = feeService(store.db, caches);
 
@@ -25,21 +30,41 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
     if (!row) return null;
     // The row is read as operators see it (one parser for scopes and allow-lists), then only
     // what authentication needs is kept in the cache, with the secret opened.
-    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, requireSignatureV2 } = keyView(row);
-    return { id, merchantId, secret: box.open(row.secret_sealed, row.id), scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, requireSignatureV2, merchantStatus: row.merchant_status };
+    const { id, merchantId, scopes, status, expiresAt, ipAllowList, rateLimitPerMinute, requireSignatureV2 } =
+      keyView(row);
+    return {
+      id,
+      merchantId,
+      secret: box.open(row.secret_sealed, row.id),
+      scopes,
+      status,
+      expiresAt,
+      ipAllowList,
+      rateLimitPerMinute,
+      requireSignatureV2,
+      merchantStatus: row.merchant_status,
+    };
   }
 
   async function loadWalletBody(merchantId: string): Promise<string> {
     const rows = await listWalletDetails(store.db, merchantId);
     const networks = await listNetworksOfAssets(store.db, [...new Set(rows.map((r) => r.asset_id))]);
-    return successBody(rows.map((r) => walletView(r, networks.filter((n) => n.asset_id === r.asset_id))));
+    return successBody(
+      rows.map((r) =>
+        walletView(
+          r,
+          networks.filter((n) => n.asset_id === r.asset_id),
+        ),
+      ),
+    );
   }
 
   /**
    * Read-through with the generation guard: a result computed across a write is not kept. A hit
    * is returned as it is, not wrapped in a promise: the request path answers it in the same turn.
    */
-  const cached = <V extends {}>(map: LRUCache<string, V>, key: string, load: () => Promise<V>) => caches.through(map, key, load);
+  const cached = <V extends {}>(map: LRUCache<string, V>, key: string, load: () => Promise<V>) =>
+    caches.through(map, key, load);
   const known = (key: ApiKeyAuth | typeof MISSING_KEY): ApiKeyAuth | undefined => ('missing' in key ? undefined : key);
 
   return {
@@ -66,7 +91,12 @@ export function createMerchantServices(store: Store, box: SecretBox, caches: Cac
       const now = Date.now();
       if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
       lastTouched.set(keyId, now);
-      void store.db.updateTable('api_keys').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', keyId).execute().catch(() => undefined);
+      void store.db
+        .updateTable('api_keys')
+        .set({ last_used_at: new Date(now).toISOString() })
+        .where('id', '=', keyId)
+        .execute()
+        .catch(() => undefined);
     },
   };
 }

@@ -42,7 +42,9 @@ export interface Services {
 export function sqliteFile(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
   if (config.databaseUrl === '') return join(config.dataDir, 'hostpay.db');
   if (config.databaseUrl.startsWith('sqlite:')) return config.databaseUrl.slice('sqlite:'.length);
-  throw new Error(`HOSTPAY_DATABASE_URL ${JSON.stringify(redactUrl(config.databaseUrl))} is not supported: use empty (embedded SQLite), sqlite:<path> or postgres://…`);
+  throw new Error(
+    `HOSTPAY_DATABASE_URL ${JSON.stringify(redactUrl(config.databaseUrl))} is not supported: use empty (embedded SQLite), sqlite:<path> or postgres://…`,
+  );
 }
 
 /** A URL with its password hidden, for messages and logs. */
@@ -52,11 +54,16 @@ export function redactUrl(url: string): string {
 
 /** The store a configuration names: PostgreSQL for postgres:// URLs, else embedded SQLite. */
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<Config, 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs'>>,
 ): Promise<Store> {
   if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const timeout = config.databaseTimeoutMs ?? 2000;
-    const opts: PostgresOptions = { max: config.databasePoolSize ?? 10, connectTimeoutMs: timeout, statementTimeoutMs: timeout * 2 };
+    const opts: PostgresOptions = {
+      max: config.databasePoolSize ?? 10,
+      connectTimeoutMs: timeout,
+      statementTimeoutMs: timeout * 2,
+    };
     if (config.databaseSchema) opts.schema = config.databaseSchema;
     // Loaded only when configured: pg is ~50 ms of every start-up that does not use it.
     const { openPostgresStore } = await import('./store/postgres.js');
@@ -71,7 +78,23 @@ export async function openStore(
  */
 export async function createServices(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<Pick<Config, 'masterKeyPrevious' | 'redisUrl' | 'redisPrefix' | 'autoMigrate' | 'databaseSchema' | 'databasePoolSize' | 'databaseTimeoutMs' | 'publicUrl' | 'sandbox' | 'host' | 'port' | 'webhookLeaseSeconds'>>,
+    Partial<
+      Pick<
+        Config,
+        | 'masterKeyPrevious'
+        | 'redisUrl'
+        | 'redisPrefix'
+        | 'autoMigrate'
+        | 'databaseSchema'
+        | 'databasePoolSize'
+        | 'databaseTimeoutMs'
+        | 'publicUrl'
+        | 'sandbox'
+        | 'host'
+        | 'port'
+        | 'webhookLeaseSeconds'
+      >
+    >,
   opts: {
     generateMasterKey?: boolean;
     store?: Store;
@@ -91,9 +114,14 @@ export async function createServices(
   try {
     if (config.autoMigrate !== false) await migrate(store);
     else if ((await schemaVersion(store)) < LATEST_VERSION) {
-      throw new Error(`the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${LATEST_VERSION}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`);
+      throw new Error(
+        `the store needs migrations (schema v${await schemaVersion(store)}, this version needs v${LATEST_VERSION}): run \`hostpay migrate\` or set HOSTPAY_AUTO_MIGRATE=true`,
+      );
     }
-    const previous = (config.masterKeyPrevious ?? '').split(',').filter((k) => k.trim() !== '').map(parseMasterKey);
+    const previous = (config.masterKeyPrevious ?? '')
+      .split(',')
+      .filter((k) => k.trim() !== '')
+      .map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
@@ -131,11 +159,27 @@ export async function createServices(
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
     const webhooks = createWebhooks({
-      store, box, sandbox: config.sandbox ?? false, log, ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.webhooks,
+      store,
+      box,
+      sandbox: config.sandbox ?? false,
+      log,
+      ...(opts.now === undefined ? {} : { now: opts.now }),
+      ...opts.webhooks,
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
-      ...(store.dialect === 'postgres' ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } } : {}),
+      ...(store.dialect === 'postgres'
+        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
+        : {}),
     });
-    const evm = createEvmWatch({ store, box, checkouts, sandbox: config.sandbox ?? false, log, catalogChanged: () => caches.invalidate({ kind: 'catalog' }), ...(opts.now === undefined ? {} : { now: opts.now }), ...opts.evm });
+    const evm = createEvmWatch({
+      store,
+      box,
+      checkouts,
+      sandbox: config.sandbox ?? false,
+      log,
+      catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
+      ...(opts.now === undefined ? {} : { now: opts.now }),
+      ...opts.evm,
+    });
     const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
     return {
       store,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deriveAddress, eip55, parseAccountKey, type ChainFamily, type ChainNetwork } from '../src/features/addresses/derive.js';
+import {
+  deriveAddress,
+  eip55,
+  parseAccountKey,
+  type ChainFamily,
+  type ChainNetwork,
+} from '../src/features/addresses/derive.js';
 import { prefetchStats, setPrefetch, settled } from '../src/features/addresses/prefetch.js';
 import { isHostpayError } from '../src/errors.js';
 import { readVectorFile } from '../../protocol/test/vectors.js';
@@ -90,7 +96,12 @@ describe('deposit address derivation (vectors/addresses.json)', () => {
 
   it('EIP-55 checksums the EIP-55 examples', () => {
     // The examples published with EIP-55.
-    for (const a of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
+    for (const a of [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    ]) {
       expect(eip55(a.slice(2).toLowerCase())).toBe(a);
     }
   });

@@ -1,6 +1,13 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCaller, createAdminFixture, errorOf, resultOf, type AdminFixture, type MerchantKey } from './http-helpers/admin-fixture.js';
+import {
+  adminCaller,
+  createAdminFixture,
+  errorOf,
+  resultOf,
+  type AdminFixture,
+  type MerchantKey,
+} from './http-helpers/admin-fixture.js';
 
 /**
  * What admin writes do to merchant requests, seen from the merchant side at once (no restart,
@@ -11,13 +18,17 @@ let fx: AdminFixture;
 let merchantId: string;
 beforeAll(async () => {
   fx = await createAdminFixture();
-  merchantId = resultOf<{ id: string }>(await fx.call('POST', '/merchants', { body: { name: 'Effects Shop' } }), 201).id;
+  merchantId = resultOf<{ id: string }>(
+    await fx.call('POST', '/merchants', { body: { name: 'Effects Shop' } }),
+    201,
+  ).id;
   await fx.call('POST', `/merchants/${merchantId}/wallets`, { body: { asset: 'USDT', chain: 'TRON' } });
 });
 afterAll(() => fx.close());
 
 const WALLETS = '/api/v1/cp/wallets';
-const newKey = async (body: object = {}): Promise<MerchantKey & { id: string }> => resultOf(await fx.call('POST', `/merchants/${merchantId}/keys`, { body }), 201);
+const newKey = async (body: object = {}): Promise<MerchantKey & { id: string }> =>
+  resultOf(await fx.call('POST', `/merchants/${merchantId}/keys`, { body }), 201);
 
 describe('effects on merchant requests', () => {
   it('revocation is seen by the very next merchant request', async () => {
@@ -44,7 +55,9 @@ describe('effects on merchant requests', () => {
 
   it('an expiry set by PATCH applies from the next request', async () => {
     const key = await newKey();
-    resultOf(await fx.call('PATCH', `/keys/${key.id}`, { body: { expiresAt: new Date(fx.now() - 1000).toISOString() } }));
+    resultOf(
+      await fx.call('PATCH', `/keys/${key.id}`, { body: { expiresAt: new Date(fx.now() - 1000).toISOString() } }),
+    );
     errorOf(await fx.merchantGet(key, WALLETS), 403, 'KEY_EXPIRED');
     resultOf(await fx.call('PATCH', `/keys/${key.id}`, { body: { expiresAt: null } }));
     expect((await fx.merchantGet(key, WALLETS)).statusCode).toBe(200);
@@ -54,9 +67,12 @@ describe('effects on merchant requests', () => {
     const key = await newKey();
     resultOf(await fx.call('PATCH', `/keys/${key.id}`, { body: { ipAllowList: ['203.0.113.0/24', '2001:db8::/32'] } }));
     const cases: [string, boolean][] = [
-      ['203.0.113.7', true], ['198.51.100.1', false],
-      ['2001:db8:1::5', true], ['2001:db9::1', false],
-      ['::ffff:203.0.113.9', true], ['::ffff:198.51.100.1', false],
+      ['203.0.113.7', true],
+      ['198.51.100.1', false],
+      ['2001:db8:1::5', true],
+      ['2001:db9::1', false],
+      ['::ffff:203.0.113.9', true],
+      ['::ffff:198.51.100.1', false],
     ];
     for (const [address, allowed] of cases) {
       const res = await fx.merchantGet(key, WALLETS, address);
@@ -98,7 +114,10 @@ describe('effects on merchant requests', () => {
     const key = await newKey();
     const wallet = resultOf(await fx.call('GET', `/wallets?merchantId=${merchantId}`)).items[0];
     const before = JSON.parse((await fx.merchantGet(key, WALLETS)).body).result[0].amount as number;
-    resultOf(await fx.call('POST', `/wallets/${wallet.id}/postings`, { body: { kind: 'credit', amount: '12.5' } }), 201);
+    resultOf(
+      await fx.call('POST', `/wallets/${wallet.id}/postings`, { body: { kind: 'credit', amount: '12.5' } }),
+      201,
+    );
     expect(JSON.parse((await fx.merchantGet(key, WALLETS)).body).result[0].amount).toBe(before + 12.5);
   });
 });
@@ -134,17 +153,33 @@ describe('audit trail and secrets', () => {
     steps.push(wallet);
     steps.push(await step('wallet.deactivate', 'POST', `/wallets/${wallet.result.id}/deactivate`));
     steps.push(await step('wallet.activate', 'POST', `/wallets/${wallet.result.id}/activate`));
-    steps.push(await step('wallet.credit', 'POST', `/wallets/${wallet.result.id}/postings`, { kind: 'credit', amount: '1' }));
-    const fee = await step('fee.set', 'PUT', '/fees', { currency: 'BTC', isPercentage: false, value: '0.0001', merchantId: id });
+    steps.push(
+      await step('wallet.credit', 'POST', `/wallets/${wallet.result.id}/postings`, { kind: 'credit', amount: '1' }),
+    );
+    const fee = await step('fee.set', 'PUT', '/fees', {
+      currency: 'BTC',
+      isPercentage: false,
+      value: '0.0001',
+      merchantId: id,
+    });
     steps.push(fee);
     steps.push(await step('fee.delete', 'DELETE', `/fees/${fee.result.id}`));
-    steps.push(await step('settlement.set', 'PUT', '/settlement-currencies', { currency: 'EUR', settlementCurrency: 'USDT', merchantId: id }));
+    steps.push(
+      await step('settlement.set', 'PUT', '/settlement-currencies', {
+        currency: 'EUR',
+        settlementCurrency: 'USDT',
+        merchantId: id,
+      }),
+    );
     steps.push(await step('rate.set', 'PUT', '/rates', { base: 'EUR', quote: 'USDT', rate: '1.08' }));
 
     const audit = await call('GET', '/audit?operator=alice&limit=200');
     const entries = resultOf(audit).items as { action: string; operator: string; requestId: string }[];
     for (const s of steps) {
-      expect(entries.some((e) => e.action === s.action && e.operator === 'alice' && e.requestId === s.requestId), s.action).toBe(true);
+      expect(
+        entries.some((e) => e.action === s.action && e.operator === 'alice' && e.requestId === s.requestId),
+        s.action,
+      ).toBe(true);
     }
 
     const secrets = [key.result.apiSecret, rotated.result.new.apiSecret] as string[];
@@ -166,7 +201,11 @@ describe('audit trail and secrets', () => {
   it('a stored idempotent answer holding a secret is sealed in the store', async () => {
     const res = await fx.call('POST', `/merchants/${merchantId}/keys`, { body: {}, idempotencyKey: 'sealed-key' });
     const { apiSecret } = resultOf(res, 201);
-    const rows = await fx.services.store.db.selectFrom('admin_idempotency').selectAll().where('key', '=', 'sealed-key').execute();
+    const rows = await fx.services.store.db
+      .selectFrom('admin_idempotency')
+      .selectAll()
+      .where('key', '=', 'sealed-key')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.body).not.toContain(apiSecret);
     const replay = await fx.call('POST', `/merchants/${merchantId}/keys`, { body: {}, idempotencyKey: 'sealed-key' });

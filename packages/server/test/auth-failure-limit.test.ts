@@ -23,8 +23,18 @@ async function burst(apps: FastifyInstance[], address: string, kind: 'merchant' 
     Array.from({ length: BURST }, (_, i) => {
       const app = apps[i % apps.length]!;
       return kind === 'merchant'
-        ? app.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers: { 'api-key': `hp_guess${i}`, timestamp, signature: 'a'.repeat(64) } })
-        : app.inject({ method: 'GET', url: '/admin/v1/merchants', remoteAddress: address, headers: { authorization: `Bearer guess-${i}-${'x'.repeat(40)}` } });
+        ? app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/token',
+            remoteAddress: address,
+            headers: { 'api-key': `hp_guess${i}`, timestamp, signature: 'a'.repeat(64) },
+          })
+        : app.inject({
+            method: 'GET',
+            url: '/admin/v1/merchants',
+            remoteAddress: address,
+            headers: { authorization: `Bearer guess-${i}-${'x'.repeat(40)}` },
+          });
     }),
   );
   const counts: Counts = {};
@@ -37,7 +47,12 @@ function expectExact(counts: Counts): void {
   expect(counts[401], JSON.stringify(counts)).toBe(LIMIT);
 }
 
-function suite(label: string, dialect: Dialect, setup: (fx: AdminFixture) => Promise<FastifyInstance[]>, cleanup: () => Promise<void> = async () => {}): void {
+function suite(
+  label: string,
+  dialect: Dialect,
+  setup: (fx: AdminFixture) => Promise<FastifyInstance[]>,
+  cleanup: () => Promise<void> = async () => {},
+): void {
   describe(label, () => {
     let fx: AdminFixture;
     let apps: FastifyInstance[];
@@ -62,7 +77,12 @@ function suite(label: string, dialect: Dialect, setup: (fx: AdminFixture) => Pro
       const address = '198.51.100.3';
       expectExact(await burst(apps, address, 'merchant'));
       // The merchant side is exhausted for this address; the operator side still answers.
-      const ok = await apps[0]!.inject({ method: 'GET', url: '/admin/v1/merchants', remoteAddress: address, headers: { authorization: `Bearer ${fx.config.adminTokens.split(',')[0]!.split(':')[1]}` } });
+      const ok = await apps[0]!.inject({
+        method: 'GET',
+        url: '/admin/v1/merchants',
+        remoteAddress: address,
+        headers: { authorization: `Bearer ${fx.config.adminTokens.split(',')[0]!.split(':')[1]}` },
+      });
       expect(ok.statusCode, ok.body).toBe(200);
     });
 
@@ -70,39 +90,85 @@ function suite(label: string, dialect: Dialect, setup: (fx: AdminFixture) => Pro
       const address = '198.51.100.4';
       const token = fx.config.adminTokens.split(',')[0]!.split(':')[1]!;
       // A legitimate burst larger than the limit is not refused: attempts wait for a slot.
-      const good = await Promise.all(Array.from({ length: LIMIT * 3 }, (_, i) => apps[i % apps.length]!.inject({ method: 'GET', url: '/admin/v1/merchants', remoteAddress: address, headers: { authorization: `Bearer ${token}` } })));
+      const good = await Promise.all(
+        Array.from({ length: LIMIT * 3 }, (_, i) =>
+          apps[i % apps.length]!.inject({
+            method: 'GET',
+            url: '/admin/v1/merchants',
+            remoteAddress: address,
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        ),
+      );
       expect(good.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
       for (let i = 0; i < 3; i++) {
-        const r = await apps[0]!.inject({ method: 'GET', url: '/admin/v1/merchants', remoteAddress: address, headers: { authorization: `Bearer ${token}` } });
+        const r = await apps[0]!.inject({
+          method: 'GET',
+          url: '/admin/v1/merchants',
+          remoteAddress: address,
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(r.statusCode, r.body).toBe(200);
       }
       expectExact(await burst(apps, address, 'operator'));
     });
 
     it('a burst of valid merchant requests larger than the limit all gets through', async () => {
-      const key = await fx.services.admin.createApiKey((await fx.services.admin.createMerchant('Busy Shop', { operator: 'test' })).id, {}, { operator: 'test' });
+      const key = await fx.services.admin.createApiKey(
+        (await fx.services.admin.createMerchant('Busy Shop', { operator: 'test' })).id,
+        {},
+        { operator: 'test' },
+      );
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers = { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, '') };
-      const results = await Promise.all(Array.from({ length: LIMIT * 3 }, (_, i) => apps[i % apps.length]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: '198.51.100.5', headers })));
+      const results = await Promise.all(
+        Array.from({ length: LIMIT * 3 }, (_, i) =>
+          apps[i % apps.length]!.inject({
+            method: 'POST',
+            url: '/api/v1/auth/token',
+            remoteAddress: '198.51.100.5',
+            headers,
+          }),
+        ),
+      );
       expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
     });
 
     it('credentials accepted moments ago pass the gate even when the address is out of attempts; new ones do not', async () => {
       const address = '198.51.100.6';
-      const key = await fx.services.admin.createApiKey((await fx.services.admin.createMerchant('Shared NAT', { operator: 'test' })).id, {}, { operator: 'test' });
+      const key = await fx.services.admin.createApiKey(
+        (await fx.services.admin.createMerchant('Shared NAT', { operator: 'test' })).id,
+        {},
+        { operator: 'test' },
+      );
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers = { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, '') };
       // A body-less request verified once (the token route takes no body here)...
-      const first = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers });
+      const first = await apps[0]!.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        remoteAddress: address,
+        headers,
+      });
       expect(first.statusCode, first.body).toBe(200);
       // ...then the address uses up its failed attempts...
       expectExact(await burst([apps[0]!], address, 'merchant'));
       // ...the same accepted credentials still pass (they cannot be a guess), on the instance that
       // verified them; a fresh signature from that address is turned away.
-      const again = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers });
+      const again = await apps[0]!.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        remoteAddress: address,
+        headers,
+      });
       expect(again.statusCode, again.body).toBe(200);
       const other = String(Number(timestamp) - 1);
-      const fresh = await apps[0]!.inject({ method: 'POST', url: '/api/v1/auth/token', remoteAddress: address, headers: { ...headers, timestamp: other, signature: sign(key.apiSecret, other, '') } });
+      const fresh = await apps[0]!.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        remoteAddress: address,
+        headers: { ...headers, timestamp: other, signature: sign(key.apiSecret, other, '') },
+      });
       expect(fresh.statusCode, fresh.body).toBe(429);
     });
   });

@@ -6,7 +6,14 @@ import { createTokenCodec } from '../src/auth/tokens.js';
  * The token codec answers a token it verified from memory (auth/tokens.ts): what a cached answer
  * must never change is which tokens are accepted, and until when.
  */
-const claims = (expSeconds: number) => ({ sub: 'mer_1', key: 'key_1', scope: 'wallets:read', jti: 'jti_1', iat: expSeconds - 3600, exp: expSeconds });
+const claims = (expSeconds: number) => ({
+  sub: 'mer_1',
+  key: 'key_1',
+  scope: 'wallets:read',
+  jti: 'jti_1',
+  iat: expSeconds - 3600,
+  exp: expSeconds,
+});
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();

@@ -14,7 +14,22 @@ afterAll(() => fx.close());
 
 const anyValue = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('btc', 'EVM', 'tron', 'mainnet', 'regtest', 'USDT', 'ETH', 'BTC', 'TRON', 'dai', '', ' ', '0x' + 'a'.repeat(40), 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  fc.constantFrom(
+    'btc',
+    'EVM',
+    'tron',
+    'mainnet',
+    'regtest',
+    'USDT',
+    'ETH',
+    'BTC',
+    'TRON',
+    'dai',
+    '',
+    ' ',
+    '0x' + 'a'.repeat(40),
+    'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  ),
   fc.integer({ min: -5, max: 2000 }),
   fc.double(),
   fc.boolean(),

@@ -29,7 +29,10 @@ const create = async (body: Record<string, unknown>): Promise<Created> => {
 
 describe('checkout create', () => {
   it('answers exactly what a GET of the checkout reads back', async () => {
-    for (const body of [{ amount: '12.5', currency: 'EUR', orderId: 'o-1', description: 'ünïcode ✓' }, { amount: 100, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }]) {
+    for (const body of [
+      { amount: '12.5', currency: 'EUR', orderId: 'o-1', description: 'ünïcode ✓' },
+      { amount: 100, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] },
+    ]) {
       const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', body);
       expect(created.statusCode, created.body).toBe(201);
       const { id } = resultOf<Created>(created);
@@ -39,8 +42,15 @@ describe('checkout create', () => {
       const result = (body: string) => body.slice(body.indexOf('"result":'));
       expect(result(read.body)).toBe(result(created.body));
       // The answer is the envelope around the very text the checkout.created event holds.
-      expect(created.body.slice(0, created.body.indexOf('"result":'))).toBe('{"status":true,"message":"checkout created","isSuccess":true,');
-      const event = await fx.services.store.db.selectFrom('events').select('data').where('type', '=', 'checkout.created').where('data', 'like', `%${id}%`).executeTakeFirstOrThrow();
+      expect(created.body.slice(0, created.body.indexOf('"result":'))).toBe(
+        '{"status":true,"message":"checkout created","isSuccess":true,',
+      );
+      const event = await fx.services.store.db
+        .selectFrom('events')
+        .select('data')
+        .where('type', '=', 'checkout.created')
+        .where('data', 'like', `%${id}%`)
+        .executeTakeFirstOrThrow();
       expect(event.data).toBe(`{"object":${result(created.body).slice('"result":'.length, -1)}}`);
     }
   });
@@ -58,14 +68,19 @@ describe('checkout create', () => {
   it('sees a fee schedule change on the next create', async () => {
     const admin = fx.services.admin;
     await admin.setFee({ currency: 'USDT', merchantId: fx.demo.merchantId, isPercentage: false, value: '1' }, ctx);
-    expect((await create({ amount: 50, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })).fee.fee).toBe('1');
+    expect(
+      (await create({ amount: 50, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })).fee.fee,
+    ).toBe('1');
     await admin.setFee({ currency: 'USDT', merchantId: fx.demo.merchantId, isPercentage: false, value: '2' }, ctx);
-    expect((await create({ amount: 50, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })).fee.fee).toBe('2');
+    expect(
+      (await create({ amount: 50, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })).fee.fee,
+    ).toBe('2');
   });
 
   it("sees a wallet switched off and on in the merchant's default options", async () => {
     const admin = fx.services.admin;
-    const options = async () => (await create({ amount: 5, currency: 'USDT' })).paymentOptions.map((o) => `${o.asset}/${o.chain}`);
+    const options = async () =>
+      (await create({ amount: 5, currency: 'USDT' })).paymentOptions.map((o) => `${o.asset}/${o.chain}`);
     const first = await options();
     expect(first).toContain('USDT/TRON');
     const wallet = await fx.services.store.db

@@ -12,7 +12,16 @@ interface CheckoutResult {
   url: string;
   amount: string;
   fee: Record<string, unknown>;
-  paymentOptions: { asset: string; chain: string; address: string; amountDue: string; received: string; netAmount: string; fee: string; remaining: string }[];
+  paymentOptions: {
+    asset: string;
+    chain: string;
+    address: string;
+    amountDue: string;
+    received: string;
+    netAmount: string;
+    fee: string;
+    remaining: string;
+  }[];
   payments: { amount: string; confirmed: boolean }[];
   timeline: { status: string; reason: string | null }[];
 }
@@ -40,8 +49,18 @@ const walletAmount = async (asset: string, chain: string): Promise<string> => {
 describe('a checkout from create to settled (the demo path)', () => {
   it('create → partial → full: open → underpaid → processing → settled, wallet + (received − fee)', async () => {
     // The demo's seed credits wrote wallet.balance_changed events already: this checkout's come after them.
-    const seeded = await fx.services.store.db.selectFrom('events').select((eb) => eb.fn.max('sequence').as('last')).where('merchant_id', '=', fx.demo.merchantId).executeTakeFirst();
-    const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: 100, currency: 'USDT', orderId: 'order-1', description: 'Two books', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const seeded = await fx.services.store.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('sequence').as('last'))
+      .where('merchant_id', '=', fx.demo.merchantId)
+      .executeTakeFirst();
+    const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+      amount: 100,
+      currency: 'USDT',
+      orderId: 'order-1',
+      description: 'Two books',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     expect(created.statusCode, created.body).toBe(201);
     const c = resultOf<CheckoutResult>(created);
     expect(c.id).toMatch(/^chk_[0-9a-z]{31,}$/);
@@ -55,13 +74,20 @@ describe('a checkout from create to settled (the demo path)', () => {
     expect(option.netAmount).toBe('97.5');
 
     const before = new Decimal(await walletAmount('USDT', 'TRON'));
-    const partial = await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON', amount: '40' });
+    const partial = await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/simulate-payment`, {
+      asset: 'USDT',
+      chain: 'TRON',
+      amount: '40',
+    });
     expect(partial.statusCode, partial.body).toBe(200);
     const afterPartial = resultOf<CheckoutResult>(partial);
     expect([afterPartial.status, afterPartial.reason]).toEqual(['underpaid', 'paid_partial']);
     expect(afterPartial.paymentOptions[0]!.remaining).toBe('60');
 
-    const full = await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON' });
+    const full = await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/simulate-payment`, {
+      asset: 'USDT',
+      chain: 'TRON',
+    });
     const settled = resultOf<CheckoutResult>(full);
     expect(settled.status).toBe('settled');
     expect(settled.timeline.map((t) => t.status)).toEqual(['open', 'underpaid', 'processing', 'settled']);
@@ -69,13 +95,35 @@ describe('a checkout from create to settled (the demo path)', () => {
     expect(new Decimal(await walletAmount('USDT', 'TRON')).minus(before).toFixed()).toBe('97.5');
 
     // Settled never changes; canceling it is 409.
-    expectError(await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/cancel`), 409, 'CHECKOUT_STATE_CONFLICT');
-    const events = await fx.services.store.db.selectFrom('events').select(['type', 'sequence']).where('merchant_id', '=', fx.demo.merchantId).where('sequence', '>', Number(seeded?.last ?? 0)).orderBy('sequence').execute();
-    expect(events.map((e) => e.type)).toEqual(['checkout.created', 'checkout.underpaid', 'checkout.processing', 'wallet.balance_changed', 'checkout.settled']);
+    expectError(
+      await checkoutCall(fx, fx.demo, 'POST', `/api/v1/cp/psp/hosted-pay/${c.id}/cancel`),
+      409,
+      'CHECKOUT_STATE_CONFLICT',
+    );
+    const events = await fx.services.store.db
+      .selectFrom('events')
+      .select(['type', 'sequence'])
+      .where('merchant_id', '=', fx.demo.merchantId)
+      .where('sequence', '>', Number(seeded?.last ?? 0))
+      .orderBy('sequence')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual([
+      'checkout.created',
+      'checkout.underpaid',
+      'checkout.processing',
+      'wallet.balance_changed',
+      'checkout.settled',
+    ]);
   });
 
-  it('another merchant\'s checkout is 404, never its data', async () => {
-    const created = resultOf<CheckoutResult>(await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }));
+  it("another merchant's checkout is 404, never its data", async () => {
+    const created = resultOf<CheckoutResult>(
+      await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+        amount: '10',
+        currency: 'USDT',
+        paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
+      }),
+    );
     const other = await fx.createKey(await fx.createMerchant('Other'));
     const res = await checkoutCall(fx, other, 'GET', `/api/v1/cp/psp/hosted-pay/${created.id}`);
     expectError(res, 404, 'NOT_FOUND');
@@ -87,17 +135,24 @@ describe('demo checkouts', () => {
   it('seeds checkouts in open, underpaid, processing, canceled, needs_review and two settled (credited to the USDT TRON wallet), and an unmatched transfer', async () => {
     const demo = await createFixture({ sandbox: true });
     try {
-      const wallets = await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute();
+      const wallets = await demo.services.store.db
+        .selectFrom('wallets')
+        .select(['id', 'amount'])
+        .orderBy('id')
+        .execute();
       const ids = await seedDemoCheckouts(demo.services, demo.demo.merchantId);
       const statuses = [];
-      for (const id of ids) statuses.push(((await demo.services.checkouts.get(demo.demo.merchantId, id)) as { status: string }).status);
+      for (const id of ids)
+        statuses.push(((await demo.services.checkouts.get(demo.demo.merchantId, id)) as { status: string }).status);
       expect(statuses).toEqual(['open', 'underpaid', 'processing', 'canceled', 'needs_review', 'settled', 'settled']);
       const after = await demo.services.store.db.selectFrom('wallets').select(['id', 'amount']).orderBy('id').execute();
       expect(after.filter((w, i) => w.amount !== wallets[i]!.amount)).toHaveLength(1);
       const unmatched = await demo.services.checkouts.listTransfers({ matched: false }, {});
       expect(unmatched.items.map((t) => t.exception)).toEqual(['unmatched']);
       // The one in review (paid in TRX) can be settled with the demo's rates.
-      const settled = (await demo.services.checkouts.settleReview(ids[4]!, {}, { operator: 'test' })) as { status: string };
+      const settled = (await demo.services.checkouts.settleReview(ids[4]!, {}, { operator: 'test' })) as {
+        status: string;
+      };
       expect(settled.status).toBe('settled');
     } finally {
       await demo.close();

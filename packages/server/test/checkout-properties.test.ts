@@ -33,13 +33,26 @@ describe('the checkout fee is the fee preview', () => {
       fc.asyncProperty(
         decimal,
         fc.constantFrom('USDT', 'EUR', 'USD'),
-        fc.record({ isPercentage: fc.boolean(), value: fc.constantFrom('0', '0.5', '1.25', '2', '3.333'), minValue: fc.constantFrom('0', '0.5', '1'), onChainFee: fc.constantFrom('0', '0.1', '1') }),
+        fc.record({
+          isPercentage: fc.boolean(),
+          value: fc.constantFrom('0', '0.5', '1.25', '2', '3.333'),
+          minValue: fc.constantFrom('0', '0.5', '1'),
+          onChainFee: fc.constantFrom('0', '0.1', '1'),
+        }),
         async (amount, currency, tier) => {
           // A merchant schedule of its own for this run (the preview and the checkout both read it).
           await admin.setFee({ currency, merchantId: fx.demo.merchantId, ...tier }, ctx);
           const headers = await merchantHeaders(fx, fx.demo);
-          const preview = await fx.app.inject({ method: 'GET', url: `/api/v1/cp/psp/hosted-pay/fees-preview?amount=${amount}&currency=${currency}`, headers });
-          const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount, currency, paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+          const preview = await fx.app.inject({
+            method: 'GET',
+            url: `/api/v1/cp/psp/hosted-pay/fees-preview?amount=${amount}&currency=${currency}`,
+            headers,
+          });
+          const created = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+            amount,
+            currency,
+            paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+          });
           if (preview.statusCode !== 200) {
             expect(created.statusCode).toBe(preview.statusCode);
             return;
@@ -65,22 +78,83 @@ describe('the checkout fee is the fee preview', () => {
 describe('create bodies from fast-check', () => {
   it('never a 5xx, and a refused body writes nothing', async () => {
     const db = fx.services.store.db;
-    const count = async () => Number((await db.selectFrom('checkouts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    const counts = async () => Promise.all([count(), db.selectFrom('checkout_options').select('id').execute().then((r) => r.length), db.selectFrom('deposit_addresses').select('id').execute().then((r) => r.length), db.selectFrom('events').select('id').execute().then((r) => r.length)]);
-    const field = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }));
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('checkouts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const counts = async () =>
+      Promise.all([
+        count(),
+        db
+          .selectFrom('checkout_options')
+          .select('id')
+          .execute()
+          .then((r) => r.length),
+        db
+          .selectFrom('deposit_addresses')
+          .select('id')
+          .execute()
+          .then((r) => r.length),
+        db
+          .selectFrom('events')
+          .select('id')
+          .execute()
+          .then((r) => r.length),
+      ]);
+    const field = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer(),
+      fc.double(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+    );
     let created = 0;
     // Valid most of the time, so that whole bodies get through and the writes are exercised too.
-    const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) => fc.oneof({ arbitrary: good, weight: 9 }, { arbitrary: bad, weight: 1 });
+    const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) =>
+      fc.oneof({ arbitrary: good, weight: 9 }, { arbitrary: bad, weight: 1 });
     const body = fc.record(
       {
-        amount: mostly(decimal, fc.oneof(field, fc.constantFrom('-1', '0', '1e3', '10000000000000000', '0.0000000000000000001'))),
+        amount: mostly(
+          decimal,
+          fc.oneof(field, fc.constantFrom('-1', '0', '1e3', '10000000000000000', '0.0000000000000000001')),
+        ),
         currency: mostly(fc.constantFrom('USDT', 'EUR', 'usdt'), fc.oneof(fc.constantFrom('XYZ', ''), field)),
-        orderId: mostly(fc.string({ minLength: 1, maxLength: 64 }), fc.oneof(fc.string({ minLength: 65, maxLength: 70 }), field)),
+        orderId: mostly(
+          fc.string({ minLength: 1, maxLength: 64 }),
+          fc.oneof(fc.string({ minLength: 65, maxLength: 70 }), field),
+        ),
         description: mostly(fc.string({ maxLength: 10 }), fc.oneof(fc.constant('x'.repeat(501)), field)),
-        paymentOptions: mostly(fc.constant([{ asset: 'USDT', chain: 'TRON' }]), fc.oneof(fc.constant([{ asset: 'NOPE', chain: 'TRON' }]), fc.constant([]), field)),
+        paymentOptions: mostly(
+          fc.constant([{ asset: 'USDT', chain: 'TRON' }]),
+          fc.oneof(fc.constant([{ asset: 'NOPE', chain: 'TRON' }]), fc.constant([]), field),
+        ),
         expiresIn: mostly(fc.integer({ min: 300, max: 86_400 }), fc.oneof(fc.integer({ min: 0, max: 100_000 }), field)),
-        successUrl: mostly(fc.constant('https://shop.example/ok'), fc.oneof(fc.constantFrom('http://shop.example/ok', 'javascript:alert(1)', 'http://127.0.0.1/ok', 'https://u:p@x.example/'), field)),
-        metadata: mostly(fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 20 }), { maxKeys: 20 }), fc.oneof(fc.dictionary(fc.string({ maxLength: 45 }), fc.string({ maxLength: 20 }), { minKeys: 21, maxKeys: 25 }), field)),
+        successUrl: mostly(
+          fc.constant('https://shop.example/ok'),
+          fc.oneof(
+            fc.constantFrom(
+              'http://shop.example/ok',
+              'javascript:alert(1)',
+              'http://127.0.0.1/ok',
+              'https://u:p@x.example/',
+            ),
+            field,
+          ),
+        ),
+        metadata: mostly(
+          fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 20 }), { maxKeys: 20 }),
+          fc.oneof(
+            fc.dictionary(fc.string({ maxLength: 45 }), fc.string({ maxLength: 20 }), { minKeys: 21, maxKeys: 25 }),
+            field,
+          ),
+        ),
         unknownField: field,
       },
       { requiredKeys: ['amount'] },

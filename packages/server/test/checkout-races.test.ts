@@ -38,16 +38,38 @@ describe.each(DIALECTS)('checkout races on %s', (dialect) => {
     await env.cleanup();
   });
 
-  const create = async (amount: string) => (await a.checkouts.create(merchantId, { amount, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] })) as unknown as Checkout;
-  const credits = (id: string) => env.services.store.db.selectFrom('ledger_postings').selectAll().where('idempotency_key', '=', `checkout:${id}`).execute();
+  const create = async (amount: string) =>
+    (await a.checkouts.create(merchantId, {
+      amount,
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    })) as unknown as Checkout;
+  const credits = (id: string) =>
+    env.services.store.db
+      .selectFrom('ledger_postings')
+      .selectAll()
+      .where('idempotency_key', '=', `checkout:${id}`)
+      .execute();
 
   it('20 confirmed partial payments reported at once through both instances: settled once, credited exactly sum − fee', async () => {
     const c = await create('100');
     const o = c.paymentOptions[0]!;
-    const reports = Array.from({ length: 20 }, (_, i) => ({ chain: 'TRON', txHash: `0xrace${i}`, index: 0, toAddress: o.address, asset: 'USDT', amount: '5', confirmations: 1 }));
+    const reports = Array.from({ length: 20 }, (_, i) => ({
+      chain: 'TRON',
+      txHash: `0xrace${i}`,
+      index: 0,
+      toAddress: o.address,
+      asset: 'USDT',
+      amount: '5',
+      confirmations: 1,
+    }));
     // Each report twice, on the other instance too: repeats must change nothing.
-    const results = await Promise.allSettled([...reports, ...reports].map((r, i) => (i % 2 === 0 ? a : b).checkouts.reportTransfer(r)));
-    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const results = await Promise.allSettled(
+      [...reports, ...reports].map((r, i) => (i % 2 === 0 ? a : b).checkouts.reportTransfer(r)),
+    );
+    expect(
+      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    ).toEqual([]);
     const final = (await a.checkouts.get(undefined, c.id)) as unknown as Checkout;
     expect(final.status).toBe('settled');
     expect(isTableWalk(final.timeline.map((t) => t.status))).toBe(true);
@@ -68,10 +90,20 @@ describe.each(DIALECTS)('checkout races on %s', (dialect) => {
         const results = await Promise.allSettled([
           a.checkouts.expireDue(),
           b.checkouts.cancel(merchantId, c.id),
-          b.checkouts.reportTransfer({ chain: 'TRON', txHash: `0xrace-x${round}`, index: 0, toAddress: o.address, asset: 'USDT', amount: '10', confirmations: 1, blockTime }),
+          b.checkouts.reportTransfer({
+            chain: 'TRON',
+            txHash: `0xrace-x${round}`,
+            index: 0,
+            toAddress: o.address,
+            asset: 'USDT',
+            amount: '10',
+            confirmations: 1,
+            blockTime,
+          }),
           a.checkouts.expireDue(),
         ]);
-        for (const r of results) if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('CHECKOUT_STATE_CONFLICT');
+        for (const r of results)
+          if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('CHECKOUT_STATE_CONFLICT');
         const final = (await a.checkouts.get(undefined, c.id)) as unknown as Checkout;
         const walk = final.timeline.map((t) => t.status);
         expect(isTableWalk(walk), walk.join(' → ')).toBe(true);

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_REASONS, CHECKOUT_STATUSES, FINAL_STATUSES, transition, TRANSITIONS, type CheckoutEvent, type CheckoutStatus } from '../src/features/checkouts/states.js';
+import {
+  CHECKOUT_REASONS,
+  CHECKOUT_STATUSES,
+  FINAL_STATUSES,
+  transition,
+  TRANSITIONS,
+  type CheckoutEvent,
+  type CheckoutStatus,
+} from '../src/features/checkouts/states.js';
 
 // The contract's table (spec "States"), written out independently of the implementation's rows:
 // [from, event, to, reason]. Every row must be allowed with exactly this outcome, and nothing else.
@@ -48,23 +56,33 @@ describe('checkout states: the transition table is the contract’s, and nothing
 
   it('operator settle from needs_review keeps the review reason', () => {
     for (const reason of ['paid_partial', 'paid_late', 'wrong_asset'] as const) {
-      expect(transition('needs_review', reason, { kind: 'operator_settle' })).toEqual({ from: 'needs_review', to: 'settled', reason });
+      expect(transition('needs_review', reason, { kind: 'operator_settle' })).toEqual({
+        from: 'needs_review',
+        to: 'settled',
+        reason,
+      });
     }
   });
 
   it('every other (status, event) pair is refused', () => {
     const allowed = new Set([...CONTRACT.map(([f, e]) => `${f} ${e.kind}`), 'needs_review operator_settle']);
     fc.assert(
-      fc.property(fc.constantFrom(...CHECKOUT_STATUSES), fc.constantFrom(...EVENTS), fc.constantFrom(...REASONS), (status, event, reason) => {
-        const t = transition(status, reason, event);
-        expect(t === undefined, `${status} ${event.kind}`).toBe(!allowed.has(`${status} ${event.kind}`));
-      }),
+      fc.property(
+        fc.constantFrom(...CHECKOUT_STATUSES),
+        fc.constantFrom(...EVENTS),
+        fc.constantFrom(...REASONS),
+        (status, event, reason) => {
+          const t = transition(status, reason, event);
+          expect(t === undefined, `${status} ${event.kind}`).toBe(!allowed.has(`${status} ${event.kind}`));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it('settled and invalid never change', () => {
-    for (const status of FINAL_STATUSES) for (const event of EVENTS) expect(transition(status, null, event)).toBeUndefined();
+    for (const status of FINAL_STATUSES)
+      for (const event of EVENTS) expect(transition(status, null, event)).toBeUndefined();
   });
 
   it('the table names each (from, event) pair once', () => {

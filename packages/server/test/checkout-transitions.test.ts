@@ -14,7 +14,13 @@ interface Checkout {
   status: string;
   reason: string | null;
   expiresAt: string;
-  paymentOptions: { asset: string; chain: string; address: string; amountDue: { toString(): string }; fee: { toString(): string } }[];
+  paymentOptions: {
+    asset: string;
+    chain: string;
+    address: string;
+    amountDue: { toString(): string };
+    fee: { toString(): string };
+  }[];
   timeline: { status: string; reason: string | null }[];
 }
 
@@ -35,16 +41,45 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
 
   const svc = () => env.services.checkouts;
   const create = async (amount = '100', extra: Record<string, unknown> = {}): Promise<Checkout> =>
-    (await svc().create(merchantId, { amount, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }, { asset: 'USDT', chain: 'ETH' }], ...extra })) as unknown as Checkout;
-  const pay = async (c: Checkout, amount: string, options: { confirmations?: number; option?: number; asset?: string; txHash?: string; blockTime?: string } = {}) => {
+    (await svc().create(merchantId, {
+      amount,
+      currency: 'USDT',
+      paymentOptions: [
+        { asset: 'USDT', chain: 'TRON' },
+        { asset: 'USDT', chain: 'ETH' },
+      ],
+      ...extra,
+    })) as unknown as Checkout;
+  const pay = async (
+    c: Checkout,
+    amount: string,
+    options: { confirmations?: number; option?: number; asset?: string; txHash?: string; blockTime?: string } = {},
+  ) => {
     const o = c.paymentOptions[options.option ?? 0]!;
-    const report = { chain: o.chain, txHash: options.txHash ?? `0xtx${++tx}`, index: 0, toAddress: o.address, asset: options.asset ?? o.asset, amount, confirmations: options.confirmations ?? 0, ...(options.blockTime ? { blockTime: options.blockTime } : {}) };
+    const report = {
+      chain: o.chain,
+      txHash: options.txHash ?? `0xtx${++tx}`,
+      index: 0,
+      toAddress: o.address,
+      asset: options.asset ?? o.asset,
+      amount,
+      confirmations: options.confirmations ?? 0,
+      ...(options.blockTime ? { blockTime: options.blockTime } : {}),
+    };
     return svc().reportTransfer(report);
   };
   const get = async (id: string) => (await svc().get(undefined, id)) as unknown as Checkout;
   const walk = (c: Checkout) => c.timeline.map((t) => t.status);
   const balance = async (chain: string) => {
-    const row = await env.services.store.db.selectFrom('wallets').innerJoin('chains', 'chains.id', 'wallets.chain_id').innerJoin('assets', 'assets.id', 'wallets.asset_id').select('wallets.amount').where('merchant_id', '=', merchantId).where('chains.symbol', '=', chain).where('assets.symbol', '=', 'USDT').executeTakeFirst();
+    const row = await env.services.store.db
+      .selectFrom('wallets')
+      .innerJoin('chains', 'chains.id', 'wallets.chain_id')
+      .innerJoin('assets', 'assets.id', 'wallets.asset_id')
+      .select('wallets.amount')
+      .where('merchant_id', '=', merchantId)
+      .where('chains.symbol', '=', chain)
+      .where('assets.symbol', '=', 'USDT')
+      .executeTakeFirst();
     return new Decimal(row?.amount ?? 0);
   };
 
@@ -56,15 +91,38 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     const second = await pay(c, '70', { txHash: '0xsecond' });
     expect(second.checkout?.status).toBe('processing');
     // Confirmations only grow: a lower repeat changes nothing; the required count settles.
-    await svc().reportTransfer({ chain: 'TRON', txHash: '0xsecond', index: 0, toAddress: c.paymentOptions[0]!.address, asset: 'USDT', amount: '70', confirmations: 5 });
+    await svc().reportTransfer({
+      chain: 'TRON',
+      txHash: '0xsecond',
+      index: 0,
+      toAddress: c.paymentOptions[0]!.address,
+      asset: 'USDT',
+      amount: '70',
+      confirmations: 5,
+    });
     expect((await get(c.id)).status).toBe('processing');
-    const all = await env.services.store.db.selectFrom('transfers').select(['tx_hash', 'confirmations']).where('checkout_id', '=', c.id).execute();
-    for (const t of all) await svc().reportTransfer({ chain: 'TRON', txHash: t.tx_hash, index: 0, toAddress: c.paymentOptions[0]!.address, asset: 'USDT', amount: t.tx_hash === '0xsecond' ? '70' : '30', confirmations: 2 });
+    const all = await env.services.store.db
+      .selectFrom('transfers')
+      .select(['tx_hash', 'confirmations'])
+      .where('checkout_id', '=', c.id)
+      .execute();
+    for (const t of all)
+      await svc().reportTransfer({
+        chain: 'TRON',
+        txHash: t.tx_hash,
+        index: 0,
+        toAddress: c.paymentOptions[0]!.address,
+        asset: 'USDT',
+        amount: t.tx_hash === '0xsecond' ? '70' : '30',
+        confirmations: 2,
+      });
     const done = await get(c.id);
     expect(done.status).toBe('settled');
     expect(done.reason).toBeNull();
     expect(walk(done)).toEqual(['open', 'underpaid', 'processing', 'settled']);
-    expect((await balance('TRON')).minus(before).toFixed()).toBe(new Decimal(100).minus(done.paymentOptions[0]!.fee.toString()).toFixed());
+    expect((await balance('TRON')).minus(before).toFixed()).toBe(
+      new Decimal(100).minus(done.paymentOptions[0]!.fee.toString()).toFixed(),
+    );
   });
 
   it('an already-confirmed payment goes open → processing → settled in one report (two entries), paid_over when above amountDue', async () => {
@@ -101,7 +159,7 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
 
   it('open → canceled by the merchant; a late payment → needs_review (paid_late); operator settles, crediting value − fee', async () => {
     const c = await create('20');
-    expect((await svc().cancel(merchantId, c.id) as unknown as Checkout).status).toBe('canceled');
+    expect(((await svc().cancel(merchantId, c.id)) as unknown as Checkout).status).toBe('canceled');
     await expect(svc().cancel(merchantId, c.id)).rejects.toMatchObject({ code: 'CHECKOUT_STATE_CONFLICT' });
     const late = await pay(c, '20', { confirmations: 2 });
     expect([late.checkout?.status, late.checkout?.reason]).toEqual(['needs_review', 'paid_late']);
@@ -140,7 +198,10 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     const c = await create('5');
     clock.offsetMs += 16 * 60_000;
     try {
-      const r = await pay(c, '5', { blockTime: new Date(Date.parse(c.expiresAt) - 1000).toISOString(), confirmations: 2 });
+      const r = await pay(c, '5', {
+        blockTime: new Date(Date.parse(c.expiresAt) - 1000).toISOString(),
+        confirmations: 2,
+      });
       expect(r.checkout?.status).toBe('settled');
     } finally {
       clock.offsetMs -= 16 * 60_000;
@@ -171,14 +232,32 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
   });
 
   it('unknown address → unmatched; attach moves the checkout', async () => {
-    const stray = await svc().reportTransfer({ chain: 'TRON', txHash: '0xstray', index: 3, toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx', asset: 'USDT', amount: '10', confirmations: 2 });
+    const stray = await svc().reportTransfer({
+      chain: 'TRON',
+      txHash: '0xstray',
+      index: 3,
+      toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+      asset: 'USDT',
+      amount: '10',
+      confirmations: 2,
+    });
     expect(stray.transfer.exception).toBe('unmatched');
     expect(stray.checkout).toBeNull();
     const c = await create('10');
     const attached = await svc().attachTransfer(stray.transfer.id, c.id, ctx);
     expect(attached.checkout?.status).toBe('settled');
     // A repeat with other details is refused; the same details are a no-op.
-    await expect(svc().reportTransfer({ chain: 'TRON', txHash: '0xstray', index: 3, toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx', asset: 'USDT', amount: '11', confirmations: 2 })).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    await expect(
+      svc().reportTransfer({
+        chain: 'TRON',
+        txHash: '0xstray',
+        index: 3,
+        toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+        asset: 'USDT',
+        amount: '11',
+        confirmations: 2,
+      }),
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 
   it('every timeline written above is a walk through the table, and every settled checkout was credited once', async () => {
@@ -187,8 +266,16 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     const byCheckout = new Map<string, string[]>();
     for (const r of rows) byCheckout.set(r.checkout_id, [...(byCheckout.get(r.checkout_id) ?? []), r.status]);
     for (const [id, statuses] of byCheckout) expect(isTableWalk(statuses), `${id}: ${statuses.join(' → ')}`).toBe(true);
-    const settled = await db.selectFrom('checkouts').select(['id', 'credited_posting_id']).where('status', '=', 'settled').execute();
-    const postings = await db.selectFrom('ledger_postings').select('idempotency_key').where('idempotency_key', 'like', 'checkout:%').execute();
+    const settled = await db
+      .selectFrom('checkouts')
+      .select(['id', 'credited_posting_id'])
+      .where('status', '=', 'settled')
+      .execute();
+    const postings = await db
+      .selectFrom('ledger_postings')
+      .select('idempotency_key')
+      .where('idempotency_key', 'like', 'checkout:%')
+      .execute();
     expect(postings.length).toBe(settled.filter((s) => s.credited_posting_id !== null).length);
     expect(new Set(postings.map((p) => p.idempotency_key)).size).toBe(postings.length);
   });

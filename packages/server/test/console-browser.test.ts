@@ -45,7 +45,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
   const api = async (path: string, init: { method?: string; body?: unknown } = {}) => {
     const res = await fetch(`${base}/admin/v1${path}`, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${ALICE}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ALICE}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
     return (parseExactJson(await res.text()) as any).result;
@@ -59,7 +62,11 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     fx.services.setListenUrl(base);
     await seedDemoCheckouts(fx.services, fx.demo.merchantId);
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, colorScheme: 'light' });
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+    });
     page = await context.newPage();
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -75,11 +82,17 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
 
   async function shot(name: string): Promise<void> {
     await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
-    if (process.env.HOSTPAY_SCREENSHOTS === 'docs' && ['overview', 'queues', 'keys', 'fees', 'checkouts', 'signin'].includes(name)) await page.screenshot({ path: `${DOCS}console-${name}.png`, fullPage: true });
+    if (
+      process.env.HOSTPAY_SCREENSHOTS === 'docs' &&
+      ['overview', 'queues', 'keys', 'fees', 'checkouts', 'signin'].includes(name)
+    )
+      await page.screenshot({ path: `${DOCS}console-${name}.png`, fullPage: true });
   }
   async function noSeriousViolations(screen: string): Promise<void> {
     const violations = await axeViolations(page);
-    console.log(`axe ${screen}: ${violations.length} violations (${violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'})`);
+    console.log(
+      `axe ${screen}: ${violations.length} violations (${violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'})`,
+    );
     expect(serious(violations), screen).toEqual([]);
   }
   /** A full load of the console at `hash` (a bare hash change would not reload a screen already shown). */
@@ -118,12 +131,26 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     expect(await text('card-webhook-rate')).toBe(percent(stats.webhooks.successRate));
     for (const t of stats.settledTotals) expect(await text(`card-settled-${t.asset}`)).toBe(grouped(t.amount));
     const funnel = await page.getByTestId('funnel').locator('[data-step] .num').allTextContents();
-    expect(funnel).toEqual([stats.funnel.created, stats.funnel.paid, stats.funnel.settled, stats.funnel.expired, stats.funnel.needsReview]);
+    expect(funnel).toEqual([
+      stats.funnel.created,
+      stats.funnel.paid,
+      stats.funnel.settled,
+      stats.funnel.expired,
+      stats.funnel.needsReview,
+    ]);
     expect(await page.getByTestId('paid-rate').textContent()).toBe(percent(stats.funnel.paidRate));
     expect(await page.getByTestId('queued').textContent()).toBe(stats.webhooks.queued);
-    const rows = async (caption: string) => page.locator('table', { has: page.locator('caption', { hasText: caption }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
-    expect(await rows('Settled volume per day and asset')).toEqual(stats.settledVolume.map((v: any) => [v.day, v.asset, grouped(v.amount), v.count]));
-    expect(await rows('Balances and frozen totals per asset and chain')).toEqual(stats.balances.map((b: any) => [b.asset, b.chain, grouped(b.amount), grouped(b.frozen), b.wallets]));
+    const rows = async (caption: string) =>
+      page
+        .locator('table', { has: page.locator('caption', { hasText: caption }) })
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(await rows('Settled volume per day and asset')).toEqual(
+      stats.settledVolume.map((v: any) => [v.day, v.asset, grouped(v.amount), v.count]),
+    );
+    expect(await rows('Balances and frozen totals per asset and chain')).toEqual(
+      stats.balances.map((b: any) => [b.asset, b.chain, grouped(b.amount), grouped(b.frozen), b.wallets]),
+    );
     expect(stats.balances.find((b: any) => b.asset === 'ETH').amount).toBe('3.141592653589793238');
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     await noSeriousViolations('overview');
@@ -131,7 +158,9 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     // Another range asks the API again.
     const again = page.waitForResponse((r) => r.url().includes('/admin/v1/stats'));
     await page.getByTestId('range').selectOption('7');
-    expect(new URL((await again).url()).searchParams.get('from')).not.toBe(new URL(`${base}${query}`).searchParams.get('from'));
+    expect(new URL((await again).url()).searchParams.get('from')).not.toBe(
+      new URL(`${base}${query}`).searchParams.get('from'),
+    );
   });
 
   it('resolves the checkout in review from the work queue, with the audit trail visible', async () => {
@@ -149,7 +178,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     const audit = (await api(`/audit?objectId=${review.id}`)).items;
     expect(audit.map((a: any) => [a.action, a.operator])).toEqual([['checkout.settle', 'alice']]);
     await page.reload();
-    await page.locator('table', { has: page.locator('caption', { hasText: 'Recent resolutions' }) }).getByText('checkout.settle').waitFor();
+    await page
+      .locator('table', { has: page.locator('caption', { hasText: 'Recent resolutions' }) })
+      .getByText('checkout.settle')
+      .waitFor();
   });
 
   it('creates a key (the secret shown once, and it works), then revokes it', async () => {
@@ -163,12 +195,19 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     const apiSecret = (await page.getByTestId('new-secret').textContent())!;
     await shot('keys');
     const key = await api(`/keys/${apiKey}`);
-    expect(key).toMatchObject({ label: 'from the console', ipAllowList: ['127.0.0.1', '10.0.0.0/8'], status: 'active' });
+    expect(key).toMatchObject({
+      label: 'from the console',
+      ipAllowList: ['127.0.0.1', '10.0.0.0/8'],
+      status: 'active',
+    });
     expect(key.scopes).not.toContain('webhooks:write');
     expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(200);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByTestId('secret').count()).toBe(0);
-    await page.getByRole('row', { name: new RegExp(apiKey) }).getByRole('button', { name: /^Revoke/ }).click();
+    await page
+      .getByRole('row', { name: new RegExp(apiKey) })
+      .getByRole('button', { name: /^Revoke/ })
+      .click();
     await expect.poll(async () => (await api(`/keys/${apiKey}`)).status).toBe('revoked');
     expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(403);
   });
@@ -177,11 +216,16 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await go('/fees', '[data-testid=fee-curve] canvas');
     await noSeriousViolations('fees');
     await shot('fees');
-    const rows = await page.locator('table', { has: page.locator('caption', { hasText: 'Where each tier starts' }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    const rows = await page
+      .locator('table', { has: page.locator('caption', { hasText: 'Where each tier starts' }) })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     // The USDT schedule's three tiers (from 0, 10,000 and 100,000), each row the API's own preview.
     expect(rows.map((r) => r[1])).toEqual(['0', '10,000', '100,000']);
     for (const [amount, , , fee] of rows) {
-      const preview = await api(`/fees/preview?merchantId=${fx.demo.merchantId}&currency=USDT&amount=${amount!.replace(/[^0-9.]/g, '')}`);
+      const preview = await api(
+        `/fees/preview?merchantId=${fx.demo.merchantId}&currency=USDT&amount=${amount!.replace(/[^0-9.]/g, '')}`,
+      );
       expect(fee).toBe(`${grouped(preview.fee)} ${preview.currency}`);
     }
   });
@@ -196,7 +240,12 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await page.locator('tbody tr a').first().click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await page.setViewportSize({ width: 768, height: 1024 });
-    for (const [hash, ready] of [['/overview', '[data-testid=card-created]'], ['/queues', 'h1'], ['/keys', 'form'], ['/fees', '[data-testid=fee-curve] canvas']] as const) {
+    for (const [hash, ready] of [
+      ['/overview', '[data-testid=card-created]'],
+      ['/queues', 'h1'],
+      ['/keys', 'form'],
+      ['/fees', '[data-testid=fee-curve] canvas'],
+    ] as const) {
       await go(hash, ready);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), hash).toBeLessThanOrEqual(768);
       expect(await page.getByRole('link', { name: 'Work queues' }).isVisible()).toBe(true);
@@ -205,8 +254,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('shows a webhook endpoint\'s delivery log and redelivers an event from it', async () => {
-    const endpoint = await fx.services.webhooks.endpoints.create(fx.demo.merchantId, { url: 'http://127.0.0.1:9/hooks' });
+  it("shows a webhook endpoint's delivery log and redelivers an event from it", async () => {
+    const endpoint = await fx.services.webhooks.endpoints.create(fx.demo.merchantId, {
+      url: 'http://127.0.0.1:9/hooks',
+    });
     const ping = await fx.services.webhooks.endpoints.test(fx.demo.merchantId, endpoint.id);
     await fx.services.webhooks.worker.drain();
     await go('/webhooks', 'table');
@@ -215,13 +266,23 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await log.getByText(ping.eventId).first().waitFor();
     await noSeriousViolations('webhooks');
     const before = (await api(`/webhook-endpoints/${endpoint.id}`)).health.queued;
-    await log.getByRole('button', { name: `Redeliver ${ping.eventId}` }).first().click();
+    await log
+      .getByRole('button', { name: `Redeliver ${ping.eventId}` })
+      .first()
+      .click();
     await page.getByText(`Event ${ping.eventId} queued again.`).waitFor();
     expect((await api(`/webhook-endpoints/${endpoint.id}`)).health.queued).toBe(String(Number(before) + 1));
   });
 
   it('every other screen renders with no error and no serious axe violation', async () => {
-    for (const [hash, ready] of [['/merchants', 'table'], [`/merchants/${fx.demo.merchantId}`, 'h2'], ['/chains', 'table'], ['/payments', 'table'], ['/postings', 'form'], ['/audit', 'table']] as const) {
+    for (const [hash, ready] of [
+      ['/merchants', 'table'],
+      [`/merchants/${fx.demo.merchantId}`, 'h2'],
+      ['/chains', 'table'],
+      ['/payments', 'table'],
+      ['/postings', 'form'],
+      ['/audit', 'table'],
+    ] as const) {
       await go(hash, ready);
       await noSeriousViolations(hash);
     }

@@ -5,7 +5,9 @@ import { readVectorFile } from '../../protocol/test/vectors.js';
 import { tempServices, type TempEnv } from './helpers.js';
 
 /** The demo's chain keys are the vectors' test keys, set on the demo chains with one confirmation. */
-const vectors = readVectorFile<{ chains: { chain: string; network: string; accountXpub: string; slip132?: string }[] }>('addresses.json');
+const vectors = readVectorFile<{ chains: { chain: string; network: string; accountXpub: string; slip132?: string }[] }>(
+  'addresses.json',
+);
 
 describe('demo chain keys', () => {
   let env: TempEnv;
@@ -36,7 +38,16 @@ describe('demo chain keys', () => {
     const again = await seedDemo(env.services, env.dataDir);
     expect(again.created).toBe(false);
     expect((await admin.getChain('BTC')).confirmationsRequired).toBe(3);
-    const actions = (await admin.listAudit({ operator: 'demo', objectType: 'chain' }, { limit: 200 })).items.map((e) => e.action);
-    expect(actions).toEqual(['chain.set_xpub', 'chain.update', 'chain.set_xpub', 'chain.update', 'chain.set_xpub', 'chain.update']);
+    const actions = (await admin.listAudit({ operator: 'demo', objectType: 'chain' }, { limit: 200 })).items.map(
+      (e) => e.action,
+    );
+    expect(actions).toEqual([
+      'chain.set_xpub',
+      'chain.update',
+      'chain.set_xpub',
+      'chain.update',
+      'chain.set_xpub',
+      'chain.update',
+    ]);
   });
 });

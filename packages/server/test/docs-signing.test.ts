@@ -47,7 +47,8 @@ describe('the docs page loads the signing script', () => {
 
   it('never stores the secret: no web storage, cookies or URLs in the script', async () => {
     const body = (await get(SCRIPT)).body;
-    for (const sink of ['localStorage', 'sessionStorage', 'indexedDB', 'document.cookie', 'history.', 'location.hash']) expect(body).not.toContain(sink);
+    for (const sink of ['localStorage', 'sessionStorage', 'indexedDB', 'document.cookie', 'history.', 'location.hash'])
+      expect(body).not.toContain(sink);
   });
 });
 
@@ -58,17 +59,37 @@ describe('the script signs like a merchant', () => {
   const origin = 'http://127.0.0.1:8080';
 
   /** fetch as the page has it: same-origin requests reach the app. */
-  async function pageFetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  async function pageFetch(
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) {
     const u = new URL(url);
     expect(u.origin).toBe(origin);
-    const res = await fx.app.inject({ method: (init.method ?? 'GET') as 'GET', url: u.pathname + u.search, headers: init.headers ?? {}, ...(init.body === undefined ? {} : { payload: init.body }) });
+    const res = await fx.app.inject({
+      method: (init.method ?? 'GET') as 'GET',
+      url: u.pathname + u.search,
+      headers: init.headers ?? {},
+      ...(init.body === undefined ? {} : { payload: init.body }),
+    });
     return { ok: res.statusCode < 400, status: res.statusCode, json: async () => JSON.parse(res.body) as unknown };
   }
   /** What Swagger UI then sends. */
-  const send = (r: Req) => fx.app.inject({ method: r.method as 'GET', url: new URL(r.url).pathname + new URL(r.url).search, headers: r.headers, ...(r.body === undefined ? {} : { payload: r.body }) });
+  const send = (r: Req) =>
+    fx.app.inject({
+      method: r.method as 'GET',
+      url: new URL(r.url).pathname + new URL(r.url).search,
+      headers: r.headers,
+      ...(r.body === undefined ? {} : { payload: r.body }),
+    });
 
   beforeAll(async () => {
-    const context = createContext({ location: new URL(`${origin}/docs/`), crypto: globalThis.crypto, TextEncoder, URL, fetch: pageFetch });
+    const context = createContext({
+      location: new URL(`${origin}/docs/`),
+      crypto: globalThis.crypto,
+      TextEncoder,
+      URL,
+      fetch: pageFetch,
+    });
     runInContext((await get(SCRIPT)).body, context);
     const interceptor = runInContext(`(${requestInterceptor.toString()})`, context) as (r: Req) => Promise<Req>;
     page = { hostpaySigning: (context as { hostpaySigning: Signing }).hostpaySigning, interceptor };
@@ -82,7 +103,11 @@ describe('the script signs like a merchant', () => {
 
   it('signs a merchant GET and fetches the bearer token itself', async () => {
     page.hostpaySigning.useCredentials(fx.demo.apiKey, fx.demo.apiSecret);
-    const req = await page.interceptor({ url: `${origin}/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT`, method: 'GET', headers: { 'api-key': 'typed-in-authorize' } });
+    const req = await page.interceptor({
+      url: `${origin}/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT`,
+      method: 'GET',
+      headers: { 'api-key': 'typed-in-authorize' },
+    });
     expect(req.headers['api-key']).toBe(fx.demo.apiKey);
     expect(req.headers.authorization).toMatch(/^Bearer \S+$/);
     const res = await send(req);
@@ -91,20 +116,31 @@ describe('the script signs like a merchant', () => {
 
   it('signs the token request over its body (pretty-printed JSON included)', async () => {
     const body = '{\n  "expiresIn": 600,\n  "scope": ["fees:read"]\n}';
-    const req = await page.interceptor({ url: `${origin}/api/v1/auth/token`, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const req = await page.interceptor({
+      url: `${origin}/api/v1/auth/token`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const res = await send(req);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ result: { expiresIn: 600, scope: ['fees:read'] } });
   });
 
   it('does not touch other requests (the document itself, admin calls)', async () => {
-    for (const url of [`${origin}/docs/json`, `${origin}/admin/v1/merchants`, 'https://elsewhere.example/api/v1/cp/wallets/']) {
+    for (const url of [
+      `${origin}/docs/json`,
+      `${origin}/admin/v1/merchants`,
+      'https://elsewhere.example/api/v1/cp/wallets/',
+    ]) {
       expect((await page.interceptor({ url, method: 'GET', headers: {} })).headers).toEqual({});
     }
   });
 
-  it('a wrong secret fails with the server\'s answer instead of sending unsigned', async () => {
+  it("a wrong secret fails with the server's answer instead of sending unsigned", async () => {
     page.hostpaySigning.useCredentials(fx.demo.apiKey, 'not-the-secret');
-    await expect(page.interceptor({ url: `${origin}/api/v1/cp/wallets/`, method: 'GET', headers: {} })).rejects.toThrow(/INVALID_SIGNATURE/);
+    await expect(page.interceptor({ url: `${origin}/api/v1/cp/wallets/`, method: 'GET', headers: {} })).rejects.toThrow(
+      /INVALID_SIGNATURE/,
+    );
   });
 });

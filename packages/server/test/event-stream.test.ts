@@ -20,23 +20,36 @@ const S = '/api/v1/cp/events/stream';
 let fx: HttpFixture;
 let base: string;
 
-interface Message { id: string; event: string; data: string }
+interface Message {
+  id: string;
+  event: string;
+  data: string;
+}
 function parseSse(text: string): Message[] {
   return text
     .split('\n\n')
     .filter((block) => block.split('\n').some((l) => l.startsWith('data: ')))
     .map((block) => {
       const lines = block.split('\n');
-      const field = (name: string) => lines.filter((l) => l.startsWith(`${name}: `)).map((l) => l.slice(name.length + 2));
+      const field = (name: string) =>
+        lines.filter((l) => l.startsWith(`${name}: `)).map((l) => l.slice(name.length + 2));
       return { id: field('id')[0]!, event: field('event')[0]!, data: field('data').join('\n') };
     });
 }
 
-const append = (n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') => appendTo(fx.services, fx.demo.merchantId, n, type);
+const append = (n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') =>
+  appendTo(fx.services, fx.demo.merchantId, n, type);
 
 /** Appends one event in its own transaction of `services`' store (another instance's, or the CLI's). */
-const appendTo = (services: Services, merchantId: string, n: number, type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed') =>
-  services.store.writeTransaction((trx) => appendEvent(trx, merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date().toISOString()));
+const appendTo = (
+  services: Services,
+  merchantId: string,
+  n: number,
+  type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed',
+) =>
+  services.store.writeTransaction((trx) =>
+    appendEvent(trx, merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date().toISOString()),
+  );
 
 /** Opens a live stream over a real socket; `next()` resolves with the text received so far once it contains `until`. */
 function open(query = '') {
@@ -45,7 +58,10 @@ function open(query = '') {
 
 async function openOn(fx: HttpFixture, base: string, key: TestKey, query = '') {
   const controller = new AbortController();
-  const res = await fetch(`${base}${S}${query}`, { headers: await merchantHeaders(fx, key), signal: controller.signal });
+  const res = await fetch(`${base}${S}${query}`, {
+    headers: await merchantHeaders(fx, key),
+    signal: controller.signal,
+  });
   let text = '';
   const reader = res.body?.getReader();
   const decoder = new TextDecoder();
@@ -89,14 +105,27 @@ describe('event stream', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const messages = parseSse(res.body);
     expect(messages.map((m) => Number(m.id))).toEqual([first.sequence, first.sequence + 1, first.sequence + 2]);
-    expect(messages.map((m) => m.event)).toEqual(['wallet.balance_changed', 'checkout.created', 'wallet.balance_changed']);
+    expect(messages.map((m) => m.event)).toEqual([
+      'wallet.balance_changed',
+      'checkout.created',
+      'wallet.balance_changed',
+    ]);
     for (const m of messages) {
       const event = JSON.parse(m.data) as { id: string };
       const api = await merchantCall(fx, fx.demo, 'GET', `/api/v1/cp/events/${event.id}`);
       expect(api.body).toContain(`"result":${m.data}`);
     }
     expect(m0(messages).data).toContain('"amount":1.000000000000000000001');
-    const filtered = parseSse((await merchantCall(fx, fx.demo, 'GET', `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0&type=checkout.created`)).body);
+    const filtered = parseSse(
+      (
+        await merchantCall(
+          fx,
+          fx.demo,
+          'GET',
+          `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0&type=checkout.created`,
+        )
+      ).body,
+    );
     expect(filtered.map((m) => m.event)).toEqual(['checkout.created']);
   });
 
@@ -166,7 +195,10 @@ const m0 = (messages: Message[]) => messages[0]!;
  */
 function eventReads(services: Services) {
   const spy = vi.spyOn(services.store.db.getExecutor(), 'executeQuery');
-  const reads = (merchantId: string) => spy.mock.calls.filter(([q]) => /from "events"/.test((q as CompiledQuery).sql) && (q as CompiledQuery).parameters.includes(merchantId));
+  const reads = (merchantId: string) =>
+    spy.mock.calls.filter(
+      ([q]) => /from "events"/.test((q as CompiledQuery).sql) && (q as CompiledQuery).parameters.includes(merchantId),
+    );
   return { count: (merchantId: string) => reads(merchantId).length, restore: () => spy.mockRestore() };
 }
 
@@ -221,7 +253,11 @@ describe('event streams wake on commit, not on a timer', () => {
     const stream = await openOn(fx, base, fx.demo);
     await stream.next((t) => t.includes('retry: 1000'));
     const started = Date.now();
-    const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+      amount: '10',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const text = await stream.next((t) => parseSse(t).some((m) => m.event === 'checkout.created'), 1000);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -253,7 +289,13 @@ describe('event streams wake on commit, not on a timer', () => {
     try {
       let readsBeforeCommit = -1;
       const e = await fx.services.store.writeTransaction(async (trx) => {
-        const appended = await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":1}', new Date().toISOString());
+        const appended = await appendEvent(
+          trx,
+          fx.demo.merchantId,
+          'wallet.balance_changed',
+          '{"n":1}',
+          new Date().toISOString(),
+        );
         // The transaction stays open (it holds the store's connection) well past any wake-up's turn.
         await sleep(200);
         readsBeforeCommit = reads.count(fx.demo.merchantId);
@@ -278,7 +320,7 @@ describe('event streams wake on commit, not on a timer', () => {
     }
   });
 
-  it('many events in one commit: one read per stream; a wake for merchant A makes none of merchant B\'s streams read', async () => {
+  it("many events in one commit: one read per stream; a wake for merchant A makes none of merchant B's streams read", async () => {
     const mine = await openIdle(fx, base, fx.demo, 2);
     const theirs = await openIdle(fx, base, other, 3);
     const reads = eventReads(fx.services);
@@ -352,7 +394,10 @@ describe.skipIf(!postgresAvailable)('PostgreSQL: event streams wake through LIST
   let base: string;
   let writer: Services;
   beforeAll(async () => {
-    fx = await createFixture({ sandbox: true, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema }, { webhooks: { streams: { pollMs: 60_000 } } });
+    fx = await createFixture(
+      { sandbox: true, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema },
+      { webhooks: { streams: { pollMs: 60_000 } } },
+    );
     base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
     writer = await createServices(fx.config, { expirySweepMs: 0 });
   });
@@ -362,7 +407,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL: event streams wake through LIST
     await dropPostgresSchema(TEST_DATABASE_URL, schema);
   });
 
-  it('a commit of this instance or of another reaches the stream within 1 s; other merchants\' streams do not read', async () => {
+  it("a commit of this instance or of another reaches the stream within 1 s; other merchants' streams do not read", async () => {
     const other = await fx.createKey(await fx.createMerchant('Other Shop'));
     const stream = await openOn(fx, base, fx.demo);
     await stream.next((t) => t.includes('retry: 1000'));

@@ -12,7 +12,8 @@ describe('in-process failed-attempt gates when the table is full', () => {
     const limiter = new MemoryRateLimiter({ maxBuckets: 4 });
     const limit = 3;
     // Four addresses each reach the limit: the table is full of live counts.
-    for (const a of ['a', 'b', 'c', 'd']) for (let i = 0; i < limit; i++) expect(await fail(limiter, a, limit)).toBe(true);
+    for (const a of ['a', 'b', 'c', 'd'])
+      for (let i = 0; i < limit; i++) expect(await fail(limiter, a, limit)).toBe(true);
     // Churning through new addresses does not reset 'a'...
     for (const fresh of ['e', 'f', 'g', 'h', 'i']) await fail(limiter, fresh, limit);
     expect(await fail(limiter, 'a', limit)).toBe(false);

@@ -26,7 +26,8 @@ beforeAll(async () => {
   fx = await createFixture();
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -53,7 +54,8 @@ function get(path: string, headers: Record<string, string>): Promise<Answer> {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i] !== 'Date') pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (res.rawHeaders[i] !== 'Date') pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
         resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks).toString('utf8') });
       });
     });
@@ -63,7 +65,10 @@ function get(path: string, headers: Record<string, string>): Promise<Answer> {
 }
 
 /** The answer with the values that differ by design (request id, remaining count) blanked. */
-const shape = (a: Answer) => ({ ...a, headers: a.headers.map(([n, v]) => [n, n === 'x-request-id' || n === 'ratelimit-remaining' ? '*' : v]) });
+const shape = (a: Answer) => ({
+  ...a,
+  headers: a.headers.map(([n, v]) => [n, n === 'x-request-id' || n === 'ratelimit-remaining' ? '*' : v]),
+});
 const header = (a: Answer, name: string) => a.headers.find(([n]) => n === name)?.[1];
 const code = (a: Answer) => (JSON.parse(a.body) as { error: { code: string } }).error.code;
 
@@ -91,21 +96,39 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
       expect(fastPathAnswers(app) - before).toBe(2);
       expect(first.status, first.body).toBe(200);
       for (const a of [...repeats, viaFastify]) expect(shape(a)).toEqual(shape(first));
-      expect(first.headers.map(([n]) => n)).toEqual(['x-request-id', 'cache-control', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'content-type', 'content-length', 'Connection', 'Keep-Alive']);
+      expect(first.headers.map(([n]) => n)).toEqual([
+        'x-request-id',
+        'cache-control',
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'content-type',
+        'content-length',
+        'Connection',
+        'Keep-Alive',
+      ]);
       // Counted in order across both paths (the token request was the first of 100).
-      expect([first, ...repeats, viaFastify].map((a) => header(a, 'ratelimit-remaining'))).toEqual(['98', '97', '96', '95']);
+      expect([first, ...repeats, viaFastify].map((a) => header(a, 'ratelimit-remaining'))).toEqual([
+        '98',
+        '97',
+        '96',
+        '95',
+      ]);
       expect(new Set([first, ...repeats, viaFastify].map((a) => header(a, 'x-request-id'))).size).toBe(4);
     });
   }
 
-  it('the fee preview takes its two parameters in either order; anything else is Fastify\'s', async () => {
+  it("the fee preview takes its two parameters in either order; anything else is Fastify's", async () => {
     const key = await fx.createKey(fx.demo.merchantId);
     const headers = await headersFor(key);
     const base = await get(FEES, headers);
     const before = fastPathAnswers(app);
-    expect(shape(await get('/api/v1/cp/psp/hosted-pay/fees-preview?currency=USDT&amount=100', headers))).toEqual(shape(await get(FEES, headers)));
+    expect(shape(await get('/api/v1/cp/psp/hosted-pay/fees-preview?currency=USDT&amount=100', headers))).toEqual(
+      shape(await get(FEES, headers)),
+    );
     expect(fastPathAnswers(app) - before).toBe(2);
-    for (const query of ['amount=100&currency=usdt', 'amount=100.0&currency=USDT']) expect((await get(`/api/v1/cp/psp/hosted-pay/fees-preview?${query}`, headers)).status).toBe(200);
+    for (const query of ['amount=100&currency=usdt', 'amount=100.0&currency=USDT'])
+      expect((await get(`/api/v1/cp/psp/hosted-pay/fees-preview?${query}`, headers)).status).toBe(200);
     expect(fastPathAnswers(app) - before).toBe(4);
     // Percent-encoding, repeats, extra or missing parameters, bad amounts: Fastify's answers.
     const cases: [string, number, string?][] = [
@@ -173,14 +196,16 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     const headers = await headersFor(key);
     expect((await get(WALLETS, headers)).status).toBe(200);
     const before = fastPathAnswers(app);
-    expect(code(await get(WALLETS, { ...headers, authorization: `Bearer ${await issueToken(fx, other, '', app)}` }))).toBe('TOKEN_KEY_MISMATCH');
+    expect(
+      code(await get(WALLETS, { ...headers, authorization: `Bearer ${await issueToken(fx, other, '', app)}` })),
+    ).toBe('TOKEN_KEY_MISMATCH');
     expect(code(await get(WALLETS, { ...headers, signature: '0'.repeat(64) }))).toBe('INVALID_SIGNATURE');
     const { authorization: _, ...noBearer } = headers;
     expect(code(await get(WALLETS, noBearer))).toBe('MISSING_HEADER');
     expect(fastPathAnswers(app) - before).toBe(0);
   });
 
-  it('compression stays Fastify\'s (the memo hook): a list above 1 KB asked with gzip comes back gzipped', async () => {
+  it("compression stays Fastify's (the memo hook): a list above 1 KB asked with gzip comes back gzipped", async () => {
     const key = await fx.createKey(fx.demo.merchantId);
     const headers = await headersFor(key);
     expect((await get(WALLETS, headers)).status).toBe(200);
@@ -190,12 +215,14 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     expect(fastPathAnswers(app) - before).toBe(0);
   });
 
-  it('a request without Host is refused by Fastify\'s hook, as before', async () => {
+  it("a request without Host is refused by Fastify's hook, as before", async () => {
     const key = await fx.createKey(fx.demo.merchantId);
     const headers = await headersFor(key);
     expect((await get(WALLETS, headers)).status).toBe(200);
     const port = (app.server.address() as { port: number }).port;
-    const lines = Object.entries(headers).map(([n, v]) => `${n}: ${v}\r\n`).join('');
+    const lines = Object.entries(headers)
+      .map(([n, v]) => `${n}: ${v}\r\n`)
+      .join('');
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port });
       let seen = '';
@@ -213,7 +240,11 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     const headers = await headersFor(key);
     const metric = async () => {
       const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-      return Number(/hostpay_http_requests_total\{route="\/api\/v1\/cp\/wallets\/",method="GET",status="200"\} (\d+)/.exec(text)?.[1] ?? 0);
+      return Number(
+        /hostpay_http_requests_total\{route="\/api\/v1\/cp\/wallets\/",method="GET",status="200"\} (\d+)/.exec(
+          text,
+        )?.[1] ?? 0,
+      );
     };
     const count = await metric();
     lines.length = 0;
@@ -227,13 +258,13 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     const keys = (l: Record<string, unknown>) => Object.keys(l);
     expect(keys(access[1]!)).toEqual(keys(access[0]!));
     expect(access.map((l) => l.reqId)).toEqual([header(first, 'x-request-id'), header(second, 'x-request-id')]);
-    for (const l of access) expect(l).toMatchObject({ level: 30, method: 'GET', statusCode: 200, msg: 'request completed' });
+    for (const l of access)
+      expect(l).toMatchObject({ level: 30, method: 'GET', statusCode: 200, msg: 'request completed' });
     // Nothing of the credentials in the lines.
     expect(JSON.stringify(access)).not.toContain(headers.signature);
   });
 
-
-  it('the encoded-answer memo gives the text\'s UTF-8 bytes and stays within its bound', () => {
+  it("the encoded-answer memo gives the text's UTF-8 bytes and stays within its bound", () => {
     const bytesOf = encodedBodies(10);
     const a = '{"a":"é"}'; // 10 bytes
     expect(bytesOf(a).equals(Buffer.from(a))).toBe(true);
@@ -273,7 +304,11 @@ describe.runIf(redisAvailable)('fast path with a shared (Redis) rate limiter', (
         expect(a.status).toBe(429);
         expect(code(a)).toBe('RATE_LIMITED');
       }
-      const blank = (a: Answer) => ({ ...shape(a), headers: shape(a).headers.filter(([n]) => n !== 'content-length' && n !== 'ratelimit-reset'), body: a.body.replace(/"requestId":"[^"]+"/, '') });
+      const blank = (a: Answer) => ({
+        ...shape(a),
+        headers: shape(a).headers.filter(([n]) => n !== 'content-length' && n !== 'ratelimit-reset'),
+        body: a.body.replace(/"requestId":"[^"]+"/, ''),
+      });
       expect(blank(fast429)).toEqual(blank(hook429));
       expect(fast429.headers.map(([n]) => n)).toEqual(hook429.headers.map(([n]) => n));
     } finally {

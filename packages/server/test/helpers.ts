@@ -22,7 +22,9 @@ export const postgresAvailable: boolean = await (async () => {
     await client.end();
     return true;
   } catch (err) {
-    console.warn(`[hostpay tests] PostgreSQL suites skipped: ${TEST_DATABASE_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`);
+    console.warn(
+      `[hostpay tests] PostgreSQL suites skipped: ${TEST_DATABASE_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`,
+    );
     return false;
   }
 })();
@@ -33,13 +35,20 @@ export const TEST_REDIS_URL = process.env.HOSTPAY_TEST_REDIS_URL ?? 'redis://127
 export const redisAvailable: boolean = await (async () => {
   if (process.env.CI === 'true') return true;
   const { Redis } = await import('ioredis');
-  const probe = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await probe.connect();
     await probe.ping();
     return true;
   } catch (err) {
-    console.warn(`[hostpay tests] Redis suites skipped: ${TEST_REDIS_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`);
+    console.warn(
+      `[hostpay tests] Redis suites skipped: ${TEST_REDIS_URL} unreachable (${(err as Error).message}); CI=true makes them mandatory`,
+    );
     return false;
   } finally {
     probe.disconnect();
@@ -64,10 +73,16 @@ export interface TempEnv {
 }
 
 /** `options`: passed to createServices for the first and reopened services (a clock, no expiry timer). */
-export async function tempServices(dialect: Dialect = 'sqlite', options: { now?: () => number; expirySweepMs?: number } = {}): Promise<TempEnv> {
+export async function tempServices(
+  dialect: Dialect = 'sqlite',
+  options: { now?: () => number; expirySweepMs?: number } = {},
+): Promise<TempEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-test-'));
   if (dialect === 'sqlite') {
-    const services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true, ...options });
+    const services = await createServices(
+      { dataDir, databaseUrl: '', masterKey: '' },
+      { generateMasterKey: true, ...options },
+    );
     return {
       services,
       dataDir,
@@ -81,14 +96,20 @@ export async function tempServices(dialect: Dialect = 'sqlite', options: { now?:
   }
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
-  const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' }, { generateMasterKey: true, store, ...options });
+  const services = await createServices(
+    { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' },
+    { generateMasterKey: true, store, ...options },
+  );
   return {
     services,
     dataDir,
     databaseUrl: TEST_DATABASE_URL,
     schema,
     reopen: async (config = {}) =>
-      createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config }, { store: await openPostgresStore(TEST_DATABASE_URL, { schema }), ...options }),
+      createServices(
+        { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config },
+        { store: await openPostgresStore(TEST_DATABASE_URL, { schema }), ...options },
+      ),
     cleanup: async () => {
       await services.close();
       await dropPostgresSchema(TEST_DATABASE_URL, schema);

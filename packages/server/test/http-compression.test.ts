@@ -21,8 +21,16 @@ afterAll(() => fx.close());
 
 const WALLETS = '/api/v1/cp/wallets';
 const get = (url: string, headers: Record<string, string>, acceptEncoding?: string) =>
-  fx.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? headers : { ...headers, 'accept-encoding': acceptEncoding } });
-const varies = (value: unknown) => String(value ?? '').split(/,\s*/).map((v) => v.toLowerCase()).includes('accept-encoding');
+  fx.app.inject({
+    method: 'GET',
+    url,
+    headers: acceptEncoding === undefined ? headers : { ...headers, 'accept-encoding': acceptEncoding },
+  });
+const varies = (value: unknown) =>
+  String(value ?? '')
+    .split(/,\s*/)
+    .map((v) => v.toLowerCase())
+    .includes('accept-encoding');
 
 describe('the 1,000-wallet list', () => {
   it('is sent as it is without accept-encoding, exact decimals included', async () => {
@@ -34,7 +42,10 @@ describe('the 1,000-wallet list', () => {
     expect(res.body).toMatch(/"amount":\d+\.\d{18},/);
   });
 
-  for (const [encoding, decompress] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+  for (const [encoding, decompress] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
     it(`is ${encoding}-compressed on request and decompresses to exactly the uncompressed bytes`, async () => {
       const plain = (await get(WALLETS, bigHeaders)).rawPayload;
       const res = await get(WALLETS, bigHeaders, encoding);
@@ -61,7 +72,10 @@ describe('the compressed-answer memo', () => {
     const again = await get(WALLETS, bigHeaders, 'br');
     expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
     const [wallet] = (await fx.services.admin.listWallets({ merchantId: big.merchantId, limit: 1 })).items;
-    await fx.services.admin.post({ walletId: wallet!.id, kind: 'credit', amount: '0.000000000000000007', idempotencyKey: 'memo-test' }, { operator: 'test' });
+    await fx.services.admin.post(
+      { walletId: wallet!.id, kind: 'credit', amount: '0.000000000000000007', idempotencyKey: 'memo-test' },
+      { operator: 'test' },
+    );
     const plain = (await get(WALLETS, bigHeaders)).rawPayload;
     const after = await get(WALLETS, bigHeaders, 'br');
     expect(after.rawPayload.equals(first.rawPayload)).toBe(false);
@@ -106,7 +120,11 @@ describe('small answers', () => {
 describe('request bodies', () => {
   it('are not decompressed: a gzip-encoded token request is refused, not inflated and accepted', async () => {
     const body = '{"expiresIn":120}';
-    const headers: Record<string, string> = { ...(await merchantHeaders(fx, fx.demo)), 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const headers: Record<string, string> = {
+      ...(await merchantHeaders(fx, fx.demo)),
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    };
     headers.signature = sign(fx.demo.apiSecret, headers.timestamp!, body);
     const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: gzipSync(body) });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
@@ -116,7 +134,11 @@ describe('request bodies', () => {
 
 describe('the API documentation files', () => {
   it("are compressed by the plugin (Swagger UI's script), while JSON answers go through the memo only", async () => {
-    const res = await fx.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip' } });
+    const res = await fx.app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-ui-bundle.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(res.rawPayload).length).toBeGreaterThan(res.rawPayload.length * 2);

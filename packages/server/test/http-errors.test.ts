@@ -28,8 +28,12 @@ describe('unknown routes', () => {
     expectError(res, 405, 'METHOD_NOT_ALLOWED');
   });
 
-  it('a malformed URL -> 400 envelope, not Fastify\'s own body', async () => {
-    const err = expectError(await fx.app.inject({ method: 'GET', url: '/api/v1/cp/wallets/%E0%A4%A' }), 400, 'INVALID_QUERY');
+  it("a malformed URL -> 400 envelope, not Fastify's own body", async () => {
+    const err = expectError(
+      await fx.app.inject({ method: 'GET', url: '/api/v1/cp/wallets/%E0%A4%A' }),
+      400,
+      'INVALID_QUERY',
+    );
     expect(err.message).toContain('percent-encoding');
   });
 });
@@ -39,8 +43,16 @@ describe('x-request-id', () => {
     const ok = await fx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'client-42.a_b-c' } });
     expect(ok.headers['x-request-id']).toBe('client-42.a_b-c');
     const longest = 'x'.repeat(64);
-    expect((await fx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } })).headers['x-request-id']).toBe(longest);
-    const err = expectError(await fx.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'trace-7' } }), 404, 'NOT_FOUND');
+    expect(
+      (await fx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': longest } })).headers[
+        'x-request-id'
+      ],
+    ).toBe(longest);
+    const err = expectError(
+      await fx.app.inject({ method: 'GET', url: '/nope', headers: { 'x-request-id': 'trace-7' } }),
+      404,
+      'NOT_FOUND',
+    );
     expect(err.error.requestId).toBe('trace-7');
   });
 
@@ -53,7 +65,8 @@ describe('x-request-id', () => {
 
   it('is unique per request', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 20; i++) ids.add(String((await fx.app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']));
+    for (let i = 0; i < 20; i++)
+      ids.add(String((await fx.app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']));
     expect(ids.size).toBe(20);
   });
 });
@@ -64,7 +77,9 @@ describe('internal errors', () => {
     const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const app = await fx.buildApp({
       logger: { level: 'info', stream },
-      merchant: { walletListBody: () => Promise.reject(new Error('SQLITE_ERROR near "SELECT secret_sealed FROM api_keys"')) },
+      merchant: {
+        walletListBody: () => Promise.reject(new Error('SQLITE_ERROR near "SELECT secret_sealed FROM api_keys"')),
+      },
     });
     const headers = await merchantHeaders(fx, fx.demo);
     const res = await app.inject({ method: 'GET', url: '/api/v1/cp/wallets', headers });

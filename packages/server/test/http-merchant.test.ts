@@ -48,7 +48,11 @@ describe('GET /api/v1/cp/wallets', () => {
     const err = expectError(await get('/api/v1/cp/wallets?page=2'), 400, 'INVALID_QUERY');
     expect(err.message).toContain('`page`');
     expect(err.message).toContain('merchantId');
-    expectError(await get(`/api/v1/cp/wallets?merchantId=${fx.demo.merchantId}&merchantId=${fx.demo.merchantId}`), 400, 'INVALID_QUERY');
+    expectError(
+      await get(`/api/v1/cp/wallets?merchantId=${fx.demo.merchantId}&merchantId=${fx.demo.merchantId}`),
+      400,
+      'INVALID_QUERY',
+    );
     expectError(await get('/api/v1/cp/wallets?merchantId=has%20space'), 400, 'INVALID_QUERY');
   });
 
@@ -91,7 +95,11 @@ describe('GET fees-preview', () => {
     });
   }
 
-  for (const [label, url] of [['missing', `${FEES}?amount=10`], ['too long', `${FEES}?amount=10&currency=ABCDEFGHIJKLM`], ['symbols', `${FEES}?amount=10&currency=US%24`]] as const) {
+  for (const [label, url] of [
+    ['missing', `${FEES}?amount=10`],
+    ['too long', `${FEES}?amount=10&currency=ABCDEFGHIJKLM`],
+    ['symbols', `${FEES}?amount=10&currency=US%24`],
+  ] as const) {
     it(`currency ${label} -> 400 INVALID_CURRENCY`, async () => {
       const err = expectError(await get(url), 400, 'INVALID_CURRENCY');
       expect(err.message).toContain('`currency`');

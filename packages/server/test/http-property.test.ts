@@ -17,15 +17,28 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const PATHS = ['/api/v1/cp/wallets/', '/api/v1/cp/wallets', '/api/v1/cp/psp/hosted-pay/fees-preview', '/api/v1/auth/token'];
-const text = fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[0-9a-f]{64}$/), fc.stringMatching(/^[0-9]{1,14}$/), fc.constant(''));
+const PATHS = [
+  '/api/v1/cp/wallets/',
+  '/api/v1/cp/wallets',
+  '/api/v1/cp/psp/hosted-pay/fees-preview',
+  '/api/v1/auth/token',
+];
+const text = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.stringMatching(/^[0-9a-f]{64}$/),
+  fc.stringMatching(/^[0-9]{1,14}$/),
+  fc.constant(''),
+);
 const queryValue = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.stringMatching(/^[0-9]{1,17}(\.[0-9]{1,20})?$/),
   fc.constantFrom('USDT', 'usdt', 'EUR', 'BTC', 'XYZ', 'eth', '0', '1e5', '-1', ''),
 );
-const query = fc.array(fc.tuple(fc.constantFrom('amount', 'currency', 'merchantId', 'foo', 'amount'), queryValue), { maxLength: 4 });
-const toQuery = (pairs: [string, string][]) => (pairs.length === 0 ? '' : '?' + pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));
+const query = fc.array(fc.tuple(fc.constantFrom('amount', 'currency', 'merchantId', 'foo', 'amount'), queryValue), {
+  maxLength: 4,
+});
+const toQuery = (pairs: [string, string][]) =>
+  pairs.length === 0 ? '' : '?' + pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
 
 function checkEnvelope(status: number, body: string): void {
   expect(status, body).toBeLessThan(500);
@@ -41,7 +54,15 @@ describe('never a 5xx, always an envelope', () => {
       fc.asyncProperty(
         fc.constantFrom(...PATHS),
         fc.constantFrom('GET', 'POST'),
-        fc.record({ 'api-key': fc.oneof(text, fc.constant(fx.demo.apiKey)), timestamp: text, signature: text, authorization: fc.oneof(text, fc.constant(`Bearer ${token}`)) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            'api-key': fc.oneof(text, fc.constant(fx.demo.apiKey)),
+            timestamp: text,
+            signature: text,
+            authorization: fc.oneof(text, fc.constant(`Bearer ${token}`)),
+          },
+          { requiredKeys: [] },
+        ),
         query,
         async (path, method, headers, pairs) => {
           const res = await fx.app.inject({ method, url: path + toQuery(pairs), headers });
@@ -57,7 +78,12 @@ describe('never a 5xx, always an envelope', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...PATHS.slice(0, 3)), query, async (path, pairs) => {
         const timestamp = unixSeconds(fx.now());
-        const headers = { 'api-key': fx.demo.apiKey, timestamp, signature: sign(fx.demo.apiSecret, timestamp), authorization: `Bearer ${token}` };
+        const headers = {
+          'api-key': fx.demo.apiKey,
+          timestamp,
+          signature: sign(fx.demo.apiSecret, timestamp),
+          authorization: `Bearer ${token}`,
+        };
         const res = await fx.app.inject({ method: 'GET', url: path + toQuery(pairs), headers });
         checkEnvelope(res.statusCode, res.body);
       }),
@@ -67,12 +93,21 @@ describe('never a 5xx, always an envelope', () => {
 
   it('random token request bodies', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.json(), fc.string({ maxLength: 200 })), fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), async (body, contentType) => {
-        const timestamp = unixSeconds(fx.now());
-        const headers = { 'api-key': fx.demo.apiKey, timestamp, signature: sign(fx.demo.apiSecret, timestamp, body), 'content-type': contentType };
-        const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: body });
-        checkEnvelope(res.statusCode, res.body);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.json(), fc.string({ maxLength: 200 })),
+        fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'),
+        async (body, contentType) => {
+          const timestamp = unixSeconds(fx.now());
+          const headers = {
+            'api-key': fx.demo.apiKey,
+            timestamp,
+            signature: sign(fx.demo.apiSecret, timestamp, body),
+            'content-type': contentType,
+          };
+          const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: body });
+          checkEnvelope(res.statusCode, res.body);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -33,8 +33,18 @@ describe('time and health', () => {
   });
 
   it('GET /healthz and /readyz answer with envelopes, no auth', async () => {
-    expect((await get('/healthz')).json()).toEqual({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive', sandbox: false } });
-    expect((await get('/readyz')).json()).toEqual({ status: true, message: 'ready', isSuccess: true, result: { status: 'ready', store: 'up', redis: 'disabled' } });
+    expect((await get('/healthz')).json()).toEqual({
+      status: true,
+      message: 'alive',
+      isSuccess: true,
+      result: { status: 'alive', sandbox: false },
+    });
+    expect((await get('/readyz')).json()).toEqual({
+      status: true,
+      message: 'ready',
+      isSuccess: true,
+      result: { status: 'ready', store: 'up', redis: 'disabled' },
+    });
   });
 
   it('GET /metrics counts requests by route template and failed authentications by code', async () => {
@@ -49,8 +59,15 @@ describe('time and health', () => {
 });
 
 describe('OpenAPI', () => {
-  type Op = { security?: Record<string, string[]>[]; responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }> };
-  let doc: { openapi: string; paths: Record<string, Record<string, Op>>; components: { securitySchemes: Record<string, Record<string, string>>; schemas: Record<string, unknown> } };
+  type Op = {
+    security?: Record<string, string[]>[];
+    responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
+  };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Op>>;
+    components: { securitySchemes: Record<string, Record<string, string>>; schemas: Record<string, unknown> };
+  };
   beforeAll(async () => {
     const res = await get('/openapi.json');
     expect(res.statusCode).toBe(200);
@@ -74,7 +91,9 @@ describe('OpenAPI', () => {
       expect(op).toBeDefined();
       expect(op?.security).toEqual([{ apiKey: [], timestamp: [], signature: [], bearer: [] }]);
       for (const status of ['400', '401', '403', '429', '500', '503']) {
-        expect(op?.responses[status]?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+        expect(op?.responses[status]?.content?.['application/json']?.schema.$ref).toBe(
+          '#/components/schemas/ErrorEnvelope',
+        );
         expect(op?.responses[status]?.description).toMatch(/error\.code is one of [A-Z_]+/);
       }
       expect(op?.responses['401']?.description).toContain('INVALID_SIGNATURE');
@@ -83,7 +102,9 @@ describe('OpenAPI', () => {
   }
 
   it('fees preview documents 422 and its query', () => {
-    const op = doc.paths['/api/v1/cp/psp/hosted-pay/fees-preview']?.get as Op & { parameters: { name: string; in: string; required?: boolean }[] };
+    const op = doc.paths['/api/v1/cp/psp/hosted-pay/fees-preview']?.get as Op & {
+      parameters: { name: string; in: string; required?: boolean }[];
+    };
     expect(op.responses['422']?.description).toContain('NO_FEE_SCHEDULE');
     expect(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.required ?? false])).toEqual([
       ['amount', true],
@@ -95,7 +116,9 @@ describe('OpenAPI', () => {
   it('the token route takes the key headers without a bearer and documents 413/415', () => {
     const op = doc.paths['/api/v1/auth/token']?.post;
     expect(op?.security).toEqual([{ apiKey: [], timestamp: [], signature: [] }]);
-    expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '413', '415', '429']));
+    expect(Object.keys(op?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '413', '415', '429']),
+    );
   });
 
   it('public routes need no credentials', () => {

@@ -42,7 +42,11 @@ describe('per API key', () => {
   it('other keys are not affected', async () => {
     const busy = await fx.createKey(fx.demo.merchantId, { rateLimitPerMinute: 1 });
     await issueToken(fx, busy);
-    expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: signedHeaders(fx, busy) }), 429, 'RATE_LIMITED');
+    expectError(
+      await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: signedHeaders(fx, busy) }),
+      429,
+      'RATE_LIMITED',
+    );
     const calm = await fx.createKey(fx.demo.merchantId);
     const token = await issueToken(fx, calm);
     expect((await wallets({ ...signedHeaders(fx, calm), authorization: `Bearer ${token}` })).statusCode).toBe(200);
@@ -54,7 +58,8 @@ describe('per client address, failed authentication', () => {
     const token = await issueToken(fx, fx.demo);
     const good = () => ({ ...signedHeaders(fx, fx.demo), authorization: `Bearer ${token}` });
     const attacker = '198.51.100.66';
-    for (let i = 0; i < 3; i++) expectError(await wallets({ ...good(), signature: 'f'.repeat(64) }, attacker), 401, 'INVALID_SIGNATURE');
+    for (let i = 0; i < 3; i++)
+      expectError(await wallets({ ...good(), signature: 'f'.repeat(64) }, attacker), 401, 'INVALID_SIGNATURE');
     const blocked = await wallets(good(), attacker);
     expectError(blocked, 429, 'RATE_LIMITED');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -75,7 +80,12 @@ describe('per client address, failed authentication', () => {
     const key = await fx.createKey(fx.demo.merchantId, { scopes: ['fees:read'] });
     const token = await issueToken(fx, key);
     const address = '198.51.100.90';
-    for (let i = 0; i < 5; i++) expectError(await wallets({ ...signedHeaders(fx, key), authorization: `Bearer ${token}` }, address), 403, 'SCOPE_MISSING');
+    for (let i = 0; i < 5; i++)
+      expectError(
+        await wallets({ ...signedHeaders(fx, key), authorization: `Bearer ${token}` }, address),
+        403,
+        'SCOPE_MISSING',
+      );
   });
 });
 
@@ -84,9 +94,19 @@ describe('client address', () => {
     const key = await fx.createKey(fx.demo.merchantId, { ipAllowList: ['203.0.113.0/24'] });
     const proxied = await fx.buildApp({ config: { ...fx.config, trustProxyHops: 1 } });
     const headers = { ...signedHeaders(fx, key), 'x-forwarded-for': '203.0.113.7' };
-    const viaProxy = await proxied.inject({ method: 'POST', url: '/api/v1/auth/token', headers, remoteAddress: '10.0.0.1' });
+    const viaProxy = await proxied.inject({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      headers,
+      remoteAddress: '10.0.0.1',
+    });
     expect(viaProxy.statusCode, viaProxy.body).toBe(200);
-    const direct = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, remoteAddress: '10.0.0.1' });
+    const direct = await fx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      headers,
+      remoteAddress: '10.0.0.1',
+    });
     expectError(direct, 403, 'IP_NOT_ALLOWED');
   });
 

@@ -69,15 +69,55 @@ const CASES: [name: string, bytes: string | (() => string), status: number, code
   ['a space inside the URL', 'GET /api/v1/ti me HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
   ['a control character in the URL', 'GET /api/v1/\x01time HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
   ['a bad HTTP version', 'GET /api/v1/time HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
-  ['a header line without a colon', 'GET /api/v1/time HTTP/1.1\r\nHost: x\r\nnocolon\r\n\r\n', 400, 'MALFORMED_REQUEST'],
-  ['headers past the size limit', () => `GET /api/v1/time HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
-  ['a request line past the size limit', () => `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
-  ['an Expect other than 100-continue', 'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 0\r\n\r\n', 417, 'EXPECTATION_FAILED'],
-  ['bad chunked encoding', 'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400, 'MALFORMED_REQUEST'],
-  ['both Content-Length and chunked (smuggling)', 'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'MALFORMED_REQUEST'],
-  ['two different Content-Lengths', 'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400, 'MALFORMED_REQUEST'],
+  [
+    'a header line without a colon',
+    'GET /api/v1/time HTTP/1.1\r\nHost: x\r\nnocolon\r\n\r\n',
+    400,
+    'MALFORMED_REQUEST',
+  ],
+  [
+    'headers past the size limit',
+    () => `GET /api/v1/time HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    431,
+    'HEADERS_TOO_LARGE',
+  ],
+  [
+    'a request line past the size limit',
+    () => `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    431,
+    'HEADERS_TOO_LARGE',
+  ],
+  [
+    'an Expect other than 100-continue',
+    'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 0\r\n\r\n',
+    417,
+    'EXPECTATION_FAILED',
+  ],
+  [
+    'bad chunked encoding',
+    'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    400,
+    'MALFORMED_REQUEST',
+  ],
+  [
+    'both Content-Length and chunked (smuggling)',
+    'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    400,
+    'MALFORMED_REQUEST',
+  ],
+  [
+    'two different Content-Lengths',
+    'POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    400,
+    'MALFORMED_REQUEST',
+  ],
   ['HTTP/1.1 without Host', 'GET /api/v1/time HTTP/1.1\r\n\r\n', 400, 'MALFORMED_REQUEST'],
-  ['a percent-encoding that is not UTF-8', 'GET /api/v1/cp/wallets/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'INVALID_QUERY'],
+  [
+    'a percent-encoding that is not UTF-8',
+    'GET /api/v1/cp/wallets/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n',
+    400,
+    'INVALID_QUERY',
+  ],
 ];
 
 describe('raw-socket junk gets the envelope with a code and x-request-id', () => {

@@ -14,8 +14,19 @@ afterAll(() => fx.close());
 const WALLETS = '/api/v1/cp/wallets';
 const FEES = '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=USDT';
 
-function v2Headers(key: TestKey, method: string, url: string, body = '', timestamp = unixSeconds(fx.now())): Record<string, string> {
-  return { 'api-key': key.apiKey, timestamp, 'signature-version': '2', signature: signV2(key.apiSecret, timestamp, method, url, body) };
+function v2Headers(
+  key: TestKey,
+  method: string,
+  url: string,
+  body = '',
+  timestamp = unixSeconds(fx.now()),
+): Record<string, string> {
+  return {
+    'api-key': key.apiKey,
+    timestamp,
+    'signature-version': '2',
+    signature: signV2(key.apiSecret, timestamp, method, url, body),
+  };
 }
 function v1Headers(key: TestKey, body = '', timestamp = unixSeconds(fx.now())): Record<string, string> {
   return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
@@ -29,7 +40,12 @@ async function requireV2(key: TestKey): Promise<void> {
 describe('version 2 is accepted for every key', () => {
   it('GET with the query in another order than signed, and POST with a JSON body', async () => {
     const tokenBody = '{ "expiresIn": 600 }';
-    const tokenRes = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: { ...v2Headers(fx.demo, 'POST', '/api/v1/auth/token', tokenBody), 'content-type': 'application/json' }, payload: tokenBody });
+    const tokenRes = await fx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      headers: { ...v2Headers(fx.demo, 'POST', '/api/v1/auth/token', tokenBody), 'content-type': 'application/json' },
+      payload: tokenBody,
+    });
     expect(tokenRes.statusCode, tokenRes.body).toBe(200);
     const token = (tokenRes.json() as { result: { accessToken: string } }).result.accessToken;
     const signedFor = '/api/v1/cp/psp/hosted-pay/fees-preview?currency=USDT&amount=100';
@@ -48,7 +64,8 @@ describe('version 2 is accepted for every key', () => {
       // Used once where it belongs (and so cached as verified), then replayed.
       expect((await get(WALLETS, headers)).statusCode).toBe(200);
       const replay = method === 'GET' ? await get(url, headers) : await fx.app.inject({ method, url, headers });
-      if (method === 'POST') expect(replay.statusCode).toBe(405); // no such route: refused before auth
+      if (method === 'POST')
+        expect(replay.statusCode).toBe(405); // no such route: refused before auth
       else expectError(replay, 401, 'INVALID_SIGNATURE');
     });
   }
@@ -71,7 +88,15 @@ describe('version 2 is accepted for every key', () => {
   });
 
   it('signature-version other than 1 or 2 -> 401 INVALID_SIGNATURE naming the header', async () => {
-    const err = expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: { ...v2Headers(fx.demo, 'POST', '/api/v1/auth/token'), 'signature-version': '3' } }), 401, 'INVALID_SIGNATURE');
+    const err = expectError(
+      await fx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: { ...v2Headers(fx.demo, 'POST', '/api/v1/auth/token'), 'signature-version': '3' },
+      }),
+      401,
+      'INVALID_SIGNATURE',
+    );
     expect(err.message).toContain('signature-version');
   });
 });
@@ -81,19 +106,33 @@ describe('a key that requires version 2', () => {
     const key = await fx.createKey(fx.demo.merchantId);
     const token = await issueToken(fx, key);
     await requireV2(key);
-    const err = expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: v1Headers(key) }), 401, 'SIGNATURE_V2_REQUIRED');
+    const err = expectError(
+      await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: v1Headers(key) }),
+      401,
+      'SIGNATURE_V2_REQUIRED',
+    );
     expect(err.message).toContain('signature-version: 2');
     // The v1 signature captured from a GET cannot be replayed on any route.
     const captured = { ...v1Headers(key), authorization: `Bearer ${token}` };
     expectError(await get(WALLETS, captured), 401, 'SIGNATURE_V2_REQUIRED');
     expectError(await get(FEES, captured), 401, 'SIGNATURE_V2_REQUIRED');
-    expect((await get(WALLETS, { ...v2Headers(key, 'GET', WALLETS), authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    expect(
+      (await get(WALLETS, { ...v2Headers(key, 'GET', WALLETS), authorization: `Bearer ${token}` })).statusCode,
+    ).toBe(200);
   });
 
   it('a wrong version-1 signature is still INVALID_SIGNATURE (the requirement is not told to strangers)', async () => {
     const key = await fx.createKey(fx.demo.merchantId);
     await requireV2(key);
-    expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: { ...v1Headers(key), signature: 'a'.repeat(64) } }), 401, 'INVALID_SIGNATURE');
+    expectError(
+      await fx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: { ...v1Headers(key), signature: 'a'.repeat(64) },
+      }),
+      401,
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('a version-1 success cached before the switch does not survive it', async () => {
@@ -110,7 +149,11 @@ describe('a key that requires version 2', () => {
     await requireV2(key);
     const rotated = await fx.services.admin.rotateApiKey(key.apiKey, undefined, { operator: 'test' });
     expect(rotated.new.requireSignatureV2).toBe(true);
-    const back = await fx.services.admin.updateApiKey(rotated.new.apiKey, { requireSignatureV2: false }, { operator: 'test' });
+    const back = await fx.services.admin.updateApiKey(
+      rotated.new.apiKey,
+      { requireSignatureV2: false },
+      { operator: 'test' },
+    );
     expect(back.requireSignatureV2).toBe(false);
   });
 });
@@ -127,34 +170,81 @@ describe('sandbox diagnostics', () => {
     const timestamp = unixSeconds(sandbox.now());
     const body = '{ "expiresIn": 600 }';
     for (const [headers, expected] of [
-      [{ 'api-key': sandbox.demo.apiKey, timestamp, signature: sign('wrong', timestamp, body) }, signedString(timestamp, '{"expiresIn":600}')],
-      [{ 'api-key': sandbox.demo.apiKey, timestamp, 'signature-version': '2', signature: signV2('wrong', timestamp, 'POST', '/api/v1/auth/token', body) }, signedStringV2(timestamp, 'POST', '/api/v1/auth/token', body)],
+      [
+        { 'api-key': sandbox.demo.apiKey, timestamp, signature: sign('wrong', timestamp, body) },
+        signedString(timestamp, '{"expiresIn":600}'),
+      ],
+      [
+        {
+          'api-key': sandbox.demo.apiKey,
+          timestamp,
+          'signature-version': '2',
+          signature: signV2('wrong', timestamp, 'POST', '/api/v1/auth/token', body),
+        },
+        signedStringV2(timestamp, 'POST', '/api/v1/auth/token', body),
+      ],
     ] as const) {
-      const res = await sandbox.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: { ...headers, 'content-type': 'application/json' }, payload: body });
+      const res = await sandbox.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: body,
+      });
       const err = expectError(res, 401, 'INVALID_SIGNATURE');
-      expect(err.error.details).toMatchObject({ signedStringSha256: sha256(expected), signedStringLength: Buffer.byteLength(expected) });
+      expect(err.error.details).toMatchObject({
+        signedStringSha256: sha256(expected),
+        signedStringLength: Buffer.byteLength(expected),
+      });
       expect(res.body).not.toContain(expected);
       expect(res.body).not.toContain(sandbox.demo.apiSecret);
     }
   });
 
   it('a sandbox says so on /healthz (production says sandbox: false)', async () => {
-    expect((await sandbox.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({ result: { status: 'alive', sandbox: true } });
-    expect((await fx.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({ result: { status: 'alive', sandbox: false } });
+    expect((await sandbox.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
+      result: { status: 'alive', sandbox: true },
+    });
+    expect((await fx.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
+      result: { status: 'alive', sandbox: false },
+    });
   });
 
   it('TIMESTAMP_OUT_OF_WINDOW carries the skew', async () => {
     const timestamp = String(Math.floor(sandbox.now() / 1000) - 300);
-    const err = expectError(await sandbox.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: v1Headers(sandbox.demo, '', timestamp) }), 401, 'TIMESTAMP_OUT_OF_WINDOW');
+    const err = expectError(
+      await sandbox.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: v1Headers(sandbox.demo, '', timestamp),
+      }),
+      401,
+      'TIMESTAMP_OUT_OF_WINDOW',
+    );
     expect(err.error.details?.skewSeconds).toBeGreaterThanOrEqual(-301);
     expect(err.error.details?.skewSeconds).toBeLessThanOrEqual(-299);
   });
 
   it('production answers carry the cause code only: no diagnostics', async () => {
     const timestamp = unixSeconds(fx.now());
-    const bad = expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: { 'api-key': fx.demo.apiKey, timestamp, signature: sign('wrong', timestamp) } }), 401, 'INVALID_SIGNATURE');
+    const bad = expectError(
+      await fx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: { 'api-key': fx.demo.apiKey, timestamp, signature: sign('wrong', timestamp) },
+      }),
+      401,
+      'INVALID_SIGNATURE',
+    );
     expect(bad.error.details).toBeUndefined();
-    const stale = expectError(await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: v1Headers(fx.demo, '', String(Number(timestamp) - 300)) }), 401, 'TIMESTAMP_OUT_OF_WINDOW');
+    const stale = expectError(
+      await fx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: v1Headers(fx.demo, '', String(Number(timestamp) - 300)),
+      }),
+      401,
+      'TIMESTAMP_OUT_OF_WINDOW',
+    );
     expect(stale.error.details).not.toHaveProperty('skewSeconds');
   });
 });

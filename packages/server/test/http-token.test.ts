@@ -14,8 +14,11 @@ afterAll(() => fx.close());
 
 const decode = createDecoder();
 const URL = '/api/v1/auth/token';
-const post = (headers: Record<string, string>, payload?: string) => fx.app.inject({ method: 'POST', url: URL, headers, ...(payload === undefined ? {} : { payload }) });
-type TokenBody = { result: { accessToken: string; tokenType: string; expiresIn: number; expiresAt: string; scope: string[] } };
+const post = (headers: Record<string, string>, payload?: string) =>
+  fx.app.inject({ method: 'POST', url: URL, headers, ...(payload === undefined ? {} : { payload }) });
+type TokenBody = {
+  result: { accessToken: string; tokenType: string; expiresIn: number; expiresAt: string; scope: string[] };
+};
 
 describe('issuing', () => {
   it('without a body: a JWT bound to the key, default lifetime, all scopes', async () => {
@@ -26,7 +29,12 @@ describe('issuing', () => {
     const { result } = res.json() as TokenBody;
     expect(result).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600, scope: [...SCOPES] });
     const claims = decode(result.accessToken) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: 'hostpay', sub: fx.demo.merchantId, key: fx.demo.apiKey, scope: SCOPES.join(' ') });
+    expect(claims).toMatchObject({
+      iss: 'hostpay',
+      sub: fx.demo.merchantId,
+      key: fx.demo.apiKey,
+      scope: SCOPES.join(' '),
+    });
     expect(claims.jti).toEqual(expect.any(String));
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp).toBe((claims.iat as number) + 3600);
@@ -63,19 +71,28 @@ describe('issuing', () => {
 describe('body signature', () => {
   const pretty = '{\n  "expiresIn": 900,\n  "scope": [ "wallets:read" ]\n}';
   const send = (signature: string, timestamp: string) =>
-    post({ 'api-key': fx.demo.apiKey, timestamp, signature, 'content-type': 'application/json; charset=utf-8' }, pretty);
+    post(
+      { 'api-key': fx.demo.apiKey, timestamp, signature, 'content-type': 'application/json; charset=utf-8' },
+      pretty,
+    );
 
   it('accepts a signature over the compact re-serialisation', async () => {
     const timestamp = unixSeconds(fx.now());
     const compact = '{"expiresIn":900,"scope":["wallets:read"]}';
-    const res = await send(createHmac('sha256', fx.demo.apiSecret).update(`${timestamp}.${compact}`).digest('hex'), timestamp);
+    const res = await send(
+      createHmac('sha256', fx.demo.apiSecret).update(`${timestamp}.${compact}`).digest('hex'),
+      timestamp,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect((res.json() as TokenBody).result.expiresIn).toBe(900);
   });
 
   it('accepts a signature over the exact raw body', async () => {
     const timestamp = unixSeconds(fx.now());
-    const res = await send(createHmac('sha256', fx.demo.apiSecret).update(`${timestamp}.${pretty}`).digest('hex'), timestamp);
+    const res = await send(
+      createHmac('sha256', fx.demo.apiSecret).update(`${timestamp}.${pretty}`).digest('hex'),
+      timestamp,
+    );
     expect(res.statusCode, res.body).toBe(200);
   });
 
@@ -92,7 +109,17 @@ describe('body checks', () => {
   const withBody = (body: string, contentType = 'application/json') =>
     post({ ...signedHeaders(fx, fx.demo, { body }), 'content-type': contentType }, body);
 
-  for (const body of ['{"expiresIn":59}', '{"expiresIn":86401}', '{"expiresIn":"3600"}', '{"expiresIn":3600.5}', '{"scope":"fees:read"}', '{"unknown":1}', '[]', 'null', '"text"']) {
+  for (const body of [
+    '{"expiresIn":59}',
+    '{"expiresIn":86401}',
+    '{"expiresIn":"3600"}',
+    '{"expiresIn":3600.5}',
+    '{"scope":"fees:read"}',
+    '{"unknown":1}',
+    '[]',
+    'null',
+    '"text"',
+  ]) {
     it(`${body} -> 400 INVALID_BODY`, async () => {
       const err = expectError(await withBody(body), 400, 'INVALID_BODY');
       expect(err.message).toContain('request body');
@@ -109,7 +136,11 @@ describe('body checks', () => {
   });
 
   it('a non-JSON content type -> 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const err = expectError(await withBody('expiresIn=600', 'application/x-www-form-urlencoded'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const err = expectError(
+      await withBody('expiresIn=600', 'application/x-www-form-urlencoded'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expect(err.message).toContain('application/json');
     expectError(await withBody('{"expiresIn":600}', 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });

@@ -51,14 +51,26 @@ describe('signatureMatches', () => {
   it('accepts the compact and the raw form of a JSON body', () => {
     const raw = '{ "a": 1 }';
     const exact = createHmac('sha256', secret).update(`1700000000.${raw}`).digest('hex');
-    const v1 = (timestamp: string, rawBody: string) => ({ version: 1 as const, timestamp, method: 'POST', target: '/x', rawBody });
+    const v1 = (timestamp: string, rawBody: string) => ({
+      version: 1 as const,
+      timestamp,
+      method: 'POST',
+      target: '/x',
+      rawBody,
+    });
     expect(signatureMatches(secret, v1('1700000000', raw), sign('test-secret', '1700000000', raw))).toBe(true);
     expect(signatureMatches(secret, v1('1700000000', raw), exact)).toBe(true);
     expect(signatureMatches(secret, v1('1700000001', raw), exact)).toBe(false);
   });
   it('version 2 covers method and target, in canonical form', () => {
     const signature = signV2('test-secret', '1700000000', 'GET', '/a?y=2&x=1');
-    const v2 = (method: string, target: string) => ({ version: 2 as const, timestamp: '1700000000', method, target, rawBody: '' });
+    const v2 = (method: string, target: string) => ({
+      version: 2 as const,
+      timestamp: '1700000000',
+      method,
+      target,
+      rawBody: '',
+    });
     expect(signatureMatches(secret, v2('GET', '/a?x=1&y=2'), signature)).toBe(true);
     expect(signatureMatches(secret, v2('GET', '/b?x=1&y=2'), signature)).toBe(false);
     expect(signatureMatches(secret, v2('HEAD', '/a?x=1&y=2'), signature)).toBe(false);
@@ -66,7 +78,9 @@ describe('signatureMatches', () => {
   });
   it('rejects malformed signatures without throwing', () => {
     for (const bad of ['', 'abc', 'G'.repeat(64), 'A'.repeat(64), 'a'.repeat(63), 'a'.repeat(65)]) {
-      expect(signatureMatches(secret, { version: 1, timestamp: '1', method: 'GET', target: '/', rawBody: '' }, bad)).toBe(false);
+      expect(
+        signatureMatches(secret, { version: 1, timestamp: '1', method: 'GET', target: '/', rawBody: '' }, bad),
+      ).toBe(false);
     }
   });
 });

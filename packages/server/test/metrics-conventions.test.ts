@@ -37,22 +37,38 @@ function lint(family: MetricFamily): string[] {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) problems.push('not snake_case (or reserved characters such as ":")');
   if (type === 'COUNTER' && !name.endsWith('_total')) problems.push('counter without "_total" suffix');
   if (type !== 'COUNTER' && name.endsWith('_total')) problems.push('non-counter with "_total" suffix');
-  if (type !== 'HISTOGRAM' && type !== 'SUMMARY' && /_(bucket|count|sum)$/.test(name)) problems.push('reserved histogram/summary suffix');
+  if (type !== 'HISTOGRAM' && type !== 'SUMMARY' && /_(bucket|count|sum)$/.test(name))
+    problems.push('reserved histogram/summary suffix');
   const parts = name.split('_');
-  if (parts.some((p) => ['gauge', 'counter', 'histogram', 'summary', 'untyped'].includes(p))) problems.push('metric type in the name');
+  if (parts.some((p) => ['gauge', 'counter', 'histogram', 'summary', 'untyped'].includes(p)))
+    problems.push('metric type in the name');
   const nonBase: Record<string, string> = {
-    milliseconds: 'seconds', microseconds: 'seconds', nanoseconds: 'seconds', minutes: 'seconds', hours: 'seconds', days: 'seconds',
-    kilobytes: 'bytes', megabytes: 'bytes', gigabytes: 'bytes', bits: 'bytes', percent: 'ratio', celsius: 'celsius',
+    milliseconds: 'seconds',
+    microseconds: 'seconds',
+    nanoseconds: 'seconds',
+    minutes: 'seconds',
+    hours: 'seconds',
+    days: 'seconds',
+    kilobytes: 'bytes',
+    megabytes: 'bytes',
+    gigabytes: 'bytes',
+    bits: 'bytes',
+    percent: 'ratio',
+    celsius: 'celsius',
   };
-  for (const p of parts) if (nonBase[p] !== undefined && nonBase[p] !== p) problems.push(`use base unit "${nonBase[p]}" instead of "${p}"`);
-  for (const p of parts) if (['ms', 'us', 'ns', 'sec', 'secs', 'kb', 'mb', 'gb'].includes(p)) problems.push(`abbreviated unit "${p}"`);
+  for (const p of parts)
+    if (nonBase[p] !== undefined && nonBase[p] !== p) problems.push(`use base unit "${nonBase[p]}" instead of "${p}"`);
+  for (const p of parts)
+    if (['ms', 'us', 'ns', 'sec', 'secs', 'kb', 'mb', 'gb'].includes(p)) problems.push(`abbreviated unit "${p}"`);
   // Durations and sizes carry their unit, so a dashboard cannot misread them.
-  if (/(duration|latency|lag|_time)(_|$)/.test(name) && !/_seconds(_total)?$/.test(name)) problems.push('a time without "_seconds"');
+  if (/(duration|latency|lag|_time)(_|$)/.test(name) && !/_seconds(_total)?$/.test(name))
+    problems.push('a time without "_seconds"');
   if (/(memory|heap|size)(_|$)/.test(name) && !/_bytes(_total)?$/.test(name)) problems.push('a size without "_bytes"');
   return problems.map((p) => `${name} (${type.toLowerCase()}): ${p}`);
 }
 
-const values = (families: MetricFamily[], name: string) => families.find((f) => f.name === name)?.metrics.map((m) => m.value);
+const values = (families: MetricFamily[], name: string) =>
+  families.find((f) => f.name === name)?.metrics.map((m) => m.value);
 
 describe('/metrics follows the Prometheus conventions', () => {
   it('every metric family passes the promtool lint rules', async () => {
@@ -82,7 +98,12 @@ describe('/metrics follows the Prometheus conventions', () => {
   });
 
   it('the lint catches what it should (it is not vacuous)', () => {
-    const bad = (name: string, type: MetricFamily['type'], help = 'x'): MetricFamily => ({ name, type, help, metrics: [] });
+    const bad = (name: string, type: MetricFamily['type'], help = 'x'): MetricFamily => ({
+      name,
+      type,
+      help,
+      metrics: [],
+    });
     expect(lint(bad('a_total', 'GAUGE'))).toHaveLength(1);
     expect(lint(bad('a', 'COUNTER'))).toHaveLength(1);
     expect(lint(bad('a_total', 'COUNTER', ''))).toHaveLength(1);

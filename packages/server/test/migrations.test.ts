@@ -26,7 +26,10 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
       if (dialect === 'postgres') await dropPostgresSchema(TEST_DATABASE_URL, schema);
     });
     const open = async () => {
-      const store = dialect === 'sqlite' ? openSqliteStore(join(dataDir, 'hostpay.db')) : await openPostgresStore(TEST_DATABASE_URL, { schema });
+      const store =
+        dialect === 'sqlite'
+          ? openSqliteStore(join(dataDir, 'hostpay.db'))
+          : await openPostgresStore(TEST_DATABASE_URL, { schema });
       cleanups.push(() => store.close());
       return store;
     };
@@ -44,12 +47,13 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
 
   // PostgreSQL only: two SQLite connections in one process would block each other's event loop
   // (better-sqlite3 waits synchronously); across processes SQLite's BEGIN IMMEDIATE serialises.
-  if (dialect === 'postgres') it('two instances migrating at once apply each migration exactly once', async () => {
-    const { open } = await freshStore();
-    const [a, b] = await Promise.all([open(), open()]);
-    const results = await Promise.all([migrate(a), migrate(b)]);
-    expect(results.flatMap((r) => r.applied).sort()).toEqual(MIGRATIONS.map((m) => m.version));
-  });
+  if (dialect === 'postgres')
+    it('two instances migrating at once apply each migration exactly once', async () => {
+      const { open } = await freshStore();
+      const [a, b] = await Promise.all([open(), open()]);
+      const results = await Promise.all([migrate(a), migrate(b)]);
+      expect(results.flatMap((r) => r.applied).sort()).toEqual(MIGRATIONS.map((m) => m.version));
+    });
 
   it('with automatic migrations off, refuses to start on an unmigrated store, then starts after migrate', async () => {
     const { open, dataDir } = await freshStore();
@@ -78,7 +82,9 @@ describe('migrations on sqlite', () => {
       await migrate(watched);
       expect(seen.length).toBeGreaterThan(MIGRATIONS.length);
       expect(new Set(seen)).toEqual(new Set([1]));
-      expect(Number((await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db)).rows[0]!.temp_store)).toBe(2);
+      expect(Number((await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db)).rows[0]!.temp_store)).toBe(
+        2,
+      );
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -54,14 +54,24 @@ afterAll(async () => {
 });
 
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 describe('the OpenAPI document passes both linters', () => {
   it('Redocly (recommended): 0 errors, 0 warnings', async () => {
     const cli = entryPoint('@redocly/cli', 'redocly');
     // Exit code 1 on problems: read the report either way.
-    const out = await run(process.execPath, [cli, 'lint', file, '--config', join(root, 'redocly.yaml'), '--format=json'], { env, cwd: dir }).catch((err: { stdout: string }) => err);
-    const report = JSON.parse(out.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+    const out = await run(
+      process.execPath,
+      [cli, 'lint', file, '--config', join(root, 'redocly.yaml'), '--format=json'],
+      { env, cwd: dir },
+    ).catch((err: { stdout: string }) => err);
+    const report = JSON.parse(out.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+    };
     const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
     expect(problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -70,8 +80,17 @@ describe('the OpenAPI document passes both linters', () => {
   it('Spectral (spectral:oas): no problems of any severity', async () => {
     const cli = entryPoint('@stoplight/spectral-cli', 'spectral');
     const output = join(dir, 'spectral.json');
-    await run(process.execPath, [cli, 'lint', file, '--ruleset', join(root, '.spectral.yaml'), '--format', 'json', '--output', output, '--quiet'], { env, cwd: dir }).catch(() => undefined);
-    const results = JSON.parse(readFileSync(output, 'utf8')) as { code: string; message: string; severity: number; path: string[] }[];
+    await run(
+      process.execPath,
+      [cli, 'lint', file, '--ruleset', join(root, '.spectral.yaml'), '--format', 'json', '--output', output, '--quiet'],
+      { env, cwd: dir },
+    ).catch(() => undefined);
+    const results = JSON.parse(readFileSync(output, 'utf8')) as {
+      code: string;
+      message: string;
+      severity: number;
+      path: string[];
+    }[];
     expect(results.map((r) => `${r.code} (severity ${r.severity}): ${r.message} at ${r.path.join('.')}`)).toEqual([]);
   });
 });
@@ -79,8 +98,13 @@ describe('the OpenAPI document passes both linters', () => {
 describe('what the linters do not check', () => {
   it('every operation that takes input documents its client errors (redocly.yaml turns the rule off for the input-less ones)', () => {
     for (const { where, op } of operations()) {
-      const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined || (op.security?.length ?? 0) > 0;
-      if (takesInput) expect(Object.keys(op.responses).some((s) => s.startsWith('4')), where).toBe(true);
+      const takesInput =
+        (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined || (op.security?.length ?? 0) > 0;
+      if (takesInput)
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith('4')),
+          where,
+        ).toBe(true);
     }
   });
 
@@ -92,7 +116,11 @@ describe('what the linters do not check', () => {
         const media = Object.entries(response.content ?? {});
         expect(media.length, `${where} ${status}`).toBeGreaterThan(0);
         for (const [type, { schema }] of media) {
-          if (type.startsWith('application/json')) expect(schema.$ref !== undefined || (schema.type === 'object' && schema.properties !== undefined), `${where} ${status}`).toBe(true);
+          if (type.startsWith('application/json'))
+            expect(
+              schema.$ref !== undefined || (schema.type === 'object' && schema.properties !== undefined),
+              `${where} ${status}`,
+            ).toBe(true);
           else expect(schema.type, `${where} ${status} ${type}`).toBe('string');
         }
       }

@@ -32,7 +32,9 @@ function verify(method: string, template: string, res: LightMyRequestResponse, s
   expect(validator.problems(method, template, res)).toEqual([]);
   const key = `${method} ${template}`;
   seen.set(key, (seen.get(key) ?? new Set()).add(status));
-  return res.headers['content-type']?.toString().startsWith('application/json') ? (JSON.parse(res.body) as { result: unknown }).result : res.body;
+  return res.headers['content-type']?.toString().startsWith('application/json')
+    ? (JSON.parse(res.body) as { result: unknown }).result
+    : res.body;
 }
 
 const call = adminCaller(() => fx.app);
@@ -67,8 +69,28 @@ describe('token route', () => {
     verify('POST', T, await requestToken(fx, fx.demo, '{"expiresIn": "600"}'), 400);
     verify('POST', T, await requestToken(fx, fx.demo, '{"scope": ["admin"]}'), 403);
     const big = JSON.stringify({ scope: ['x'.repeat(5000)] });
-    verify('POST', T, await fx.app.inject({ method: 'POST', url: T, headers: { ...signedHeaders(fx, fx.demo, { body: big }), 'content-type': 'application/json' }, payload: big }), 413);
-    verify('POST', T, await fx.app.inject({ method: 'POST', url: T, headers: { ...signedHeaders(fx, fx.demo, { body: 'a=1' }), 'content-type': 'text/plain' }, payload: 'a=1' }), 415);
+    verify(
+      'POST',
+      T,
+      await fx.app.inject({
+        method: 'POST',
+        url: T,
+        headers: { ...signedHeaders(fx, fx.demo, { body: big }), 'content-type': 'application/json' },
+        payload: big,
+      }),
+      413,
+    );
+    verify(
+      'POST',
+      T,
+      await fx.app.inject({
+        method: 'POST',
+        url: T,
+        headers: { ...signedHeaders(fx, fx.demo, { body: 'a=1' }), 'content-type': 'text/plain' },
+        payload: 'a=1',
+      }),
+      415,
+    );
   });
 });
 
@@ -113,9 +135,24 @@ describe('admin routes', () => {
   });
 
   it('keys and grants, including an idempotent replay and a conflict', async () => {
-    keyId = (await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, { body: { label: 'contract' }, idempotencyKey: 'key-1' })).id;
-    expect((await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, { body: { label: 'contract' }, idempotencyKey: 'key-1' })).id).toBe(keyId);
-    await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 409, { body: { label: 'other' }, idempotencyKey: 'key-1' });
+    keyId = (
+      await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, {
+        body: { label: 'contract' },
+        idempotencyKey: 'key-1',
+      })
+    ).id;
+    expect(
+      (
+        await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 201, {
+          body: { label: 'contract' },
+          idempotencyKey: 'key-1',
+        })
+      ).id,
+    ).toBe(keyId);
+    await admin('POST', '/merchants/{id}/keys', `/merchants/${merchantId}/keys`, 409, {
+      body: { label: 'other' },
+      idempotencyKey: 'key-1',
+    });
     await admin('POST', '/merchants/{id}/keys', '/merchants/mer_nobody/keys', 404, { body: {} });
     await admin('GET', '/keys', `/keys?merchantId=${merchantId}`, 200);
     await admin('GET', '/keys', '/keys?status=lost', 400);
@@ -123,7 +160,9 @@ describe('admin routes', () => {
     await admin('GET', '/keys/{id}', '/keys/hp_nobody', 404);
     await admin('PATCH', '/keys/{id}', `/keys/${keyId}`, 200, { body: { rateLimitPerMinute: 100, ipAllowList: null } });
     await admin('PATCH', '/keys/{id}', `/keys/${keyId}`, 400, { body: {} });
-    await admin('POST', '/keys/{id}/grants', `/keys/${keyId}/grants`, 201, { body: { merchantId: fx.demo.merchantId } });
+    await admin('POST', '/keys/{id}/grants', `/keys/${keyId}/grants`, 201, {
+      body: { merchantId: fx.demo.merchantId },
+    });
     await admin('POST', '/keys/{id}/grants', '/keys/hp_nobody/grants', 404, { body: { merchantId } });
     await admin('GET', '/keys/{id}/grants', `/keys/${keyId}/grants`, 200);
     await admin('GET', '/keys/{id}/grants', '/keys/hp_nobody/grants', 404);
@@ -136,8 +175,14 @@ describe('admin routes', () => {
   });
 
   it('wallets, networks and postings (exact decimals)', async () => {
-    walletId = (await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 201, { body: { asset: 'USDT', chain: 'TRON' } })).id;
-    await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 422, { body: { asset: 'NOPE', chain: 'TRON' } });
+    walletId = (
+      await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 201, {
+        body: { asset: 'USDT', chain: 'TRON' },
+      })
+    ).id;
+    await admin('POST', '/merchants/{id}/wallets', `/merchants/${merchantId}/wallets`, 422, {
+      body: { asset: 'NOPE', chain: 'TRON' },
+    });
     await admin('GET', '/wallets', `/wallets?merchantId=${merchantId}`, 200);
     await admin('GET', '/wallets', '/wallets?active=maybe', 400);
     await admin('GET', '/wallets/{id}', `/wallets/${walletId}`, 200);
@@ -162,7 +207,9 @@ describe('admin routes', () => {
   });
 
   it('fees, settlement currencies, rates and the audit log', async () => {
-    const tier = await admin('PUT', '/fees', '/fees', 200, { body: { currency: 'USDT', merchantId, isPercentage: false, value: '2.5', fromAmount: '500' } });
+    const tier = await admin('PUT', '/fees', '/fees', 200, {
+      body: { currency: 'USDT', merchantId, isPercentage: false, value: '2.5', fromAmount: '500' },
+    });
     await admin('PUT', '/fees', '/fees', 400, { body: { currency: 'USDT', isPercentage: false } });
     await admin('GET', '/fees', `/fees?merchantId=${merchantId}`, 200);
     await admin('GET', '/fees', '/fees?currency=%24%24', 400);
@@ -170,7 +217,9 @@ describe('admin routes', () => {
     await admin('GET', '/fees/preview', `/fees/preview?merchantId=${merchantId}&currency=GBP&amount=1`, 422);
     await admin('DELETE', '/fees/{id}', `/fees/${(tier as { id: string }).id}`, 200);
     await admin('DELETE', '/fees/{id}', '/fees/fee_nobody', 404);
-    await admin('PUT', '/settlement-currencies', '/settlement-currencies', 200, { body: { currency: 'USD', settlementCurrency: 'USDT', merchantId } });
+    await admin('PUT', '/settlement-currencies', '/settlement-currencies', 200, {
+      body: { currency: 'USD', settlementCurrency: 'USDT', merchantId },
+    });
     await admin('PUT', '/settlement-currencies', '/settlement-currencies', 400, { body: { currency: 'USD' } });
     await admin('GET', '/settlement-currencies', '/settlement-currencies', 200);
     await admin('GET', '/settlement-currencies', '/settlement-currencies', 401, { token: 'not-an-operator' });
@@ -199,18 +248,25 @@ describe('admin routes', () => {
     await admin('GET', '/chains/{symbol}', '/chains/NOPE', 404);
     await admin('PATCH', '/chains/{symbol}', '/chains/BSC', 200, { body: { confirmationsRequired: 15 } });
     await admin('PATCH', '/chains/{symbol}', '/chains/BSC', 400, { body: { family: 'btc' } });
-    const xpub = 'xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt';
+    const xpub =
+      'xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt';
     await admin('GET', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 404);
     await admin('PUT', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 200, { body: { xpub } });
     await admin('PUT', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 400, { body: { xpub: xpub.slice(0, -1) } });
     await admin('GET', '/chains/{symbol}/xpub', '/chains/BSC/xpub', 200);
     await admin('GET', '/networks', '/networks?asset=DAI', 200);
     await admin('GET', '/networks', '/networks?asset=%24', 400);
-    const net = await admin('POST', '/networks', '/networks', 201, { body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x1af3f329e8be154074d8769d1ffa4ee058b1dbc3' } });
-    await admin('POST', '/networks', '/networks', 400, { body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x12' } });
+    const net = await admin('POST', '/networks', '/networks', 201, {
+      body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x1af3f329e8be154074d8769d1ffa4ee058b1dbc3' },
+    });
+    await admin('POST', '/networks', '/networks', 400, {
+      body: { asset: 'DAI', chain: 'BSC', name: 'BEP20', tokenContract: '0x12' },
+    });
     await admin('GET', '/networks/{id}', `/networks/${(net as { id: string }).id}`, 200);
     await admin('GET', '/networks/{id}', '/networks/net_nobody', 404);
-    await admin('PATCH', '/networks/{id}', `/networks/${(net as { id: string }).id}`, 200, { body: { depositEnabled: false } });
+    await admin('PATCH', '/networks/{id}', `/networks/${(net as { id: string }).id}`, 200, {
+      body: { depositEnabled: false },
+    });
     await admin('PATCH', '/networks/{id}', '/networks/net_nobody', 404, { body: { depositEnabled: false } });
     await admin('GET', '/addresses', '/addresses?chain=BSC', 200);
     await admin('GET', '/addresses', '/addresses?chain=NOPE', 404);
@@ -221,32 +277,76 @@ describe('checkout routes (merchant and operator)', () => {
   it('create, list, get, cancel, simulate; transfers, review', async () => {
     const C = '/api/v1/cp/psp/hosted-pay';
     const m = (method: 'GET' | 'POST', url: string, body?: unknown) => checkoutCall(fx, fx.demo, method, url, body);
-    const first = verify('POST', C, await m('POST', C, { amount: '25.5', currency: 'EUR', orderId: 'o-1', metadata: { cart: '7' } }), 201);
+    const first = verify(
+      'POST',
+      C,
+      await m('POST', C, { amount: '25.5', currency: 'EUR', orderId: 'o-1', metadata: { cart: '7' } }),
+      201,
+    );
     verify('POST', C, await m('POST', C, { amount: '-1', currency: 'EUR' }), 400);
-    verify('POST', C, await m('POST', C, { amount: '1', currency: 'EUR', paymentOptions: [{ asset: 'TRX', chain: 'TRON' }] }), 422);
-    verify('POST', C, await fx.app.inject({ method: 'POST', url: C, payload: '{}', headers: { 'content-type': 'application/json' } }), 401);
+    verify(
+      'POST',
+      C,
+      await m('POST', C, { amount: '1', currency: 'EUR', paymentOptions: [{ asset: 'TRX', chain: 'TRON' }] }),
+      422,
+    );
+    verify(
+      'POST',
+      C,
+      await fx.app.inject({ method: 'POST', url: C, payload: '{}', headers: { 'content-type': 'application/json' } }),
+      401,
+    );
     verify('GET', C, await m('GET', `${C}?limit=1`), 200);
     verify('GET', C, await m('GET', `${C}?status=lost`), 400);
     verify('GET', `${C}/{id}`, await m('GET', `${C}/${first.id}`), 200);
     verify('GET', `${C}/{id}`, await m('GET', `${C}/chk_nobody`), 404);
     verify('GET', '/pay/{id}/status', await fx.app.inject({ method: 'GET', url: `/pay/${first.id}/status` }), 200);
     verify('GET', '/pay/{id}/status', await fx.app.inject({ method: 'GET', url: '/pay/chk_nobody/status' }), 404);
-    verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON', amount: '1' }), 200);
-    verify('POST', `${C}/{id}/simulate-payment`, await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'NOPE' }), 400);
+    verify(
+      'POST',
+      `${C}/{id}/simulate-payment`,
+      await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON', amount: '1' }),
+      200,
+    );
+    verify(
+      'POST',
+      `${C}/{id}/simulate-payment`,
+      await m('POST', `${C}/${first.id}/simulate-payment`, { asset: 'USDT', chain: 'NOPE' }),
+      400,
+    );
     verify('POST', `${C}/{id}/cancel`, await m('POST', `${C}/${first.id}/cancel`), 409);
-    const second = verify('POST', C, await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }), 201);
+    const second = verify(
+      'POST',
+      C,
+      await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }),
+      201,
+    );
     verify('POST', `${C}/{id}/cancel`, await m('POST', `${C}/${second.id}/cancel`), 200);
 
-    const report = { chain: 'ETH', txHash: '0xabc1', index: 0, toAddress: second.paymentOptions[0].address, asset: 'USDT', amount: '10', confirmations: 1 };
+    const report = {
+      chain: 'ETH',
+      txHash: '0xabc1',
+      index: 0,
+      toAddress: second.paymentOptions[0].address,
+      asset: 'USDT',
+      amount: '10',
+      confirmations: 1,
+    };
     const late = await admin('POST', '/transfers', '/transfers', 201, { body: report });
     expect(late.checkout.status).toBe('needs_review');
     await admin('POST', '/transfers', '/transfers', 200, { body: report });
     await admin('POST', '/transfers', '/transfers', 400, { body: { ...report, amount: '-5' } });
-    const stray = await admin('POST', '/transfers', '/transfers', 201, { body: { ...report, txHash: '0xabc2', toAddress: '0x0000000000000000000000000000000000000001' } });
+    const stray = await admin('POST', '/transfers', '/transfers', 201, {
+      body: { ...report, txHash: '0xabc2', toAddress: '0x0000000000000000000000000000000000000001' },
+    });
     await admin('GET', '/transfers', '/transfers?matched=false', 200);
     await admin('GET', '/transfers', '/transfers?matched=maybe', 400);
-    await admin('POST', '/transfers/{id}/attach', `/transfers/${stray.transfer.id}/attach`, 200, { body: { checkoutId: second.id } });
-    await admin('POST', '/transfers/{id}/attach', '/transfers/trf_nobody/attach', 404, { body: { checkoutId: second.id } });
+    await admin('POST', '/transfers/{id}/attach', `/transfers/${stray.transfer.id}/attach`, 200, {
+      body: { checkoutId: second.id },
+    });
+    await admin('POST', '/transfers/{id}/attach', '/transfers/trf_nobody/attach', 404, {
+      body: { checkoutId: second.id },
+    });
     await admin('POST', '/transfers/{id}/retract', `/transfers/${stray.transfer.id}/retract`, 200);
     await admin('POST', '/transfers/{id}/retract', '/transfers/trf_nobody/retract', 404);
     await admin('GET', '/checkouts', `/checkouts?merchantId=${fx.demo.merchantId}`, 200);
@@ -254,19 +354,32 @@ describe('checkout routes (merchant and operator)', () => {
     await admin('GET', '/checkouts/{id}', `/checkouts/${second.id}`, 200);
     await admin('GET', '/checkouts/{id}', '/checkouts/chk_nobody', 404);
     await admin('POST', '/checkouts/{id}/settle', `/checkouts/${first.id}/settle`, 409, { body: {} });
-    expect((await admin('POST', '/checkouts/{id}/settle', `/checkouts/${second.id}/settle`, 200, { body: {} })).status).toBe('settled');
-    const third = verify('POST', C, await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }), 201);
+    expect(
+      (await admin('POST', '/checkouts/{id}/settle', `/checkouts/${second.id}/settle`, 200, { body: {} })).status,
+    ).toBe('settled');
+    const third = verify(
+      'POST',
+      C,
+      await m('POST', C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] }),
+      201,
+    );
     await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 409);
     await m('POST', `${C}/${third.id}/cancel`);
-    await admin('POST', '/transfers', '/transfers', 201, { body: { ...report, txHash: '0xabc3', toAddress: third.paymentOptions[0].address } });
-    expect((await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 200)).status).toBe('invalid');
+    await admin('POST', '/transfers', '/transfers', 201, {
+      body: { ...report, txHash: '0xabc3', toAddress: third.paymentOptions[0].address },
+    });
+    expect((await admin('POST', '/checkouts/{id}/reject', `/checkouts/${third.id}/reject`, 200)).status).toBe(
+      'invalid',
+    );
   });
 });
 
 describe('EVM chain watches (operator)', () => {
   it('set, read, list, delete; refused URLs and chains', async () => {
     const W = '/chains/{symbol}/watch';
-    await admin('PUT', W, '/chains/ETH/watch', 200, { body: { rpcUrl: 'http://127.0.0.1:8545/v3/0123456789abcdef0123', confirmations: 2 } });
+    await admin('PUT', W, '/chains/ETH/watch', 200, {
+      body: { rpcUrl: 'http://127.0.0.1:8545/v3/0123456789abcdef0123', confirmations: 2 },
+    });
     await admin('PUT', W, '/chains/ETH/watch', 400, { body: { rpcUrl: 'http://10.0.0.1:8545' } });
     await admin('PUT', W, '/chains/BTC/watch', 400, { body: { rpcUrl: 'http://127.0.0.1:8545' } });
     await admin('GET', W, '/chains/ETH/watch', 200);
@@ -279,43 +392,81 @@ describe('EVM chain watches (operator)', () => {
 });
 
 describe('events and webhook endpoints (merchant and operator)', () => {
-  it('events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators\' view', async () => {
-    const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => merchantCall(fx, fx.demo, method, url, body);
+  it("events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators' view", async () => {
+    const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+      merchantCall(fx, fx.demo, method, url, body);
     const V = '/api/v1/cp/events';
     const W = '/api/v1/cp/webhook-endpoints';
-    const endpoint = verify('POST', W, await m('POST', W, { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['checkout.settled'], description: 'contract' }), 201);
+    const endpoint = verify(
+      'POST',
+      W,
+      await m('POST', W, {
+        url: 'http://127.0.0.1:9/hooks',
+        enabledEvents: ['checkout.settled'],
+        description: 'contract',
+      }),
+      201,
+    );
     verify('POST', W, await m('POST', W, { url: 'https://10.0.0.1/hooks' }), 400);
     verify('GET', W, await m('GET', `${W}?limit=1`), 200);
     verify('GET', W, await m('GET', `${W}?limit=0`), 400);
     verify('GET', `${W}/{id}`, await m('GET', `${W}/${endpoint.id}`), 200);
     verify('GET', `${W}/{id}`, await m('GET', `${W}/we_nobody`), 404);
-    verify('PATCH', `${W}/{id}`, await m('PATCH', `${W}/${endpoint.id}`, { description: null, enabledEvents: [] }), 200);
+    verify(
+      'PATCH',
+      `${W}/{id}`,
+      await m('PATCH', `${W}/${endpoint.id}`, { description: null, enabledEvents: [] }),
+      200,
+    );
     verify('PATCH', `${W}/{id}`, await m('PATCH', `${W}/${endpoint.id}`, { url: 'https://169.254.169.254/' }), 400);
     verify('POST', `${W}/{id}/rotate-secret`, await m('POST', `${W}/${endpoint.id}/rotate-secret`), 200);
     verify('POST', `${W}/{id}/rotate-secret`, await m('POST', `${W}/we_nobody/rotate-secret`), 404);
     const ping = verify('POST', `${W}/{id}/test`, await m('POST', `${W}/${endpoint.id}/test`), 202);
     verify('POST', `${W}/{id}/test`, await m('POST', `${W}/we_nobody/test`), 404);
     await fx.services.webhooks.worker.drain();
-    expect(verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/${endpoint.id}/deliveries`), 200)).toHaveLength(1);
+    expect(verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/${endpoint.id}/deliveries`), 200)).toHaveLength(
+      1,
+    );
     verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/we_nobody/deliveries`), 404);
-    verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, { since: '2020-01-01T00:00:00Z' }), 202);
+    verify(
+      'POST',
+      `${W}/{id}/replay`,
+      await m('POST', `${W}/${endpoint.id}/replay`, { since: '2020-01-01T00:00:00Z' }),
+      202,
+    );
     verify('POST', `${W}/{id}/replay`, await m('POST', `${W}/${endpoint.id}/replay`, {}), 400);
     verify('GET', V, await m('GET', `${V}?limit=2&type=checkout.created,test.ping`), 200);
     verify('GET', V, await m('GET', `${V}?type=nope`), 400);
-    expect(verify('GET', `${V}/stream`, await m('GET', `${V}/stream?afterSequence=0&maxSeconds=0`), 200)).toContain('event: test.ping');
+    expect(verify('GET', `${V}/stream`, await m('GET', `${V}/stream?afterSequence=0&maxSeconds=0`), 200)).toContain(
+      'event: test.ping',
+    );
     verify('GET', `${V}/stream`, await m('GET', `${V}/stream?maxSeconds=9999`), 400);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/${ping.eventId}`), 200);
     verify('GET', `${V}/{id}`, await m('GET', `${V}/evt_nobody`), 404);
-    verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/${ping.eventId}/redeliver`, { endpointId: endpoint.id }), 202);
+    verify(
+      'POST',
+      `${V}/{id}/redeliver`,
+      await m('POST', `${V}/${ping.eventId}/redeliver`, { endpointId: endpoint.id }),
+      202,
+    );
     verify('POST', `${V}/{id}/redeliver`, await m('POST', `${V}/evt_nobody/redeliver`), 404);
     await admin('GET', '/webhook-endpoints', `/webhook-endpoints?merchantId=${fx.demo.merchantId}`, 200);
     await admin('GET', '/webhook-endpoints', '/webhook-endpoints?disabled=maybe', 400);
     await admin('GET', '/webhook-endpoints/{id}', `/webhook-endpoints/${endpoint.id}`, 200);
     await admin('GET', '/webhook-endpoints/{id}', '/webhook-endpoints/we_nobody', 404);
-    await admin('GET', '/webhook-endpoints/{id}/deliveries', `/webhook-endpoints/${endpoint.id}/deliveries?limit=5`, 200);
+    await admin(
+      'GET',
+      '/webhook-endpoints/{id}/deliveries',
+      `/webhook-endpoints/${endpoint.id}/deliveries?limit=5`,
+      200,
+    );
     await admin('GET', '/webhook-endpoints/{id}/deliveries', '/webhook-endpoints/we_nobody/deliveries', 404);
-    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 202, { body: { eventId: ping.eventId } });
-    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 404, { body: { eventId: 'evt_nobody' } });
+    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 202, {
+      body: { eventId: ping.eventId },
+    });
+    await admin('POST', '/webhook-endpoints/{id}/redeliver', `/webhook-endpoints/${endpoint.id}/redeliver`, 404, {
+      body: { eventId: 'evt_nobody' },
+    });
     verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 200);
     verify('DELETE', `${W}/{id}`, await m('DELETE', `${W}/${endpoint.id}`), 404);
   });
@@ -333,21 +484,36 @@ describe('the console overview and session routes', () => {
     verify('GET', S, await fx.app.inject({ method: 'GET', url: S, headers: { cookie } }), 200);
     verify('GET', S, await fx.app.inject({ method: 'GET', url: S }), 401);
     verify('DELETE', S, await fx.app.inject({ method: 'DELETE', url: S, headers: { cookie } }), 403);
-    verify('DELETE', S, await fx.app.inject({ method: 'DELETE', url: S, headers: { cookie, 'x-csrf-token': session.csrfToken } }), 200);
+    verify(
+      'DELETE',
+      S,
+      await fx.app.inject({ method: 'DELETE', url: S, headers: { cookie, 'x-csrf-token': session.csrfToken } }),
+      200,
+    );
   });
 });
 
 describe('the validator', () => {
-  const fake = (statusCode: number, contentType: string, body: string) => ({ statusCode, headers: { 'content-type': contentType }, body }) as unknown as LightMyRequestResponse;
+  const fake = (statusCode: number, contentType: string, body: string) =>
+    ({ statusCode, headers: { 'content-type': contentType }, body }) as unknown as LightMyRequestResponse;
   const json = 'application/json; charset=utf-8';
-  const ok = JSON.stringify({ status: true, message: 'alive', isSuccess: true, result: { status: 'alive', sandbox: false } });
+  const ok = JSON.stringify({
+    status: true,
+    message: 'alive',
+    isSuccess: true,
+    result: { status: 'alive', sandbox: false },
+  });
 
   it('accepts a documented answer and refuses the wrong shape, status, content type or path', () => {
     expect(validator.problems('GET', '/healthz', fake(200, json, ok))).toEqual([]);
-    expect(validator.problems('GET', '/healthz', fake(200, json, ok.replace('"status":"alive"', '"status":"dead"')))).toHaveLength(1);
+    expect(
+      validator.problems('GET', '/healthz', fake(200, json, ok.replace('"status":"alive"', '"status":"dead"'))),
+    ).toHaveLength(1);
     expect(validator.problems('GET', '/healthz', fake(200, json, '{"status":true}'))).toHaveLength(1);
     expect(validator.problems('GET', '/healthz', fake(418, json, ok))[0]).toContain('status not documented');
-    expect(validator.problems('GET', '/healthz', fake(200, 'text/html', ok))[0]).toContain('content type text/html not documented');
+    expect(validator.problems('GET', '/healthz', fake(200, 'text/html', ok))[0]).toContain(
+      'content type text/html not documented',
+    );
     expect(validator.problems('GET', '/nowhere', fake(200, json, ok))[0]).toContain('not in the document');
   });
 });

@@ -29,7 +29,10 @@ describe('hostpay serve --demo serves the payment page', () => {
   beforeAll(async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('HOSTPAY_')) env[k] = v;
-    child = spawn(process.execPath, [BIN, 'serve', '--demo', '--json', '--port', '0', '--data-dir', data], { env: { ...env, HOSTPAY_LOG_LEVEL: 'warn', HOSTPAY_CONFIG_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'serve', '--demo', '--json', '--port', '0', '--data-dir', data], {
+      env: { ...env, HOSTPAY_LOG_LEVEL: 'warn', HOSTPAY_CONFIG_DIR: data },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     exited = new Promise((resolve) => child.on('exit', resolve));
     summary = await new Promise<Summary>((resolve, reject) => {
       let out = '';
@@ -52,12 +55,22 @@ describe('hostpay serve --demo serves the payment page', () => {
   });
 
   it('page, CSS, script, QR and status from the bundled binary', async () => {
-    const body = JSON.stringify({ amount: '12.5', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const body = JSON.stringify({
+      amount: '12.5',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     const timestamp = unixTimestamp(Date.now());
     const created = await fetch(`${summary.url}/api/v1/cp/psp/hosted-pay`, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', 'api-key': summary.demo.apiKey, timestamp, signature: sign(summary.demo.apiSecret, timestamp, body), authorization: `Bearer ${summary.demo.token.accessToken}` },
+      headers: {
+        'content-type': 'application/json',
+        'api-key': summary.demo.apiKey,
+        timestamp,
+        signature: sign(summary.demo.apiSecret, timestamp, body),
+        authorization: `Bearer ${summary.demo.token.accessToken}`,
+      },
     });
     expect(created.status, await created.clone().text()).toBe(201);
     const { result } = (await created.json()) as { result: { url: string; paymentOptions: { address: string }[] } };

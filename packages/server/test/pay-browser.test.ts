@@ -34,12 +34,22 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     fx = await createFixture({ sandbox: true });
     await configureChains(fx.services);
     // Bitcoin too, so the page shows a BIP-21 code: the demo has no BTC rates.
-    for (const base of ['EUR', 'USDT']) await fx.services.admin.setRate({ base, quote: 'BTC', rate: base === 'EUR' ? '0.0000115' : '0.0000105' }, { operator: 'test' });
+    for (const base of ['EUR', 'USDT'])
+      await fx.services.admin.setRate(
+        { base, quote: 'BTC', rate: base === 'EUR' ? '0.0000115' : '0.0000105' },
+        { operator: 'test' },
+      );
     await fx.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`;
     fx.services.setListenUrl(base);
     browser = await launchChromium();
-    mobile = await browser.newContext({ viewport: MOBILE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, colorScheme: 'light' });
+    mobile = await browser.newContext({
+      viewport: MOBILE,
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: 'light',
+    });
     page = await mobile.newPage();
     page.on('request', (r) => requests.push(r.url()));
     page.on('console', (m) => {
@@ -53,15 +63,28 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
 
   async function shot(name: string, target: Page = page): Promise<void> {
     await target.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
-    if (process.env.HOSTPAY_SCREENSHOTS === 'docs' && ['open', 'underpaid', 'settled'].includes(name)) await target.screenshot({ path: `${DOCS}payment-page-${name}.png`, fullPage: true });
+    if (process.env.HOSTPAY_SCREENSHOTS === 'docs' && ['open', 'underpaid', 'settled'].includes(name))
+      await target.screenshot({ path: `${DOCS}payment-page-${name}.png`, fullPage: true });
   }
-  const api = async (id: string) => resultOf<CreatedCheckout>(await checkoutCall(fx, fx.demo, 'GET', `/api/v1/cp/psp/hosted-pay/${id}`));
+  const api = async (id: string) =>
+    resultOf<CreatedCheckout>(await checkoutCall(fx, fx.demo, 'GET', `/api/v1/cp/psp/hosted-pay/${id}`));
   const visible = (sel: string) => page.locator(`[data-option]:not([hidden]) ${sel}`);
 
   let c: CreatedCheckout;
 
   it('opens from the checkout url: amount, address and QR of the chosen network match the API, in ≤ 60 KB', async () => {
-    c = await createCheckout(fx, { amount: '25.5', currency: 'EUR', description: 'Two books: "The Trial" & <Amerika>', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }, { asset: 'USDT', chain: 'ETH' }, { asset: 'BTC', chain: 'BTC' }], successUrl: 'http://127.0.0.1:9/thanks', cancelUrl: 'http://127.0.0.1:9/cart' });
+    c = await createCheckout(fx, {
+      amount: '25.5',
+      currency: 'EUR',
+      description: 'Two books: "The Trial" & <Amerika>',
+      paymentOptions: [
+        { asset: 'USDT', chain: 'TRON' },
+        { asset: 'USDT', chain: 'ETH' },
+        { asset: 'BTC', chain: 'BTC' },
+      ],
+      successUrl: 'http://127.0.0.1:9/thanks',
+      cancelUrl: 'http://127.0.0.1:9/cart',
+    });
     expect(c.url).toBe(`${base}/pay/${c.id}`);
     const sizes: Promise<number>[] = [];
     page.on('requestfinished', (r) => sizes.push(r.sizes().then((s) => s.responseBodySize + s.responseHeadersSize)));
@@ -83,7 +106,9 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     expect(page.url()).toBe(`${c.url}?option=USDT-ETH`);
     const qr = visible('img.qr');
     await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    expect(await visible('[data-uri]').getAttribute('href')).toBe(`ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=${eth.amountDue.replace('.', '').replace(/^0+/, '')}${'0'.repeat(6 - (eth.amountDue.split('.')[1] ?? '').length)}`);
+    expect(await visible('[data-uri]').getAttribute('href')).toBe(
+      `ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=${eth.amountDue.replace('.', '').replace(/^0+/, '')}${'0'.repeat(6 - (eth.amountDue.split('.')[1] ?? '').length)}`,
+    );
 
     await page.getByRole('link', { name: 'BTC on Bitcoin (BTC)' }).click();
     const btc = (await api(c.id)).paymentOptions.find((o) => o.chain === 'BTC')!;
@@ -99,7 +124,15 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
       await page.keyboard.press('Tab');
       focused.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
     }
-    expect(focused).toEqual(expect.arrayContaining(['Cancel and return to Demo Shop', 'USDT on ERC20 (ETH)', 'Copy amount', 'Copy address', 'Open in a wallet app']));
+    expect(focused).toEqual(
+      expect.arrayContaining([
+        'Cancel and return to Demo Shop',
+        'USDT on ERC20 (ETH)',
+        'Copy amount',
+        'Copy address',
+        'Open in a wallet app',
+      ]),
+    );
     await page.getByRole('link', { name: 'USDT on ERC20 (ETH)' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-option="USDT-ETH"]').isVisible()).toBe(true);
@@ -112,7 +145,9 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     await shot('open-dark');
     const dark = await axeViolations(page);
     await page.emulateMedia({ colorScheme: 'light' });
-    console.log(`axe: light ${light.length} violations (${light.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'}), dark ${dark.length}`);
+    console.log(
+      `axe: light ${light.length} violations (${light.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'}), dark ${dark.length}`,
+    );
     expect(serious(light)).toEqual([]);
     expect(serious(dark)).toEqual([]);
   });
@@ -126,14 +161,18 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     console.log(`partial payment shown after ${Date.now() - t0} ms`);
     const tron = (await api(c.id)).paymentOptions.find((o) => o.chain === 'TRON')!;
     await expect.poll(() => visible('[data-remaining]').textContent(), { timeout: 2_000 }).toBe(tron.remaining);
-    expect(await page.locator('[data-state-message]').textContent()).toContain(`Send the remaining ${tron.remaining} USDT`);
+    expect(await page.locator('[data-state-message]').textContent()).toContain(
+      `Send the remaining ${tron.remaining} USDT`,
+    );
     expect(await visible('img.qr').getAttribute('src')).toContain(`v=${tron.remaining}`);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     await shot('underpaid');
 
     await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON' });
     await page.locator('[data-state-title]', { hasText: 'Paid' }).waitFor({ timeout: 2_000 });
-    expect(await page.getByRole('link', { name: 'Return to Demo Shop' }).getAttribute('href')).toBe('http://127.0.0.1:9/thanks');
+    expect(await page.getByRole('link', { name: 'Return to Demo Shop' }).getAttribute('href')).toBe(
+      'http://127.0.0.1:9/thanks',
+    );
     expect(await page.locator('[data-option]').first().isVisible()).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(serious(await axeViolations(page))).toEqual([]);
@@ -141,7 +180,11 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
   });
 
   it('an open page shows the expiry without a reload', async () => {
-    const e = await createCheckout(fx, { amount: '5', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    const e = await createCheckout(fx, {
+      amount: '5',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     await page.goto(e.url);
     fx.clock.offsetMs += 16 * 60_000;
     try {
@@ -158,12 +201,18 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     const nojs = await browser.newContext({ viewport: MOBILE, javaScriptEnabled: false });
     try {
       const p = await nojs.newPage();
-      const n = await createCheckout(fx, { amount: '7', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+      const n = await createCheckout(fx, {
+        amount: '7',
+        currency: 'USDT',
+        paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+      });
       // (No page.evaluate here: with JavaScript off it never returns. The QR image is seen arriving.)
       const qr = p.waitForResponse((r) => r.url().includes('/qr.svg'));
       await p.goto(n.url);
       expect([(await qr).status(), (await qr).headers()['content-type']]).toEqual([200, 'image/svg+xml']);
-      expect(await p.locator('[data-option]:not([hidden]) [data-remaining]').textContent()).toBe(n.paymentOptions[0]!.amountDue);
+      expect(await p.locator('[data-option]:not([hidden]) [data-remaining]').textContent()).toBe(
+        n.paymentOptions[0]!.amountDue,
+      );
       expect(await p.locator('[data-option]:not([hidden]) code').textContent()).toBe(n.paymentOptions[0]!.address);
       await simulate(fx, n.id, { asset: 'USDT', chain: 'TRON', amount: '2' });
       await p.reload();

@@ -14,9 +14,28 @@ beforeAll(async () => {
 afterAll(() => fx.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => fx.app.inject({ method: 'GET', url, headers });
-const statusOf = async (id: string) => (await get(`/pay/${id}/status`)).json<{ result: { status: string; title: string; message: string; link: { href: string; text: string } | null; options: { key: string; remaining: number; confirmations: number }[] } }>().result;
+const statusOf = async (id: string) =>
+  (await get(`/pay/${id}/status`)).json<{
+    result: {
+      status: string;
+      title: string;
+      message: string;
+      link: { href: string; text: string } | null;
+      options: { key: string; remaining: number; confirmations: number }[];
+    };
+  }>().result;
 const checkout = (extra: Record<string, unknown> = {}) =>
-  createCheckout(fx, { amount: '100', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }, { asset: 'USDT', chain: 'ETH' }], successUrl: 'https://shop.example/thanks', cancelUrl: 'https://shop.example/cart', ...extra });
+  createCheckout(fx, {
+    amount: '100',
+    currency: 'USDT',
+    paymentOptions: [
+      { asset: 'USDT', chain: 'TRON' },
+      { asset: 'USDT', chain: 'ETH' },
+    ],
+    successUrl: 'https://shop.example/thanks',
+    cancelUrl: 'https://shop.example/cart',
+    ...extra,
+  });
 
 function expectPageHeaders(res: { headers: Record<string, unknown> }): void {
   expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
@@ -28,7 +47,11 @@ function expectPageHeaders(res: { headers: Record<string, unknown> }): void {
 
 describe('GET /pay/{id}', () => {
   it('shows merchant, description, amount, every option with exact amount, address, QR and copy buttons; nothing private', async () => {
-    const c = await checkout({ description: 'Two books', orderId: 'order-secret-77', metadata: { internal: 'meta-secret-42' } });
+    const c = await checkout({
+      description: 'Two books',
+      orderId: 'order-secret-77',
+      metadata: { internal: 'meta-secret-42' },
+    });
     const res = await get(`/pay/${c.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -64,7 +87,13 @@ describe('GET /pay/{id}', () => {
   });
 
   it('unknown and malformed ids: a 404 page with the same headers, never JSON or a stack', async () => {
-    for (const id of ['chk_doesnotexist0000000000000000', 'nope', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'chk_' + 'a'.repeat(90), "chk_x'--"]) {
+    for (const id of [
+      'chk_doesnotexist0000000000000000',
+      'nope',
+      '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      'chk_' + 'a'.repeat(90),
+      "chk_x'--",
+    ]) {
       const res = await get(`/pay/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -80,7 +109,9 @@ describe('GET /pay/{id}', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml');
     const eth = c.paymentOptions.find((o) => o.chain === 'ETH')!;
-    expect(res.body).toBe(await qrSvg(`ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=100000000`));
+    expect(res.body).toBe(
+      await qrSvg(`ethereum:${eth.tokenContract}@1/transfer?address=${eth.address}&uint256=100000000`),
+    );
     expect((await get(`/pay/${c.id}/qr.svg?option=BTC-BTC`)).statusCode).toBe(404);
     expect((await get(`/pay/${c.id}/qr.svg`)).statusCode).toBe(404);
   });
@@ -124,8 +155,14 @@ describe('every state has its screen, on the page and in /status', () => {
     const d = await checkout();
     await simulate(fx, d.id, { asset: 'USDT', chain: 'ETH' });
     const settled = await statusOf(d.id);
-    expect([settled.status, settled.title, settled.link]).toEqual(['settled', 'Paid', { href: 'https://shop.example/thanks', text: 'Return to Demo Shop' }]);
-    expect((await get(`/pay/${d.id}`)).body).toContain('<a data-state-link href="https://shop.example/thanks">Return to Demo Shop</a>');
+    expect([settled.status, settled.title, settled.link]).toEqual([
+      'settled',
+      'Paid',
+      { href: 'https://shop.example/thanks', text: 'Return to Demo Shop' },
+    ]);
+    expect((await get(`/pay/${d.id}`)).body).toContain(
+      '<a data-state-link href="https://shop.example/thanks">Return to Demo Shop</a>',
+    );
   });
 
   it('expired, canceled, needs review and invalid say so plainly', async () => {

@@ -59,11 +59,15 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
 
   it('reserve across two limiters: of 50 attempts that all fail, exactly 20 are let through; then the bucket is closed', async () => {
     const other = new RedisRateLimiter(redis, () => undefined, prefix);
-    const slots = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? other : limiter).reserve('g1', 20, 60_000).then((slot) => {
-      // Each admitted attempt fails a little later, as an evaluation would.
-      if (slot.allowed) setTimeout(() => slot.settle(true), 5);
-      return slot;
-    })));
+    const slots = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? other : limiter).reserve('g1', 20, 60_000).then((slot) => {
+          // Each admitted attempt fails a little later, as an evaluation would.
+          if (slot.allowed) setTimeout(() => slot.settle(true), 5);
+          return slot;
+        }),
+      ),
+    );
     expect(slots.filter((s) => s.allowed)).toHaveLength(20);
     expect(slots.filter((s) => !s.allowed).every((s) => s.result.resetSeconds >= 1)).toBe(true);
     expect((await limiter.reserve('g1', 20, 60_000)).allowed).toBe(false);
@@ -71,10 +75,14 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
   });
 
   it('reserve: attempts that succeed give their slot back, so a burst larger than the limit all gets through', async () => {
-    const slots = await Promise.all(Array.from({ length: 40 }, () => limiter.reserve('g2', 5, 60_000).then((slot) => {
-      if (slot.allowed) setTimeout(() => slot.settle(false), 2);
-      return slot;
-    })));
+    const slots = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        limiter.reserve('g2', 5, 60_000).then((slot) => {
+          if (slot.allowed) setTimeout(() => slot.settle(false), 2);
+          return slot;
+        }),
+      ),
+    );
     expect(slots.every((s) => s.allowed)).toBe(true);
   });
 

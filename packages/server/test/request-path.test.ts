@@ -29,12 +29,27 @@ describe('repeated requests (same credentials, cached key and answer)', () => {
       for (let i = 0; i < 4; i++) answers.push(await fx.app.inject({ method: 'GET', url, headers }));
       const [first, ...repeats] = answers;
       expect(first!.statusCode, first!.body).toBe(200);
-      const names = Object.keys(first!.headers).filter((h) => h !== 'date').sort();
-      expect(names).toEqual(['cache-control', 'connection', 'content-length', 'content-type', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id']);
+      const names = Object.keys(first!.headers)
+        .filter((h) => h !== 'date')
+        .sort();
+      expect(names).toEqual([
+        'cache-control',
+        'connection',
+        'content-length',
+        'content-type',
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'x-request-id',
+      ]);
       for (const [i, res] of answers.entries()) {
         expect(res.statusCode).toBe(200);
         expect(res.body).toBe(first!.body);
-        expect(Object.keys(res.headers).filter((h) => h !== 'date').sort()).toEqual(names);
+        expect(
+          Object.keys(res.headers)
+            .filter((h) => h !== 'date')
+            .sort(),
+        ).toEqual(names);
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(res.headers['ratelimit-limit']).toBe('100');
@@ -92,30 +107,50 @@ describe('repeated requests (same credentials, cached key and answer)', () => {
 /** Lines written by an app's pino logger at `level`, and that app. */
 async function loggedApp(level: string): Promise<{ app: FastifyInstance; lines: Record<string, unknown>[] }> {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) });
+  const stream = new Writable({
+    write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()),
+  });
   return { app: await fx.buildApp({ logger: { level, stream } }), lines };
 }
 
-const count = (text: string, labels: string): number => Number(new RegExp(`^hostpay_http_requests_total\\{${labels.replace(/[/.?]/g, '\\$&')}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+const count = (text: string, labels: string): number =>
+  Number(
+    new RegExp(`^hostpay_http_requests_total\\{${labels.replace(/[/.?]/g, '\\$&')}\\} (\\d+)$`, 'm').exec(text)?.[1] ??
+      0,
+  );
 
 describe('request counts and access lines, with and without a logger', () => {
   it('at info: every response is counted exactly and logged on one line', async () => {
     const { app, lines } = await loggedApp('info');
     const headers = await merchantHeaders(fx, fx.demo);
-    for (let i = 0; i < 5; i++) expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
     await app.inject({ method: 'GET', url: '/api/v1/nothing' });
     await app.inject({ method: 'GET', url: WALLETS });
     const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="200"')).toBe(5);
     expect(count(text, 'route="unmatched",method="GET",status="404"')).toBe(1);
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="401"')).toBe(1);
-    expect(text).toMatch(/^hostpay_http_request_duration_seconds_count\{route="\/api\/v1\/cp\/wallets",method="GET",status="200"\} 5$/m);
+    expect(text).toMatch(
+      /^hostpay_http_request_duration_seconds_count\{route="\/api\/v1\/cp\/wallets",method="GET",status="200"\} 5$/m,
+    );
     const completed = lines.filter((l) => l.msg === 'request completed');
     // The token request, 5 lists, the 404, the 401 (the /metrics line is written after it answers).
     expect(completed.filter((l) => l.url === WALLETS && l.statusCode === 200)).toHaveLength(5);
     expect(completed.filter((l) => l.url === '/api/v1/nothing' && l.statusCode === 404)).toHaveLength(1);
     for (const l of completed) {
-      expect(Object.keys(l)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'statusCode', 'ms', 'msg']);
+      expect(Object.keys(l)).toEqual([
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'reqId',
+        'method',
+        'url',
+        'statusCode',
+        'ms',
+        'msg',
+      ]);
       expect(typeof l.ms).toBe('number');
     }
   });
@@ -132,7 +167,8 @@ describe('request counts and access lines, with and without a logger', () => {
   it('without a logger (log level silent): counted exactly by the onResponse hook', async () => {
     const app = await fx.buildApp({ logger: false });
     const headers = await merchantHeaders(fx, fx.demo);
-    for (let i = 0; i < 4; i++) expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
     await app.inject({ method: 'GET', url: '/api/v1/nothing' });
     const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="200"')).toBe(4);

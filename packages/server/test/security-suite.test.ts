@@ -22,10 +22,25 @@ beforeAll(async () => {
   const otherKey = await fx.services.admin.createApiKey(merchant.id, {}, ctx);
   const v2Key = await fx.services.admin.createApiKey(merchant.id, { requireSignatureV2: true }, ctx);
   const signIn = await fx.app.inject({ method: 'POST', url: '/console/session', payload: { token: ALICE } });
-  const consoleSession = { cookie: String(signIn.headers['set-cookie']).split(';')[0]!, csrf: (JSON.parse(signIn.body) as { result: { csrfToken: string } }).result.csrfToken };
-  const partial: Omit<World, 'bearer' | 'otherBearer'> = { app: fx.app, now: fx.now, key, otherKey, v2Key, operatorToken: ALICE, consoleSession };
+  const consoleSession = {
+    cookie: String(signIn.headers['set-cookie']).split(';')[0]!,
+    csrf: (JSON.parse(signIn.body) as { result: { csrfToken: string } }).result.csrfToken,
+  };
+  const partial: Omit<World, 'bearer' | 'otherBearer'> = {
+    app: fx.app,
+    now: fx.now,
+    key,
+    otherKey,
+    v2Key,
+    operatorToken: ALICE,
+    consoleSession,
+  };
   const bearerOf = async (k: { apiKey: string; apiSecret: string }) => {
-    const res = await fx.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: signedHeaders({ ...partial, bearer: '', otherBearer: '' }, k, 'POST', '/api/v1/auth/token', '') });
+    const res = await fx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      headers: signedHeaders({ ...partial, bearer: '', otherBearer: '' }, k, 'POST', '/api/v1/auth/token', ''),
+    });
     return (JSON.parse(res.body) as { result: { accessToken: string } }).result.accessToken;
   };
   world = { ...partial, bearer: await bearerOf(key), otherBearer: await bearerOf(otherKey) };
@@ -33,14 +48,20 @@ beforeAll(async () => {
 afterAll(() => fx.close());
 
 const send = (req: Req): Promise<LightMyRequestResponse> =>
-  fx.app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload }) });
+  fx.app.inject({
+    method: req.method as 'GET',
+    url: req.url,
+    headers: req.headers,
+    ...(req.payload === undefined ? {} : { payload: req.payload }),
+  });
 
 /** What every answer satisfies, whatever was sent. */
 function invariants(res: LightMyRequestResponse, req: Req): void {
   expect(res.statusCode, res.body).toBeLessThan(500);
   const requestId = res.headers['x-request-id'];
   expect(typeof requestId).toBe('string');
-  for (const secret of [world.key.apiSecret, world.otherKey.apiSecret, world.v2Key.apiSecret, world.operatorToken]) expect(res.body).not.toContain(secret);
+  for (const secret of [world.key.apiSecret, world.otherKey.apiSecret, world.v2Key.apiSecret, world.operatorToken])
+    expect(res.body).not.toContain(secret);
   expect(res.body).not.toMatch(/\s+at .+:\d+:\d+|node:internal/);
   expect(res.body).not.toContain('<script>');
   if (res.statusCode >= 400 && req.method !== 'HEAD') {
@@ -60,13 +81,20 @@ function check(res: LightMyRequestResponse, expected: Expect, route: RouteLine):
   }
   expect(res.statusCode, res.body).toBe(expected.status);
   if (res.body !== '') expect((JSON.parse(res.body) as ErrorEnvelope).error.code).toBe(expected.code);
-  if (route.side !== 'public' && (expected.status === 401 || expected.status === 403)) expect(res.headers['cache-control']).toBe('no-store');
+  if (route.side !== 'public' && (expected.status === 401 || expected.status === 403))
+    expect(res.headers['cache-control']).toBe('no-store');
 }
 
 describe('the route table covers every documented route', () => {
   it('each path and method of /openapi.json has its line', async () => {
-    const doc = JSON.parse((await fx.app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+    const doc = JSON.parse((await fx.app.inject({ method: 'GET', url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => m !== 'head')
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const lines = ROUTES.map((r) => `${r.method} ${r.path}`);
     expect(documented.filter((d) => !lines.includes(d))).toEqual([]);
     expect(documented.length).toBeGreaterThanOrEqual(35);

@@ -28,9 +28,18 @@ const ROUTES = [
   { name: 'checkout create', url: '/api/v1/cp/psp/hosted-pay', bearer: true },
 ] as const;
 
-async function post(route: (typeof ROUTES)[number], rawBody: string, sign: (timestamp: string) => Record<string, string>): Promise<LightMyRequestResponse> {
+async function post(
+  route: (typeof ROUTES)[number],
+  rawBody: string,
+  sign: (timestamp: string) => Record<string, string>,
+): Promise<LightMyRequestResponse> {
   const timestamp = unixSeconds(fx.now());
-  const headers: Record<string, string> = { 'api-key': fx.demo.apiKey, timestamp, 'content-type': 'application/json', ...sign(timestamp) };
+  const headers: Record<string, string> = {
+    'api-key': fx.demo.apiKey,
+    timestamp,
+    'content-type': 'application/json',
+    ...sign(timestamp),
+  };
   if (route.bearer) headers.authorization = `Bearer ${token}`;
   return fx.app.inject({ method: 'POST', url: route.url, headers, payload: rawBody });
 }
@@ -48,9 +57,18 @@ describe('the server verifies every body vector (compact and raw signatures acce
         authenticated(await post(route, v.rawBody, (ts) => ({ signature: hmac(`${ts}.${v.compactBody}`) })));
         authenticated(await post(route, v.rawBody, (ts) => ({ signature: hmac(`${ts}.${v.rawBody}`) })));
         // Version 2 signs the same body part.
-        authenticated(await post(route, v.rawBody, (ts) => ({ 'signature-version': '2', signature: hmac(signedStringV2(ts, 'POST', route.url, '') + v.compactBody) })));
+        authenticated(
+          await post(route, v.rawBody, (ts) => ({
+            'signature-version': '2',
+            signature: hmac(signedStringV2(ts, 'POST', route.url, '') + v.compactBody),
+          })),
+        );
         // A signature over any other text of the same value is refused: the compact body minus its last character.
-        expectError(await post(route, v.rawBody, (ts) => ({ signature: hmac(`${ts}.${v.compactBody.slice(0, -1)}`) })), 401, 'INVALID_SIGNATURE');
+        expectError(
+          await post(route, v.rawBody, (ts) => ({ signature: hmac(`${ts}.${v.compactBody.slice(0, -1)}`) })),
+          401,
+          'INVALID_SIGNATURE',
+        );
       });
     }
   }
@@ -59,7 +77,9 @@ describe('the server verifies every body vector (compact and raw signatures acce
     const changed = loadSigningBodyVectors().filter((v) => JSON.stringify(JSON.parse(v.rawBody)) !== v.compactBody);
     expect(changed.map((v) => v.name).join(' | ')).toMatch(/escapes.*decimals.*key order/);
     for (const v of changed) {
-      const res = await post(ROUTES[0], v.rawBody, (ts) => ({ signature: hmac(`${ts}.${JSON.stringify(JSON.parse(v.rawBody))}`) }));
+      const res = await post(ROUTES[0], v.rawBody, (ts) => ({
+        signature: hmac(`${ts}.${JSON.stringify(JSON.parse(v.rawBody))}`),
+      }));
       expectError(res, 401, 'INVALID_SIGNATURE');
     }
   });

@@ -41,7 +41,8 @@ describe('WAL checkpoints off the serving thread', () => {
     // The worker starts after 32 writes (a CLI command's few never start it): 32 writes of ~62 KB.
     const write = (w: number) =>
       store.writeTransaction(async (trx) => {
-        for (let i = 0; i < 16; i++) await sql`insert into blobs (id, data) values (${w * 16 + i}, randomblob(4000))`.execute(trx);
+        for (let i = 0; i < 16; i++)
+          await sql`insert into blobs (id, data) values (${w * 16 + i}, randomblob(4000))`.execute(trx);
       });
     for (let w = 0; w < 31; w++) await write(w);
     await new Promise((r) => setTimeout(r, 300));

@@ -61,7 +61,7 @@ const itemsInFile = (): string[] => {
 };
 
 describe('group commit on the embedded store', () => {
-  it('keeps the savepoints\' sub-journals in memory (temp_store = MEMORY), not in temporary files', async () => {
+  it("keeps the savepoints' sub-journals in memory (temp_store = MEMORY), not in temporary files", async () => {
     const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
     expect(rows[0]!.temp_store).toBe(2);
   });
@@ -69,10 +69,12 @@ describe('group commit on the embedded store', () => {
   it('a caller is told "done" only when its change is committed and visible to another connection', async () => {
     const seen = await Promise.all(
       ['a', 'b', 'c'].map((name) =>
-        store.writeTransaction(async (trx) => {
-          await insertItem(trx, name);
-          return name;
-        }).then((n) => ({ n, visible: itemsInFile().includes(n) })),
+        store
+          .writeTransaction(async (trx) => {
+            await insertItem(trx, name);
+            return name;
+          })
+          .then((n) => ({ n, visible: itemsInFile().includes(n) })),
       ),
     );
     expect(seen).toEqual([
@@ -109,7 +111,8 @@ describe('group commit on the embedded store', () => {
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    for (const r of results) expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY constraint failed/);
+    for (const r of results)
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY constraint failed/);
     expect(itemsInFile()).toEqual([]);
     // The store is usable afterwards.
     await store.writeTransaction((trx) => insertItem(trx, 'after'));
@@ -158,7 +161,8 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
       leave: () => void gate.left++,
       wanted: () => gate.wanted,
     } satisfies WriteGate);
-    const names = () => (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name);
+    const names = () =>
+      (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name);
     return { raw, kdb, gate, write, names };
   }
 
@@ -189,7 +193,9 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     gate.open = true;
     await sql`create table refs (item text references items(name) deferrable initially deferred)`.execute(kdb);
     await sql`PRAGMA foreign_keys = ON`.execute(kdb);
-    await expect(write((trx) => sql`insert into refs (item) values ('nowhere')`.execute(db(trx)))).rejects.toThrow(/FOREIGN KEY/);
+    await expect(write((trx) => sql`insert into refs (item) values ('nowhere')`.execute(db(trx)))).rejects.toThrow(
+      /FOREIGN KEY/,
+    );
     await new Promise((r) => setImmediate(r));
     expect([gate.entered, gate.left]).toEqual([1, 1]);
     await write((trx) => insertItem(trx, 'after'));
@@ -206,7 +212,9 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
       gate.wanted = wanted;
       gate.order = [];
       // 100 writes in one turn: two batches (at most 64 each).
-      const writes = Array.from({ length: 100 }, (_, i) => write((trx) => insertItem(trx, `${wanted}-${String(i).padStart(3, '0')}`)));
+      const writes = Array.from({ length: 100 }, (_, i) =>
+        write((trx) => insertItem(trx, `${wanted}-${String(i).padStart(3, '0')}`)),
+      );
       setImmediate(() => gate.order.push('turn'));
       await Promise.all(writes);
       await new Promise((r) => setImmediate(r));

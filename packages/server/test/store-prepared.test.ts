@@ -46,9 +46,16 @@ describe('prepared statements', () => {
     let builds = 0;
     const q = prepared(['id'], (d, v) => {
       builds++;
-      return d.selectFrom('counters' as never).select('n' as never).where('id' as never, '=', v.id as never);
+      return d
+        .selectFrom('counters' as never)
+        .select('n' as never)
+        .where('id' as never, '=', v.id as never);
     });
-    const fresh = db.selectFrom('counters' as never).select('n' as never).where('id' as never, '=', 'b' as never).compile();
+    const fresh = db
+      .selectFrom('counters' as never)
+      .select('n' as never)
+      .where('id' as never, '=', 'b' as never)
+      .compile();
     const first = await q(db, { id: 'b' });
     await q(db, { id: 'a' });
     // A transaction shares the database's compiled text.
@@ -59,14 +66,26 @@ describe('prepared statements', () => {
   });
 
   it('refuses a placeholder that is not used as a value', async () => {
-    const shapeOnly = prepared(['id', 'limit'], (d, v) => d.selectFrom('counters' as never).select('n' as never).where('id' as never, '=', v.id as never));
+    const shapeOnly = prepared(['id', 'limit'], (d, v) =>
+      d
+        .selectFrom('counters' as never)
+        .select('n' as never)
+        .where('id' as never, '=', v.id as never),
+    );
     await expect(shapeOnly(db, { id: 'a', limit: 3 })).rejects.toThrow(/never uses limit/);
   });
 
   it('inserts a row’s columns in its key order and leaves out undefined ones', async () => {
     await insertRow(db, 'counters' as never, { label: 'late', n: 3, id: 'c' } as never);
     await insertRow(db, 'counters' as never, { id: 'd', n: 4, label: undefined } as never);
-    const rows = await sql<{ id: string; n: number; label: string | null }>`select id, n, label from counters where id in ('c', 'd') order by id`.execute(db);
-    expect(rows.rows).toEqual([{ id: 'c', n: 3, label: 'late' }, { id: 'd', n: 4, label: null }]);
+    const rows = await sql<{
+      id: string;
+      n: number;
+      label: string | null;
+    }>`select id, n, label from counters where id in ('c', 'd') order by id`.execute(db);
+    expect(rows.rows).toEqual([
+      { id: 'c', n: 3, label: 'late' },
+      { id: 'd', n: 4, label: null },
+    ]);
   });
 });

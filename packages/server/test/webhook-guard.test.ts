@@ -19,35 +19,91 @@ const stub = (table: Record<string, string[]>): Resolver & { calls: string[] } =
   };
   return Object.assign(fn, { calls });
 };
-const resolver = stub({ 'public.example': ['93.184.216.34'], 'private.example': ['10.1.2.3'], 'mixed.example': ['93.184.216.34', '192.168.1.1'], 'meta.example': ['169.254.169.254'], 'v6.example': ['2606:2800:220:1:248:1893:25c8:1946'], 'mapped.example': ['::ffff:10.0.0.1'], localhost: ['127.0.0.1', '::1'] });
+const resolver = stub({
+  'public.example': ['93.184.216.34'],
+  'private.example': ['10.1.2.3'],
+  'mixed.example': ['93.184.216.34', '192.168.1.1'],
+  'meta.example': ['169.254.169.254'],
+  'v6.example': ['2606:2800:220:1:248:1893:25c8:1946'],
+  'mapped.example': ['::ffff:10.0.0.1'],
+  localhost: ['127.0.0.1', '::1'],
+});
 const prod = { sandbox: false, resolve: resolver };
 const sandbox = { sandbox: true, resolve: resolver };
 
 const refused = async (url: string, opts = prod) => {
-  const err = await checkWebhookUrl(url, opts).then(() => null, (e: { code?: string; message: string }) => e);
+  const err = await checkWebhookUrl(url, opts).then(
+    () => null,
+    (e: { code?: string; message: string }) => e,
+  );
   expect(err?.code, `${url} should be refused`).toBe('INVALID_URL');
   return err!.message;
 };
 
 describe('address kinds', () => {
   it.each([
-    ['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['10.0.0.1', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.0.1', 'private'],
-    ['169.254.1.1', 'link-local'], ['169.254.169.254', 'metadata'], ['100.64.0.1', 'cgnat'], ['100.127.255.255', 'cgnat'], ['224.0.0.1', 'multicast'], ['0.0.0.0', 'unspecified'],
-    ['::', 'unspecified'], ['fc00::1', 'private'], ['fd12:3456::1', 'private'], ['fd00:ec2::254', 'metadata'], ['fe80::1', 'link-local'], ['ff02::1', 'multicast'],
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private'], ['::127.0.0.1', 'loopback'], ['::ffff:169.254.169.254', 'metadata'],
-    ['64:ff9b::a00:1', 'private'], ['2002:a00:1::', 'private'], ['[::1]', 'loopback'],
-    ['93.184.216.34', 'public'], ['172.32.0.1', 'public'], ['100.128.0.1', 'public'], ['2606:2800:220:1:248:1893:25c8:1946', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.0.1', 'private'],
+    ['169.254.1.1', 'link-local'],
+    ['169.254.169.254', 'metadata'],
+    ['100.64.0.1', 'cgnat'],
+    ['100.127.255.255', 'cgnat'],
+    ['224.0.0.1', 'multicast'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['fc00::1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['fd00:ec2::254', 'metadata'],
+    ['fe80::1', 'link-local'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['::ffff:169.254.169.254', 'metadata'],
+    ['64:ff9b::a00:1', 'private'],
+    ['2002:a00:1::', 'private'],
+    ['[::1]', 'loopback'],
+    ['93.184.216.34', 'public'],
+    ['172.32.0.1', 'public'],
+    ['100.128.0.1', 'public'],
+    ['2606:2800:220:1:248:1893:25c8:1946', 'public'],
   ])('%s is %s', (ip, kind) => expect(addressKind(ip)).toBe(kind));
   it('names are not addresses', () => expect(addressKind('example.com')).toBeUndefined());
 });
 
 describe('at creation', () => {
   it.each([
-    'https://127.0.0.1/', 'https://127.1/', 'https://0x7f000001/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://127.0.0.1./',
-    'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://[0:0:0:0:0:ffff:7f00:1]/', 'https://localhost/', 'https://localhost./',
-    'https://10.0.0.1/', 'https://192.168.1.1/', 'https://172.16.5.4/', 'https://100.64.1.1/', 'https://169.254.169.254/latest/meta-data', 'https://[fd00:ec2::254]/',
-    'https://[fe80::1]/', 'https://224.0.0.1/', 'https://0.0.0.0/', 'https://[::]/', 'https://private.example/', 'https://mixed.example/', 'https://meta.example/',
-    'https://mapped.example/', 'https://nowhere.example/',
+    'https://127.0.0.1/',
+    'https://127.1/',
+    'https://0x7f000001/',
+    'https://2130706433/',
+    'https://0177.0.0.1/',
+    'https://127.0.0.1./',
+    'https://[::1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[0:0:0:0:0:ffff:7f00:1]/',
+    'https://localhost/',
+    'https://localhost./',
+    'https://10.0.0.1/',
+    'https://192.168.1.1/',
+    'https://172.16.5.4/',
+    'https://100.64.1.1/',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[fd00:ec2::254]/',
+    'https://[fe80::1]/',
+    'https://224.0.0.1/',
+    'https://0.0.0.0/',
+    'https://[::]/',
+    'https://private.example/',
+    'https://mixed.example/',
+    'https://meta.example/',
+    'https://mapped.example/',
+    'https://nowhere.example/',
   ])('%s is refused', async (url) => {
     await refused(url);
   });
@@ -79,7 +135,9 @@ describe('on every connection', () => {
   it('a name that resolves to a private address now (DNS rebinding) is never connected to', async () => {
     let answer = '93.184.216.34';
     const rebinding = Object.assign(async () => [{ address: answer, family: 4 }], {});
-    expect((await checkWebhookUrl('https://rebind.example/hooks', { sandbox: false, resolve: rebinding })).host).toBe('rebind.example');
+    expect((await checkWebhookUrl('https://rebind.example/hooks', { sandbox: false, resolve: rebinding })).host).toBe(
+      'rebind.example',
+    );
     answer = '10.0.0.7';
     const sender = new WebhookSender({ sandbox: false, resolve: rebinding });
     const result = await sender.send('https://rebind.example/hooks', {}, '{}', 2000);

@@ -17,7 +17,11 @@ describe('webhook secrets at rest', () => {
     // A public IP literal: checked without DNS, never connected to here.
     const created = await env.services.webhooks.endpoints.create(m.id, { url: 'https://93.184.216.34/hooks' });
     await env.services.webhooks.endpoints.rotateSecret(m.id, created.id);
-    const row = await env.services.store.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    const row = await env.services.store.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain('whsec_');
     expect(JSON.stringify(row)).not.toContain(created.secret!.slice('whsec_'.length));
 

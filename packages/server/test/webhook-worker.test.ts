@@ -40,11 +40,16 @@ describe('one slow endpoint never delays another', () => {
   });
 
   it('the fast endpoint receives within 1 s while the slow one still holds its first delivery', async () => {
-    for (const rx of [slow, fast]) expect((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).statusCode).toBe(201);
+    for (const rx of [slow, fast])
+      expect((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).statusCode).toBe(201);
     fx.services.webhooks.worker.start();
     for (let i = 0; i < 3; i++) {
       const committed = Date.now();
-      const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', { amount: String(10 + i), currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+      const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+        amount: String(10 + i),
+        currency: 'USDT',
+        paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+      });
       expect(res.statusCode).toBe(201);
       const got = await fast.waitFor(i + 1, 1000);
       expect(got[i]!.at - committed).toBeLessThan(1000);
@@ -52,7 +57,12 @@ describe('one slow endpoint never delays another', () => {
     // The slow endpoint got its first event and is still on it: nothing after it was sent there.
     await slow.waitFor(1, 1000);
     expect(slow.received).toHaveLength(1);
-    const pending = await fx.services.store.db.selectFrom('webhook_deliveries').select('status').innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id').where('webhook_endpoints.url', '=', slow.url).execute();
+    const pending = await fx.services.store.db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+      .where('webhook_endpoints.url', '=', slow.url)
+      .execute();
     expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
   });
 });
@@ -70,14 +80,21 @@ describe('a worker that dies mid-delivery loses nothing', () => {
   });
 
   it('its lease expires and another worker sends the same event with the same webhook-id', async () => {
-    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as { id: string };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
+      id: string;
+    };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+      eventId: string;
+    };
     const { store } = fx.services;
     const realSender = new WebhookSender({ sandbox: true, resolve: async () => [] });
     // The first worker's request reaches the receiver, then the process "dies": its send never
     // returns, so nothing is recorded and the lease is never released or renewed.
     const dying = fx.services.webhooks.spawnWorker({
-      sender: { send: (url: string, h: Record<string, string>, body: string) => realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)) } as unknown as WebhookSender,
+      sender: {
+        send: (url: string, h: Record<string, string>, body: string) =>
+          realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)),
+      } as unknown as WebhookSender,
     });
     void dying.tick();
     await rx.waitFor(1);
@@ -89,15 +106,25 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     await survivor.drain();
     expect(rx.received).toHaveLength(2);
     expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId, ping.eventId]);
-    const delivery = await store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    const delivery = await store.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_id', '=', ping.eventId)
+      .executeTakeFirstOrThrow();
     expect(delivery.status).toBe('succeeded');
     realSender.close();
   });
 
   it('a lease taken and abandoned before sending is taken over the same way', async () => {
-    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url, description: 'second' })).body).result as { id: string };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
-    const abandoned = fx.services.webhooks.spawnWorker({ sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender });
+    const endpoint = JSON.parse(
+      (await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url, description: 'second' })).body,
+    ).result as { id: string };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+      eventId: string;
+    };
+    const abandoned = fx.services.webhooks.spawnWorker({
+      sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender,
+    });
     expect(await abandoned.claim(10)).toEqual([endpoint.id]);
     abandoned.crash();
     const before = rx.received.length;
@@ -123,8 +150,12 @@ describe('a send that outlasts the lease', () => {
   });
 
   it('is not sent again by another worker: the heartbeat keeps the lease while the request is in flight', async () => {
-    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as { id: string };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as { eventId: string };
+    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
+      id: string;
+    };
+    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+      eventId: string;
+    };
     // The receiver answers only after twice the lease.
     const held: (() => void)[] = [];
     rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
@@ -140,7 +171,11 @@ describe('a send that outlasts the lease', () => {
     for (const answer of held) answer();
     await serving;
     expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
-    const delivery = await fx.services.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    const delivery = await fx.services.store.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_id', '=', ping.eventId)
+      .executeTakeFirstOrThrow();
     expect(delivery.status).toBe('succeeded');
   }, 15_000);
 });
@@ -154,7 +189,9 @@ describe('a commit wakes the workers: nothing waits for the poll', () => {
       const m = fx.demo.merchantId;
       await fx.services.webhooks.endpoints.create(m, { url: rx.url });
       fx.services.webhooks.worker.start();
-      const e = await fx.services.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()));
+      const e = await fx.services.store.writeTransaction((trx) =>
+        appendEvent(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()),
+      );
       await rx.waitFor(1, 5000);
       expect(rx.received[0]!.headers['webhook-id']).toBe(e.id);
     } finally {
@@ -163,30 +200,39 @@ describe('a commit wakes the workers: nothing waits for the poll', () => {
     }
   });
 
-  it.skipIf(!postgresAvailable)('PostgreSQL: another instance\'s commit reaches this instance\'s worker through LISTEN/NOTIFY', async () => {
-    const schema = `hp_test_${randomBytes(6).toString('hex')}`;
-    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));
-    const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
-    const rx = await Receiver.start();
-    const worker = await createServices(config, { generateMasterKey: true, expirySweepMs: 0, webhooks: { worker: { pollMs: 60_000 } } });
-    const writer = await createServices(config, { expirySweepMs: 0 });
-    try {
-      const m = (await writer.admin.createMerchant('Woken', { operator: 'test' })).id;
-      await writer.webhooks.endpoints.create(m, { url: rx.url });
-      worker.webhooks.worker.start();
-      for (let i = 0; i < 3; i++) {
-        const e = await writer.store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()));
-        await rx.waitFor(i + 1, 5000);
-        expect(rx.received[i]!.headers['webhook-id']).toBe(e.id);
+  it.skipIf(!postgresAvailable)(
+    "PostgreSQL: another instance's commit reaches this instance's worker through LISTEN/NOTIFY",
+    async () => {
+      const schema = `hp_test_${randomBytes(6).toString('hex')}`;
+      const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-wh-'));
+      const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
+      const rx = await Receiver.start();
+      const worker = await createServices(config, {
+        generateMasterKey: true,
+        expirySweepMs: 0,
+        webhooks: { worker: { pollMs: 60_000 } },
+      });
+      const writer = await createServices(config, { expirySweepMs: 0 });
+      try {
+        const m = (await writer.admin.createMerchant('Woken', { operator: 'test' })).id;
+        await writer.webhooks.endpoints.create(m, { url: rx.url });
+        worker.webhooks.worker.start();
+        for (let i = 0; i < 3; i++) {
+          const e = await writer.store.writeTransaction((trx) =>
+            appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()),
+          );
+          await rx.waitFor(i + 1, 5000);
+          expect(rx.received[i]!.headers['webhook-id']).toBe(e.id);
+        }
+      } finally {
+        await worker.close();
+        await writer.close();
+        await rx.close();
+        await dropPostgresSchema(TEST_DATABASE_URL, schema);
+        rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await worker.close();
-      await writer.close();
-      await rx.close();
-      await dropPostgresSchema(TEST_DATABASE_URL, schema);
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
@@ -199,7 +245,14 @@ describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
     const config = { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', sandbox: true };
     for (let i = 0; i < 2; i++) {
       const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
-      instances.push(await createServices(config, { generateMasterKey: true, store, expirySweepMs: 0, webhooks: { worker: { pollMs: 10, batch: 5 } } }));
+      instances.push(
+        await createServices(config, {
+          generateMasterKey: true,
+          store,
+          expirySweepMs: 0,
+          webhooks: { worker: { pollMs: 10, batch: 5 } },
+        }),
+      );
     }
   });
   afterAll(async () => {
@@ -212,22 +265,32 @@ describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
   it('share the endpoints with FOR UPDATE SKIP LOCKED leases: every event once, in sequence order per endpoint', async () => {
     const [a, b] = instances as [Services, Services];
     const ctx = { operator: 'test' };
-    const merchants = [(await a.admin.createMerchant('PG One', ctx)).id, (await a.admin.createMerchant('PG Two', ctx)).id];
-    for (const m of merchants) for (let i = 0; i < 2; i++) await a.webhooks.endpoints.create(m, { url: `${rx.url}/${m}/${i}` });
+    const merchants = [
+      (await a.admin.createMerchant('PG One', ctx)).id,
+      (await a.admin.createMerchant('PG Two', ctx)).id,
+    ];
+    for (const m of merchants)
+      for (let i = 0; i < 2; i++) await a.webhooks.endpoints.create(m, { url: `${rx.url}/${m}/${i}` });
     a.webhooks.worker.start();
     b.webhooks.worker.start();
     const sent: string[] = [];
     for (let i = 0; i < 30; i++) {
       const m = merchants[i % 2]!;
       const at = new Date().toISOString();
-      const e = await (i % 3 === 0 ? a : b).store.writeTransaction((trx) => appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, at));
+      const e = await (i % 3 === 0 ? a : b).store.writeTransaction((trx) =>
+        appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, at),
+      );
       sent.push(e.id);
     }
     await rx.waitFor(60, 10_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(rx.received).toHaveLength(60);
     const byEndpoint = new Map<string, number[]>();
-    for (const r of rx.received) byEndpoint.set(r.path, [...(byEndpoint.get(r.path) ?? []), (JSON.parse(r.body) as { sequence: number }).sequence]);
+    for (const r of rx.received)
+      byEndpoint.set(r.path, [
+        ...(byEndpoint.get(r.path) ?? []),
+        (JSON.parse(r.body) as { sequence: number }).sequence,
+      ]);
     expect(byEndpoint.size).toBe(4);
     for (const seqs of byEndpoint.values()) expect(seqs).toEqual([...Array(15).keys()].map((k) => k + 1));
     const ids = rx.received.map((r) => String(r.headers['webhook-id']));

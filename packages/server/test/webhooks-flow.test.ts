@@ -18,8 +18,24 @@ let rx: Receiver;
 const E = '/api/v1/cp/webhook-endpoints';
 const C = '/api/v1/cp/psp/hosted-pay';
 
-interface Endpoint { id: string; url: string; secret?: string; enabledEvents: string[]; disabled: boolean; disabledReason: string | null; previousSecretExpiresAt: string | null }
-interface Attempt { eventId: string; eventType: string; statusCode: number | null; error: string | null; latencyMs: number; responseBody: string | null; succeeded: boolean }
+interface Endpoint {
+  id: string;
+  url: string;
+  secret?: string;
+  enabledEvents: string[];
+  disabled: boolean;
+  disabledReason: string | null;
+  previousSecretExpiresAt: string | null;
+}
+interface Attempt {
+  eventId: string;
+  eventType: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseBody: string | null;
+  succeeded: boolean;
+}
 
 beforeAll(async () => {
   fx = await createFixture({ sandbox: true, adminTokens: OPERATOR_TOKENS });
@@ -31,13 +47,23 @@ afterAll(async () => {
   await rx.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, key: TestKey = fx.demo) => merchantCall(fx, key, method, url, body);
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, key: TestKey = fx.demo) =>
+  merchantCall(fx, key, method, url, body);
 /** The result with numbers as numbers (no amounts in these answers). */
 const json = <T>(res: { body: string }): T => (JSON.parse(res.body) as { result: T }).result;
 const drain = () => fx.services.webhooks.worker.drain();
 async function paidCheckout(): Promise<string> {
-  const created = resultOf<{ id: string }>(await checkoutCall(fx, fx.demo, 'POST', C, { amount: '12.5', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }));
-  const paid = await checkoutCall(fx, fx.demo, 'POST', `${C}/${created.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON' });
+  const created = resultOf<{ id: string }>(
+    await checkoutCall(fx, fx.demo, 'POST', C, {
+      amount: '12.5',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    }),
+  );
+  const paid = await checkoutCall(fx, fx.demo, 'POST', `${C}/${created.id}/simulate-payment`, {
+    asset: 'USDT',
+    chain: 'TRON',
+  });
   expect(paid.statusCode, paid.body).toBe(200);
   return created.id;
 }
@@ -61,7 +87,13 @@ describe('endpoints', () => {
   });
 
   it('refuses bad URLs with 400 INVALID_URL and bad event types with 400 INVALID_BODY', async () => {
-    for (const url of ['http://10.0.0.1/x', 'https://169.254.169.254/', 'https://[::ffff:192.168.0.1]/', 'ftp://example.com/', 'https://0x0a000001/']) {
+    for (const url of [
+      'http://10.0.0.1/x',
+      'https://169.254.169.254/',
+      'https://[::ffff:192.168.0.1]/',
+      'ftp://example.com/',
+      'https://0x0a000001/',
+    ]) {
       expectError(await call('POST', E, { url }), 400, 'INVALID_URL');
     }
     expectError(await call('POST', E, { url: rx.url, enabledEvents: ['checkout.nope'] }), 400, 'INVALID_BODY');
@@ -83,7 +115,11 @@ describe('endpoints', () => {
     expect(settled).toHaveLength(1);
     const msg = settled[0]!;
     const wh = new Webhook(endpoint.secret!);
-    const verified = wh.verify(msg.body, { 'webhook-id': String(msg.headers['webhook-id']), 'webhook-timestamp': String(msg.headers['webhook-timestamp']), 'webhook-signature': String(msg.headers['webhook-signature']) }) as { id: string; data: { object: { id: string } } };
+    const verified = wh.verify(msg.body, {
+      'webhook-id': String(msg.headers['webhook-id']),
+      'webhook-timestamp': String(msg.headers['webhook-timestamp']),
+      'webhook-signature': String(msg.headers['webhook-signature']),
+    }) as { id: string; data: { object: { id: string } } };
     expect(verified.data.object.id).toBe(checkoutId);
     expect(msg.headers['webhook-id']).toBe(verified.id);
     expect(msg.headers['content-type']).toBe('application/json');
@@ -104,8 +140,18 @@ describe('endpoints', () => {
     rx.answer = (_r, res) => res.writeHead(200).end('ok');
     const log = json<Attempt[]>(await call('GET', `${E}/${endpoint.id}/deliveries?eventId=${ping.eventId}`));
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ eventType: 'test.ping', statusCode: 503, error: null, responseBody: 'down for maintenance', succeeded: false });
-    const delivery = await fx.services.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ping.eventId).executeTakeFirstOrThrow();
+    expect(log[0]).toMatchObject({
+      eventType: 'test.ping',
+      statusCode: 503,
+      error: null,
+      responseBody: 'down for maintenance',
+      succeeded: false,
+    });
+    const delivery = await fx.services.store.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_id', '=', ping.eventId)
+      .executeTakeFirstOrThrow();
     const wait = Date.parse(delivery.next_attempt_at) - fx.now();
     expect(wait).toBeGreaterThan(3000);
     expect(wait).toBeLessThanOrEqual(6000);
@@ -120,7 +166,8 @@ describe('endpoints', () => {
   it('the log keeps the first 2 KB of an answer; a redirect is a failed attempt and is not followed', async () => {
     const elsewhere = await Receiver.start();
     const talker = await Receiver.start();
-    talker.answer = (_r, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'é'.repeat(1500)}${'z'.repeat(5000)}`);
+    talker.answer = (_r, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'é'.repeat(1500)}${'z'.repeat(5000)}`);
     const t = resultOf<Endpoint>(await call('POST', E, { url: talker.url }));
     await call('POST', `${E}/${t.id}/test`);
     await drain();
@@ -174,7 +221,9 @@ describe('endpoints', () => {
   });
 
   it('redeliver one event (same webhook-id) and replay everything since a time after an outage', async () => {
-    const events = resultOf<{ id: string; type: string; sequence: number }[]>(await call('GET', '/api/v1/cp/events?type=checkout.settled'));
+    const events = resultOf<{ id: string; type: string; sequence: number }[]>(
+      await call('GET', '/api/v1/cp/events?type=checkout.settled'),
+    );
     const settled = events[0]!;
     const before = rx.received.length;
     const res = await call('POST', `/api/v1/cp/events/${settled.id}/redeliver`);
@@ -186,11 +235,15 @@ describe('endpoints', () => {
     // An operator's redelivery (operator API, console): the same webhook-id, and an audit entry naming who asked.
     const admin = adminCaller(() => fx.app);
     const operatorAt = rx.received.length;
-    const byOperator = await admin('POST', `/webhook-endpoints/${endpoint.id}/redeliver`, { body: { eventId: settled.id } });
+    const byOperator = await admin('POST', `/webhook-endpoints/${endpoint.id}/redeliver`, {
+      body: { eventId: settled.id },
+    });
     expect(byOperator.statusCode, byOperator.body).toBe(202);
     await drain();
     expect(rx.received.slice(operatorAt).map((r) => r.headers['webhook-id'])).toEqual([settled.id]);
-    const audit = json<{ items: { operator: string; action: string; objectId: string; after: { eventId: string } }[] }>(await admin('GET', `/audit?objectType=webhook_endpoint&objectId=${endpoint.id}`));
+    const audit = json<{ items: { operator: string; action: string; objectId: string; after: { eventId: string } }[] }>(
+      await admin('GET', `/audit?objectType=webhook_endpoint&objectId=${endpoint.id}`),
+    );
     expect(audit.items.map((a) => [a.action, a.after.eventId])).toEqual([['webhook.redeliver', settled.id]]);
     expect(audit.items[0]!.operator).toBe('alice');
 
@@ -213,14 +266,23 @@ describe('endpoints', () => {
     const watcher = await Receiver.start();
     const gone = await Receiver.start();
     gone.answer = (_r, res) => res.writeHead(410).end('gone');
-    const w = resultOf<Endpoint>(await call('POST', E, { url: watcher.url, enabledEvents: ['webhook_endpoint.disabled'] }));
+    const w = resultOf<Endpoint>(
+      await call('POST', E, { url: watcher.url, enabledEvents: ['webhook_endpoint.disabled'] }),
+    );
     const g = resultOf<Endpoint>(await call('POST', E, { url: gone.url, enabledEvents: ['checkout.created'] }));
-    await checkoutCall(fx, fx.demo, 'POST', C, { amount: '5', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
+    await checkoutCall(fx, fx.demo, 'POST', C, {
+      amount: '5',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
     await drain();
     const after = resultOf<Endpoint>(await call('GET', `${E}/${g.id}`));
     expect(after).toMatchObject({ disabled: true, disabledReason: 'gone' });
     expect(watcher.received).toHaveLength(1);
-    const told = parseExactJson(watcher.received[0]!.body) as { type: string; data: { object: { id: string; disabledReason: string } } };
+    const told = parseExactJson(watcher.received[0]!.body) as {
+      type: string;
+      data: { object: { id: string; disabledReason: string } };
+    };
     expect(told.type).toBe('webhook_endpoint.disabled');
     expect(told.data.object).toMatchObject({ id: g.id, disabledReason: 'gone' });
     await call('DELETE', `${E}/${w.id}`);
@@ -238,18 +300,32 @@ describe('endpoints', () => {
     expect(resultOf<Endpoint>(await call('GET', `${E}/${f.id}`)).disabled).toBe(false);
     fx.clock.offsetMs += 5 * 24 * 3600 * 1000 + 1000;
     await drain();
-    expect(resultOf<Endpoint>(await call('GET', `${E}/${f.id}`))).toMatchObject({ disabled: true, disabledReason: 'failing' });
-    const disabled = resultOf<{ type: string; data: { object: { id: string } } }[]>(await call('GET', '/api/v1/cp/events?type=webhook_endpoint.disabled&limit=1'));
+    expect(resultOf<Endpoint>(await call('GET', `${E}/${f.id}`))).toMatchObject({
+      disabled: true,
+      disabledReason: 'failing',
+    });
+    const disabled = resultOf<{ type: string; data: { object: { id: string } } }[]>(
+      await call('GET', '/api/v1/cp/events?type=webhook_endpoint.disabled&limit=1'),
+    );
     expect(disabled[0]!.data.object.id).toBe(f.id);
     // Operators see it among the disabled endpoints, with why and since when it failed.
     const admin = adminCaller(() => fx.app);
-    const listed = json<{ items: { id: string; merchantId: string; health: Record<string, unknown> }[] }>(await admin('GET', `/webhook-endpoints?disabled=true&merchantId=${fx.demo.merchantId}`));
+    const listed = json<{ items: { id: string; merchantId: string; health: Record<string, unknown> }[] }>(
+      await admin('GET', `/webhook-endpoints?disabled=true&merchantId=${fx.demo.merchantId}`),
+    );
     const seen = listed.items.find((e) => e.id === f.id);
     expect(seen?.merchantId).toBe(fx.demo.merchantId);
-    expect(seen?.health).toMatchObject({ disabled: true, disabledReason: 'failing', successRate24h: 0, lastSuccessAt: null });
+    expect(seen?.health).toMatchObject({
+      disabled: true,
+      disabledReason: 'failing',
+      successRate24h: 0,
+      lastSuccessAt: null,
+    });
     expect(seen?.health.failingSince).not.toBeNull();
     expect(seen?.health.attempts24h).toBeGreaterThanOrEqual(1);
-    expect(json<{ items: { id: string }[] }>(await admin('GET', '/webhook-endpoints?disabled=false')).items.map((e) => e.id)).not.toContain(f.id);
+    expect(
+      json<{ items: { id: string }[] }>(await admin('GET', '/webhook-endpoints?disabled=false')).items.map((e) => e.id),
+    ).not.toContain(f.id);
     await call('DELETE', `${E}/${f.id}`);
     await failing.close();
   });
@@ -269,15 +345,21 @@ describe('metrics', () => {
 });
 
 describe('events API', () => {
-  it('lists newest first with a cursor and a type filter; exact decimals; another merchant\'s event is 404', async () => {
+  it("lists newest first with a cursor and a type filter; exact decimals; another merchant's event is 404", async () => {
     const first = await call('GET', '/api/v1/cp/events?limit=2');
     const page1 = (JSON.parse(first.body) as { result: { id: string; sequence: number; type: string }[] }).result;
     expect(page1).toHaveLength(2);
     expect(page1[0]!.sequence).toBeGreaterThan(page1[1]!.sequence);
     const cursor = JSON.parse(first.body).nextCursor as string;
-    const page2 = (JSON.parse((await call('GET', `/api/v1/cp/events?limit=2&cursor=${cursor}`)).body) as { result: { sequence: number }[] }).result;
+    const page2 = (
+      JSON.parse((await call('GET', `/api/v1/cp/events?limit=2&cursor=${cursor}`)).body) as {
+        result: { sequence: number }[];
+      }
+    ).result;
     expect(page2[0]!.sequence).toBe(page1[1]!.sequence - 1);
-    const created = resultOf<{ type: string; data: { object: { amount: string } } }[]>(await call('GET', '/api/v1/cp/events?type=checkout.created'));
+    const created = resultOf<{ type: string; data: { object: { amount: string } } }[]>(
+      await call('GET', '/api/v1/cp/events?type=checkout.created'),
+    );
     expect(created.every((e) => e.type === 'checkout.created')).toBe(true);
     expect(created.some((e) => e.data.object.amount === '12.5')).toBe(true);
     expectError(await call('GET', '/api/v1/cp/events?type=nope'), 400, 'INVALID_QUERY');
@@ -288,18 +370,31 @@ describe('events API', () => {
   });
 
   it('every ledger posting writes wallet.balance_changed in its transaction; a replayed posting writes none', async () => {
-    const wallet = await fx.services.store.db.selectFrom('wallets').selectAll().where('merchant_id', '=', fx.demo.merchantId).executeTakeFirstOrThrow();
-    const posting = { walletId: wallet.id, kind: 'credit' as const, amount: '1.5', idempotencyKey: 'events-ledger-test' };
+    const wallet = await fx.services.store.db
+      .selectFrom('wallets')
+      .selectAll()
+      .where('merchant_id', '=', fx.demo.merchantId)
+      .executeTakeFirstOrThrow();
+    const posting = {
+      walletId: wallet.id,
+      kind: 'credit' as const,
+      amount: '1.5',
+      idempotencyKey: 'events-ledger-test',
+    };
     const { posting: p } = await fx.services.admin.post(posting, { operator: 'test' });
     await fx.services.admin.post(posting, { operator: 'test' });
     await fx.services.admin.post({ walletId: wallet.id, kind: 'freeze', amount: '0.5' }, { operator: 'test' });
     const res = await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=2');
-    const [freeze, credit] = (parseExactJson(res.body) as { result: { type: string; data: { object: Record<string, unknown> } }[] }).result;
+    const [freeze, credit] = (
+      parseExactJson(res.body) as { result: { type: string; data: { object: Record<string, unknown> } }[] }
+    ).result;
     expect(credit!.data.object).toMatchObject({ walletId: wallet.id, postingId: p.id, kind: 'credit' });
     expect(String(credit!.data.object.amount)).toBe('1.5');
     expect(res.body).toContain('"kind":"credit","amount":1.5,');
     expect(freeze!.data.object).toMatchObject({ walletId: wallet.id, kind: 'freeze' });
-    const all = resultOf<{ data: { object: { postingId?: string } } }[]>(await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=200'));
+    const all = resultOf<{ data: { object: { postingId?: string } } }[]>(
+      await call('GET', '/api/v1/cp/events?type=wallet.balance_changed&limit=200'),
+    );
     expect(all.filter((e) => e.data.object.postingId === p.id)).toHaveLength(1);
   });
 

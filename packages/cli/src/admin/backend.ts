@@ -51,12 +51,18 @@ export interface AdminBackend {
     suspend(id: string, w?: Write): Promise<Merchant>;
     resume(id: string, w?: Write): Promise<Merchant>;
     /** Name and/or underpayment tolerance (percent, decimal text 0..5). */
-    update(id: string, change: { name?: string | undefined; underpaymentTolerancePercent?: string | undefined }, w?: Write): Promise<Merchant>;
+    update(
+      id: string,
+      change: { name?: string | undefined; underpaymentTolerancePercent?: string | undefined },
+      w?: Write,
+    ): Promise<Merchant>;
   };
   readonly transfers: {
     /** Idempotent on chain + txHash + index: a repeat may only raise confirmations (`created: false`). */
     report(req: TransferReport, w?: Write): Promise<TransferOutcome>;
-    list(q: PageRequest & { matched?: boolean | undefined; chain?: string | undefined; checkoutId?: string | undefined }): Promise<Page<Transfer>>;
+    list(
+      q: PageRequest & { matched?: boolean | undefined; chain?: string | undefined; checkoutId?: string | undefined },
+    ): Promise<Page<Transfer>>;
     retract(id: string, w?: Write): Promise<TransferOutcome>;
     attach(id: string, checkoutId: string, w?: Write): Promise<TransferOutcome>;
   };
@@ -78,7 +84,11 @@ export interface AdminBackend {
     rotate(id: string, overlapUntil: string | undefined, w?: Write): Promise<KeyRotation>;
     /** Granting twice is harmless. */
     grant(keyId: string, merchantId: string, w?: Write): Promise<Grant>;
-    ungrant(keyId: string, merchantId: string, w?: Write): Promise<{ keyId: string; merchantId: string; deleted: true }>;
+    ungrant(
+      keyId: string,
+      merchantId: string,
+      w?: Write,
+    ): Promise<{ keyId: string; merchantId: string; deleted: true }>;
     /** NOT_FOUND for an unknown key (not an empty list). */
     grants(keyId: string): Promise<Grant[]>;
   };
@@ -105,7 +115,10 @@ export interface AdminBackend {
     preview(q: { merchantId: string; amount: string; currency: string }): Promise<FeePreview>;
   };
   readonly settlement: {
-    set(req: { currency: string; settlementCurrency: string; merchantId?: string | undefined }, w?: Write): Promise<SettlementCurrency>;
+    set(
+      req: { currency: string; settlementCurrency: string; merchantId?: string | undefined },
+      w?: Write,
+    ): Promise<SettlementCurrency>;
     list(): Promise<SettlementCurrency[]>;
   };
   readonly rates: {

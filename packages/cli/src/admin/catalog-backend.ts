@@ -59,7 +59,8 @@ export interface CatalogBackend {
 }
 
 /** Undefined fields dropped: a PATCH names only what changes. */
-const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function catalogBackend(call: AdminCall): CatalogBackend {
   return {
@@ -85,7 +86,10 @@ export function catalogBackend(call: AdminCall): CatalogBackend {
       update: (id, change, w) => call('PATCH', `/networks/${seg(id)}`, { body: defined(change), write: w ?? {} }),
     },
     addresses: {
-      list: (q) => call('GET', '/addresses', { query: { limit: q.limit, cursor: q.cursor, chain: q.chain, checkoutId: q.checkoutId } }),
+      list: (q) =>
+        call('GET', '/addresses', {
+          query: { limit: q.limit, cursor: q.cursor, chain: q.chain, checkoutId: q.checkoutId },
+        }),
     },
   };
 }

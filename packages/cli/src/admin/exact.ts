@@ -8,9 +8,23 @@ import { JsonDecimal, jsonDecimal } from '@hostpay/protocol';
  */
 
 /** Whole numbers that are counts or limits, not amounts: plain numbers in the backend types. */
-const INTEGER_FIELDS = new Set(['rateLimitPerMinute', 'resealed', 'alreadyCurrent', 'precision', 'confirmationsRequired', 'nextIndex', 'index', 'confirmations']);
+const INTEGER_FIELDS = new Set([
+  'rateLimitPerMinute',
+  'resealed',
+  'alreadyCurrent',
+  'precision',
+  'confirmationsRequired',
+  'nextIndex',
+  'index',
+  'confirmations',
+]);
 /** Decimal fields of admin objects: the merchant API's, plus a posting's balances after it and a merchant's tolerance. */
-const DECIMALS = new Set<string>([...DECIMAL_FIELDS, 'amountAfter', 'freezeAmountAfter', 'underpaymentTolerancePercent']);
+const DECIMALS = new Set<string>([
+  ...DECIMAL_FIELDS,
+  'amountAfter',
+  'freezeAmountAfter',
+  'underpaymentTolerancePercent',
+]);
 /** Audit snapshots hold any JSON: left as they are, never reinterpreted by field name. */
 const OPAQUE_FIELDS = new Set(['before', 'after']);
 const NUMBER_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
@@ -33,7 +47,9 @@ export function toJsonOutput(value: unknown, key = ''): unknown {
   if (typeof value === 'string' && DECIMALS.has(key) && NUMBER_LITERAL.test(value)) return jsonDecimal(value);
   if (Array.isArray(value)) return value.map((item) => toJsonOutput(item));
   if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, OPAQUE_FIELDS.has(k) ? v : toJsonOutput(v, k)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, OPAQUE_FIELDS.has(k) ? v : toJsonOutput(v, k)]),
+    );
   }
   return value;
 }

@@ -43,7 +43,11 @@ export function adminHttp(opts: AdminHttpOptions): AdminCall {
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
 
-  async function exchange(method: string, path: string, req: AdminRequest = {}): Promise<{ result: unknown; replayed: boolean }> {
+  async function exchange(
+    method: string,
+    path: string,
+    req: AdminRequest = {},
+  ): Promise<{ result: unknown; replayed: boolean }> {
     const url = base + path + queryString(req.query);
     const headers: Record<string, string> = { authorization: `Bearer ${opts.token}`, accept: 'application/json' };
     let body: string | null = null;
@@ -58,14 +62,19 @@ export function adminHttp(opts: AdminHttpOptions): AdminCall {
       response = await doFetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
       text = await response.text();
     } catch (err) {
-      if (err instanceof Error && err.name === 'TimeoutError') throw new CommandError('TIMEOUT', `no answer from ${base} within ${timeoutMs / 1000} s`);
-      throw new CommandError('UNAVAILABLE', `cannot reach ${base}${rootCause(err)}; check --admin-url or HOSTPAY_ADMIN_URL`);
+      if (err instanceof Error && err.name === 'TimeoutError')
+        throw new CommandError('TIMEOUT', `no answer from ${base} within ${timeoutMs / 1000} s`);
+      throw new CommandError(
+        'UNAVAILABLE',
+        `cannot reach ${base}${rootCause(err)}; check --admin-url or HOSTPAY_ADMIN_URL`,
+      );
     }
     const result = unwrap(response, text, `${method} ${url}`);
     return { result, replayed: response.headers.get(REPLAYED_HEADER) === 'true' };
   }
 
-  const call = async <T>(method: string, path: string, req?: AdminRequest): Promise<T> => (await exchange(method, path, req)).result as T;
+  const call = async <T>(method: string, path: string, req?: AdminRequest): Promise<T> =>
+    (await exchange(method, path, req)).result as T;
   return Object.assign(call, { exchange });
 }
 
@@ -96,12 +105,18 @@ function unwrap(response: Response, text: string, what: string): unknown {
   } catch {
     doc = undefined;
   }
-  const env = doc as { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } } | undefined;
+  const env = doc as
+    | { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } }
+    | undefined;
   if (response.ok && env?.status === true) return fromWire(env.result);
   const headerId = response.headers.get('x-request-id') ?? undefined;
   if (env?.status === false && typeof env.error?.code === 'string') {
     const requestId = typeof env.error.requestId === 'string' ? env.error.requestId : headerId;
-    throw new CommandError(env.error.code, typeof env.message === 'string' ? env.message : `HTTP ${response.status}`, requestId);
+    throw new CommandError(
+      env.error.code,
+      typeof env.message === 'string' ? env.message : `HTTP ${response.status}`,
+      requestId,
+    );
   }
   throw new CommandError(
     'UNEXPECTED_RESPONSE',

@@ -22,7 +22,12 @@ export function injectFetch(app: Injectable): typeof fetch {
       headers[name] = value;
     });
     const body = request.body === null ? undefined : await request.text();
-    const res = await app.inject({ method: request.method, url: url.pathname + url.search, headers, ...(body === undefined ? {} : { payload: body }) });
+    const res = await app.inject({
+      method: request.method,
+      url: url.pathname + url.search,
+      headers,
+      ...(body === undefined ? {} : { payload: body }),
+    });
     const out = new Headers();
     for (const [name, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;

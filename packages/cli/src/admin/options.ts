@@ -16,8 +16,16 @@ export interface WriteOptions extends AdminOptions {
 
 export function withAdminOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--admin-url <url>', "a server's admin API, e.g. https://pay.example.com (default: $HOSTPAY_ADMIN_URL; token from $HOSTPAY_ADMIN_TOKEN)").conflicts('dataDir'))
-    .option('--data-dir <dir>', 'without --admin-url: the local store and master key (default: $HOSTPAY_DATA_DIR or ./.hostpay)')
+    .addOption(
+      new Option(
+        '--admin-url <url>',
+        "a server's admin API, e.g. https://pay.example.com (default: $HOSTPAY_ADMIN_URL; token from $HOSTPAY_ADMIN_TOKEN)",
+      ).conflicts('dataDir'),
+    )
+    .option(
+      '--data-dir <dir>',
+      'without --admin-url: the local store and master key (default: $HOSTPAY_DATA_DIR or ./.hostpay)',
+    )
     .option('--json', 'print one JSON document instead of text');
 }
 

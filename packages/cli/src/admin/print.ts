@@ -36,5 +36,6 @@ export function printList<T>(io: Io, json: boolean | undefined, items: readonly 
   printAdmin(io, json, items, () => table(items, spec));
 }
 
-export const orDash = (value: string | null | undefined): string => (value === null || value === undefined || value === '' ? '-' : value);
+export const orDash = (value: string | null | undefined): string =>
+  value === null || value === undefined || value === '' ? '-' : value;
 export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');

@@ -24,9 +24,13 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
     },
     transfers: {
       report: (req, w) => call('POST', '/transfers', { body: defined({ ...req }), write: w ?? {} }),
-      list: (q) => call('GET', '/transfers', { query: { limit: q.limit, cursor: q.cursor, matched: q.matched, chain: q.chain, checkoutId: q.checkoutId } }),
+      list: (q) =>
+        call('GET', '/transfers', {
+          query: { limit: q.limit, cursor: q.cursor, matched: q.matched, chain: q.chain, checkoutId: q.checkoutId },
+        }),
       retract: (id, w) => call('POST', `/transfers/${seg(id)}/retract`, { body: {}, write: w ?? {} }),
-      attach: (id, checkoutId, w) => call('POST', `/transfers/${seg(id)}/attach`, { body: { checkoutId }, write: w ?? {} }),
+      attach: (id, checkoutId, w) =>
+        call('POST', `/transfers/${seg(id)}/attach`, { body: { checkoutId }, write: w ?? {} }),
     },
     checkouts: {
       list: (q) => call('GET', '/checkouts', { query: { ...q } }),
@@ -35,33 +39,59 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       reject: (id, w) => call('POST', `/checkouts/${seg(id)}/reject`, { body: {}, write: w ?? {} }),
     },
     keys: {
-      create: (merchantId, settings, w) => call('POST', `/merchants/${seg(merchantId)}/keys`, { body: keyBody(settings), write: w ?? {} }),
-      list: (q) => call('GET', '/keys', { query: { limit: q.limit, cursor: q.cursor, merchantId: q.merchantId, status: q.status } }),
+      create: (merchantId, settings, w) =>
+        call('POST', `/merchants/${seg(merchantId)}/keys`, { body: keyBody(settings), write: w ?? {} }),
+      list: (q) =>
+        call('GET', '/keys', {
+          query: { limit: q.limit, cursor: q.cursor, merchantId: q.merchantId, status: q.status },
+        }),
       get: (id) => call('GET', `/keys/${seg(id)}`),
       update: (id, settings, w) => call('PATCH', `/keys/${seg(id)}`, { body: keyBody(settings), write: w ?? {} }),
       revoke: (id, w) => call('POST', `/keys/${seg(id)}/revoke`, { body: {}, write: w ?? {} }),
-      rotate: (id, overlapUntil, w) => call('POST', `/keys/${seg(id)}/rotate`, { body: defined({ overlapUntil }), write: w ?? {} }),
-      grant: (keyId, merchantId, w) => call('POST', `/keys/${seg(keyId)}/grants`, { body: { merchantId }, write: w ?? {} }),
-      ungrant: (keyId, merchantId, w) => call('DELETE', `/keys/${seg(keyId)}/grants/${seg(merchantId)}`, { write: w ?? {} }),
+      rotate: (id, overlapUntil, w) =>
+        call('POST', `/keys/${seg(id)}/rotate`, { body: defined({ overlapUntil }), write: w ?? {} }),
+      grant: (keyId, merchantId, w) =>
+        call('POST', `/keys/${seg(keyId)}/grants`, { body: { merchantId }, write: w ?? {} }),
+      ungrant: (keyId, merchantId, w) =>
+        call('DELETE', `/keys/${seg(keyId)}/grants/${seg(merchantId)}`, { write: w ?? {} }),
       grants: (keyId) => call('GET', `/keys/${seg(keyId)}/grants`),
     },
     wallets: {
-      create: (req, w) => call('POST', `/merchants/${seg(req.merchantId)}/wallets`, { body: { asset: req.asset, chain: req.chain, active: req.active }, write: w ?? {} }),
+      create: (req, w) =>
+        call('POST', `/merchants/${seg(req.merchantId)}/wallets`, {
+          body: { asset: req.asset, chain: req.chain, active: req.active },
+          write: w ?? {},
+        }),
       get: (id) => call('GET', `/wallets/${seg(id)}`),
-      list: (q) => call('GET', '/wallets', { query: { limit: q.limit, cursor: q.cursor, merchantId: q.merchantId, asset: q.asset, chain: q.chain, active: q.active } }),
-      setActive: (id, active, w) => call('POST', `/wallets/${seg(id)}/${active ? 'activate' : 'deactivate'}`, { body: {}, write: w ?? {} }),
+      list: (q) =>
+        call('GET', '/wallets', {
+          query: {
+            limit: q.limit,
+            cursor: q.cursor,
+            merchantId: q.merchantId,
+            asset: q.asset,
+            chain: q.chain,
+            active: q.active,
+          },
+        }),
+      setActive: (id, active, w) =>
+        call('POST', `/wallets/${seg(id)}/${active ? 'activate' : 'deactivate'}`, { body: {}, write: w ?? {} }),
       async post(req, w) {
         // The posting's own idempotency key and the request's are the same: a retried command
         // replays the request, and the ledger would refuse a second posting under the key anyway.
         const body = defined({ kind: req.kind, amount: req.amount, idempotencyKey: w?.idempotencyKey });
-        const { result, replayed } = await call.exchange('POST', `/wallets/${seg(req.walletId)}/postings`, { body, write: w ?? {} });
+        const { result, replayed } = await call.exchange('POST', `/wallets/${seg(req.walletId)}/postings`, {
+          body,
+          write: w ?? {},
+        });
         const res = result as { posting: Posting; replayed: boolean };
         // A repeated request gets the first answer again (replayed: false inside it): nothing
         // was applied this time either way.
         const posting: PostingResult = { ...res.posting, replayed: res.replayed || replayed };
         return posting;
       },
-      postings: (walletId, q) => call('GET', `/wallets/${seg(walletId)}/postings`, { query: { limit: q.limit, cursor: q.cursor } }),
+      postings: (walletId, q) =>
+        call('GET', `/wallets/${seg(walletId)}/postings`, { query: { limit: q.limit, cursor: q.cursor } }),
     },
     assets: {
       networks: (symbol) => call('GET', `/assets/${seg(symbol)}/networks`),
@@ -70,9 +100,13 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
     fees: {
       set: (req, w) => call('PUT', '/fees', { body: feeBody(req), write: w ?? {} }),
       // The API names the default schedule `default`; the backend interface names it ''.
-      list: (q) => call('GET', '/fees', { query: { merchantId: q.merchantId === '' ? 'default' : q.merchantId, currency: q.currency } }),
+      list: (q) =>
+        call('GET', '/fees', {
+          query: { merchantId: q.merchantId === '' ? 'default' : q.merchantId, currency: q.currency },
+        }),
       delete: (id, w) => call('DELETE', `/fees/${seg(id)}`, { write: w ?? {} }),
-      preview: (q) => call('GET', '/fees/preview', { query: { merchantId: q.merchantId, amount: q.amount, currency: q.currency } }),
+      preview: (q) =>
+        call('GET', '/fees/preview', { query: { merchantId: q.merchantId, amount: q.amount, currency: q.currency } }),
     },
     settlement: {
       set: (req, w) => call('PUT', '/settlement-currencies', { body: defined(req), write: w ?? {} }),
@@ -87,7 +121,9 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
     },
     masterKey: {
       rotate: async () => {
-        throw new UsageError('master-key rotate runs on the store, not through --admin-url: it needs the master keys themselves (see hostpay master-key rotate --help)');
+        throw new UsageError(
+          'master-key rotate runs on the store, not through --admin-url: it needs the master keys themselves (see hostpay master-key rotate --help)',
+        );
       },
     },
     close: async () => undefined,
@@ -100,6 +136,13 @@ function defined<T extends object>(value: T): Partial<T> {
 }
 
 const keyBody = (s: KeySettings) =>
-  defined({ scopes: s.scopes, rateLimitPerMinute: s.rateLimitPerMinute, expiresAt: s.expiresAt, ipAllowList: s.ipAllowList, label: s.label, requireSignatureV2: s.requireSignatureV2 });
+  defined({
+    scopes: s.scopes,
+    rateLimitPerMinute: s.rateLimitPerMinute,
+    expiresAt: s.expiresAt,
+    ipAllowList: s.ipAllowList,
+    label: s.label,
+    requireSignatureV2: s.requireSignatureV2,
+  });
 
 const feeBody = (r: FeeTierRequest) => defined({ ...r });

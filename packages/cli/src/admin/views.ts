@@ -54,7 +54,6 @@ export interface PostingResult extends Posting {
   replayed: boolean;
 }
 
-
 /** A checkout as operators see it: the merchant's own view (decimals as exact strings). */
 export type { Checkout };
 

@@ -26,7 +26,16 @@ interface CreateFlags extends MerchantFlags {
   open?: boolean;
 }
 
-const STATUSES: readonly CheckoutStatus[] = ['open', 'underpaid', 'processing', 'settled', 'expired', 'canceled', 'needs_review', 'invalid'];
+const STATUSES: readonly CheckoutStatus[] = [
+  'open',
+  'underpaid',
+  'processing',
+  'settled',
+  'expired',
+  'canceled',
+  'needs_review',
+  'invalid',
+];
 
 /** `--option USDT/TRON`, repeatable. */
 function collectOption(text: string, previous: { asset: string; chain: string }[] = []) {
@@ -46,37 +55,71 @@ function collectMetadata(text: string, previous: Record<string, string> = {}) {
 
 /** A merchant command's options: credentials, --merchant, --json. */
 function merchantCommand(cmd: Command): Command {
-  cmd.option('--merchant <id>', "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)");
+  cmd.option(
+    '--merchant <id>',
+    "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)",
+  );
   return withJsonOption(withCredentialOptions(cmd, { tokenHelp: CLIENT_TOKEN_HELP }));
 }
 
 /** Runs a call with the merchant's client, then prints the checkout (or the --json document). */
-async function withClient<T>(io: Io, opts: MerchantFlags, call: (client: ReturnType<typeof merchantClient>) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  io: Io,
+  opts: MerchantFlags,
+  call: (client: ReturnType<typeof merchantClient>) => Promise<T>,
+): Promise<T> {
   const creds = resolveCredentials(opts, io.env);
   return callServer(creds, () => call(merchantClient(creds)));
 }
 
 export function registerCheckout(program: Command, io: Io): void {
-  const checkout = program.command('checkout').description('hosted checkouts: create, list, get, cancel, pay in a sandbox; operators: review, settle, reject');
-  const show = (opts: MerchantFlags, c: Checkout, text: () => string = () => describeCheckout(c)) => printResult(io, opts.json, withJsonDecimals(c), text);
+  const checkout = program
+    .command('checkout')
+    .description('hosted checkouts: create, list, get, cancel, pay in a sandbox; operators: review, settle, reject');
+  const show = (opts: MerchantFlags, c: Checkout, text: () => string = () => describeCheckout(c)) =>
+    printResult(io, opts.json, withJsonDecimals(c), text);
 
   merchantCommand(
     checkout
       .command('create')
       .description('create a hosted checkout (POST /api/v1/cp/psp/hosted-pay) and print its id and payment page URL')
-      .argument('<amount>', 'positive decimal, at most 18 fractional digits, e.g. 100 or 99.95 (sent exactly as written)')
+      .argument(
+        '<amount>',
+        'positive decimal, at most 18 fractional digits, e.g. 100 or 99.95 (sent exactly as written)',
+      )
       .argument('<currency>', 'any currency the fee preview accepts, e.g. EUR')
       .option('--order-id <id>', 'your order reference (at most 64 characters, not unique)')
       .option('--description <text>', 'shown to the payer on the page (at most 500 characters)')
-      .option('--option <asset/chain>', 'offer this asset on this chain, e.g. USDT/TRON; repeat for more (default: every active wallet that can be priced)', collectOption)
-      .option('--expires-in <seconds>', 'seconds until it expires and its rates unlock, 300 to 86400 (default 900)', integerIn(300, 86_400))
+      .option(
+        '--option <asset/chain>',
+        'offer this asset on this chain, e.g. USDT/TRON; repeat for more (default: every active wallet that can be priced)',
+        collectOption,
+      )
+      .option(
+        '--expires-in <seconds>',
+        'seconds until it expires and its rates unlock, 300 to 86400 (default 900)',
+        integerIn(300, 86_400),
+      )
       .option('--success-url <url>', 'where the page sends the payer once paid (https; http to loopback on a sandbox)')
       .option('--cancel-url <url>', 'where "cancel and return" goes (https; http to loopback on a sandbox)')
-      .option('--metadata <key=value>', 'a string pair kept with the checkout; repeat for more (at most 20)', collectMetadata)
-      .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command creates one checkout (default: a random key)')
-      .option('--open', 'open the payment page in the default browser when this machine can (the URL is printed either way)'),
+      .option(
+        '--metadata <key=value>',
+        'a string pair kept with the checkout; repeat for more (at most 20)',
+        collectMetadata,
+      )
+      .option(
+        '--idempotency-key <key>',
+        'sent as Idempotency-Key, so repeating the command creates one checkout (default: a random key)',
+      )
+      .option(
+        '--open',
+        'open the payment page in the default browser when this machine can (the URL is printed either way)',
+      ),
   )
-    .addHelpText('after', '\nPrints the id and the page URL first, then the options to pay with. With --json: the checkout as the API\nreturns it, amounts as exact JSON number literals.')
+    .addHelpText(
+      'after',
+      '\nPrints the id and the page URL first, then the options to pay with. With --json: the checkout as the API\nreturns it, amounts as exact JSON number literals.',
+    )
     .action(async (amount: string, currency: string, opts: CreateFlags) => {
       const params: CreateCheckoutParams = {
         amount,
@@ -89,9 +132,12 @@ export function registerCheckout(program: Command, io: Io): void {
         cancelUrl: opts.cancelUrl,
         metadata: opts.metadata,
       };
-      const c = await withClient(io, opts, (client) => client.checkouts.create(params, { idempotencyKey: opts.idempotencyKey, merchantId: opts.merchant }));
+      const c = await withClient(io, opts, (client) =>
+        client.checkouts.create(params, { idempotencyKey: opts.idempotencyKey, merchantId: opts.merchant }),
+      );
       show(opts, c);
-      if (opts.open && !(await openUrl(c.url, io.env))) notice(io, `could not open a browser on this machine: open ${c.url} yourself`);
+      if (opts.open && !(await openUrl(c.url, io.env)))
+        notice(io, `could not open a browser on this machine: open ${c.url} yourself`);
     });
 
   merchantCommand(
@@ -106,25 +152,55 @@ export function registerCheckout(program: Command, io: Io): void {
       .option('--cursor <cursor>', 'the next page: the cursor the previous page printed'),
   )
     .addHelpText('after', '\nWith --json: {"items": [...], "nextCursor": ...}, amounts as exact JSON number literals.')
-    .action(async (opts: MerchantFlags & { status?: string; orderId?: string; from?: string; to?: string; limit?: number; cursor?: string }) => {
-      if (opts.status !== undefined && !STATUSES.includes(opts.status as CheckoutStatus)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(opts.status)}`);
-      const filters = { status: opts.status as CheckoutStatus | undefined, orderId: opts.orderId, createdFrom: opts.from, createdTo: opts.to, limit: opts.limit, cursor: opts.cursor, merchantId: opts.merchant };
-      const page = await withClient(io, opts, (client) => client.checkouts.list(filters));
-      printResult(io, opts.json, withJsonDecimals(page), () => {
-        if (page.items.length === 0) return 'no checkouts: create one with hostpay checkout create 100 EUR';
-        const more = page.nextCursor === null ? '' : `\nmore: repeat with --cursor ${page.nextCursor}`;
-        return renderTable(CHECKOUT_COLUMNS, page.items.map(checkoutRow)) + more;
-      });
-    });
+    .action(
+      async (
+        opts: MerchantFlags & {
+          status?: string;
+          orderId?: string;
+          from?: string;
+          to?: string;
+          limit?: number;
+          cursor?: string;
+        },
+      ) => {
+        if (opts.status !== undefined && !STATUSES.includes(opts.status as CheckoutStatus))
+          throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(opts.status)}`);
+        const filters = {
+          status: opts.status as CheckoutStatus | undefined,
+          orderId: opts.orderId,
+          createdFrom: opts.from,
+          createdTo: opts.to,
+          limit: opts.limit,
+          cursor: opts.cursor,
+          merchantId: opts.merchant,
+        };
+        const page = await withClient(io, opts, (client) => client.checkouts.list(filters));
+        printResult(io, opts.json, withJsonDecimals(page), () => {
+          if (page.items.length === 0) return 'no checkouts: create one with hostpay checkout create 100 EUR';
+          const more = page.nextCursor === null ? '' : `\nmore: repeat with --cursor ${page.nextCursor}`;
+          return renderTable(CHECKOUT_COLUMNS, page.items.map(checkoutRow)) + more;
+        });
+      },
+    );
 
-  merchantCommand(checkout.command('get').description('show one checkout: status, options, payments, timeline').argument('<checkout-id>', 'e.g. chk_...'))
-    .action(async (id: string, opts: MerchantFlags) => show(opts, await withClient(io, opts, (client) => client.checkouts.get(id, { merchantId: opts.merchant }))));
+  merchantCommand(
+    checkout
+      .command('get')
+      .description('show one checkout: status, options, payments, timeline')
+      .argument('<checkout-id>', 'e.g. chk_...'),
+  ).action(async (id: string, opts: MerchantFlags) =>
+    show(opts, await withClient(io, opts, (client) => client.checkouts.get(id, { merchantId: opts.merchant }))),
+  );
 
-  merchantCommand(checkout.command('cancel').description('cancel an open checkout (fails with CHECKOUT_STATE_CONFLICT once anything was paid)').argument('<checkout-id>', 'e.g. chk_...'))
-    .action(async (id: string, opts: MerchantFlags) => {
-      const c = await withClient(io, opts, (client) => client.checkouts.cancel(id, { merchantId: opts.merchant }));
-      show(opts, c, () => `canceled checkout ${c.id}`);
-    });
+  merchantCommand(
+    checkout
+      .command('cancel')
+      .description('cancel an open checkout (fails with CHECKOUT_STATE_CONFLICT once anything was paid)')
+      .argument('<checkout-id>', 'e.g. chk_...'),
+  ).action(async (id: string, opts: MerchantFlags) => {
+    const c = await withClient(io, opts, (client) => client.checkouts.cancel(id, { merchantId: opts.merchant }));
+    show(opts, c, () => `canceled checkout ${c.id}`);
+  });
 
   merchantCommand(
     checkout
@@ -132,29 +208,48 @@ export function registerCheckout(program: Command, io: Io): void {
       .description('sandbox only: pay a checkout as if a chain indexer saw the transfer (POST …/{id}/simulate-payment)')
       .argument('<checkout-id>', 'e.g. chk_...')
       .option('--amount <amount>', 'amount sent, in the asset (default: what is still due on that option)')
-      .option('--asset <symbol>', 'asset paid (default: the first payment option\'s, or the one on --chain)')
-      .option('--chain <symbol>', 'chain paid on (default: the first payment option\'s, or the one for --asset)')
-      .option('--confirmations <n>', "confirmations so far (default: the chain's requirement, so it confirms at once)", integerIn(0, 1_000_000)),
-  )
-    .action(async (id: string, opts: MerchantFlags & { amount?: string; asset?: string; chain?: string; confirmations?: number }) => {
+      .option('--asset <symbol>', "asset paid (default: the first payment option's, or the one on --chain)")
+      .option('--chain <symbol>', "chain paid on (default: the first payment option's, or the one for --asset)")
+      .option(
+        '--confirmations <n>',
+        "confirmations so far (default: the chain's requirement, so it confirms at once)",
+        integerIn(0, 1_000_000),
+      ),
+  ).action(
+    async (
+      id: string,
+      opts: MerchantFlags & { amount?: string; asset?: string; chain?: string; confirmations?: number },
+    ) => {
       const c = await withClient(io, opts, async (client) => {
         let { asset, chain } = opts;
         if (asset === undefined || chain === undefined) {
           // Which option to pay: the one the flags name, else the first; the server needs both.
           const current = await client.checkouts.get(id, { merchantId: opts.merchant });
-          const option = current.paymentOptions.find((o) => (asset === undefined || o.asset === asset.toUpperCase()) && (chain === undefined || o.chain === chain.toUpperCase()));
-          if (option === undefined) throw new UsageError(`checkout ${id} has no payment option${asset ? ` in ${asset}` : ''}${chain ? ` on ${chain}` : ''}: see hostpay checkout get ${id}`);
+          const option = current.paymentOptions.find(
+            (o) =>
+              (asset === undefined || o.asset === asset.toUpperCase()) &&
+              (chain === undefined || o.chain === chain.toUpperCase()),
+          );
+          if (option === undefined)
+            throw new UsageError(
+              `checkout ${id} has no payment option${asset ? ` in ${asset}` : ''}${chain ? ` on ${chain}` : ''}: see hostpay checkout get ${id}`,
+            );
           asset ??= option.asset;
           chain ??= option.chain;
         }
-        return client.checkouts.simulatePayment(id, { asset, chain, amount: opts.amount, confirmations: opts.confirmations }, { merchantId: opts.merchant });
+        return client.checkouts.simulatePayment(
+          id,
+          { asset, chain, amount: opts.amount, confirmations: opts.confirmations },
+          { merchantId: opts.merchant },
+        );
       });
       show(opts, c, () => {
         const last = c.payments.at(-1);
         const paid = last === undefined ? 'paid' : `paid ${last.amount} ${last.asset} on ${last.chain}`;
         return `${paid}: checkout ${c.id} is ${c.reason === null ? c.status : `${c.status} (${c.reason})`}\n\n${describeCheckout(c)}`;
       });
-    });
+    },
+  );
 
   registerCheckoutReview(checkout, io);
 }

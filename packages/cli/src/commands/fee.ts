@@ -20,16 +20,24 @@ interface FeeSetOptions extends WriteOptions {
 export function registerFee(program: Command, io: Io): void {
   const fee = program.command('fee').description('manage fee schedules');
 
-  withWriteOptions(fee.command('set').description('set a fee tier for a currency: the default schedule, or a merchant override'))
+  withWriteOptions(
+    fee.command('set').description('set a fee tier for a currency: the default schedule, or a merchant override'),
+  )
     .requiredOption('--currency <code>', 'currency the checkout is asked in, e.g. USDT or EUR')
     .addOption(new Option('--percent <p>', 'percentage of the amount (1.5 = 1.5 %)').conflicts('fixed'))
     .addOption(new Option('--fixed <f>', 'fixed fee per payment, in the fee currency').conflicts('percent'))
     .option('--min <m>', 'smallest fee (default 0)')
     .option('--on-chain-fee <x>', 'network fee added on top (default 0)')
-    .option('--fee-currency <c2>', 'charge fees in this currency (needs a rate: hostpay rate set); same as hostpay settlement set')
+    .option(
+      '--fee-currency <c2>',
+      'charge fees in this currency (needs a rate: hostpay rate set); same as hostpay settlement set',
+    )
     .option('--from-amount <a>', 'tier applies from this amount up (default 0)')
     .option('--merchant <id>', 'override for one merchant (default: the default schedule)')
-    .addHelpText('after', '\nExactly one of --percent and --fixed is required. Setting a tier with the same currency, schedule\nand --from-amount replaces it.')
+    .addHelpText(
+      'after',
+      '\nExactly one of --percent and --fixed is required. Setting a tier with the same currency, schedule\nand --from-amount replaces it.',
+    )
     .action(async (opts: FeeSetOptions) => {
       const value = opts.percent ?? opts.fixed;
       if (value === undefined) throw new UsageError('fee set needs --percent <p> or --fixed <f>');
@@ -58,7 +66,8 @@ export function registerFee(program: Command, io: Io): void {
     .option('--default', 'only the default schedule')
     .option('--currency <code>', 'only tiers for this currency')
     .action(async (opts: AdminOptions & { merchant?: string; default?: boolean; currency?: string }) => {
-      if (opts.default === true && opts.merchant !== undefined) throw new UsageError('fee list takes --merchant or --default, not both');
+      if (opts.default === true && opts.merchant !== undefined)
+        throw new UsageError('fee list takes --merchant or --default, not both');
       const merchantId = opts.default === true ? '' : opts.merchant;
       const tiers = await withBackend(io, opts, (b) => b.fees.list({ merchantId, currency: opts.currency }));
       printList(io, opts.json, tiers, {
@@ -83,15 +92,22 @@ export function registerFee(program: Command, io: Io): void {
       printAdmin(io, opts.json, deleted, () => `deleted fee tier ${deleted.id}`);
     });
 
-  withAdminOptions(fee.command('preview').description("the fee a merchant's checkout would be charged, computed as the merchant API does"))
+  withAdminOptions(
+    fee
+      .command('preview')
+      .description("the fee a merchant's checkout would be charged, computed as the merchant API does"),
+  )
     .requiredOption('--merchant <id>', 'the merchant whose schedule applies (its override, else the default)')
     .argument('<amount>', 'checkout amount: positive decimal, at most 18 fractional digits')
     .argument('<currency>', 'currency asked for, e.g. EUR or USDT')
     .action(async (amount: string, currency: string, opts: AdminOptions & { merchant: string }) => {
-      const preview = await withBackend(io, opts, (b) => b.fees.preview({ merchantId: opts.merchant, amount, currency }));
+      const preview = await withBackend(io, opts, (b) =>
+        b.fees.preview({ merchantId: opts.merchant, amount, currency }),
+      );
       printAdmin(io, opts.json, preview, () => describeFees(preview, "the merchant's own schedule"));
     });
 }
 
 const schedule = (t: Pick<FeeTier, 'merchantId'>): string => (t.merchantId === null ? 'default' : t.merchantId);
-const rule = (t: Pick<FeeTier, 'isPercentage' | 'value'>): string => (t.isPercentage ? `${t.value} %` : `fixed ${t.value}`);
+const rule = (t: Pick<FeeTier, 'isPercentage' | 'value'>): string =>
+  t.isPercentage ? `${t.value} %` : `fixed ${t.value}`;

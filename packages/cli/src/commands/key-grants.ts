@@ -6,7 +6,9 @@ import type { Io } from '../output.js';
 
 /** Platform keys: which other merchants a key may act for (`merchantId` in merchant requests). */
 export function registerKeyGrants(key: Command, io: Io): void {
-  withWriteOptions(key.command('grant').description('let a platform key act for another merchant (merchantId query parameter)'))
+  withWriteOptions(
+    key.command('grant').description('let a platform key act for another merchant (merchantId query parameter)'),
+  )
     .argument('<key-id>', 'the platform API key, e.g. hp_...')
     .argument('<merchant-id>', 'the sub-merchant it may act for, e.g. mer_...')
     .action(async (keyId: string, merchantId: string, opts: WriteOptions) => {

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { EVENT_STREAM_KEEPALIVE_MS, WEBHOOK_PATHS, webhookHeaders } from '@hostpay/protocol';
-import { resolveCredentials, urlFor, withCredentialOptions, type CredentialFlags, type Credentials } from '../credentials.js';
+import {
+  resolveCredentials,
+  urlFor,
+  withCredentialOptions,
+  type CredentialFlags,
+  type Credentials,
+} from '../credentials.js';
 import { answerOf, cannotReach } from '../merchant-call.js';
 import { integerIn } from '../options.js';
 import { CommandError, UsageError, type Io } from '../output.js';
@@ -20,7 +26,9 @@ export interface StreamedEvent {
  * `data:` lines (joined with newlines, as the spec says), and the `: events after #N` comment the
  * server opens with.
  */
-export async function* readEventStream(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<StreamedEvent | { after: number }> {
+export async function* readEventStream(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<StreamedEvent | { after: number }> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body as AsyncIterable<Uint8Array>) {
@@ -102,14 +110,24 @@ function idleGuard(seconds: number) {
  * stop). `cursor.after` moves with each event as it comes, not when the connection ends, so a
  * connection that breaks or goes silent is resumed after the last event it delivered too.
  */
-async function followOnce(creds: Credentials, cursor: { after: number | undefined }, types: string | undefined, idleSeconds: number, onReady: (after: number) => void, onEvent: (e: StreamedEvent) => Promise<boolean>): Promise<boolean> {
+async function followOnce(
+  creds: Credentials,
+  cursor: { after: number | undefined },
+  types: string | undefined,
+  idleSeconds: number,
+  onReady: (after: number) => void,
+  onEvent: (e: StreamedEvent) => Promise<boolean>,
+): Promise<boolean> {
   const q = new URLSearchParams();
   if (cursor.after !== undefined) q.set('afterSequence', String(cursor.after));
   if (types !== undefined) q.set('type', types);
   const url = urlFor(creds.baseUrl, `${WEBHOOK_PATHS.eventStream}${q.size > 0 ? `?${q}` : ''}`);
   const token = creds.token ?? (await requestToken(creds)).accessToken;
   const guard = idleGuard(idleSeconds);
-  const headers = { ...authHeaders({ ...creds, token }, '', Date.now(), { method: 'GET', url }), accept: 'text/event-stream' };
+  const headers = {
+    ...authHeaders({ ...creds, token }, '', Date.now(), { method: 'GET', url }),
+    accept: 'text/event-stream',
+  };
   const response = await guard.wait(fetch(url, { headers, signal: guard.signal }));
   if (response.status !== 200 || response.body === null) {
     answerOf(response.status, await guard.wait(response.text()), url);
@@ -143,21 +161,50 @@ export function registerListen(program: Command, io: Io): void {
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/hooks')
     .option('--events <types>', 'only these event types, comma-separated (default: every type)')
     .option('--secret <whsec>', 'signing secret to use (default: $HOSTPAY_LISTEN_SECRET, else a new one each run)')
-    .option('--max-events <n>', 'stop after forwarding this many events (for scripts and tests)', integerIn(1, 1_000_000))
-    .option('--idle-timeout <seconds>', `reconnect when the stream sends nothing, not even its keep-alive every ${EVENT_STREAM_KEEPALIVE_MS / 1000} s, for this long (default ${DEFAULT_IDLE_SECONDS})`, integerIn(1, 3600));
-  withCredentialOptions(cmd, { tokenHelp: 'bearer token (default: $HOSTPAY_TOKEN; without one the command obtains its own, again on each reconnection)' }).action(
-    async (opts: CredentialFlags & { forwardTo: string; events?: string; secret?: string; maxEvents?: number; idleTimeout?: number }) => {
-      if (!/^https?:\/\//.test(opts.forwardTo)) throw new UsageError('--forward-to must be an http(s) URL, e.g. http://localhost:3000/hooks');
+    .option(
+      '--max-events <n>',
+      'stop after forwarding this many events (for scripts and tests)',
+      integerIn(1, 1_000_000),
+    )
+    .option(
+      '--idle-timeout <seconds>',
+      `reconnect when the stream sends nothing, not even its keep-alive every ${EVENT_STREAM_KEEPALIVE_MS / 1000} s, for this long (default ${DEFAULT_IDLE_SECONDS})`,
+      integerIn(1, 3600),
+    );
+  withCredentialOptions(cmd, {
+    tokenHelp:
+      'bearer token (default: $HOSTPAY_TOKEN; without one the command obtains its own, again on each reconnection)',
+  }).action(
+    async (
+      opts: CredentialFlags & {
+        forwardTo: string;
+        events?: string;
+        secret?: string;
+        maxEvents?: number;
+        idleTimeout?: number;
+      },
+    ) => {
+      if (!/^https?:\/\//.test(opts.forwardTo))
+        throw new UsageError('--forward-to must be an http(s) URL, e.g. http://localhost:3000/hooks');
       const secret = opts.secret ?? io.env.HOSTPAY_LISTEN_SECRET ?? `whsec_${randomBytes(24).toString('base64')}`;
       if (!secret.startsWith('whsec_')) throw new UsageError('--secret must be whsec_ followed by base64');
       const creds = resolveCredentials(opts, io.env);
       let forwarded = 0;
       let ready = false;
       const forward = async (e: StreamedEvent): Promise<boolean> => {
-        const headers = { ...webhookHeaders([secret], eventId(e.body), Math.floor(Date.now() / 1000), e.body), 'content-type': 'application/json' };
+        const headers = {
+          ...webhookHeaders([secret], eventId(e.body), Math.floor(Date.now() / 1000), e.body),
+          'content-type': 'application/json',
+        };
         let outcome: string;
         try {
-          const res = await fetch(opts.forwardTo, { method: 'POST', headers, body: e.body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+          const res = await fetch(opts.forwardTo, {
+            method: 'POST',
+            headers,
+            body: e.body,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(10_000),
+          });
           outcome = `HTTP ${res.status}`;
           await res.body?.cancel();
         } catch (err) {
@@ -171,12 +218,15 @@ export function registerListen(program: Command, io: Io): void {
       const onReady = (after: number) => {
         if (ready) return;
         ready = true;
-        io.stdout(`Ready: forwarding events after #${after} to ${opts.forwardTo}\nYour local webhook signing secret is ${secret}\n`);
+        io.stdout(
+          `Ready: forwarding events after #${after} to ${opts.forwardTo}\nYour local webhook signing secret is ${secret}\n`,
+        );
       };
       const cursor: { after: number | undefined } = { after: undefined };
       for (;;) {
         try {
-          if (await followOnce(creds, cursor, opts.events, opts.idleTimeout ?? DEFAULT_IDLE_SECONDS, onReady, forward)) return;
+          if (await followOnce(creds, cursor, opts.events, opts.idleTimeout ?? DEFAULT_IDLE_SECONDS, onReady, forward))
+            return;
         } catch (err) {
           // Refusals (bad credentials, scope, too many streams) end the command; a lost connection is retried.
           if (err instanceof CommandError && err.code !== 'UNAVAILABLE') throw err;

@@ -11,7 +11,10 @@ export function registerLogin(program: Command, io: Io): void {
     .description('check an API key against the server, then save it as a profile the merchant commands fall back on')
     .option('--api-key <key>', 'API key to check and save (default: $HOSTPAY_API_KEY)')
     .option('--api-secret <secret>', 'its secret (default: $HOSTPAY_API_SECRET)')
-    .option('--base-url <url>', `server address (default: $HOSTPAY_BASE_URL, else the one this profile already has, else ${DEFAULT_BASE_URL})`)
+    .option(
+      '--base-url <url>',
+      `server address (default: $HOSTPAY_BASE_URL, else the one this profile already has, else ${DEFAULT_BASE_URL})`,
+    )
     .option('--profile <name>', 'save as this profile (default: $HOSTPAY_PROFILE, else "default")');
   withJsonOption(login)
     .addHelpText(
@@ -28,7 +31,12 @@ export function registerLogin(program: Command, io: Io): void {
     .action(async (opts: CredentialFlags & { json?: boolean }) => {
       const { name, file, creds } = resolveLogin(opts, io.env);
       const token = await callServer(creds, () => merchantClient(creds).issueToken({ expiresIn: 60 }));
-      saveProfile(file, name, { baseUrl: creds.baseUrl, apiKey: creds.apiKey, apiSecret: creds.apiSecret, savedAt: new Date().toISOString() });
+      saveProfile(file, name, {
+        baseUrl: creds.baseUrl,
+        apiKey: creds.apiKey,
+        apiSecret: creds.apiSecret,
+        savedAt: new Date().toISOString(),
+      });
       const out = { profile: name, file, baseUrl: creds.baseUrl, apiKey: creds.apiKey, scopes: token.scope };
       printResult(io, opts.json, out, () =>
         [
@@ -39,7 +47,11 @@ export function registerLogin(program: Command, io: Io): void {
       );
     });
 
-  withJsonOption(program.command('logout').description('remove a saved profile (the API key itself stays valid; an operator revokes keys)'))
+  withJsonOption(
+    program
+      .command('logout')
+      .description('remove a saved profile (the API key itself stays valid; an operator revokes keys)'),
+  )
     .option('--profile <name>', 'profile to remove (default: $HOSTPAY_PROFILE, else "default")')
     .action((opts: { profile?: string; json?: boolean }) => {
       const { name } = profileName(opts.profile, io.env);

@@ -19,7 +19,13 @@ It runs on the store directly, never through --admin-url: it needs the keys them
 export function registerMasterKey(program: Command, io: Io): void {
   const masterKey = program.command('master-key').description('the master key that encrypts API secrets at rest');
 
-  withStoreOptions(masterKey.command('rotate').description('re-encrypt every secret under HOSTPAY_MASTER_KEY; HOSTPAY_MASTER_KEY_PREVIOUS holds the old key(s)'))
+  withStoreOptions(
+    masterKey
+      .command('rotate')
+      .description(
+        're-encrypt every secret under HOSTPAY_MASTER_KEY; HOSTPAY_MASTER_KEY_PREVIOUS holds the old key(s)',
+      ),
+  )
     .addHelpText('after', PROCEDURE)
     .action(async (opts: StoreOptions) => {
       // Checked before the store is opened: opening it with the new key alone would already fail
@@ -29,9 +35,13 @@ export function registerMasterKey(program: Command, io: Io): void {
       const backend = await openLocalBackend(io, { dataDir: opts.dataDir, allowNewMasterKey: false });
       try {
         const result = await backend.masterKey.rotate();
-        printAdmin(io, opts.json, result, () =>
-          `re-sealed ${result.resealed} secret${result.resealed === 1 ? '' : 's'} under the new master key (${result.alreadyCurrent} already under it)\n` +
-          'next: remove HOSTPAY_MASTER_KEY_PREVIOUS from every instance once they all run with the new HOSTPAY_MASTER_KEY',
+        printAdmin(
+          io,
+          opts.json,
+          result,
+          () =>
+            `re-sealed ${result.resealed} secret${result.resealed === 1 ? '' : 's'} under the new master key (${result.alreadyCurrent} already under it)\n` +
+            'next: remove HOSTPAY_MASTER_KEY_PREVIOUS from every instance once they all run with the new HOSTPAY_MASTER_KEY',
         );
       } finally {
         await backend.close();

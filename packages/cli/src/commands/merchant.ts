@@ -1,7 +1,15 @@
 import { Option, type Command } from 'commander';
 import type { Merchant, MerchantStatus } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
-import { pageRequest, withAdminOptions, withPageOptions, withWriteOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
+import {
+  pageRequest,
+  withAdminOptions,
+  withPageOptions,
+  withWriteOptions,
+  type AdminOptions,
+  type PageOptions,
+  type WriteOptions,
+} from '../admin/options.js';
 import { printAdmin, printPage } from '../admin/print.js';
 import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
@@ -14,7 +22,11 @@ export function registerMerchant(program: Command, io: Io): void {
     .requiredOption('--name <name>', 'display name, 1 to 200 characters')
     .action(async (opts: WriteOptions & { name: string }) => {
       const created = await withBackend(io, opts, (b) => b.merchants.create(opts.name, opts));
-      show(opts, created, `created merchant ${created.id} (${created.name})\nnext: hostpay key create --merchant ${created.id}`);
+      show(
+        opts,
+        created,
+        `created merchant ${created.id} (${created.name})\nnext: hostpay key create --merchant ${created.id}`,
+      );
     });
 
   withPageOptions(withAdminOptions(merchant.command('list').description('list merchants, oldest first')))
@@ -32,7 +44,18 @@ export function registerMerchant(program: Command, io: Io): void {
     .argument('<merchant-id>', 'e.g. mer_...')
     .action(async (id: string, opts: AdminOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.get(id));
-      show(opts, m, renderPairs([['id', m.id], ['name', m.name], ['status', m.status], ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`], ['created', m.createdAt], ['updated', m.updatedAt]]));
+      show(
+        opts,
+        m,
+        renderPairs([
+          ['id', m.id],
+          ['name', m.name],
+          ['status', m.status],
+          ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`],
+          ['created', m.createdAt],
+          ['updated', m.updatedAt],
+        ]),
+      );
     });
 
   withWriteOptions(merchant.command('rename').description("change a merchant's display name"))
@@ -46,18 +69,32 @@ export function registerMerchant(program: Command, io: Io): void {
   withWriteOptions(merchant.command('update').description("change a merchant's settings: name, underpayment tolerance"))
     .argument('<merchant-id>', 'e.g. mer_...')
     .option('--name <name>', 'new display name, 1 to 200 characters')
-    .option('--underpayment-tolerance <percent>', 'how far below the amount due (percent, 0 to 5, e.g. 0.5) a payment still completes a checkout; applies to checkouts created afterwards')
+    .option(
+      '--underpayment-tolerance <percent>',
+      'how far below the amount due (percent, 0 to 5, e.g. 0.5) a payment still completes a checkout; applies to checkouts created afterwards',
+    )
     .action(async (id: string, opts: WriteOptions & { name?: string; underpaymentTolerance?: string }) => {
-      if (opts.name === undefined && opts.underpaymentTolerance === undefined) throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance');
-      const m = await withBackend(io, opts, (b) => b.merchants.update(id, { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance }, opts));
+      if (opts.name === undefined && opts.underpaymentTolerance === undefined)
+        throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance');
+      const m = await withBackend(io, opts, (b) =>
+        b.merchants.update(id, { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance }, opts),
+      );
       show(opts, m, `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %`);
     });
 
-  withWriteOptions(merchant.command('suspend').description("suspend a merchant: its API keys are refused (403 MERCHANT_SUSPENDED) until resumed"))
+  withWriteOptions(
+    merchant
+      .command('suspend')
+      .description('suspend a merchant: its API keys are refused (403 MERCHANT_SUSPENDED) until resumed'),
+  )
     .argument('<merchant-id>', 'e.g. mer_...')
     .action(async (id: string, opts: WriteOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.suspend(id, opts));
-      show(opts, m, `suspended merchant ${m.id} (${m.name}): its API keys are refused until hostpay merchant resume ${m.id}`);
+      show(
+        opts,
+        m,
+        `suspended merchant ${m.id} (${m.name}): its API keys are refused until hostpay merchant resume ${m.id}`,
+      );
     });
 
   withWriteOptions(merchant.command('resume').description('resume a suspended merchant: its API keys work again'))

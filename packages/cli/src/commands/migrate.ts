@@ -5,8 +5,17 @@ import { printResult, type Io } from '../output.js';
 import { withStoreOptions, type StoreOptions } from '../options.js';
 
 export function registerMigrate(program: Command, io: Io): void {
-  withStoreOptions(program.command('migrate').description('apply pending schema migrations to the configured store (SQLite, or HOSTPAY_DATABASE_URL=postgres://…)'))
-    .addHelpText('after', '\nSafe to run again (nothing left to apply: a no-op) and from several machines at once (migrations\nare serialised by a lock). Needs no master key. `serve` also migrates on start; run this first to\nupgrade the schema as its own deployment step.')
+  withStoreOptions(
+    program
+      .command('migrate')
+      .description(
+        'apply pending schema migrations to the configured store (SQLite, or HOSTPAY_DATABASE_URL=postgres://…)',
+      ),
+  )
+    .addHelpText(
+      'after',
+      '\nSafe to run again (nothing left to apply: a no-op) and from several machines at once (migrations\nare serialised by a lock). Needs no master key. `serve` also migrates on start; run this first to\nupgrade the schema as its own deployment step.',
+    )
     .action(async (opts: StoreOptions) => {
       const config = await configFrom(io, { dataDir: opts.dataDir });
       const server = await loadServer();
@@ -30,7 +39,9 @@ const isPostgres = (config: Config) => /^postgres(ql)?:\/\//.test(config.databas
 
 /** Where the store is, without a password. */
 function describeStore(config: Config): string {
-  return isPostgres(config) ? config.databaseUrl.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@') : `SQLite ${config.databaseUrl.replace(/^sqlite:/, '') || `${config.dataDir}/hostpay.db`}`;
+  return isPostgres(config)
+    ? config.databaseUrl.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')
+    : `SQLite ${config.databaseUrl.replace(/^sqlite:/, '') || `${config.dataDir}/hostpay.db`}`;
 }
 
 /**
@@ -41,6 +52,9 @@ async function openStore(config: Config): Promise<Store> {
   const server = await loadServer();
   if (!isPostgres(config)) return server.openSqliteStore(server.sqliteFile(config));
   const open = (server as { openStore?: (c: Config) => Promise<Store> }).openStore;
-  if (open === undefined) throw new Error('this server build cannot open PostgreSQL on its own: start hostpay serve once (it migrates on start)');
+  if (open === undefined)
+    throw new Error(
+      'this server build cannot open PostgreSQL on its own: start hostpay serve once (it migrates on start)',
+    );
   return open(config);
 }

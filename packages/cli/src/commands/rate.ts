@@ -14,17 +14,24 @@ export function registerRate(program: Command, io: Io): void {
     .argument('<rate>', 'positive decimal, e.g. 1.0842')
     .option('--source <text>', 'where the rate comes from, for the audit log (default: manual)')
     .action(async (base: string, quote: string, value: string, opts: WriteOptions & { source?: string }) => {
-      const set = await withBackend(io, opts, (b) => b.rates.set({ base, quote, rate: value, source: opts.source }, opts));
+      const set = await withBackend(io, opts, (b) =>
+        b.rates.set({ base, quote, rate: value, source: opts.source }, opts),
+      );
       printAdmin(io, opts.json, set, () => `rate set: 1 ${set.base} = ${set.rate} ${set.quote}`);
     });
 
-  withAdminOptions(rate.command('list').description('list conversion rates'))
-    .action(async (opts: AdminOptions) => {
-      const rates = await withBackend(io, opts, (b) => b.rates.list());
-      printList(io, opts.json, rates, {
-        columns: [{ header: 'BASE' }, { header: 'QUOTE' }, { header: 'RATE', align: 'decimal' }, { header: 'SOURCE' }, { header: 'UPDATED' }],
-        row: (r) => [r.base, r.quote, r.rate, r.source, r.updatedAt],
-        empty: 'no rates: set one with hostpay rate set BASE QUOTE RATE',
-      });
+  withAdminOptions(rate.command('list').description('list conversion rates')).action(async (opts: AdminOptions) => {
+    const rates = await withBackend(io, opts, (b) => b.rates.list());
+    printList(io, opts.json, rates, {
+      columns: [
+        { header: 'BASE' },
+        { header: 'QUOTE' },
+        { header: 'RATE', align: 'decimal' },
+        { header: 'SOURCE' },
+        { header: 'UPDATED' },
+      ],
+      row: (r) => [r.base, r.quote, r.rate, r.source, r.updatedAt],
+      empty: 'no rates: set one with hostpay rate set BASE QUOTE RATE',
     });
+  });
 }

@@ -15,11 +15,24 @@ interface ServeOptions extends StoreOptions {
 
 export function registerServe(program: Command, io: Io): void {
   withStoreOptions(program.command('serve').description('run the HTTP server'))
-    .option('--demo', 'sandbox: generate the master key if needed, seed a demo merchant once, print credentials and requests to try')
-    .option('--sandbox', 'a test deployment (as HOSTPAY_SANDBOX=true): diagnostic authentication errors and the sandbox-only features; --demo implies it')
+    .option(
+      '--demo',
+      'sandbox: generate the master key if needed, seed a demo merchant once, print credentials and requests to try',
+    )
+    .option(
+      '--sandbox',
+      'a test deployment (as HOSTPAY_SANDBOX=true): diagnostic authentication errors and the sandbox-only features; --demo implies it',
+    )
     .option('--host <host>', 'address to listen on (default: $HOSTPAY_HOST or 127.0.0.1)')
-    .option('--port <port>', 'port to listen on, 0 for any free port (default: $HOSTPAY_PORT or 8080)', integerIn(0, 65_535))
-    .addHelpText('after', '\nLogs go to stderr; stdout carries only the start-up summary (one JSON document with --json).\nSIGTERM or Ctrl-C drains in-flight requests, closes the store and exits.')
+    .option(
+      '--port <port>',
+      'port to listen on, 0 for any free port (default: $HOSTPAY_PORT or 8080)',
+      integerIn(0, 65_535),
+    )
+    .addHelpText(
+      'after',
+      '\nLogs go to stderr; stdout carries only the start-up summary (one JSON document with --json).\nSIGTERM or Ctrl-C drains in-flight requests, closes the store and exits.',
+    )
     .action((opts: ServeOptions) => serve(io, opts));
 }
 
@@ -30,7 +43,12 @@ export function registerServe(program: Command, io: Io): void {
  */
 async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const { createServer } = await import('../server-http.js');
-  let config = await configFrom(io, { dataDir: opts.dataDir, host: opts.host, port: opts.port, ...(opts.demo === true || opts.sandbox === true ? { sandbox: true } : {}) });
+  let config = await configFrom(io, {
+    dataDir: opts.dataDir,
+    host: opts.host,
+    port: opts.port,
+    ...(opts.demo === true || opts.sandbox === true ? { sandbox: true } : {}),
+  });
   if (opts.demo === true) {
     // The demo shows the operator console: on unless HOSTPAY_CONSOLE says otherwise, with an
     // operator token of the data directory's own when none is configured.
@@ -38,7 +56,9 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
     config = {
       ...config,
       ...(io.env.HOSTPAY_CONSOLE === undefined || io.env.HOSTPAY_CONSOLE === '' ? { console: true } : {}),
-      ...(config.adminToken === '' && config.adminTokens === '' ? { adminToken: demoOperatorToken(config.dataDir) } : {}),
+      ...(config.adminToken === '' && config.adminTokens === ''
+        ? { adminToken: demoOperatorToken(config.dataDir) }
+        : {}),
     };
   }
   const serviceLog = heldLog();
@@ -47,7 +67,11 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   const logs = heldStream(process.stderr, opts.demo === true);
   // Only the sandbox may invent a master key; a real deployment must be given one. Logs go to
   // stderr, keeping stdout for the summary, so `--json` output stays one document.
-  const hostpay = await createServer(config, { generateMasterKey: opts.demo === true, log: serviceLog, logger: { stream: logs } });
+  const hostpay = await createServer(config, {
+    generateMasterKey: opts.demo === true,
+    log: serviceLog,
+    logger: { stream: logs },
+  });
   warnIfGeneratedMasterKey(io, config, hostpay.services);
   serviceLog.attach(hostpay.app.log);
   let server: Awaited<ReturnType<typeof hostpay.listen>>;
@@ -110,7 +134,12 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const docsUrl = `${url}/docs`;
   if (opts.demo !== true) {
     const what = config.sandbox ? 'hostpay sandbox (test deployment: never for real payments)' : 'hostpay';
-    printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, sandbox: config.sandbox }, () => `${what} listening on ${url} (API docs ${docsUrl})`);
+    printResult(
+      io,
+      opts.json,
+      { url, docsUrl, dataDir: config.dataDir, sandbox: config.sandbox },
+      () => `${what} listening on ${url} (API docs ${docsUrl})`,
+    );
     return;
   }
   const server = await loadServer();
@@ -120,9 +149,32 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const checkoutUrl = await server.demoCheckoutUrl(services, demo.merchantId);
   // Through the real HTTP path, so the printed token proves signing and the token route work.
   const token = await requestToken({ baseUrl: url, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token: undefined });
-  const consoleInfo = config.console && config.adminToken !== '' ? { url: `${url}/console`, operatorToken: config.adminToken } : undefined;
-  const info: DemoInfo = { url, dataDir: config.dataDir, created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, console: consoleInfo };
+  const consoleInfo =
+    config.console && config.adminToken !== ''
+      ? { url: `${url}/console`, operatorToken: config.adminToken }
+      : undefined;
+  const info: DemoInfo = {
+    url,
+    dataDir: config.dataDir,
+    created: demo.created,
+    merchantId: demo.merchantId,
+    apiKey: demo.apiKey,
+    apiSecret: demo.apiSecret,
+    token,
+    checkoutUrl,
+    console: consoleInfo,
+  };
   const { env, requests } = demoCommands(info);
-  const demoJson = { created: demo.created, merchantId: demo.merchantId, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token, checkoutUrl, console: consoleInfo ?? null, env, requests };
+  const demoJson = {
+    created: demo.created,
+    merchantId: demo.merchantId,
+    apiKey: demo.apiKey,
+    apiSecret: demo.apiSecret,
+    token,
+    checkoutUrl,
+    console: consoleInfo ?? null,
+    env,
+    requests,
+  };
   printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, demo: demoJson }, () => demoBanner(info));
 }

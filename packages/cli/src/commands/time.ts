@@ -10,7 +10,10 @@ export function registerTime(program: Command, io: Io): void {
     .command('time')
     .description("server time (GET /api/v1/time, no API key needed) and this machine's clock offset");
   withJsonOption(withBaseUrlOptions(cmd))
-    .addHelpText('after', '\nOffset = server time - local time at the middle of the request, in seconds. Signed requests\nare refused when the offset is outside the tolerance the server reports (default ±60 s).')
+    .addHelpText(
+      'after',
+      '\nOffset = server time - local time at the middle of the request, in seconds. Signed requests\nare refused when the offset is outside the tolerance the server reports (default ±60 s).',
+    )
     .action(async (opts: CredentialFlags & { json?: boolean }) => {
       const baseUrl = resolveBaseUrl(opts, io.env);
       // GET /api/v1/time sends no credentials; the client only insists on having some to be built.
@@ -32,13 +35,17 @@ export function registerTime(program: Command, io: Io): void {
       };
       printResult(io, opts.json, out, () => {
         const sign = offsetSeconds < 0 ? '-' : '+';
-        const verdict = Math.abs(offsetSeconds) < time.toleranceSeconds
-          ? `within the ±${time.toleranceSeconds} s the server accepts`
-          : `OUTSIDE the ±${time.toleranceSeconds} s the server accepts: sync this machine's clock (NTP); hostpay curl and other signers that do not correct for it will be refused`;
+        const verdict =
+          Math.abs(offsetSeconds) < time.toleranceSeconds
+            ? `within the ±${time.toleranceSeconds} s the server accepts`
+            : `OUTSIDE the ±${time.toleranceSeconds} s the server accepts: sync this machine's clock (NTP); hostpay curl and other signers that do not correct for it will be refused`;
         return renderPairs([
           ['server time', `${out.serverTime} (Unix ${out.unixTime})`],
           ['local time', out.localTime],
-          ['offset', `${sign}${Math.abs(offsetSeconds).toFixed(3)} s (server - this machine; round trip ${out.roundTripMs} ms)`],
+          [
+            'offset',
+            `${sign}${Math.abs(offsetSeconds).toFixed(3)} s (server - this machine; round trip ${out.roundTripMs} ms)`,
+          ],
           ['', verdict],
         ]);
       });

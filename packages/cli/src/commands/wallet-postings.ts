@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import { POSTING_KINDS, type PostingKind } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
-import { pageRequest, withAdminOptions, withPageOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
+import {
+  pageRequest,
+  withAdminOptions,
+  withPageOptions,
+  type AdminOptions,
+  type PageOptions,
+  type WriteOptions,
+} from '../admin/options.js';
 import { printAdmin, printPage } from '../admin/print.js';
 import type { Io } from '../output.js';
 
@@ -22,14 +29,22 @@ export function registerWalletPostings(wallet: Command, io: Io): void {
       .option('--idempotency-key <key>', 'repeat a posting safely: the same key applies it once (default: a new key)')
       .action(async (walletId: string, amount: string, opts: WriteOptions) => {
         const p = await withBackend(io, opts, (b) => b.wallets.post({ walletId, kind, amount }, opts));
-        printAdmin(io, opts.json, p, () =>
-          `${kind} ${p.amount} on ${p.walletId}: balance ${p.amountAfter}, frozen ${p.freezeAmountAfter}` +
-          (p.replayed ? `\nreplayed: idempotency key ${p.idempotencyKey} was already applied, nothing changed` : ''),
+        printAdmin(
+          io,
+          opts.json,
+          p,
+          () =>
+            `${kind} ${p.amount} on ${p.walletId}: balance ${p.amountAfter}, frozen ${p.freezeAmountAfter}` +
+            (p.replayed ? `\nreplayed: idempotency key ${p.idempotencyKey} was already applied, nothing changed` : ''),
         );
       });
   }
 
-  withPageOptions(withAdminOptions(wallet.command('postings').description("a wallet's ledger postings, oldest first, with the balances after each")))
+  withPageOptions(
+    withAdminOptions(
+      wallet.command('postings').description("a wallet's ledger postings, oldest first, with the balances after each"),
+    ),
+  )
     .argument('<wallet-id>', 'e.g. wal_...')
     .action(async (walletId: string, opts: AdminOptions & PageOptions) => {
       const page = await withBackend(io, opts, (b) => b.wallets.postings(walletId, pageRequest(opts)));

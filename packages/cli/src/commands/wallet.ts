@@ -2,7 +2,15 @@ import { Option, type Command } from 'commander';
 import { decimalText, Decimal } from '@hostpay/protocol';
 import type { AdminWallet } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
-import { pageRequest, withAdminOptions, withPageOptions, withWriteOptions, type AdminOptions, type PageOptions, type WriteOptions } from '../admin/options.js';
+import {
+  pageRequest,
+  withAdminOptions,
+  withPageOptions,
+  withWriteOptions,
+  type AdminOptions,
+  type PageOptions,
+  type WriteOptions,
+} from '../admin/options.js';
 import { printAdmin, printPage, yesNo } from '../admin/print.js';
 import type { Io } from '../output.js';
 import { renderPairs } from '../table.js';
@@ -26,8 +34,12 @@ export function registerWallet(program: Command, io: Io): void {
     .action(async (opts: WriteOptions & { merchant: string; asset: string; chain: string; inactive?: boolean }) => {
       const req = { merchantId: opts.merchant, asset: opts.asset, chain: opts.chain, active: opts.inactive !== true };
       const created = await withBackend(io, opts, (b) => b.wallets.create(req, opts));
-      printAdmin(io, opts.json, created, () =>
-        `created wallet ${created.id}: ${created.asset} on ${created.chain.symbol}, ${created.active ? 'active' : 'inactive'}, balance ${created.amount}`,
+      printAdmin(
+        io,
+        opts.json,
+        created,
+        () =>
+          `created wallet ${created.id}: ${created.asset} on ${created.chain.symbol}, ${created.active ? 'active' : 'inactive'}, balance ${created.amount}`,
       );
     });
 
@@ -65,12 +77,19 @@ export function registerWallet(program: Command, io: Io): void {
 
   for (const active of [true, false]) {
     const name = active ? 'activate' : 'deactivate';
-    const effect = active ? 'listed as active to the merchant again' : 'listed with active: false (balances and postings are kept)';
+    const effect = active
+      ? 'listed as active to the merchant again'
+      : 'listed with active: false (balances and postings are kept)';
     withWriteOptions(wallet.command(name).description(`${name} a wallet: ${effect}`))
       .argument('<wallet-id>', 'e.g. wal_...')
       .action(async (id: string, opts: WriteOptions) => {
         const w = await withBackend(io, opts, (b) => b.wallets.setActive(id, active, opts));
-        printAdmin(io, opts.json, w, () => `wallet ${w.id} (${w.asset} on ${w.chain.symbol}) is now ${w.active ? 'active' : 'inactive'}`);
+        printAdmin(
+          io,
+          opts.json,
+          w,
+          () => `wallet ${w.id} (${w.asset} on ${w.chain.symbol}) is now ${w.active ? 'active' : 'inactive'}`,
+        );
       });
   }
 
@@ -87,7 +106,10 @@ function describeWallet(w: AdminWallet): string {
     ['frozen', w.freezeAmount],
     ['available', decimalText(new Decimal(w.amount).minus(w.freezeAmount))],
     ['active', yesNo(w.active)],
-    ['networks', w.networks.map((n) => `${n.chainSymbol}${n.depositEnabled ? '' : ' (deposits off)'}`).join(', ') || '-'],
+    [
+      'networks',
+      w.networks.map((n) => `${n.chainSymbol}${n.depositEnabled ? '' : ' (deposits off)'}`).join(', ') || '-',
+    ],
     ['created', w.createdAt],
   ]);
 }

@@ -16,9 +16,15 @@ export function registerWallets(program: Command, io: Io): void {
   const cmd = program
     .command('wallets')
     .description('list your wallets (GET /api/v1/cp/wallets/): asset, chain, balance, frozen, available, active')
-    .option('--merchant <id>', "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)");
+    .option(
+      '--merchant <id>',
+      "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)",
+    );
   withJsonOption(withCredentialOptions(cmd, { tokenHelp: CLIENT_TOKEN_HELP }))
-    .addHelpText('after', '\nAvailable = balance - frozen, computed exactly. With --json: the API result as it is, one JSON\ndocument, amounts as exact JSON number literals (read them with a lossless JSON parser).')
+    .addHelpText(
+      'after',
+      '\nAvailable = balance - frozen, computed exactly. With --json: the API result as it is, one JSON\ndocument, amounts as exact JSON number literals (read them with a lossless JSON parser).',
+    )
     .action(async (opts: WalletsOptions) => {
       const creds = resolveCredentials(opts, io.env);
       const wallets = await callServer(creds, () => merchantClient(creds).listWallets({ merchantId: opts.merchant }));

@@ -41,7 +41,11 @@ export async function startFakeHostpay(options: FakeOptions = {}): Promise<FakeH
     if (typeof timestamp !== 'string' || !/^\d+$/.test(timestamp)) return errorReply(401, 'INVALID_TIMESTAMP');
     const serverTime = Math.floor(now() / 1000);
     if (Math.abs(Number(timestamp) - serverTime) > 60) {
-      return errorReply(401, 'TIMESTAMP_OUT_OF_WINDOW', options.omitServerTime ? { toleranceSeconds: 60 } : { serverTime, toleranceSeconds: 60 });
+      return errorReply(
+        401,
+        'TIMESTAMP_OUT_OF_WINDOW',
+        options.omitServerTime ? { toleranceSeconds: 60 } : { serverTime, toleranceSeconds: 60 },
+      );
     }
     if (signature !== sign(API_SECRET, timestamp, req.body)) return errorReply(401, 'INVALID_SIGNATURE');
     if (!bearer) return undefined;

@@ -35,7 +35,13 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const rec = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const rec = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(rec);
       Promise.resolve(handler(rec, res)).then(
         (reply) => reply && send(res, reply),
@@ -65,7 +71,12 @@ export function send(res: ServerResponse, reply: Reply): void {
 }
 
 /** A hostpay error envelope. */
-export function errorReply(status: number, code: string, details?: Record<string, unknown>, headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  code: string,
+  details?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Reply {
   const requestId = `req-${code.toLowerCase()}`;
   const error = details === undefined ? { code, requestId } : { code, requestId, details };
   return {
@@ -78,5 +89,9 @@ export function errorReply(status: number, code: string, details?: Record<string
 /** A hostpay success envelope; a string result is written into the JSON text verbatim. */
 export function okReply(result: unknown): Reply {
   const text = typeof result === 'string' ? result : JSON.stringify(result);
-  return { status: 200, headers: { 'x-request-id': 'req-ok' }, body: `{"status":true,"message":"ok","isSuccess":true,"result":${text}}` };
+  return {
+    status: 200,
+    headers: { 'x-request-id': 'req-ok' },
+    body: `{"status":true,"message":"ok","isSuccess":true,"result":${text}}`,
+  };
 }

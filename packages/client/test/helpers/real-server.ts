@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServices, loadConfig, seedDemo, type DemoCredentials, type MerchantServices, type Services } from '@hostpay/server';
+import {
+  createServices,
+  loadConfig,
+  seedDemo,
+  type DemoCredentials,
+  type MerchantServices,
+  type Services,
+} from '@hostpay/server';
 // The HTTP layer is its own entry point (@hostpay/server/app), as the CLI's serve uses it.
 import { buildApp, startServer } from '@hostpay/server/app';
 import { configureChains } from '../../../server/test/http-helpers/checkouts.js';
@@ -32,14 +39,23 @@ export interface RealServerOptions {
 export async function startRealServer(options: RealServerOptions = {}): Promise<RealServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-client-e2e-'));
   // Many deliberate authentication failures come from 127.0.0.1: lift the per-address limit.
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 1_000_000, sandbox: options.checkouts === true });
+  const config = loadConfig(
+    {},
+    { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 1_000_000, sandbox: options.checkouts === true },
+  );
   const services = await createServices(config, { generateMasterKey: true });
   const demo = await seedDemo(services, dataDir);
   if (options.checkouts) await configureChains(services);
   const checkoutDeps = options.checkouts ? { admin: services.admin, checkouts: services.checkouts } : {};
   let shift = 0;
   const merchant = options.wrap ? options.wrap(services.merchant) : services.merchant;
-  const app = await buildApp({ config, services: merchant, logger: false, now: () => Date.now() + shift, ...checkoutDeps });
+  const app = await buildApp({
+    config,
+    services: merchant,
+    logger: false,
+    now: () => Date.now() + shift,
+    ...checkoutDeps,
+  });
   const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
   services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
   return {

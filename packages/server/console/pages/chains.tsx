@@ -26,7 +26,11 @@ export function Chains() {
             { label: 'Network', render: (c) => c.networkType },
             { label: 'Confirmations', num: true, render: (c) => c.confirmationsRequired },
             { label: 'Active', render: (c) => (c.active ? 'yes' : 'no') },
-            { label: 'Account key (xpub)', render: (c) => (c.accountKey ? <code>{c.accountKey.preview}</code> : <strong>none: no checkout can use it</strong>) },
+            {
+              label: 'Account key (xpub)',
+              render: (c) =>
+                c.accountKey ? <code>{c.accountKey.preview}</code> : <strong>none: no checkout can use it</strong>,
+            },
             { label: 'Fingerprint', render: (c) => c.accountKey?.fingerprint ?? '—' },
             { label: 'Addresses derived', num: true, render: (c) => c.accountKey?.nextIndex ?? '—' },
           ]}
@@ -39,7 +43,8 @@ export function Chains() {
           e.preventDefault();
           const ok = await action.run(`Chain ${chain} updated.`, async () => {
             if (xpub.trim() !== '') await adminWrite('PUT', `/chains/${chain}/xpub`, { xpub: xpub.trim() });
-            if (confirmations.trim() !== '') await adminWrite('PATCH', `/chains/${chain}`, { confirmationsRequired: Number(confirmations) });
+            if (confirmations.trim() !== '')
+              await adminWrite('PATCH', `/chains/${chain}`, { confirmationsRequired: Number(confirmations) });
           });
           if (ok) {
             setXpub('');
@@ -58,11 +63,19 @@ export function Chains() {
             ))}
           </select>
         </Field>
-        <Field label="Extended public key" hint="account level: xpub/tpub, or zpub/vpub for BTC; replaces the current one for new addresses">
+        <Field
+          label="Extended public key"
+          hint="account level: xpub/tpub, or zpub/vpub for BTC; replaces the current one for new addresses"
+        >
           <input value={xpub} maxLength={200} onInput={(e) => setXpub(e.currentTarget.value)} />
         </Field>
         <Field label="Confirmations required">
-          <input inputMode="numeric" pattern="[0-9]{1,4}" value={confirmations} onInput={(e) => setConfirmations(e.currentTarget.value)} />
+          <input
+            inputMode="numeric"
+            pattern="[0-9]{1,4}"
+            value={confirmations}
+            onInput={(e) => setConfirmations(e.currentTarget.value)}
+          />
         </Field>
         <button type="submit" class="primary" disabled={action.busy || chain === ''}>
           Save

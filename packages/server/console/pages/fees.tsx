@@ -47,14 +47,37 @@ function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
           { label: 'Schedule', render: (t) => t.merchantId ?? 'default' },
           { label: 'Currency', render: (t) => t.currency },
           { label: 'From amount', num: true, render: (t) => <Amount value={t.fromAmount} /> },
-          { label: 'Fee', num: true, render: (t) => (t.isPercentage ? <><Amount value={t.value} /> %</> : <Amount value={t.value} />) },
+          {
+            label: 'Fee',
+            num: true,
+            render: (t) =>
+              t.isPercentage ? (
+                <>
+                  <Amount value={t.value} /> %
+                </>
+              ) : (
+                <Amount value={t.value} />
+              ),
+          },
           { label: 'Minimum', num: true, render: (t) => <Amount value={t.minValue} /> },
           { label: 'On-chain fee', num: true, render: (t) => <Amount value={t.onChainFee} /> },
           {
             label: 'Action',
             render: (t) => (
-              <button type="button" class="danger" disabled={action.busy} onClick={async () => window.confirm(`Delete the ${t.currency} tier from ${t.fromAmount}?`) && (await action.run('Tier deleted.', () => adminWrite('DELETE', `/fees/${t.id}`))) && onDone()}>
-                Delete <span class="sr-only">tier {t.currency} from {t.fromAmount}</span>
+              <button
+                type="button"
+                class="danger"
+                disabled={action.busy}
+                onClick={async () =>
+                  window.confirm(`Delete the ${t.currency} tier from ${t.fromAmount}?`) &&
+                  (await action.run('Tier deleted.', () => adminWrite('DELETE', `/fees/${t.id}`))) &&
+                  onDone()
+                }
+              >
+                Delete{' '}
+                <span class="sr-only">
+                  tier {t.currency} from {t.fromAmount}
+                </span>
               </button>
             ),
           },
@@ -67,17 +90,31 @@ function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
 }
 
 function AddTier({ merchants, onDone }: { merchants: Row[]; onDone: () => void }) {
-  const [f, setF] = useState({ merchantId: '', currency: 'USDT', isPercentage: 'true', value: '', minValue: '', onChainFee: '', fromAmount: '' });
+  const [f, setF] = useState({
+    merchantId: '',
+    currency: 'USDT',
+    isPercentage: 'true',
+    value: '',
+    minValue: '',
+    onChainFee: '',
+    fromAmount: '',
+  });
   const action = useAction();
-  const set = (k: keyof typeof f) => (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof f) => (e: { currentTarget: { value: string } }) =>
+    setF({ ...f, [k]: e.currentTarget.value });
   return (
     <form
       class="card-form"
       aria-label="Set a fee tier"
       onSubmit={async (e) => {
         e.preventDefault();
-        const body: Record<string, unknown> = { currency: f.currency.trim(), isPercentage: f.isPercentage === 'true', value: f.value.trim() };
-        for (const k of ['minValue', 'onChainFee', 'fromAmount', 'merchantId'] as const) if (f[k].trim() !== '') body[k] = f[k].trim();
+        const body: Record<string, unknown> = {
+          currency: f.currency.trim(),
+          isPercentage: f.isPercentage === 'true',
+          value: f.value.trim(),
+        };
+        for (const k of ['minValue', 'onChainFee', 'fromAmount', 'merchantId'] as const)
+          if (f[k].trim() !== '') body[k] = f[k].trim();
         if (await action.run('Tier set.', () => adminWrite('PUT', '/fees', body))) onDone();
       }}
     >
@@ -139,14 +176,26 @@ function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
   const [merchantId, setMerchantId] = useState('');
   const [currency, setCurrency] = useState('USDT');
   const mid = merchantId || merchants[0]?.id || '';
-  const starts = tiers.filter((t) => t.currency === currency && (t.merchantId === null || t.merchantId === mid)).map((t) => Number(t.fromAmount));
+  const starts = tiers
+    .filter((t) => t.currency === currency && (t.merchantId === null || t.merchantId === mid))
+    .map((t) => Number(t.fromAmount));
   const amounts = useMemo(() => sampleAmounts(starts), [starts.join(',')]);
-  const curve = useAsync(async () => (mid === '' ? [] : Promise.all(amounts.map((amount) => admin<Row>(`/fees/preview${qs({ merchantId: mid, currency, amount })}`)))), [mid, currency, amounts.join(',')]);
-  const boundaries = curve.data?.filter((p, i, all) => i === 0 || JSON.stringify(p.tier) !== JSON.stringify(all[i - 1]!.tier)) ?? [];
+  const curve = useAsync(
+    async () =>
+      mid === ''
+        ? []
+        : Promise.all(amounts.map((amount) => admin<Row>(`/fees/preview${qs({ merchantId: mid, currency, amount })}`))),
+    [mid, currency, amounts.join(',')],
+  );
+  const boundaries =
+    curve.data?.filter((p, i, all) => i === 0 || JSON.stringify(p.tier) !== JSON.stringify(all[i - 1]!.tier)) ?? [];
   return (
     <>
       <h2>Fee curve</h2>
-      <p class="muted">The fee a merchant's preview gives for each amount (logarithmic axes when every fee is above zero), across the tiers: each point is the server's own preview.</p>
+      <p class="muted">
+        The fee a merchant's preview gives for each amount (logarithmic axes when every fee is above zero), across the
+        tiers: each point is the server's own preview.
+      </p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Merchant">
           <select value={mid} onChange={(e) => setMerchantId(e.currentTarget.value)}>
@@ -225,14 +274,27 @@ function Settlements() {
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (await action.run('Settlement currency set.', () => adminWrite('PUT', '/settlement-currencies', { currency: f.currency.trim(), settlementCurrency: f.settlementCurrency.trim(), ...(f.merchantId.trim() ? { merchantId: f.merchantId.trim() } : {}) }))) list.reload();
+          if (
+            await action.run('Settlement currency set.', () =>
+              adminWrite('PUT', '/settlement-currencies', {
+                currency: f.currency.trim(),
+                settlementCurrency: f.settlementCurrency.trim(),
+                ...(f.merchantId.trim() ? { merchantId: f.merchantId.trim() } : {}),
+              }),
+            )
+          )
+            list.reload();
         }}
       >
         <Field label="Currency">
           <input required value={f.currency} onInput={(e) => setF({ ...f, currency: e.currentTarget.value })} />
         </Field>
         <Field label="Charge fees in">
-          <input required value={f.settlementCurrency} onInput={(e) => setF({ ...f, settlementCurrency: e.currentTarget.value })} />
+          <input
+            required
+            value={f.settlementCurrency}
+            onInput={(e) => setF({ ...f, settlementCurrency: e.currentTarget.value })}
+          />
         </Field>
         <Field label="Merchant id (empty: default)">
           <input value={f.merchantId} onInput={(e) => setF({ ...f, merchantId: e.currentTarget.value })} />
@@ -270,7 +332,17 @@ function Rates() {
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (await action.run('Rate set.', () => adminWrite('PUT', '/rates', { base: f.base.trim(), quote: f.quote.trim(), rate: f.rate.trim(), source: 'console' }))) list.reload();
+          if (
+            await action.run('Rate set.', () =>
+              adminWrite('PUT', '/rates', {
+                base: f.base.trim(),
+                quote: f.quote.trim(),
+                rate: f.rate.trim(),
+                source: 'console',
+              }),
+            )
+          )
+            list.reload();
         }}
       >
         <Field label="Base">
@@ -280,7 +352,12 @@ function Rates() {
           <input required value={f.quote} onInput={(e) => setF({ ...f, quote: e.currentTarget.value })} />
         </Field>
         <Field label="Rate (1 base = rate quote)">
-          <input required inputMode="decimal" value={f.rate} onInput={(e) => setF({ ...f, rate: e.currentTarget.value })} />
+          <input
+            required
+            inputMode="decimal"
+            value={f.rate}
+            onInput={(e) => setF({ ...f, rate: e.currentTarget.value })}
+          />
         </Field>
         <button type="submit" disabled={action.busy}>
           Set rate

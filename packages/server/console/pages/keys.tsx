@@ -1,6 +1,18 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs, type Row } from '../api.js';
-import { ActionStatus, ErrorNote, Field, link, Loading, Pager, Table, time, useAction, useAsync, usePager } from '../ui.js';
+import {
+  ActionStatus,
+  ErrorNote,
+  Field,
+  link,
+  Loading,
+  Pager,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  usePager,
+} from '../ui.js';
 
 export const SCOPES = ['wallets:read', 'fees:read', 'checkout:read', 'checkout:write', 'events:read', 'webhooks:write'];
 
@@ -16,7 +28,10 @@ export function Keys() {
 
 export function KeyList({ merchantId }: { merchantId?: string }) {
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/keys${qs({ merchantId, cursor: pager.cursor })}`), [merchantId, pager.cursor]);
+  const list = useAsync(
+    () => admin<{ items: Row[]; nextCursor: string | null }>(`/keys${qs({ merchantId, cursor: pager.cursor })}`),
+    [merchantId, pager.cursor],
+  );
   const [secret, setSecret] = useState<{ apiKey: string; apiSecret: string } | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   return (
@@ -43,9 +58,19 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
               { label: 'Key', render: (k) => <code>{k.id}</code> },
               { label: 'Label', render: (k) => k.label ?? '—' },
               { label: 'Merchant', render: (k) => <a href={link(`/merchants/${k.merchantId}`)}>{k.merchantId}</a> },
-              { label: 'Status', render: (k) => <span class={`status s-${k.status}`}>{k.expiresAt && k.status === 'active' ? `active until ${time(k.expiresAt)}` : k.status}</span> },
+              {
+                label: 'Status',
+                render: (k) => (
+                  <span class={`status s-${k.status}`}>
+                    {k.expiresAt && k.status === 'active' ? `active until ${time(k.expiresAt)}` : k.status}
+                  </span>
+                ),
+              },
               { label: 'Scopes', render: (k) => (k.scopes as string[]).join(', ') },
-              { label: 'IP allow-list', render: (k) => (k.ipAllowList ? (k.ipAllowList as string[]).join(', ') : 'any address') },
+              {
+                label: 'IP allow-list',
+                render: (k) => (k.ipAllowList ? (k.ipAllowList as string[]).join(', ') : 'any address'),
+              },
               {
                 label: 'Actions',
                 render: (k) =>
@@ -66,10 +91,15 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
               },
             ]}
           />
-          {editing ? <EditKey k={list.data.items.find((k) => k.id === editing)!} onDone={() => {
+          {editing ? (
+            <EditKey
+              k={list.data.items.find((k) => k.id === editing)!}
+              onDone={() => {
                 setEditing(null);
                 list.reload();
-              }} /> : null}
+              }}
+            />
+          ) : null}
           <Pager pager={pager} nextCursor={list.data.nextCursor} />
         </>
       )}
@@ -77,7 +107,19 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
   );
 }
 
-function KeyActions({ k, editing, onEdit, onRotated, onDone }: { k: Row; editing: boolean; onEdit: () => void; onRotated: (s: { apiKey: string; apiSecret: string }) => void; onDone: () => void }) {
+function KeyActions({
+  k,
+  editing,
+  onEdit,
+  onRotated,
+  onDone,
+}: {
+  k: Row;
+  editing: boolean;
+  onEdit: () => void;
+  onRotated: (s: { apiKey: string; apiSecret: string }) => void;
+  onDone: () => void;
+}) {
   const action = useAction();
   return (
     <div class="row-actions">
@@ -96,7 +138,16 @@ function KeyActions({ k, editing, onEdit, onRotated, onDone }: { k: Row; editing
       >
         Rotate <span class="sr-only">{k.id}</span>
       </button>
-      <button type="button" class="danger" disabled={action.busy} onClick={async () => window.confirm(`Revoke ${k.id}? Requests signed with it are refused from now on.`) && (await action.run('Key revoked.', () => adminWrite('POST', `/keys/${k.id}/revoke`))) && onDone()}>
+      <button
+        type="button"
+        class="danger"
+        disabled={action.busy}
+        onClick={async () =>
+          window.confirm(`Revoke ${k.id}? Requests signed with it are refused from now on.`) &&
+          (await action.run('Key revoked.', () => adminWrite('POST', `/keys/${k.id}/revoke`))) &&
+          onDone()
+        }
+      >
         Revoke <span class="sr-only">{k.id}</span>
       </button>
       <ErrorNote error={action.error} />
@@ -116,15 +167,29 @@ function ScopeBoxes({ scopes, set }: { scopes: string[]; set: (s: string[]) => v
       <legend>Scopes</legend>
       {SCOPES.map((s) => (
         <label key={s}>
-          <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => set(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+          <input
+            type="checkbox"
+            checked={scopes.includes(s)}
+            onChange={(e) => set(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+          />{' '}
+          {s}
         </label>
       ))}
     </fieldset>
   );
 }
 
-function CreateKey({ merchantId, onCreated }: { merchantId?: string | undefined; onCreated: (k: { apiKey: string; apiSecret: string }) => void }) {
-  const merchants = useAsync(() => (merchantId ? Promise.resolve({ items: [] as Row[] }) : admin<{ items: Row[] }>('/merchants?limit=200')), [merchantId]);
+function CreateKey({
+  merchantId,
+  onCreated,
+}: {
+  merchantId?: string | undefined;
+  onCreated: (k: { apiKey: string; apiSecret: string }) => void;
+}) {
+  const merchants = useAsync(
+    () => (merchantId ? Promise.resolve({ items: [] as Row[] }) : admin<{ items: Row[] }>('/merchants?limit=200')),
+    [merchantId],
+  );
   const [form, setForm] = useState({ merchantId: merchantId ?? '', label: '', allow: '', scopes: [...SCOPES] });
   const action = useAction();
   const target = merchantId ?? (form.merchantId || merchants.data?.items[0]?.id || '');
@@ -136,7 +201,11 @@ function CreateKey({ merchantId, onCreated }: { merchantId?: string | undefined;
         e.preventDefault();
         const allow = lines(form.allow);
         await action.run('Key created: copy the secret now.', async () => {
-          const k = await adminWrite<{ apiKey: string; apiSecret: string }>('POST', `/merchants/${target}/keys`, { scopes: form.scopes, ...(form.label ? { label: form.label } : {}), ...(allow.length ? { ipAllowList: allow } : {}) });
+          const k = await adminWrite<{ apiKey: string; apiSecret: string }>('POST', `/merchants/${target}/keys`, {
+            scopes: form.scopes,
+            ...(form.label ? { label: form.label } : {}),
+            ...(allow.length ? { ipAllowList: allow } : {}),
+          });
           onCreated(k);
         });
       }}
@@ -200,7 +269,12 @@ function EditKey({ k, onDone }: { k: Row; onDone: () => void }) {
       onSubmit={async (e) => {
         e.preventDefault();
         const list = lines(allow);
-        if (await action.run('Key updated.', () => adminWrite('PATCH', `/keys/${k.id}`, { scopes, ipAllowList: list.length ? list : null }))) onDone();
+        if (
+          await action.run('Key updated.', () =>
+            adminWrite('PATCH', `/keys/${k.id}`, { scopes, ipAllowList: list.length ? list : null }),
+          )
+        )
+          onDone();
       }}
     >
       <h3>Edit {k.id}</h3>

@@ -22,8 +22,18 @@ export function useDetail() {
   const column = (what: string, shown?: string) => ({
     label: 'Detail',
     render: (r: Row) => (
-      <button type="button" class="link" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
-        {open === r.id ? 'Hide' : 'Show'} {shown ?? <span class="sr-only">{what} {r.id}</span>}
+      <button
+        type="button"
+        class="link"
+        aria-expanded={open === r.id}
+        onClick={() => setOpen(open === r.id ? null : r.id)}
+      >
+        {open === r.id ? 'Hide' : 'Show'}{' '}
+        {shown ?? (
+          <span class="sr-only">
+            {what} {r.id}
+          </span>
+        )}
       </button>
     ),
   });
@@ -37,11 +47,24 @@ export function useDetail() {
 export function useFilters<T extends Record<string, string>>(initial: T) {
   const [draft, setDraft] = useState(initial);
   const [applied, setApplied] = useState(initial);
-  return { draft, applied, set: (k: keyof T, v: string) => setDraft({ ...draft, [k]: v }), apply: () => setApplied(draft) };
+  return {
+    draft,
+    applied,
+    set: (k: keyof T, v: string) => setDraft({ ...draft, [k]: v }),
+    apply: () => setApplied(draft),
+  };
 }
 
 /** The filter form: a search starts again from the first page with the filters as typed. */
-export function FilterForm({ filters, pager, children }: { filters: { apply: () => void }; pager: Pagination; children: ComponentChildren }) {
+export function FilterForm({
+  filters,
+  pager,
+  children,
+}: {
+  filters: { apply: () => void };
+  pager: Pagination;
+  children: ComponentChildren;
+}) {
   return (
     <form
       class="filters"
@@ -58,13 +81,47 @@ export function FilterForm({ filters, pager, children }: { filters: { apply: () 
 }
 
 /** One filter typed in a field (text, or a date). */
-export function FilterInput<K extends string>({ filters, name, label, date = false }: { filters: { draft: Record<K, string>; set: (k: K, v: string) => void }; name: K; label: string; date?: boolean }) {
+export function FilterInput<K extends string>({
+  filters,
+  name,
+  label,
+  date = false,
+}: {
+  filters: { draft: Record<K, string>; set: (k: K, v: string) => void };
+  name: K;
+  label: string;
+  date?: boolean;
+}) {
   const onInput = (e: { currentTarget: HTMLInputElement }) => filters.set(name, e.currentTarget.value);
-  return <Field label={label}>{date ? <input type="date" value={filters.draft[name]} onInput={onInput} /> : <input value={filters.draft[name]} onInput={onInput} />}</Field>;
+  return (
+    <Field label={label}>
+      {date ? (
+        <input type="date" value={filters.draft[name]} onInput={onInput} />
+      ) : (
+        <input value={filters.draft[name]} onInput={onInput} />
+      )}
+    </Field>
+  );
 }
 
 /** A page of rows: "loading" until it is there, then the table, the record opened below it, and the pager. */
-export function PagedTable({ page, what, pager, caption, columns, empty, detail }: { page: Page | undefined; what: string; pager: Pagination; caption: string; columns: Column<Row>[]; empty: string; detail?: ReturnType<typeof useDetail> }) {
+export function PagedTable({
+  page,
+  what,
+  pager,
+  caption,
+  columns,
+  empty,
+  detail,
+}: {
+  page: Page | undefined;
+  what: string;
+  pager: Pagination;
+  caption: string;
+  columns: Column<Row>[];
+  empty: string;
+  detail?: ReturnType<typeof useDetail>;
+}) {
   if (page === undefined) return <Loading what={what} />;
   return (
     <>

@@ -9,7 +9,13 @@ const STATUSES = ['', 'open', 'underpaid', 'processing', 'settled', 'expired', '
 export function CheckoutList() {
   const f = useFilters({ merchantId: '', status: '', orderId: '', createdFrom: '', createdTo: '' });
   const pager = usePager();
-  const list = useAsync(() => admin<Page>(`/checkouts${qs({ ...f.applied, createdFrom: f.applied.createdFrom && `${f.applied.createdFrom}T00:00:00Z`, createdTo: f.applied.createdTo && `${f.applied.createdTo}T23:59:59Z`, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
+  const list = useAsync(
+    () =>
+      admin<Page>(
+        `/checkouts${qs({ ...f.applied, createdFrom: f.applied.createdFrom && `${f.applied.createdFrom}T00:00:00Z`, createdTo: f.applied.createdTo && `${f.applied.createdTo}T23:59:59Z`, cursor: pager.cursor })}`,
+      ),
+    [f.applied, pager.cursor],
+  );
   return (
     <section aria-labelledby="checkouts-h">
       <h1 id="checkouts-h">Checkouts</h1>
@@ -148,4 +154,3 @@ export function AuditTrail({ objectId }: { objectId: string }) {
     </>
   );
 }
-

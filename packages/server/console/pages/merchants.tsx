@@ -1,12 +1,28 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs, type Row } from '../api.js';
-import { ActionStatus, Amount, ErrorNote, Field, link, Loading, Pager, Table, time, useAction, useAsync, usePager } from '../ui.js';
+import {
+  ActionStatus,
+  Amount,
+  ErrorNote,
+  Field,
+  link,
+  Loading,
+  Pager,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  usePager,
+} from '../ui.js';
 import { KeyList } from './keys.js';
 
 /** Merchants: create, suspend and resume; each links to its keys and wallets. */
 export function Merchants() {
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/merchants${qs({ cursor: pager.cursor })}`), [pager.cursor]);
+  const list = useAsync(
+    () => admin<{ items: Row[]; nextCursor: string | null }>(`/merchants${qs({ cursor: pager.cursor })}`),
+    [pager.cursor],
+  );
   const [name, setName] = useState('');
   const create = useAction();
   return (
@@ -16,7 +32,9 @@ export function Merchants() {
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          if (await create.run(`Merchant ${name} created.`, () => adminWrite('POST', '/merchants', { name: name.trim() }))) {
+          if (
+            await create.run(`Merchant ${name} created.`, () => adminWrite('POST', '/merchants', { name: name.trim() }))
+          ) {
             setName('');
             list.reload();
           }
@@ -59,7 +77,16 @@ function SuspendButton({ merchant, onDone }: { merchant: Row; onDone: () => void
   const verb = merchant.status === 'active' ? 'suspend' : 'resume';
   return (
     <>
-      <button type="button" class={verb === 'suspend' ? 'danger' : undefined} disabled={action.busy} onClick={async () => (await action.run(`${merchant.name}: ${verb}d.`, () => adminWrite('POST', `/merchants/${merchant.id}/${verb}`))) && onDone()}>
+      <button
+        type="button"
+        class={verb === 'suspend' ? 'danger' : undefined}
+        disabled={action.busy}
+        onClick={async () =>
+          (await action.run(`${merchant.name}: ${verb}d.`, () =>
+            adminWrite('POST', `/merchants/${merchant.id}/${verb}`),
+          )) && onDone()
+        }
+      >
         {verb === 'suspend' ? 'Suspend' : 'Resume'} <span class="sr-only">{merchant.name}</span>
       </button>
       <ErrorNote error={action.error} />

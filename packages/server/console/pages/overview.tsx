@@ -19,10 +19,25 @@ interface Stats {
   settledVolume: { day: string; asset: string; amount: string; count: string }[];
   settledTotals: { asset: string; amount: string; count: string }[];
   timeToSettle: { settled: string; medianSeconds: string | null };
-  funnel: { created: string; paid: string; settled: string; expired: string; needsReview: string; conversionRate: string | null; paidRate: string | null };
+  funnel: {
+    created: string;
+    paid: string;
+    settled: string;
+    expired: string;
+    needsReview: string;
+    conversionRate: string | null;
+    paidRate: string | null;
+  };
   byStatus: Record<string, string>;
   balances: { asset: string; chain: string; amount: string; frozen: string; wallets: string }[];
-  webhooks: { attempts: string; succeeded: string; successRate: string | null; queued: string; oldestQueuedAt: string | null; endpointsFailingOrDisabled: string };
+  webhooks: {
+    attempts: string;
+    succeeded: string;
+    successRate: string | null;
+    queued: string;
+    oldestQueuedAt: string | null;
+    endpointsFailingOrDisabled: string;
+  };
 }
 
 const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
@@ -32,9 +47,16 @@ export function Overview() {
   const [preset, setPreset] = useState<string>('30');
   const [custom, setCustom] = useState({ from: '', to: '' });
   const range = useMemo(() => {
-    if (preset === 'custom' && custom.from && custom.to) return { from: `${custom.from}T00:00:00Z`, to: new Date(Date.parse(`${custom.to}T00:00:00Z`) + DAY).toISOString() };
+    if (preset === 'custom' && custom.from && custom.to)
+      return {
+        from: `${custom.from}T00:00:00Z`,
+        to: new Date(Date.parse(`${custom.to}T00:00:00Z`) + DAY).toISOString(),
+      };
     const to = dayStart(Date.now()) + DAY;
-    return { from: new Date(to - Number(preset === 'custom' ? 30 : preset) * DAY).toISOString(), to: new Date(to).toISOString() };
+    return {
+      from: new Date(to - Number(preset === 'custom' ? 30 : preset) * DAY).toISOString(),
+      to: new Date(to).toISOString(),
+    };
   }, [preset, custom]);
   const stats = useAsync(() => admin<Stats>(`/stats${qs(range)}`), [range.from, range.to]);
 
@@ -55,10 +77,18 @@ export function Overview() {
           {preset === 'custom' ? (
             <>
               <Field label="From (UTC day)">
-                <input type="date" value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} />
+                <input
+                  type="date"
+                  value={custom.from}
+                  onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+                />
               </Field>
               <Field label="To (UTC day, included)">
-                <input type="date" value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
+                <input
+                  type="date"
+                  value={custom.to}
+                  onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
+                />
               </Field>
             </>
           ) : null}
@@ -92,14 +122,22 @@ function Figures({ stats }: { stats: Stats }) {
           {percentText(stats.webhooks.successRate)}
         </Card>
         {stats.settledTotals.map((t) => (
-          <Card label={`Settled ${t.asset} (${t.count} checkout${t.count === '1' ? '' : 's'})`} testid={`settled-${t.asset}`} key={t.asset}>
+          <Card
+            label={`Settled ${t.asset} (${t.count} checkout${t.count === '1' ? '' : 's'})`}
+            testid={`settled-${t.asset}`}
+            key={t.asset}
+          >
             <Amount value={t.amount} />
           </Card>
         ))}
       </div>
 
       <h2>Settled volume per day</h2>
-      {x.length === 0 ? <p class="muted">Nothing settled in this range.</p> : <Chart title="Settled volume per day and asset" x={x} series={series} xLabel="day (UTC)" yLabel="amount" time />}
+      {x.length === 0 ? (
+        <p class="muted">Nothing settled in this range.</p>
+      ) : (
+        <Chart title="Settled volume per day and asset" x={x} series={series} xLabel="day (UTC)" yLabel="amount" time />
+      )}
       <Table
         caption="Settled volume per day and asset"
         rows={stats.settledVolume}
@@ -130,14 +168,19 @@ function Figures({ stats }: { stats: Stats }) {
               <div key={key} data-step={key}>
                 <dt>{label}</dt>
                 <dd>
-                  <progress max={Math.max(1, Number(f.created))} value={Number(n)} aria-label={`${label}: ${n} of ${f.created}`} />
+                  <progress
+                    max={Math.max(1, Number(f.created))}
+                    value={Number(n)}
+                    aria-label={`${label}: ${n} of ${f.created}`}
+                  />
                   <span class="num">{n}</span>
                 </dd>
               </div>
             ))}
           </dl>
           <p>
-            Paid rate <strong data-testid="paid-rate">{percentText(f.paidRate)}</strong>, conversion <strong>{percentText(f.conversionRate)}</strong>; {stats.timeToSettle.settled} settled in the range.
+            Paid rate <strong data-testid="paid-rate">{percentText(f.paidRate)}</strong>, conversion{' '}
+            <strong>{percentText(f.conversionRate)}</strong>; {stats.timeToSettle.settled} settled in the range.
           </p>
         </div>
         <div>
@@ -189,7 +232,8 @@ function Card({ label, children, testid }: { label: string; children: preact.Com
 /** One bar series per asset over every UTC day of the range (chart positions only; the table has the exact figures). */
 function volumeSeries(stats: Stats): { x: number[]; series: Series[] } {
   const days: string[] = [];
-  for (let t = dayStart(Date.parse(stats.from)); t < Date.parse(stats.to); t += DAY) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = dayStart(Date.parse(stats.from)); t < Date.parse(stats.to); t += DAY)
+    days.push(new Date(t).toISOString().slice(0, 10));
   const assets = [...new Set(stats.settledVolume.map((v) => v.asset))].sort();
   if (assets.length === 0) return { x: [], series: [] };
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);

@@ -1,6 +1,19 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs, type Row } from '../api.js';
-import { ActionStatus, Amount, ErrorNote, Field, link, Loading, Pager, Table, time, useAction, useAsync, usePager } from '../ui.js';
+import {
+  ActionStatus,
+  Amount,
+  ErrorNote,
+  Field,
+  link,
+  Loading,
+  Pager,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  usePager,
+} from '../ui.js';
 import { AuditTrail, CheckoutFacts } from './lists.js';
 
 /** The exceptions operators resolve: checkouts in review (settle / reject) and unmatched transfers (attach). */
@@ -17,7 +30,13 @@ export function Queues() {
 
 function ReviewQueue() {
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/checkouts${qs({ status: 'needs_review', cursor: pager.cursor })}`), [pager.cursor]);
+  const list = useAsync(
+    () =>
+      admin<{ items: Row[]; nextCursor: string | null }>(
+        `/checkouts${qs({ status: 'needs_review', cursor: pager.cursor })}`,
+      ),
+    [pager.cursor],
+  );
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
@@ -34,8 +53,15 @@ function ReviewQueue() {
           {list.data.items.map((c) => (
             <li key={c.id} data-checkout={c.id}>
               <div class="queue-head">
-                <a href={link(`/checkouts/${c.id}`)}>{c.id}</a> <span class="status s-needs_review">{c.reason}</span> <Amount value={c.amount} unit={c.currency} /> · {c.description ?? c.orderId ?? ''} · created {time(c.createdAt)}
-                <button type="button" class="link" aria-expanded={open === c.id} onClick={() => setOpen(open === c.id ? null : c.id)}>
+                <a href={link(`/checkouts/${c.id}`)}>{c.id}</a> <span class="status s-needs_review">{c.reason}</span>{' '}
+                <Amount value={c.amount} unit={c.currency} /> · {c.description ?? c.orderId ?? ''} · created{' '}
+                {time(c.createdAt)}
+                <button
+                  type="button"
+                  class="link"
+                  aria-expanded={open === c.id}
+                  onClick={() => setOpen(open === c.id ? null : c.id)}
+                >
                   {open === c.id ? 'Close' : 'Resolve'}
                 </button>
               </div>
@@ -44,7 +70,9 @@ function ReviewQueue() {
           ))}
         </ul>
       )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of checkouts in review" /> : null}
+      {list.data ? (
+        <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of checkouts in review" />
+      ) : null}
     </>
   );
 }
@@ -52,7 +80,9 @@ function ReviewQueue() {
 /** Settle credits what was received (at the locked rate, or today's for an asset not offered) minus the fee; reject credits nothing. */
 function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
   const action = useAction();
-  const groups = [...new Set((c.payments ?? []).filter((p: Row) => !p.retracted).map((p: Row) => `${p.asset}/${p.chain}`))] as string[];
+  const groups = [
+    ...new Set((c.payments ?? []).filter((p: Row) => !p.retracted).map((p: Row) => `${p.asset}/${p.chain}`)),
+  ] as string[];
   const [group, setGroup] = useState(groups[0] ?? '');
   const [asset, chain] = group.split('/');
   return (
@@ -71,10 +101,27 @@ function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
             </select>
           </Field>
         ) : null}
-        <button type="button" class="primary" disabled={action.busy} onClick={async () => (await action.run(`Checkout ${c.id} settled.`, () => adminWrite('POST', `/checkouts/${c.id}/settle`, groups.length > 1 ? { asset, chain } : {}))) && onDone()}>
+        <button
+          type="button"
+          class="primary"
+          disabled={action.busy}
+          onClick={async () =>
+            (await action.run(`Checkout ${c.id} settled.`, () =>
+              adminWrite('POST', `/checkouts/${c.id}/settle`, groups.length > 1 ? { asset, chain } : {}),
+            )) && onDone()
+          }
+        >
           Settle (credit what was received, minus the fee)
         </button>
-        <button type="button" class="danger" disabled={action.busy} onClick={async () => (await action.run(`Checkout ${c.id} rejected.`, () => adminWrite('POST', `/checkouts/${c.id}/reject`))) && onDone()}>
+        <button
+          type="button"
+          class="danger"
+          disabled={action.busy}
+          onClick={async () =>
+            (await action.run(`Checkout ${c.id} rejected.`, () => adminWrite('POST', `/checkouts/${c.id}/reject`))) &&
+            onDone()
+          }
+        >
           Reject (credit nothing)
         </button>
       </div>
@@ -85,7 +132,11 @@ function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
 
 function UnmatchedQueue() {
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/transfers${qs({ matched: 'false', cursor: pager.cursor })}`), [pager.cursor]);
+  const list = useAsync(
+    () =>
+      admin<{ items: Row[]; nextCursor: string | null }>(`/transfers${qs({ matched: 'false', cursor: pager.cursor })}`),
+    [pager.cursor],
+  );
   return (
     <>
       <h2>Unmatched transfers</h2>
@@ -99,14 +150,17 @@ function UnmatchedQueue() {
           {list.data.items.map((t) => (
             <li key={t.id}>
               <div class="queue-head">
-                {t.id}: <Amount value={t.amount} unit={t.asset} /> on {t.chain} to <code>{t.toAddress}</code> · tx <code>{t.txHash}</code> · seen {time(t.detectedAt)}
+                {t.id}: <Amount value={t.amount} unit={t.asset} /> on {t.chain} to <code>{t.toAddress}</code> · tx{' '}
+                <code>{t.txHash}</code> · seen {time(t.detectedAt)}
               </div>
               <Attach transfer={t} onDone={list.reload} />
             </li>
           ))}
         </ul>
       )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of unmatched transfers" /> : null}
+      {list.data ? (
+        <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of unmatched transfers" />
+      ) : null}
     </>
   );
 }
@@ -119,7 +173,12 @@ function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
       class="actions"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (await action.run(`Transfer ${transfer.id} attached to ${checkoutId}.`, () => adminWrite('POST', `/transfers/${transfer.id}/attach`, { checkoutId: checkoutId.trim() }))) onDone();
+        if (
+          await action.run(`Transfer ${transfer.id} attached to ${checkoutId}.`, () =>
+            adminWrite('POST', `/transfers/${transfer.id}/attach`, { checkoutId: checkoutId.trim() }),
+          )
+        )
+          onDone();
       }}
     >
       <Field label={`Checkout to give ${transfer.id} to`}>
@@ -136,7 +195,11 @@ function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
 function RecentResolutions() {
   const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   const settles = useAsync(async () => {
-    const lists = await Promise.all(['checkout.settle', 'checkout.reject', 'transfer.attach'].map((action) => admin<{ items: Row[] }>(`/audit${qs({ action, since, limit: '50' })}`)));
+    const lists = await Promise.all(
+      ['checkout.settle', 'checkout.reject', 'transfer.attach'].map((action) =>
+        admin<{ items: Row[] }>(`/audit${qs({ action, since, limit: '50' })}`),
+      ),
+    );
     return lists.flatMap((l) => l.items).sort((a, b) => (a.at < b.at ? 1 : -1));
   }, []);
   return (
@@ -154,7 +217,11 @@ function RecentResolutions() {
             { label: 'When', render: (r) => time(r.at) },
             { label: 'Operator', render: (r) => r.operator },
             { label: 'Action', render: (r) => r.action },
-            { label: 'Object', render: (r) => (r.objectType === 'checkout' ? <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a> : r.objectId) },
+            {
+              label: 'Object',
+              render: (r) =>
+                r.objectType === 'checkout' ? <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a> : r.objectId,
+            },
             { label: 'After', render: (r) => <code class="clip">{JSON.stringify(r.after)}</code> },
           ]}
           empty="No resolutions yet."

@@ -8,7 +8,10 @@ import { FilterForm, FilterInput, PagedTable, type Page, useDetail, useFilters }
 export function PaymentList() {
   const f = useFilters({ matched: '', chain: '', checkoutId: '' });
   const pager = usePager();
-  const list = useAsync(() => admin<Page>(`/transfers${qs({ ...f.applied, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
+  const list = useAsync(
+    () => admin<Page>(`/transfers${qs({ ...f.applied, cursor: pager.cursor })}`),
+    [f.applied, pager.cursor],
+  );
   const detail = useDetail();
   return (
     <section aria-labelledby="payments-h">
@@ -34,7 +37,11 @@ export function PaymentList() {
           { label: 'Transfer', render: (r) => r.id },
           { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
           { label: 'Chain', render: (r) => r.chain },
-          { label: 'Checkout', render: (r) => (r.checkoutId ? <a href={link(`/checkouts/${r.checkoutId}`)}>{r.checkoutId}</a> : 'unmatched') },
+          {
+            label: 'Checkout',
+            render: (r) =>
+              r.checkoutId ? <a href={link(`/checkouts/${r.checkoutId}`)}>{r.checkoutId}</a> : 'unmatched',
+          },
           { label: 'Exception', render: (r) => r.exception ?? '—' },
           { label: 'Detected', render: (r) => time(r.detectedAt) },
           detail.column('transfer'),
@@ -51,7 +58,13 @@ export function PostingList() {
   const [walletId, setWalletId] = useState('');
   const pager = usePager();
   const detail = useDetail();
-  const postings = useAsync(() => (walletId === '' ? Promise.resolve(undefined) : admin<Page>(`/wallets/${walletId}/postings${qs({ cursor: pager.cursor })}`)), [walletId, pager.cursor]);
+  const postings = useAsync(
+    () =>
+      walletId === ''
+        ? Promise.resolve(undefined)
+        : admin<Page>(`/wallets/${walletId}/postings${qs({ cursor: pager.cursor })}`),
+    [walletId, pager.cursor],
+  );
   return (
     <section aria-labelledby="postings-h">
       <h1 id="postings-h">Ledger postings</h1>
@@ -104,7 +117,13 @@ export function AuditList() {
   const f = useFilters({ objectType: '', objectId: '', operator: '', action: '', since: '' });
   const pager = usePager();
   const detail = useDetail();
-  const list = useAsync(() => admin<Page>(`/audit${qs({ ...f.applied, since: f.applied.since && `${f.applied.since}T00:00:00Z`, cursor: pager.cursor })}`), [f.applied, pager.cursor]);
+  const list = useAsync(
+    () =>
+      admin<Page>(
+        `/audit${qs({ ...f.applied, since: f.applied.since && `${f.applied.since}T00:00:00Z`, cursor: pager.cursor })}`,
+      ),
+    [f.applied, pager.cursor],
+  );
   return (
     <section aria-labelledby="audit-h">
       <h1 id="audit-h">Audit log</h1>
@@ -125,7 +144,15 @@ export function AuditList() {
           { label: 'When', render: (r) => time(r.at) },
           { label: 'Operator', render: (r) => r.operator },
           { label: 'Action', render: (r) => r.action },
-          { label: 'Object', render: (r) => (r.objectType === 'checkout' ? <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a> : `${r.objectType} ${r.objectId}`) },
+          {
+            label: 'Object',
+            render: (r) =>
+              r.objectType === 'checkout' ? (
+                <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a>
+              ) : (
+                `${r.objectType} ${r.objectId}`
+              ),
+          },
           detail.column('audit entry', 'before / after'),
         ]}
         empty="No entries match."

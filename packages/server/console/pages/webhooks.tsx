@@ -1,11 +1,26 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs, type Row } from '../api.js';
-import { ActionStatus, ErrorNote, Field, Loading, Pager, percentText, Table, time, useAction, useAsync, usePager } from '../ui.js';
+import {
+  ActionStatus,
+  ErrorNote,
+  Field,
+  Loading,
+  Pager,
+  percentText,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  usePager,
+} from '../ui.js';
 
 /** Every merchant's webhook endpoints with their health, delivery logs and redelivery. */
 export function Webhooks() {
   const pager = usePager();
-  const list = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/webhook-endpoints${qs({ cursor: pager.cursor })}`), [pager.cursor]);
+  const list = useAsync(
+    () => admin<{ items: Row[]; nextCursor: string | null }>(`/webhook-endpoints${qs({ cursor: pager.cursor })}`),
+    [pager.cursor],
+  );
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="webhooks-h">
@@ -22,14 +37,30 @@ export function Webhooks() {
             columns={[
               { label: 'Endpoint', render: (e) => <code>{e.url}</code> },
               { label: 'Merchant', render: (e) => e.merchantId },
-              { label: 'Success (24 h)', num: true, render: (e) => `${percentText(e.health.successRate24h)} of ${e.health.attempts24h}` },
+              {
+                label: 'Success (24 h)',
+                num: true,
+                render: (e) => `${percentText(e.health.successRate24h)} of ${e.health.attempts24h}`,
+              },
               { label: 'Queued', num: true, render: (e) => e.health.queued },
               { label: 'Oldest queued', render: (e) => time(e.health.oldestQueuedAt) },
-              { label: 'State', render: (e) => (e.health.disabled ? `disabled (${e.health.disabledReason})` : e.health.failingSince ? `failing since ${time(e.health.failingSince)}` : 'healthy') },
+              {
+                label: 'State',
+                render: (e) =>
+                  e.health.disabled
+                    ? `disabled (${e.health.disabledReason})`
+                    : e.health.failingSince
+                      ? `failing since ${time(e.health.failingSince)}`
+                      : 'healthy',
+              },
               {
                 label: 'Log',
                 render: (e) => (
-                  <button type="button" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
+                  <button
+                    type="button"
+                    aria-expanded={open === e.id}
+                    onClick={() => setOpen(open === e.id ? null : e.id)}
+                  >
                     {open === e.id ? 'Hide' : 'Deliveries'} <span class="sr-only">of {e.url}</span>
                   </button>
                 ),
@@ -47,10 +78,21 @@ export function Webhooks() {
 
 function Deliveries({ endpointId }: { endpointId: string }) {
   const pager = usePager();
-  const log = useAsync(() => admin<{ items: Row[]; nextCursor: string | null }>(`/webhook-endpoints/${endpointId}/deliveries${qs({ cursor: pager.cursor })}`), [endpointId, pager.cursor]);
+  const log = useAsync(
+    () =>
+      admin<{ items: Row[]; nextCursor: string | null }>(
+        `/webhook-endpoints/${endpointId}/deliveries${qs({ cursor: pager.cursor })}`,
+      ),
+    [endpointId, pager.cursor],
+  );
   const action = useAction();
   const [eventId, setEventId] = useState('');
-  const redeliver = (id: string) => action.run(`Event ${id} queued again.`, () => adminWrite('POST', `/webhook-endpoints/${endpointId}/redeliver`, { eventId: id })).then((ok) => ok && log.reload());
+  const redeliver = (id: string) =>
+    action
+      .run(`Event ${id} queued again.`, () =>
+        adminWrite('POST', `/webhook-endpoints/${endpointId}/redeliver`, { eventId: id }),
+      )
+      .then((ok) => ok && log.reload());
   return (
     <>
       <h2>Delivery log of {endpointId}</h2>
@@ -65,7 +107,10 @@ function Deliveries({ endpointId }: { endpointId: string }) {
           columns={[
             { label: 'When', render: (a) => time(a.attemptedAt) },
             { label: 'Event', render: (a) => `${a.eventType ?? a.type ?? ''} ${a.eventId}` },
-            { label: 'Result', render: (a) => (a.succeeded ? `ok ${a.statusCode}` : `failed ${a.statusCode ?? a.error ?? ''}`) },
+            {
+              label: 'Result',
+              render: (a) => (a.succeeded ? `ok ${a.statusCode}` : `failed ${a.statusCode ?? a.error ?? ''}`),
+            },
             { label: 'Latency', num: true, render: (a) => `${a.latencyMs} ms` },
             {
               label: 'Action',

@@ -47,4 +47,5 @@ export function isoTime(text: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-export const ISO_TIME_HELP = 'a full ISO 8601 time with seconds and an offset, e.g. 2027-01-01T00:00:00Z or 2027-01-01T02:00:00+02:00';
+export const ISO_TIME_HELP =
+  'a full ISO 8601 time with seconds and an offset, e.g. 2027-01-01T00:00:00Z or 2027-01-01T02:00:00+02:00';

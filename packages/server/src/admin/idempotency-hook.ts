@@ -26,7 +26,11 @@ const storable = (status: number) => (status >= 200 && status < 300) || (status 
  * `owner`: whose key space an Idempotency-Key lives in — the operator token's name on the admin
  * API, the merchant on merchant routes (two merchants may use the same key for different things).
  */
-export function installIdempotency(app: FastifyInstance, service: AdminIdempotency, owner: (req: FastifyRequest) => string = (req) => auditOf(req).operator): void {
+export function installIdempotency(
+  app: FastifyInstance,
+  service: AdminIdempotency,
+  owner: (req: FastifyRequest) => string = (req) => auditOf(req).operator,
+): void {
   app.decorateRequest('idempotencyClaim', null);
 
   app.addHook('preHandler', async (req, reply) => {
@@ -35,7 +39,11 @@ export function installIdempotency(app: FastifyInstance, service: AdminIdempoten
     const operator = owner(req);
     // The parsed body re-serialised: the same JSON with other whitespace is the same request.
     // Canonical: the same request with its JSON keys or query parameters in another order is the same request.
-    const claim = await service.begin(operator, key, { method: req.method, url: canonicalTarget(req.url), body: canonicalJson(req.body ?? {}) });
+    const claim = await service.begin(operator, key, {
+      method: req.method,
+      url: canonicalTarget(req.url),
+      body: canonicalJson(req.body ?? {}),
+    });
     if (claim.kind === 'replay') {
       return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type(JSON_UTF8).send(claim.body);
     }
@@ -47,7 +55,8 @@ export function installIdempotency(app: FastifyInstance, service: AdminIdempoten
     if (claim === null) return payload;
     req.idempotencyClaim = null;
     try {
-      if (storable(reply.statusCode) && typeof payload === 'string') await service.complete(claim.operator, claim.key, reply.statusCode, payload);
+      if (storable(reply.statusCode) && typeof payload === 'string')
+        await service.complete(claim.operator, claim.key, reply.statusCode, payload);
       else await service.release(claim.operator, claim.key);
     } catch (err) {
       // The answer still goes out; a retry with this key then runs again or waits (pending row).

@@ -17,16 +17,37 @@ const PENDING = 0;
 
 /** True when this call inserted the row, false when (operator, key) already exists. */
 export async function insertPending(db: Db, row: Omit<AdminIdempotencyTable, 'status' | 'body'>): Promise<boolean> {
-  const res = await db.insertInto('admin_idempotency').values({ ...row, status: PENDING, body: '' }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  const res = await db
+    .insertInto('admin_idempotency')
+    .values({ ...row, status: PENDING, body: '' })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
   return (res.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
 export function findEntry(db: Db, operator: string, key: string): Promise<AdminIdempotencyTable | undefined> {
-  return db.selectFrom('admin_idempotency').selectAll().where('operator', '=', operator).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('admin_idempotency')
+    .selectAll()
+    .where('operator', '=', operator)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
-export async function saveAnswer(db: Db, operator: string, key: string, status: number, sealedBody: string): Promise<void> {
-  await db.updateTable('admin_idempotency').set({ status, body: sealedBody }).where('operator', '=', operator).where('key', '=', key).where('status', '=', PENDING).execute();
+export async function saveAnswer(
+  db: Db,
+  operator: string,
+  key: string,
+  status: number,
+  sealedBody: string,
+): Promise<void> {
+  await db
+    .updateTable('admin_idempotency')
+    .set({ status, body: sealedBody })
+    .where('operator', '=', operator)
+    .where('key', '=', key)
+    .where('status', '=', PENDING)
+    .execute();
 }
 
 /** Deletes the entry; with `createdAt`, only that generation of it (not a newer claim). */
@@ -89,7 +110,8 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
       const deadline = Date.now() + waitMs;
       await prune(Date.now());
       for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-        if (await insertPending(db, { operator, key, request_hash: hash, created_at: nowIso() })) return { kind: 'claimed' };
+        if (await insertPending(db, { operator, key, request_hash: hash, created_at: nowIso() }))
+          return { kind: 'claimed' };
         const row = await findEntry(db, operator, key);
         if (row === undefined) continue; // released between our insert and read: try again
         if (Date.parse(row.created_at) < Date.now() - retentionMs) {
@@ -97,11 +119,19 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
           continue;
         }
         if (row.request_hash !== hash) {
-          throw new HostpayError('IDEMPOTENCY_CONFLICT', `Idempotency-Key ${key} was already used for a different request (method, path or body): send a new key for a new request`, { idempotencyKey: key });
+          throw new HostpayError(
+            'IDEMPOTENCY_CONFLICT',
+            `Idempotency-Key ${key} was already used for a different request (method, path or body): send a new key for a new request`,
+            { idempotencyKey: key },
+          );
         }
         if (row.status !== PENDING) return { kind: 'replay', status: row.status, body: open(row) };
         if (Date.now() + delay > deadline) {
-          throw new HostpayError('IDEMPOTENCY_CONFLICT', `a request with Idempotency-Key ${key} is still being processed: retry it in a few seconds to get its answer`, { idempotencyKey: key, inProgress: true });
+          throw new HostpayError(
+            'IDEMPOTENCY_CONFLICT',
+            `a request with Idempotency-Key ${key} is still being processed: retry it in a few seconds to get its answer`,
+            { idempotencyKey: key, inProgress: true },
+          );
         }
         await sleep(delay);
       }
@@ -121,7 +151,11 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
       return box.open(row.body, aad(row.operator, row.key)).toString('utf8');
     } catch {
       // Sealed under a master key this server no longer holds: the first answer is lost.
-      throw new HostpayError('IDEMPOTENCY_CONFLICT', `the answer to the earlier request with Idempotency-Key ${row.key} can no longer be read: check its outcome, then send a new key`, { idempotencyKey: row.key });
+      throw new HostpayError(
+        'IDEMPOTENCY_CONFLICT',
+        `the answer to the earlier request with Idempotency-Key ${row.key} can no longer be read: check its outcome, then send a new key`,
+        { idempotencyKey: row.key },
+      );
     }
   }
 }

@@ -15,23 +15,58 @@ import type { AdminIdempotency } from './idempotency.js';
  * Idempotency-Key on POSTs scoped per merchant, the `merchantId` parameter of platform keys, and
  * the success envelopes. Lives beside the Idempotency-Key hook it installs.
  */
-export const MerchantQuery = { merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'act for this sub-merchant (platform keys only)' })) };
-export const BASE_ERRORS = [...ERRORS.wallets, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'NOT_FOUND'] as const;
+export const MerchantQuery = {
+  merchantId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'act for this sub-merchant (platform keys only)',
+    }),
+  ),
+};
+export const BASE_ERRORS = [
+  ...ERRORS.wallets,
+  'INVALID_BODY',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'NOT_FOUND',
+] as const;
 export const WRITE_ERRORS = [...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT'] as const;
 
-export const ok = (result: TSchema, description: string) => Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
+export const ok = (result: TSchema, description: string) =>
+  Type.Object(
+    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
+    { additionalProperties: false, description },
+  );
 export const okPage = (item: TSchema, description: string) =>
   Type.Object(
-    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }) },
+    {
+      status: Type.Literal(true),
+      message: Type.String(),
+      isSuccess: Type.Literal(true),
+      result: Type.Array(item),
+      nextCursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'pass as ?cursor= for the next page; null on the last page',
+      }),
+    },
     { additionalProperties: false, description },
   );
 
-export const send = (reply: FastifyReply, status: number, body: string) => reply.code(status).type(JSON_UTF8).send(body);
+export const send = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type(JSON_UTF8).send(body);
 
 /** Sets the scope up on `app`; returns the merchant a request acts for (its key's, or a granted sub-merchant). */
-export function merchantScope(app: TypedApp, ctx: RouteContext & { idempotency?: AdminIdempotency | undefined }, bodyLimit: number, example: string) {
+export function merchantScope(
+  app: TypedApp,
+  ctx: RouteContext & { idempotency?: AdminIdempotency | undefined },
+  bodyLimit: number,
+  example: string,
+) {
   useExactJsonBody(app, bodyLimit, example);
   app.addHook('preValidation', ctx.auth.merchant);
-  if (ctx.idempotency !== undefined) installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
-  return (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) => selectMerchant(ctx.services, principalOf(req), requested);
+  if (ctx.idempotency !== undefined)
+    installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
+  return (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) =>
+    selectMerchant(ctx.services, principalOf(req), requested);
 }

@@ -40,19 +40,29 @@ export async function page<DB, TB extends keyof DB, O extends { id: string }, T>
     const past = direction === 'asc' ? '>' : '<';
     q = q.where((eb) => eb.or([eb(column, past, at), eb.and([eb(column, '=', at), eb(`${table}id`, past, id)])]));
   }
-  const rows = await q.orderBy(column, direction).orderBy(`${table}id`, direction).limit(limit + 1).execute();
+  const rows = await q
+    .orderBy(column, direction)
+    .orderBy(`${table}id`, direction)
+    .limit(limit + 1)
+    .execute();
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as (O & Record<string, string>) | undefined;
   return {
     items: items.map(view),
-    nextCursor: rows.length > limit && last ? Buffer.from(JSON.stringify([last[field], last.id])).toString('base64url') : null,
+    nextCursor:
+      rows.length > limit && last ? Buffer.from(JSON.stringify([last[field], last.id])).toString('base64url') : null,
   };
 }
 
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' && !v.includes('\u0000')) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value[0] as string)) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value.every((v) => typeof v === 'string' && !v.includes('\u0000')) &&
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value[0] as string)
+    ) {
       return value as [string, string];
     }
   } catch {

@@ -26,7 +26,12 @@ export function ok(result: TSchema, description: string) {
 }
 
 /** `{ <status>: success envelope, 4xx/5xx: error envelopes }` for a route schema. */
-export function responses(status: number, result: TSchema, description: string, errors: readonly ErrorCode[]): Record<number, TSchema> {
+export function responses(
+  status: number,
+  result: TSchema,
+  description: string,
+  errors: readonly ErrorCode[],
+): Record<number, TSchema> {
   return { [status]: ok(result, description), ...errorResponses(errors) };
 }
 
@@ -34,8 +39,17 @@ export function responses(status: number, result: TSchema, description: string, 
  * Writes the success envelope with exact decimals (writeExactJson). The result is first trimmed
  * to `schema` (in place): whatever the schema does not name is not sent.
  */
-export function send(reply: FastifyReply, status: number, schema: TSchema, message: string, result: unknown): FastifyReply {
-  return reply.code(status).type(JSON_UTF8).send(successBody(Value.Clean(schema, result), message));
+export function send(
+  reply: FastifyReply,
+  status: number,
+  schema: TSchema,
+  message: string,
+  result: unknown,
+): FastifyReply {
+  return reply
+    .code(status)
+    .type(JSON_UTF8)
+    .send(successBody(Value.Clean(schema, result), message));
 }
 
 /** Who made a change, for the audit log: the operator token's name and this request's id. */

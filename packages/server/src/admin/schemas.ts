@@ -8,21 +8,28 @@ import { SECURITY } from '../http/route-schemas.js';
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_.:-]{1,128}$';
 
 // Ids are plain: anything else is refused before it reaches a query or is echoed in a message.
-export const Id = (what: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: `${what} id` });
+export const Id = (what: string) =>
+  Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: `${what} id` });
 
 export const IdParams = (what: string) => Type.Object({ id: Id(what) }, { additionalProperties: false });
 
 /** `limit` and `cursor` (query values are strings: nothing is coerced). */
 export const PageQuery = {
   limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'page size, 1 to 200 (default 50)' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'the nextCursor of the previous page, unchanged' })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 512, description: 'the nextCursor of the previous page, unchanged' }),
+  ),
 };
 
-export function pageOf(q: { limit?: string; cursor?: string }): { limit: number | undefined; cursor: string | undefined } {
+export function pageOf(q: { limit?: string; cursor?: string }): {
+  limit: number | undefined;
+  cursor: string | undefined;
+} {
   return { limit: q.limit === undefined ? undefined : Number(q.limit), cursor: q.cursor };
 }
 
-export const Query = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
+export const Query = <P extends Record<string, TSchema>>(props: P) =>
+  Type.Object(props, { additionalProperties: false });
 
 /** An amount in a request body: a string, so no JSON parser on the way can round it. */
 export const DecimalString = (what: string) =>
@@ -32,10 +39,16 @@ export const DecimalString = (what: string) =>
     description: `${what}. Exact decimal as a JSON string, e.g. "12.50" (at most 18 fractional digits); JSON numbers are refused so nothing is rounded.`,
   });
 
-export const Currency = (what: string) => Type.String({ pattern: '^[A-Za-z0-9]{2,12}$', description: `${what}: currency or asset code, case-insensitive (e.g. USDT)` });
+export const Currency = (what: string) =>
+  Type.String({
+    pattern: '^[A-Za-z0-9]{2,12}$',
+    description: `${what}: currency or asset code, case-insensitive (e.g. USDT)`,
+  });
 
 export const OptionalTime = (what: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `${what}: ISO 8601 time, e.g. 2027-01-01T00:00:00Z` }));
+  Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: `${what}: ISO 8601 time, e.g. 2027-01-01T00:00:00Z` }),
+  );
 
 /** The body of action routes (suspend, revoke, ...): nothing, or an empty object. */
 export const NoBody = Type.Object({}, { additionalProperties: false, description: 'no body, or {}' });
@@ -44,7 +57,8 @@ export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       pattern: IDEMPOTENCY_KEY_PATTERN,
-      description: 'optional, 1-128 of A-Z a-z 0-9 _ . : -; a retry with the same key and the same request gets the first answer (header Idempotent-Replayed: true), another request with it is 409 IDEMPOTENCY_CONFLICT. Kept 24 h.',
+      description:
+        'optional, 1-128 of A-Z a-z 0-9 _ . : -; a retry with the same key and the same request gets the first answer (header Idempotent-Replayed: true), another request with it is 409 IDEMPOTENCY_CONFLICT. Kept 24 h.',
     }),
   ),
 });

@@ -23,7 +23,10 @@ export interface AdminPluginContext<S extends { idempotency: AdminIdempotency }>
   routes: readonly AdminRoutes<S>[];
 }
 
-export async function adminRoutes<S extends { idempotency: AdminIdempotency }>(app: TypedApp, ctx: AdminPluginContext<S>): Promise<void> {
+export async function adminRoutes<S extends { idempotency: AdminIdempotency }>(
+  app: TypedApp,
+  ctx: AdminPluginContext<S>,
+): Promise<void> {
   app.decorateRequest('operator', null);
   // Answers are JSON text written by writeExactJson (exact decimals) and trimmed to their schema
   // (reply.ts); no compiled serializer runs (app.ts).
@@ -40,7 +43,10 @@ export async function adminRoutes<S extends { idempotency: AdminIdempotency }>(a
  */
 export async function adminDisabledRoutes(app: TypedApp): Promise<void> {
   const disabled = () => {
-    throw new HostpayError('NOT_FOUND', 'the admin API is not enabled on this server: set HOSTPAY_ADMIN_TOKEN (or HOSTPAY_ADMIN_TOKENS) and restart');
+    throw new HostpayError(
+      'NOT_FOUND',
+      'the admin API is not enabled on this server: set HOSTPAY_ADMIN_TOKEN (or HOSTPAY_ADMIN_TOKENS) and restart',
+    );
   };
   app.all('/', { schema: { hide: true } }, disabled);
   app.all('/*', { schema: { hide: true } }, disabled);

@@ -13,6 +13,9 @@ export const Time = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Page = <T extends TSchema>(item: T) =>
-  obj({ items: Type.Array(item), nextCursor: Nullable(Type.String({ description: 'pass as cursor for the next page; null on the last page' })) });
+  obj({
+    items: Type.Array(item),
+    nextCursor: Nullable(Type.String({ description: 'pass as cursor for the next page; null on the last page' })),
+  });
 
 export const DeletedView = obj({ id: Type.String(), deleted: Type.Literal(true) });

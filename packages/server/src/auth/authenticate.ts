@@ -9,7 +9,13 @@ import type { ApiKeyAuth, MerchantServices } from './ports.js';
 import { checkTimestamp, readSignedHeaders, type SignedHeaders } from './credentials.js';
 import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
-import { DUMMY_SECRET, isWellFormedSignature, signatureDiagnostics, signatureMatches, type SignedRequest } from './signature.js';
+import {
+  DUMMY_SECRET,
+  isWellFormedSignature,
+  signatureDiagnostics,
+  signatureMatches,
+  type SignedRequest,
+} from './signature.js';
 import type { Principal } from './principal.js';
 import type { TokenCodec } from './tokens.js';
 import { VerifiedCache, type VerifiedEntry } from './verified-cache.js';
@@ -36,8 +42,13 @@ export interface RequestFacts {
   scope: Scope | undefined;
 }
 
-
-const factsOf = (req: FastifyRequest): RequestFacts => ({ method: req.method, url: req.url, rawBody: req.rawBody, ip: req.ip, scope: req.routeOptions.config.scope });
+const factsOf = (req: FastifyRequest): RequestFacts => ({
+  method: req.method,
+  url: req.url,
+  rawBody: req.rawBody,
+  ip: req.ip,
+  scope: req.routeOptions.config.scope,
+});
 
 const MINUTE = 60_000;
 
@@ -45,7 +56,8 @@ const MINUTE = 60_000;
  * The per-address counter of failed authentications. Merchant and operator failures are counted
  * apart, so a merchant integration that fails does not lock an operator at the same address out.
  */
-export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string => `authfail:${side}:${addressBlock(ip)}`;
+export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string =>
+  `authfail:${side}:${addressBlock(ip)}`;
 
 /**
  * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
@@ -55,7 +67,13 @@ export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): str
  * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
  * (one Lua script each to take and to settle); without it, each instance counts its own.
  */
-export async function withFailureLimit<T>(limiter: RateLimiter, bucket: string, limit: number, message: string, attempt: () => Promise<T> | T): Promise<T> {
+export async function withFailureLimit<T>(
+  limiter: RateLimiter,
+  bucket: string,
+  limit: number,
+  message: string,
+  attempt: () => Promise<T> | T,
+): Promise<T> {
   const slot = await limiter.reserve(bucket, limit, MINUTE);
   // A turned-away attempt was not evaluated and does not count.
   if (!slot.allowed) throw rateLimited(slot.result, message);
@@ -80,8 +98,15 @@ export function addressBlock(ip: string): string {
   const [head = '', tail = ''] = address.split('%', 1)[0]!.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':') + '::/64';
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return (
+    groups
+      .slice(0, 4)
+      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+      .join(':') + '::/64'
+  );
 }
 // Keys are looked up by id; anything longer is no id of ours and is not worth a store query.
 const MAX_KEY_ID_LENGTH = 128;
@@ -104,25 +129,51 @@ export function createAuthHooks(deps: AuthDeps): {
   const verified = new VerifiedCache();
 
   /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
-  async function identify(req: RequestFacts, headers: SignedHeaders | Error, withBearer: boolean, nowMs: number): Promise<Principal> {
+  async function identify(
+    req: RequestFacts,
+    headers: SignedHeaders | Error,
+    withBearer: boolean,
+    nowMs: number,
+  ): Promise<Principal> {
     if (headers instanceof Error) throw headers;
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
     const cacheId = verifiedCacheId(h, req);
-    const hit = key !== undefined && cacheId !== undefined ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs) : undefined;
+    const hit =
+      key !== undefined && cacheId !== undefined
+        ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs)
+        : undefined;
     return decide(req, h, key, cacheId, hit, withBearer, nowMs);
   }
 
   /** What follows the key lookup: signature (or the verified entry), key state, bearer, scope. */
-  function decide(req: RequestFacts, h: SignedHeaders, key: ApiKeyAuth | undefined, cacheId: string | undefined, hit: VerifiedEntry | undefined, withBearer: boolean, nowMs: number): Principal {
-    const signed: SignedRequest = { version: h.version, timestamp: h.timestamp, method: req.method, target: req.url, rawBody: req.rawBody };
+  function decide(
+    req: RequestFacts,
+    h: SignedHeaders,
+    key: ApiKeyAuth | undefined,
+    cacheId: string | undefined,
+    hit: VerifiedEntry | undefined,
+    withBearer: boolean,
+    nowMs: number,
+  ): Principal {
+    const signed: SignedRequest = {
+      version: h.version,
+      timestamp: h.timestamp,
+      method: req.method,
+      target: req.url,
+      rawBody: req.rawBody,
+    };
     // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
     const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
     if (key === undefined) {
-      throw new HostpayError('UNKNOWN_API_KEY', 'header `api-key` names no API key of this server: check that you send the key id (it starts with hp_), not the secret, and that it belongs to this environment');
+      throw new HostpayError(
+        'UNKNOWN_API_KEY',
+        'header `api-key` names no API key of this server: check that you send the key id (it starts with hp_), not the secret, and that it belongs to this environment',
+      );
     }
-    if (!matches) throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
+    if (!matches)
+      throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
     // Checked after the signature, so only a holder of the secret (or a replayer of a signature
     // that already went over the wire) learns that the key wants version 2.
     if (h.version === 1 && key.requireSignatureV2) {
@@ -138,7 +189,12 @@ export function createAuthHooks(deps: AuthDeps): {
     if (hit === undefined && cacheId !== undefined) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
-      verified.set(key.id, h.timestamp, cacheId, { secret: key.secret, authorization: h.authorization, claims: token, expiresAt });
+      verified.set(key.id, h.timestamp, cacheId, {
+        secret: key.secret,
+        authorization: h.authorization,
+        claims: token,
+        expiresAt,
+      });
     }
     return { key, token };
   }
@@ -149,13 +205,27 @@ export function createAuthHooks(deps: AuthDeps): {
    * the key is in the cache (the usual case), and without the failed-attempt gate in any case.
    * Returns the principal, a promise of it (key not cached), or undefined (not a repeat).
    */
-  function repeated(req: RequestFacts, h: SignedHeaders | Error, withBearer: boolean, nowMs: number): Principal | Promise<Principal> | undefined {
+  function repeated(
+    req: RequestFacts,
+    h: SignedHeaders | Error,
+    withBearer: boolean,
+    nowMs: number,
+  ): Principal | Promise<Principal> | undefined {
     if (h instanceof Error) return undefined;
     const repeat = repeatOf(h, req, nowMs);
     if (repeat === undefined) return undefined;
     const { cacheId, entry, found } = repeat;
     // The entry counts only for the secret it was checked with (a rotated secret misses).
-    const settle = (key: ApiKeyAuth | undefined) => decide(req, h, key, cacheId, key !== undefined && entry.secret === key.secret ? entry : undefined, withBearer, nowMs);
+    const settle = (key: ApiKeyAuth | undefined) =>
+      decide(
+        req,
+        h,
+        key,
+        cacheId,
+        key !== undefined && entry.secret === key.secret ? entry : undefined,
+        withBearer,
+        nowMs,
+      );
     return found instanceof Promise ? found.then(settle) : settle(found);
   }
 
@@ -165,14 +235,18 @@ export function createAuthHooks(deps: AuthDeps): {
    */
   function repeatOf(h: SignedHeaders, req: RequestFacts, nowMs: number) {
     const cacheId = verifiedCacheId(h, req);
-    const entry = cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
+    const entry =
+      cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
     if (cacheId === undefined || entry === undefined) return undefined;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
     return { cacheId, entry, found: h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined };
   }
 
   /** A key's rate-limit bucket and its limit per minute (its own, else the server's). */
-  const keyLimit = (key: Principal['key']) => ({ bucket: `key:${key.id}`, limit: key.rateLimitPerMinute ?? config.rateLimitPerMinute });
+  const keyLimit = (key: Principal['key']) => ({
+    bucket: `key:${key.id}`,
+    limit: key.rateLimitPerMinute ?? config.rateLimitPerMinute,
+  });
 
   /** After the principal: last-used time, the per-key rate limit and its headers. */
   function admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> {
@@ -196,7 +270,12 @@ export function createAuthHooks(deps: AuthDeps): {
    * credentials with its key cached (nearly every request of a busy client) is decided
    * synchronously, with no promise and no microtask turn, and `done` runs before it returns.
    */
-  function authenticate(req: FastifyRequest, reply: FastifyReply, withBearer: boolean, done: (err?: Error) => void): void {
+  function authenticate(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    withBearer: boolean,
+    done: (err?: Error) => void,
+  ): void {
     let pending: Promise<void> | void;
     try {
       reply.header('cache-control', 'no-store');
@@ -206,14 +285,17 @@ export function createAuthHooks(deps: AuthDeps): {
       // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
       // than the failure limit in parallel from one address (a busy backend) would queue on it,
       // and every cached request would pay the gate's round trips to Redis.
-      const principal = repeated(facts, headers, withBearer, nowMs) ?? withFailureLimit(
-        limiter,
-        failedAuthBucket('merchant', facts.ip),
-        failureLimit,
-        'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-        () => identify(facts, headers, withBearer, nowMs),
-      );
-      pending = principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
+      const principal =
+        repeated(facts, headers, withBearer, nowMs) ??
+        withFailureLimit(
+          limiter,
+          failedAuthBucket('merchant', facts.ip),
+          failureLimit,
+          'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+          () => identify(facts, headers, withBearer, nowMs),
+        );
+      pending =
+        principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
     } catch (err) {
       done(err as Error);
       return;
@@ -277,24 +359,44 @@ export function createAuthHooks(deps: AuthDeps): {
   };
 }
 
-function signatureError(signature: string, version: 1 | 2, diagnostics: Record<string, unknown> | undefined): HostpayError {
+function signatureError(
+  signature: string,
+  version: 1 | 2,
+  diagnostics: Record<string, unknown> | undefined,
+): HostpayError {
   const what = isWellFormedSignature(signature)
     ? 'signature does not match'
     : 'header `signature` must be 64 lowercase hexadecimal characters';
-  const how = version === 2
-    ? 'sign the string `<timestamp>.<METHOD>.<path?query>.<body>` (canonical path and query as in docs/api.md; body empty for GET)'
-    : 'sign the string `<timestamp>.<body>` (the timestamp header, a dot, then the exact body; empty for GET)';
-  const hint = diagnostics === undefined ? '' : ' (sandbox: details.signedStringSha256 is the SHA-256 of the string the server verified; compare it with yours)';
-  return new HostpayError('INVALID_SIGNATURE', `${what}: ${how} with your API secret, HMAC-SHA256, lowercase hex${hint}`, diagnostics);
+  const how =
+    version === 2
+      ? 'sign the string `<timestamp>.<METHOD>.<path?query>.<body>` (canonical path and query as in docs/api.md; body empty for GET)'
+      : 'sign the string `<timestamp>.<body>` (the timestamp header, a dot, then the exact body; empty for GET)';
+  const hint =
+    diagnostics === undefined
+      ? ''
+      : ' (sandbox: details.signedStringSha256 is the SHA-256 of the string the server verified; compare it with yours)';
+  return new HostpayError(
+    'INVALID_SIGNATURE',
+    `${what}: ${how} with your API secret, HMAC-SHA256, lowercase hex${hint}`,
+    diagnostics,
+  );
 }
 
 /** The 429 of a key over its per-minute limit. */
 export function keyRateLimited(rate: RateLimitResult): HostpayError {
-  return rateLimited(rate, `this API key is limited to ${rate.limit} requests a minute: retry after the Retry-After seconds`);
+  return rateLimited(
+    rate,
+    `this API key is limited to ${rate.limit} requests a minute: retry after the Retry-After seconds`,
+  );
 }
 
 export function rateLimited(rate: RateLimitResult, message: string): HostpayError {
-  return new HostpayError('RATE_LIMITED', message, { limit: rate.limit, retryAfterSeconds: rate.resetSeconds }, { 'retry-after': String(rate.resetSeconds) });
+  return new HostpayError(
+    'RATE_LIMITED',
+    message,
+    { limit: rate.limit, retryAfterSeconds: rate.resetSeconds },
+    { 'retry-after': String(rate.resetSeconds) },
+  );
 }
 
 /** Targets longer than this are verified every time rather than cached (entries stay small). */

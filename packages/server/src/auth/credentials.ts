@@ -24,7 +24,13 @@ export function readSignedHeaders(headers: IncomingHttpHeaders, withBearer: bool
   const signature = headers.signature;
   const authorization = headers.authorization;
   if (present(apiKey) && present(timestamp) && present(signature) && (!withBearer || present(authorization))) {
-    return { apiKey, timestamp, signature, authorization: withBearer ? (authorization ?? '') : '', version: signatureVersion(headers[SIGNATURE_VERSION_HEADER]) };
+    return {
+      apiKey,
+      timestamp,
+      signature,
+      authorization: withBearer ? (authorization ?? '') : '',
+      version: signatureVersion(headers[SIGNATURE_VERSION_HEADER]),
+    };
   }
   const missing: string[] = KEY_HEADERS.filter((name) => !present(headers[name]));
   if (withBearer && !present(headers.authorization)) missing.push('authorization');
@@ -41,7 +47,11 @@ export function readSignedHeaders(headers: IncomingHttpHeaders, withBearer: bool
 function signatureVersion(value: string | string[] | undefined): 1 | 2 {
   if (value === undefined || value === '1') return 1;
   if (value === '2') return 2;
-  throw new HostpayError('INVALID_SIGNATURE', 'header `signature-version` must be 1 or 2 (or absent, for 1): version 2 signs `<timestamp>.<METHOD>.<path?query>.<body>`', { signatureVersion: 'unsupported' });
+  throw new HostpayError(
+    'INVALID_SIGNATURE',
+    'header `signature-version` must be 1 or 2 (or absent, for 1): version 2 signs `<timestamp>.<METHOD>.<path?query>.<body>`',
+    { signatureVersion: 'unsupported' },
+  );
 }
 
 function present(value: string | string[] | undefined): value is string {
@@ -64,6 +74,8 @@ export function checkTimestamp(timestamp: string, nowMs: number, toleranceSecond
     `header \`timestamp\` ${sent} is ${Math.abs(skew)} s ${skew < 0 ? 'behind' : 'ahead of'} the server time ${serverTime} (allowed ±${toleranceSeconds} s): ` +
       'sync your clock, or read the server time from GET /api/v1/time, and sign with a fresh timestamp',
     // The skew is a sandbox diagnostic; serverTime stays everywhere (clients correct their clock by it).
-    sandbox ? { serverTime, timestamp: sent, toleranceSeconds, skewSeconds: skew } : { serverTime, timestamp: sent, toleranceSeconds },
+    sandbox
+      ? { serverTime, timestamp: sent, toleranceSeconds, skewSeconds: skew }
+      : { serverTime, timestamp: sent, toleranceSeconds },
   );
 }

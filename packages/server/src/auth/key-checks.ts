@@ -10,16 +10,25 @@ import { hasScope, type TokenClaims, type TokenCodec } from './tokens.js';
  */
 export function checkKeyState(key: ApiKeyAuth, clientIp: string, nowMs: number): void {
   if (key.status === 'revoked') {
-    throw new HostpayError('KEY_REVOKED', 'this API key has been revoked: use another key or ask your operator for a new one');
+    throw new HostpayError(
+      'KEY_REVOKED',
+      'this API key has been revoked: use another key or ask your operator for a new one',
+    );
   }
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= nowMs) {
-    throw new HostpayError('KEY_EXPIRED', `this API key expired at ${key.expiresAt}: use another key or ask your operator for a new one`);
+    throw new HostpayError(
+      'KEY_EXPIRED',
+      `this API key expired at ${key.expiresAt}: use another key or ask your operator for a new one`,
+    );
   }
   if (key.merchantStatus === 'suspended') {
     throw new HostpayError('MERCHANT_SUSPENDED', 'the merchant of this API key is suspended: contact your operator');
   }
   if (key.ipAllowList !== null && !ipAllowed(key.ipAllowList, clientIp)) {
-    throw new HostpayError('IP_NOT_ALLOWED', `requests from ${clientIp} are not allowed for this API key: call from an address on its IP allow-list, or ask your operator to add this one`);
+    throw new HostpayError(
+      'IP_NOT_ALLOWED',
+      `requests from ${clientIp} are not allowed for this API key: call from an address on its IP allow-list, or ask your operator to add this one`,
+    );
   }
 }
 
@@ -29,11 +38,17 @@ const BEARER = /^bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 export function checkBearer(authorization: string, key: ApiKeyAuth, codec: TokenCodec, nowMs: number): TokenClaims {
   const match = BEARER.exec(authorization);
   if (match === null || match[1] === undefined) {
-    throw new HostpayError('INVALID_TOKEN', 'header `Authorization` must be `Bearer <token>` (the word Bearer, one space, then the token from POST /api/v1/auth/token)');
+    throw new HostpayError(
+      'INVALID_TOKEN',
+      'header `Authorization` must be `Bearer <token>` (the word Bearer, one space, then the token from POST /api/v1/auth/token)',
+    );
   }
   const claims = codec.verify(match[1], nowMs);
   if (claims.key !== key.id || claims.sub !== key.merchantId) {
-    throw new HostpayError('TOKEN_KEY_MISMATCH', 'this bearer token was issued to a different API key: send the api-key that obtained the token, or get a token with this key from POST /api/v1/auth/token');
+    throw new HostpayError(
+      'TOKEN_KEY_MISMATCH',
+      'this bearer token was issued to a different API key: send the api-key that obtained the token, or get a token with this key from POST /api/v1/auth/token',
+    );
   }
   return claims;
 }
@@ -42,6 +57,10 @@ export function checkBearer(authorization: string, key: ApiKeyAuth, codec: Token
 export function checkScope(scope: Scope, key: ApiKeyAuth, claims: TokenClaims | null): void {
   const granted = key.scopes.includes(scope) && (claims === null || hasScope(claims.scope, scope));
   if (!granted) {
-    throw new HostpayError('SCOPE_MISSING', `this request needs scope \`${scope}\`, which your ${claims === null ? 'API key' : 'token'} does not have: get a token that includes it (POST /api/v1/auth/token), from a key that has it`, { requiredScope: scope });
+    throw new HostpayError(
+      'SCOPE_MISSING',
+      `this request needs scope \`${scope}\`, which your ${claims === null ? 'API key' : 'token'} does not have: get a token that includes it (POST /api/v1/auth/token), from a key that has it`,
+      { requiredScope: scope },
+    );
   }
 }

@@ -7,7 +7,11 @@ import type { Principal } from './principal.js';
  * that an operator granted to this (platform) key. The same answer whether or not the named
  * merchant exists, so the 403 reveals nothing about other merchants.
  */
-export function selectMerchant(services: MerchantServices, principal: Principal, requested: string | undefined): string | Promise<string> {
+export function selectMerchant(
+  services: MerchantServices,
+  principal: Principal,
+  requested: string | undefined,
+): string | Promise<string> {
   const { key } = principal;
   // The key's own merchant, the usual case, is known at once (no promise, no turn of the loop).
   if (requested === undefined || requested === key.merchantId) return key.merchantId;

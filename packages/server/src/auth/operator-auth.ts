@@ -47,13 +47,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function checkOperatorAddress(allowList: readonly string[] | null | undefined, ip: string): void {
   if (allowList === null || allowList === undefined) return;
   if (!ipAllowed(allowList, ip)) {
-    throw new HostpayError('IP_NOT_ALLOWED', `requests from ${ip} are not allowed on the operator API and console: call from an address on HOSTPAY_ADMIN_IP_ALLOW_LIST`);
+    throw new HostpayError(
+      'IP_NOT_ALLOWED',
+      `requests from ${ip} are not allowed on the operator API and console: call from an address on HOSTPAY_ADMIN_IP_ALLOW_LIST`,
+    );
   }
 }
 
 // The scheme, exactly one space, then one run of visible ASCII (operator tokens are free-form).
 const BEARER = /^bearer ([\x21-\x7e]+)$/i;
-const HOW = 'send `Authorization: Bearer <operator token>` with a token from HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS';
+const HOW =
+  'send `Authorization: Bearer <operator token>` with a token from HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
@@ -72,18 +76,27 @@ export function tokenMatcher(tokens: ReadonlyMap<string, string>): (given: strin
   };
 }
 
-export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function createOperatorAuth(
+  deps: OperatorAuthDeps,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const { limiter, failureLimit } = deps;
   const operatorOf = tokenMatcher(deps.tokens);
 
   function identify(authorization: string | undefined): string {
     if (authorization === undefined || authorization === '') {
-      throw new HostpayError('MISSING_HEADER', `missing header \`authorization\`: every admin request needs an operator token; ${HOW}`, { missing: ['authorization'] });
+      throw new HostpayError(
+        'MISSING_HEADER',
+        `missing header \`authorization\`: every admin request needs an operator token; ${HOW}`,
+        { missing: ['authorization'] },
+      );
     }
     const match = BEARER.exec(authorization);
     const operator = operatorOf(match?.[1] ?? '');
     if (match === null || operator === undefined) {
-      throw new HostpayError('INVALID_TOKEN', `operator token is not valid: ${HOW} (API keys and merchant bearer tokens are not accepted here)`);
+      throw new HostpayError(
+        'INVALID_TOKEN',
+        `operator token is not valid: ${HOW} (API keys and merchant bearer tokens are not accepted here)`,
+      );
     }
     return operator;
   }
@@ -91,11 +104,18 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
   /** The operator of a console session; writes must carry the session's CSRF token. */
   async function fromSession(req: FastifyRequest, sessionId: string): Promise<string> {
     const session = await deps.sessions?.check(sessionId);
-    if (session === undefined) throw new HostpayError('INVALID_TOKEN', 'the console session has ended (signed out, idle too long, or the operator token changed): sign in again at /console');
+    if (session === undefined)
+      throw new HostpayError(
+        'INVALID_TOKEN',
+        'the console session has ended (signed out, idle too long, or the operator token changed): sign in again at /console',
+      );
     if (!SAFE_METHODS.has(req.method)) {
       const given = req.headers['x-csrf-token'];
       if (!deps.sessions!.csrfMatches(sessionId, typeof given === 'string' ? given : undefined)) {
-        throw new HostpayError('CSRF_TOKEN_INVALID', 'a console write must carry the session\'s CSRF token in `x-csrf-token` (from POST or GET /console/session)');
+        throw new HostpayError(
+          'CSRF_TOKEN_INVALID',
+          "a console write must carry the session's CSRF token in `x-csrf-token` (from POST or GET /console/session)",
+        );
       }
     }
     return session.operator;
@@ -105,7 +125,8 @@ export function createOperatorAuth(deps: OperatorAuthDeps): (req: FastifyRequest
     // Admin answers name merchants and keys, and once a secret: never cache them.
     reply.header('cache-control', 'no-store');
     checkOperatorAddress(deps.allowList, req.ip);
-    const sessionId = deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : deps.sessions.idOf(req);
+    const sessionId =
+      deps.sessions === undefined || req.headers.authorization !== undefined ? undefined : deps.sessions.idOf(req);
     req.operator = await withFailureLimit(
       limiter,
       failedAuthBucket('operator', req.ip),

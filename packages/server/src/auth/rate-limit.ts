@@ -179,7 +179,11 @@ export class MemoryRateLimiter implements RateLimiter {
       }
       if (g.failures + g.inflight < limit) {
         g.inflight++;
-        return { allowed: true, result: result(g.failures + g.inflight, true, limit, g.resetAt - now), settle: once((failed) => this.settle(bucket, g, failed)) };
+        return {
+          allowed: true,
+          result: result(g.failures + g.inflight, true, limit, g.resetAt - now),
+          settle: once((failed) => this.settle(bucket, g, failed)),
+        };
       }
       if (Date.now() >= deadline) return denied(result(limit, false, limit, 1000));
       await this.waiting.wait(bucket, 100);
@@ -195,7 +199,8 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Drops gates that hold nothing: no attempt in flight and no failure in a live window. */
   private sweepGates(now: number): void {
-    for (const [bucket, g] of this.gates) if (g.inflight === 0 && (g.resetAt <= now || g.failures === 0)) this.gates.delete(bucket);
+    for (const [bucket, g] of this.gates)
+      if (g.inflight === 0 && (g.resetAt <= now || g.failures === 0)) this.gates.delete(bucket);
   }
 
   /** Number of tracked buckets (for tests and metrics). */

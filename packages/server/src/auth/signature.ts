@@ -29,14 +29,17 @@ export interface SignedRequest {
 export function stringsToVerify(r: SignedRequest): string[] {
   const compact = bodyToSign(r.rawBody);
   const bodies = compact === r.rawBody ? [compact] : [compact, r.rawBody];
-  return bodies.map((body) => (r.version === 2 ? signedStringV2(r.timestamp, r.method, r.target, '') + body : signedString(r.timestamp, body)));
+  return bodies.map((body) =>
+    r.version === 2 ? signedStringV2(r.timestamp, r.method, r.target, '') + body : signedString(r.timestamp, body),
+  );
 }
 
 export function signatureMatches(secret: Buffer, r: SignedRequest, signature: string): boolean {
   if (!SIGNATURE_PATTERN.test(signature)) return false;
   const given = Buffer.from(signature, 'hex');
   let ok = false;
-  for (const text of stringsToVerify(r)) ok = timingSafeEqual(createHmac('sha256', secret).update(text).digest(), given) || ok;
+  for (const text of stringsToVerify(r))
+    ok = timingSafeEqual(createHmac('sha256', secret).update(text).digest(), given) || ok;
   return ok;
 }
 

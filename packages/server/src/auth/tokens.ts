@@ -47,7 +47,10 @@ export function createTokenCodec(signingKey: Buffer): TokenCodec {
           claims = verify(token) as TokenClaims;
         } catch (err) {
           if (err instanceof TokenError && err.code === TokenError.codes.expired) throw expired();
-          throw new HostpayError('INVALID_TOKEN', `bearer token is not valid (not issued by this server, altered or malformed): ${HOW_TO_GET}`);
+          throw new HostpayError(
+            'INVALID_TOKEN',
+            `bearer token is not valid (not issued by this server, altered or malformed): ${HOW_TO_GET}`,
+          );
         }
         if (typeof claims.key !== 'string' || typeof claims.sub !== 'string' || typeof claims.scope !== 'string') {
           throw new HostpayError('INVALID_TOKEN', `bearer token lacks the claims this server issues: ${HOW_TO_GET}`);

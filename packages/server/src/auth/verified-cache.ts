@@ -27,9 +27,22 @@ export class VerifiedCache {
     this.entries = new LRUCache({ max: maxEntries });
   }
 
-  get(keyId: string, timestamp: string, signature: string, secret: Buffer, authorization: string, nowMs: number): VerifiedEntry | undefined {
+  get(
+    keyId: string,
+    timestamp: string,
+    signature: string,
+    secret: Buffer,
+    authorization: string,
+    nowMs: number,
+  ): VerifiedEntry | undefined {
     const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
-    if (entry === undefined || entry.secret !== secret || entry.authorization !== authorization || entry.expiresAt <= nowMs) return undefined;
+    if (
+      entry === undefined ||
+      entry.secret !== secret ||
+      entry.authorization !== authorization ||
+      entry.expiresAt <= nowMs
+    )
+      return undefined;
     return entry;
   }
 
@@ -43,7 +56,13 @@ export class VerifiedCache {
   }
 
   /** The entry `seen` finds, for the caller to check its secret against the key's (one lookup for both). */
-  find(keyId: string, timestamp: string, signature: string, authorization: string, nowMs: number): VerifiedEntry | undefined {
+  find(
+    keyId: string,
+    timestamp: string,
+    signature: string,
+    authorization: string,
+    nowMs: number,
+  ): VerifiedEntry | undefined {
     const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
     return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs ? entry : undefined;
   }

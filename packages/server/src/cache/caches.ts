@@ -8,7 +8,12 @@ export const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: true });
 
 /** `catalog`: an asset, chain or network changed; every wallet list and fee answer may name it. */
-export type CacheScope = { kind: 'wallets'; merchantId: string } | { kind: 'keys' } | { kind: 'fees' } | { kind: 'catalog' } | { kind: 'all' };
+export type CacheScope =
+  | { kind: 'wallets'; merchantId: string }
+  | { kind: 'keys' }
+  | { kind: 'fees' }
+  | { kind: 'catalog' }
+  | { kind: 'all' };
 
 /**
  * Facts a feature derived from the store (fee schedules, rates, a merchant's payable options),
@@ -41,10 +46,18 @@ export class Caches {
   // Bounded (least recently used goes first): keys of these maps come from clients (key ids,
   // amounts), so they must not grow without limit.
   // Answer texts are also bounded by size: one merchant's list can be large (1,000 wallets ~0.65 MB).
-  readonly walletBodies = new LRUCache<string, string>({ max: 10_000, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: (body) => body.length });
+  readonly walletBodies = new LRUCache<string, string>({
+    max: 10_000,
+    maxSize: ANSWER_CACHE_CHARS,
+    sizeCalculation: (body) => body.length,
+  });
   /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
   readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
-  readonly feeBodies = new LRUCache<string, string>({ max: 10_000, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: (body) => body.length });
+  readonly feeBodies = new LRUCache<string, string>({
+    max: 10_000,
+    maxSize: ANSWER_CACHE_CHARS,
+    sizeCalculation: (body) => body.length,
+  });
   readonly #facts: FactCache<object>[] = [];
   #generation = 0;
   #externalVersion: number;
@@ -88,7 +101,10 @@ export class Caches {
   }
 
   /** A fact cache that this object invalidates with the others. */
-  facts<V extends object>(clearOn: readonly CacheScope['kind'][], opts: { merchantKeyed?: boolean; max?: number } = {}): FactCache<V> {
+  facts<V extends object>(
+    clearOn: readonly CacheScope['kind'][],
+    opts: { merchantKeyed?: boolean; max?: number } = {},
+  ): FactCache<V> {
     const cache = new FactCache<V>(clearOn, opts.merchantKeyed ?? false, opts.max);
     this.#facts.push(cache as unknown as FactCache<object>);
     return cache;

@@ -30,7 +30,10 @@ export class PgChangeFeed {
     // LISTEN only reads: a silently dead connection would never error. A query now and then does.
     this.#heartbeat = setInterval(() => {
       const client = this.#client;
-      if (this.#ready && client) client.query({ text: 'select 1', query_timeout: HEARTBEAT_MS } as pg.QueryConfig).catch(() => this.drop(client));
+      if (this.#ready && client)
+        client
+          .query({ text: 'select 1', query_timeout: HEARTBEAT_MS } as pg.QueryConfig)
+          .catch(() => this.drop(client));
     }, HEARTBEAT_MS);
     this.#heartbeat.unref();
   }

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
-import { denied, MemoryRateLimiter, once, RESERVE_WAIT_MS, WaitQueue, type RateLimiter, type RateLimitResult, type Reservation } from '../auth/rate-limit.js';
+import {
+  denied,
+  MemoryRateLimiter,
+  once,
+  RESERVE_WAIT_MS,
+  WaitQueue,
+  type RateLimiter,
+  type RateLimitResult,
+  type Reservation,
+} from '../auth/rate-limit.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits; the first hit of a window sets its
 // expiry.
@@ -102,7 +111,11 @@ export class RedisRateLimiter implements RateLimiter {
     for (;;) {
       let answer: [number, number, number];
       try {
-        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, this.inflightTtlMs, slot)) as [number, number, number];
+        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, this.inflightTtlMs, slot)) as [
+          number,
+          number,
+          number,
+        ];
       } catch (err) {
         this.onFallback(err as Error);
         return this.local.reserve(bucket, limit, windowMs);
@@ -143,7 +156,11 @@ export class RedisRateLimiter implements RateLimiter {
   private async send(bucket: string, p: Pending): Promise<void> {
     const n = p.waiters.length;
     try {
-      const [count, ttl] = (await (this.redis as unknown as RateHit).hostpayRateHit(this.prefix + bucket, p.windowMs, n)) as [number, number];
+      const [count, ttl] = (await (this.redis as unknown as RateHit).hostpayRateHit(
+        this.prefix + bucket,
+        p.windowMs,
+        n,
+      )) as [number, number];
       p.waiters.forEach((w, i) => {
         const c = count - n + 1 + i;
         w.resolve(result(c, c <= w.limit, w.limit, ttl));
@@ -165,7 +182,10 @@ export class RedisRateLimiter implements RateLimiter {
     const recent = this.recentPeeks.get(bucket);
     if (recent !== undefined && recent.until > now) return recent.result;
     try {
-      const [count, ttl] = await Promise.all([this.redis.get(this.prefix + bucket), this.redis.pttl(this.prefix + bucket)]);
+      const [count, ttl] = await Promise.all([
+        this.redis.get(this.prefix + bucket),
+        this.redis.pttl(this.prefix + bucket),
+      ]);
       const n = count === null ? 0 : Number(count);
       const r = result(n, n < limit, limit, ttl > 0 ? ttl : windowMs);
       if (n < limit / 2) {
@@ -184,8 +204,21 @@ interface RateHit {
 }
 
 interface Gate {
-  hostpayGateReserve(failures: string, inflight: string, limit: number, windowMs: number, inflightTtlMs: number, slot: string): Promise<unknown>;
-  hostpayGateSettle(failures: string, inflight: string, failed: string, windowMs: number, slot: string): Promise<unknown>;
+  hostpayGateReserve(
+    failures: string,
+    inflight: string,
+    limit: number,
+    windowMs: number,
+    inflightTtlMs: number,
+    slot: string,
+  ): Promise<unknown>;
+  hostpayGateSettle(
+    failures: string,
+    inflight: string,
+    failed: string,
+    windowMs: number,
+    slot: string,
+  ): Promise<unknown>;
 }
 
 function result(count: number, allowed: boolean, limit: number, msLeft: number): RateLimitResult {

@@ -37,7 +37,12 @@ export interface PgFeedOptions {
  * ioredis and pg are imported only when configured: together they are ~120 ms of the start-up of
  * an embedded (SQLite) server that uses neither.
  */
-export async function createSharedState(redisUrl: string, prefix: string, events: SharedStateEvents, pgFeed?: PgFeedOptions): Promise<SharedState> {
+export async function createSharedState(
+  redisUrl: string,
+  prefix: string,
+  events: SharedStateEvents,
+  pgFeed?: PgFeedOptions,
+): Promise<SharedState> {
   if (redisUrl === '') {
     // One instance: in-process limits. On SQLite, data_version tells the caches about other
     // processes; on PostgreSQL, LISTEN/NOTIFY does (the CLI, or another instance, may write).
@@ -62,13 +67,19 @@ export async function createSharedState(redisUrl: string, prefix: string, events
     state = healthy ? 'up' : 'down';
     if (!healthy && !warned) {
       warned = true;
-      events.warn(`Redis unreachable (${error?.message ?? 'connection closed'}): rate limits are per instance and reads bypass caches until it is back`);
+      events.warn(
+        `Redis unreachable (${error?.message ?? 'connection closed'}): rate limits are per instance and reads bypass caches until it is back`,
+      );
     } else if (healthy && warned) {
       warned = false;
       events.info('Redis is back: shared rate limits and cache invalidation resumed');
     }
   };
-  const [{ connectRedis }, { RedisChangeFeed }, { RedisRateLimiter }] = await Promise.all([import('./redis.js'), import('./change-feed.js'), import('./redis-rate-limiter.js')]);
+  const [{ connectRedis }, { RedisChangeFeed }, { RedisRateLimiter }] = await Promise.all([
+    import('./redis.js'),
+    import('./change-feed.js'),
+    import('./redis-rate-limiter.js'),
+  ]);
   const publisher = connectRedis(redisUrl, onState);
   const subscriber = connectRedis(redisUrl, () => undefined);
   const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation, `${prefix}invalidate`);

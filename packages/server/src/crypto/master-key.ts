@@ -9,7 +9,9 @@ export function parseMasterKey(text: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
   if (key.length !== 32) {
-    throw new Error('HOSTPAY_MASTER_KEY must be 32 bytes, written as 64 hex characters or base64 (openssl rand -base64 32)');
+    throw new Error(
+      'HOSTPAY_MASTER_KEY must be 32 bytes, written as 64 hex characters or base64 (openssl rand -base64 32)',
+    );
   }
   return key;
 }

@@ -34,7 +34,8 @@ export class SecretBox {
   open(sealed: string, ownerId: string): Buffer {
     const dot = sealed.indexOf('.');
     const key = this.#all.get(sealed.slice(0, dot));
-    if (dot !== 8 || !key) throw new Error(`secret of ${ownerId} is sealed under master key ${sealed.slice(0, 8)}, which is not configured`);
+    if (dot !== 8 || !key)
+      throw new Error(`secret of ${ownerId} is sealed under master key ${sealed.slice(0, 8)}, which is not configured`);
     const raw = Buffer.from(sealed.slice(dot + 1), 'base64');
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(ownerId));

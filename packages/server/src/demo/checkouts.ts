@@ -12,10 +12,25 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   const checkouts = services.checkouts;
   const tron = [{ asset: 'USDT', chain: 'TRON' }];
   const make = (amount: string, description: string, orderId: string) =>
-    checkouts.create(merchantId, { amount, currency: 'EUR', description, orderId, paymentOptions: [...tron, { asset: 'USDT', chain: 'ETH' }], expiresIn: 86_400 });
+    checkouts.create(merchantId, {
+      amount,
+      currency: 'EUR',
+      description,
+      orderId,
+      paymentOptions: [...tron, { asset: 'USDT', chain: 'ETH' }],
+      expiresIn: 86_400,
+    });
   const pay = async (c: Awaited<ReturnType<typeof make>>, amount: string, confirmations: number, asset = 'USDT') => {
     const o = c.paymentOptions[0]!;
-    await checkouts.reportTransfer({ chain: o.chain, txHash: `demo_${c.id}_${asset}`, index: 0, toAddress: o.address, asset, amount, confirmations });
+    await checkouts.reportTransfer({
+      chain: o.chain,
+      txHash: `demo_${c.id}_${asset}`,
+      index: 0,
+      toAddress: o.address,
+      asset,
+      amount,
+      confirmations,
+    });
   };
   const open = await make('49.90', 'Demo: a checkout waiting for payment', 'demo-open');
   const underpaid = await make('120', 'Demo: paid in part', 'demo-underpaid');
@@ -31,13 +46,24 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
   await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
   const settled: string[] = [];
-  for (const [amount, orderId] of [['25', 'demo-settled-1'], ['64.5', 'demo-settled-2']] as const) {
+  for (const [amount, orderId] of [
+    ['25', 'demo-settled-1'],
+    ['64.5', 'demo-settled-2'],
+  ] as const) {
     const c = await make(amount, 'Demo: paid and settled', orderId);
     await pay(c, String(c.paymentOptions[0]!.amountDue), 1);
     settled.push(c.id);
   }
   // To an address no checkout owns: the console's unmatched-transfers queue shows it.
-  await checkouts.reportTransfer({ chain: 'TRON', txHash: 'demo_unmatched', index: 0, toAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', asset: 'USDT', amount: '12.5', confirmations: 1 });
+  await checkouts.reportTransfer({
+    chain: 'TRON',
+    txHash: 'demo_unmatched',
+    index: 0,
+    toAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+    asset: 'USDT',
+    amount: '12.5',
+    confirmations: 1,
+  });
   return [open.id, underpaid.id, processing.id, canceled.id, review.id, ...settled];
 }
 
@@ -49,6 +75,12 @@ export async function demoCheckoutUrl(services: Services, merchantId: string): P
   const open = await services.checkouts.listForMerchant(merchantId, { status: 'open' }, { limit: 1 });
   const first = open.items[0];
   if (first !== undefined && Date.parse(first.expiresAt) > Date.now() + 60_000) return first.url;
-  const created = await services.checkouts.create(merchantId, { amount: '49.90', currency: 'EUR', description: 'Demo: a checkout waiting for payment', orderId: 'demo-open', expiresIn: 86_400 });
+  const created = await services.checkouts.create(merchantId, {
+    amount: '49.90',
+    currency: 'EUR',
+    description: 'Demo: a checkout waiting for payment',
+    orderId: 'demo-open',
+    expiresIn: 86_400,
+  });
   return created.url;
 }

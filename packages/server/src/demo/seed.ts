@@ -15,10 +15,34 @@ export interface DemoCredentials {
 
 /** Wallets of the demo merchant: [asset, chain, active, postings]. */
 const WALLETS: [string, string, boolean, [kind: 'credit' | 'freeze', amount: string][]][] = [
-  ['USDT', 'TRON', true, [['credit', '1250.75'], ['freeze', '100.25']]],
+  [
+    'USDT',
+    'TRON',
+    true,
+    [
+      ['credit', '1250.75'],
+      ['freeze', '100.25'],
+    ],
+  ],
   ['USDT', 'ETH', true, [['credit', '980.123456']]],
-  ['BTC', 'BTC', true, [['credit', '0.5321'], ['freeze', '0.01']]],
-  ['ETH', 'ETH', true, [['credit', '3.141592653589793238'], ['freeze', '0.5']]],
+  [
+    'BTC',
+    'BTC',
+    true,
+    [
+      ['credit', '0.5321'],
+      ['freeze', '0.01'],
+    ],
+  ],
+  [
+    'ETH',
+    'ETH',
+    true,
+    [
+      ['credit', '3.141592653589793238'],
+      ['freeze', '0.5'],
+    ],
+  ],
   ['TRX', 'TRON', false, []],
 ];
 
@@ -62,7 +86,10 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   }
   await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1.5', minValue: '1', onChainFee: '1' }, ctx);
   await admin.setFee({ currency: 'USDT', isPercentage: true, value: '1', onChainFee: '1', fromAmount: '10000' }, ctx);
-  await admin.setFee({ currency: 'USDT', isPercentage: true, value: '0.5', onChainFee: '1', fromAmount: '100000' }, ctx);
+  await admin.setFee(
+    { currency: 'USDT', isPercentage: true, value: '0.5', onChainFee: '1', fromAmount: '100000' },
+    ctx,
+  );
   await admin.setFee({ currency: 'BTC', isPercentage: false, value: '0.0002', onChainFee: '0.00005' }, ctx);
   await admin.setFee({ currency: 'ETH', isPercentage: true, value: '1', minValue: '0.001', onChainFee: '0.0021' }, ctx);
   await admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.5', minValue: '0.5', feeCurrency: 'USDT' }, ctx);

@@ -16,33 +16,56 @@ import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
 export function clientErrorFor(code: string | undefined): HostpayError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new HostpayError('HEADERS_TOO_LARGE', 'request headers are too large (16 KiB at most, request line included): send fewer or shorter headers');
+      return new HostpayError(
+        'HEADERS_TOO_LARGE',
+        'request headers are too large (16 KiB at most, request line included): send fewer or shorter headers',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new HostpayError('REQUEST_TIMEOUT', 'the request was not received in time: send the whole request promptly');
+      return new HostpayError(
+        'REQUEST_TIMEOUT',
+        'the request was not received in time: send the whole request promptly',
+      );
     case 'HPE_INVALID_METHOD':
       return new HostpayError('MALFORMED_REQUEST', 'unknown HTTP method: use GET, POST, PUT, PATCH or DELETE');
     case 'HPE_INVALID_URL':
-      return new HostpayError('MALFORMED_REQUEST', 'the request target is malformed (a space, control character or non-ASCII byte): percent-encode it per RFC 3986');
+      return new HostpayError(
+        'MALFORMED_REQUEST',
+        'the request target is malformed (a space, control character or non-ASCII byte): percent-encode it per RFC 3986',
+      );
     case 'HPE_INVALID_CHUNK_SIZE':
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
     case 'HPE_INVALID_CONTENT_LENGTH':
-      return new HostpayError('MALFORMED_REQUEST', 'the request body framing is invalid (bad chunked encoding or Content-Length): send a correct Content-Length or valid chunks');
+      return new HostpayError(
+        'MALFORMED_REQUEST',
+        'the request body framing is invalid (bad chunked encoding or Content-Length): send a correct Content-Length or valid chunks',
+      );
     default:
-      return new HostpayError('MALFORMED_REQUEST', 'the request is not valid HTTP/1.1 (request line or headers malformed): check what your HTTP client sends');
+      return new HostpayError(
+        'MALFORMED_REQUEST',
+        'the request is not valid HTTP/1.1 (request line or headers malformed): check what your HTTP client sends',
+      );
   }
 }
 
 function render(err: HostpayError, requestId: string): { head: Record<string, string>; body: string } {
   const body = JSON.stringify(errorBody(err, requestId));
   return {
-    head: { 'content-type': JSON_UTF8, 'content-length': String(Buffer.byteLength(body)), [REQUEST_ID_HEADER]: requestId, 'cache-control': 'no-store', connection: 'close' },
+    head: {
+      'content-type': JSON_UTF8,
+      'content-length': String(Buffer.byteLength(body)),
+      [REQUEST_ID_HEADER]: requestId,
+      'cache-control': 'no-store',
+      connection: 'close',
+    },
     body,
   };
 }
 
 /** Fastify's `clientErrorHandler`: the envelope on the raw socket, then close. */
-export function makeClientErrorHandler(log: () => FastifyBaseLogger): (err: Error & { code?: string }, socket: Socket) => void {
+export function makeClientErrorHandler(
+  log: () => FastifyBaseLogger,
+): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const requestId = newRequestId();
@@ -55,18 +78,31 @@ export function makeClientErrorHandler(log: () => FastifyBaseLogger): (err: Erro
       return;
     }
     const { head, body } = render(mapped, requestId);
-    const lines = Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const lines = Object.entries(head)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.end(`HTTP/1.1 ${mapped.status} ${STATUS_TEXT[mapped.status] ?? 'Error'}\r\n${lines}\r\n${body}`);
   };
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+};
 
 /** Node answers an `Expect` other than 100-continue with a bare 417 unless someone listens. */
 export function installExpectationHandler(server: Server): void {
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = newRequestId();
-    const { head, body } = render(new HostpayError('EXPECTATION_FAILED', 'the Expect header is not supported (only 100-continue is): send the request without it'), requestId);
+    const { head, body } = render(
+      new HostpayError(
+        'EXPECTATION_FAILED',
+        'the Expect header is not supported (only 100-continue is): send the request without it',
+      ),
+      requestId,
+    );
     res.writeHead(417, head).end(body);
     req.resume();
   });

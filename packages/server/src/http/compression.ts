@@ -47,7 +47,9 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     // request, compressed or not (measured: 33 -> 24 µs of server CPU per wallet-list request).
     options.compress = false;
     const own = route.onSend;
-    route.onSend = [onSend, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] as NonNullable<typeof route.onSend>;
+    route.onSend = [onSend, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] as NonNullable<
+      typeof route.onSend
+    >;
   });
   await app.register(fastifyCompress, {
     globalCompression: false,
@@ -67,9 +69,11 @@ function chooseEncoding(req: FastifyRequest): Encoding | undefined {
 
 function memoOnSend(memo: CompressedMemo): onSendHookHandler {
   return (req, reply, payload, done) => {
-    if (typeof payload !== 'string' || payload.length < COMPRESSION_THRESHOLD_BYTES || reply.statusCode !== 200) return done(null, payload);
+    if (typeof payload !== 'string' || payload.length < COMPRESSION_THRESHOLD_BYTES || reply.statusCode !== 200)
+      return done(null, payload);
     const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.hasHeader('content-encoding')) return done(null, payload);
+    if (typeof type !== 'string' || !type.startsWith('application/json') || reply.hasHeader('content-encoding'))
+      return done(null, payload);
     const encoding = chooseEncoding(req);
     if (encoding === undefined) return done(null, payload);
     memo.get(payload, encoding).then(
@@ -82,7 +86,8 @@ function memoOnSend(memo: CompressedMemo): onSendHookHandler {
 function compressedReply(reply: FastifyReply, encoding: Encoding, bytes: Buffer): Buffer {
   const vary = reply.getHeader('vary');
   if (vary === undefined) reply.header('vary', 'accept-encoding');
-  else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`);
+  else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(String(vary)))
+    reply.header('vary', `${String(vary)}, accept-encoding`);
   reply.header('content-encoding', encoding);
   reply.header('content-length', bytes.length);
   return bytes;

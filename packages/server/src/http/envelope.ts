@@ -41,5 +41,5 @@ export function sendJsonText(reply: FastifyReply, body: string | Promise<string>
 
 /** `then` for a value that may already be there: `f` runs at once on a plain value. */
 export function andThen<T, R>(value: T | Promise<T>, f: (v: T) => R): R | Promise<Awaited<R>> {
-  return value instanceof Promise ? value.then(f) as Promise<Awaited<R>> : f(value);
+  return value instanceof Promise ? (value.then(f) as Promise<Awaited<R>>) : f(value);
 }

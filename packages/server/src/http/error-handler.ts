@@ -13,7 +13,11 @@ export function sendError(reply: FastifyReply, err: HostpayError, requestId: str
   if (err.headers !== undefined) reply.headers(err.headers);
   replyErrorCodes.set(reply, err.code);
   // Sent as text: the shape is ours and fixed, so a compiled serializer per route and status buys nothing.
-  return reply.code(err.status).header(REQUEST_ID_HEADER, requestId).type(JSON_UTF8).send(JSON.stringify(errorBody(err, requestId)));
+  return reply
+    .code(err.status)
+    .header(REQUEST_ID_HEADER, requestId)
+    .type(JSON_UTF8)
+    .send(JSON.stringify(errorBody(err, requestId)));
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -35,11 +39,20 @@ export function toHostpayError(err: unknown, req: FastifyRequest): HostpayError 
   const e = (err ?? {}) as Partial<FastifyError>;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HostpayError('PAYLOAD_TOO_LARGE', `request body is too large: this endpoint accepts at most ${req.routeOptions.bodyLimit ?? 0} bytes`);
+      return new HostpayError(
+        'PAYLOAD_TOO_LARGE',
+        `request body is too large: this endpoint accepts at most ${req.routeOptions.bodyLimit ?? 0} bytes`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HostpayError('UNSUPPORTED_MEDIA_TYPE', `unsupported Content-Type ${describeType(req.headers['content-type'])}: send a JSON body with Content-Type: application/json, or no body`);
+      return new HostpayError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `unsupported Content-Type ${describeType(req.headers['content-type'])}: send a JSON body with Content-Type: application/json, or no body`,
+      );
     case 'FST_ERR_BAD_URL':
-      return new HostpayError('INVALID_QUERY', 'the request URL is malformed (invalid percent-encoding): encode it per RFC 3986');
+      return new HostpayError(
+        'INVALID_QUERY',
+        'the request URL is malformed (invalid percent-encoding): encode it per RFC 3986',
+      );
     default:
       break;
   }
@@ -50,16 +63,24 @@ export function toHostpayError(err: unknown, req: FastifyRequest): HostpayError 
   }
   // PostgreSQL refusing a value's text (bad timestamp, NUL byte, …) is the client's input, not a bug.
   if (typeof e.code === 'string' && /^(22P02|22007|22008|22021|22001)$/.test(e.code)) {
-    return new HostpayError('INVALID_QUERY', 'a parameter has a value the store cannot accept (malformed time, NUL byte or too long): check the request parameters');
+    return new HostpayError(
+      'INVALID_QUERY',
+      'a parameter has a value the store cannot accept (malformed time, NUL byte or too long): check the request parameters',
+    );
   }
-  if (isStoreUnavailable(err)) return new HostpayError('UNAVAILABLE', 'the store is not reachable right now: retry shortly, with backoff');
+  if (isStoreUnavailable(err))
+    return new HostpayError('UNAVAILABLE', 'the store is not reachable right now: retry shortly, with backoff');
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (typeof e.code === 'string' && e.code.startsWith('FST_ERR_CTP_')) {
-    return new HostpayError('INVALID_BODY', `request body could not be read (${e.message ?? 'bad body'}): send valid JSON with a correct Content-Length, or no body`);
+    return new HostpayError(
+      'INVALID_BODY',
+      `request body could not be read (${e.message ?? 'bad body'}): send valid JSON with a correct Content-Length, or no body`,
+    );
   }
   if (status === 404) return new HostpayError('NOT_FOUND', 'no such resource');
   if (status === 503) return new HostpayError('UNAVAILABLE', 'service temporarily unavailable: retry shortly');
-  if (status >= 400 && status < 500) return new HostpayError('INVALID_QUERY', `bad request: ${e.message ?? 'malformed request'}`);
+  if (status >= 400 && status < 500)
+    return new HostpayError('INVALID_QUERY', `bad request: ${e.message ?? 'malformed request'}`);
   return new HostpayError('INTERNAL', 'internal error');
 }
 

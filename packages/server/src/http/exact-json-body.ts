@@ -21,7 +21,13 @@ export function useExactJsonBody(app: FastifyInstance, bodyLimit: number, exampl
     } catch (err) {
       // SyntaxError, or RangeError from nesting deeper than the stack: either way not a body we take.
       const why = err instanceof SyntaxError ? err.message : 'nested too deeply';
-      done(new HostpayError('INVALID_BODY', `request body is not valid JSON (${why}): send a JSON object, e.g. ${example}`), undefined);
+      done(
+        new HostpayError(
+          'INVALID_BODY',
+          `request body is not valid JSON (${why}): send a JSON object, e.g. ${example}`,
+        ),
+        undefined,
+      );
     }
   });
   app.addHook('preValidation', (req, _reply, done) => {

@@ -96,7 +96,8 @@ export function fastPathAnswers(app: FastifyInstance): number {
 export function installFastPath(app: FastifyInstance, deps: FastPathDeps): void {
   const server = app.server as Server;
   const [fastify, ...others] = server.listeners('request') as Handler[];
-  if (fastify === undefined || others.length > 0) throw new Error('fast path: expected exactly one request listener (Fastify\'s)');
+  if (fastify === undefined || others.length > 0)
+    throw new Error("fast path: expected exactly one request listener (Fastify's)");
   let closing = false;
   // During the drain Fastify answers with `Connection: close`: from then on it answers everything.
   app.addHook('preClose', (done) => {
@@ -113,7 +114,11 @@ export function installFastPath(app: FastifyInstance, deps: FastPathDeps): void 
 }
 
 /** The fast path itself: true when it took the request (answered, or answering once a load settles). */
-export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answered: 0 }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function fastPath(
+  deps: FastPathDeps,
+  fallback: Handler,
+  stats = { answered: 0 },
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const routes = new Map(deps.routes.map((r) => [r.path, r]));
   const { auth, requests, now, log } = deps;
   const bodyBytes = encodedBodies(ENCODED_BODY_BYTES);
@@ -122,7 +127,14 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
    * Counts the request and answers it (or, with a shared limiter, once counted); false, with
    * nothing done, over the in-process rate limit or when compression may apply.
    */
-  function send(req: IncomingMessage, res: ServerResponse, route: FastRoute, principal: Principal, body: string, startedAt: number): boolean {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: FastRoute,
+    principal: Principal,
+    body: string,
+    startedAt: number,
+  ): boolean {
     // The compression memo's case (http/compression.ts): Fastify's onSend hook decides it.
     if (body.length >= COMPRESSION_THRESHOLD_BYTES && req.headers['accept-encoding'] !== undefined) return false;
     const rate = auth.admitNow(principal);
@@ -149,7 +161,14 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
    * a third less server CPU per request (docs/benchmarks.md). The delay is that of reading the
    * other requests of the turn; it is inside the latency the metrics and access line report.
    */
-  const batch: { req: IncomingMessage; res: ServerResponse; route: FastRoute; body: string; rate: RateLimitResult; startedAt: number }[] = [];
+  const batch: {
+    req: IncomingMessage;
+    res: ServerResponse;
+    route: FastRoute;
+    body: string;
+    rate: RateLimitResult;
+    startedAt: number;
+  }[] = [];
   function flush(): void {
     for (let i = 0; i < batch.length; i++) {
       const b = batch[i]!;
@@ -165,7 +184,14 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
   }
 
   /** Writes the answer (or the key's 429), counts it and writes the access line. */
-  function answer(req: IncomingMessage, res: ServerResponse, route: FastRoute, body: string, rate: RateLimitResult, startedAt: number): void {
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: FastRoute,
+    body: string,
+    rate: RateLimitResult,
+    startedAt: number,
+  ): void {
     const id = genReqId(req);
     let status = 200;
     if (rate.allowed) {
@@ -215,7 +241,12 @@ export function fastPath(deps: FastPathDeps, fallback: Handler, stats = { answer
     if (route === undefined) return false;
     const headers = req.headers;
     // No Host (Fastify's onRequest hook refuses it on HTTP/1.1) or a body: Fastify's way.
-    if (headers.host === undefined || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    if (
+      headers.host === undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined
+    )
+      return false;
     const ip = req.socket.remoteAddress;
     if (ip === undefined) return false;
     const startedAt = performance.now();

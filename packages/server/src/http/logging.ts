@@ -1,4 +1,10 @@
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../config.js';
 
 /**
@@ -13,7 +19,10 @@ const REDACT = [
   'headers.signature',
 ];
 
-export function loggerOptions(config: Config, override: boolean | object | undefined): Exclude<FastifyServerOptions['logger'], undefined> {
+export function loggerOptions(
+  config: Config,
+  override: boolean | object | undefined,
+): Exclude<FastifyServerOptions['logger'], undefined> {
   // Silent: no logger at all, so Fastify skips the per-request child logger and log hooks.
   if (override === false || (override === undefined && config.logLevel === 'silent')) return false;
   const base = { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } };
@@ -34,7 +43,17 @@ export class OneLineLogController extends LogController {
     const elapsedMs = reply.elapsedTime;
     this.observe?.(request, reply, elapsedMs);
     const log = reply.log;
-    if (error) log.error({ method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(elapsedMs * 10) / 10, err: error }, 'request errored');
+    if (error)
+      log.error(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(elapsedMs * 10) / 10,
+          err: error,
+        },
+        'request errored',
+      );
     // The line is built only when it will be written (at warn and above it is not).
     else logCompleted(log, request.method, request.url, reply.statusCode, elapsedMs);
   }
@@ -42,10 +61,20 @@ export class OneLineLogController extends LogController {
 
 /** pino's level check; a logger without one is assumed to write info lines. */
 export function infoEnabled(log: FastifyBaseLogger): boolean {
-  return (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false;
+  return (
+    (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false
+  );
 }
 
 /** The access line of a finished request (also written by the fast path, http/fast-path.ts), built only when it will be written. */
-export function logCompleted(log: FastifyBaseLogger, method: string, url: string | undefined, statusCode: number, elapsedMs: number, bound?: { reqId: string }): void {
-  if (infoEnabled(log)) log.info({ ...bound, method, url, statusCode, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+export function logCompleted(
+  log: FastifyBaseLogger,
+  method: string,
+  url: string | undefined,
+  statusCode: number,
+  elapsedMs: number,
+  bound?: { reqId: string },
+): void {
+  if (infoEnabled(log))
+    log.info({ ...bound, method, url, statusCode, ms: Math.round(elapsedMs * 10) / 10 }, 'request completed');
 }

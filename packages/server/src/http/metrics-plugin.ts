@@ -9,7 +9,9 @@ export const replyErrorCodes = new WeakMap<FastifyReply, string>();
  * Counts one finished response by route template and status, times it, and counts failed
  * authentications by code. `elapsedMs` is the reply's elapsedTime, read once by the caller.
  */
-export function responseObserver(metrics: Metrics): (req: FastifyRequest, reply: FastifyReply, elapsedMs: number) => void {
+export function responseObserver(
+  metrics: Metrics,
+): (req: FastifyRequest, reply: FastifyReply, elapsedMs: number) => void {
   return (req, reply, elapsedMs) => {
     const status = reply.statusCode;
     metrics.requests.series(req.routeOptions.url ?? 'unmatched', req.method, status).observe(elapsedMs / 1000);
@@ -27,7 +29,11 @@ export function responseObserver(metrics: Metrics): (req: FastifyRequest, reply:
  * a logger (log level silent) Fastify skips that step, so an onResponse hook on the root instance
  * counts instead.
  */
-export function installMetrics(app: FastifyInstance, metrics: Metrics, logController: OneLineLogController | undefined): void {
+export function installMetrics(
+  app: FastifyInstance,
+  metrics: Metrics,
+  logController: OneLineLogController | undefined,
+): void {
   const observe = responseObserver(metrics);
   if (logController !== undefined) {
     logController.observe = observe;

@@ -18,8 +18,14 @@ export function markOptionalBodies(doc: JsonObject): void {
     if (!isObject(item)) continue;
     for (const op of Object.values(item)) {
       if (!isObject(op) || !isObject(op.requestBody) || !isObject(op.requestBody.content)) continue;
-      const schemas = Object.values(op.requestBody.content).map((media) => (isObject(media) && isObject(media.schema) ? media.schema : {}));
-      op.requestBody.required = schemas.some((s) => (Array.isArray(s.required) && s.required.length > 0) || (typeof s.minProperties === 'number' && s.minProperties > 0));
+      const schemas = Object.values(op.requestBody.content).map((media) =>
+        isObject(media) && isObject(media.schema) ? media.schema : {},
+      );
+      op.requestBody.required = schemas.some(
+        (s) =>
+          (Array.isArray(s.required) && s.required.length > 0) ||
+          (typeof s.minProperties === 'number' && s.minProperties > 0),
+      );
     }
   }
 }
@@ -41,7 +47,9 @@ export function referenceNamedSchemas(doc: JsonObject): void {
       // OpenAPI 3.1 allows a description beside $ref: the use keeps its own wording.
       const own = node.description;
       const named = components[name];
-      return typeof own === 'string' && !(isObject(named) && named.description === own) ? { $ref: `#/components/schemas/${name}`, description: own } : { $ref: `#/components/schemas/${name}` };
+      return typeof own === 'string' && !(isObject(named) && named.description === own)
+        ? { $ref: `#/components/schemas/${name}`, description: own }
+        : { $ref: `#/components/schemas/${name}` };
     }
     for (const [k, v] of Object.entries(node)) node[k] = visit(v, false);
     return node;

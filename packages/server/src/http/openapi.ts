@@ -1,6 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { Checkout, ErrorEnvelope, FeePreviewEnvelope, TimeEnvelope, TokenEnvelope, WalletListEnvelope } from '@hostpay/protocol';
+import {
+  Checkout,
+  ErrorEnvelope,
+  FeePreviewEnvelope,
+  TimeEnvelope,
+  TokenEnvelope,
+  WalletListEnvelope,
+} from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
@@ -34,17 +41,37 @@ const TAGS = [
   { name: 'public', description: 'No credentials: server time, liveness, readiness and metrics.' },
   { name: 'auth', description: 'Bearer tokens for an API key, requested with the signed key headers.' },
   { name: 'merchant', description: 'The merchant API: wallets and fee previews; all four authentication headers.' },
-  { name: 'checkout', description: 'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.' },
-  { name: 'webhooks', description: 'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.' },
+  {
+    name: 'checkout',
+    description:
+      'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.',
+  },
+  {
+    name: 'webhooks',
+    description:
+      'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.',
+  },
 ];
-const ADMIN_TAG = { name: 'admin', description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.' };
+const ADMIN_TAG = {
+  name: 'admin',
+  description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.',
+};
 
-const CONSOLE_TAG = { name: 'console', description: 'The operator console\'s session: an operator token exchanged for an HttpOnly session cookie and a CSRF token (docs/console.md).' };
+const CONSOLE_TAG = {
+  name: 'console',
+  description:
+    "The operator console's session: an operator token exchanged for an HttpOnly session cookie and a CSRF token (docs/console.md).",
+};
 
 /** `admin`: the admin API is enabled, so its tag and security scheme are documented; `console`: the console's session routes too. */
-export async function registerOpenApi(app: FastifyInstance, version: string, options: { admin?: boolean; console?: boolean } = {}): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  version: string,
+  options: { admin?: boolean; console?: boolean } = {},
+): Promise<void> {
   const admin = options.admin === true;
-  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope, Checkout]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope, Checkout])
+    app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -61,17 +88,44 @@ export async function registerOpenApi(app: FastifyInstance, version: string, opt
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },
-          timestamp: { type: 'apiKey', in: 'header', name: 'timestamp', description: 'Current Unix time in whole seconds; see GET /api/v1/time.' },
-          signature: { type: 'apiKey', in: 'header', name: 'signature', description: 'Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret.' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Token from POST /api/v1/auth/token.' },
-          ...(admin ? { operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token (HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS); admin API only.' } } : {}),
+          timestamp: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'timestamp',
+            description: 'Current Unix time in whole seconds; see GET /api/v1/time.',
+          },
+          signature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'signature',
+            description: 'Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret.',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Token from POST /api/v1/auth/token.',
+          },
+          ...(admin
+            ? {
+                operatorToken: {
+                  type: 'http',
+                  scheme: 'bearer',
+                  description: 'Operator token (HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS); admin API only.',
+                },
+              }
+            : {}),
         },
       },
     },
     // Shared schemas appear under components.schemas by their $id, not as def-0, def-1, ...
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transformObject: (documentObject) => {
-      const doc = ('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Parameters<typeof markOptionalBodies>[0];
+      const doc = (
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
+      ) as Parameters<typeof markOptionalBodies>[0];
       markOptionalBodies(doc);
       referenceNamedSchemas(doc);
       return doc;
@@ -88,11 +142,15 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     uiConfig: { deepLinking: true, requestInterceptor },
   });
   let document: string | undefined;
-  app.get('/openapi.json', {
-    schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
-  }, (_req, reply) => {
-    // Routes are fixed once the app is ready, so the document is built once.
-    document ??= JSON.stringify(app.swagger());
-    return reply.type(JSON_UTF8).send(document);
-  });
+  app.get(
+    '/openapi.json',
+    {
+      schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
+    },
+    (_req, reply) => {
+      // Routes are fixed once the app is ready, so the document is built once.
+      document ??= JSON.stringify(app.swagger());
+      return reply.type(JSON_UTF8).send(document);
+    },
+  );
 }

@@ -16,7 +16,13 @@ export function useRawJsonBody(app: FastifyInstance, bodyLimit: number, example 
     if (raw === '') return done(null, {});
     parseJson(req, raw, (err, value) => {
       if (err) {
-        return done(new HostpayError('INVALID_BODY', `request body is not valid JSON (${err.message}): send a JSON object, e.g. ${example}, or no body`), undefined);
+        return done(
+          new HostpayError(
+            'INVALID_BODY',
+            `request body is not valid JSON (${err.message}): send a JSON object, e.g. ${example}, or no body`,
+          ),
+          undefined,
+        );
       }
       done(null, value);
     });

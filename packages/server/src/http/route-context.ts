@@ -1,7 +1,13 @@
 import type { Metrics } from '../observability/metrics.js';
 import type { RedisState } from '../cluster/shared-state.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { createAuthHooks } from '../auth/authenticate.js';
 import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
@@ -10,7 +16,13 @@ import type { RateLimiter } from '../auth/rate-limit.js';
 import type { Metric } from 'prom-client';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
-export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type TypedApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** What the route plugins need, built once in buildApp. */
 export interface RouteContext {
@@ -30,6 +42,13 @@ export interface RouteContext {
 
 /** What /readyz and /metrics read of the EVM chain watcher (features/evm-watch provides it). */
 export interface WatcherView {
-  watcher: { statuses(): { chain: string; state: 'watching' | 'standby' | 'error' | 'stopped'; leader: boolean; lastError: string | null }[] };
+  watcher: {
+    statuses(): {
+      chain: string;
+      state: 'watching' | 'standby' | 'error' | 'stopped';
+      leader: boolean;
+      lastError: string | null;
+    }[];
+  };
   metrics: { collectors(): Metric[] };
 }

@@ -17,26 +17,40 @@ export function queryError(schema: TSchema, query: unknown, first: ValueError | 
   const values = (query ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(values)) {
     if (Array.isArray(values[name])) {
-      return new HostpayError('INVALID_QUERY', `query parameter \`${name}\` is given more than once: send it once`, { parameter: name });
+      return new HostpayError('INVALID_QUERY', `query parameter \`${name}\` is given more than once: send it once`, {
+        parameter: name,
+      });
     }
     if (!Object.hasOwn(props, name)) {
       const list = accepted.length > 0 ? `accepts only ${accepted.join(', ')}` : 'takes no query parameters';
-      return new HostpayError('INVALID_QUERY', `unknown query parameter \`${name}\`: this endpoint ${list}`, { parameter: name });
+      return new HostpayError('INVALID_QUERY', `unknown query parameter \`${name}\`: this endpoint ${list}`, {
+        parameter: name,
+      });
     }
   }
   const name = first?.path.split('/')[1] ?? '';
   const value = values[name];
   if (name === 'amount') {
     const reason = typeof value === 'string' ? parseAmountReason(value) : 'is required';
-    return new HostpayError('INVALID_AMOUNT', `query parameter \`amount\` ${reason}: send the checkout amount as a positive decimal, e.g. amount=99.95`, { parameter: 'amount' });
+    return new HostpayError(
+      'INVALID_AMOUNT',
+      `query parameter \`amount\` ${reason}: send the checkout amount as a positive decimal, e.g. amount=99.95`,
+      { parameter: 'amount' },
+    );
   }
   if (name === 'currency') {
     const reason = typeof value === 'string' ? 'must be 2 to 12 letters or digits' : 'is required';
-    return new HostpayError('INVALID_CURRENCY', `query parameter \`currency\` ${reason}: send a currency or asset code, e.g. currency=EUR or currency=USDT`, { parameter: 'currency' });
+    return new HostpayError(
+      'INVALID_CURRENCY',
+      `query parameter \`currency\` ${reason}: send a currency or asset code, e.g. currency=EUR or currency=USDT`,
+      { parameter: 'currency' },
+    );
   }
   const prop = Object.hasOwn(props, name) ? props[name] : undefined;
   const expected = prop ? describeString(prop) : 'a valid value';
-  return new HostpayError('INVALID_QUERY', `query parameter \`${name}\` is invalid: expected ${expected}`, { parameter: name });
+  return new HostpayError('INVALID_QUERY', `query parameter \`${name}\` is invalid: expected ${expected}`, {
+    parameter: name,
+  });
 }
 
 export function bodyError(schema: TSchema, first: ValueError | undefined): HostpayError {
@@ -53,7 +67,9 @@ export function partError(part: 'headers' | 'params', schema: TSchema, first: Va
   const prop = Object.hasOwn(props, name) ? props[name] : undefined;
   const expected = prop ? describeString(prop) : 'a valid value';
   const where = part === 'headers' ? `header \`${name}\`` : `path segment \`${name}\``;
-  return new HostpayError('INVALID_QUERY', `${where} is invalid: expected ${expected}`, { [part === 'headers' ? 'header' : 'parameter']: name });
+  return new HostpayError('INVALID_QUERY', `${where} is invalid: expected ${expected}`, {
+    [part === 'headers' ? 'header' : 'parameter']: name,
+  });
 }
 
 function parseAmountReason(text: string): string {
@@ -63,7 +79,8 @@ function parseAmountReason(text: string): string {
 
 function describeString(schema: TSchema): string {
   const parts = ['text'];
-  if (typeof schema.minLength === 'number') parts.push(`of ${schema.minLength} to ${String(schema.maxLength ?? 'any')} characters`);
+  if (typeof schema.minLength === 'number')
+    parts.push(`of ${schema.minLength} to ${String(schema.maxLength ?? 'any')} characters`);
   if (typeof schema.pattern === 'string') parts.push(`matching ${schema.pattern}`);
   return parts.join(' ');
 }

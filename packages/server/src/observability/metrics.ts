@@ -15,7 +15,11 @@ import type { RedisState } from '../cluster/shared-state.js';
  * `nodejs_active_handles`, `…_requests` and `…_resources` over their `type` label). `_total`
  * is reserved for counters, and `sum()` over the labelled gauges gives the same figure.
  */
-const NON_CONVENTIONAL_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const NON_CONVENTIONAL_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 const PREFIX = 'hostpay_';
 const REDIS_UP = `${PREFIX}redis_up`;
 
@@ -43,7 +47,10 @@ export class Metrics {
   });
 
   constructor() {
-    for (const c of this.requests.collectors({ requests: 'hostpay_http_requests_total', latency: 'hostpay_http_request_duration_seconds' })) {
+    for (const c of this.requests.collectors({
+      requests: 'hostpay_http_requests_total',
+      latency: 'hostpay_http_request_duration_seconds',
+    })) {
       this.registry.registerMetric(c as unknown as Metric);
     }
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });

@@ -5,7 +5,9 @@
  * of server CPU per request (of ~30), for figures nobody reads between two scrapes.
  */
 
-export const LATENCY_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] as const;
+export const LATENCY_BUCKETS_SECONDS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+] as const;
 
 export class RequestSeries {
   count = 0;
@@ -79,7 +81,12 @@ export class RequestMetrics {
   /** The counter and the histogram, for a prom-client Registry (registerMetric). */
   collectors(names: { requests: string; latency: string }): Collector[] {
     const all = () => [...this.#series.values()];
-    const collector = (name: string, help: string, type: 'counter' | 'histogram', values: () => Sample[]): Collector => ({
+    const collector = (
+      name: string,
+      help: string,
+      type: 'counter' | 'histogram',
+      values: () => Sample[],
+    ): Collector => ({
       name,
       help,
       type,
@@ -91,7 +98,9 @@ export class RequestMetrics {
       },
     });
     return [
-      collector(names.requests, 'HTTP requests by route template, method and status', 'counter', () => all().map((s) => ({ value: s.count, labels: s.labels }))),
+      collector(names.requests, 'HTTP requests by route template, method and status', 'counter', () =>
+        all().map((s) => ({ value: s.count, labels: s.labels })),
+      ),
       collector(names.latency, 'HTTP request latency by route template and status', 'histogram', () =>
         all().flatMap((s) => {
           let cumulative = 0;

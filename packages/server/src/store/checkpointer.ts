@@ -121,7 +121,11 @@ export interface Checkpointer {
   readonly stats: { checkpoints: number; restarts: number; longestHoldMs: number; running: boolean };
 }
 
-export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts: CheckpointerOptions = {}): Checkpointer {
+export function walCheckpointer(
+  raw: BetterSqlite3.Database,
+  file: string,
+  opts: CheckpointerOptions = {},
+): Checkpointer {
   let worker: Worker | undefined;
   let stopped = false;
   const stats = { checkpoints: 0, restarts: 0, longestHoldMs: 0, running: false };
@@ -151,7 +155,9 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
     if (raw.open) raw.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
     if (!stopped) {
       failed = true;
-      process.emitWarning(`SQLite checkpoint worker stopped (${err?.message ?? 'exited'}): the server checkpoints ${file} on its own thread from now on`);
+      process.emitWarning(
+        `SQLite checkpoint worker stopped (${err?.message ?? 'exited'}): the server checkpoints ${file} on its own thread from now on`,
+      );
     }
   };
 
@@ -161,7 +167,16 @@ export function walCheckpointer(raw: BetterSqlite3.Database, file: string, opts:
     start() {
       if (worker !== undefined || stopped || failed) return;
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, intervalMs: opts.intervalMs ?? 100, restartPages: opts.restartPages ?? RESTART_PAGES, state: state.buffer } });
+      const w = new Worker(SOURCE, {
+        eval: true,
+        workerData: {
+          driver,
+          file,
+          intervalMs: opts.intervalMs ?? 100,
+          restartPages: opts.restartPages ?? RESTART_PAGES,
+          state: state.buffer,
+        },
+      });
       // Never what keeps a process (a CLI command, a test) alive.
       w.unref();
       w.on('message', (m: { log: number; restarted: boolean; heldMs: number }) => {

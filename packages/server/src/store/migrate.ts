@@ -65,7 +65,11 @@ async function run(store: Store): Promise<{ applied: number[] }> {
   for (const migration of MIGRATIONS) {
     const done = await store.writeTransaction(async (trx) => {
       await lock(store, trx as unknown as Kysely<unknown>);
-      const row = await trx.selectFrom('hostpay_migrations').select('version').where('version', '=', migration.version).executeTakeFirst();
+      const row = await trx
+        .selectFrom('hostpay_migrations')
+        .select('version')
+        .where('version', '=', migration.version)
+        .executeTakeFirst();
       if (row) return true;
       await migration.up(trx as unknown as Kysely<unknown>, COLUMN_TYPES[store.dialect]);
       await trx

@@ -15,7 +15,10 @@ import type { Db } from './store.js';
  * of `n + 1`). Later calls send the recorded text with the arguments put in those places, so the
  * statement and its parameters are what building it again would give.
  */
-export function prepared<N extends string, R = unknown>(names: readonly N[], build: (db: Db, values: Record<N, unknown>) => Compilable<R>) {
+export function prepared<N extends string, R = unknown>(
+  names: readonly N[],
+  build: (db: Db, values: Record<N, unknown>) => Compilable<R>,
+) {
   type Slot = { arg: N } | { value: unknown };
   // By the dialect's adapter: a transaction shares its database's, so one compile serves both.
   const compiled = new WeakMap<object, { sql: string; slots: Slot[] }>();
@@ -64,7 +67,11 @@ const inserts = new Map<string, InsertFn>();
  * `insert into <table> (<the row's columns>) values (…)` through `prepared`: one compiled text per
  * table and set of columns, in the row's key order (a few shapes per table: the set is small).
  */
-export function insertRow<T extends keyof Database & string>(db: Db, table: T, row: Insertable<Database[T]>): Promise<QueryResult<unknown>> {
+export function insertRow<T extends keyof Database & string>(
+  db: Db,
+  table: T,
+  row: Insertable<Database[T]>,
+): Promise<QueryResult<unknown>> {
   // As Kysely does: a column whose value is undefined is left out.
   const columns = Object.keys(row).filter((c) => (row as Record<string, unknown>)[c] !== undefined);
   const key = `${table}(${columns.join(',')})`;

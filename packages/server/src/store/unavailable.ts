@@ -3,7 +3,16 @@
  * than a bug (500): a connection that failed, broke or timed out, a database shutting down, or a
  * lock held past the busy timeout.
  */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 // SQLSTATE: 08xxx connection exception; 57P01-03 shutdown / cannot connect now; 53300 too many
 // connections; 57014 statement timeout.
 const SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
@@ -14,5 +23,7 @@ export function isStoreUnavailable(err: unknown): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   if (NETWORK_CODES.has(code) || SQLSTATE.test(code) || code === 'SQLITE_BUSY') return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i.test(message);
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i.test(
+    message,
+  );
 }

@@ -5,7 +5,9 @@ import { chromium, type Browser } from 'playwright-core';
  * The system Chromium (Debian's `chromium` package; .ci/run installs it when missing) driven by
  * playwright-core, which downloads no browser of its own. HOSTPAY_CHROMIUM names another binary.
  */
-const CANDIDATES = [process.env.HOSTPAY_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => p !== undefined && p !== '');
+const CANDIDATES = [process.env.HOSTPAY_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+  (p): p is string => p !== undefined && p !== '',
+);
 
 export const CHROMIUM_PATH = CANDIDATES.find((p) => existsSync(p));
 
@@ -16,15 +18,24 @@ export const CHROMIUM_PATH = CANDIDATES.find((p) => existsSync(p));
 export function browserTestsEnabled(): boolean {
   if (CHROMIUM_PATH !== undefined) return true;
   if (process.env.CI === 'true') return true; // launch() then fails with the missing path: never a silent skip in CI
-  console.warn(`browser tests skipped: no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set HOSTPAY_CHROMIUM)`);
+  console.warn(
+    `browser tests skipped: no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set HOSTPAY_CHROMIUM)`,
+  );
   return false;
 }
 
 export function launchChromium(): Promise<Browser> {
-  if (CHROMIUM_PATH === undefined) throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(' or ')}: install it (apt-get install -y chromium)`);
+  if (CHROMIUM_PATH === undefined)
+    throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(' or ')}: install it (apt-get install -y chromium)`);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-dev-shm-usage',
+    ],
   });
 }

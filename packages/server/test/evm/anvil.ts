@@ -9,7 +9,13 @@ import { createServer } from 'node:net';
  * package carries the binary (linux x64/arm64, macOS, Windows x64). Where no such package exists
  * for this platform the tests are skipped with the reason printed; with CI=true they fail instead.
  */
-const PLATFORM: Record<string, string> = { 'linux-x64': 'linux-amd64', 'linux-arm64': 'linux-arm64', 'darwin-x64': 'darwin-amd64', 'darwin-arm64': 'darwin-arm64', 'win32-x64': 'win32-amd64' };
+const PLATFORM: Record<string, string> = {
+  'linux-x64': 'linux-amd64',
+  'linux-arm64': 'linux-arm64',
+  'darwin-x64': 'darwin-amd64',
+  'darwin-arm64': 'darwin-arm64',
+  'win32-x64': 'win32-amd64',
+};
 
 export const anvilBinary: string | null = (() => {
   const suffix = PLATFORM[`${process.platform}-${process.arch}`];
@@ -49,7 +55,20 @@ export interface Anvil {
 export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil> {
   if (anvilBinary === null) throw new Error('no anvil binary');
   const port = await freePort();
-  const child: ChildProcess = spawn(anvilBinary, ['--host', '127.0.0.1', '--port', String(port), '--accounts', '3', '--silent', ...(opts.chainId === undefined ? [] : ['--chain-id', String(opts.chainId)])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    anvilBinary,
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--accounts',
+      '3',
+      '--silent',
+      ...(opts.chainId === undefined ? [] : ['--chain-id', String(opts.chainId)]),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -59,7 +78,11 @@ export async function startAnvil(opts: { chainId?: number } = {}): Promise<Anvil
   for (;;) {
     if (exited) throw new Error(`anvil exited at start (exit code ${child.exitCode})`);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      });
       if (res.ok) break;
     } catch {
       // not listening yet

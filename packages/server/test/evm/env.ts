@@ -3,7 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, parseUnits, type Address, type Hash, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  parseUnits,
+  type Address,
+  type Hash,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -26,7 +36,12 @@ export function chainDriver(anvil: Anvil) {
   const pub = createPublicClient({ transport });
   const wallet = createWalletClient({ account: PAYER, transport });
   const test = createTestClient({ mode: 'anvil', transport });
-  const chain = { id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.url] } } } as const;
+  const chain = {
+    id: 31337,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.url] } },
+  } as const;
   return {
     pub,
     test,
@@ -34,13 +49,22 @@ export function chainDriver(anvil: Anvil) {
       return Number(await pub.getBlockNumber({ cacheTime: 0 }));
     },
     async deployToken(decimals = 6): Promise<Address> {
-      const hash = await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN_BYTECODE, args: [decimals, parseUnits('1000000000', decimals)], chain });
+      const hash = await wallet.deployContract({
+        abi: TOKEN_ABI,
+        bytecode: TOKEN_BYTECODE,
+        args: [decimals, parseUnits('1000000000', decimals)],
+        chain,
+      });
       const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
       return receipt.contractAddress!;
     },
     /** A signed token transfer, not sent: send it (again) with sendRaw. */
     async signTokenTransfer(token: Address, to: string, amount: string, decimals = 6): Promise<Hex> {
-      const request = await wallet.prepareTransactionRequest({ to: token, data: encodeTransfer(to, parseUnits(amount, decimals)), chain });
+      const request = await wallet.prepareTransactionRequest({
+        to: token,
+        data: encodeTransfer(to, parseUnits(amount, decimals)),
+        chain,
+      });
       return wallet.signTransaction({ ...request, chain } as never);
     },
     async sendRaw(raw: Hex): Promise<Hash> {
@@ -49,7 +73,13 @@ export function chainDriver(anvil: Anvil) {
       return hash;
     },
     async payToken(token: Address, to: string, amount: string, decimals = 6): Promise<Hash> {
-      const hash = await wallet.writeContract({ address: token, abi: TOKEN_ABI, functionName: 'transfer', args: [to as Address, parseUnits(amount, decimals)], chain });
+      const hash = await wallet.writeContract({
+        address: token,
+        abi: TOKEN_ABI,
+        functionName: 'transfer',
+        args: [to as Address, parseUnits(amount, decimals)],
+        chain,
+      });
       await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
       return hash;
     },
@@ -86,17 +116,52 @@ export interface WatchEnv {
  * allowed) over a fresh store, the demo seeded (merchant, fees, deposit keys), the watcher not
  * started (the tests run its rounds), the admin API on with alice's token.
  */
-export async function watchEnv(dialect: Dialect, watcher: Partial<WatcherOptions> = {}, server: { sandbox?: boolean; resolve?: Resolver } = {}): Promise<WatchEnv> {
+export async function watchEnv(
+  dialect: Dialect,
+  watcher: Partial<WatcherOptions> = {},
+  server: { sandbox?: boolean; resolve?: Resolver } = {},
+): Promise<WatchEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-evm-'));
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
   const schema = `hp_evm_${randomBytes(6).toString('hex')}`;
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', sandbox: server.sandbox ?? true, adminTokens: `alice:${ALICE}`, ...(dialect === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}) });
-  const options = { now, expirySweepMs: 0, evm: { watcher: { reloadMs: 60_000, ...watcher }, ...(server.resolve === undefined ? {} : { resolve: server.resolve }) } };
-  const open = async (generate: boolean) => createServices(config, { generateMasterKey: generate, ...options, ...(dialect === 'postgres' ? { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) } : {}) });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      logLevel: 'silent',
+      sandbox: server.sandbox ?? true,
+      adminTokens: `alice:${ALICE}`,
+      ...(dialect === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}),
+    },
+  );
+  const options = {
+    now,
+    expirySweepMs: 0,
+    evm: {
+      watcher: { reloadMs: 60_000, ...watcher },
+      ...(server.resolve === undefined ? {} : { resolve: server.resolve }),
+    },
+  };
+  const open = async (generate: boolean) =>
+    createServices(config, {
+      generateMasterKey: generate,
+      ...options,
+      ...(dialect === 'postgres' ? { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) } : {}),
+    });
   const services = await open(true);
   const demo = await seedDemo(services, dataDir);
-  const app = await buildApp({ config, services: services.merchant, admin: services.admin, checkouts: services.checkouts, pay: services.pay, webhooks: services.webhooks, evm: services.evm, now, logger: false });
+  const app = await buildApp({
+    config,
+    services: services.merchant,
+    admin: services.admin,
+    checkouts: services.checkouts,
+    pay: services.pay,
+    webhooks: services.webhooks,
+    evm: services.evm,
+    now,
+    logger: false,
+  });
   await app.ready();
   const others: Services[] = [];
   return {

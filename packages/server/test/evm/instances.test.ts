@@ -27,7 +27,16 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
     token = await chain.deployToken(6);
     env = await watchEnv('postgres');
     second = await env.another();
-    resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url, tokens: [{ asset: 'USDT', contract: token, decimals: 6 }], confirmations: 2, startBlock: (await chain.head()) + 1 } }));
+    resultOf(
+      await env.admin('PUT', '/chains/ETH/watch', {
+        body: {
+          rpcUrl: anvil.url,
+          tokens: [{ asset: 'USDT', contract: token, decimals: 6 }],
+          confirmations: 2,
+          startBlock: (await chain.head()) + 1,
+        },
+      }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -35,7 +44,8 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
     await anvil?.stop();
   });
 
-  const reported = (s: Services) => s.evm.metrics.transfers.get().then((m) => m.values.reduce((sum, v) => sum + v.value, 0));
+  const reported = (s: Services) =>
+    s.evm.metrics.transfers.get().then((m) => m.values.reduce((sum, v) => sum + v.value, 0));
 
   it('rounds at the same time: one leader at a time, each transfer reported once, each checkout moved once', async () => {
     const a = env.services.evm.watcher;
@@ -43,7 +53,13 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
     const paid: Awaited<ReturnType<typeof ethCheckout>>[] = [];
     for (let i = 0; i < 6; i++) {
       const asset = i % 3 === 2 ? 'ETH' : 'USDT';
-      const c = await ethCheckout(env.services, env.merchantId, asset === 'ETH' ? '0.0' + (i + 1) : String(20 + i), asset, asset);
+      const c = await ethCheckout(
+        env.services,
+        env.merchantId,
+        asset === 'ETH' ? '0.0' + (i + 1) : String(20 + i),
+        asset,
+        asset,
+      );
       if (asset === 'ETH') await chain.payEth(c.address, c.due);
       else await chain.payToken(token, c.address, c.due);
       paid.push(c);
@@ -81,6 +97,10 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
     expect(r.leader).toBe(true);
     expect((await checkoutState(env.services, c.id)).status).toBe('settled');
     // Both instances tell the same story: watched, by the survivor.
-    for (const s of [env.services, second]) expect((await s.admin.getChainWatch('ETH')).status).toMatchObject({ state: 'watching', leaseHolder: other.owner });
+    for (const s of [env.services, second])
+      expect((await s.admin.getChainWatch('ETH')).status).toMatchObject({
+        state: 'watching',
+        leaseHolder: other.owner,
+      });
   });
 });

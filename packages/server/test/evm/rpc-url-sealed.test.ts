@@ -29,8 +29,14 @@ describe('EVM node URLs at rest', () => {
     await rotated.close();
     env.services = await env.reopen({ masterKey: newMaster });
     const stored = await env.services.store.db.selectFrom('evm_watches').selectAll().executeTakeFirstOrThrow();
-    expect(new SecretBox(parseMasterKey(newMaster), []).open(stored.rpc_url_sealed, rpcOwner(stored.chain_id)).toString('utf8')).toBe(`https://93.184.216.34/v3/${key}`);
+    expect(
+      new SecretBox(parseMasterKey(newMaster), [])
+        .open(stored.rpc_url_sealed, rpcOwner(stored.chain_id))
+        .toString('utf8'),
+    ).toBe(`https://93.184.216.34/v3/${key}`);
     // Kept when a later change leaves it out (opened under the new key alone).
-    expect((await env.services.admin.setChainWatch('ETH', { pollIntervalMs: 2000 }, ctx)).rpcUrl).toBe('https://93.184.216.34/v3/***');
+    expect((await env.services.admin.setChainWatch('ETH', { pollIntervalMs: 2000 }, ctx)).rpcUrl).toBe(
+      'https://93.184.216.34/v3/***',
+    );
   });
 });

@@ -12,8 +12,12 @@ import { watchEnv, type WatchEnv } from './env.js';
 describe('chain watch settings', () => {
   let env: WatchEnv;
   let production: WatchEnv;
-  const answers: Record<string, LookupAddress[]> = { 'node.example': [{ address: '93.184.216.34', family: 4 }], 'inside.example': [{ address: '10.1.2.3', family: 4 }] };
-  const resolve = async (host: string) => answers[host] ?? Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
+  const answers: Record<string, LookupAddress[]> = {
+    'node.example': [{ address: '93.184.216.34', family: 4 }],
+    'inside.example': [{ address: '10.1.2.3', family: 4 }],
+  };
+  const resolve = async (host: string) =>
+    answers[host] ?? Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
 
   beforeAll(async () => {
     env = await watchEnv('sqlite');
@@ -26,7 +30,11 @@ describe('chain watch settings', () => {
 
   it('sets a watch with the catalog defaults, shows the URL masked, keeps it sealed and out of the audit log', async () => {
     const secret = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
-    const w = resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: `https://user:pass@127.0.0.1:8545/v3/${secret}?apikey=${secret}` } }));
+    const w = resultOf(
+      await env.admin('PUT', '/chains/ETH/watch', {
+        body: { rpcUrl: `https://user:pass@127.0.0.1:8545/v3/${secret}?apikey=${secret}` },
+      }),
+    );
     expect(w).toMatchObject({
       chain: 'ETH',
       rpcUrl: 'https://***@127.0.0.1:8545/v3/***?apikey=***',
@@ -42,36 +50,74 @@ describe('chain watch settings', () => {
       status: { state: 'standby', cursorBlock: null, leaseHolder: null },
     });
     const stored = await env.services.store.db.selectFrom('evm_watches').selectAll().executeTakeFirstOrThrow();
-    const audit = await env.services.store.db.selectFrom('audit_log').selectAll().where('action', 'like', 'chain.watch%').execute();
+    const audit = await env.services.store.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', 'like', 'chain.watch%')
+      .execute();
     expect(audit.map((a) => a.operator)).toEqual(['alice']);
     expect(JSON.stringify([stored, audit, w])).not.toContain(secret);
     expect(JSON.stringify(resultOf(await env.admin('GET', '/chain-watches')))).not.toContain(secret);
 
     // Left out, the URL stays; the confirmations are the chain's own, and the next checkout asks for them.
     const confirmationsOfNewCheckout = async () =>
-      ((await env.services.checkouts.create(env.merchantId, { amount: '10', currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'ETH' }] } as never)) as unknown as { paymentOptions: { confirmationsRequired: number }[] }).paymentOptions[0]!.confirmationsRequired;
+      (
+        (await env.services.checkouts.create(env.merchantId, {
+          amount: '10',
+          currency: 'USDT',
+          paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
+        } as never)) as unknown as { paymentOptions: { confirmationsRequired: number }[] }
+      ).paymentOptions[0]!.confirmationsRequired;
     expect(await confirmationsOfNewCheckout()).not.toBe(5);
-    const changed = resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null } }));
-    expect(changed).toMatchObject({ rpcUrl: w.rpcUrl, pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null });
+    const changed = resultOf(
+      await env.admin('PUT', '/chains/ETH/watch', {
+        body: { pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null },
+      }),
+    );
+    expect(changed).toMatchObject({
+      rpcUrl: w.rpcUrl,
+      pollIntervalMs: 1000,
+      confirmations: 5,
+      tokens: [{ asset: 'USDT' }],
+      nativeAsset: null,
+    });
     expect(resultOf(await env.admin('GET', '/chains/ETH')).confirmationsRequired).toBe(5);
     expect(await confirmationsOfNewCheckout()).toBe(5);
 
     resultOf(await env.admin('DELETE', '/chains/ETH/watch'));
     errorOf(await env.admin('GET', '/chains/ETH/watch'), 404, 'NOT_FOUND');
-    expect((await env.services.store.db.selectFrom('audit_log').select('action').where('action', 'like', 'chain.watch%').execute()).map((a) => a.action)).toEqual(['chain.watch.set', 'chain.watch.set', 'chain.watch.delete']);
+    expect(
+      (
+        await env.services.store.db
+          .selectFrom('audit_log')
+          .select('action')
+          .where('action', 'like', 'chain.watch%')
+          .execute()
+      ).map((a) => a.action),
+    ).toEqual(['chain.watch.set', 'chain.watch.set', 'chain.watch.delete']);
   });
 
   it('refuses what cannot be watched, saying what to fix, and writes nothing', async () => {
     const put = (symbol: string, body: unknown) => env.admin('PUT', `/chains/${symbol}/watch`, { body });
     const url = 'http://127.0.0.1:8545';
-    expect(errorOf(await put('BTC', { rpcUrl: url }), 400, 'INVALID_BODY').message).toMatch(/EVM chains only.*transfers/);
+    expect(errorOf(await put('BTC', { rpcUrl: url }), 400, 'INVALID_BODY').message).toMatch(
+      /EVM chains only.*transfers/,
+    );
     errorOf(await put('NOPE', { rpcUrl: url }), 404, 'NOT_FOUND');
     expect(errorOf(await put('ETH', {}), 400, 'INVALID_BODY').message).toMatch(/rpcUrl is required/);
     errorOf(await put('ETH', { rpcUrl: 'ftp://127.0.0.1/' }), 400, 'INVALID_URL');
     errorOf(await put('ETH', { rpcUrl: 'not a url' }), 400, 'INVALID_URL');
-    expect(errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'BTC' }] }), 400, 'INVALID_BODY').message).toMatch(/BTC has no network on this chain/);
-    expect(errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'USDT', decimals: 18 }] }), 400, 'INVALID_BODY').message).toMatch(/18 decimals.*precision 6.*raise/);
-    expect(errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'USDT' }, { asset: 'USDT' }] }), 400, 'INVALID_BODY').message).toMatch(/listed twice/);
+    expect(errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'BTC' }] }), 400, 'INVALID_BODY').message).toMatch(
+      /BTC has no network on this chain/,
+    );
+    expect(
+      errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'USDT', decimals: 18 }] }), 400, 'INVALID_BODY')
+        .message,
+    ).toMatch(/18 decimals.*precision 6.*raise/);
+    expect(
+      errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'USDT' }, { asset: 'USDT' }] }), 400, 'INVALID_BODY')
+        .message,
+    ).toMatch(/listed twice/);
     errorOf(await put('ETH', { rpcUrl: url, tokens: [{ asset: 'USDT', contract: '0x12' }] }), 400, 'INVALID_BODY');
     errorOf(await put('ETH', { rpcUrl: url, nativeAsset: 'USDT' }), 400, 'INVALID_BODY');
     errorOf(await put('ETH', { rpcUrl: url, pollIntervalMs: 10 }), 400, 'INVALID_BODY');
@@ -80,15 +126,30 @@ describe('chain watch settings', () => {
   });
 
   it('the node address passes the SSRF guard: public only, this host and private networks when the operator allows them, never metadata', async () => {
-    const put = (rpcUrl: string, allowPrivateRpc?: boolean) => production.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl, ...(allowPrivateRpc === undefined ? {} : { allowPrivateRpc }) } });
+    const put = (rpcUrl: string, allowPrivateRpc?: boolean) =>
+      production.admin('PUT', '/chains/ETH/watch', {
+        body: { rpcUrl, ...(allowPrivateRpc === undefined ? {} : { allowPrivateRpc }) },
+      });
     resultOf(await put('https://node.example/v2/0123456789abcdef0123'));
-    for (const refused of ['http://127.0.0.1:8545', 'http://[::1]:8545', 'http://10.0.0.5:8545', 'http://0x7f000001:8545', 'https://inside.example/', 'https://nowhere.example/']) {
+    for (const refused of [
+      'http://127.0.0.1:8545',
+      'http://[::1]:8545',
+      'http://10.0.0.5:8545',
+      'http://0x7f000001:8545',
+      'https://inside.example/',
+      'https://nowhere.example/',
+    ]) {
       expect(errorOf(await put(refused), 400, 'INVALID_URL').message, refused).toMatch(/refused/);
     }
     resultOf(await put('http://127.0.0.1:8545', true));
     resultOf(await put('http://10.0.0.5:8545', true));
     resultOf(await put('https://inside.example/', true));
-    for (const never of ['http://169.254.169.254/', 'http://169.254.1.1/', 'http://224.0.0.1/', 'http://0.0.0.0:8545']) {
+    for (const never of [
+      'http://169.254.169.254/',
+      'http://169.254.1.1/',
+      'http://224.0.0.1/',
+      'http://0.0.0.0:8545',
+    ]) {
       errorOf(await put(never, true), 400, 'INVALID_URL');
     }
     expect(rpcAddressAllowed('metadata', { sandbox: true, allowPrivate: true })).toBe(false);
@@ -96,7 +157,7 @@ describe('chain watch settings', () => {
     expect(rpcAddressAllowed('private', { sandbox: true, allowPrivate: false })).toBe(false);
   });
 
-  it('a change without rpcUrl never fails on the stored node\'s DNS; making the address rule stricter re-checks it', async () => {
+  it("a change without rpcUrl never fails on the stored node's DNS; making the address rule stricter re-checks it", async () => {
     const put = (body: Record<string, unknown>) => production.admin('PUT', '/chains/ETH/watch', { body });
     answers['flaky.example'] = [{ address: '93.184.216.34', family: 4 }];
     resultOf(await put({ rpcUrl: 'https://flaky.example/v2/0123456789abcdef0123' }));
@@ -104,7 +165,9 @@ describe('chain watch settings', () => {
     // turn the watch off and change its other settings.
     delete answers['flaky.example'];
     expect(resultOf<{ enabled: boolean }>(await put({ enabled: false })).enabled).toBe(false);
-    const sealed = async () => (await production.services.store.db.selectFrom('evm_watches').select('rpc_url_sealed').executeTakeFirstOrThrow()).rpc_url_sealed;
+    const sealed = async () =>
+      (await production.services.store.db.selectFrom('evm_watches').select('rpc_url_sealed').executeTakeFirstOrThrow())
+        .rpc_url_sealed;
     const sealedBefore = await sealed();
     expect(resultOf<{ pollIntervalMs: number }>(await put({ pollIntervalMs: 5000 })).pollIntervalMs).toBe(5000);
     // The URL kept is kept as sealed (the watcher knows its connection by that text: no reconnect).
@@ -120,8 +183,12 @@ describe('chain watch settings', () => {
   });
 
   it('masks every spelling of a key in URLs and in error messages', () => {
-    expect(maskRpcUrl('https://eth-mainnet.g.alchemy.com/v2/AbCdEfGhIjKlMnOpQrStUv')).toBe('https://eth-mainnet.g.alchemy.com/v2/***');
-    expect(maskRpcUrl('wss://mainnet.infura.io/ws/v3/0123456789abcdef0123456789abcdef')).toBe('wss://mainnet.infura.io/ws/v3/***');
+    expect(maskRpcUrl('https://eth-mainnet.g.alchemy.com/v2/AbCdEfGhIjKlMnOpQrStUv')).toBe(
+      'https://eth-mainnet.g.alchemy.com/v2/***',
+    );
+    expect(maskRpcUrl('wss://mainnet.infura.io/ws/v3/0123456789abcdef0123456789abcdef')).toBe(
+      'wss://mainnet.infura.io/ws/v3/***',
+    );
     expect(maskRpcUrl('https://rpc.example/?key=abc&chain=1')).toBe('https://rpc.example/?key=***&chain=***');
     expect(maskRpcUrl('http://u:p@127.0.0.1:8545')).toBe('http://***@127.0.0.1:8545/');
     const url = 'https://u:hunter22@rpc.example/v3/0123456789abcdef0123?token=s3cr3t';

@@ -27,8 +27,24 @@ suite('EVM watcher on a real node (anvil)', () => {
     chain = chainDriver(anvil);
     token = await chain.deployToken(6);
     env = await watchEnv('sqlite');
-    const watch = resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url, tokens: [{ asset: 'USDT', contract: token, decimals: 6 }], confirmations: 3, pollIntervalMs: 500, startBlock: (await chain.head()) + 1 } }));
-    expect(watch).toMatchObject({ chain: 'ETH', nativeAsset: 'ETH', nativeDecimals: 18, confirmations: 3, tokens: [{ asset: 'USDT', contract: token.toLowerCase(), decimals: 6 }] });
+    const watch = resultOf(
+      await env.admin('PUT', '/chains/ETH/watch', {
+        body: {
+          rpcUrl: anvil.url,
+          tokens: [{ asset: 'USDT', contract: token, decimals: 6 }],
+          confirmations: 3,
+          pollIntervalMs: 500,
+          startBlock: (await chain.head()) + 1,
+        },
+      }),
+    );
+    expect(watch).toMatchObject({
+      chain: 'ETH',
+      nativeAsset: 'ETH',
+      nativeDecimals: 18,
+      confirmations: 3,
+      tokens: [{ asset: 'USDT', contract: token.toLowerCase(), decimals: 6 }],
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -142,9 +158,18 @@ suite('EVM watcher on a real node (anvil)', () => {
   it('killed mid-range and restarted: every transfer counted once', async () => {
     await catchUp();
     const paid: (Awaited<ReturnType<typeof ethCheckout>> & { asset: string; tx: string })[] = [];
-    for (const [amount, asset] of [['31', 'USDT'], ['0.25', 'ETH'], ['32', 'USDT'], ['33', 'USDT']] as const) {
+    for (const [amount, asset] of [
+      ['31', 'USDT'],
+      ['0.25', 'ETH'],
+      ['32', 'USDT'],
+      ['33', 'USDT'],
+    ] as const) {
       const c = await ethCheckout(env.services, env.merchantId, amount, asset, asset);
-      paid.push({ ...c, asset, tx: asset === 'ETH' ? await chain.payEth(c.address, c.due) : await chain.payToken(token, c.address, c.due) });
+      paid.push({
+        ...c,
+        asset,
+        tx: asset === 'ETH' ? await chain.payEth(c.address, c.due) : await chain.payToken(token, c.address, c.due),
+      });
     }
     await chain.mine(2);
     const usdtBefore = await balance(env.services, env.merchantId, 'USDT');
@@ -156,7 +181,11 @@ suite('EVM watcher on a real node (anvil)', () => {
     expect(await first.round('ETH')).toMatchObject({ leader: true, reported: 1 });
     // The next one is killed after reporting and before saving its cursor.
     env.clock.offsetMs += 31_000;
-    const killed = env.services.evm.spawnWatcher({ maxLogBlocks: 2, nativeBlocks: 2, beforeCursorSave: () => Promise.reject(new Error('killed')) });
+    const killed = env.services.evm.spawnWatcher({
+      maxLogBlocks: 2,
+      nativeBlocks: 2,
+      beforeCursorSave: () => Promise.reject(new Error('killed')),
+    });
     await expect(killed.round('ETH')).rejects.toThrow('killed');
     // A third takes over once the lease has run out and scans the rest, that range again included.
     env.clock.offsetMs += 31_000;
@@ -168,7 +197,8 @@ suite('EVM watcher on a real node (anvil)', () => {
       expect(s.transfers).toEqual([expect.objectContaining({ tx_hash: p.tx, retracted: 0 })]);
       expect(await eventTypes(env.services, p.id)).toEqual(['checkout.processing', 'checkout.settled']);
     }
-    const net = (asset: string) => paid.filter((p) => p.asset === asset).reduce((sum, p) => sum.plus(p.net), new Decimal(0));
+    const net = (asset: string) =>
+      paid.filter((p) => p.asset === asset).reduce((sum, p) => sum.plus(p.net), new Decimal(0));
     expect((await balance(env.services, env.merchantId, 'USDT')).minus(usdtBefore).equals(net('USDT'))).toBe(true);
     expect((await balance(env.services, env.merchantId, 'ETH')).minus(ethBefore).equals(net('ETH'))).toBe(true);
     await third.stop();
@@ -224,7 +254,8 @@ suite('EVM watcher on a real node (anvil)', () => {
     const proxy = await laggingProxy(anvil, 0, paidIn);
     try {
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url } }));
-      for (let i = 0; i < 3; i++) await expect(watcher.round('ETH')).rejects.toThrow(new RegExp(`no block ${paidIn} although its head`));
+      for (let i = 0; i < 3; i++)
+        await expect(watcher.round('ETH')).rejects.toThrow(new RegExp(`no block ${paidIn} although its head`));
       // Neither credited on the old block's confirmations nor retracted on a guess.
       const s = await checkoutState(env.services, c.id);
       expect(s.status).toBe('processing');
@@ -268,12 +299,20 @@ suite('EVM watcher on a real node (anvil)', () => {
     // The watcher of the test before holds the lease until it runs out.
     env.clock.offsetMs += 31_000;
     await catchUp();
-    const retractedBefore = await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute();
+    const retractedBefore = await env.services.store.db
+      .selectFrom('transfers')
+      .select('id')
+      .where('retracted', '=', 1)
+      .execute();
     const other = await startAnvil({ chainId: 1337 });
     try {
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: other.url } }));
-      await expect(env.services.evm.watcher.round('ETH')).rejects.toThrow(/chain id 1337, but ETH was watched on chain id 31337/);
-      expect(await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute()).toEqual(retractedBefore);
+      await expect(env.services.evm.watcher.round('ETH')).rejects.toThrow(
+        /chain id 1337, but ETH was watched on chain id 31337/,
+      );
+      expect(
+        await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute(),
+      ).toEqual(retractedBefore);
     } finally {
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
       await other.stop();
@@ -312,11 +351,17 @@ suite('EVM watcher on a real node (anvil)', () => {
       expect(JSON.stringify(watch)).not.toContain(secret);
       const ready = await env.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(JSON.parse(ready.body).result.chains).toEqual([expect.objectContaining({ chain: 'ETH', state: 'error', leader: true })]);
+      expect(JSON.parse(ready.body).result.chains).toEqual([
+        expect.objectContaining({ chain: 'ETH', state: 'error', leader: true }),
+      ]);
       expect(ready.body).not.toContain(secret);
       const metrics = await env.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/hostpay_evm_rpc_errors_total\{chain="ETH"\} [1-9]/);
-      const audit = await env.services.store.db.selectFrom('audit_log').select(['before', 'after']).where('action', '=', 'chain.watch.set').execute();
+      const audit = await env.services.store.db
+        .selectFrom('audit_log')
+        .select(['before', 'after'])
+        .where('action', '=', 'chain.watch.set')
+        .execute();
       expect(JSON.stringify(audit)).not.toContain(secret);
       // Back to a working node: the same loop recovers by itself.
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
@@ -334,9 +379,16 @@ type RpcAnswer = { jsonrpc: '2.0'; id: number; result?: unknown; error?: unknown
  * A JSON-RPC proxy to anvil: each call of a request (single or batched) is answered by `answer`,
  * which may pass it on with `forward`.
  */
-async function rpcProxy(anvil: Anvil, answer: (call: RpcCall, forward: (call: RpcCall) => Promise<RpcAnswer>) => Promise<RpcAnswer>): Promise<{ server: Server; url: string }> {
+async function rpcProxy(
+  anvil: Anvil,
+  answer: (call: RpcCall, forward: (call: RpcCall) => Promise<RpcAnswer>) => Promise<RpcAnswer>,
+): Promise<{ server: Server; url: string }> {
   const forward = async (call: RpcCall): Promise<RpcAnswer> => {
-    const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', ...call }) });
+    const res = await fetch(anvil.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', ...call }),
+    });
     return { ...((await res.json()) as RpcAnswer), id: call.id };
   };
   const server = createServer((req, res) => {
@@ -345,7 +397,9 @@ async function rpcProxy(anvil: Anvil, answer: (call: RpcCall, forward: (call: Rp
     req.on('end', () => {
       const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcCall | RpcCall[];
       void Promise.all([parsed].flat().map((call) => answer(call, forward))).then((answers) => {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
       });
     });
   });
@@ -357,9 +411,18 @@ async function rpcProxy(anvil: Anvil, answer: (call: RpcCall, forward: (call: Rp
 function rangeLimitedProxy(anvil: Anvil, maxBlocks: number, refused: string[]) {
   return rpcProxy(anvil, async (call, forward) => {
     const range = call.params?.[0] as { fromBlock: string; toBlock: string } | undefined;
-    if (call.method !== 'eth_getLogs' || range === undefined || Number(range.toBlock) - Number(range.fromBlock) + 1 <= maxBlocks) return forward(call);
+    if (
+      call.method !== 'eth_getLogs' ||
+      range === undefined ||
+      Number(range.toBlock) - Number(range.fromBlock) + 1 <= maxBlocks
+    )
+      return forward(call);
     refused.push(`${range.fromBlock}-${range.toBlock}`);
-    return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` } };
+    return {
+      jsonrpc: '2.0',
+      id: call.id,
+      error: { code: -32005, message: `block range too large: at most ${maxBlocks} blocks per request` },
+    };
   });
 }
 
@@ -372,7 +435,13 @@ function laggingProxy(anvil: Anvil, lag: number, hide?: number) {
     const head = Number((await forward({ id: 0, method: 'eth_blockNumber', params: [] })).result) - lag;
     if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: `0x${head.toString(16)}` };
     const asked = call.params?.[0];
-    if (call.method === 'eth_getBlockByNumber' && typeof asked === 'string' && asked.startsWith('0x') && (Number(asked) > head || Number(asked) === hide)) return { jsonrpc: '2.0', id: call.id, result: null };
+    if (
+      call.method === 'eth_getBlockByNumber' &&
+      typeof asked === 'string' &&
+      asked.startsWith('0x') &&
+      (Number(asked) > head || Number(asked) === hide)
+    )
+      return { jsonrpc: '2.0', id: call.id, result: null };
     return forward(call);
   });
 }

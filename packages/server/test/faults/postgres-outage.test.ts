@@ -2,8 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import {
-  ADMIN_TOKEN, adminHeaders, MASTER_KEY, Merchant, postgresAvailable, request, seedPostgresSchema, sleep, targetOf, TEST_DATABASE_URL,
-  throughProxy, waitFor, type Answer, type SeededSchema,
+  ADMIN_TOKEN,
+  adminHeaders,
+  MASTER_KEY,
+  Merchant,
+  postgresAvailable,
+  request,
+  seedPostgresSchema,
+  sleep,
+  targetOf,
+  TEST_DATABASE_URL,
+  throughProxy,
+  waitFor,
+  type Answer,
+  type SeededSchema,
 } from './world.js';
 
 /**
@@ -28,7 +40,12 @@ interface Outcome {
 function expectUnavailable(o: Outcome): void {
   const what = `${o.name}: ${o.error ?? `${o.answer!.status} ${o.answer!.text}`}`;
   expect(o.answer?.status, what).toBe(503);
-  const body = o.answer!.body as { status: boolean; isSuccess: boolean; result: unknown; error: { code: string; requestId: string } };
+  const body = o.answer!.body as {
+    status: boolean;
+    isSuccess: boolean;
+    result: unknown;
+    error: { code: string; requestId: string };
+  };
   expect(body, what).toMatchObject({ status: false, isSuccess: false, result: null, error: { code: 'UNAVAILABLE' } });
   expect(body.error.requestId, what).toMatch(/^req_/);
   expect(o.answer!.headers.get('x-request-id'), what).toBe(body.error.requestId);
@@ -94,16 +111,31 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     await merchant.login();
     const { merchantId } = seeded.demo;
     probes = [
-      ['admin GET merchant', () => request(`${server.url}/admin/v1/merchants/${merchantId}`, { headers: adminHeaders })],
-      ['admin GET wallets', () => request(`${server.url}/admin/v1/wallets?merchantId=${merchantId}`, { headers: adminHeaders })],
-      ['admin POST merchant', () => request(`${server.url}/admin/v1/merchants`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: '{"name":"Outage Shop"}' })],
+      [
+        'admin GET merchant',
+        () => request(`${server.url}/admin/v1/merchants/${merchantId}`, { headers: adminHeaders }),
+      ],
+      [
+        'admin GET wallets',
+        () => request(`${server.url}/admin/v1/wallets?merchantId=${merchantId}`, { headers: adminHeaders }),
+      ],
+      [
+        'admin POST merchant',
+        () =>
+          request(`${server.url}/admin/v1/merchants`, {
+            method: 'POST',
+            headers: { ...adminHeaders, 'content-type': 'application/json' },
+            body: '{"name":"Outage Shop"}',
+          }),
+      ],
       ['checkout list', () => merchant.get('/api/v1/cp/psp/hosted-pay?limit=1')],
       ['readyz', () => request(`${server.url}/readyz`)],
     ];
   });
 
   afterAll(async () => {
-    if (server !== undefined && !server.alive) console.error(`hostpay serve died: ${String(await server.exited)}\n${server.stderr().slice(-4000)}`);
+    if (server !== undefined && !server.alive)
+      console.error(`hostpay serve died: ${String(await server.exited)}\n${server.stderr().slice(-4000)}`);
     await server?.kill();
     await proxy?.close();
     await seeded?.remove();
@@ -150,7 +182,9 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     const slowest = Math.max(...[...straddling, ...during].map((o) => o.answer!.ms));
     expect(slowest).toBeLessThan(BUDGET_MS);
     // Some queries really were cut mid-way (the case that used to kill the process).
-    const midQuery = server.logs().filter((l) => l.msg === 'service unavailable' && /Connection terminated/.test(JSON.stringify(l.err)));
+    const midQuery = server
+      .logs()
+      .filter((l) => l.msg === 'service unavailable' && /Connection terminated/.test(JSON.stringify(l.err)));
     expect(midQuery.length).toBeGreaterThan(0);
     expect(server.logs().filter((l) => l.level >= 50)).toEqual([]);
 
@@ -163,7 +197,9 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     expect(walletsBefore.status).toBe(200);
 
     const median = during.map((o) => o.answer!.ms).sort((a, b) => a - b)[during.length >> 1]!;
-    console.log(`[faults] PostgreSQL stopped: ${during.length} requests during the outage, all 503 UNAVAILABLE, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${BUDGET_MS}); ${straddling.length} in flight at the cut (${midQuery.length} cut mid-query); every probe 2xx again ${recoveryMs.toFixed(0)} ms after restore`);
+    console.log(
+      `[faults] PostgreSQL stopped: ${during.length} requests during the outage, all 503 UNAVAILABLE, median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${BUDGET_MS}); ${straddling.length} in flight at the cut (${midQuery.length} cut mid-query); every probe 2xx again ${recoveryMs.toFixed(0)} ms after restore`,
+    );
   });
 
   it('stops answering (partition, every pooled connection dead): 503 within the timeout, then recovery', async () => {
@@ -184,11 +220,13 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     // Concurrent requests get the dead pooled connections (read timeout) or wait for a
     // connection (connect timeout); later ones open new connections that never answer.
     for (let round = 0; round < 3; round++) {
-      await Promise.all(probes.map(async ([name, send]) => {
-        const startedAt = performance.now() - t0;
-        const answer = await send();
-        outcomes.push({ name, startedAt, endedAt: performance.now() - t0, answer });
-      }));
+      await Promise.all(
+        probes.map(async ([name, send]) => {
+          const startedAt = performance.now() - t0;
+          const answer = await send();
+          outcomes.push({ name, startedAt, endedAt: performance.now() - t0, answer });
+        }),
+      );
     }
     await proxy.restore();
     const recoveryMs = await waitFor('every probe succeeds again', allProbesOk, 8000, 50);
@@ -198,6 +236,8 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     const slowest = Math.max(...outcomes.map((o) => o.answer!.ms));
     expect(slowest).toBeLessThan(BUDGET_MS);
     expect(server.logs().filter((l) => l.level >= 50)).toEqual([]);
-    console.log(`[faults] PostgreSQL partitioned: ${outcomes.length} requests, all 503 UNAVAILABLE, slowest ${slowest.toFixed(0)} ms (budget ${BUDGET_MS}); every probe 2xx again ${recoveryMs.toFixed(0)} ms after the partition ended`);
+    console.log(
+      `[faults] PostgreSQL partitioned: ${outcomes.length} requests, all 503 UNAVAILABLE, slowest ${slowest.toFixed(0)} ms (budget ${BUDGET_MS}); every probe 2xx again ${recoveryMs.toFixed(0)} ms after the partition ended`,
+    );
   });
 });

@@ -5,8 +5,22 @@ import { createServices, type Services } from '../../src/services.js';
 import { startServerProcess, type LogLine, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import {
-  MASTER_KEY, Merchant, postgresAvailable, redisAvailable, request, seedPostgresSchema, seedSqlite, sleep, targetOf, TEST_DATABASE_URL,
-  TEST_REDIS_URL, throughProxy, waitFor, type Answer, type SeededSchema, type SeededSqlite,
+  MASTER_KEY,
+  Merchant,
+  postgresAvailable,
+  redisAvailable,
+  request,
+  seedPostgresSchema,
+  seedSqlite,
+  sleep,
+  targetOf,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  throughProxy,
+  waitFor,
+  type Answer,
+  type SeededSchema,
+  type SeededSqlite,
 } from './world.js';
 
 /**
@@ -98,7 +112,11 @@ describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store
     const answers: Answer[] = [];
     while (performance.now() - cutAt < 1500) {
       const i = answers.length;
-      answers.push(await merchant.get(i % 2 === 0 ? '/api/v1/cp/wallets' : `/api/v1/cp/psp/hosted-pay/fees-preview?amount=${100 + i}&currency=USDT`));
+      answers.push(
+        await merchant.get(
+          i % 2 === 0 ? '/api/v1/cp/wallets' : `/api/v1/cp/psp/hosted-pay/fees-preview?amount=${100 + i}&currency=USDT`,
+        ),
+      );
       await sleep(5);
     }
     expect(answers.length).toBeGreaterThan(30);
@@ -146,7 +164,9 @@ describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store
     expect(backNotices(server.logs())).toHaveLength(1);
     expect(server.logs().filter((l) => l.level >= 50)).toEqual([]);
     expect(server.alive).toBe(true);
-    console.log(`[faults] Redis unreachable: ${answers.length} requests in 1.5 s all 200 (slowest ${slowest.toFixed(0)} ms), limited key 429 on its 6th request, 1 warning; /readyz redis up again ${recoveryMs.toFixed(0)} ms after restore`);
+    console.log(
+      `[faults] Redis unreachable: ${answers.length} requests in 1.5 s all 200 (slowest ${slowest.toFixed(0)} ms), limited key 429 on its 6th request, 1 warning; /readyz redis up again ${recoveryMs.toFixed(0)} ms after restore`,
+    );
   });
 
   it('stops answering (partition): requests keep answering, and it recovers once Redis is reachable again', async () => {
@@ -179,7 +199,9 @@ describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store
     expect(unreachableWarnings(server.logs())).toHaveLength(warningsBefore + 1);
     expect(server.alive).toBe(true);
     const firstMs = answers[0]!.ms;
-    console.log(`[faults] Redis partitioned: ${answers.length} requests in 2.5 s all 200 (first ${firstMs.toFixed(0)} ms, last ten at most ${Math.max(...lastSecond.map((r) => r.ms)).toFixed(0)} ms); /readyz redis up again ${recoveryMs.toFixed(0)} ms after the partition ended`);
+    console.log(
+      `[faults] Redis partitioned: ${answers.length} requests in 2.5 s all 200 (first ${firstMs.toFixed(0)} ms, last ten at most ${Math.max(...lastSecond.map((r) => r.ms)).toFixed(0)} ms); /readyz redis up again ${recoveryMs.toFixed(0)} ms after the partition ended`,
+    );
   });
 });
 
@@ -211,7 +233,14 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
     });
     // Another instance, in this process, straight to Redis: its writes publish invalidations.
     other = await createServices(
-      { dataDir: seeded.dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: seeded.schema, masterKey: MASTER_KEY, redisUrl: TEST_REDIS_URL, redisPrefix: prefix },
+      {
+        dataDir: seeded.dataDir,
+        databaseUrl: TEST_DATABASE_URL,
+        databaseSchema: seeded.schema,
+        masterKey: MASTER_KEY,
+        redisUrl: TEST_REDIS_URL,
+        redisPrefix: prefix,
+      },
       { log: { warn: () => undefined, info: () => undefined } },
     );
   });
@@ -225,7 +254,10 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
   });
 
   it('a write on another instance is seen again after the partition ends', async () => {
-    await waitFor('both instances on Redis', async () => (await readyRedis(server.url)) === 'up' && other.shared.cachesSafe);
+    await waitFor(
+      'both instances on Redis',
+      async () => (await readyRedis(server.url)) === 'up' && other.shared.cachesSafe,
+    );
     const merchant = new Merchant(server.url, seeded.demo);
     await merchant.login();
     const wallet = async () => {
@@ -236,25 +268,40 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
     const first = await wallet();
     let postings = 0;
     const credit = async () => {
-      await other.admin.post({ walletId: first.id, kind: 'credit', amount: '1', idempotencyKey: `faults-${++postings}` }, { operator: 'faults' });
+      await other.admin.post(
+        { walletId: first.id, kind: 'credit', amount: '1', idempotencyKey: `faults-${++postings}` },
+        { operator: 'faults' },
+      );
     };
     // The feed works: a credit on the other instance shows up here.
     await credit();
     await waitFor('credit seen through the feed', async () => (await wallet()).amount === first.amount + 1, 3000, 50);
 
     proxy.stall();
-    await waitFor('/readyz says redis down', async () => {
-      await wallet();
-      return (await readyRedis(server.url)) === 'down';
-    }, 5000, 50);
+    await waitFor(
+      '/readyz says redis down',
+      async () => {
+        await wallet();
+        return (await readyRedis(server.url)) === 'down';
+      },
+      5000,
+      50,
+    );
     await proxy.restore();
     await waitFor('/readyz says redis up', async () => (await readyRedis(server.url)) === 'up', 8000, 50);
 
     const creditedAt = performance.now();
     await credit();
-    await waitFor('credit after the partition seen', async () => (await wallet()).amount === first.amount + 2, 5000, 50);
+    await waitFor(
+      'credit after the partition seen',
+      async () => (await wallet()).amount === first.amount + 2,
+      5000,
+      50,
+    );
     const seenMs = performance.now() - creditedAt;
     expect(server.alive).toBe(true);
-    console.log(`[faults] Redis partition and change feed: a credit on the other instance was served here ${seenMs.toFixed(0)} ms after it, once the partition ended`);
+    console.log(
+      `[faults] Redis partition and change feed: a credit on the other instance was served here ${seenMs.toFixed(0)} ms after it, once the partition ended`,
+    );
   });
 });

@@ -39,10 +39,15 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hostpay serve did not listen within ${startTimeoutMs} ms; stderr:\n${stderr}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`hostpay serve did not listen within ${startTimeoutMs} ms; stderr:\n${stderr}`)),
+      startTimeoutMs,
+    );
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`hostpay serve exited (${String(code)}) before listening; stderr:\n${stderr}`));

@@ -4,8 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 import {
-  ADMIN_TOKEN, adminHeaders, MASTER_KEY, Merchant, postgresAvailable, request, seedPostgresSchema, sleep, targetOf, TEST_DATABASE_URL,
-  throughProxy, type Answer, type SeededSchema,
+  ADMIN_TOKEN,
+  adminHeaders,
+  MASTER_KEY,
+  Merchant,
+  postgresAvailable,
+  request,
+  seedPostgresSchema,
+  sleep,
+  targetOf,
+  TEST_DATABASE_URL,
+  throughProxy,
+  type Answer,
+  type SeededSchema,
 } from './world.js';
 
 /**
@@ -26,14 +37,22 @@ function refused(port: number): Promise<boolean> {
 }
 
 /** An HTTP/1.1 request written by hand: the head and the first part of the body now, the rest on `finish()`. */
-function slowRequest(port: number, head: string, body: string, firstBytes: number): { finish(): void; response: Promise<{ status: number; body: any }> } {
+function slowRequest(
+  port: number,
+  head: string,
+  body: string,
+  firstBytes: number,
+): { finish(): void; response: Promise<{ status: number; body: any }> } {
   const socket = connect(port, '127.0.0.1');
   let received = '';
   const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
     socket.on('data', (d: Buffer) => (received += d.toString()));
     socket.on('error', reject);
     socket.on('end', () => {
-      const [status, rest] = [/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1], received.slice(received.indexOf('\r\n\r\n') + 4)];
+      const [status, rest] = [
+        /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1],
+        received.slice(received.indexOf('\r\n\r\n') + 4),
+      ];
       try {
         resolve({ status: Number(status), body: JSON.parse(rest) });
       } catch {
@@ -85,21 +104,32 @@ describe.skipIf(!postgresAvailable)('SIGTERM under hostpay serve', () => {
     const inFlight: [string, Promise<Answer>][] = [
       ['fee preview 101', merchant.get('/api/v1/cp/psp/hosted-pay/fees-preview?amount=101&currency=USDT')],
       ['fee preview 102', merchant.get('/api/v1/cp/psp/hosted-pay/fees-preview?amount=102&currency=EUR')],
-      ['admin merchant', request(`${server.url}/admin/v1/merchants/${seeded.demo.merchantId}`, { headers: adminHeaders })],
-      ['admin wallets', request(`${server.url}/admin/v1/wallets?merchantId=${seeded.demo.merchantId}`, { headers: adminHeaders })],
+      [
+        'admin merchant',
+        request(`${server.url}/admin/v1/merchants/${seeded.demo.merchantId}`, { headers: adminHeaders }),
+      ],
+      [
+        'admin wallets',
+        request(`${server.url}/admin/v1/wallets?merchantId=${seeded.demo.merchantId}`, { headers: adminHeaders }),
+      ],
       ['readyz', request(`${server.url}/readyz`)],
     ].map(([name, p]) => [name as string, track(name as string, p as Promise<Answer>)]);
     const tokenBody = '{"expiresIn":120}';
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const slowToken = slowRequest(port, [
-      'POST /api/v1/auth/token HTTP/1.1',
-      `host: 127.0.0.1:${port}`,
-      'content-type: application/json',
-      `content-length: ${Buffer.byteLength(tokenBody)}`,
-      `api-key: ${seeded.demo.apiKey}`,
-      `timestamp: ${timestamp}`,
-      `signature: ${sign(seeded.demo.apiSecret, timestamp, tokenBody)}`,
-    ].join('\r\n'), tokenBody, 5);
+    const slowToken = slowRequest(
+      port,
+      [
+        'POST /api/v1/auth/token HTTP/1.1',
+        `host: 127.0.0.1:${port}`,
+        'content-type: application/json',
+        `content-length: ${Buffer.byteLength(tokenBody)}`,
+        `api-key: ${seeded.demo.apiKey}`,
+        `timestamp: ${timestamp}`,
+        `signature: ${sign(seeded.demo.apiSecret, timestamp, tokenBody)}`,
+      ].join('\r\n'),
+      tokenBody,
+      5,
+    );
     const tokenAnswer = track('slow token', slowToken.response);
 
     await sleep(100);
@@ -139,6 +169,8 @@ describe.skipIf(!postgresAvailable)('SIGTERM under hostpay serve', () => {
     expect(logs.some((l) => l.msg === 'shutting down: draining in-flight requests')).toBe(true);
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
     const slowest = Math.max(...answers.map(([, a]) => a.ms));
-    console.log(`[faults] SIGTERM: ${stillRunning} requests still running when new connections were refused (${(refusedAt! - signalledAt).toFixed(0)} ms after the signal); all ${answers.length + 1} answered 200 (slowest ${slowest.toFixed(0)} ms after ${((signalledAt - started)).toFixed(0)} ms to the signal); exit 0 ${(at - signalledAt).toFixed(0)} ms after the signal`);
+    console.log(
+      `[faults] SIGTERM: ${stillRunning} requests still running when new connections were refused (${(refusedAt! - signalledAt).toFixed(0)} ms after the signal); all ${answers.length + 1} answered 200 (slowest ${slowest.toFixed(0)} ms after ${(signalledAt - started).toFixed(0)} ms to the signal); exit 0 ${(at - signalledAt).toFixed(0)} ms after the signal`,
+    );
   });
 });

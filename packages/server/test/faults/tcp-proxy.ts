@@ -42,7 +42,10 @@ interface Pair {
   stalled: boolean;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }, options: { delayMs?: number } = {}): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  options: { delayMs?: number } = {},
+): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let accepted = 0;
   let server: Server | undefined;

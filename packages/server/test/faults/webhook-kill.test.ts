@@ -34,7 +34,13 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
     HOSTPAY_LOG_LEVEL: 'warn',
     ...(dialect === 'postgres' ? { HOSTPAY_DATABASE_URL: TEST_DATABASE_URL, HOSTPAY_DATABASE_SCHEMA: schema } : {}),
   };
-  const config = { dataDir, masterKey: MASTER_KEY, sandbox: true, databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : '', databaseSchema: dialect === 'postgres' ? schema : '' };
+  const config = {
+    dataDir,
+    masterKey: MASTER_KEY,
+    sandbox: true,
+    databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : '',
+    databaseSchema: dialect === 'postgres' ? schema : '',
+  };
   let services: Services;
   let rx: Receiver;
   const servers: ServerProcess[] = [];
@@ -60,14 +66,26 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
 
     const first = await startServerProcess(env);
     servers.push(first);
-    const event = await services.store.writeTransaction((trx) => appendEvent(trx, merchantId, 'wallet.balance_changed', '{"object":"wallet","amount":1234.567890123456789012}', new Date().toISOString()));
+    const event = await services.store.writeTransaction((trx) =>
+      appendEvent(
+        trx,
+        merchantId,
+        'wallet.balance_changed',
+        '{"object":"wallet","amount":1234.567890123456789012}',
+        new Date().toISOString(),
+      ),
+    );
     await rx.waitFor(1, 10_000);
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
     const killedAt = Date.now();
 
     // Nothing was recorded for the request the killed worker had in flight.
-    const pending = await services.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', event.id).executeTakeFirstOrThrow();
+    const pending = await services.store.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_id', '=', event.id)
+      .executeTakeFirstOrThrow();
     expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
 
     rx.answer = (_r, res) => res.writeHead(200).end('ok');
@@ -84,11 +102,23 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
     const wh = new Webhook(endpoint.secret!);
     for (const r of [a, b]) expect(() => wh.verify(r.body, r.headers as Record<string, string>)).not.toThrow();
 
-    await waitFor('the delivery recorded as succeeded', async () => {
-      const d = await services.store.db.selectFrom('webhook_deliveries').select('status').where('event_id', '=', event.id).executeTakeFirstOrThrow();
-      return d.status === 'succeeded';
-    }, 10_000);
-    const attempts = await services.store.db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', event.id).execute();
+    await waitFor(
+      'the delivery recorded as succeeded',
+      async () => {
+        const d = await services.store.db
+          .selectFrom('webhook_deliveries')
+          .select('status')
+          .where('event_id', '=', event.id)
+          .executeTakeFirstOrThrow();
+        return d.status === 'succeeded';
+      },
+      10_000,
+    );
+    const attempts = await services.store.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('event_id', '=', event.id)
+      .execute();
     expect(attempts.map((x) => [x.status_code, x.succeeded])).toEqual([[200, 1]]);
     expect(rx.received).toHaveLength(2);
     for (const res of held) res.destroy();

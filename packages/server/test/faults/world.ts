@@ -50,7 +50,10 @@ export async function seedPostgresSchema(): Promise<SeededSchema> {
   };
   try {
     const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
-    const services = await createServices({ dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: MASTER_KEY }, { store });
+    const services = await createServices(
+      { dataDir, databaseUrl: TEST_DATABASE_URL, masterKey: MASTER_KEY },
+      { store },
+    );
     try {
       const demo = await seedDemo(services, dataDir);
       return { schema, dataDir, demo, remove };
@@ -82,7 +85,11 @@ export async function seedSqlite(limitedKeyRate: number): Promise<SeededSqlite> 
     const services = await createServices({ dataDir, databaseUrl: '', masterKey: MASTER_KEY });
     try {
       const demo = await seedDemo(services, dataDir);
-      const key = await services.admin.createApiKey(demo.merchantId, { rateLimitPerMinute: limitedKeyRate, label: 'limited' }, { operator: 'faults' });
+      const key = await services.admin.createApiKey(
+        demo.merchantId,
+        { rateLimitPerMinute: limitedKeyRate, label: 'limited' },
+        { operator: 'faults' },
+      );
       return { dataDir, demo, limited: { apiKey: key.apiKey, apiSecret: key.apiSecret }, remove };
     } finally {
       await services.close();
@@ -150,7 +157,12 @@ export class Merchant {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns true or `timeoutMs` passes; resolves with the ms it took. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 5000, everyMs = 100): Promise<number> {
+export async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 5000,
+  everyMs = 100,
+): Promise<number> {
   const started = performance.now();
   let last: unknown;
   for (;;) {
@@ -159,7 +171,8 @@ export async function waitFor(what: string, probe: () => Promise<boolean>, timeo
     } catch (err) {
       last = err;
     }
-    if (performance.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

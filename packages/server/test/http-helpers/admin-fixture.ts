@@ -91,14 +91,36 @@ export interface AdminFixture {
   close(): Promise<void>;
 }
 
-export async function createAdminFixture(dialect: Dialect = 'sqlite', configOverrides: Partial<Config> = {}): Promise<AdminFixture> {
+export async function createAdminFixture(
+  dialect: Dialect = 'sqlite',
+  configOverrides: Partial<Config> = {},
+): Promise<AdminFixture> {
   const env = await tempServices(dialect);
-  const config = loadConfig({}, { dataDir: env.dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, adminTokens: OPERATOR_TOKENS, ...configOverrides });
+  const config = loadConfig(
+    {},
+    {
+      dataDir: env.dataDir,
+      logLevel: 'silent',
+      authFailureLimitPerMinute: 100_000,
+      adminTokens: OPERATOR_TOKENS,
+      ...configOverrides,
+    },
+  );
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
   const apps: FastifyInstance[] = [];
   const build = async (overrides: Partial<AppDeps> = {}) => {
-    const app = await buildApp({ config, services: env.services.merchant, admin: env.services.admin, checkouts: env.services.checkouts, pay: env.services.pay, webhooks: env.services.webhooks, now, logger: false, ...overrides });
+    const app = await buildApp({
+      config,
+      services: env.services.merchant,
+      admin: env.services.admin,
+      checkouts: env.services.checkouts,
+      pay: env.services.pay,
+      webhooks: env.services.webhooks,
+      now,
+      logger: false,
+      ...overrides,
+    });
     await app.ready();
     apps.push(app);
     return app;

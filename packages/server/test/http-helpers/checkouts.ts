@@ -24,18 +24,44 @@ export async function configureChains(services: Services, confirmations = 1): Pr
     let keyId = chain.account_key_id;
     if (keyId === null) {
       keyId = `akey_${symbol.toLowerCase()}`;
-      await db.insertInto('account_keys').values({ id: keyId, family: chain.family, network_type: 'mainnet', xpub: v.accountXpub, next_index: 0, created_at: new Date().toISOString() }).execute();
+      await db
+        .insertInto('account_keys')
+        .values({
+          id: keyId,
+          family: chain.family,
+          network_type: 'mainnet',
+          xpub: v.accountXpub,
+          next_index: 0,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
     }
-    await db.updateTable('chains').set({ account_key_id: keyId, confirmations_required: confirmations }).where('id', '=', chain.id).execute();
+    await db
+      .updateTable('chains')
+      .set({ account_key_id: keyId, confirmations_required: confirmations })
+      .where('id', '=', chain.id)
+      .execute();
   }
   // Written behind the services' back (as the operator API would not): drop what they cached of the catalog.
   await services.caches.invalidate({ kind: 'catalog' });
 }
 
 /** A checkout API call with the four headers (fresh token), JSON body signed as sent. */
-export async function checkoutCall(fx: HttpFixture, key: TestKey, method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}, token?: string): Promise<LightMyRequestResponse> {
+export async function checkoutCall(
+  fx: HttpFixture,
+  key: TestKey,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  token?: string,
+): Promise<LightMyRequestResponse> {
   const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  const h: Record<string, string> = { ...signedHeaders(fx, key, { body: payload }), authorization: `Bearer ${token ?? (await issueToken(fx, key))}`, ...headers };
+  const h: Record<string, string> = {
+    ...signedHeaders(fx, key, { body: payload }),
+    authorization: `Bearer ${token ?? (await issueToken(fx, key))}`,
+    ...headers,
+  };
   if (payload !== '') h['content-type'] = 'application/json';
   return fx.app.inject({ method, url, headers: h, payload });
 }
@@ -59,17 +85,27 @@ export function isTableWalk(statuses: string[]): boolean {
 
 function possibleTargets(event: string): CheckoutStatus[] {
   switch (event) {
-    case 'partial_payment': return ['underpaid'];
-    case 'threshold_reached': return ['processing'];
-    case 'confirmed': return ['settled'];
-    case 'payment_retracted': return ['underpaid', 'open'];
-    case 'merchant_cancel': return ['canceled'];
-    case 'expire': return ['expired', 'needs_review'];
-    case 'late_payment': return ['needs_review'];
-    case 'wrong_asset': return ['needs_review'];
-    case 'operator_settle': return ['settled'];
-    case 'operator_reject': return ['invalid'];
-    default: return [];
+    case 'partial_payment':
+      return ['underpaid'];
+    case 'threshold_reached':
+      return ['processing'];
+    case 'confirmed':
+      return ['settled'];
+    case 'payment_retracted':
+      return ['underpaid', 'open'];
+    case 'merchant_cancel':
+      return ['canceled'];
+    case 'expire':
+      return ['expired', 'needs_review'];
+    case 'late_payment':
+      return ['needs_review'];
+    case 'wrong_asset':
+      return ['needs_review'];
+    case 'operator_settle':
+      return ['settled'];
+    case 'operator_reject':
+      return ['invalid'];
+    default:
+      return [];
   }
 }
-

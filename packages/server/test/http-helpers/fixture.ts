@@ -47,10 +47,16 @@ export interface HttpFixture {
 
 const ctx = { operator: 'test' };
 
-export async function createFixture(configOverrides: Partial<Config> = {}, serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks'> = {}): Promise<HttpFixture> {
+export async function createFixture(
+  configOverrides: Partial<Config> = {},
+  serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks'> = {},
+): Promise<HttpFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-http-'));
   // Security tests fail authentication on purpose, many times, from one address.
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, ...configOverrides });
+  const config = loadConfig(
+    {},
+    { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, ...configOverrides },
+  );
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
   // No expiry timer: tests expire checkouts by calling expireDue at the moment they choose.
@@ -59,7 +65,18 @@ export async function createFixture(configOverrides: Partial<Config> = {}, servi
   const apps: FastifyInstance[] = [];
   const build = async (overrides: Partial<AppDeps> & { merchant?: Partial<MerchantServices> } = {}) => {
     const { merchant, ...deps } = overrides;
-    const app = await buildApp({ config, services: { ...services.merchant, ...merchant }, admin: services.admin, checkouts: services.checkouts, pay: services.pay, webhooks: services.webhooks, evm: services.evm, now, logger: false, ...deps });
+    const app = await buildApp({
+      config,
+      services: { ...services.merchant, ...merchant },
+      admin: services.admin,
+      checkouts: services.checkouts,
+      pay: services.pay,
+      webhooks: services.webhooks,
+      evm: services.evm,
+      now,
+      logger: false,
+      ...deps,
+    });
     await app.ready();
     apps.push(app);
     return app;

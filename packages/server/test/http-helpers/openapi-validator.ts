@@ -42,7 +42,8 @@ export class ResponseValidator {
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(readonly doc: OpenApiDoc) {
-    for (const [name, schema] of Object.entries(doc.components.schemas)) this.ajv.addSchema(rebase(schema) as Schema, BASE + name);
+    for (const [name, schema] of Object.entries(doc.components.schemas))
+      this.ajv.addSchema(rebase(schema) as Schema, BASE + name);
   }
 
   operation(method: string, path: string): Operation | undefined {
@@ -54,13 +55,19 @@ export class ResponseValidator {
     const where = `${method} ${path} -> ${res.statusCode}`;
     const op = this.operation(method, path);
     if (op === undefined) return [`${where}: operation not in the document`];
-    const documented = op.responses[String(res.statusCode)] ?? op.responses[`${String(res.statusCode)[0]}XX`] ?? op.responses.default;
-    if (documented === undefined) return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
+    const documented =
+      op.responses[String(res.statusCode)] ?? op.responses[`${String(res.statusCode)[0]}XX`] ?? op.responses.default;
+    if (documented === undefined)
+      return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
     const content = documented.content ?? {};
-    if (Object.keys(content).length === 0) return res.body === '' ? [] : [`${where}: a body where the document says none`];
+    if (Object.keys(content).length === 0)
+      return res.body === '' ? [] : [`${where}: a body where the document says none`];
     const type = mediaType(String(res.headers['content-type'] ?? ''));
     const entry = Object.entries(content).find(([t]) => mediaType(t) === type);
-    if (entry === undefined) return [`${where}: content type ${type || '(none)'} not documented (documented: ${Object.keys(content).join(', ')})`];
+    if (entry === undefined)
+      return [
+        `${where}: content type ${type || '(none)'} not documented (documented: ${Object.keys(content).join(', ')})`,
+      ];
     let body: unknown = res.body;
     if (type === 'application/json') {
       try {

@@ -9,12 +9,21 @@ export function unixSeconds(nowMs: number): string {
   return String(Math.floor(nowMs / 1000));
 }
 
-export function signedHeaders(fx: HttpFixture, key: TestKey, options: { body?: string; timestamp?: string } = {}): Record<string, string> {
+export function signedHeaders(
+  fx: HttpFixture,
+  key: TestKey,
+  options: { body?: string; timestamp?: string } = {},
+): Record<string, string> {
   const timestamp = options.timestamp ?? unixSeconds(fx.now());
   return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, options.body ?? '') };
 }
 
-export async function requestToken(fx: HttpFixture, key: TestKey, body = '', app: FastifyInstance = fx.app): Promise<LightMyRequestResponse> {
+export async function requestToken(
+  fx: HttpFixture,
+  key: TestKey,
+  body = '',
+  app: FastifyInstance = fx.app,
+): Promise<LightMyRequestResponse> {
   const headers = signedHeaders(fx, key, { body });
   if (body !== '') headers['content-type'] = 'application/json';
   return app.inject({ method: 'POST', url: '/api/v1/auth/token', headers, payload: body });

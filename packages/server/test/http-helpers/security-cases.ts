@@ -17,10 +17,21 @@ export interface ProtectedRoute {
 export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { name: 'GET /api/v1/cp/wallets/', url: '/api/v1/cp/wallets/', scope: 'wallets:read' },
   { name: 'GET /api/v1/cp/wallets', url: '/api/v1/cp/wallets', scope: 'wallets:read' },
-  { name: 'GET fees-preview', url: '/api/v1/cp/psp/hosted-pay/fees-preview?amount=250.5&currency=usdt', scope: 'fees:read' },
+  {
+    name: 'GET fees-preview',
+    url: '/api/v1/cp/psp/hosted-pay/fees-preview?amount=250.5&currency=usdt',
+    scope: 'fees:read',
+  },
 ];
 
-const OTHER_SCOPE: Record<Scope, Scope> = { 'wallets:read': 'fees:read', 'fees:read': 'wallets:read', 'checkout:read': 'wallets:read', 'checkout:write': 'wallets:read', 'events:read': 'wallets:read', 'webhooks:write': 'wallets:read' };
+const OTHER_SCOPE: Record<Scope, Scope> = {
+  'wallets:read': 'fees:read',
+  'fees:read': 'wallets:read',
+  'checkout:read': 'wallets:read',
+  'checkout:write': 'wallets:read',
+  'events:read': 'wallets:read',
+  'webhooks:write': 'wallets:read',
+};
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {
   const get = (headers: Record<string, string>, remoteAddress?: string) =>
@@ -53,12 +64,19 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
   describe('timestamp', () => {
     for (const bad of ['abc', '1700000000.5', '-1700000000', '1700000000000000', '0x10']) {
       it(`${bad} -> 401 INVALID_TIMESTAMP`, async () => {
-        const headers = { ...(await merchantHeaders(fx(), fx().demo)), timestamp: bad, signature: sign(fx().demo.apiSecret, bad) };
+        const headers = {
+          ...(await merchantHeaders(fx(), fx().demo)),
+          timestamp: bad,
+          signature: sign(fx().demo.apiSecret, bad),
+        };
         expectError(await get(headers), 401, 'INVALID_TIMESTAMP');
       });
     }
     // 62 rather than 61: the server's clock may tick a second past the one the test read.
-    for (const [label, skew] of [['stale', -62], ['future', 62]] as const) {
+    for (const [label, skew] of [
+      ['stale', -62],
+      ['future', 62],
+    ] as const) {
       it(`${label} by more than 60 s -> 401 TIMESTAMP_OUT_OF_WINDOW with the server time`, async () => {
         const token = await issueToken(fx(), fx().demo);
         const serverTime = Math.floor(fx().now() / 1000);
@@ -87,7 +105,11 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
   describe('signature -> 401 INVALID_SIGNATURE', () => {
     it('signed with another secret', async () => {
       const headers = await merchantHeaders(fx(), fx().demo);
-      const err = expectError(await get({ ...headers, signature: sign('not-the-secret', headers.timestamp ?? '') }), 401, 'INVALID_SIGNATURE');
+      const err = expectError(
+        await get({ ...headers, signature: sign('not-the-secret', headers.timestamp ?? '') }),
+        401,
+        'INVALID_SIGNATURE',
+      );
       expect(err.message).toContain('`<timestamp>.<body>`');
     });
     it('signed over another timestamp', async () => {
@@ -95,10 +117,18 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
       const other = String(Number(headers.timestamp) - 1);
       expectError(await get({ ...headers, signature: sign(fx().demo.apiSecret, other) }), 401, 'INVALID_SIGNATURE');
     });
-    for (const [label, mangle] of [['upper-case hex', (s: string) => s.toUpperCase()], ['too short', (s: string) => s.slice(2)], ['not hex', (s: string) => 'z' + s.slice(1)]] as const) {
+    for (const [label, mangle] of [
+      ['upper-case hex', (s: string) => s.toUpperCase()],
+      ['too short', (s: string) => s.slice(2)],
+      ['not hex', (s: string) => 'z' + s.slice(1)],
+    ] as const) {
       it(label, async () => {
         const headers = await merchantHeaders(fx(), fx().demo);
-        const err = expectError(await get({ ...headers, signature: mangle(headers.signature ?? '') }), 401, 'INVALID_SIGNATURE');
+        const err = expectError(
+          await get({ ...headers, signature: mangle(headers.signature ?? '') }),
+          401,
+          'INVALID_SIGNATURE',
+        );
         expect(err.message).toContain('64 lowercase hexadecimal');
       });
     }
@@ -150,7 +180,12 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
     it('an allowed address gets the data', async () => {
       const key = await freshKey({ ipAllowList: ['2001:db8::/32', '203.0.113.0/24'] });
       const app = fx().app;
-      const tokenRes = await app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: signedHeaders(fx(), key), remoteAddress: '2001:db8::1' });
+      const tokenRes = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: signedHeaders(fx(), key),
+        remoteAddress: '2001:db8::1',
+      });
       const token = (tokenRes.json() as { result: { accessToken: string } }).result.accessToken;
       const res = await get({ ...signedHeaders(fx(), key), authorization: `Bearer ${token}` }, '::ffff:203.0.113.5');
       expect(res.statusCode, res.body).toBe(200);
@@ -158,7 +193,15 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
   });
 
   describe('bearer', () => {
-    for (const value of ['Token abc', 'Bearer', 'Bearer ', 'Bearer  abc.def.ghi', 'abc.def.ghi', 'Bearer abc def', 'Basic dXNlcjpwYXNz']) {
+    for (const value of [
+      'Token abc',
+      'Bearer',
+      'Bearer ',
+      'Bearer  abc.def.ghi',
+      'abc.def.ghi',
+      'Bearer abc def',
+      'Basic dXNlcjpwYXNz',
+    ]) {
       it(`Authorization: "${value}" -> 401 INVALID_TOKEN`, async () => {
         const headers = { ...signedHeaders(fx(), fx().demo), authorization: value };
         expectError(await get(headers), 401, 'INVALID_TOKEN');
@@ -170,28 +213,60 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
       expect(res.statusCode, res.body).toBe(200);
     });
     it('a token that is not a JWT of ours -> 401 INVALID_TOKEN', async () => {
-      const foreign = createSigner({ key: 'some-other-key', algorithm: 'HS256', iss: 'hostpay' })({ sub: fx().demo.merchantId, key: fx().demo.apiKey, scope: route.scope, jti: 'x' });
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${foreign}` }), 401, 'INVALID_TOKEN');
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: 'Bearer not.a.jwt' }), 401, 'INVALID_TOKEN');
+      const foreign = createSigner({ key: 'some-other-key', algorithm: 'HS256', iss: 'hostpay' })({
+        sub: fx().demo.merchantId,
+        key: fx().demo.apiKey,
+        scope: route.scope,
+        jti: 'x',
+      });
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${foreign}` }),
+        401,
+        'INVALID_TOKEN',
+      );
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: 'Bearer not.a.jwt' }),
+        401,
+        'INVALID_TOKEN',
+      );
     });
     it('an unsigned token (alg none) -> 401 INVALID_TOKEN', async () => {
       const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
       const exp = Math.floor(fx().now() / 1000) + 600;
       const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: 'hostpay', sub: fx().demo.merchantId, key: fx().demo.apiKey, scope: route.scope, jti: 'x', iat: exp - 600, exp })}.`;
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${none}` }), 401, 'INVALID_TOKEN');
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${none}` }),
+        401,
+        'INVALID_TOKEN',
+      );
     });
     it('an expired token -> 401 TOKEN_EXPIRED', async () => {
       const iat = Math.floor(fx().now() / 1000) - 7200;
-      const expired = createSigner({ key: fx().services.merchant.tokenSigningKey, algorithm: 'HS256', iss: 'hostpay' })({
-        sub: fx().demo.merchantId, key: fx().demo.apiKey, scope: 'wallets:read fees:read', jti: 'old', iat, exp: iat + 3600,
-      });
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${expired}` }), 401, 'TOKEN_EXPIRED');
+      const expired = createSigner({ key: fx().services.merchant.tokenSigningKey, algorithm: 'HS256', iss: 'hostpay' })(
+        {
+          sub: fx().demo.merchantId,
+          key: fx().demo.apiKey,
+          scope: 'wallets:read fees:read',
+          jti: 'old',
+          iat,
+          exp: iat + 3600,
+        },
+      );
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${expired}` }),
+        401,
+        'TOKEN_EXPIRED',
+      );
     });
     it('a token that expired by the server clock -> 401 TOKEN_EXPIRED', async () => {
       const token = await issueToken(fx(), fx().demo, '{"expiresIn":60}');
       fx().clock.offsetMs += 61_000;
       try {
-        expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }), 401, 'TOKEN_EXPIRED');
+        expectError(
+          await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }),
+          401,
+          'TOKEN_EXPIRED',
+        );
       } finally {
         fx().clock.offsetMs -= 61_000;
       }
@@ -199,12 +274,20 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
     it('a token of another key of the same merchant -> 403 TOKEN_KEY_MISMATCH', async () => {
       const other = await freshKey();
       const token = await issueToken(fx(), other);
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }), 403, 'TOKEN_KEY_MISMATCH');
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }),
+        403,
+        'TOKEN_KEY_MISMATCH',
+      );
     });
     it('a token of another merchant -> 403 TOKEN_KEY_MISMATCH', async () => {
       const stranger = await fx().createKey(await fx().createMerchant('Other Shop'));
       const token = await issueToken(fx(), stranger);
-      expectError(await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }), 403, 'TOKEN_KEY_MISMATCH');
+      expectError(
+        await get({ ...signedHeaders(fx(), fx().demo), authorization: `Bearer ${token}` }),
+        403,
+        'TOKEN_KEY_MISMATCH',
+      );
     });
   });
 
@@ -224,10 +307,18 @@ export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): voi
     const sep = route.url.includes('?') ? '&' : '?';
     it('merchantId of another merchant -> 403 MERCHANT_FORBIDDEN', async () => {
       const other = await fx().createMerchant('Foreign Shop');
-      expectError(await withUrl(`${route.url}${sep}merchantId=${other}`, await merchantHeaders(fx(), fx().demo)), 403, 'MERCHANT_FORBIDDEN');
+      expectError(
+        await withUrl(`${route.url}${sep}merchantId=${other}`, await merchantHeaders(fx(), fx().demo)),
+        403,
+        'MERCHANT_FORBIDDEN',
+      );
     });
     it('merchantId that does not exist -> the same 403', async () => {
-      expectError(await withUrl(`${route.url}${sep}merchantId=mer_nobody`, await merchantHeaders(fx(), fx().demo)), 403, 'MERCHANT_FORBIDDEN');
+      expectError(
+        await withUrl(`${route.url}${sep}merchantId=mer_nobody`, await merchantHeaders(fx(), fx().demo)),
+        403,
+        'MERCHANT_FORBIDDEN',
+      );
     });
     it('own merchantId, or a granted sub-merchant -> 200', async () => {
       const headers = await merchantHeaders(fx(), fx().demo);

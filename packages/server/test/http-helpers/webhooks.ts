@@ -5,9 +5,20 @@ import type { HttpFixture, TestKey } from './fixture.js';
 import { issueToken, signedHeaders } from './requests.js';
 
 /** A merchant call with the four headers (fresh token) and the JSON body signed as sent; any method. */
-export async function merchantCall(fx: HttpFixture, key: TestKey, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function merchantCall(
+  fx: HttpFixture,
+  key: TestKey,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  const h: Record<string, string> = { ...signedHeaders(fx, key, { body: payload }), authorization: `Bearer ${await issueToken(fx, key)}`, ...headers };
+  const h: Record<string, string> = {
+    ...signedHeaders(fx, key, { body: payload }),
+    authorization: `Bearer ${await issueToken(fx, key)}`,
+    ...headers,
+  };
   if (payload !== '') h['content-type'] = 'application/json';
   return fx.app.inject({ method, url, headers: h, payload });
 }
@@ -25,7 +36,8 @@ export interface Received {
  */
 export class Receiver {
   readonly received: Received[] = [];
-  answer: (req: Received, res: ServerResponse) => void = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  answer: (req: Received, res: ServerResponse) => void = (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   readonly #server: Server;
   #waiters: (() => void)[] = [];
 
@@ -40,7 +52,12 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const r = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         receiver.received.push(r);
         for (const w of receiver.#waiters.splice(0)) w();
         receiver.answer(r, res);

@@ -28,10 +28,19 @@ const CI = process.env.CI === 'true';
  * helpers.ts), else they are skipped with the reason printed.
  */
 export const clusterAvailable: boolean = CI || (postgresAvailable && redisAvailable);
-if (!clusterAvailable) console.warn('[hostpay tests] multi-instance suites skipped: they need both PostgreSQL and Redis (reason above); CI=true makes them mandatory');
+if (!clusterAvailable)
+  console.warn(
+    '[hostpay tests] multi-instance suites skipped: they need both PostgreSQL and Redis (reason above); CI=true makes them mandatory',
+  );
 
 async function redisReachable(): Promise<Error | null> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -87,7 +96,11 @@ export interface MerchantKey {
 /** The four merchant headers of interface §5, signed now. */
 export function signedHeaders(key: MerchantKey, token: string | null, body = ''): Record<string, string> {
   const timestamp = unixTimestamp();
-  const headers: Record<string, string> = { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
+  const headers: Record<string, string> = {
+    'api-key': key.apiKey,
+    timestamp,
+    signature: sign(key.apiSecret, timestamp, body),
+  };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   return headers;
 }
@@ -119,10 +132,12 @@ process.once('exit', () => {
 function startInstance(name: string, env: Record<string, string>, timeoutMs: number): Promise<Instance> {
   const child = spawn(process.execPath, [BIN, 'serve'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    liveChildren.delete(child);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      liveChildren.delete(child);
+      resolve(code);
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
@@ -131,7 +146,15 @@ function startInstance(name: string, env: Record<string, string>, timeoutMs: num
   });
   const instance = (url: string): Instance => ({ name, url, child, exited, stderr: () => stderr });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance ${name} did not print its URL within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr.slice(-4000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `instance ${name} did not print its URL within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr.slice(-4000)}`,
+          ),
+        ),
+      timeoutMs,
+    );
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`instance ${name} exited with ${code} before listening; stderr: ${stderr.slice(-4000)}`));
@@ -191,7 +214,12 @@ export interface Cluster {
   /** Calls `/admin/v1<path>` on instance `target` (0 = A, 1 = B) with the operator token. */
   admin(target: number, method: string, path: string, options?: AdminOptions): Promise<Reply>;
   /** `admin`, asserting a success envelope with `status`; returns `result` (parsed exactly). */
-  adminOk<T = any>(target: number, method: string, path: string, options?: AdminOptions & { status?: number }): Promise<T>;
+  adminOk<T = any>(
+    target: number,
+    method: string,
+    path: string,
+    options?: AdminOptions & { status?: number },
+  ): Promise<T>;
   /** Every item of an admin list, following `nextCursor`, requests alternating between A and B. */
   adminList<T = any>(path: string, limit?: number): Promise<T[]>;
   /** POST /api/v1/auth/token on `target`; the raw reply. */
@@ -219,12 +247,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   try {
     await pgProbe.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${(err as Error).message}); the multi-instance suites need it (CI=true makes them mandatory)`);
+    throw new Error(
+      `PostgreSQL at ${TEST_DATABASE_URL} is unreachable (${(err as Error).message}); the multi-instance suites need it (CI=true makes them mandatory)`,
+    );
   } finally {
     await pgProbe.end().catch(() => undefined);
   }
   const redisError = await redisReachable();
-  if (redisError !== null) throw new Error(`Redis at ${TEST_REDIS_URL} is unreachable (${redisError.message}); the multi-instance suites need it (CI=true makes them mandatory)`);
+  if (redisError !== null)
+    throw new Error(
+      `Redis at ${TEST_REDIS_URL} is unreachable (${redisError.message}); the multi-instance suites need it (CI=true makes them mandatory)`,
+    );
 
   const suffix = randomBytes(6).toString('hex');
   const schema = `hp_test_${suffix}`;
@@ -254,13 +287,19 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
 
-  const started = await Promise.allSettled([startInstance('A', env, options.startTimeoutMs ?? 45_000), startInstance('B', env, options.startTimeoutMs ?? 45_000)]);
+  const started = await Promise.allSettled([
+    startInstance('A', env, options.startTimeoutMs ?? 45_000),
+    startInstance('B', env, options.startTimeoutMs ?? 45_000),
+  ]);
   const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
 
   async function cleanup(): Promise<void> {
     const codes = await Promise.all(instances.map((i) => stopInstance(i)));
     codes.forEach((code, n) => {
-      if (code !== 0) console.warn(`[hostpay tests] instance ${instances[n]?.name} stopped with ${code === null ? 'SIGKILL' : `exit code ${code}`}`);
+      if (code !== 0)
+        console.warn(
+          `[hostpay tests] instance ${instances[n]?.name} stopped with ${code === null ? 'SIGKILL' : `exit code ${code}`}`,
+        );
     });
     await db.end().catch(() => undefined);
     await dropPostgresSchema(TEST_DATABASE_URL, schema);
@@ -295,7 +334,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    return http(target, `${urlOf(target)}/admin/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    return http(target, `${urlOf(target)}/admin/v1${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
   };
 
   const adminOk: Cluster['adminOk'] = async (target, method, path, opts = {}) => {
@@ -317,7 +360,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       let cursor: string | null = null;
       for (let n = 0; ; n++) {
         const sep = path.includes('?') ? '&' : '?';
-        const page: { items: any[]; nextCursor: string | null } = await adminOk(n % 2, 'GET', `${path}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+        const page: { items: any[]; nextCursor: string | null } = await adminOk(
+          n % 2,
+          'GET',
+          `${path}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`,
+        );
         items.push(...page.items);
         if (page.nextCursor === null) return items;
         cursor = page.nextCursor;
@@ -335,15 +382,28 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       return http(target, `${urlOf(target)}${path}`, { method: 'GET', headers: signedHeaders(key, token) });
     },
     async seed(opts = {}) {
-      const merchant = await adminOk(0, 'POST', '/merchants', { body: { name: `merchant ${randomBytes(4).toString('hex')}` }, idempotencyKey: `seed-m-${randomBytes(8).toString('hex')}`, status: 201 });
+      const merchant = await adminOk(0, 'POST', '/merchants', {
+        body: { name: `merchant ${randomBytes(4).toString('hex')}` },
+        idempotencyKey: `seed-m-${randomBytes(8).toString('hex')}`,
+        status: 201,
+      });
       const settings = opts.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: opts.rateLimitPerMinute };
-      const key = await adminOk(1, 'POST', `/merchants/${merchant.id}/keys`, { body: { label: 'multi-instance test', ...settings }, idempotencyKey: `seed-k-${randomBytes(8).toString('hex')}`, status: 201 });
+      const key = await adminOk(1, 'POST', `/merchants/${merchant.id}/keys`, {
+        body: { label: 'multi-instance test', ...settings },
+        idempotencyKey: `seed-k-${randomBytes(8).toString('hex')}`,
+        status: 201,
+      });
       const walletIds: string[] = [];
       for (const [n, w] of (opts.wallets ?? [{ asset: 'ETH', chain: 'ETH' }]).entries()) {
         const wallet = await adminOk(n % 2, 'POST', `/merchants/${merchant.id}/wallets`, { body: w, status: 201 });
         walletIds.push(wallet.id);
       }
-      return { merchantId: merchant.id, keyId: key.id, key: { apiKey: key.apiKey, apiSecret: key.apiSecret }, walletIds };
+      return {
+        merchantId: merchant.id,
+        keyId: key.id,
+        key: { apiKey: key.apiKey, apiSecret: key.apiSecret },
+        walletIds,
+      };
     },
     close: cleanup,
   };
@@ -352,12 +412,21 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   // (until then an instance bypasses its caches, and the invalidation tests would prove nothing).
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const ready = await Promise.all(urls.map((url, n) => http(n, `${url}/readyz`, {}).then((r) => r.status === 200 && r.json<{ result: { redis: string } }>().result.redis === 'up', () => false)));
+    const ready = await Promise.all(
+      urls.map((url, n) =>
+        http(n, `${url}/readyz`, {}).then(
+          (r) => r.status === 200 && r.json<{ result: { redis: string } }>().result.redis === 'up',
+          () => false,
+        ),
+      ),
+    );
     const subscribers = (await redis.pubsub('NUMSUB', `${redisPrefix}invalidate`)) as [string, number];
     if (ready.every(Boolean) && Number(subscribers[1]) === 2) break;
     if (Date.now() > deadline) {
       await cleanup();
-      throw new Error(`the cluster did not become ready (readyz with Redis up: ${ready.join(', ')}; change-feed subscribers: ${subscribers[1]}); stderr A: ${a.stderr().slice(-2000)}; stderr B: ${b.stderr().slice(-2000)}`);
+      throw new Error(
+        `the cluster did not become ready (readyz with Redis up: ${ready.join(', ')}; change-feed subscribers: ${subscribers[1]}); stderr A: ${a.stderr().slice(-2000)}; stderr B: ${b.stderr().slice(-2000)}`,
+      );
     }
     await sleep(50);
   }

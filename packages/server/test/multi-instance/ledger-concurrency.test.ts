@@ -53,9 +53,18 @@ function checkHistory(history: PostingView[]): [Decimal, Decimal] {
   for (const [n, p] of history.entries()) {
     [amount, frozen] = applyPosting(p, amount, frozen);
     const where = `posting #${n} ${p.id} (${p.kind} ${p.amount}, key ${p.idempotencyKey})`;
-    expect(D(p.amountAfter).equals(amount), `${where}: amountAfter ${p.amountAfter}, expected ${amount.toFixed()} from the postings before it`).toBe(true);
-    expect(D(p.freezeAmountAfter).equals(frozen), `${where}: freezeAmountAfter ${p.freezeAmountAfter}, expected ${frozen.toFixed()}`).toBe(true);
-    expect(frozen.gte(0) && frozen.lte(amount), `${where}: 0 <= ${frozen.toFixed()} <= ${amount.toFixed()} broken`).toBe(true);
+    expect(
+      D(p.amountAfter).equals(amount),
+      `${where}: amountAfter ${p.amountAfter}, expected ${amount.toFixed()} from the postings before it`,
+    ).toBe(true);
+    expect(
+      D(p.freezeAmountAfter).equals(frozen),
+      `${where}: freezeAmountAfter ${p.freezeAmountAfter}, expected ${frozen.toFixed()}`,
+    ).toBe(true);
+    expect(
+      frozen.gte(0) && frozen.lte(amount),
+      `${where}: 0 <= ${frozen.toFixed()} <= ${amount.toFixed()} broken`,
+    ).toBe(true);
   }
   return [amount, frozen];
 }
@@ -80,13 +89,19 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
   async function fundedWallet(initial: string): Promise<string> {
     const { walletIds } = await cluster.seed();
     const walletId = walletIds[0]!;
-    await cluster.adminOk(0, 'POST', `/wallets/${walletId}/postings`, { body: { kind: 'credit', amount: initial, idempotencyKey: 'initial' }, status: 201 });
+    await cluster.adminOk(0, 'POST', `/wallets/${walletId}/postings`, {
+      body: { kind: 'credit', amount: initial, idempotencyKey: 'initial' },
+      status: 201,
+    });
     return walletId;
   }
 
   /** The wallet as both instances show it; the two answers must be the same bytes. */
   async function walletFromBoth(walletId: string): Promise<WalletView> {
-    const [a, b] = await Promise.all([cluster.admin(0, 'GET', `/wallets/${walletId}`), cluster.admin(1, 'GET', `/wallets/${walletId}`)]);
+    const [a, b] = await Promise.all([
+      cluster.admin(0, 'GET', `/wallets/${walletId}`),
+      cluster.admin(1, 'GET', `/wallets/${walletId}`),
+    ]);
     expect(a.status, a.body).toBe(200);
     expect(b.body).toBe(a.body);
     return a.json<{ result: WalletView }>().result;
@@ -107,11 +122,24 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
       kind: Kind;
       amount: string;
     }
-    const KINDS: Kind[] = ['credit', 'credit', 'credit', 'debit', 'debit', 'debit', 'freeze', 'freeze', 'unfreeze', 'unfreeze'];
+    const KINDS: Kind[] = [
+      'credit',
+      'credit',
+      'credit',
+      'debit',
+      'debit',
+      'debit',
+      'freeze',
+      'freeze',
+      'unfreeze',
+      'unfreeze',
+    ];
     const amount = () => {
       let text: string;
       do {
-        const fraction = Array.from({ length: 1 + Math.floor(random() * 18) }, () => Math.floor(random() * 10)).join('');
+        const fraction = Array.from({ length: 1 + Math.floor(random() * 18) }, () => Math.floor(random() * 10)).join(
+          '',
+        );
         text = `${Math.floor(random() * 12)}.${fraction}`;
       } while (D(text).isZero());
       return text;
@@ -120,8 +148,15 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     for (let n = 0; n < 1_750; n++) {
       const via = random() < 0.7 ? 'header' : 'body';
       // Every 90th can never apply (credits total at most ~6,400), so refusals are certain.
-      if (n % 90 === 0) ops.push({ key: `a-${seed}-${n}`, via, kind: (['debit', 'freeze', 'unfreeze'] as const)[n % 3]!, amount: '1000000' });
-      else ops.push({ key: `a-${seed}-${n}`, via, kind: KINDS[Math.floor(random() * KINDS.length)]!, amount: amount() });
+      if (n % 90 === 0)
+        ops.push({
+          key: `a-${seed}-${n}`,
+          via,
+          kind: (['debit', 'freeze', 'unfreeze'] as const)[n % 3]!,
+          amount: '1000000',
+        });
+      else
+        ops.push({ key: `a-${seed}-${n}`, via, kind: KINDS[Math.floor(random() * KINDS.length)]!, amount: amount() });
     }
     for (let n = 0; n < 200; n++) ops.push({ ...ops[Math.floor(random() * 1_750)]! });
     for (let n = 0; n < 50; n++) {
@@ -137,8 +172,14 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     const started = performance.now();
     const replies = await bounded(ops.length, 100, (i) => {
       const op = ops[i]!;
-      const body = op.via === 'header' ? { kind: op.kind, amount: op.amount } : { kind: op.kind, amount: op.amount, idempotencyKey: op.key };
-      return cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body, ...(op.via === 'header' ? { idempotencyKey: op.key } : {}) });
+      const body =
+        op.via === 'header'
+          ? { kind: op.kind, amount: op.amount }
+          : { kind: op.kind, amount: op.amount, idempotencyKey: op.key };
+      return cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, {
+        body,
+        ...(op.via === 'header' ? { idempotencyKey: op.key } : {}),
+      });
     });
     const elapsed = performance.now() - started;
 
@@ -174,7 +215,9 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
       const successes = members.filter((i) => replies[i]!.status < 300);
       const ids = new Set(successes.map((i) => postingOf(replies[i]!).posting.id));
       expect(ids.size, `key ${key}: ${successes.map((i) => replies[i]!.body).join('\n')}`).toBeLessThanOrEqual(1);
-      const created = members.filter((i) => replies[i]!.status === 201 && replies[i]!.headers.get('idempotent-replayed') === null);
+      const created = members.filter(
+        (i) => replies[i]!.status === 201 && replies[i]!.headers.get('idempotent-replayed') === null,
+      );
       expect(created.length, `key ${key}: more than one posting created`).toBeLessThanOrEqual(1);
       if (successes.length > 0) {
         expect(created, `key ${key}: a success without the 201 that created it`).toHaveLength(1);
@@ -184,7 +227,11 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
         // Requests with the same body under the same header key get the same bytes: the
         // first answer (201, or the 422 that wrote nothing), replayed. Another body gets 409.
         const byBody = new Map<string, number[]>();
-        for (const i of members) byBody.set(`${ops[i]!.kind} ${ops[i]!.amount}`, [...(byBody.get(`${ops[i]!.kind} ${ops[i]!.amount}`) ?? []), i]);
+        for (const i of members)
+          byBody.set(`${ops[i]!.kind} ${ops[i]!.amount}`, [
+            ...(byBody.get(`${ops[i]!.kind} ${ops[i]!.amount}`) ?? []),
+            i,
+          ]);
         const ran = [...byBody.values()].filter((same) => same.some((i) => replies[i]!.status !== 409));
         expect(ran.length, `key ${key}: two different requests ran under one Idempotency-Key`).toBeLessThanOrEqual(1);
         for (const same of ran) {
@@ -209,11 +256,19 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     for (const p of rest) expect(p, `posting ${p.id} has no accepted request`).toEqual(accepted.get(p.idempotencyKey));
     const refusedKeys = [...groups.keys()].filter((key) => !accepted.has(key));
     expect(refusedKeys.length).toBeGreaterThanOrEqual(20);
-    expect(history.filter((p) => refusedKeys.includes(p.idempotencyKey)), 'a refused posting left a trace').toEqual([]);
-    const { rows } = await cluster.db.query<{ n: string }>('select count(*) as n from ledger_postings where wallet_id = $1', [walletId]);
+    expect(
+      history.filter((p) => refusedKeys.includes(p.idempotencyKey)),
+      'a refused posting left a trace',
+    ).toEqual([]);
+    const { rows } = await cluster.db.query<{ n: string }>(
+      'select count(*) as n from ledger_postings where wallet_id = $1',
+      [walletId],
+    );
     expect(Number(rows[0]!.n)).toBe(accepted.size + 1);
     const audit = await cluster.adminList<{ action: string }>(`/audit?objectType=wallet&objectId=${walletId}`);
-    expect(audit.filter((e) => /^wallet\.(credit|debit|freeze|unfreeze)$/.test(e.action))).toHaveLength(accepted.size + 1);
+    expect(audit.filter((e) => /^wallet\.(credit|debit|freeze|unfreeze)$/.test(e.action))).toHaveLength(
+      accepted.size + 1,
+    );
 
     // Balances: from the accepted replies, from the history, and as the wallet shows them.
     let amountNow = D('100');
@@ -221,8 +276,14 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     for (const p of accepted.values()) [amountNow, frozenNow] = applyPosting(p, amountNow, frozenNow);
     const [historyAmount, historyFrozen] = checkHistory(history);
     const wallet = await walletFromBoth(walletId);
-    expect(D(wallet.amount).equals(amountNow), `wallet ${wallet.amount} vs accepted postings ${amountNow.toFixed()}`).toBe(true);
-    expect(D(wallet.freezeAmount).equals(frozenNow), `frozen ${wallet.freezeAmount} vs accepted postings ${frozenNow.toFixed()}`).toBe(true);
+    expect(
+      D(wallet.amount).equals(amountNow),
+      `wallet ${wallet.amount} vs accepted postings ${amountNow.toFixed()}`,
+    ).toBe(true);
+    expect(
+      D(wallet.freezeAmount).equals(frozenNow),
+      `frozen ${wallet.freezeAmount} vs accepted postings ${frozenNow.toFixed()}`,
+    ).toBe(true);
     expect(historyAmount.equals(amountNow) && historyFrozen.equals(frozenNow)).toBe(true);
 
     // The run exercised every path it claims to.
@@ -233,7 +294,10 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     expect(headerReplays).toBeGreaterThan(0);
     console.log(
       `[multi-instance] 2,000 postings in ${(elapsed / 1000).toFixed(1)} s (${Math.round(2_000 / (elapsed / 1000))}/s, 100 in flight): ` +
-        `${[...statuses].sort().map(([s, n]) => `${n}×${s}`).join(', ')}; ${accepted.size} postings, ${headerReplays} header replays; ` +
+        `${[...statuses]
+          .sort()
+          .map(([s, n]) => `${n}×${s}`)
+          .join(', ')}; ${accepted.size} postings, ${headerReplays} header replays; ` +
         `final amount ${wallet.amount}, frozen ${wallet.freezeAmount}`,
     );
   }, 90_000);
@@ -241,12 +305,20 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
   it('balance 100, 1,000 concurrent debits of 1: exactly 100 accepted, 900 INSUFFICIENT_FUNDS, never below 0', async () => {
     const walletId = await fundedWallet('100');
     const started = performance.now();
-    const replies = await bounded(1_000, 200, (i) => cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body: { kind: 'debit', amount: '1' } }));
+    const replies = await bounded(1_000, 200, (i) =>
+      cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body: { kind: 'debit', amount: '1' } }),
+    );
     const elapsed = performance.now() - started;
 
     const accepted = replies.filter((r) => r.status === 201);
     const refused = replies.filter((r) => r.status === 422);
-    expect(accepted.length + refused.length, replies.filter((r) => r.status !== 201 && r.status !== 422).map((r) => r.body).join('\n')).toBe(1_000);
+    expect(
+      accepted.length + refused.length,
+      replies
+        .filter((r) => r.status !== 201 && r.status !== 422)
+        .map((r) => r.body)
+        .join('\n'),
+    ).toBe(1_000);
     expect(accepted).toHaveLength(100);
     expect(refused).toHaveLength(900);
     for (const r of refused) expect(errorCode(r)).toBe('INSUFFICIENT_FUNDS');
@@ -267,14 +339,20 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     const wallet = await walletFromBoth(walletId);
     expect(wallet.amount).toBe('0');
     expect(wallet.freezeAmount).toBe('0');
-    console.log(`[multi-instance] 1,000 debits of 1 on a balance of 100 in ${(elapsed / 1000).toFixed(1)} s: 100×201, 900×422`);
+    console.log(
+      `[multi-instance] 1,000 debits of 1 on a balance of 100 in ${(elapsed / 1000).toFixed(1)} s: 100×201, 900×422`,
+    );
   }, 60_000);
 
   it('one Idempotency-Key sent 50 times at once across both instances: one posting, 49 identical replays; another body is 409', async () => {
     const walletId = await fundedWallet('10');
     const key = 'same-key-50';
     const body = { kind: 'debit', amount: '2.5' };
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body, idempotencyKey: key })));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body, idempotencyKey: key }),
+      ),
+    );
 
     const first = replies[0]!;
     expect(first.status, first.body).toBe(201);
@@ -284,11 +362,20 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     }
     expect(replies.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(49);
     const { posting } = postingOf(first);
-    expect(posting).toMatchObject({ kind: 'debit', amount: '2.5', amountAfter: '7.5', freezeAmountAfter: '0', idempotencyKey: key });
+    expect(posting).toMatchObject({
+      kind: 'debit',
+      amount: '2.5',
+      amountAfter: '7.5',
+      freezeAmountAfter: '0',
+      idempotencyKey: key,
+    });
 
     // The same key with another body, on either instance: refused, and nothing more is posted.
     for (const target of [0, 1]) {
-      const conflict = await cluster.admin(target, 'POST', `/wallets/${walletId}/postings`, { body: { kind: 'debit', amount: '3' }, idempotencyKey: key });
+      const conflict = await cluster.admin(target, 'POST', `/wallets/${walletId}/postings`, {
+        body: { kind: 'debit', amount: '3' },
+        idempotencyKey: key,
+      });
       expect(conflict.status, conflict.body).toBe(409);
       expect(errorCode(conflict)).toBe('IDEMPOTENCY_CONFLICT');
     }
@@ -301,20 +388,29 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
   it('one posting key (in the body, no header) sent 50 times at once: one 201 and 49 replays of the same posting; another amount is 409', async () => {
     const walletId = await fundedWallet('10');
     const body = { kind: 'freeze', amount: '0.000000000000000001', idempotencyKey: 'body-key-50' };
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body })));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => cluster.admin(i % 2, 'POST', `/wallets/${walletId}/postings`, { body })),
+    );
 
     const created = replies.filter((r) => r.status === 201);
     const replayed = replies.filter((r) => r.status === 200);
     expect(created, replies.map((r) => `${r.status} ${r.body}`).join('\n')).toHaveLength(1);
     expect(replayed).toHaveLength(49);
     const { posting } = postingOf(created[0]!);
-    expect(posting).toMatchObject({ kind: 'freeze', amount: '0.000000000000000001', amountAfter: '10', freezeAmountAfter: '0.000000000000000001' });
+    expect(posting).toMatchObject({
+      kind: 'freeze',
+      amount: '0.000000000000000001',
+      amountAfter: '10',
+      freezeAmountAfter: '0.000000000000000001',
+    });
     for (const r of replayed) expect(postingOf(r)).toEqual({ posting, replayed: true });
     // Every replay is the same bytes.
     expect(new Set(replayed.map((r) => r.body)).size).toBe(1);
 
     for (const target of [0, 1]) {
-      const conflict = await cluster.admin(target, 'POST', `/wallets/${walletId}/postings`, { body: { ...body, amount: '0.000000000000000002' } });
+      const conflict = await cluster.admin(target, 'POST', `/wallets/${walletId}/postings`, {
+        body: { ...body, amount: '0.000000000000000002' },
+      });
       expect(conflict.status, conflict.body).toBe(409);
       expect(errorCode(conflict)).toBe('IDEMPOTENCY_CONFLICT');
     }

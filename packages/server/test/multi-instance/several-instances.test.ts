@@ -72,7 +72,9 @@ describe.runIf(clusterAvailable)('several instances share one state (PostgreSQL 
     const LIMIT = 20;
     const { key } = await cluster.seed({ rateLimitPerMinute: LIMIT });
     const token = await cluster.token(1, key); // 1 of 20
-    const replies = await Promise.all(Array.from({ length: 2 * LIMIT - 1 }, (_, i) => cluster.merchantGet(i % 2, key, token, WALLETS)));
+    const replies = await Promise.all(
+      Array.from({ length: 2 * LIMIT - 1 }, (_, i) => cluster.merchantGet(i % 2, key, token, WALLETS)),
+    );
     const ok = replies.filter((r) => r.status === 200);
     const limited = replies.filter((r) => r.status === 429);
     expect(ok.length + limited.length, replies.map((r) => `${r.status} ${r.body}`).join('\n')).toBe(replies.length);
@@ -118,10 +120,16 @@ describe.runIf(clusterAvailable)('several instances share one state (PostgreSQL 
         expect(reply.status, reply.body).toBe(200);
         await sleep(50);
       }
-      expect(refusedAfter, `round ${round}: ${'AB'[observer]} still accepted the key revoked through ${'AB'[revoker]} after 3 s`).toBeDefined();
+      expect(
+        refusedAfter,
+        `round ${round}: ${'AB'[observer]} still accepted the key revoked through ${'AB'[revoker]} after 3 s`,
+      ).toBeDefined();
       expect(refusedAfter!).toBeLessThan(1_000);
       // docs/admin-api.md: "refused from the next request" — on every instance, not eventually.
-      expect(polls.length, `round ${round}: ${'AB'[observer]} accepted ${polls.length - 1} request(s) after the revocation through ${'AB'[revoker]} had answered`).toBe(1);
+      expect(
+        polls.length,
+        `round ${round}: ${'AB'[observer]} accepted ${polls.length - 1} request(s) after the revocation through ${'AB'[revoker]} had answered`,
+      ).toBe(1);
       measured.push(refusedAfter!);
       // The instance that revoked refuses too, and neither issues new tokens for the key.
       expect(errorCode(await cluster.merchantGet(revoker, key, token, WALLETS))).toBe('KEY_REVOKED');
@@ -131,11 +139,18 @@ describe.runIf(clusterAvailable)('several instances share one state (PostgreSQL 
         expect(errorCode(reply)).toBe('KEY_REVOKED');
       }
     }
-    console.log(`[multi-instance] revocation seen by the other instance after ${Math.min(...measured).toFixed(1)}–${Math.max(...measured).toFixed(1)} ms (10 revocations, both directions; each refused on the first request after the revoke answered)`);
+    console.log(
+      `[multi-instance] revocation seen by the other instance after ${Math.min(...measured).toFixed(1)}–${Math.max(...measured).toFixed(1)} ms (10 revocations, both directions; each refused on the first request after the revoke answered)`,
+    );
   });
 
   it('the wallet list is the same bytes from either instance after each posting through the other, warm caches included', async () => {
-    const { merchantId, key, walletIds } = await cluster.seed({ wallets: [{ asset: 'ETH', chain: 'ETH' }, { asset: 'USDT', chain: 'TRON' }] });
+    const { merchantId, key, walletIds } = await cluster.seed({
+      wallets: [
+        { asset: 'ETH', chain: 'ETH' },
+        { asset: 'USDT', chain: 'TRON' },
+      ],
+    });
     const [eth, usdt] = walletIds as [string, string];
     // A token from A is accepted by B: both derive the signing key from the master key.
     const token = await cluster.token(0, key);
@@ -144,7 +159,10 @@ describe.runIf(clusterAvailable)('several instances share one state (PostgreSQL 
       expect(reply.status, reply.body).toBe(200);
       return reply;
     };
-    await cluster.adminOk(0, 'POST', `/wallets/${eth}/postings`, { body: { kind: 'credit', amount: '1.000000000000000001' }, status: 201 });
+    await cluster.adminOk(0, 'POST', `/wallets/${eth}/postings`, {
+      body: { kind: 'credit', amount: '1.000000000000000001' },
+      status: 201,
+    });
     let previous = (await list(0)).body;
     expect((await list(1)).body).toBe(previous);
 
@@ -154,34 +172,58 @@ describe.runIf(clusterAvailable)('several instances share one state (PostgreSQL 
       const reader = 1 - writer;
       // Behind the servers' back, flip the USDT wallet's active flag: no invalidation is sent,
       // so both instances keep answering from memory. That shows the caches are warm.
-      const flipped = await cluster.db.query<{ active: number }>('update wallets set active = 1 - active where id = $1 returning active', [usdt]);
+      const flipped = await cluster.db.query<{ active: number }>(
+        'update wallets set active = 1 - active where id = $1 returning active',
+        [usdt],
+      );
       const usdtActive = flipped.rows[0]!.active === 1;
-      expect((await list(reader)).body, `round ${round}: instance ${'AB'[reader]} did not answer from its cache`).toBe(previous);
-      expect((await list(writer)).body, `round ${round}: instance ${'AB'[writer]} did not answer from its cache`).toBe(previous);
+      expect((await list(reader)).body, `round ${round}: instance ${'AB'[reader]} did not answer from its cache`).toBe(
+        previous,
+      );
+      expect((await list(writer)).body, `round ${round}: instance ${'AB'[writer]} did not answer from its cache`).toBe(
+        previous,
+      );
 
       // A posting through the writer; then the reader's list, at once, then the writer's.
       const kind = round % 3 === 2 ? 'freeze' : 'credit';
-      const { posting } = await cluster.adminOk<{ posting: { amountAfter: string; freezeAmountAfter: string } }>(writer, 'POST', `/wallets/${eth}/postings`, {
-        body: { kind, amount: `0.${'0'.repeat(round)}25` },
-        idempotencyKey: `list-${eth}-${round}`,
-        status: 201,
-      });
+      const { posting } = await cluster.adminOk<{ posting: { amountAfter: string; freezeAmountAfter: string } }>(
+        writer,
+        'POST',
+        `/wallets/${eth}/postings`,
+        {
+          body: { kind, amount: `0.${'0'.repeat(round)}25` },
+          idempotencyKey: `list-${eth}-${round}`,
+          status: 201,
+        },
+      );
       const postedAt = performance.now();
       const fromReader = await list(reader);
       lags.push(performance.now() - postedAt);
       const fromWriter = await list(writer);
-      expect(fromReader.body, `round ${round}: instances disagree after a posting through ${'AB'[writer]}`).toBe(fromWriter.body);
+      expect(fromReader.body, `round ${round}: instances disagree after a posting through ${'AB'[writer]}`).toBe(
+        fromWriter.body,
+      );
       expect(fromReader.body).not.toBe(previous);
       // Both re-read the store: the posting and the flag flipped behind their back.
-      const wallets = fromReader.json<{ result: Array<{ id: string; amount: string; freezeAmount: string; active: boolean }> }>().result;
-      expect(wallets.find((w) => w.id === eth)).toMatchObject({ amount: posting.amountAfter, freezeAmount: posting.freezeAmountAfter, active: true });
+      const wallets = fromReader.json<{
+        result: Array<{ id: string; amount: string; freezeAmount: string; active: boolean }>;
+      }>().result;
+      expect(wallets.find((w) => w.id === eth)).toMatchObject({
+        amount: posting.amountAfter,
+        freezeAmount: posting.freezeAmountAfter,
+        active: true,
+      });
       expect(wallets.find((w) => w.id === usdt)).toMatchObject({ amount: '0', active: usdtActive });
       previous = fromReader.body;
     }
     // The operator's view agrees too.
-    const [adminA, adminB] = await Promise.all([0, 1].map((t) => cluster.admin(t, 'GET', `/wallets?merchantId=${merchantId}`)));
+    const [adminA, adminB] = await Promise.all(
+      [0, 1].map((t) => cluster.admin(t, 'GET', `/wallets?merchantId=${merchantId}`)),
+    );
     expect(adminA!.status, adminA!.body).toBe(200);
     expect(adminB!.body).toBe(adminA!.body);
-    console.log(`[multi-instance] wallet list: 12 postings, reader answered in ${Math.min(...lags).toFixed(1)}–${Math.max(...lags).toFixed(1)} ms after the posting's reply, always the new bytes`);
+    console.log(
+      `[multi-instance] wallet list: 12 postings, reader answered in ${Math.min(...lags).toFixed(1)}–${Math.max(...lags).toFixed(1)} ms after the posting's reply, always the new bytes`,
+    );
   });
 });

@@ -5,7 +5,14 @@ export interface CreatedCheckout {
   id: string;
   status: string;
   url: string;
-  paymentOptions: { asset: string; chain: string; address: string; amountDue: string; remaining: string; tokenContract: string | null }[];
+  paymentOptions: {
+    asset: string;
+    chain: string;
+    address: string;
+    amountDue: string;
+    remaining: string;
+    tokenContract: string | null;
+  }[];
 }
 
 const C = '/api/v1/cp/psp/hosted-pay';
@@ -17,7 +24,11 @@ export async function createCheckout(fx: HttpFixture, body: Record<string, unkno
   return resultOf<CreatedCheckout>(res);
 }
 
-export async function simulate(fx: HttpFixture, id: string, body: { asset: string; chain: string; amount?: string; confirmations?: number }): Promise<{ status: string }> {
+export async function simulate(
+  fx: HttpFixture,
+  id: string,
+  body: { asset: string; chain: string; amount?: string; confirmations?: number },
+): Promise<{ status: string }> {
   const res = await checkoutCall(fx, fx.demo, 'POST', `${C}/${id}/simulate-payment`, body);
   if (res.statusCode !== 200) throw new Error(`simulate: ${res.statusCode} ${res.body}`);
   return resultOf<{ status: string }>(res);

@@ -48,98 +48,314 @@ export interface Attack {
 }
 
 const PROTECTED: Side[] = ['merchant', 'token', 'operator'];
-const on = (...sides: Side[]) => (route: RouteLine) => sides.includes(route.side);
+const on =
+  (...sides: Side[]) =>
+  (route: RouteLine) =>
+    sides.includes(route.side);
 const withBody = (route: RouteLine) => route.method !== 'GET';
 const timestampNow = (world: World) => unixTimestamp(world.now());
 
 /** Signed key headers (version 2 unless asked) for `method url body`. */
-export function signedHeaders(world: World, key: Credentials, method: string, url: string, body: string, options: { version?: 1 | 2; timestamp?: string } = {}): Record<string, string> {
+export function signedHeaders(
+  world: World,
+  key: Credentials,
+  method: string,
+  url: string,
+  body: string,
+  options: { version?: 1 | 2; timestamp?: string } = {},
+): Record<string, string> {
   const timestamp = options.timestamp ?? timestampNow(world);
-  if (options.version === 1) return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
-  return { 'api-key': key.apiKey, timestamp, 'signature-version': '2', signature: signV2(key.apiSecret, timestamp, method, url, body) };
+  if (options.version === 1)
+    return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
+  return {
+    'api-key': key.apiKey,
+    timestamp,
+    'signature-version': '2',
+    signature: signV2(key.apiSecret, timestamp, method, url, body),
+  };
 }
 
 /** The request a legitimate caller of `route` sends. */
 export function validRequest(world: World, route: RouteLine): Req {
   const url = concrete(route);
   const consoleRoute = route.path === '/console/session';
-  const body = route.side === 'operator' && withBody(route) ? '{}' : consoleRoute && route.method === 'POST' ? JSON.stringify({ token: world.operatorToken }) : '';
+  const body =
+    route.side === 'operator' && withBody(route)
+      ? '{}'
+      : consoleRoute && route.method === 'POST'
+        ? JSON.stringify({ token: world.operatorToken })
+        : '';
   const headers: Record<string, string> = body === '' ? {} : { 'content-type': 'application/json' };
-  if (consoleRoute && route.method !== 'POST') Object.assign(headers, { cookie: world.consoleSession.cookie, 'x-csrf-token': world.consoleSession.csrf });
+  if (consoleRoute && route.method !== 'POST')
+    Object.assign(headers, { cookie: world.consoleSession.cookie, 'x-csrf-token': world.consoleSession.csrf });
   if (route.side === 'operator') headers.authorization = `Bearer ${world.operatorToken}`;
-  if (route.side === 'token' || route.side === 'merchant') Object.assign(headers, signedHeaders(world, world.key, route.method, url, body));
+  if (route.side === 'token' || route.side === 'merchant')
+    Object.assign(headers, signedHeaders(world, world.key, route.method, url, body));
   if (route.side === 'merchant') headers.authorization = `Bearer ${world.bearer}`;
   return { method: route.method, url, headers, ...(body === '' ? {} : { payload: body }) };
 }
 
-const keyHeaders = (req: Req, world: World, key: Credentials, options: { version?: 1 | 2; timestamp?: string } = {}): Req => ({
+const keyHeaders = (
+  req: Req,
+  world: World,
+  key: Credentials,
+  options: { version?: 1 | 2; timestamp?: string } = {},
+): Req => ({
   ...req,
-  headers: { ...without(req, 'signature-version').headers, ...signedHeaders(world, key, req.method, req.url, req.payload ?? '', options) },
+  headers: {
+    ...without(req, 'signature-version').headers,
+    ...signedHeaders(world, key, req.method, req.url, req.payload ?? '', options),
+  },
 });
-const without = (req: Req, ...names: string[]): Req => ({ ...req, headers: Object.fromEntries(Object.entries(req.headers).filter(([n]) => !names.includes(n))) });
+const without = (req: Req, ...names: string[]): Req => ({
+  ...req,
+  headers: Object.fromEntries(Object.entries(req.headers).filter(([n]) => !names.includes(n))),
+});
 const CREDENTIAL_HEADERS = ['api-key', 'timestamp', 'signature', 'signature-version', 'authorization'];
 const anonymous = (req: Req): Req => without(req, ...CREDENTIAL_HEADERS);
 const NO_CREDENTIALS: Expect = { status: 401, code: 'MISSING_HEADER' };
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe, sent as a literal string
-const INJECTIONS = ["' OR '1'='1' --", '<script>alert(1)</script>', '\u0000', '../../../../etc/passwd', '${jndi:ldap://127.0.0.1/a}', '{"$gt":""}', '%00%0d%0aSet-Cookie:x=1'];
+const INJECTIONS = [
+  "' OR '1'='1' --",
+  '<script>alert(1)</script>',
+  '\u0000',
+  '../../../../etc/passwd',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe, sent as a literal string
+  '${jndi:ldap://127.0.0.1/a}',
+  '{"$gt":""}',
+  '%00%0d%0aSet-Cookie:x=1',
+];
 const appendQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
 const pathOf = (url: string) => url.split('?')[0]!;
 const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?')) : '');
-const mutatePath = (req: Req, change: (path: string) => string): Req => ({ ...anonymous(req), url: change(pathOf(req.url)) + queryOf(req.url) });
+const mutatePath = (req: Req, change: (path: string) => string): Req => ({
+  ...anonymous(req),
+  url: change(pathOf(req.url)) + queryOf(req.url),
+});
 
 export const ATTACKS: Attack[] = [
   // --- authentication header permutations: merchant side ----------------------------------
   { name: 'no credentials at all', applies: on(...PROTECTED), build: anonymous, expect: NO_CREDENTIALS },
-  { name: 'an operator token instead of API-key headers', applies: on('merchant', 'token'), build: (r, w) => ({ ...anonymous(r), headers: { ...anonymous(r).headers, authorization: `Bearer ${w.operatorToken}` } }), expect: NO_CREDENTIALS },
-  { name: 'unknown api-key', applies: on('merchant', 'token'), build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': 'hp_doesnotexist' } }), expect: { status: 401, code: 'UNKNOWN_API_KEY' } },
-  { name: 'api-key of 8 KiB', applies: on('merchant', 'token'), build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': 'hp_' + 'x'.repeat(8192) } }), expect: { status: 401, code: 'UNKNOWN_API_KEY' } },
-  { name: 'SQL in api-key', applies: on('merchant', 'token'), build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': "hp_x' OR '1'='1" } }), expect: { status: 401, code: 'UNKNOWN_API_KEY' } },
-  { name: "signed with another key's secret", applies: on('merchant', 'token'), build: (r, w) => keyHeaders(r, w, { apiKey: w.key.apiKey, apiSecret: w.otherKey.apiSecret }), expect: { status: 401, code: 'INVALID_SIGNATURE' } },
-  { name: 'replay: a version-2 signature made for another route', applies: on('merchant', 'token'), build: (r, w) => ({ ...r, headers: { ...r.headers, ...signedHeaders(w, w.key, 'GET', '/api/v1/time', '') } }), expect: { status: 401, code: 'INVALID_SIGNATURE' } },
-  { name: 'replay: a capture 10 minutes old', applies: on('merchant', 'token'), build: (r, w) => keyHeaders(r, w, w.key, { timestamp: String(Math.floor(w.now() / 1000) - 600) }), expect: { status: 401, code: 'TIMESTAMP_OUT_OF_WINDOW' } },
-  { name: 'a version-1 signature for a key that requires version 2', applies: on('merchant', 'token'), build: (r, w) => keyHeaders(r, w, w.v2Key, { version: 1 }), expect: { status: 401, code: 'SIGNATURE_V2_REQUIRED' } },
-  { name: 'timestamp in milliseconds', applies: on('merchant', 'token'), build: (r, w) => keyHeaders(r, w, w.key, { timestamp: String(w.now()) }), expect: { status: 401, code: 'INVALID_TIMESTAMP' } },
-  { name: 'signature-version 3', applies: on('merchant', 'token'), build: (r) => ({ ...r, headers: { ...r.headers, 'signature-version': '3' } }), expect: { status: 401, code: 'INVALID_SIGNATURE' } },
+  {
+    name: 'an operator token instead of API-key headers',
+    applies: on('merchant', 'token'),
+    build: (r, w) => ({
+      ...anonymous(r),
+      headers: { ...anonymous(r).headers, authorization: `Bearer ${w.operatorToken}` },
+    }),
+    expect: NO_CREDENTIALS,
+  },
+  {
+    name: 'unknown api-key',
+    applies: on('merchant', 'token'),
+    build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': 'hp_doesnotexist' } }),
+    expect: { status: 401, code: 'UNKNOWN_API_KEY' },
+  },
+  {
+    name: 'api-key of 8 KiB',
+    applies: on('merchant', 'token'),
+    build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': 'hp_' + 'x'.repeat(8192) } }),
+    expect: { status: 401, code: 'UNKNOWN_API_KEY' },
+  },
+  {
+    name: 'SQL in api-key',
+    applies: on('merchant', 'token'),
+    build: (r) => ({ ...r, headers: { ...r.headers, 'api-key': "hp_x' OR '1'='1" } }),
+    expect: { status: 401, code: 'UNKNOWN_API_KEY' },
+  },
+  {
+    name: "signed with another key's secret",
+    applies: on('merchant', 'token'),
+    build: (r, w) => keyHeaders(r, w, { apiKey: w.key.apiKey, apiSecret: w.otherKey.apiSecret }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'replay: a version-2 signature made for another route',
+    applies: on('merchant', 'token'),
+    build: (r, w) => ({ ...r, headers: { ...r.headers, ...signedHeaders(w, w.key, 'GET', '/api/v1/time', '') } }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'replay: a capture 10 minutes old',
+    applies: on('merchant', 'token'),
+    build: (r, w) => keyHeaders(r, w, w.key, { timestamp: String(Math.floor(w.now() / 1000) - 600) }),
+    expect: { status: 401, code: 'TIMESTAMP_OUT_OF_WINDOW' },
+  },
+  {
+    name: 'a version-1 signature for a key that requires version 2',
+    applies: on('merchant', 'token'),
+    build: (r, w) => keyHeaders(r, w, w.v2Key, { version: 1 }),
+    expect: { status: 401, code: 'SIGNATURE_V2_REQUIRED' },
+  },
+  {
+    name: 'timestamp in milliseconds',
+    applies: on('merchant', 'token'),
+    build: (r, w) => keyHeaders(r, w, w.key, { timestamp: String(w.now()) }),
+    expect: { status: 401, code: 'INVALID_TIMESTAMP' },
+  },
+  {
+    name: 'signature-version 3',
+    applies: on('merchant', 'token'),
+    build: (r) => ({ ...r, headers: { ...r.headers, 'signature-version': '3' } }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
   { name: 'no bearer', applies: on('merchant'), build: (r) => without(r, 'authorization'), expect: NO_CREDENTIALS },
-  { name: 'the bearer of another key', applies: on('merchant'), build: (r, w) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${w.otherBearer}` } }), expect: { status: 403, code: 'TOKEN_KEY_MISMATCH' } },
-  { name: 'an unsigned (alg none) bearer', applies: on('merchant'), build: (r, w) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${w.bearer.split('.').slice(0, 2).join('.')}.` } }), expect: { status: 401, code: 'INVALID_TOKEN' } },
+  {
+    name: 'the bearer of another key',
+    applies: on('merchant'),
+    build: (r, w) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${w.otherBearer}` } }),
+    expect: { status: 403, code: 'TOKEN_KEY_MISMATCH' },
+  },
+  {
+    name: 'an unsigned (alg none) bearer',
+    applies: on('merchant'),
+    build: (r, w) => ({
+      ...r,
+      headers: { ...r.headers, authorization: `Bearer ${w.bearer.split('.').slice(0, 2).join('.')}.` },
+    }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
   // --- authentication header permutations: operator side ----------------------------------
-  { name: 'merchant credentials (signed headers and merchant bearer)', applies: on('operator'), build: (r, w) => ({ ...r, headers: { ...r.headers, ...signedHeaders(w, w.key, r.method, r.url, r.payload ?? ''), authorization: `Bearer ${w.bearer}` } }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'operator token with its last character changed', applies: on('operator'), build: (r, w) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${w.operatorToken.slice(0, -1)}${w.operatorToken.endsWith('0') ? '1' : '0'}` } }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'operator token of 8 KiB', applies: on('operator'), build: (r) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${'a'.repeat(8192)}` } }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'operator token with the Basic scheme', applies: on('operator'), build: (r, w) => ({ ...r, headers: { ...r.headers, authorization: `Basic ${Buffer.from(`admin:${w.operatorToken}`).toString('base64')}` } }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'operator token in the query string instead of the header', applies: on('operator'), build: (r, w) => ({ ...anonymous(r), url: appendQuery(r.url, `token=${w.operatorToken}`) }), expect: NO_CREDENTIALS },
+  {
+    name: 'merchant credentials (signed headers and merchant bearer)',
+    applies: on('operator'),
+    build: (r, w) => ({
+      ...r,
+      headers: {
+        ...r.headers,
+        ...signedHeaders(w, w.key, r.method, r.url, r.payload ?? ''),
+        authorization: `Bearer ${w.bearer}`,
+      },
+    }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'operator token with its last character changed',
+    applies: on('operator'),
+    build: (r, w) => ({
+      ...r,
+      headers: {
+        ...r.headers,
+        authorization: `Bearer ${w.operatorToken.slice(0, -1)}${w.operatorToken.endsWith('0') ? '1' : '0'}`,
+      },
+    }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'operator token of 8 KiB',
+    applies: on('operator'),
+    build: (r) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${'a'.repeat(8192)}` } }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'operator token with the Basic scheme',
+    applies: on('operator'),
+    build: (r, w) => ({
+      ...r,
+      headers: { ...r.headers, authorization: `Basic ${Buffer.from(`admin:${w.operatorToken}`).toString('base64')}` },
+    }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'operator token in the query string instead of the header',
+    applies: on('operator'),
+    build: (r, w) => ({ ...anonymous(r), url: appendQuery(r.url, `token=${w.operatorToken}`) }),
+    expect: NO_CREDENTIALS,
+  },
   // --- path tricks, without credentials: never served, never a way around authentication ---
-  { name: 'path with a doubled leading slash', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => '/' + p), expect: 'refused' },
-  { name: 'path with /./ inside', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => p.replace(/^\/([^/]+)\//, '/$1/./')), expect: 'refused' },
-  { name: 'path with ../ climbing back', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => p.replace(/^\/([^/]+)\//, '/$1/x/../')), expect: 'refused' },
-  { name: 'path in upper case', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => p.toUpperCase()), expect: 'refused' },
-  { name: 'path with ;param on the last segment', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => `${p};jsessionid=1`), expect: 'refused' },
-  { name: 'path with percent-encoded characters', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => p.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)), expect: 'refused' },
-  { name: 'path with %2F for a slash', applies: on(...PROTECTED), build: (r) => mutatePath(r, (p) => p.replace(/\/([^/]*)$/, '%2F$1')), expect: 'refused' },
-  // --- method tricks -------------------------------------------------------------------------
-  { name: 'X-HTTP-Method-Override and friends are ignored', applies: on(...PROTECTED), build: (r) => ({ ...anonymous(r), headers: { ...anonymous(r).headers, 'x-http-method-override': 'GET', 'x-http-method': 'GET', 'x-method-override': 'GET' } }), expect: NO_CREDENTIALS },
-  { name: 'TRACE', applies: () => true, build: (r) => ({ ...anonymous(r), method: 'TRACE' }), expect: 'refused' },
-  { name: 'OPTIONS (no CORS preflight answered)', applies: () => true, build: (r) => ({ ...anonymous(r), method: 'OPTIONS' }), expect: 'refused' },
-  { name: 'HEAD without credentials', applies: (route) => route.method === 'GET' && route.side !== 'public', build: (r) => ({ ...anonymous(r), method: 'HEAD' }), expect: { status: 401, code: 'MISSING_HEADER' } },
-  // --- injection strings and oversize input, with valid credentials -------------------------
-  ...INJECTIONS.map((text): Attack => ({
-    name: `injection in the query: ${JSON.stringify(text)}`,
-    applies: () => true,
-    build: (r, w, route) => {
-      const url = appendQuery(r.url, `merchantId=${encodeURIComponent(text)}`);
-      return route.side === 'merchant' || route.side === 'token' ? keyHeaders({ ...r, url }, w, w.key) : { ...r, url };
-    },
-    // A merchant's merchantId must name a merchant it may act for; elsewhere the value is data
-    // (bound as a parameter, or ignored), so only the invariants hold.
-    expect: (route) => (route.side === 'merchant' ? 'refused' : 'any'),
-  })),
-  ...INJECTIONS.map((text): Attack => ({
-    name: `injection in a path parameter: ${JSON.stringify(text)}`,
-    applies: (route) => route.path.includes('{id}'),
-    build: (r) => ({ ...r, url: r.url.replace('id_x', encodeURIComponent(text)) }),
+  {
+    name: 'path with a doubled leading slash',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => '/' + p),
     expect: 'refused',
-  })),
+  },
+  {
+    name: 'path with /./ inside',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => p.replace(/^\/([^/]+)\//, '/$1/./')),
+    expect: 'refused',
+  },
+  {
+    name: 'path with ../ climbing back',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => p.replace(/^\/([^/]+)\//, '/$1/x/../')),
+    expect: 'refused',
+  },
+  {
+    name: 'path in upper case',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => p.toUpperCase()),
+    expect: 'refused',
+  },
+  {
+    name: 'path with ;param on the last segment',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => `${p};jsessionid=1`),
+    expect: 'refused',
+  },
+  {
+    name: 'path with percent-encoded characters',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => p.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)),
+    expect: 'refused',
+  },
+  {
+    name: 'path with %2F for a slash',
+    applies: on(...PROTECTED),
+    build: (r) => mutatePath(r, (p) => p.replace(/\/([^/]*)$/, '%2F$1')),
+    expect: 'refused',
+  },
+  // --- method tricks -------------------------------------------------------------------------
+  {
+    name: 'X-HTTP-Method-Override and friends are ignored',
+    applies: on(...PROTECTED),
+    build: (r) => ({
+      ...anonymous(r),
+      headers: {
+        ...anonymous(r).headers,
+        'x-http-method-override': 'GET',
+        'x-http-method': 'GET',
+        'x-method-override': 'GET',
+      },
+    }),
+    expect: NO_CREDENTIALS,
+  },
+  { name: 'TRACE', applies: () => true, build: (r) => ({ ...anonymous(r), method: 'TRACE' }), expect: 'refused' },
+  {
+    name: 'OPTIONS (no CORS preflight answered)',
+    applies: () => true,
+    build: (r) => ({ ...anonymous(r), method: 'OPTIONS' }),
+    expect: 'refused',
+  },
+  {
+    name: 'HEAD without credentials',
+    applies: (route) => route.method === 'GET' && route.side !== 'public',
+    build: (r) => ({ ...anonymous(r), method: 'HEAD' }),
+    expect: { status: 401, code: 'MISSING_HEADER' },
+  },
+  // --- injection strings and oversize input, with valid credentials -------------------------
+  ...INJECTIONS.map(
+    (text): Attack => ({
+      name: `injection in the query: ${JSON.stringify(text)}`,
+      applies: () => true,
+      build: (r, w, route) => {
+        const url = appendQuery(r.url, `merchantId=${encodeURIComponent(text)}`);
+        return route.side === 'merchant' || route.side === 'token'
+          ? keyHeaders({ ...r, url }, w, w.key)
+          : { ...r, url };
+      },
+      // A merchant's merchantId must name a merchant it may act for; elsewhere the value is data
+      // (bound as a parameter, or ignored), so only the invariants hold.
+      expect: (route) => (route.side === 'merchant' ? 'refused' : 'any'),
+    }),
+  ),
+  ...INJECTIONS.map(
+    (text): Attack => ({
+      name: `injection in a path parameter: ${JSON.stringify(text)}`,
+      applies: (route) => route.path.includes('{id}'),
+      build: (r) => ({ ...r, url: r.url.replace('id_x', encodeURIComponent(text)) }),
+      expect: 'refused',
+    }),
+  ),
   {
     name: 'a 64 KiB body',
     applies: withBody,

@@ -23,7 +23,12 @@ export const ROUTES: RouteLine[] = [
   { side: 'token', method: 'POST', path: '/api/v1/auth/token' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets/' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets' },
-  { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/fees-preview', query: 'amount=100&currency=USDT' },
+  {
+    side: 'merchant',
+    method: 'GET',
+    path: '/api/v1/cp/psp/hosted-pay/fees-preview',
+    query: 'amount=100&currency=USDT',
+  },
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants' },
   { side: 'operator', method: 'GET', path: '/admin/v1/merchants' },
   { side: 'operator', method: 'GET', path: '/admin/v1/merchants/{id}' },

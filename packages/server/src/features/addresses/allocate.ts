@@ -49,7 +49,11 @@ type AddressChain = Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type'
  */
 export async function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
   if (chain.account_key_id === null) {
-    throw new HostpayError('CHAIN_NOT_CONFIGURED', `chain ${chain.symbol} has no extended public key to derive deposit addresses from: the operator sets one with \`hostpay chain set-xpub ${chain.symbol} KEY\``, { chain: chain.symbol });
+    throw new HostpayError(
+      'CHAIN_NOT_CONFIGURED',
+      `chain ${chain.symbol} has no extended public key to derive deposit addresses from: the operator sets one with \`hostpay chain set-xpub ${chain.symbol} KEY\``,
+      { chain: chain.symbol },
+    );
   }
   const [bumped] = (await bumpIndex(db, { keyId: chain.account_key_id })).rows;
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
@@ -61,14 +65,34 @@ export async function reserveIndex(db: Db, chain: AddressChain): Promise<Reserve
  * unique constraints on (key, index) and (chain, address) make reuse impossible even by a bug
  * elsewhere; an index is never handed back, also when its checkout expires.
  */
-export async function recordAddress(trx: Db, chain: AddressChain, reserved: ReservedIndex, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+export async function recordAddress(
+  trx: Db,
+  chain: AddressChain,
+  reserved: ReservedIndex,
+  owner: { checkoutId: string; optionId: string },
+  at: string,
+): Promise<AllocatedAddress> {
   const key = accountKey(reserved.keyId, reserved.xpub, chain.family, chain.network_type);
   const { address } = deriveAddress(key, reserved.index);
-  await insertRow(trx, 'deposit_addresses', { id: newId('adr'), chain_id: chain.id, account_key_id: reserved.keyId, derivation_index: reserved.index, address, checkout_id: owner.checkoutId, option_id: owner.optionId, created_at: at });
+  await insertRow(trx, 'deposit_addresses', {
+    id: newId('adr'),
+    chain_id: chain.id,
+    account_key_id: reserved.keyId,
+    derivation_index: reserved.index,
+    address,
+    checkout_id: owner.checkoutId,
+    option_id: owner.optionId,
+    created_at: at,
+  });
   return { address, accountKeyId: reserved.keyId, index: reserved.index };
 }
 
 /** The next deposit address of `chain`, taken and recorded inside the caller's transaction. */
-export async function allocateAddress(trx: Db, chain: AddressChain, owner: { checkoutId: string; optionId: string }, at: string): Promise<AllocatedAddress> {
+export async function allocateAddress(
+  trx: Db,
+  chain: AddressChain,
+  owner: { checkoutId: string; optionId: string },
+  at: string,
+): Promise<AllocatedAddress> {
   return recordAddress(trx, chain, await reserveIndex(trx, chain), owner, at);
 }

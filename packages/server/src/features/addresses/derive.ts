@@ -53,7 +53,8 @@ const refuse = (why: string): never => {
  */
 export function parseAccountKey(text: string, family: ChainFamily, network: ChainNetwork): AccountKey {
   const trimmed = text.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) refuse('send the account-level xpub (111 characters, starting xpub, tpub, zpub or vpub)');
+  if (trimmed.length === 0 || trimmed.length > 200)
+    refuse('send the account-level xpub (111 characters, starting xpub, tpub, zpub or vpub)');
   let bytes: Uint8Array;
   try {
     bytes = base58check.decode(trimmed);
@@ -63,16 +64,26 @@ export function parseAccountKey(text: string, family: ChainFamily, network: Chai
   if (bytes.length !== 78) refuse(`it decodes to ${bytes.length} bytes, an extended key has 78`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(0);
-  if (PRIVATE_VERSIONS.has(version) || bytes[45] === 0) refuse('it is a private key (xprv/tprv/zprv/vprv): give the server only the public key, never a private one');
+  if (PRIVATE_VERSIONS.has(version) || bytes[45] === 0)
+    refuse('it is a private key (xprv/tprv/zprv/vprv): give the server only the public key, never a private one');
   const form = PUBLIC_VERSIONS.get(version);
-  if (form === undefined) refuse(`unknown version bytes 0x${version.toString(16).padStart(8, '0')}: use the xpub, tpub, zpub or vpub form`);
+  if (form === undefined)
+    refuse(`unknown version bytes 0x${version.toString(16).padStart(8, '0')}: use the xpub, tpub, zpub or vpub form`);
   const testnet = network !== 'mainnet';
-  if (family !== 'btc' && (form!.testnet || form!.segwit)) refuse(`${form!.name} is a Bitcoin form: ${family === 'evm' ? 'EVM chains' : 'TRON'} take the xpub of m/44'/${family === 'evm' ? 60 : 195}'/0'`);
+  if (family !== 'btc' && (form!.testnet || form!.segwit))
+    refuse(
+      `${form!.name} is a Bitcoin form: ${family === 'evm' ? 'EVM chains' : 'TRON'} take the xpub of m/44'/${family === 'evm' ? 60 : 195}'/0'`,
+    );
   if (family === 'btc' && form!.testnet !== testnet) {
-    refuse(`a ${form!.name} is a ${form!.testnet ? 'testnet' : 'mainnet'} key and this chain is ${network}: use ${testnet ? 'tpub or vpub' : 'xpub or zpub'}`);
+    refuse(
+      `a ${form!.name} is a ${form!.testnet ? 'testnet' : 'mainnet'} key and this chain is ${network}: use ${testnet ? 'tpub or vpub' : 'xpub or zpub'}`,
+    );
   }
   const depth = bytes[4];
-  if (depth !== 3) refuse(`it is at depth ${depth}; give the account-level key (depth 3, m/${family === 'btc' ? 84 : 44}'/coin'/account')`);
+  if (depth !== 3)
+    refuse(
+      `it is at depth ${depth}; give the account-level key (depth 3, m/${family === 'btc' ? 84 : 44}'/coin'/account')`,
+    );
   // zpub/vpub are the same key under SLIP-132 version bytes: re-encode under xpub/tpub for BIP-32.
   const versions = form!.testnet ? BIP32_TESTNET : BIP32_MAINNET;
   view.setUint32(0, versions.public);
@@ -94,16 +105,34 @@ export interface DerivedAddress {
 
 /** The receive address `<account>/0/index` (non-hardened steps only: watch-only derivation). */
 export function deriveAddress(account: AccountKey, index: number): DerivedAddress {
-  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`address index ${index} is not a non-hardened child index`);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000)
+    throw new RangeError(`address index ${index} is not a non-hardened child index`);
   if (account.receive === undefined) {
     const hd = account.hd.deriveChild(0);
-    account.receive = { hd, publicKey: hd.publicKey!, chainCode: hd.chainCode!, point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false), family: account.family, hrp: HRP[account.network], ahead: new Map(), requestedTo: 0, pending: undefined };
+    account.receive = {
+      hd,
+      publicKey: hd.publicKey!,
+      chainCode: hd.chainCode!,
+      point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false),
+      family: account.family,
+      hrp: HRP[account.network],
+      ahead: new Map(),
+      requestedTo: 0,
+      pending: undefined,
+    };
   }
   const branch = account.receive;
   const ahead = takeAhead(branch, index);
-  const uncompressed = ahead?.point ?? childPoint(branch.hd, branch.point, index) ?? secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
+  const uncompressed =
+    ahead?.point ??
+    childPoint(branch.hd, branch.point, index) ??
+    secp256k1.Point.fromBytes(branch.hd.deriveChild(index).publicKey!).toBytes(false);
   refill(branch, index);
-  return { index, address: ahead?.address ?? encoder.address(account.family, branch.hrp, uncompressed), publicKey: hex(encoder.compress(uncompressed)) };
+  return {
+    index,
+    address: ahead?.address ?? encoder.address(account.family, branch.hrp, uncompressed),
+    publicKey: hex(encoder.compress(uncompressed)),
+  };
 }
 
 const ORDER = secp256k1.Point.Fn.ORDER;
@@ -140,4 +169,5 @@ function childPoint(parent: HDKey, parentPoint: Uint8Array, index: number): Uint
 /** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs: encode.ts). */
 export const eip55 = (lowerHex: string): string => encoder.eip55(lowerHex);
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const hex = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

@@ -32,7 +32,8 @@ export function addressEncoder(lib: EncoderLib) {
   const eip55 = (lowerHex: string): string => {
     const hash = hexOf(lib.keccak_256(new TextEncoder().encode(lowerHex)));
     let out = '0x';
-    for (let i = 0; i < lowerHex.length; i++) out += Number.parseInt(hash[i] as string, 16) >= 8 ? (lowerHex[i] as string).toUpperCase() : lowerHex[i];
+    for (let i = 0; i < lowerHex.length; i++)
+      out += Number.parseInt(hash[i] as string, 16) >= 8 ? (lowerHex[i] as string).toUpperCase() : lowerHex[i];
     return out;
   };
   /** SEC1 compression of an uncompressed point: the prefix carries y's parity. */
@@ -44,7 +45,8 @@ export function addressEncoder(lib: EncoderLib) {
   };
   /** `hrp`: the bech32 prefix of the BTC network (unused for the other families). */
   const address = (family: ChainFamily, hrp: string, uncompressed: Uint8Array): string => {
-    if (family === 'btc') return lib.bech32.encode(hrp, [0, ...lib.bech32.toWords(lib.ripemd160(lib.sha256(compress(uncompressed))))]);
+    if (family === 'btc')
+      return lib.bech32.encode(hrp, [0, ...lib.bech32.toWords(lib.ripemd160(lib.sha256(compress(uncompressed))))]);
     const account = lib.keccak_256(uncompressed.subarray(1)).subarray(12);
     if (family === 'tron') return lib.base58check.encode(Uint8Array.of(0x41, ...account));
     return eip55(hexOf(account));
@@ -56,14 +58,28 @@ export function addressEncoder(lib: EncoderLib) {
 export const base58check = createBase58check(sha256);
 
 /** This thread's encoder. */
-export const encoder = addressEncoder({ keccak_256, sha256, ripemd160, bech32: bech32 as EncoderLib['bech32'], base58check });
+export const encoder = addressEncoder({
+  keccak_256,
+  sha256,
+  ripemd160,
+  bech32: bech32 as EncoderLib['bech32'],
+  base58check,
+});
 
 /** What the worker needs to build the same encoder: the factory's source and where its libraries are. */
-export function encoderForWorker(): { source: string; modules: { sha3: string; sha2: string; legacy: string; base: string } } {
+export function encoderForWorker(): {
+  source: string;
+  modules: { sha3: string; sha2: string; legacy: string; base: string };
+} {
   const resolve = createRequire(import.meta.url).resolve;
   const url = (specifier: string) => pathToFileURL(resolve(specifier)).href;
   return {
     source: addressEncoder.toString(),
-    modules: { sha3: url('@noble/hashes/sha3.js'), sha2: url('@noble/hashes/sha2.js'), legacy: url('@noble/hashes/legacy.js'), base: url('@scure/base') },
+    modules: {
+      sha3: url('@noble/hashes/sha3.js'),
+      sha2: url('@noble/hashes/sha2.js'),
+      legacy: url('@noble/hashes/legacy.js'),
+      base: url('@scure/base'),
+    },
   };
 }

@@ -116,7 +116,16 @@ function compute(branch: Branch, from: number, count: number): Promise<Computed>
   const w = worker;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
-    w.postMessage({ id, publicKey: branch.publicKey, chainCode: branch.chainCode, point: branch.point, family: branch.family, hrp: branch.hrp, from, count });
+    w.postMessage({
+      id,
+      publicKey: branch.publicKey,
+      chainCode: branch.chainCode,
+      point: branch.point,
+      family: branch.family,
+      hrp: branch.hrp,
+      from,
+      count,
+    });
   });
 }
 

@@ -20,7 +20,12 @@ const base58check = createBase58check(sha256);
 
 export function checkFamily(text: string): ChainFamily {
   const family = FAMILIES.find((f) => f === text.toLowerCase());
-  return family ?? invalid(`family must be one of ${FAMILIES.join(', ')} (how deposit addresses are derived and spelled), got ${JSON.stringify(text)}`);
+  return (
+    family ??
+    invalid(
+      `family must be one of ${FAMILIES.join(', ')} (how deposit addresses are derived and spelled), got ${JSON.stringify(text)}`,
+    )
+  );
 }
 
 export function checkNetworkType(text: string): ChainNetwork {
@@ -29,12 +34,14 @@ export function checkNetworkType(text: string): ChainNetwork {
 }
 
 export function checkConfirmations(n: number): number {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CONFIRMATIONS) invalid(`confirmationsRequired must be a whole number from 1 to ${MAX_CONFIRMATIONS}, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONFIRMATIONS)
+    invalid(`confirmationsRequired must be a whole number from 1 to ${MAX_CONFIRMATIONS}, got ${n}`);
   return n;
 }
 
 export function checkPrecision(n: number): number {
-  if (!Number.isInteger(n) || n < 0 || n > MAX_PRECISION) invalid(`precision must be a whole number of decimal places from 0 to ${MAX_PRECISION}, got ${n}`);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_PRECISION)
+    invalid(`precision must be a whole number of decimal places from 0 to ${MAX_PRECISION}, got ${n}`);
   return n;
 }
 
@@ -48,7 +55,10 @@ export function checkName(what: string, text: string): string {
 const IMAGE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function checkImage(text: string): string {
-  if (!IMAGE.test(text) || text.includes('..')) invalid(`image must be a file name such as usdt.png (letters, digits, . _ -; no path), got ${JSON.stringify(text)}`);
+  if (!IMAGE.test(text) || text.includes('..'))
+    invalid(
+      `image must be a file name such as usdt.png (letters, digits, . _ -; no path), got ${JSON.stringify(text)}`,
+    );
   return text;
 }
 
@@ -62,11 +72,15 @@ export function checkTokenContract(family: ChainFamily, text: string | null): st
   const value = text.trim();
   if (family === 'btc') invalid('Bitcoin chains have no token contracts: leave tokenContract null (the native coin)');
   if (family === 'evm') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) invalid(`tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value))
+      invalid(`tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}`);
     const hex = value.slice(2);
     const checksummed = eip55(hex.toLowerCase());
     const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-    if (mixedCase && checksummed !== value) invalid(`tokenContract ${value} fails its EIP-55 checksum (a letter's case is wrong: mistyped?); expected ${checksummed}`);
+    if (mixedCase && checksummed !== value)
+      invalid(
+        `tokenContract ${value} fails its EIP-55 checksum (a letter's case is wrong: mistyped?); expected ${checksummed}`,
+      );
     return checksummed;
   }
   let bytes: Uint8Array | undefined;
@@ -75,14 +89,19 @@ export function checkTokenContract(family: ChainFamily, text: string | null): st
   } catch {
     bytes = undefined;
   }
-  if (bytes === undefined || bytes.length !== 21 || bytes[0] !== 0x41) invalid(`tokenContract on TRON must be a base58check address starting with T (34 characters), got ${JSON.stringify(text)}`);
+  if (bytes === undefined || bytes.length !== 21 || bytes[0] !== 0x41)
+    invalid(
+      `tokenContract on TRON must be a base58check address starting with T (34 characters), got ${JSON.stringify(text)}`,
+    );
   return value;
 }
 
 /** The BIP-32 fingerprint of an extended key (first 4 bytes of HASH160 of its public key), hex. */
 export function keyFingerprint(xpub: string): string {
   const bytes = base58check.decode(xpub);
-  return Array.from(ripemd160(sha256(bytes.subarray(45, 78))).subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(ripemd160(sha256(bytes.subarray(45, 78))).subarray(0, 4), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 /** Enough of a key to tell it apart in a list, without printing it whole. */

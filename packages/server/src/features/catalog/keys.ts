@@ -6,7 +6,14 @@ import type { AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { parseAccountKey, type ChainFamily, type ChainNetwork } from '../addresses/derive.js';
 import { keyFingerprint } from './fields.js';
-import { chainsUsingKey, depositAddressQuery, findAccountKey, requireChain, type AccountKeyRow, type ChainRow } from './queries.js';
+import {
+  chainsUsingKey,
+  depositAddressQuery,
+  findAccountKey,
+  requireChain,
+  type AccountKeyRow,
+  type ChainRow,
+} from './queries.js';
 
 export interface AddressFilter {
   chain?: string | undefined;
@@ -46,12 +53,30 @@ export function accountKeyAdmin({ store, caches }: AdminDeps) {
         const normalised = parsed.hd.publicExtendedKey;
         // Insert-or-keep on the unique (family, network type, key): two chains given the same key
         // at the same moment still end up on one row.
-        const fresh = { id: newId('akey'), family: chain.family, network_type: chain.network_type, xpub: normalised, next_index: 0, created_at: nowIso() };
-        await trx.insertInto('account_keys').values(fresh).onConflict((oc) => oc.columns(['family', 'network_type', 'xpub']).doNothing()).execute();
+        const fresh = {
+          id: newId('akey'),
+          family: chain.family,
+          network_type: chain.network_type,
+          xpub: normalised,
+          next_index: 0,
+          created_at: nowIso(),
+        };
+        await trx
+          .insertInto('account_keys')
+          .values(fresh)
+          .onConflict((oc) => oc.columns(['family', 'network_type', 'xpub']).doNothing())
+          .execute();
         const key = await findAccountKey(trx, chain.family, chain.network_type, normalised);
         if (key === undefined) throw new Error(`account key of chain ${chain.symbol} vanished after insert`);
         await trx.updateTable('chains').set({ account_key_id: key.id }).where('id', '=', chain.id).execute();
-        const previous = chain.account_key_id === null ? undefined : await trx.selectFrom('account_keys').selectAll().where('id', '=', chain.account_key_id).executeTakeFirst();
+        const previous =
+          chain.account_key_id === null
+            ? undefined
+            : await trx
+                .selectFrom('account_keys')
+                .selectAll()
+                .where('id', '=', chain.account_key_id)
+                .executeTakeFirst();
         await recordAudit(trx, ctx, {
           action: 'chain.set_xpub',
           objectType: 'chain',
@@ -68,25 +93,36 @@ export function accountKeyAdmin({ store, caches }: AdminDeps) {
 
     async getChainXpub(symbol: string) {
       const chain = await requireChain(db, symbol);
-      const key = chain.account_key_id === null ? undefined : await db.selectFrom('account_keys').selectAll().where('id', '=', chain.account_key_id).executeTakeFirst();
+      const key =
+        chain.account_key_id === null
+          ? undefined
+          : await db.selectFrom('account_keys').selectAll().where('id', '=', chain.account_key_id).executeTakeFirst();
       if (key === undefined) {
-        throw new HostpayError('NOT_FOUND', `chain ${chain.symbol} has no extended public key yet: set one with PUT /admin/v1/chains/${chain.symbol}/xpub (hostpay chain set-xpub ${chain.symbol} KEY)`);
+        throw new HostpayError(
+          'NOT_FOUND',
+          `chain ${chain.symbol} has no extended public key yet: set one with PUT /admin/v1/chains/${chain.symbol}/xpub (hostpay chain set-xpub ${chain.symbol} KEY)`,
+        );
       }
       return xpubView(db, chain, key);
     },
 
     async listAddresses(filter: AddressFilter & PageRequest) {
       const chainId = filter.chain === undefined ? undefined : (await requireChain(db, filter.chain)).id;
-      return page(depositAddressQuery(db, { chainId, checkoutId: filter.checkoutId }), 'deposit_addresses.created_at', filter, (r) => ({
-        id: r.id,
-        address: r.address,
-        chain: r.chain_symbol,
-        index: Number(r.derivation_index),
-        accountKeyId: r.account_key_id,
-        checkoutId: r.checkout_id,
-        optionId: r.option_id,
-        createdAt: r.created_at,
-      }));
+      return page(
+        depositAddressQuery(db, { chainId, checkoutId: filter.checkoutId }),
+        'deposit_addresses.created_at',
+        filter,
+        (r) => ({
+          id: r.id,
+          address: r.address,
+          chain: r.chain_symbol,
+          index: Number(r.derivation_index),
+          accountKeyId: r.account_key_id,
+          checkoutId: r.checkout_id,
+          optionId: r.option_id,
+          createdAt: r.created_at,
+        }),
+      );
     },
   };
 }

@@ -16,7 +16,14 @@ export function listNetworksOfAssets(db: Db, assetIds: string[]) {
   return db
     .selectFrom('networks')
     .innerJoin('chains', 'chains.id', 'networks.chain_id')
-    .select(['networks.id', 'networks.asset_id', 'networks.chain_id', 'networks.name', 'networks.deposit_enabled', 'chains.symbol as chain_symbol'])
+    .select([
+      'networks.id',
+      'networks.asset_id',
+      'networks.chain_id',
+      'networks.name',
+      'networks.deposit_enabled',
+      'chains.symbol as chain_symbol',
+    ])
     .where('networks.asset_id', 'in', assetIds)
     .orderBy('networks.asset_id')
     .orderBy('networks.name')
@@ -24,10 +31,13 @@ export function listNetworksOfAssets(db: Db, assetIds: string[]) {
 }
 
 /** The asset or chain of a symbol (any case), or 404 naming it. */
-export const requireAsset = (db: Db, symbol: string) => required(findAssetBySymbol(db, symbol.toUpperCase()), `asset ${symbol.toUpperCase()}`);
-export const requireChain = (db: Db, symbol: string) => required(findChainBySymbol(db, symbol.toUpperCase()), `chain ${symbol.toUpperCase()}`);
+export const requireAsset = (db: Db, symbol: string) =>
+  required(findAssetBySymbol(db, symbol.toUpperCase()), `asset ${symbol.toUpperCase()}`);
+export const requireChain = (db: Db, symbol: string) =>
+  required(findChainBySymbol(db, symbol.toUpperCase()), `chain ${symbol.toUpperCase()}`);
 
-export const listAssets = (db: Db): Promise<AssetRow[]> => db.selectFrom('assets').selectAll().orderBy('symbol').execute();
+export const listAssets = (db: Db): Promise<AssetRow[]> =>
+  db.selectFrom('assets').selectAll().orderBy('symbol').execute();
 
 export function findChainBySymbol(db: Db, symbol: string): Promise<ChainRow | undefined> {
   return db.selectFrom('chains').selectAll().where('symbol', '=', symbol).executeTakeFirst();
@@ -46,7 +56,10 @@ export function listChainsWithKeys(db: Db, symbol?: string) {
 export type ChainWithKeyRow = Awaited<ReturnType<typeof listChainsWithKeys>>[number];
 
 /** Networks with their asset and chain symbols (and the chain's family, which the contract format depends on). */
-export function listNetworkDetails(db: Db, filter: { id?: string | undefined; asset?: string | undefined; chain?: string | undefined } = {}) {
+export function listNetworkDetails(
+  db: Db,
+  filter: { id?: string | undefined; asset?: string | undefined; chain?: string | undefined } = {},
+) {
   let q = db
     .selectFrom('networks')
     .innerJoin('assets', 'assets.id', 'networks.asset_id')
@@ -60,13 +73,29 @@ export function listNetworkDetails(db: Db, filter: { id?: string | undefined; as
 }
 export type NetworkDetailRow = Awaited<ReturnType<typeof listNetworkDetails>>[number];
 
-export function findAccountKey(db: Db, family: string, networkType: string, xpub: string): Promise<AccountKeyRow | undefined> {
-  return db.selectFrom('account_keys').selectAll().where('family', '=', family).where('network_type', '=', networkType).where('xpub', '=', xpub).executeTakeFirst();
+export function findAccountKey(
+  db: Db,
+  family: string,
+  networkType: string,
+  xpub: string,
+): Promise<AccountKeyRow | undefined> {
+  return db
+    .selectFrom('account_keys')
+    .selectAll()
+    .where('family', '=', family)
+    .where('network_type', '=', networkType)
+    .where('xpub', '=', xpub)
+    .executeTakeFirst();
 }
 
 /** The symbols of the chains deriving from an account key (EVM chains may share one). */
 export async function chainsUsingKey(db: Db, accountKeyId: string): Promise<string[]> {
-  const rows = await db.selectFrom('chains').select('symbol').where('account_key_id', '=', accountKeyId).orderBy('symbol').execute();
+  const rows = await db
+    .selectFrom('chains')
+    .select('symbol')
+    .where('account_key_id', '=', accountKeyId)
+    .orderBy('symbol')
+    .execute();
   return rows.map((r) => r.symbol);
 }
 

@@ -3,8 +3,25 @@ import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, type AdminDeps } from '../../admin/deps.js';
-import { checkConfirmations, checkFamily, checkImage, checkName, checkNetworkType, checkPrecision, checkTokenContract, DEFAULT_CONFIRMATIONS } from './fields.js';
-import { findAssetBySymbol, findChainBySymbol, listAssets, listChainsWithKeys, listNetworkDetails, requireAsset, requireChain } from './queries.js';
+import {
+  checkConfirmations,
+  checkFamily,
+  checkImage,
+  checkName,
+  checkNetworkType,
+  checkPrecision,
+  checkTokenContract,
+  DEFAULT_CONFIRMATIONS,
+} from './fields.js';
+import {
+  findAssetBySymbol,
+  findChainBySymbol,
+  listAssets,
+  listChainsWithKeys,
+  listNetworkDetails,
+  requireAsset,
+  requireChain,
+} from './queries.js';
 import { assetView, chainView, networkView } from './views.js';
 import { accountKeyAdmin } from './keys.js';
 import type { ChainFamily } from '../addresses/derive.js';
@@ -58,16 +75,26 @@ const flag = (value: boolean | undefined, before: number): number => (value === 
  * Lowering an asset's precision would leave stored amounts (balances, fee figures, amounts due)
  * finer than the asset: allowed only while nothing refers to it yet.
  */
-async function checkPrecisionChange(trx: Db, asset: { id: string; symbol: string; decimals: number }, precision: number): Promise<void> {
+async function checkPrecisionChange(
+  trx: Db,
+  asset: { id: string; symbol: string; decimals: number },
+  precision: number,
+): Promise<void> {
   if (precision >= asset.decimals) return;
   const used = [
     await trx.selectFrom('wallets').select('id').where('asset_id', '=', asset.id).executeTakeFirst(),
     await trx.selectFrom('fee_schedules').select('id').where('currency', '=', asset.symbol).executeTakeFirst(),
-    await trx.selectFrom('settlement_currencies').select('currency').where((eb) => eb.or([eb('currency', '=', asset.symbol), eb('settlement_currency', '=', asset.symbol)])).executeTakeFirst(),
+    await trx
+      .selectFrom('settlement_currencies')
+      .select('currency')
+      .where((eb) => eb.or([eb('currency', '=', asset.symbol), eb('settlement_currency', '=', asset.symbol)]))
+      .executeTakeFirst(),
     await trx.selectFrom('checkout_options').select('id').where('asset_id', '=', asset.id).executeTakeFirst(),
   ];
   if (used.some((row) => row !== undefined)) {
-    invalid(`precision of ${asset.symbol} can no longer be lowered (from ${asset.decimals} to ${precision}): wallets, fee tiers or checkouts already hold amounts in it; raising it is allowed`);
+    invalid(
+      `precision of ${asset.symbol} can no longer be lowered (from ${asset.decimals} to ${precision}): wallets, fee tiers or checkouts already hold amounts in it; raising it is allowed`,
+    );
   }
 }
 
@@ -87,7 +114,10 @@ export function catalogAdmin(deps: AdminDeps) {
     } catch (err) {
       // The checks above run before the insert; on PostgreSQL a concurrent request can still
       // insert the same symbol (or pair) in between, and the unique constraint says no.
-      if (isUniqueViolation(err)) invalid('that symbol (or asset and chain pair) was just added by another request: read it, then change it instead');
+      if (isUniqueViolation(err))
+        invalid(
+          'that symbol (or asset and chain pair) was just added by another request: read it, then change it instead',
+        );
       throw err;
     }
     await caches.invalidate({ kind: 'catalog' });
@@ -122,9 +152,18 @@ export function catalogAdmin(deps: AdminDeps) {
         active: req.active === false ? 0 : 1,
       };
       return write(async (trx) => {
-        if (await findAssetBySymbol(trx, symbol)) invalid(`asset ${symbol} already exists: change it with PATCH /admin/v1/assets/${symbol} (hostpay asset update ${symbol})`);
+        if (await findAssetBySymbol(trx, symbol))
+          invalid(
+            `asset ${symbol} already exists: change it with PATCH /admin/v1/assets/${symbol} (hostpay asset update ${symbol})`,
+          );
         await trx.insertInto('assets').values(row).execute();
-        await recordAudit(trx, ctx, { action: 'asset.create', objectType: 'asset', objectId: row.id, before: null, after: assetView(row) });
+        await recordAudit(trx, ctx, {
+          action: 'asset.create',
+          objectType: 'asset',
+          objectId: row.id,
+          before: null,
+          after: assetView(row),
+        });
         return assetView(row);
       });
     },
@@ -143,7 +182,13 @@ export function catalogAdmin(deps: AdminDeps) {
         await checkPrecisionChange(trx, before, after.decimals);
         const { id, ...fields } = after;
         await trx.updateTable('assets').set(fields).where('id', '=', id).execute();
-        await recordAudit(trx, ctx, { action: 'asset.update', objectType: 'asset', objectId: id, before: assetView(before), after: assetView(after) });
+        await recordAudit(trx, ctx, {
+          action: 'asset.update',
+          objectType: 'asset',
+          objectId: id,
+          before: assetView(before),
+          after: assetView(after),
+        });
         return assetView(after);
       }),
 
@@ -164,9 +209,18 @@ export function catalogAdmin(deps: AdminDeps) {
         active: req.active === false ? 0 : 1,
       };
       await write(async (trx) => {
-        if (await findChainBySymbol(trx, symbol)) invalid(`chain ${symbol} already exists: change it with PATCH /admin/v1/chains/${symbol} (hostpay chain update ${symbol})`);
+        if (await findChainBySymbol(trx, symbol))
+          invalid(
+            `chain ${symbol} already exists: change it with PATCH /admin/v1/chains/${symbol} (hostpay chain update ${symbol})`,
+          );
         await trx.insertInto('chains').values(row).execute();
-        await recordAudit(trx, ctx, { action: 'chain.create', objectType: 'chain', objectId: row.id, before: null, after: chainView({ ...row, key_xpub: null, key_next_index: null }) });
+        await recordAudit(trx, ctx, {
+          action: 'chain.create',
+          objectType: 'chain',
+          objectId: row.id,
+          before: null,
+          after: chainView({ ...row, key_xpub: null, key_next_index: null }),
+        });
       });
       return getChain(symbol);
     },
@@ -176,33 +230,61 @@ export function catalogAdmin(deps: AdminDeps) {
         const [before] = await listChainsWithKeys(trx, symbol.toUpperCase());
         if (before === undefined) throw new HostpayError('NOT_FOUND', `chain ${symbol.toUpperCase()} does not exist`);
         if (change.family !== undefined && change.family.toLowerCase() !== before.family) {
-          invalid(`family of chain ${before.symbol} is fixed after creation (it is ${before.family}): addresses already handed out were derived for it; add a new chain instead`);
+          invalid(
+            `family of chain ${before.symbol} is fixed after creation (it is ${before.family}): addresses already handed out were derived for it; add a new chain instead`,
+          );
         }
-        const networkType = change.networkType === undefined ? before.network_type : checkNetworkType(change.networkType);
+        const networkType =
+          change.networkType === undefined ? before.network_type : checkNetworkType(change.networkType);
         if (networkType !== before.network_type) {
-          const used = before.account_key_id !== null || (await trx.selectFrom('deposit_addresses').select('id').where('chain_id', '=', before.id).executeTakeFirst()) !== undefined;
-          if (used) invalid(`networkType of chain ${before.symbol} cannot change once it has an extended public key or deposit addresses: keys and address prefixes depend on it; add a new chain instead`);
+          const used =
+            before.account_key_id !== null ||
+            (await trx
+              .selectFrom('deposit_addresses')
+              .select('id')
+              .where('chain_id', '=', before.id)
+              .executeTakeFirst()) !== undefined;
+          if (used)
+            invalid(
+              `networkType of chain ${before.symbol} cannot change once it has an extended public key or deposit addresses: keys and address prefixes depend on it; add a new chain instead`,
+            );
         }
         const after = {
           ...before,
           name: change.name === undefined ? before.name : checkName('chain', change.name),
           network_type: networkType,
-          confirmations_required: change.confirmationsRequired === undefined ? before.confirmations_required : checkConfirmations(change.confirmationsRequired),
+          confirmations_required:
+            change.confirmationsRequired === undefined
+              ? before.confirmations_required
+              : checkConfirmations(change.confirmationsRequired),
           active: flag(change.active, before.active),
         };
         await trx
           .updateTable('chains')
-          .set({ name: after.name, network_type: after.network_type, confirmations_required: after.confirmations_required, active: after.active })
+          .set({
+            name: after.name,
+            network_type: after.network_type,
+            confirmations_required: after.confirmations_required,
+            active: after.active,
+          })
           .where('id', '=', before.id)
           .execute();
-        await recordAudit(trx, ctx, { action: 'chain.update', objectType: 'chain', objectId: before.id, before: chainView(before), after: chainView(after) });
+        await recordAudit(trx, ctx, {
+          action: 'chain.update',
+          objectType: 'chain',
+          objectId: before.id,
+          before: chainView(before),
+          after: chainView(after),
+        });
         return before.symbol;
       });
       return getChain(chainSymbol);
     },
 
     listNetworks: async (filter: { asset?: string | undefined; chain?: string | undefined } = {}) =>
-      (await listNetworkDetails(db, { asset: filter.asset?.toUpperCase(), chain: filter.chain?.toUpperCase() })).map(networkView),
+      (await listNetworkDetails(db, { asset: filter.asset?.toUpperCase(), chain: filter.chain?.toUpperCase() })).map(
+        networkView,
+      ),
     getNetwork,
 
     async createNetwork(req: NetworkRequest, ctx: AuditContext) {
@@ -218,10 +300,30 @@ export function catalogAdmin(deps: AdminDeps) {
           token_contract: checkTokenContract(chain.family as ChainFamily, req.tokenContract ?? null),
           deposit_enabled: req.depositEnabled === false ? 0 : 1,
         };
-        const dup = await trx.selectFrom('networks').select('id').where('asset_id', '=', asset.id).where('chain_id', '=', chain.id).executeTakeFirst();
-        if (dup) invalid(`${asset.symbol} is already on ${chain.symbol} (network ${dup.id}): change it with PATCH /admin/v1/networks/${dup.id}`);
+        const dup = await trx
+          .selectFrom('networks')
+          .select('id')
+          .where('asset_id', '=', asset.id)
+          .where('chain_id', '=', chain.id)
+          .executeTakeFirst();
+        if (dup)
+          invalid(
+            `${asset.symbol} is already on ${chain.symbol} (network ${dup.id}): change it with PATCH /admin/v1/networks/${dup.id}`,
+          );
         await trx.insertInto('networks').values(row).execute();
-        await recordAudit(trx, ctx, { action: 'network.create', objectType: 'network', objectId: id, before: null, after: { asset: asset.symbol, chain: chain.symbol, name: row.name, tokenContract: row.token_contract, depositEnabled: row.deposit_enabled === 1 } });
+        await recordAudit(trx, ctx, {
+          action: 'network.create',
+          objectType: 'network',
+          objectId: id,
+          before: null,
+          after: {
+            asset: asset.symbol,
+            chain: chain.symbol,
+            name: row.name,
+            tokenContract: row.token_contract,
+            depositEnabled: row.deposit_enabled === 1,
+          },
+        });
       });
       return getNetwork(id);
     },
@@ -233,11 +335,24 @@ export function catalogAdmin(deps: AdminDeps) {
         const after = {
           ...before,
           name: change.name === undefined ? before.name : checkName('network', change.name),
-          token_contract: change.tokenContract === undefined ? before.token_contract : checkTokenContract(before.chain_family as ChainFamily, change.tokenContract),
+          token_contract:
+            change.tokenContract === undefined
+              ? before.token_contract
+              : checkTokenContract(before.chain_family as ChainFamily, change.tokenContract),
           deposit_enabled: flag(change.depositEnabled, before.deposit_enabled),
         };
-        await trx.updateTable('networks').set({ name: after.name, token_contract: after.token_contract, deposit_enabled: after.deposit_enabled }).where('id', '=', id).execute();
-        await recordAudit(trx, ctx, { action: 'network.update', objectType: 'network', objectId: id, before: networkView(before), after: networkView(after) });
+        await trx
+          .updateTable('networks')
+          .set({ name: after.name, token_contract: after.token_contract, deposit_enabled: after.deposit_enabled })
+          .where('id', '=', id)
+          .execute();
+        await recordAudit(trx, ctx, {
+          action: 'network.update',
+          objectType: 'network',
+          objectId: id,
+          before: networkView(before),
+          after: networkView(after),
+        });
       });
       return getNetwork(id);
     },

@@ -24,7 +24,12 @@ export const chainView = (r: ChainWithKeyRow) => ({
   accountKey:
     r.account_key_id === null || r.key_xpub === null
       ? null
-      : { id: r.account_key_id, preview: keyPreview(r.key_xpub), fingerprint: keyFingerprint(r.key_xpub), nextIndex: Number(r.key_next_index) },
+      : {
+          id: r.account_key_id,
+          preview: keyPreview(r.key_xpub),
+          fingerprint: keyFingerprint(r.key_xpub),
+          nextIndex: Number(r.key_next_index),
+        },
 });
 
 export const networkView = (r: NetworkDetailRow) => ({

@@ -17,7 +17,14 @@ interface Candidate {
   chain: string;
   assetId: string;
   assetDecimals: number;
-  chainRow: { id: string; symbol: string; family: string; network_type: string; account_key_id: string | null; confirmations_required: number };
+  chainRow: {
+    id: string;
+    symbol: string;
+    family: string;
+    network_type: string;
+    account_key_id: string | null;
+    confirmations_required: number;
+  };
   networkId: string;
   networkName: string;
   tokenContract: string | null;
@@ -36,21 +43,46 @@ export interface Offer {
  * random ids each create wrote three more B-tree leaves, one at a random place in each, to the WAL.
  */
 export const newCheckoutId = (nowMs: number): string =>
-  `chk_${Math.max(0, Math.trunc(nowMs)).toString(36).padStart(9, '0')}${BigInt(`0x${randomChunk(20).toString('hex')}`).toString(36).padStart(31, '0')}`;
+  `chk_${Math.max(0, Math.trunc(nowMs)).toString(36).padStart(9, '0')}${BigInt(`0x${randomChunk(20).toString('hex')}`)
+    .toString(36)
+    .padStart(31, '0')}`;
 
 /** Which assets and chains a merchant can be paid in for `wanted` (null: its active wallets). */
-export async function candidates(db: Db, merchantId: string, wanted: { asset: string; chain: string }[] | null): Promise<Offer> {
+export async function candidates(
+  db: Db,
+  merchantId: string,
+  wanted: { asset: string; chain: string }[] | null,
+): Promise<Offer> {
   let q = db
     .selectFrom('networks as n')
     .innerJoin('assets as a', 'a.id', 'n.asset_id')
     .innerJoin('chains as c', 'c.id', 'n.chain_id')
     .select([
-      'n.id as network_id', 'n.deposit_enabled', 'n.name as network_name', 'n.token_contract', 'a.id as asset_id', 'a.symbol as asset', 'a.decimals', 'a.active as asset_active', 'a.is_crypto',
-      'c.id as chain_id', 'c.symbol as chain', 'c.family', 'c.network_type', 'c.account_key_id', 'c.confirmations_required', 'c.active as chain_active',
+      'n.id as network_id',
+      'n.deposit_enabled',
+      'n.name as network_name',
+      'n.token_contract',
+      'a.id as asset_id',
+      'a.symbol as asset',
+      'a.decimals',
+      'a.active as asset_active',
+      'a.is_crypto',
+      'c.id as chain_id',
+      'c.symbol as chain',
+      'c.family',
+      'c.network_type',
+      'c.account_key_id',
+      'c.confirmations_required',
+      'c.active as chain_active',
     ]);
   if (wanted === null) {
     // Default: every active wallet of the merchant, in the wallet list's order.
-    q = q.innerJoin('wallets as w', (j) => j.onRef('w.asset_id', '=', 'n.asset_id').onRef('w.chain_id', '=', 'n.chain_id')).where('w.merchant_id', '=', merchantId).where('w.active', '=', 1).orderBy('w.created_at').orderBy('w.id');
+    q = q
+      .innerJoin('wallets as w', (j) => j.onRef('w.asset_id', '=', 'n.asset_id').onRef('w.chain_id', '=', 'n.chain_id'))
+      .where('w.merchant_id', '=', merchantId)
+      .where('w.active', '=', 1)
+      .orderBy('w.created_at')
+      .orderBy('w.id');
   }
   const rows = await q.execute();
   const refused: string[] = [];
@@ -60,9 +92,11 @@ export async function candidates(db: Db, merchantId: string, wanted: { asset: st
     const r = rows.find((x) => x.asset === pair.asset && x.chain === pair.chain);
     const name = `${pair.asset} on ${pair.chain}`;
     if (r === undefined) refused.push(`${name}: not in the catalog`);
-    else if (r.asset_active !== 1 || r.chain_active !== 1 || r.deposit_enabled !== 1) refused.push(`${name}: deposits are disabled`);
+    else if (r.asset_active !== 1 || r.chain_active !== 1 || r.deposit_enabled !== 1)
+      refused.push(`${name}: deposits are disabled`);
     else if (r.is_crypto !== 1) refused.push(`${name}: not a crypto asset`);
-    else if (r.account_key_id === null) refused.push(`${name}: the operator has not set a deposit key (xpub) for ${r.chain}`);
+    else if (r.account_key_id === null)
+      refused.push(`${name}: the operator has not set a deposit key (xpub) for ${r.chain}`);
     else {
       offer.push({
         asset: r.asset,
@@ -72,14 +106,26 @@ export async function candidates(db: Db, merchantId: string, wanted: { asset: st
         networkId: r.network_id,
         networkName: r.network_name,
         tokenContract: r.token_contract,
-        chainRow: { id: r.chain_id, symbol: r.chain, family: r.family, network_type: r.network_type, account_key_id: r.account_key_id, confirmations_required: r.confirmations_required },
+        chainRow: {
+          id: r.chain_id,
+          symbol: r.chain,
+          family: r.family,
+          network_type: r.network_type,
+          account_key_id: r.account_key_id,
+          confirmations_required: r.confirmations_required,
+        },
       });
     }
   }
   return { offer, refused };
 }
 
-const toleranceQuery = prepared(['merchantId'], (db, v) => db.selectFrom('merchants').select('underpayment_tolerance_percent').where('id', '=', v.merchantId as string));
+const toleranceQuery = prepared(['merchantId'], (db, v) =>
+  db
+    .selectFrom('merchants')
+    .select('underpayment_tolerance_percent')
+    .where('id', '=', v.merchantId as string),
+);
 
 /** The merchant's underpayment tolerance (copied onto each new checkout): what `CreateContext.tolerance` reads on a miss. */
 export async function loadTolerance(db: Db, merchantId: string): Promise<{ percent: string }> {
@@ -108,7 +154,13 @@ export interface CreatedCheckout {
  * and chain (rate locked until expiry), a fresh deposit address for each, the first timeline
  * entry and the `checkout.created` event — all in one transaction, or nothing.
  */
-export async function createCheckout(store: Store, fees: FeeService, merchantId: string, req: CheckedCreateRequest, ctx: CreateContext): Promise<CreatedCheckout> {
+export async function createCheckout(
+  store: Store,
+  fees: FeeService,
+  merchantId: string,
+  req: CheckedCreateRequest,
+  ctx: CreateContext,
+): Promise<CreatedCheckout> {
   const fee = await fees.preview(merchantId, req.amount, req.currency);
   const feeTotal = new Decimal(String(fee.fee));
   const { offer, refused: refusedByCatalog } = await ctx.offer(merchantId, req.paymentOptions);
@@ -125,13 +177,26 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
       refused.push(`${c.asset} on ${c.chain}: no ${fee.currency}/${c.asset} rate for the fee`);
       continue;
     }
-    const p = priceOption({ amount: req.amount, rate: c.asset === req.currency ? null : rate, assetDecimals: c.assetDecimals, fee: feeTotal, feeRate: c.asset === fee.currency ? null : feeRate });
-    if (!p.payable) refused.push(`${c.asset} on ${c.chain}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`);
+    const p = priceOption({
+      amount: req.amount,
+      rate: c.asset === req.currency ? null : rate,
+      assetDecimals: c.assetDecimals,
+      fee: feeTotal,
+      feeRate: c.asset === fee.currency ? null : feeRate,
+    });
+    if (!p.payable)
+      refused.push(
+        `${c.asset} on ${c.chain}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`,
+      );
     else priced.push({ c, p });
   }
   // Named options must all be payable; by default the payable ones are offered.
   if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
-    throw new HostpayError('NO_PAYABLE_OPTION', `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`, { refused });
+    throw new HostpayError(
+      'NO_PAYABLE_OPTION',
+      `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`,
+      { refused },
+    );
   }
   const tolerance = await ctx.tolerance(merchantId);
   const at = new Date(ctx.nowMs).toISOString();
@@ -161,7 +226,8 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
   // Taken first in a statement of its own it is held for that statement; the price is a skipped
   // index when the create then fails. On SQLite writes are serial anyway, and a statement of its
   // own would be a COMMIT of its own.
-  const early = store.dialect === 'postgres' ? await Promise.all(priced.map(({ c }) => reserveIndex(store.db, c.chainRow))) : null;
+  const early =
+    store.dialect === 'postgres' ? await Promise.all(priced.map(({ c }) => reserveIndex(store.db, c.chainRow))) : null;
   return store.writeTransaction(async (trx) => {
     await insertRow(trx, 'checkouts', row);
     const options: OptionRow[] = [];
@@ -184,11 +250,24 @@ export async function createCheckout(store: Store, fees: FeeService, merchantId:
         confirmations_required: c.chainRow.confirmations_required,
       };
       await insertRow(trx, 'checkout_options', option);
-      options.push({ ...option, asset_symbol: c.asset, asset_decimals: c.assetDecimals, chain_symbol: c.chain, chain_family: c.chainRow.family, network_name: c.networkName, token_contract: c.tokenContract });
+      options.push({
+        ...option,
+        asset_symbol: c.asset,
+        asset_decimals: c.assetDecimals,
+        chain_symbol: c.chain,
+        chain_family: c.chainRow.family,
+        network_name: c.networkName,
+        token_contract: c.tokenContract,
+      });
     }
     await appendTimeline(trx, id, 0, 'open', null, at);
     // The checkout as written (a GET reads back the same: checkout-flow.test.ts compares them).
-    const checkout: LoadedCheckout = { row, options, transfers: [], timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }] };
+    const checkout: LoadedCheckout = {
+      row,
+      options,
+      transfers: [],
+      timeline: [{ checkout_id: id, seq: 0, status: 'open', reason: null, at }],
+    };
     // The fee as previewed: row.fee is this object's exact JSON, so the answer is the same as a GET's.
     const json = writeExactJson(checkoutView(checkout, ctx.publicBaseUrl, fee));
     await appendEvent(trx, merchantId, 'checkout.created', json, at);

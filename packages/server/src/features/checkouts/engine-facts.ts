@@ -21,7 +21,11 @@ export function paymentFacts(c: LoadedCheckout): PaymentFacts[] {
 export function checkoutFacts(c: LoadedCheckout, nowIso: string): CheckoutFacts {
   return {
     status: c.row.status as CheckoutStatus,
-    options: c.options.map((o) => ({ id: o.id, amountDue: new Decimal(o.amount_due), confirmationsRequired: o.confirmations_required })),
+    options: c.options.map((o) => ({
+      id: o.id,
+      amountDue: new Decimal(o.amount_due),
+      confirmationsRequired: o.confirmations_required,
+    })),
     payments: paymentFacts(c),
     tolerancePercent: new Decimal(c.row.tolerance_percent),
     expired: nowIso >= c.row.expires_at,

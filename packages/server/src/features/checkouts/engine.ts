@@ -50,7 +50,12 @@ export interface OperatorSettlement {
  * outside (merchant cancel, operator settle or reject), applied first; undefined from the table
  * means the move is not allowed (409).
  */
-export async function evaluate(trx: Db, id: string, ctx: EngineContext, explicit?: { event: CheckoutEvent; settlement?: OperatorSettlement }): Promise<EvaluateResult> {
+export async function evaluate(
+  trx: Db,
+  id: string,
+  ctx: EngineContext,
+  explicit?: { event: CheckoutEvent; settlement?: OperatorSettlement },
+): Promise<EvaluateResult> {
   const row = await lockCheckout(trx, id, ctx.dialect);
   if (row === undefined) throw new HostpayError('NOT_FOUND', `checkout ${id} does not exist`);
   const [checkout] = await loadCheckouts(trx, [row]);
@@ -70,9 +75,20 @@ export async function evaluate(trx: Db, id: string, ctx: EngineContext, explicit
     c.timeline.push({ checkout_id: c.row.id, seq, status: t.to, reason: t.reason, at: ctx.at });
     seq++;
     moves.push(t.to);
-    await trx.updateTable('checkouts').set({ status: c.row.status, reason: c.row.reason, updated_at: ctx.at, settled_option_id: c.row.settled_option_id, credited_posting_id: c.row.credited_posting_id }).where('id', '=', c.row.id).execute();
+    await trx
+      .updateTable('checkouts')
+      .set({
+        status: c.row.status,
+        reason: c.row.reason,
+        updated_at: ctx.at,
+        settled_option_id: c.row.settled_option_id,
+        credited_posting_id: c.row.credited_posting_id,
+      })
+      .where('id', '=', c.row.id)
+      .execute();
     const type = EVENT_OF[t.to];
-    if (type !== undefined) await appendEvent(trx, c.row.merchant_id, type, writeExactJson(checkoutView(c, ctx.publicBaseUrl)), ctx.at);
+    if (type !== undefined)
+      await appendEvent(trx, c.row.merchant_id, type, writeExactJson(checkoutView(c, ctx.publicBaseUrl)), ctx.at);
     return true;
   };
 
@@ -80,7 +96,11 @@ export async function evaluate(trx: Db, id: string, ctx: EngineContext, explicit
     // Whatever the payments and the clock already decided comes first (a cancel after expiry is refused).
     await settleFacts();
     if (!(await apply(explicit.event, explicit.settlement))) {
-      throw new HostpayError('CHECKOUT_STATE_CONFLICT', `checkout ${id} is ${c.row.status}${c.row.reason ? ` (${c.row.reason})` : ''}: this action is not possible in that state`, { status: c.row.status, reason: c.row.reason });
+      throw new HostpayError(
+        'CHECKOUT_STATE_CONFLICT',
+        `checkout ${id} is ${c.row.status}${c.row.reason ? ` (${c.row.reason})` : ''}: this action is not possible in that state`,
+        { status: c.row.status, reason: c.row.reason },
+      );
     }
   }
   await settleFacts();
@@ -100,22 +120,45 @@ export async function evaluate(trx: Db, id: string, ctx: EngineContext, explicit
  * the threshold (received − the fee locked on that option), or as the operator decided. At most
  * once per checkout: the posting's idempotency key is the checkout id.
  */
-async function settle(trx: Db, c: LoadedCheckout, ctx: EngineContext, settlement: OperatorSettlement | undefined): Promise<string> {
+async function settle(
+  trx: Db,
+  c: LoadedCheckout,
+  ctx: EngineContext,
+  settlement: OperatorSettlement | undefined,
+): Promise<string> {
   let credit: { assetId: string; chainId: string; amount: Decimal; optionId: string | null };
   if (settlement !== undefined) credit = { ...settlement, optionId: null };
   else {
     const facts = checkoutFacts(c, ctx.at);
     const met = optionAtThreshold(facts);
     const option = c.options.find((o) => o.id === met?.id);
-    if (met === undefined || option === undefined) throw new Error(`checkout ${c.row.id} settles without an option at the threshold`);
+    if (met === undefined || option === undefined)
+      throw new Error(`checkout ${c.row.id} settles without an option at the threshold`);
     const received = optionTotals(met, facts.payments).received;
-    credit = { assetId: option.asset_id, chainId: option.chain_id, amount: creditFor(received, new Decimal(option.fee_in_asset)), optionId: option.id };
+    credit = {
+      assetId: option.asset_id,
+      chainId: option.chain_id,
+      amount: creditFor(received, new Decimal(option.fee_in_asset)),
+      optionId: option.id,
+    };
   }
   c.row.settled_option_id = credit.optionId;
   if (credit.amount.lte(0)) return c.row.merchant_id;
-  const { posting, walletId } = await creditInTransaction(trx, ctx.dialect, { merchantId: c.row.merchant_id, assetId: credit.assetId, chainId: credit.chainId, amount: credit.amount, idempotencyKey: `checkout:${c.row.id}`, at: ctx.at });
+  const { posting, walletId } = await creditInTransaction(trx, ctx.dialect, {
+    merchantId: c.row.merchant_id,
+    assetId: credit.assetId,
+    chainId: credit.chainId,
+    amount: credit.amount,
+    idempotencyKey: `checkout:${c.row.id}`,
+    at: ctx.at,
+  });
   c.row.credited_posting_id = posting.id;
-  await appendEvent(trx, c.row.merchant_id, 'wallet.balance_changed', balanceChangedJson(walletId, posting, { checkoutId: c.row.id }), ctx.at);
+  await appendEvent(
+    trx,
+    c.row.merchant_id,
+    'wallet.balance_changed',
+    balanceChangedJson(walletId, posting, { checkoutId: c.row.id }),
+    ctx.at,
+  );
   return c.row.merchant_id;
 }
-

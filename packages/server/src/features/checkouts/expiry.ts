@@ -6,7 +6,11 @@ import type { CheckoutService } from './service.js';
  * restarted server catches up on its first tick, since due checkouts are found by their
  * expiresAt, not by a timer per checkout. Returns the function that stops it.
  */
-export function startExpiryTimer(checkouts: Pick<CheckoutService, 'expireDue'>, intervalMs: number, warn: (message: string) => void): () => void {
+export function startExpiryTimer(
+  checkouts: Pick<CheckoutService, 'expireDue'>,
+  intervalMs: number,
+  warn: (message: string) => void,
+): () => void {
   if (intervalMs <= 0) return () => undefined;
   let running = false;
   let stopped = false;

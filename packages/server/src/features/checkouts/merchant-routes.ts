@@ -16,7 +16,17 @@ export interface CheckoutRouteContext extends RouteContext {
 
 // Metadata (20 × 540 characters), description, URLs and options fit well inside this.
 const CHECKOUT_BODY_LIMIT = 32 * 1024;
-const CREATE_ERRORS = [...BASE_ERRORS, 'INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_URL', 'IDEMPOTENCY_CONFLICT', 'UNSUPPORTED_CURRENCY', 'NO_FEE_SCHEDULE', 'NO_RATE', 'NO_PAYABLE_OPTION'] as const;
+const CREATE_ERRORS = [
+  ...BASE_ERRORS,
+  'INVALID_AMOUNT',
+  'INVALID_CURRENCY',
+  'INVALID_URL',
+  'IDEMPOTENCY_CONFLICT',
+  'UNSUPPORTED_CURRENCY',
+  'NO_FEE_SCHEDULE',
+  'NO_RATE',
+  'NO_PAYABLE_OPTION',
+] as const;
 const one = (description: string) => ok(Type.Ref(Checkout), description);
 const many = okPage(Type.Ref(Checkout), 'Checkouts, newest first.');
 
@@ -30,77 +40,160 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
   if (checkouts === undefined) return;
   const merchantOf = merchantScope(app, ctx, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
 
-  app.post(CHECKOUT_PATHS.checkouts, {
-    bodyLimit: CHECKOUT_BODY_LIMIT,
-    schema: {
-      tags: ['checkout'], operationId: 'createCheckout', summary: 'Create a hosted checkout',
-      description: 'Prices one payment option per asset and chain (amountDue at a rate locked until expiresAt, fee as the fee preview computes it), hands each a fresh deposit address and returns the checkout with the URL of its payment page. Body signed like every request; amounts as JSON numbers or strings, read exactly.',
-      security: SECURITY.merchant, headers: IdempotencyHeaders, querystring: Type.Object(MerchantQuery, { additionalProperties: false }), body: CreateCheckoutBody,
-      response: { 201: one('The new checkout.'), ...errorResponses(CREATE_ERRORS) },
+  app.post(
+    CHECKOUT_PATHS.checkouts,
+    {
+      bodyLimit: CHECKOUT_BODY_LIMIT,
+      schema: {
+        tags: ['checkout'],
+        operationId: 'createCheckout',
+        summary: 'Create a hosted checkout',
+        description:
+          'Prices one payment option per asset and chain (amountDue at a rate locked until expiresAt, fee as the fee preview computes it), hands each a fresh deposit address and returns the checkout with the URL of its payment page. Body signed like every request; amounts as JSON numbers or strings, read exactly.',
+        security: SECURITY.merchant,
+        headers: IdempotencyHeaders,
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        body: CreateCheckoutBody,
+        response: { 201: one('The new checkout.'), ...errorResponses(CREATE_ERRORS) },
+      },
+      config: { scope: 'checkout:write' },
     },
-    config: { scope: 'checkout:write' },
-  }, async (req, reply) => {
-    const merchantId = await merchantOf(req, req.query.merchantId);
-    return send(reply, 201, envelopeJson(await checkouts.createJson(merchantId, req.body), 'checkout created'));
-  });
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      return send(reply, 201, envelopeJson(await checkouts.createJson(merchantId, req.body), 'checkout created'));
+    },
+  );
 
-  app.get(CHECKOUT_PATHS.checkouts, {
-    schema: {
-      tags: ['checkout'], operationId: 'listCheckouts', summary: 'List checkouts, newest first',
-      description: 'Filters: status, orderId, createdFrom (inclusive), createdTo (exclusive). `result` is an array; the envelope carries `nextCursor` (null on the last page), sent back as ?cursor=.',
-      security: SECURITY.merchant,
-      querystring: Type.Object({
-        ...MerchantQuery, ...PageQuery,
-        status: Type.Optional(Type.String({ maxLength: 20, description: 'one status' })),
-        orderId: Type.Optional(Type.String({ maxLength: 64 })),
-        createdFrom: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, inclusive' })),
-        createdTo: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, exclusive' })),
-      }, { additionalProperties: false }),
-      response: { 200: many, ...errorResponses(BASE_ERRORS) },
+  app.get(
+    CHECKOUT_PATHS.checkouts,
+    {
+      schema: {
+        tags: ['checkout'],
+        operationId: 'listCheckouts',
+        summary: 'List checkouts, newest first',
+        description:
+          'Filters: status, orderId, createdFrom (inclusive), createdTo (exclusive). `result` is an array; the envelope carries `nextCursor` (null on the last page), sent back as ?cursor=.',
+        security: SECURITY.merchant,
+        querystring: Type.Object(
+          {
+            ...MerchantQuery,
+            ...PageQuery,
+            status: Type.Optional(Type.String({ maxLength: 20, description: 'one status' })),
+            orderId: Type.Optional(Type.String({ maxLength: 64 })),
+            createdFrom: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, inclusive' })),
+            createdTo: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, exclusive' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: many, ...errorResponses(BASE_ERRORS) },
+      },
+      config: { scope: 'checkout:read' },
     },
-    config: { scope: 'checkout:read' },
-  }, async (req, reply) => {
-    const { merchantId: asked, limit, cursor, ...filter } = req.query;
-    const merchantId = await merchantOf(req, asked);
-    const result = await checkouts.listForMerchant(merchantId, filter, pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }));
-    return send(reply, 200, writeExactJson({ status: true, message: 'OK', isSuccess: true, result: result.items, nextCursor: result.nextCursor }));
-  });
+    async (req, reply) => {
+      const { merchantId: asked, limit, cursor, ...filter } = req.query;
+      const merchantId = await merchantOf(req, asked);
+      const result = await checkouts.listForMerchant(
+        merchantId,
+        filter,
+        pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
+      );
+      return send(
+        reply,
+        200,
+        writeExactJson({
+          status: true,
+          message: 'OK',
+          isSuccess: true,
+          result: result.items,
+          nextCursor: result.nextCursor,
+        }),
+      );
+    },
+  );
 
-  app.get(CHECKOUT_PATHS.checkout, {
-    schema: {
-      tags: ['checkout'], operationId: 'getCheckout', summary: 'One checkout (another merchant\'s id is 404)',
-      description: 'The checkout with its payment options (address, amountDue, received), payments and timeline.',
-      security: SECURITY.merchant, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
-      response: { 200: one('The checkout.'), ...errorResponses(BASE_ERRORS) },
+  app.get(
+    CHECKOUT_PATHS.checkout,
+    {
+      schema: {
+        tags: ['checkout'],
+        operationId: 'getCheckout',
+        summary: "One checkout (another merchant's id is 404)",
+        description: 'The checkout with its payment options (address, amountDue, received), payments and timeline.',
+        security: SECURITY.merchant,
+        params: IdParams('checkout'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        response: { 200: one('The checkout.'), ...errorResponses(BASE_ERRORS) },
+      },
+      config: { scope: 'checkout:read' },
     },
-    config: { scope: 'checkout:read' },
-  }, async (req, reply) => send(reply, 200, successBody(await checkouts.get(await merchantOf(req, req.query.merchantId), req.params.id))));
+    async (req, reply) =>
+      send(reply, 200, successBody(await checkouts.get(await merchantOf(req, req.query.merchantId), req.params.id))),
+  );
 
-  app.post(CHECKOUT_PATHS.cancel, {
-    bodyLimit: 1024,
-    schema: {
-      tags: ['checkout'], operationId: 'cancelCheckout', summary: 'Cancel an open checkout (409 once anything was paid)',
-      description: 'Only while `open`; any other status is 409 CHECKOUT_STATE_CONFLICT. A payment that arrives later puts the checkout in review (paid_late).',
-      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
-      body: Type.Object({}, { additionalProperties: false, description: 'no body, or {}' }),
-      response: { 200: one('The canceled checkout.'), ...errorResponses([...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'CHECKOUT_STATE_CONFLICT']) },
+  app.post(
+    CHECKOUT_PATHS.cancel,
+    {
+      bodyLimit: 1024,
+      schema: {
+        tags: ['checkout'],
+        operationId: 'cancelCheckout',
+        summary: 'Cancel an open checkout (409 once anything was paid)',
+        description:
+          'Only while `open`; any other status is 409 CHECKOUT_STATE_CONFLICT. A payment that arrives later puts the checkout in review (paid_late).',
+        security: SECURITY.merchant,
+        headers: IdempotencyHeaders,
+        params: IdParams('checkout'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        body: Type.Object({}, { additionalProperties: false, description: 'no body, or {}' }),
+        response: {
+          200: one('The canceled checkout.'),
+          ...errorResponses([...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'CHECKOUT_STATE_CONFLICT']),
+        },
+      },
+      config: { scope: 'checkout:write' },
     },
-    config: { scope: 'checkout:write' },
-  }, async (req, reply) => send(reply, 200, successBody(await checkouts.cancel(await merchantOf(req, req.query.merchantId), req.params.id), 'checkout canceled')));
+    async (req, reply) =>
+      send(
+        reply,
+        200,
+        successBody(
+          await checkouts.cancel(await merchantOf(req, req.query.merchantId), req.params.id),
+          'checkout canceled',
+        ),
+      ),
+  );
 
-  app.post(CHECKOUT_PATHS.simulatePayment, {
-    bodyLimit: 4096,
-    schema: {
-      tags: ['checkout'], operationId: 'simulatePayment', summary: 'Sandbox: pay a checkout as if a chain indexer saw it',
-      description: 'Only on a sandbox server (404 otherwise). Goes through the same code as the operators\' transfers endpoint.',
-      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('checkout'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }), body: SimulatePaymentBody,
-      response: { 200: one('The checkout after the payment.'), ...errorResponses([...BASE_ERRORS, 'INVALID_AMOUNT', 'IDEMPOTENCY_CONFLICT']) },
+  app.post(
+    CHECKOUT_PATHS.simulatePayment,
+    {
+      bodyLimit: 4096,
+      schema: {
+        tags: ['checkout'],
+        operationId: 'simulatePayment',
+        summary: 'Sandbox: pay a checkout as if a chain indexer saw it',
+        description:
+          "Only on a sandbox server (404 otherwise). Goes through the same code as the operators' transfers endpoint.",
+        security: SECURITY.merchant,
+        headers: IdempotencyHeaders,
+        params: IdParams('checkout'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        body: SimulatePaymentBody,
+        response: {
+          200: one('The checkout after the payment.'),
+          ...errorResponses([...BASE_ERRORS, 'INVALID_AMOUNT', 'IDEMPOTENCY_CONFLICT']),
+        },
+      },
+      config: { scope: 'checkout:write' },
     },
-    config: { scope: 'checkout:write' },
-  }, async (req, reply) => {
-    const merchantId = await merchantOf(req, req.query.merchantId);
-    const { amount, ...rest } = req.body;
-    const body = { ...rest, ...(amount === undefined ? {} : { amount: String(amount) }) };
-    return send(reply, 200, successBody(await checkouts.simulatePayment(merchantId, req.params.id, body), 'payment simulated'));
-  });
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      const { amount, ...rest } = req.body;
+      const body = { ...rest, ...(amount === undefined ? {} : { amount: String(amount) }) };
+      return send(
+        reply,
+        200,
+        successBody(await checkouts.simulatePayment(merchantId, req.params.id, body), 'payment simulated'),
+      );
+    },
+  );
 }

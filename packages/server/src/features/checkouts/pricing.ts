@@ -35,7 +35,8 @@ export interface OptionPricing {
 
 export function priceOption(input: OptionPricingInput): OptionPricing {
   if (!input.amount.isFinite() || input.amount.lte(0)) throw new RangeError('amount must be positive');
-  if (!Number.isInteger(input.assetDecimals) || input.assetDecimals < 0 || input.assetDecimals > 18) throw new RangeError('asset precision must be 0..18');
+  if (!Number.isInteger(input.assetDecimals) || input.assetDecimals < 0 || input.assetDecimals > 18)
+    throw new RangeError('asset precision must be 0..18');
   const rate = input.rate ?? new Decimal(1);
   if (rate.lte(0)) throw new RangeError('rate must be positive');
   const amountDue = input.amount.times(rate).toDecimalPlaces(input.assetDecimals, Decimal.ROUND_UP);

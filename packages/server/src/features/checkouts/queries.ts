@@ -3,7 +3,14 @@ import type { Db } from '../../store/store.js';
 import type { CheckoutOptionTable, CheckoutTable, CheckoutTimelineTable, TransferTable } from '../../store/schema.js';
 
 export type CheckoutRow = CheckoutTable;
-export type OptionRow = CheckoutOptionTable & { asset_symbol: string; asset_decimals: number; chain_symbol: string; network_name: string; token_contract: string | null; chain_family: string };
+export type OptionRow = CheckoutOptionTable & {
+  asset_symbol: string;
+  asset_decimals: number;
+  chain_symbol: string;
+  network_name: string;
+  token_contract: string | null;
+  chain_family: string;
+};
 export type TransferRow = TransferTable & { asset_symbol: string; chain_symbol: string };
 export type TimelineRow = CheckoutTimelineTable;
 
@@ -25,7 +32,14 @@ export function listOptions(db: Db, checkoutIds: string[]): Promise<OptionRow[]>
     .innerJoin('chains as c', 'c.id', 'o.chain_id')
     .innerJoin('networks as n', 'n.id', 'o.network_id')
     .selectAll('o')
-    .select(['a.symbol as asset_symbol', 'a.decimals as asset_decimals', 'c.symbol as chain_symbol', 'c.family as chain_family', 'n.name as network_name', 'n.token_contract as token_contract'])
+    .select([
+      'a.symbol as asset_symbol',
+      'a.decimals as asset_decimals',
+      'c.symbol as chain_symbol',
+      'c.family as chain_family',
+      'n.name as network_name',
+      'n.token_contract as token_contract',
+    ])
     .where('o.checkout_id', 'in', checkoutIds)
     .orderBy('o.checkout_id')
     .orderBy('o.position')
@@ -48,17 +62,34 @@ export function listTransfers(db: Db, checkoutIds: string[]): Promise<TransferRo
 
 export function listTimeline(db: Db, checkoutIds: string[]): Promise<TimelineRow[]> {
   if (checkoutIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('checkout_timeline').selectAll().where('checkout_id', 'in', checkoutIds).orderBy('checkout_id').orderBy('seq').execute();
+  return db
+    .selectFrom('checkout_timeline')
+    .selectAll()
+    .where('checkout_id', 'in', checkoutIds)
+    .orderBy('checkout_id')
+    .orderBy('seq')
+    .execute();
 }
 
-export async function appendTimeline(db: Db, checkoutId: string, seq: number, status: string, reason: string | null, at: string): Promise<void> {
+export async function appendTimeline(
+  db: Db,
+  checkoutId: string,
+  seq: number,
+  status: string,
+  reason: string | null,
+  at: string,
+): Promise<void> {
   await insertRow(db, 'checkout_timeline', { checkout_id: checkoutId, seq, status, reason, at });
 }
 
 /** Everything a checkout's view and its decisions need, in four queries. */
 export async function loadCheckouts(db: Db, rows: CheckoutRow[]): Promise<LoadedCheckout[]> {
   const ids = rows.map((r) => r.id);
-  const [options, transfers, timeline] = await Promise.all([listOptions(db, ids), listTransfers(db, ids), listTimeline(db, ids)]);
+  const [options, transfers, timeline] = await Promise.all([
+    listOptions(db, ids),
+    listTransfers(db, ids),
+    listTimeline(db, ids),
+  ]);
   return rows.map((row) => ({
     row,
     options: options.filter((o) => o.checkout_id === row.id),

@@ -15,116 +15,260 @@ import type { CheckoutService } from './service.js';
  */
 const TransferView = Type.Object(
   {
-    id: Type.String(), chain: Type.String(), txHash: Type.String(), index: Type.Integer(), toAddress: Type.String(), asset: Type.String(),
-    amount: Type.Number({ description: 'exact decimal' }), confirmations: Type.Integer(),
-    blockTime: Type.Union([Type.String(), Type.Null()]), blockHash: Type.Union([Type.String(), Type.Null()]),
-    checkoutId: Type.Union([Type.String(), Type.Null()]), matched: Type.Boolean(), retracted: Type.Boolean(),
-    exception: Type.Union([Type.String(), Type.Null()], { description: 'unmatched, extra_payment, wrong_asset or paid_late: why an operator should look at it' }),
-    detectedAt: Type.String(), updatedAt: Type.String(),
+    id: Type.String(),
+    chain: Type.String(),
+    txHash: Type.String(),
+    index: Type.Integer(),
+    toAddress: Type.String(),
+    asset: Type.String(),
+    amount: Type.Number({ description: 'exact decimal' }),
+    confirmations: Type.Integer(),
+    blockTime: Type.Union([Type.String(), Type.Null()]),
+    blockHash: Type.Union([Type.String(), Type.Null()]),
+    checkoutId: Type.Union([Type.String(), Type.Null()]),
+    matched: Type.Boolean(),
+    retracted: Type.Boolean(),
+    exception: Type.Union([Type.String(), Type.Null()], {
+      description: 'unmatched, extra_payment, wrong_asset or paid_late: why an operator should look at it',
+    }),
+    detectedAt: Type.String(),
+    updatedAt: Type.String(),
   },
   { additionalProperties: false },
 );
-const TransferOutcome = Type.Object({ created: Type.Optional(Type.Boolean()), transfer: TransferView, checkout: Type.Union([Type.Ref(Checkout), Type.Null()]) }, { additionalProperties: false });
+const TransferOutcome = Type.Object(
+  {
+    created: Type.Optional(Type.Boolean()),
+    transfer: TransferView,
+    checkout: Type.Union([Type.Ref(Checkout), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
 
 const TransferBody = Type.Object(
   {
     chain: Type.String({ minLength: 1, maxLength: 12, description: 'chain symbol, e.g. ETH' }),
     txHash: Type.String({ minLength: 1, maxLength: 128 }),
-    index: Type.Integer({ minimum: 0, description: 'output index (BTC) or log index (EVM/TRON tokens); 0 for a native transfer' }),
+    index: Type.Integer({
+      minimum: 0,
+      description: 'output index (BTC) or log index (EVM/TRON tokens); 0 for a native transfer',
+    }),
     toAddress: Type.String({ minLength: 1, maxLength: 128 }),
     asset: Type.String({ minLength: 1, maxLength: 12 }),
     amount: DecimalString('Amount moved, in the asset'),
     confirmations: Type.Integer({ minimum: 0 }),
-    blockTime: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601; decides whether a payment was on time' })),
+    blockTime: Type.Optional(
+      Type.String({ maxLength: 64, description: 'ISO 8601; decides whether a payment was on time' }),
+    ),
     blockHash: Type.Optional(Type.String({ maxLength: 128 })),
   },
   { additionalProperties: false },
 );
 
-const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_AMOUNT', 'CHECKOUT_STATE_CONFLICT', 'NO_RATE', 'NO_FEE_SCHEDULE'] as const;
+const WRITE_ERRORS = [
+  ...ERRORS.adminWrite,
+  'INVALID_AMOUNT',
+  'CHECKOUT_STATE_CONFLICT',
+  'NO_RATE',
+  'NO_FEE_SCHEDULE',
+] as const;
 
-export async function checkoutAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<{ checkouts: CheckoutService }>): Promise<void> {
+export async function checkoutAdminRoutes(
+  app: TypedApp,
+  { admin }: AdminRouteContext<{ checkouts: CheckoutService }>,
+): Promise<void> {
   const svc = admin.checkouts;
 
-  app.post('/transfers', {
-    schema: {
-      ...WRITE, operationId: 'reportTransfer', summary: 'Report a transfer seen on a chain (indexer feed)',
-      description: 'Idempotent on chain + txHash + index: a repeat may only raise confirmations. A transfer to a deposit address moves its checkout as the contract says before the answer; one to no known address is kept as unmatched. 201 for a new transfer, 200 for a repeat.',
-      body: TransferBody,
-      response: { 201: ok(TransferOutcome, 'The transfer and its checkout.'), 200: ok(TransferOutcome, 'A repeat: the transfer as it stands.'), ...errorResponses(WRITE_ERRORS) },
+  app.post(
+    '/transfers',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'reportTransfer',
+        summary: 'Report a transfer seen on a chain (indexer feed)',
+        description:
+          'Idempotent on chain + txHash + index: a repeat may only raise confirmations. A transfer to a deposit address moves its checkout as the contract says before the answer; one to no known address is kept as unmatched. 201 for a new transfer, 200 for a repeat.',
+        body: TransferBody,
+        response: {
+          201: ok(TransferOutcome, 'The transfer and its checkout.'),
+          200: ok(TransferOutcome, 'A repeat: the transfer as it stands.'),
+          ...errorResponses(WRITE_ERRORS),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const result = await svc.reportTransfer(req.body);
-    return send(reply, result.created ? 201 : 200, successBody(result, result.created ? 'transfer recorded' : 'transfer already known'));
-  });
-
-  app.get('/transfers', {
-    schema: {
-      ...READ, operationId: 'listTransfers', summary: 'Transfers, oldest first; ?matched=false for the unmatched ones',
-      description: 'Every reported transfer with its checkout (if any) and exception: unmatched, extra_payment, wrong_asset or paid_late. Paged with nextCursor.',
-      querystring: Query({ ...PageQuery, matched: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])), chain: Type.Optional(Type.String({ maxLength: 12 })), checkoutId: Type.Optional(Id('checkout')) }),
-      response: { 200: ok(Page(TransferView), 'A page of transfers.'), ...errorResponses(ERRORS.adminRead) },
+    async (req, reply) => {
+      const result = await svc.reportTransfer(req.body);
+      return send(
+        reply,
+        result.created ? 201 : 200,
+        successBody(result, result.created ? 'transfer recorded' : 'transfer already known'),
+      );
     },
-  }, async (req, reply) => {
-    const { matched, chain, checkoutId } = req.query;
-    const page = await svc.listTransfers({ matched: matched === undefined ? undefined : matched === 'true', chain, checkoutId }, pageOf(req.query));
-    return send(reply, 200, successBody(page, 'transfers'));
-  });
+  );
 
-  app.post('/transfers/:id/retract', {
-    schema: {
-      ...WRITE, operationId: 'retractTransfer', summary: 'Retract a transfer orphaned by a reorganisation',
-      description: 'The transfer stops counting; a checkout in processing whose total falls below the threshold goes back to underpaid or open (payment_retracted).',
-      params: IdParams('transfer'), body: NoBody,
-      response: { 200: ok(TransferOutcome, 'The retracted transfer and its checkout.'), ...errorResponses(WRITE_ERRORS) },
+  app.get(
+    '/transfers',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listTransfers',
+        summary: 'Transfers, oldest first; ?matched=false for the unmatched ones',
+        description:
+          'Every reported transfer with its checkout (if any) and exception: unmatched, extra_payment, wrong_asset or paid_late. Paged with nextCursor.',
+        querystring: Query({
+          ...PageQuery,
+          matched: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+          chain: Type.Optional(Type.String({ maxLength: 12 })),
+          checkoutId: Type.Optional(Id('checkout')),
+        }),
+        response: { 200: ok(Page(TransferView), 'A page of transfers.'), ...errorResponses(ERRORS.adminRead) },
+      },
     },
-  }, async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')));
-
-  app.post('/transfers/:id/attach', {
-    schema: {
-      ...WRITE, operationId: 'attachTransfer', summary: 'Give an unmatched transfer to a checkout',
-      description: 'Matches an unmatched transfer to the checkout\'s option on the same chain (same asset when there is one) and lets the checkout react. Audited.',
-      params: IdParams('transfer'), body: Type.Object({ checkoutId: Id('checkout') }, { additionalProperties: false }),
-      response: { 200: ok(TransferOutcome, 'The transfer and the checkout it now pays.'), ...errorResponses(WRITE_ERRORS) },
+    async (req, reply) => {
+      const { matched, chain, checkoutId } = req.query;
+      const page = await svc.listTransfers(
+        { matched: matched === undefined ? undefined : matched === 'true', chain, checkoutId },
+        pageOf(req.query),
+      );
+      return send(reply, 200, successBody(page, 'transfers'));
     },
-  }, async (req, reply) => send(reply, 200, successBody(await svc.attachTransfer(req.params.id, req.body.checkoutId, auditOf(req)), 'transfer attached')));
+  );
 
-  app.get('/checkouts', {
-    schema: {
-      ...READ, operationId: 'listAllCheckouts', summary: 'Checkouts of every merchant, oldest first',
-      description: 'Filters: merchantId, status, orderId, createdFrom, createdTo. Paged with nextCursor.',
-      querystring: Query({
-        ...PageQuery, merchantId: Type.Optional(Id('merchant')), status: Type.Optional(Type.String({ maxLength: 20 })), orderId: Type.Optional(Type.String({ maxLength: 64 })),
-        createdFrom: Type.Optional(Type.String({ maxLength: 64 })), createdTo: Type.Optional(Type.String({ maxLength: 64 })),
-      }),
-      response: { 200: ok(Page(Type.Ref(Checkout)), 'A page of checkouts.'), ...errorResponses(ERRORS.adminRead) },
+  app.post(
+    '/transfers/:id/retract',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'retractTransfer',
+        summary: 'Retract a transfer orphaned by a reorganisation',
+        description:
+          'The transfer stops counting; a checkout in processing whose total falls below the threshold goes back to underpaid or open (payment_retracted).',
+        params: IdParams('transfer'),
+        body: NoBody,
+        response: {
+          200: ok(TransferOutcome, 'The retracted transfer and its checkout.'),
+          ...errorResponses(WRITE_ERRORS),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const { limit, cursor, ...filter } = req.query;
-    return send(reply, 200, writeExactJson({ status: true, message: 'checkouts', isSuccess: true, result: await svc.listAll(filter, pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) })) }));
-  });
+    async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')),
+  );
 
-  app.get('/checkouts/:id', {
-    schema: { ...READ, operationId: 'getAnyCheckout', summary: 'One checkout, any merchant',
-      description: 'The checkout as its merchant sees it.', params: IdParams('checkout'), response: { 200: ok(Type.Ref(Checkout), 'The checkout.'), ...errorResponses(ERRORS.adminRead) } },
-  }, async (req, reply) => send(reply, 200, successBody(await svc.get(undefined, req.params.id))));
-
-  app.post('/checkouts/:id/settle', {
-    schema: {
-      ...WRITE, operationId: 'settleCheckout', summary: 'Settle a checkout in review: credit what was received minus the fee for that value',
-      description: 'Only in needs_review (else 409). Credits the value received (at the locked rate, or today\'s rate for an asset not offered) minus the fee for that value, in the asset received. Audited.',
-      params: IdParams('checkout'),
-      body: Type.Object({ asset: Type.Optional(Type.String({ maxLength: 12 })), chain: Type.Optional(Type.String({ maxLength: 12 })) }, { additionalProperties: false, description: 'which payments to credit when several assets arrived; else {}' }),
-      response: { 200: ok(Type.Ref(Checkout), 'The settled checkout.'), ...errorResponses(WRITE_ERRORS) },
+  app.post(
+    '/transfers/:id/attach',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'attachTransfer',
+        summary: 'Give an unmatched transfer to a checkout',
+        description:
+          "Matches an unmatched transfer to the checkout's option on the same chain (same asset when there is one) and lets the checkout react. Audited.",
+        params: IdParams('transfer'),
+        body: Type.Object({ checkoutId: Id('checkout') }, { additionalProperties: false }),
+        response: {
+          200: ok(TransferOutcome, 'The transfer and the checkout it now pays.'),
+          ...errorResponses(WRITE_ERRORS),
+        },
+      },
     },
-  }, async (req, reply) => send(reply, 200, successBody(await svc.settleReview(req.params.id, req.body, auditOf(req)), 'checkout settled')));
+    async (req, reply) =>
+      send(
+        reply,
+        200,
+        successBody(await svc.attachTransfer(req.params.id, req.body.checkoutId, auditOf(req)), 'transfer attached'),
+      ),
+  );
 
-  app.post('/checkouts/:id/reject', {
-    schema: {
-      ...WRITE, operationId: 'rejectCheckout', summary: 'Reject a checkout in review (invalid; nothing credited)',
-      description: 'Only in needs_review (else 409). Audited.',
-      params: IdParams('checkout'), body: NoBody,
-      response: { 200: ok(Type.Ref(Checkout), 'The rejected checkout.'), ...errorResponses(WRITE_ERRORS) },
+  app.get(
+    '/checkouts',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listAllCheckouts',
+        summary: 'Checkouts of every merchant, oldest first',
+        description: 'Filters: merchantId, status, orderId, createdFrom, createdTo. Paged with nextCursor.',
+        querystring: Query({
+          ...PageQuery,
+          merchantId: Type.Optional(Id('merchant')),
+          status: Type.Optional(Type.String({ maxLength: 20 })),
+          orderId: Type.Optional(Type.String({ maxLength: 64 })),
+          createdFrom: Type.Optional(Type.String({ maxLength: 64 })),
+          createdTo: Type.Optional(Type.String({ maxLength: 64 })),
+        }),
+        response: { 200: ok(Page(Type.Ref(Checkout)), 'A page of checkouts.'), ...errorResponses(ERRORS.adminRead) },
+      },
     },
-  }, async (req, reply) => send(reply, 200, successBody(await svc.rejectReview(req.params.id, auditOf(req)), 'checkout rejected')));
+    async (req, reply) => {
+      const { limit, cursor, ...filter } = req.query;
+      return send(
+        reply,
+        200,
+        writeExactJson({
+          status: true,
+          message: 'checkouts',
+          isSuccess: true,
+          result: await svc.listAll(
+            filter,
+            pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
+          ),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/checkouts/:id',
+    {
+      schema: {
+        ...READ,
+        operationId: 'getAnyCheckout',
+        summary: 'One checkout, any merchant',
+        description: 'The checkout as its merchant sees it.',
+        params: IdParams('checkout'),
+        response: { 200: ok(Type.Ref(Checkout), 'The checkout.'), ...errorResponses(ERRORS.adminRead) },
+      },
+    },
+    async (req, reply) => send(reply, 200, successBody(await svc.get(undefined, req.params.id))),
+  );
+
+  app.post(
+    '/checkouts/:id/settle',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'settleCheckout',
+        summary: 'Settle a checkout in review: credit what was received minus the fee for that value',
+        description:
+          "Only in needs_review (else 409). Credits the value received (at the locked rate, or today's rate for an asset not offered) minus the fee for that value, in the asset received. Audited.",
+        params: IdParams('checkout'),
+        body: Type.Object(
+          {
+            asset: Type.Optional(Type.String({ maxLength: 12 })),
+            chain: Type.Optional(Type.String({ maxLength: 12 })),
+          },
+          { additionalProperties: false, description: 'which payments to credit when several assets arrived; else {}' },
+        ),
+        response: { 200: ok(Type.Ref(Checkout), 'The settled checkout.'), ...errorResponses(WRITE_ERRORS) },
+      },
+    },
+    async (req, reply) =>
+      send(reply, 200, successBody(await svc.settleReview(req.params.id, req.body, auditOf(req)), 'checkout settled')),
+  );
+
+  app.post(
+    '/checkouts/:id/reject',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'rejectCheckout',
+        summary: 'Reject a checkout in review (invalid; nothing credited)',
+        description: 'Only in needs_review (else 409). Audited.',
+        params: IdParams('checkout'),
+        body: NoBody,
+        response: { 200: ok(Type.Ref(Checkout), 'The rejected checkout.'), ...errorResponses(WRITE_ERRORS) },
+      },
+    },
+    async (req, reply) =>
+      send(reply, 200, successBody(await svc.rejectReview(req.params.id, auditOf(req)), 'checkout rejected')),
+  );
 }

@@ -4,10 +4,28 @@
  * not name is refused, so no code path can invent a move.
  */
 
-export const CHECKOUT_STATUSES = ['open', 'underpaid', 'processing', 'settled', 'expired', 'canceled', 'needs_review', 'invalid'] as const;
+export const CHECKOUT_STATUSES = [
+  'open',
+  'underpaid',
+  'processing',
+  'settled',
+  'expired',
+  'canceled',
+  'needs_review',
+  'invalid',
+] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
-export const CHECKOUT_REASONS = ['paid_partial', 'paid_over', 'payment_retracted', 'canceled_by_merchant', 'paid_late', 'wrong_asset', 'rejected_by_operator', 'extra_payment'] as const;
+export const CHECKOUT_REASONS = [
+  'paid_partial',
+  'paid_over',
+  'payment_retracted',
+  'canceled_by_merchant',
+  'paid_late',
+  'wrong_asset',
+  'rejected_by_operator',
+  'extra_payment',
+] as const;
 export type CheckoutReason = (typeof CHECKOUT_REASONS)[number];
 
 /** What can happen to a checkout. */
@@ -41,19 +59,34 @@ interface Row {
 export const TRANSITIONS: readonly Row[] = [
   { from: ['open'], event: 'partial_payment', to: () => ({ status: 'underpaid', reason: 'paid_partial' }) },
   { from: ['open', 'underpaid'], event: 'threshold_reached', to: () => ({ status: 'processing', reason: null }) },
-  { from: ['processing'], event: 'confirmed', to: (e) => ({ status: 'settled', reason: e.kind === 'confirmed' && e.overpaid ? 'paid_over' : null }) },
+  {
+    from: ['processing'],
+    event: 'confirmed',
+    to: (e) => ({ status: 'settled', reason: e.kind === 'confirmed' && e.overpaid ? 'paid_over' : null }),
+  },
   {
     from: ['processing'],
     event: 'payment_retracted',
-    to: (e) => ({ status: e.kind === 'payment_retracted' && e.anyLeft ? 'underpaid' : 'open', reason: 'payment_retracted' }),
+    to: (e) => ({
+      status: e.kind === 'payment_retracted' && e.anyLeft ? 'underpaid' : 'open',
+      reason: 'payment_retracted',
+    }),
   },
   { from: ['open'], event: 'merchant_cancel', to: () => ({ status: 'canceled', reason: 'canceled_by_merchant' }) },
   { from: ['open'], event: 'expire', to: () => ({ status: 'expired', reason: null }) },
   { from: ['underpaid'], event: 'expire', to: () => ({ status: 'needs_review', reason: 'paid_partial' }) },
   { from: ['expired', 'canceled'], event: 'late_payment', to: () => ({ status: 'needs_review', reason: 'paid_late' }) },
-  { from: ['open', 'underpaid', 'processing'], event: 'wrong_asset', to: () => ({ status: 'needs_review', reason: 'wrong_asset' }) },
+  {
+    from: ['open', 'underpaid', 'processing'],
+    event: 'wrong_asset',
+    to: () => ({ status: 'needs_review', reason: 'wrong_asset' }),
+  },
   { from: ['needs_review'], event: 'operator_settle', to: () => ({ status: 'settled', reason: 'keep' }) },
-  { from: ['needs_review'], event: 'operator_reject', to: () => ({ status: 'invalid', reason: 'rejected_by_operator' }) },
+  {
+    from: ['needs_review'],
+    event: 'operator_reject',
+    to: () => ({ status: 'invalid', reason: 'rejected_by_operator' }),
+  },
 ];
 
 /** States nothing moves out of. */
@@ -70,7 +103,11 @@ export interface Transition {
  * table has none: the caller answers 409 (a merchant's cancel of a paid checkout), records the
  * payment without a move (a payment to a settled checkout), or ignores it (a second expiry).
  */
-export function transition(status: CheckoutStatus, currentReason: CheckoutReason | null, event: CheckoutEvent): Transition | undefined {
+export function transition(
+  status: CheckoutStatus,
+  currentReason: CheckoutReason | null,
+  event: CheckoutEvent,
+): Transition | undefined {
   const row = TRANSITIONS.find((r) => r.event === event.kind && r.from.includes(status));
   if (row === undefined) return undefined;
   const next = row.to(event);

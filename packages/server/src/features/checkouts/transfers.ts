@@ -41,44 +41,111 @@ export interface ReportOutcome {
  * as `unmatched` for operators.
  */
 export async function reportTransfer(trx: Db, input: TransferReport, ctx: EngineContext): Promise<ReportOutcome> {
-  const chain = await trx.selectFrom('chains').selectAll().where('symbol', '=', input.chain.toUpperCase()).executeTakeFirst();
-  if (chain === undefined) throw new HostpayError('INVALID_BODY', `chain ${input.chain} is not in the catalog`, { field: 'chain' });
-  const asset = await trx.selectFrom('assets').selectAll().where('symbol', '=', input.asset.toUpperCase()).executeTakeFirst();
-  if (asset === undefined) throw new HostpayError('INVALID_BODY', `asset ${input.asset} is not in the catalog`, { field: 'asset' });
-  if (!TX_HASH.test(input.txHash)) throw new HostpayError('INVALID_BODY', 'txHash must be 1 to 128 letters, digits, or : _ -', { field: 'txHash' });
-  if (!Number.isInteger(input.index) || input.index < 0 || input.index > 1_000_000_000) throw new HostpayError('INVALID_BODY', 'index must be a whole number from 0 (the output or log index in the transaction)', { field: 'index' });
-  if (!Number.isInteger(input.confirmations) || input.confirmations < 0 || input.confirmations > 1_000_000_000) throw new HostpayError('INVALID_BODY', 'confirmations must be a whole number from 0', { field: 'confirmations' });
-  if (input.toAddress.length === 0 || input.toAddress.length > 128) throw new HostpayError('INVALID_BODY', 'toAddress must be 1 to 128 characters', { field: 'toAddress' });
+  const chain = await trx
+    .selectFrom('chains')
+    .selectAll()
+    .where('symbol', '=', input.chain.toUpperCase())
+    .executeTakeFirst();
+  if (chain === undefined)
+    throw new HostpayError('INVALID_BODY', `chain ${input.chain} is not in the catalog`, { field: 'chain' });
+  const asset = await trx
+    .selectFrom('assets')
+    .selectAll()
+    .where('symbol', '=', input.asset.toUpperCase())
+    .executeTakeFirst();
+  if (asset === undefined)
+    throw new HostpayError('INVALID_BODY', `asset ${input.asset} is not in the catalog`, { field: 'asset' });
+  if (!TX_HASH.test(input.txHash))
+    throw new HostpayError('INVALID_BODY', 'txHash must be 1 to 128 letters, digits, or : _ -', { field: 'txHash' });
+  if (!Number.isInteger(input.index) || input.index < 0 || input.index > 1_000_000_000)
+    throw new HostpayError(
+      'INVALID_BODY',
+      'index must be a whole number from 0 (the output or log index in the transaction)',
+      { field: 'index' },
+    );
+  if (!Number.isInteger(input.confirmations) || input.confirmations < 0 || input.confirmations > 1_000_000_000)
+    throw new HostpayError('INVALID_BODY', 'confirmations must be a whole number from 0', { field: 'confirmations' });
+  if (input.toAddress.length === 0 || input.toAddress.length > 128)
+    throw new HostpayError('INVALID_BODY', 'toAddress must be 1 to 128 characters', { field: 'toAddress' });
   const parsed = parseAmount(input.amount);
-  if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `amount ${JSON.stringify(input.amount)} ${parsed.reason}: send what the transfer moved, a positive decimal`, { field: 'amount' });
-  if (parsed.value.decimalPlaces() > asset.decimals) throw new HostpayError('INVALID_AMOUNT', `${asset.symbol} has ${asset.decimals} decimal places; ${input.amount} has more`, { field: 'amount' });
+  if (!parsed.ok)
+    throw new HostpayError(
+      'INVALID_AMOUNT',
+      `amount ${JSON.stringify(input.amount)} ${parsed.reason}: send what the transfer moved, a positive decimal`,
+      { field: 'amount' },
+    );
+  if (parsed.value.decimalPlaces() > asset.decimals)
+    throw new HostpayError(
+      'INVALID_AMOUNT',
+      `${asset.symbol} has ${asset.decimals} decimal places; ${input.amount} has more`,
+      { field: 'amount' },
+    );
   let blockTime: string | null = null;
   if (input.blockTime !== undefined) {
     const ms = Date.parse(input.blockTime);
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(input.blockTime) || Number.isNaN(ms)) throw new HostpayError('INVALID_BODY', 'blockTime must be an ISO 8601 time with an offset, e.g. 2026-11-23T10:00:00Z', { field: 'blockTime' });
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(input.blockTime) || Number.isNaN(ms))
+      throw new HostpayError(
+        'INVALID_BODY',
+        'blockTime must be an ISO 8601 time with an offset, e.g. 2026-11-23T10:00:00Z',
+        { field: 'blockTime' },
+      );
     blockTime = new Date(ms).toISOString();
   }
-  if (input.blockHash !== undefined && !TX_HASH.test(input.blockHash)) throw new HostpayError('INVALID_BODY', 'blockHash must be 1 to 128 letters, digits, or : _ -', { field: 'blockHash' });
+  if (input.blockHash !== undefined && !TX_HASH.test(input.blockHash))
+    throw new HostpayError('INVALID_BODY', 'blockHash must be 1 to 128 letters, digits, or : _ -', {
+      field: 'blockHash',
+    });
   const toAddress = canonicalAddress(chain.family, input.toAddress);
   const amount = decimalText(parsed.value);
 
-  const existing = await trx.selectFrom('transfers').selectAll().where('chain_id', '=', chain.id).where('tx_hash', '=', input.txHash).where('log_index', '=', input.index).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('transfers')
+    .selectAll()
+    .where('chain_id', '=', chain.id)
+    .where('tx_hash', '=', input.txHash)
+    .where('log_index', '=', input.index)
+    .executeTakeFirst();
   if (existing !== undefined) {
-    if (existing.to_address !== toAddress || existing.asset_id !== asset.id || !new Decimal(existing.amount).equals(parsed.value)) {
-      throw new HostpayError('IDEMPOTENCY_CONFLICT', `transfer ${input.chain}:${input.txHash}:${input.index} was reported before with another address, asset or amount (${existing.amount} ${asset.symbol} to ${existing.to_address}); a transfer's details never change`, { transferId: existing.id });
+    if (
+      existing.to_address !== toAddress ||
+      existing.asset_id !== asset.id ||
+      !new Decimal(existing.amount).equals(parsed.value)
+    ) {
+      throw new HostpayError(
+        'IDEMPOTENCY_CONFLICT',
+        `transfer ${input.chain}:${input.txHash}:${input.index} was reported before with another address, asset or amount (${existing.amount} ${asset.symbol} to ${existing.to_address}); a transfer's details never change`,
+        { transferId: existing.id },
+      );
     }
     // A repeat raises confirmations only; a transfer retracted by a reorg and seen again is live
     // again, with the confirmations of the block it is in now (its old block's count no longer holds).
     const revived = existing.retracted === 1;
     const confirmations = revived ? input.confirmations : Math.max(existing.confirmations, input.confirmations);
-    if (confirmations === existing.confirmations && !revived) return { transfer: existing, created: false, evaluation: null };
-    const updated = { ...existing, confirmations, retracted: 0, block_hash: input.blockHash ?? existing.block_hash, updated_at: ctx.at };
-    await trx.updateTable('transfers').set({ confirmations, retracted: 0, block_hash: updated.block_hash, updated_at: ctx.at }).where('id', '=', existing.id).execute();
+    if (confirmations === existing.confirmations && !revived)
+      return { transfer: existing, created: false, evaluation: null };
+    const updated = {
+      ...existing,
+      confirmations,
+      retracted: 0,
+      block_hash: input.blockHash ?? existing.block_hash,
+      updated_at: ctx.at,
+    };
+    await trx
+      .updateTable('transfers')
+      .set({ confirmations, retracted: 0, block_hash: updated.block_hash, updated_at: ctx.at })
+      .where('id', '=', existing.id)
+      .execute();
     const evaluation = existing.checkout_id === null ? null : await evaluate(trx, existing.checkout_id, ctx);
     return { transfer: updated, created: false, evaluation };
   }
 
-  const option = await trx.selectFrom('checkout_options as o').innerJoin('checkouts as k', 'k.id', 'o.checkout_id').select(['o.id', 'o.checkout_id', 'k.status']).where('o.chain_id', '=', chain.id).where('o.address', '=', toAddress).executeTakeFirst();
+  const option = await trx
+    .selectFrom('checkout_options as o')
+    .innerJoin('checkouts as k', 'k.id', 'o.checkout_id')
+    .select(['o.id', 'o.checkout_id', 'k.status'])
+    .where('o.chain_id', '=', chain.id)
+    .where('o.address', '=', toAddress)
+    .executeTakeFirst();
   const row: TransferTable = {
     id: newId('trf'),
     chain_id: chain.id,
@@ -93,13 +160,22 @@ export async function reportTransfer(trx: Db, input: TransferReport, ctx: Engine
     checkout_id: option?.checkout_id ?? null,
     option_id: option?.id ?? null,
     retracted: 0,
-    exception: option === undefined ? 'unmatched' : option.status === 'settled' || option.status === 'invalid' ? 'extra_payment' : null,
+    exception:
+      option === undefined
+        ? 'unmatched'
+        : option.status === 'settled' || option.status === 'invalid'
+          ? 'extra_payment'
+          : null,
     detected_at: ctx.at,
     updated_at: ctx.at,
   };
   // Two first reports racing (PostgreSQL): the unique key lets one in; the other waits for it and
   // then takes the repeat path above.
-  const inserted = await trx.insertInto('transfers').values(row).onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing()).executeTakeFirst();
+  const inserted = await trx
+    .insertInto('transfers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+    .executeTakeFirst();
   if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return reportTransfer(trx, input, ctx);
   if (option === undefined) return { transfer: row, created: true, evaluation: null };
   const evaluation = await evaluate(trx, option.checkout_id, ctx);
@@ -114,7 +190,9 @@ export async function reportTransfer(trx: Db, input: TransferReport, ctx: Engine
 /** Why operators should look at a payment that moved its checkout into review. */
 function exceptionOf(e: EvaluateResult): string | null {
   if (!e.moves.includes('needs_review')) return null;
-  return e.checkout.row.reason === 'wrong_asset' || e.checkout.row.reason === 'paid_late' ? e.checkout.row.reason : null;
+  return e.checkout.row.reason === 'wrong_asset' || e.checkout.row.reason === 'paid_late'
+    ? e.checkout.row.reason
+    : null;
 }
 
 export async function retractTransfer(trx: Db, id: string, ctx: EngineContext): Promise<ReportOutcome> {
@@ -127,20 +205,44 @@ export async function retractTransfer(trx: Db, id: string, ctx: EngineContext): 
 }
 
 /** An unmatched transfer given to a checkout by an operator: matched to its option on that chain. */
-export async function attachTransfer(trx: Db, id: string, checkoutId: string, ctx: EngineContext): Promise<ReportOutcome> {
+export async function attachTransfer(
+  trx: Db,
+  id: string,
+  checkoutId: string,
+  ctx: EngineContext,
+): Promise<ReportOutcome> {
   const t = await trx.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
   if (t === undefined) throw new HostpayError('NOT_FOUND', `transfer ${id} does not exist`);
-  if (t.checkout_id !== null) throw new HostpayError('CHECKOUT_STATE_CONFLICT', `transfer ${id} already belongs to checkout ${t.checkout_id}`, { checkoutId: t.checkout_id });
-  const options = await trx.selectFrom('checkout_options').selectAll().where('checkout_id', '=', checkoutId).where('chain_id', '=', t.chain_id).orderBy('position').execute();
+  if (t.checkout_id !== null)
+    throw new HostpayError('CHECKOUT_STATE_CONFLICT', `transfer ${id} already belongs to checkout ${t.checkout_id}`, {
+      checkoutId: t.checkout_id,
+    });
+  const options = await trx
+    .selectFrom('checkout_options')
+    .selectAll()
+    .where('checkout_id', '=', checkoutId)
+    .where('chain_id', '=', t.chain_id)
+    .orderBy('position')
+    .execute();
   if (options.length === 0) {
     const exists = await trx.selectFrom('checkouts').select('id').where('id', '=', checkoutId).executeTakeFirst();
     if (exists === undefined) throw new HostpayError('NOT_FOUND', `checkout ${checkoutId} does not exist`);
-    throw new HostpayError('INVALID_BODY', `checkout ${checkoutId} has no payment option on the transfer's chain`, { field: 'checkoutId' });
+    throw new HostpayError('INVALID_BODY', `checkout ${checkoutId} has no payment option on the transfer's chain`, {
+      field: 'checkoutId',
+    });
   }
   const option = options.find((o) => o.asset_id === t.asset_id) ?? options[0]!;
-  await trx.updateTable('transfers').set({ checkout_id: checkoutId, option_id: option.id, exception: null, updated_at: ctx.at }).where('id', '=', id).execute();
+  await trx
+    .updateTable('transfers')
+    .set({ checkout_id: checkoutId, option_id: option.id, exception: null, updated_at: ctx.at })
+    .where('id', '=', id)
+    .execute();
   const evaluation = await evaluate(trx, checkoutId, ctx);
-  return { transfer: { ...t, checkout_id: checkoutId, option_id: option.id, exception: null, updated_at: ctx.at }, created: false, evaluation };
+  return {
+    transfer: { ...t, checkout_id: checkoutId, option_id: option.id, exception: null, updated_at: ctx.at },
+    created: false,
+    evaluation,
+  };
 }
 
 export const transferView = (t: TransferTable, symbols: { chain: string; asset: string }) => ({

@@ -52,7 +52,10 @@ export function checkoutView(c: LoadedCheckout, publicBaseUrl: string, fee: unkn
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     paymentOptions: c.options.map((o) => {
-      const totals = optionTotals({ id: o.id, amountDue: new Decimal(o.amount_due), confirmationsRequired: o.confirmations_required }, facts);
+      const totals = optionTotals(
+        { id: o.id, amountDue: new Decimal(o.amount_due), confirmationsRequired: o.confirmations_required },
+        facts,
+      );
       return {
         asset: o.asset_symbol,
         chain: o.chain_symbol,
@@ -68,7 +71,12 @@ export function checkoutView(c: LoadedCheckout, publicBaseUrl: string, fee: unkn
         confirmationsRequired: o.confirmations_required,
       };
     }),
-    payments: c.transfers.map((t) => paymentView(t, c.options.find((o) => o.id === t.option_id))),
+    payments: c.transfers.map((t) =>
+      paymentView(
+        t,
+        c.options.find((o) => o.id === t.option_id),
+      ),
+    ),
     timeline: c.timeline.map((t) => ({ status: t.status, reason: t.reason, at: t.at })),
   };
 }

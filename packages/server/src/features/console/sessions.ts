@@ -46,7 +46,10 @@ export interface ConsoleSessionsOptions {
 
 export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessionsOptions) {
   const iso = (ms: number) => new Date(ms).toISOString();
-  const view = (row: { operator: string; created_at: string; last_seen_at: string; expires_at: string }, seenMs: number): SessionView => ({
+  const view = (
+    row: { operator: string; created_at: string; last_seen_at: string; expires_at: string },
+    seenMs: number,
+  ): SessionView => ({
     operator: row.operator,
     createdAt: row.created_at,
     idleExpiresAt: iso(Math.min(seenMs + idleMs, Date.parse(row.expires_at))),
@@ -57,9 +60,19 @@ export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessio
     async create(operator: string): Promise<{ id: string; csrfToken: string; session: SessionView }> {
       const id = randomBytes(32).toString('base64url');
       const at = now();
-      const row = { id_hash: sha256hex(id), operator, token_fingerprint: fingerprints.get(operator) ?? '', created_at: iso(at), last_seen_at: iso(at), expires_at: iso(at + SESSION_ABSOLUTE_MS) };
+      const row = {
+        id_hash: sha256hex(id),
+        operator,
+        token_fingerprint: fingerprints.get(operator) ?? '',
+        created_at: iso(at),
+        last_seen_at: iso(at),
+        expires_at: iso(at + SESSION_ABSOLUTE_MS),
+      };
       // Ended sessions are swept here, at sign-in: there is no timer for them.
-      await db.deleteFrom('console_sessions').where((eb) => eb.or([eb('expires_at', '<=', iso(at)), eb('last_seen_at', '<', iso(at - idleMs))])).execute();
+      await db
+        .deleteFrom('console_sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', iso(at)), eb('last_seen_at', '<', iso(at - idleMs))]))
+        .execute();
       await db.insertInto('console_sessions').values(row).execute();
       return { id, csrfToken: csrfTokenOf(id), session: view(row, at) };
     },
@@ -77,7 +90,12 @@ export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessio
         await db.deleteFrom('console_sessions').where('id_hash', '=', hash).execute();
         return undefined;
       }
-      if (at - seen >= TOUCH_EVERY_MS) await db.updateTable('console_sessions').set({ last_seen_at: iso(at) }).where('id_hash', '=', hash).execute();
+      if (at - seen >= TOUCH_EVERY_MS)
+        await db
+          .updateTable('console_sessions')
+          .set({ last_seen_at: iso(at) })
+          .where('id_hash', '=', hash)
+          .execute();
       return view(row, at - seen >= TOUCH_EVERY_MS ? at : seen);
     },
 
@@ -108,14 +126,16 @@ export function sessionCookie(name: string, value: string, secure: boolean, maxA
 }
 
 /** Behind https: directly, through a trusted proxy's X-Forwarded-Proto, or as the public URL says. */
-export const behindHttps = (req: { protocol: string }, publicUrl: string): boolean => req.protocol === 'https' || publicUrl.startsWith('https://');
+export const behindHttps = (req: { protocol: string }, publicUrl: string): boolean =>
+  req.protocol === 'https' || publicUrl.startsWith('https://');
 
 /**
  * The console session id of a request. Behind https it is only read from the `__Host-` cookie: a
  * plain-named one can be planted by a sibling subdomain or over plain http, and reading it would
  * undo what the prefix guarantees.
  */
-export const sessionIdOf = (cookieHeader: string | undefined, secure: boolean): string | undefined => readCookie(cookieHeader, cookieName(secure));
+export const sessionIdOf = (cookieHeader: string | undefined, secure: boolean): string | undefined =>
+  readCookie(cookieHeader, cookieName(secure));
 
 /** The sessions as the operator hook sees them (auth/operator-auth.ts). */
 export const asOperatorSessions = (sessions: ConsoleSessions, publicUrl: string): OperatorSessions => ({

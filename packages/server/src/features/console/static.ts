@@ -32,7 +32,8 @@ export function loadConsoleFiles(dir = consoleDir()): ConsoleFiles | undefined {
   if (existsSync(assetDir)) {
     for (const name of readdirSync(assetDir)) {
       const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-      if (type !== undefined && /^[A-Za-z0-9._-]{1,80}$/.test(name)) assets.set(name, { type, body: readFileSync(join(assetDir, name)) });
+      if (type !== undefined && /^[A-Za-z0-9._-]{1,80}$/.test(name))
+        assets.set(name, { type, body: readFileSync(join(assetDir, name)) });
     }
   }
   return { index: readFileSync(indexFile), assets };

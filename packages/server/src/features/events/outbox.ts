@@ -31,12 +31,22 @@ const bumpSequence = prepared(['merchantId'], (db, v) =>
  * decimals as number literals). The per-merchant sequence comes from a counter row that the
  * update locks: two transactions of one merchant take consecutive numbers, never the same one.
  */
-export async function appendEvent(trx: Db, merchantId: string, type: EventType, objectJson: string, at: string): Promise<AppendedEvent> {
+export async function appendEvent(
+  trx: Db,
+  merchantId: string,
+  type: EventType,
+  objectJson: string,
+  at: string,
+): Promise<AppendedEvent> {
   const [bumped] = (await bumpSequence(trx, { merchantId })).rows;
   let sequence = bumped?.last_sequence;
   if (sequence === undefined) {
     // First event of this merchant: a concurrent first insert loses on the primary key and retries as an update.
-    const inserted = await trx.insertInto('event_sequences').values({ merchant_id: merchantId, last_sequence: 1 }).onConflict((oc) => oc.column('merchant_id').doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('event_sequences')
+      .values({ merchant_id: merchantId, last_sequence: 1 })
+      .onConflict((oc) => oc.column('merchant_id').doNothing())
+      .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) sequence = 1;
     else {
       const again = await trx
@@ -49,7 +59,14 @@ export async function appendEvent(trx: Db, merchantId: string, type: EventType, 
     }
   }
   const id = newId('evt', 16);
-  await insertRow(trx, 'events', { id, merchant_id: merchantId, sequence: Number(sequence), type, data: `{"object":${objectJson}}`, created_at: at });
+  await insertRow(trx, 'events', {
+    id,
+    merchant_id: merchantId,
+    sequence: Number(sequence),
+    type,
+    data: `{"object":${objectJson}}`,
+    created_at: at,
+  });
   // The deliveries the event owes commit with it (features/webhooks/queue.ts); the workers and
   // the merchant's open event streams are woken by the commit (features/webhooks/wakeup.ts).
   const queued = await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);

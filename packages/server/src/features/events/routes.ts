@@ -6,12 +6,26 @@ import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
-import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send, WRITE_ERRORS, type WebhookRouteContext } from '../webhooks/route-kit.js';
+import {
+  BASE_ERRORS,
+  merchantScope,
+  MerchantQuery,
+  ok,
+  okPage,
+  send,
+  WRITE_ERRORS,
+  type WebhookRouteContext,
+} from '../webhooks/route-kit.js';
 import { parseTypes } from './service.js';
 import { envelopeJson } from '../../http/success-body.js';
 
 const Redelivered = Type.Object(
-  { eventId: Type.String(), deliveries: Type.Array(Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false })) },
+  {
+    eventId: Type.String(),
+    deliveries: Type.Array(
+      Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -27,77 +41,173 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
   // Open streams would hold the shutdown until they end by themselves.
   app.addHook('preClose', async () => webhooks.streams.closeAll());
 
-  app.get(WEBHOOK_PATHS.events, {
-    schema: {
-      tags: ['webhooks'], operationId: 'listEvents', summary: 'List events, newest first',
-      description: 'Every event of the merchant, newest first (highest sequence first). Filter with ?type= (one type or several, comma-separated). `result` is an array; `nextCursor` (null on the last page) is sent back as ?cursor=. Amounts inside `data.object` are exact number literals.',
-      security: SECURITY.merchant,
-      querystring: Type.Object({
-        ...MerchantQuery, ...PageQuery,
-        type: Type.Optional(Type.String({ maxLength: 400, description: 'event type(s), comma-separated, e.g. checkout.settled' })),
-        afterSequence: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'only events with a higher sequence (what `hostpay listen` polls with)' })),
-      }, { additionalProperties: false }),
-      response: { 200: okPage(WebhookEvent, 'Events, newest first.'), ...errorResponses(BASE_ERRORS) },
-    },
-    config: { scope: 'events:read' },
-  }, async (req, reply) => {
-    const merchantId = await merchantOf(req, req.query.merchantId);
-    const { afterSequence } = req.query;
-    const result = await webhooks.events.list(merchantId, { ...pageOf(req.query), types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence) });
-    return send(reply, 200, envelopeJson(result.itemsJson, 'OK', result.nextCursor));
-  });
-
-  app.get(WEBHOOK_PATHS.eventStream, {
-    schema: {
-      tags: ['webhooks'], operationId: 'streamEvents', summary: 'Follow events as Server-Sent Events',
-      description: 'A `text/event-stream` of the merchant\'s events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent), or when the bearer token or the key expires; reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.',
-      security: SECURITY.merchant,
-      querystring: Type.Object({
-        ...MerchantQuery,
-        type: Type.Optional(Type.String({ maxLength: 400, description: 'only these event type(s), comma-separated' })),
-        afterSequence: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'start after this sequence (default: the newest event now)' })),
-        maxSeconds: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'end the stream after this many seconds, 0–3600 (default 3600; 0: send what there is and end)' })),
-      }, { additionalProperties: false }),
-      response: {
-        200: { description: 'The event stream.', content: { 'text/event-stream': { schema: Type.String({ description: 'Server-Sent Events: id (sequence), event (type), data (the event JSON)' }) } } },
-        ...errorResponses(BASE_ERRORS),
+  app.get(
+    WEBHOOK_PATHS.events,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'listEvents',
+        summary: 'List events, newest first',
+        description:
+          'Every event of the merchant, newest first (highest sequence first). Filter with ?type= (one type or several, comma-separated). `result` is an array; `nextCursor` (null on the last page) is sent back as ?cursor=. Amounts inside `data.object` are exact number literals.',
+        security: SECURITY.merchant,
+        querystring: Type.Object(
+          {
+            ...MerchantQuery,
+            ...PageQuery,
+            type: Type.Optional(
+              Type.String({ maxLength: 400, description: 'event type(s), comma-separated, e.g. checkout.settled' }),
+            ),
+            afterSequence: Type.Optional(
+              Type.String({
+                pattern: '^[0-9]{1,15}$',
+                description: 'only events with a higher sequence (what `hostpay listen` polls with)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: okPage(WebhookEvent, 'Events, newest first.'), ...errorResponses(BASE_ERRORS) },
       },
+      config: { scope: 'events:read' },
     },
-    config: { scope: 'events:read' },
-  }, async (req, reply) => {
-    const merchantId = await merchantOf(req, req.query.merchantId);
-    const asked = req.query.maxSeconds === undefined ? 3600 : Number(req.query.maxSeconds);
-    if (asked > 3600) throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', { parameter: 'maxSeconds' });
-    // Authenticated once, at connect: the stream ends when its token or key would no longer be accepted.
-    const { key, token } = principalOf(req);
-    const limits = [token === null ? Number.POSITIVE_INFINITY : token.exp * 1000, key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt)];
-    const maxSeconds = asked === 0 ? 0 : Math.max(1, Math.min(asked, Math.floor((Math.min(...limits) - ctx.now()) / 1000)));
-    const { afterSequence } = req.query;
-    await webhooks.streams.serve(req, reply, { merchantId, types: parseTypes(req.query.type), afterSequence: afterSequence === undefined ? undefined : Number(afterSequence), maxSeconds });
-  });
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      const { afterSequence } = req.query;
+      const result = await webhooks.events.list(merchantId, {
+        ...pageOf(req.query),
+        types: parseTypes(req.query.type),
+        afterSequence: afterSequence === undefined ? undefined : Number(afterSequence),
+      });
+      return send(reply, 200, envelopeJson(result.itemsJson, 'OK', result.nextCursor));
+    },
+  );
 
-  app.get(WEBHOOK_PATHS.event, {
-    schema: {
-      tags: ['webhooks'], operationId: 'getEvent', summary: 'One event (another merchant\'s id is 404)',
-      description: 'The event exactly as webhooks deliver it: `{id, type, createdAt, sequence, data: {object}}`.',
-      security: SECURITY.merchant, params: IdParams('event'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
-      response: { 200: ok(WebhookEvent, 'The event.'), ...errorResponses(BASE_ERRORS) },
+  app.get(
+    WEBHOOK_PATHS.eventStream,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'streamEvents',
+        summary: 'Follow events as Server-Sent Events',
+        description:
+          "A `text/event-stream` of the merchant's events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent), or when the bearer token or the key expires; reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.",
+        security: SECURITY.merchant,
+        querystring: Type.Object(
+          {
+            ...MerchantQuery,
+            type: Type.Optional(
+              Type.String({ maxLength: 400, description: 'only these event type(s), comma-separated' }),
+            ),
+            afterSequence: Type.Optional(
+              Type.String({
+                pattern: '^[0-9]{1,15}$',
+                description: 'start after this sequence (default: the newest event now)',
+              }),
+            ),
+            maxSeconds: Type.Optional(
+              Type.String({
+                pattern: '^[0-9]{1,4}$',
+                description:
+                  'end the stream after this many seconds, 0–3600 (default 3600; 0: send what there is and end)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: {
+            description: 'The event stream.',
+            content: {
+              'text/event-stream': {
+                schema: Type.String({
+                  description: 'Server-Sent Events: id (sequence), event (type), data (the event JSON)',
+                }),
+              },
+            },
+          },
+          ...errorResponses(BASE_ERRORS),
+        },
+      },
+      config: { scope: 'events:read' },
     },
-    config: { scope: 'events:read' },
-  }, async (req, reply) => send(reply, 200, envelopeJson(await webhooks.events.get(await merchantOf(req, req.query.merchantId), req.params.id))));
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      const asked = req.query.maxSeconds === undefined ? 3600 : Number(req.query.maxSeconds);
+      if (asked > 3600)
+        throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', {
+          parameter: 'maxSeconds',
+        });
+      // Authenticated once, at connect: the stream ends when its token or key would no longer be accepted.
+      const { key, token } = principalOf(req);
+      const limits = [
+        token === null ? Number.POSITIVE_INFINITY : token.exp * 1000,
+        key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt),
+      ];
+      const maxSeconds =
+        asked === 0 ? 0 : Math.max(1, Math.min(asked, Math.floor((Math.min(...limits) - ctx.now()) / 1000)));
+      const { afterSequence } = req.query;
+      await webhooks.streams.serve(req, reply, {
+        merchantId,
+        types: parseTypes(req.query.type),
+        afterSequence: afterSequence === undefined ? undefined : Number(afterSequence),
+        maxSeconds,
+      });
+    },
+  );
 
-  app.post(WEBHOOK_PATHS.redeliver, {
-    bodyLimit: 1024,
-    schema: {
-      tags: ['webhooks'], operationId: 'redeliverEvent', summary: 'Send one event again',
-      description: 'Queues the event again, with the same webhook-id: to `endpointId` if given (even if it does not subscribe to the type), else to every enabled endpoint that subscribes to it. Each send shows in the endpoint\'s deliveries.',
-      security: SECURITY.merchant, headers: IdempotencyHeaders, params: IdParams('event'), querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
-      body: Type.Object({ endpointId: Type.Optional(Id('webhook endpoint')) }, { additionalProperties: false, description: 'no body, {} or {endpointId}' }),
-      response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(WRITE_ERRORS) },
+  app.get(
+    WEBHOOK_PATHS.event,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'getEvent',
+        summary: "One event (another merchant's id is 404)",
+        description: 'The event exactly as webhooks deliver it: `{id, type, createdAt, sequence, data: {object}}`.',
+        security: SECURITY.merchant,
+        params: IdParams('event'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        response: { 200: ok(WebhookEvent, 'The event.'), ...errorResponses(BASE_ERRORS) },
+      },
+      config: { scope: 'events:read' },
     },
-    config: { scope: 'webhooks:write' },
-  }, async (req, reply) => {
-    const merchantId = await merchantOf(req, req.query.merchantId);
-    return send(reply, 202, successBody(await webhooks.endpoints.redeliver(merchantId, req.params.id, req.body.endpointId), 'event queued'));
-  });
+    async (req, reply) =>
+      send(
+        reply,
+        200,
+        envelopeJson(await webhooks.events.get(await merchantOf(req, req.query.merchantId), req.params.id)),
+      ),
+  );
+
+  app.post(
+    WEBHOOK_PATHS.redeliver,
+    {
+      bodyLimit: 1024,
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'redeliverEvent',
+        summary: 'Send one event again',
+        description:
+          "Queues the event again, with the same webhook-id: to `endpointId` if given (even if it does not subscribe to the type), else to every enabled endpoint that subscribes to it. Each send shows in the endpoint's deliveries.",
+        security: SECURITY.merchant,
+        headers: IdempotencyHeaders,
+        params: IdParams('event'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        body: Type.Object(
+          { endpointId: Type.Optional(Id('webhook endpoint')) },
+          { additionalProperties: false, description: 'no body, {} or {endpointId}' },
+        ),
+        response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(WRITE_ERRORS) },
+      },
+      config: { scope: 'webhooks:write' },
+    },
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      return send(
+        reply,
+        202,
+        successBody(await webhooks.endpoints.redeliver(merchantId, req.params.id, req.body.endpointId), 'event queued'),
+      );
+    },
+  );
 }

@@ -34,7 +34,10 @@ export interface StreamRequest {
 
 /** One event as a Server-Sent Events message: `id:` is its sequence (EventSource resumes from it). */
 export function sseMessage(e: { sequence: number | string; type: string }, json: string): string {
-  return `id: ${Number(e.sequence)}\nevent: ${e.type}\n${json.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+  return `id: ${Number(e.sequence)}\nevent: ${e.type}\n${json
+    .split('\n')
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`;
 }
 
 /**
@@ -63,7 +66,13 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
   }
 
   async function newest(merchantId: string): Promise<number> {
-    const row = await db.selectFrom('events').select('sequence').where('merchant_id', '=', merchantId).orderBy('sequence', 'desc').limit(1).executeTakeFirst();
+    const row = await db
+      .selectFrom('events')
+      .select('sequence')
+      .where('merchant_id', '=', merchantId)
+      .orderBy('sequence', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return Number(row?.sequence ?? 0);
   }
 
@@ -80,7 +89,10 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
     async serve(req: FastifyRequest, reply: FastifyReply, q: StreamRequest): Promise<void> {
       const count = perMerchant.get(q.merchantId) ?? 0;
       if (count >= STREAMS_PER_MERCHANT || admitted >= STREAMS_IN_ALL) {
-        throw new HostpayError('RATE_LIMITED', `at most ${STREAMS_PER_MERCHANT} event streams at once per merchant: close one first`);
+        throw new HostpayError(
+          'RATE_LIMITED',
+          `at most ${STREAMS_PER_MERCHANT} event streams at once per merchant: close one first`,
+        );
       }
       perMerchant.set(q.merchantId, count + 1);
       admitted++;
@@ -109,10 +121,13 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
       let woken = false;
       // Subscribed before the first look, so no commit falls between that look and the first wake;
       // a one-look request (maxSeconds 0) never waits, so it does not subscribe.
-      const wakes = q.maxSeconds === 0 ? undefined : opts.wakeups?.events(q.merchantId, () => {
-        woken = true;
-        resume?.();
-      });
+      const wakes =
+        q.maxSeconds === 0
+          ? undefined
+          : opts.wakeups?.events(q.merchantId, () => {
+              woken = true;
+              resume?.();
+            });
       const end = () => {
         if (ended) return;
         ended = true;
@@ -134,7 +149,11 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
       const deadline = q.maxSeconds > 0 ? setTimeout(end, q.maxSeconds * 1000) : undefined;
       deadline?.unref();
       const look = async (): Promise<number> => {
-        let query = db.selectFrom('events').selectAll().where('merchant_id', '=', q.merchantId).where('sequence', '>', after);
+        let query = db
+          .selectFrom('events')
+          .selectAll()
+          .where('merchant_id', '=', q.merchantId)
+          .where('sequence', '>', after);
         if (q.types !== undefined) query = query.where('type', 'in', q.types);
         const rows = await query.orderBy('sequence').limit(PAGE).execute();
         for (const row of rows) {

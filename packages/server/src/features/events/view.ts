@@ -8,4 +8,3 @@ import type { EventTable } from '../../store/schema.js';
 export function eventJson(row: Pick<EventTable, 'id' | 'type' | 'created_at' | 'sequence' | 'data'>): string {
   return `{"id":${JSON.stringify(row.id)},"type":${JSON.stringify(row.type)},"createdAt":${JSON.stringify(row.created_at)},"sequence":${Number(row.sequence)},"data":${row.data}}`;
 }
-

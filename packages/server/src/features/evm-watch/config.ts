@@ -28,7 +28,11 @@ export function tokensOf(row: Pick<EvmWatchTable, 'tokens'>): WatchedToken[] {
 }
 
 export function watchQuery(db: Db) {
-  return db.selectFrom('evm_watches as w').innerJoin('chains as c', 'c.id', 'w.chain_id').selectAll('w').select(['c.symbol as symbol', 'c.family as family', 'c.confirmations_required as confirmations_required']);
+  return db
+    .selectFrom('evm_watches as w')
+    .innerJoin('chains as c', 'c.id', 'w.chain_id')
+    .selectAll('w')
+    .select(['c.symbol as symbol', 'c.family as family', 'c.confirmations_required as confirmations_required']);
 }
 
 export async function findWatch(db: Db, symbol: string): Promise<WatchRow | undefined> {

@@ -17,7 +17,12 @@ export interface EvmWatchFeatureOptions {
   log?: { warn(msg: string): void };
   /** Called when a watch change changed the catalog (a chain's confirmations). */
   catalogChanged: () => Promise<void>;
-  watcher?: Partial<Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'>>;
+  watcher?: Partial<
+    Pick<
+      WatcherOptions,
+      'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'
+    >
+  >;
 }
 
 /**
@@ -28,10 +33,29 @@ export function createEvmWatch(opts: EvmWatchFeatureOptions) {
   const now = opts.now ?? Date.now;
   const resolve = opts.resolve ?? systemResolver;
   const metrics = new EvmWatchMetrics();
-  const watcherOptions: WatcherOptions = { store: opts.store, box: opts.box, checkouts: opts.checkouts, metrics, sandbox: opts.sandbox, resolve, now, log: opts.log ?? { warn: () => undefined }, ...opts.watcher };
+  const watcherOptions: WatcherOptions = {
+    store: opts.store,
+    box: opts.box,
+    checkouts: opts.checkouts,
+    metrics,
+    sandbox: opts.sandbox,
+    resolve,
+    now,
+    log: opts.log ?? { warn: () => undefined },
+    ...opts.watcher,
+  };
   const watcher = new EvmWatcher(watcherOptions);
   return {
-    admin: watchAdmin({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve, now, live: (s) => watcher.live(s), changed: () => watcher.wake(), catalogChanged: opts.catalogChanged }),
+    admin: watchAdmin({
+      store: opts.store,
+      box: opts.box,
+      sandbox: opts.sandbox,
+      resolve,
+      now,
+      live: (s) => watcher.live(s),
+      changed: () => watcher.wake(),
+      catalogChanged: opts.catalogChanged,
+    }),
     watcher,
     metrics,
     /** Another watcher over the same store, as a second instance would run (tests). */

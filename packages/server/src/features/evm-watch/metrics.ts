@@ -2,16 +2,65 @@ import { Counter, Gauge, type Metric } from 'prom-client';
 
 /** The watcher's metrics on this instance, per chain symbol. Created unregistered; /metrics adds them. */
 export class EvmWatchMetrics {
-  readonly rpcErrors = new Counter({ name: 'hostpay_evm_rpc_errors_total', help: 'Failed rounds of the EVM watcher by chain (RPC errors and timeouts; the round is retried with back-off)', labelNames: ['chain'] as const, registers: [] });
-  readonly transfers = new Counter({ name: 'hostpay_evm_transfers_reported_total', help: 'Transfers the EVM watcher reported to the transfers code for the first time, by chain and kind (token or native)', labelNames: ['chain', 'kind'] as const, registers: [] });
-  readonly retracted = new Counter({ name: 'hostpay_evm_transfers_retracted_total', help: 'Transfers retracted because the block they were in was replaced (reorganisation), by chain', labelNames: ['chain'] as const, registers: [] });
-  readonly reorgs = new Counter({ name: 'hostpay_evm_reorgs_total', help: 'Replaced blocks the EVM watcher noticed (reorganisations), by chain', labelNames: ['chain'] as const, registers: [] });
-  readonly head = new Gauge({ name: 'hostpay_evm_head_block', help: 'Latest block number the node reported, by chain', labelNames: ['chain'] as const, registers: [] });
-  readonly cursor = new Gauge({ name: 'hostpay_evm_scanned_block', help: 'Last block the EVM watcher has fully scanned, by chain', labelNames: ['chain'] as const, registers: [] });
-  readonly behind = new Gauge({ name: 'hostpay_evm_blocks_behind', help: 'Blocks between the head and the last scanned block, by chain', labelNames: ['chain'] as const, registers: [] });
-  readonly leader = new Gauge({ name: 'hostpay_evm_watch_leader', help: '1 when this instance holds the chain\'s watch lease, else 0', labelNames: ['chain'] as const, registers: [] });
+  readonly rpcErrors = new Counter({
+    name: 'hostpay_evm_rpc_errors_total',
+    help: 'Failed rounds of the EVM watcher by chain (RPC errors and timeouts; the round is retried with back-off)',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly transfers = new Counter({
+    name: 'hostpay_evm_transfers_reported_total',
+    help: 'Transfers the EVM watcher reported to the transfers code for the first time, by chain and kind (token or native)',
+    labelNames: ['chain', 'kind'] as const,
+    registers: [],
+  });
+  readonly retracted = new Counter({
+    name: 'hostpay_evm_transfers_retracted_total',
+    help: 'Transfers retracted because the block they were in was replaced (reorganisation), by chain',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly reorgs = new Counter({
+    name: 'hostpay_evm_reorgs_total',
+    help: 'Replaced blocks the EVM watcher noticed (reorganisations), by chain',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly head = new Gauge({
+    name: 'hostpay_evm_head_block',
+    help: 'Latest block number the node reported, by chain',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly cursor = new Gauge({
+    name: 'hostpay_evm_scanned_block',
+    help: 'Last block the EVM watcher has fully scanned, by chain',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly behind = new Gauge({
+    name: 'hostpay_evm_blocks_behind',
+    help: 'Blocks between the head and the last scanned block, by chain',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+  readonly leader = new Gauge({
+    name: 'hostpay_evm_watch_leader',
+    help: "1 when this instance holds the chain's watch lease, else 0",
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
 
   collectors(): Metric[] {
-    return [this.rpcErrors, this.transfers, this.retracted, this.reorgs, this.head, this.cursor, this.behind, this.leader] as unknown as Metric[];
+    return [
+      this.rpcErrors,
+      this.transfers,
+      this.retracted,
+      this.reorgs,
+      this.head,
+      this.cursor,
+      this.behind,
+      this.leader,
+    ] as unknown as Metric[];
   }
 }

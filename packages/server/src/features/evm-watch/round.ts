@@ -80,16 +80,24 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   const nodeChain = await rpc.chainId();
   const expected = blockOf(w.node_chain_id);
   if (expected !== null && expected !== nodeChain) {
-    throw new Error(`the node answers for chain id ${nodeChain}, but ${chain} was watched on chain id ${expected} until now: point rpcUrl back at a ${chain} node, or set startBlock to start over on this one`);
+    throw new Error(
+      `the node answers for chain id ${nodeChain}, but ${chain} was watched on chain id ${expected} until now: point rpcUrl back at a ${chain} node, or set startBlock to start over on this one`,
+    );
   }
   const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
   const targets = await liveTargets(db, w.chain_id, w.confirmations_required, deps.now());
   const stored = blockOf(w.cursor_block);
-  let cursor = stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
+  let cursor =
+    stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
 
   // --- reorganisations -----------------------------------------------------------------------
   let retracted = 0;
-  const kept = await db.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).orderBy('number', 'desc').execute();
+  const kept = await db
+    .selectFrom('evm_watch_blocks')
+    .select(['number', 'hash'])
+    .where('chain_id', '=', w.chain_id)
+    .orderBy('number', 'desc')
+    .execute();
   const replaced: { number: number; hash: string }[] = [];
   // Kept blocks above this node's head: a load-balanced provider answers from a node a few blocks
   // behind now and then, which proves nothing, so only another block at the same height counts as
@@ -102,11 +110,16 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
       unseen.push({ number: n, hash: k.hash });
       continue;
     }
-    const canonical = await client.getBlock({ blockNumber: BigInt(n) }).catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
+    const canonical = await client
+      .getBlock({ blockNumber: BigInt(n) })
+      .catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
     // At or below the head the block must exist: "not found" is a node contradicting its own head
     // (two backends at different heights). Nothing is decided on it, neither a retraction nor the
     // confirmations of the transfers in that block: the round fails and the next one asks again.
-    if (canonical === null) throw new Error(`the node has no block ${n} although its head is ${head} (a provider answering from nodes at different heights?); nothing was changed, the next round asks again`);
+    if (canonical === null)
+      throw new Error(
+        `the node has no block ${n} although its head is ${head} (a provider answering from nodes at different heights?); nothing was changed, the next round asks again`,
+      );
     // A block still on the chain vouches for every block below it (each names its parent).
     if (canonical.hash === k.hash) {
       anchor = n;
@@ -116,15 +129,37 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   }
   if (replaced.length > 0) {
     metrics.reorgs.inc({ chain }, replaced.length);
-    const orphans = await db.selectFrom('transfers').select('id').where('chain_id', '=', w.chain_id).where('retracted', '=', 0).where('block_hash', 'in', replaced.map((r) => r.hash)).execute();
+    const orphans = await db
+      .selectFrom('transfers')
+      .select('id')
+      .where('chain_id', '=', w.chain_id)
+      .where('retracted', '=', 0)
+      .where(
+        'block_hash',
+        'in',
+        replaced.map((r) => r.hash),
+      )
+      .execute();
     for (const t of orphans) {
       await checkouts.retractTransfer(t.id);
       retracted++;
     }
     metrics.retracted.inc({ chain }, retracted);
-    await store.writeTransaction((trx) => trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', w.chain_id).where('number', 'in', replaced.map((r) => r.number)).execute());
+    await store.writeTransaction((trx) =>
+      trx
+        .deleteFrom('evm_watch_blocks')
+        .where('chain_id', '=', w.chain_id)
+        .where(
+          'number',
+          'in',
+          replaced.map((r) => r.number),
+        )
+        .execute(),
+    );
     cursor = Math.min(cursor, anchor ?? Math.min(...replaced.map((r) => r.number)) - 1);
-    deps.log.warn(`evm watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`);
+    deps.log.warn(
+      `evm watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`,
+    );
   }
   if (cursor > head) cursor = head;
 
@@ -143,12 +178,36 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
     for (;;) {
       try {
         for (let i = 0; i < watched.length; i += ADDRESS_GROUP) {
-          const logs = await client.getLogs({ address: tokens.map((t) => t.contract as `0x${string}`), event, args: { to: watched.slice(i, i + ADDRESS_GROUP) }, fromBlock: BigInt(from), toBlock: BigInt(to), strict: true });
+          const logs = await client.getLogs({
+            address: tokens.map((t) => t.contract as `0x${string}`),
+            event,
+            args: { to: watched.slice(i, i + ADDRESS_GROUP) },
+            fromBlock: BigInt(from),
+            toBlock: BigInt(to),
+            strict: true,
+          });
           for (const log of logs) {
             const token = byContract.get(log.address.toLowerCase());
-            if (token === undefined || log.removed || log.blockHash === null || log.transactionHash === null || log.logIndex === null || log.blockNumber === null) continue;
+            if (
+              token === undefined ||
+              log.removed ||
+              log.blockHash === null ||
+              log.transactionHash === null ||
+              log.logIndex === null ||
+              log.blockNumber === null
+            )
+              continue;
             if (log.args.value === 0n) continue;
-            observations.push({ kind: 'token', txHash: log.transactionHash, index: log.logIndex, to: log.args.to, asset: token.asset, amount: viem.formatUnits(log.args.value, token.decimals), blockNumber: Number(log.blockNumber), blockHash: log.blockHash });
+            observations.push({
+              kind: 'token',
+              txHash: log.transactionHash,
+              index: log.logIndex,
+              to: log.args.to,
+              asset: token.asset,
+              amount: viem.formatUnits(log.args.value, token.decimals),
+              blockNumber: Number(log.blockNumber),
+              blockHash: log.blockHash,
+            });
           }
         }
         if (to - from + 1 >= st.chunk) st.chunk = Math.min(st.maxChunk, Math.ceil(st.chunk * 1.5));
@@ -167,7 +226,9 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   if (from <= to && watched.length > 0 && native !== null) {
     const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
     for (let i = 0; i < numbers.length; i += 8) {
-      const got = await Promise.all(numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })));
+      const got = await Promise.all(
+        numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
+      );
       for (const block of got) {
         blocks.set(Number(block.number), { hash: block.hash, timestamp: block.timestamp });
         for (const tx of block.transactions) {
@@ -175,7 +236,16 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
           // A reverted transaction moved nothing: only a successful receipt counts.
           const receipt = await client.getTransactionReceipt({ hash: tx.hash });
           if (receipt.status !== 'success') continue;
-          observations.push({ kind: 'native', txHash: tx.hash, index: 0, to: tx.to, asset: native, amount: viem.formatUnits(tx.value, w.native_decimals), blockNumber: Number(block.number), blockHash: block.hash });
+          observations.push({
+            kind: 'native',
+            txHash: tx.hash,
+            index: 0,
+            to: tx.to,
+            asset: native,
+            amount: viem.formatUnits(tx.value, w.native_decimals),
+            blockNumber: Number(block.number),
+            blockHash: block.hash,
+          });
         }
       }
     }
@@ -189,22 +259,45 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
       const b: Block = await client.getBlock({ blockNumber: BigInt(n) });
       blocks.set(n, { hash: b.hash!, timestamp: b.timestamp });
     }
-    for (const o of observations) if (blocks.get(o.blockNumber)!.hash !== o.blockHash) throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
+    for (const o of observations)
+      if (blocks.get(o.blockNumber)!.hash !== o.blockHash)
+        throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
     // Kept before anything is reported from them: a report from a block the store does not
     // know could never be retracted.
     await store.writeTransaction(async (trx) => {
       await holdLease(trx, deps, w.chain_id);
       const rows = [...needed].map((n) => ({ chain_id: w.chain_id, number: n, hash: blocks.get(n)!.hash }));
-      await trx.insertInto('evm_watch_blocks').values(rows).onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing()).execute();
-      const known = await trx.selectFrom('evm_watch_blocks').select(['number', 'hash']).where('chain_id', '=', w.chain_id).where('number', 'in', [...needed]).execute();
-      for (const k of known) if (blocks.get(Number(k.number))?.hash !== k.hash) throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
+      await trx
+        .insertInto('evm_watch_blocks')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing())
+        .execute();
+      const known = await trx
+        .selectFrom('evm_watch_blocks')
+        .select(['number', 'hash'])
+        .where('chain_id', '=', w.chain_id)
+        .where('number', 'in', [...needed])
+        .execute();
+      for (const k of known)
+        if (blocks.get(Number(k.number))?.hash !== k.hash)
+          throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
     });
   }
 
   let reported = 0;
   for (const o of observations) {
     const timestamp = blocks.get(o.blockNumber)!.timestamp;
-    const created = await report(deps, { chain, txHash: o.txHash, index: o.index, toAddress: o.to, asset: o.asset, amount: o.amount, confirmations: head - o.blockNumber + 1, blockHash: o.blockHash, blockTime: new Date(Number(timestamp) * 1000).toISOString() });
+    const created = await report(deps, {
+      chain,
+      txHash: o.txHash,
+      index: o.index,
+      toAddress: o.to,
+      asset: o.asset,
+      amount: o.amount,
+      confirmations: head - o.blockNumber + 1,
+      blockHash: o.blockHash,
+      blockTime: new Date(Number(timestamp) * 1000).toISOString(),
+    });
     if (created) {
       reported++;
       metrics.transfers.inc({ chain, kind: o.kind });
@@ -214,9 +307,21 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   // --- confirmations of transfers still short of the depth --------------------------------------
   const pending = await db
     .selectFrom('transfers as t')
-    .innerJoin('evm_watch_blocks as b', (j) => j.onRef('b.chain_id', '=', 't.chain_id').onRef('b.hash', '=', 't.block_hash'))
+    .innerJoin('evm_watch_blocks as b', (j) =>
+      j.onRef('b.chain_id', '=', 't.chain_id').onRef('b.hash', '=', 't.block_hash'),
+    )
     .innerJoin('assets as a', 'a.id', 't.asset_id')
-    .select(['t.tx_hash', 't.log_index', 't.to_address', 't.amount', 't.confirmations', 't.block_hash', 't.block_time', 'a.symbol', 'b.number'])
+    .select([
+      't.tx_hash',
+      't.log_index',
+      't.to_address',
+      't.amount',
+      't.confirmations',
+      't.block_hash',
+      't.block_time',
+      'a.symbol',
+      'b.number',
+    ])
     .where('t.chain_id', '=', w.chain_id)
     .where('t.retracted', '=', 0)
     .where('t.confirmations', '<', targets.depth)
@@ -224,7 +329,16 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   for (const p of pending) {
     const confirmations = head - Number(p.number) + 1;
     if (confirmations <= p.confirmations) continue;
-    await report(deps, { chain, txHash: p.tx_hash, index: p.log_index, toAddress: p.to_address, asset: p.symbol, amount: decimalText(p.amount), confirmations, ...(p.block_hash === null ? {} : { blockHash: p.block_hash }) });
+    await report(deps, {
+      chain,
+      txHash: p.tx_hash,
+      index: p.log_index,
+      toAddress: p.to_address,
+      asset: p.symbol,
+      amount: decimalText(p.amount),
+      confirmations,
+      ...(p.block_hash === null ? {} : { blockHash: p.block_hash }),
+    });
   }
 
   // --- the cursor ------------------------------------------------------------------------------
@@ -232,9 +346,23 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   const scanned = from <= to ? to : cursor;
   await store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
-    await trx.updateTable('evm_watches').set({ cursor_block: scanned, head_block: head, node_chain_id: nodeChain, last_round_at: new Date(deps.now()).toISOString(), last_error: null }).where('chain_id', '=', w.chain_id).execute();
+    await trx
+      .updateTable('evm_watches')
+      .set({
+        cursor_block: scanned,
+        head_block: head,
+        node_chain_id: nodeChain,
+        last_round_at: new Date(deps.now()).toISOString(),
+        last_error: null,
+      })
+      .where('chain_id', '=', w.chain_id)
+      .execute();
     // Blocks below the depth (and a margin) can no longer change anything that counts.
-    await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', w.chain_id).where('number', '<', scanned - targets.depth - 64).execute();
+    await trx
+      .deleteFrom('evm_watch_blocks')
+      .where('chain_id', '=', w.chain_id)
+      .where('number', '<', scanned - targets.depth - 64)
+      .execute();
   });
   metrics.head.set({ chain }, head);
   metrics.cursor.set({ chain }, scanned);
@@ -243,14 +371,20 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
 }
 
 /** Renews the lease inside the transaction that relies on it; throws LeaseLost when another instance holds it now. */
-export async function holdLease(trx: Store['db'], deps: Pick<RoundDeps, 'owner' | 'now' | 'leaseMs'>, chainId: string): Promise<void> {
+export async function holdLease(
+  trx: Store['db'],
+  deps: Pick<RoundDeps, 'owner' | 'now' | 'leaseMs'>,
+  chainId: string,
+): Promise<void> {
   const now = new Date(deps.now()).toISOString();
   const until = new Date(deps.now() + deps.leaseMs).toISOString();
   const r = await trx
     .updateTable('evm_watches')
     .set({ lease_owner: deps.owner, lease_expires_at: until })
     .where('chain_id', '=', chainId)
-    .where((eb) => eb.or([eb('lease_owner', '=', deps.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
+    .where((eb) =>
+      eb.or([eb('lease_owner', '=', deps.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
+    )
     .executeTakeFirst();
   if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance watches chain ${chainId} now`);
 }
@@ -267,4 +401,3 @@ async function report(deps: RoundDeps, r: Parameters<CheckoutService['reportTran
     return false;
   }
 }
-

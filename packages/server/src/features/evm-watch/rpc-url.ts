@@ -26,7 +26,10 @@ export function rpcAddressAllowed(kind: AddressKind, guard: Pick<RpcGuard, 'sand
   return guard.allowPrivate && (kind === 'private' || kind === 'cgnat');
 }
 
-const describe = (kind: AddressKind) => (kind === 'loopback' || kind === 'private' || kind === 'cgnat' ? `a ${kind} address (allowed with allowPrivateRpc: true)` : `a ${kind} address`);
+const describe = (kind: AddressKind) =>
+  kind === 'loopback' || kind === 'private' || kind === 'cgnat'
+    ? `a ${kind} address (allowed with allowPrivateRpc: true)`
+    : `a ${kind} address`;
 
 export const checkedRpcAddresses = (host: string, guard: RpcGuard): Promise<LookupAddress[]> =>
   checkAddresses(host, guard.resolve, { allowed: (kind) => rpcAddressAllowed(kind, guard), describe });
@@ -44,7 +47,10 @@ export function maskRpcUrl(text: string): string {
   } catch {
     return '(not a URL)';
   }
-  const path = url.pathname.split('/').map((seg) => (SECRETISH.test(seg) ? '***' : seg)).join('/');
+  const path = url.pathname
+    .split('/')
+    .map((seg) => (SECRETISH.test(seg) ? '***' : seg))
+    .join('/');
   const query = [...url.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=***`).join('&');
   const auth = url.username !== '' || url.password !== '' ? '***@' : '';
   return `${url.protocol}//${auth}${url.host}${path}${query ? `?${query}` : ''}`;
@@ -121,7 +127,12 @@ export function guardedFetch(guard: RpcGuard) {
     const signal = init?.signal ?? undefined;
     return new Promise<Response>((resolve, reject) => {
       const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = request(url, { method: init?.method ?? 'POST', headers, agent: url.protocol === 'https:' ? agents.https : agents.http, ...(signal ? { signal } : {}) });
+      const req = request(url, {
+        method: init?.method ?? 'POST',
+        headers,
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
+        ...(signal ? { signal } : {}),
+      });
       req.on('error', reject);
       req.on('response', (res: IncomingMessage) => {
         const chunks: Buffer[] = [];

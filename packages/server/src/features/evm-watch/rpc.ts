@@ -47,12 +47,20 @@ export async function openRpc(url: string, guard: RpcGuard, timeoutMs: number): 
       viem,
       chainId: once(client),
       close: () => {
-        void client.transport.getRpcClient?.().then((c: { close(): void }) => c.close()).catch(() => undefined);
+        void client.transport
+          .getRpcClient?.()
+          .then((c: { close(): void }) => c.close())
+          .catch(() => undefined);
       },
     };
   }
   const fetcher = guardedFetch(guard);
-  const transport = viem.http(url, { fetchFn: fetcher.fetchFn, batch: { batchSize: 25, wait: 0 }, timeout: timeoutMs, retryCount: 0 });
+  const transport = viem.http(url, {
+    fetchFn: fetcher.fetchFn,
+    batch: { batchSize: 25, wait: 0 },
+    timeout: timeoutMs,
+    retryCount: 0,
+  });
   const client = viem.createPublicClient({ transport }) as PublicClient;
   return { client, viem, chainId: once(client), close: fetcher.close };
 }

@@ -6,7 +6,17 @@ import { checkConfirmations } from '../catalog/fields.js';
 import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../webhooks/guard.js';
-import { blockOf, DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchedToken, type WatchRow } from './config.js';
+import {
+  blockOf,
+  DEFAULT_POLL_MS,
+  findWatch,
+  MAX_POLL_MS,
+  MIN_POLL_MS,
+  tokensOf,
+  watchQuery,
+  type WatchedToken,
+  type WatchRow,
+} from './config.js';
 import { checkRpcUrl, maskRpcUrl, rpcOwner } from './rpc-url.js';
 
 export interface WatchRequest {
@@ -36,7 +46,8 @@ const CONTRACT = /^0x[0-9a-fA-F]{40}$/;
 export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
   const cursor = blockOf(w.cursor_block);
   const head = blockOf(w.head_block);
-  const leaseLive = w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
+  const leaseLive =
+    w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
   return {
     chain: w.symbol,
     rpcUrl: w.rpc_url_shown,
@@ -100,25 +111,49 @@ export function watchAdmin(opts: WatchAdminOptions) {
 
   async function require(symbol: string): Promise<WatchRow> {
     const w = await findWatch(db, symbol);
-    if (w === undefined) throw new HostpayError('NOT_FOUND', `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --rpc-url URL)`);
+    if (w === undefined)
+      throw new HostpayError(
+        'NOT_FOUND',
+        `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --rpc-url URL)`,
+      );
     return w;
   }
 
   async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
-    const networks = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals', 'n.token_contract']).where('n.chain_id', '=', chainId).orderBy('a.symbol').execute();
-    const wanted = req ?? networks.filter((n) => n.token_contract !== null).map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
+    const networks = await trx
+      .selectFrom('networks as n')
+      .innerJoin('assets as a', 'a.id', 'n.asset_id')
+      .select(['a.symbol', 'a.decimals', 'n.token_contract'])
+      .where('n.chain_id', '=', chainId)
+      .orderBy('a.symbol')
+      .execute();
+    const wanted =
+      req ??
+      networks
+        .filter((n) => n.token_contract !== null)
+        .map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
     if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
     const seen = new Set<string>();
     return wanted.map((t, i) => {
       const symbol = t.asset.toUpperCase();
       const network = networks.find((n) => n.symbol === symbol);
-      if (network === undefined) invalid(`tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`);
+      if (network === undefined)
+        invalid(
+          `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
+        );
       const contract = t.contract ?? network.token_contract;
-      if (contract === null || !CONTRACT.test(contract)) invalid(`tokens[${i}].contract must be the token's 0x address (40 hex digits)${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`);
+      if (contract === null || !CONTRACT.test(contract))
+        invalid(
+          `tokens[${i}].contract must be the token's 0x address (40 hex digits)${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
+        );
       const decimals = t.decimals ?? network.decimals;
-      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
+      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+        invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
       // An amount in base units must be representable in the asset: no rounding, ever.
-      if (decimals > network.decimals) invalid(`tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`);
+      if (decimals > network.decimals)
+        invalid(
+          `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
+        );
       const lower = contract.toLowerCase();
       if (seen.has(lower)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
       seen.add(lower);
@@ -126,30 +161,51 @@ export function watchAdmin(opts: WatchAdminOptions) {
     });
   }
 
-  async function checkNative(trx: typeof db, chainId: string, asset: string | null | undefined, decimals: number): Promise<string | null> {
-    const natives = await trx.selectFrom('networks as n').innerJoin('assets as a', 'a.id', 'n.asset_id').select(['a.symbol', 'a.decimals']).where('n.chain_id', '=', chainId).where('n.token_contract', 'is', null).execute();
+  async function checkNative(
+    trx: typeof db,
+    chainId: string,
+    asset: string | null | undefined,
+    decimals: number,
+  ): Promise<string | null> {
+    const natives = await trx
+      .selectFrom('networks as n')
+      .innerJoin('assets as a', 'a.id', 'n.asset_id')
+      .select(['a.symbol', 'a.decimals'])
+      .where('n.chain_id', '=', chainId)
+      .where('n.token_contract', 'is', null)
+      .execute();
     if (asset === null) return null;
     const pick = asset === undefined ? natives[0] : natives.find((n) => n.symbol === asset.toUpperCase());
     if (pick === undefined) {
       if (asset === undefined) return null;
-      invalid(`nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`);
+      invalid(
+        `nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`,
+      );
     }
-    if (decimals > pick.decimals) invalid(`nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`);
+    if (decimals > pick.decimals)
+      invalid(
+        `nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`,
+      );
     return pick.symbol;
   }
 
   return {
     async setChainWatch(symbol: string, req: WatchRequest, audit: AuditContext) {
       const chain = await requireChain(db, symbol.toUpperCase());
-      if (chain.family !== 'evm') invalid(`chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`);
+      if (chain.family !== 'evm')
+        invalid(
+          `chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`,
+        );
       const before = await findWatch(db, chain.symbol);
-      const allowPrivate = req.allowPrivateRpc ?? (before?.allow_private_rpc === 1);
+      const allowPrivate = req.allowPrivateRpc ?? before?.allow_private_rpc === 1;
       // Sealed and masked: a change that keeps the URL keeps its sealed text too, so the watcher
       // (which knows its connection by that text) does not reconnect for another setting.
       let url: { sealed: string; shown: string };
       if (req.rpcUrl !== undefined) {
-        if (req.rpcUrl.length > 2048) throw new HostpayError('INVALID_URL', 'rpcUrl must be at most 2048 characters', { field: 'rpcUrl' });
-        const href = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve })).href;
+        if (req.rpcUrl.length > 2048)
+          throw new HostpayError('INVALID_URL', 'rpcUrl must be at most 2048 characters', { field: 'rpcUrl' });
+        const href = (await checkRpcUrl(req.rpcUrl, { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve }))
+          .href;
         url = { sealed: box.seal(href, rpcOwner(chain.id)), shown: maskRpcUrl(href) };
       } else if (before !== undefined) {
         // The stored URL passed when it was set and is checked again on every connection. Here it
@@ -159,21 +215,38 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const stricter = before.allow_private_rpc === 1 && !allowPrivate;
         const runs = req.enabled ?? before.enabled === 1;
         const restarted = runs && before.enabled === 0;
-        if (runs && (stricter || restarted)) await checkRpcUrl(box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8'), { sandbox: opts.sandbox, allowPrivate, resolve: opts.resolve });
+        if (runs && (stricter || restarted))
+          await checkRpcUrl(box.open(before.rpc_url_sealed, rpcOwner(chain.id)).toString('utf8'), {
+            sandbox: opts.sandbox,
+            allowPrivate,
+            resolve: opts.resolve,
+          });
         url = { sealed: before.rpc_url_sealed, shown: before.rpc_url_shown };
       } else {
         invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
       }
       const pollIntervalMs = req.pollIntervalMs ?? before?.poll_interval_ms ?? DEFAULT_POLL_MS;
-      if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS) invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
+      if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS)
+        invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
       const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
       const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? 18;
-      if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36) invalid('nativeDecimals must be a whole number from 0 to 36');
-      if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0)) invalid('startBlock must be a block number from 0');
+      if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36)
+        invalid('nativeDecimals must be a whole number from 0 to 36');
+      if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0))
+        invalid('startBlock must be a block number from 0');
       const now = at();
       await store.writeTransaction(async (trx) => {
-        const tokens = await checkTokens(trx, chain.id, req.tokens ?? (before === undefined ? undefined : tokensOf(before)));
-        const nativeAsset = await checkNative(trx, chain.id, req.nativeAsset === undefined && before !== undefined ? before.native_asset : req.nativeAsset, nativeDecimals);
+        const tokens = await checkTokens(
+          trx,
+          chain.id,
+          req.tokens ?? (before === undefined ? undefined : tokensOf(before)),
+        );
+        const nativeAsset = await checkNative(
+          trx,
+          chain.id,
+          req.nativeAsset === undefined && before !== undefined ? before.native_asset : req.nativeAsset,
+          nativeDecimals,
+        );
         const fields = {
           rpc_url_sealed: url.sealed,
           rpc_url_shown: url.shown,
@@ -186,16 +259,51 @@ export function watchAdmin(opts: WatchAdminOptions) {
           updated_at: now,
         };
         // A new start block starts the scan over from there: the cursor and kept hashes go.
-        const restart = req.startBlock !== undefined ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null } : {};
+        const restart =
+          req.startBlock !== undefined
+            ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null }
+            : {};
         if (before === undefined) {
-          await trx.insertInto('evm_watches').values({ chain_id: chain.id, ...fields, node_chain_id: null, start_block: req.startBlock ?? null, cursor_block: null, head_block: null, last_round_at: null, last_error: null, last_error_at: null, lease_owner: null, lease_expires_at: null, created_at: now }).execute();
+          await trx
+            .insertInto('evm_watches')
+            .values({
+              chain_id: chain.id,
+              ...fields,
+              node_chain_id: null,
+              start_block: req.startBlock ?? null,
+              cursor_block: null,
+              head_block: null,
+              last_round_at: null,
+              last_error: null,
+              last_error_at: null,
+              lease_owner: null,
+              lease_expires_at: null,
+              created_at: now,
+            })
+            .execute();
         } else {
-          await trx.updateTable('evm_watches').set({ ...fields, ...restart }).where('chain_id', '=', chain.id).execute();
+          await trx
+            .updateTable('evm_watches')
+            .set({ ...fields, ...restart })
+            .where('chain_id', '=', chain.id)
+            .execute();
         }
-        if (req.startBlock !== undefined) await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', chain.id).execute();
-        if (confirmations !== chain.confirmations_required) await trx.updateTable('chains').set({ confirmations_required: confirmations }).where('id', '=', chain.id).execute();
+        if (req.startBlock !== undefined)
+          await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', chain.id).execute();
+        if (confirmations !== chain.confirmations_required)
+          await trx
+            .updateTable('chains')
+            .set({ confirmations_required: confirmations })
+            .where('id', '=', chain.id)
+            .execute();
         const after = await findWatch(trx, chain.symbol);
-        await recordAudit(trx, audit, { action: 'chain.watch.set', objectType: 'chain', objectId: chain.id, before: before === undefined ? null : watchView(before, now), after: watchView(after!, now) });
+        await recordAudit(trx, audit, {
+          action: 'chain.watch.set',
+          objectType: 'chain',
+          objectId: chain.id,
+          before: before === undefined ? null : watchView(before, now),
+          after: watchView(after!, now),
+        });
       });
       if (confirmations !== chain.confirmations_required) await opts.catalogChanged();
       opts.changed();
@@ -213,10 +321,20 @@ export function watchAdmin(opts: WatchAdminOptions) {
       await store.writeTransaction(async (trx) => {
         await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', before.chain_id).execute();
         await trx.deleteFrom('evm_watches').where('chain_id', '=', before.chain_id).execute();
-        await recordAudit(trx, audit, { action: 'chain.watch.delete', objectType: 'chain', objectId: before.chain_id, before: watchView(before, at()), after: null });
+        await recordAudit(trx, audit, {
+          action: 'chain.watch.delete',
+          objectType: 'chain',
+          objectId: before.chain_id,
+          before: watchView(before, at()),
+          after: null,
+        });
       });
       opts.changed();
-      return { ...watchView(before, at()), enabled: false, status: { ...watchView(before, at()).status, state: 'stopped' as const, leaseHolder: null } };
+      return {
+        ...watchView(before, at()),
+        enabled: false,
+        status: { ...watchView(before, at()).status, state: 'stopped' as const, leaseHolder: null },
+      };
     },
   };
 }

@@ -15,7 +15,12 @@ export interface Targets {
  * checkout, an extra one to a settled checkout: shown to operators). Older ones drop out, so the
  * list does not grow with the shop's history.
  */
-export async function liveTargets(db: Db, chainId: string, chainConfirmations: number, nowMs: number): Promise<Targets> {
+export async function liveTargets(
+  db: Db,
+  chainId: string,
+  chainConfirmations: number,
+  nowMs: number,
+): Promise<Targets> {
   const since = new Date(nowMs - WEEK_MS).toISOString();
   const rows = await db
     .selectFrom('checkout_options as o')

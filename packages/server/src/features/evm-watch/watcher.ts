@@ -35,7 +35,9 @@ export interface WatcherOptions {
   beforeCursorSave?: () => void | Promise<void>;
 }
 
-export type RoundOutcome = ({ leader: true } & RoundResult) | { leader: false; reason: 'not_watched' | 'disabled' | 'standby' | 'chain_moved' };
+export type RoundOutcome =
+  | ({ leader: true } & RoundResult)
+  | { leader: false; reason: 'not_watched' | 'disabled' | 'standby' | 'chain_moved' };
 
 interface ChainLoop {
   symbol: string;
@@ -57,13 +59,24 @@ interface ChainLoop {
  */
 export class EvmWatcher {
   readonly owner = `evw_${randomBytes(8).toString('hex')}`;
-  readonly #o: WatcherOptions & Required<Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs'>>;
+  readonly #o: WatcherOptions &
+    Required<
+      Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs'>
+    >;
   readonly #loops = new Map<string, ChainLoop>();
   #reload: NodeJS.Timeout | undefined;
   #started = false;
 
   constructor(opts: WatcherOptions) {
-    this.#o = { leaseMs: 10_000, reloadMs: 5000, rpcTimeoutMs: 15_000, maxLogBlocks: 2000, nativeBlocks: 25, maxBackoffMs: 60_000, ...opts };
+    this.#o = {
+      leaseMs: 10_000,
+      reloadMs: 5000,
+      rpcTimeoutMs: 15_000,
+      maxLogBlocks: 2000,
+      nativeBlocks: 25,
+      maxBackoffMs: 60_000,
+      ...opts,
+    };
   }
 
   /** Starts following the watched chains (and keeps reading which they are). */
@@ -103,7 +116,12 @@ export class EvmWatcher {
 
   /** Every chain this instance follows, for /readyz. */
   statuses(): { chain: string; state: LiveStatus['state']; leader: boolean; lastError: string | null }[] {
-    return [...this.#loops.values()].map((l) => ({ chain: l.symbol, state: l.live.state, leader: l.live.leader, lastError: l.live.lastError }));
+    return [...this.#loops.values()].map((l) => ({
+      chain: l.symbol,
+      state: l.live.state,
+      leader: l.live.leader,
+      lastError: l.live.lastError,
+    }));
   }
 
   /**
@@ -131,7 +149,19 @@ export class EvmWatcher {
     const rpcUrl = this.#o.box.open(w.rpc_url_sealed, rpcOwner(w.chain_id)).toString('utf8');
     try {
       const rpc = await this.#rpc(loop, w, rpcUrl);
-      const result = await runRound({ ...this.#deps(w), store: this.#o.store, checkouts: this.#o.checkouts, metrics: this.#o.metrics, log: this.#o.log, beforeCursorSave: this.#o.beforeCursorSave }, w, rpc, loop.st);
+      const result = await runRound(
+        {
+          ...this.#deps(w),
+          store: this.#o.store,
+          checkouts: this.#o.checkouts,
+          metrics: this.#o.metrics,
+          log: this.#o.log,
+          beforeCursorSave: this.#o.beforeCursorSave,
+        },
+        w,
+        rpc,
+        loop.st,
+      );
       loop.live = { state: 'watching', leader: true, lastError: null, consecutiveErrors: 0 };
       return { leader: true, ...result };
     } catch (err) {
@@ -140,14 +170,29 @@ export class EvmWatcher {
         loop.live = { ...loop.live, state: 'standby', leader: false };
         return { leader: false, reason: 'standby' };
       }
-      const message = scrubMessage(err instanceof Error ? (err as { shortMessage?: string }).shortMessage ?? err.message : String(err), rpcUrl);
-      loop.live = { state: 'error', leader: true, lastError: message, consecutiveErrors: loop.live.consecutiveErrors + 1 };
+      const message = scrubMessage(
+        err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err),
+        rpcUrl,
+      );
+      loop.live = {
+        state: 'error',
+        leader: true,
+        lastError: message,
+        consecutiveErrors: loop.live.consecutiveErrors + 1,
+      };
       this.#o.metrics.rpcErrors.inc({ chain: loop.symbol });
       // A broken connection is opened afresh next time.
       loop.rpc?.close();
       loop.rpc = undefined;
       await this.#o.store
-        .writeTransaction((trx) => trx.updateTable('evm_watches').set({ last_error: message, last_error_at: new Date(this.#o.now()).toISOString() }).where('chain_id', '=', w.chain_id).where('lease_owner', '=', this.owner).execute())
+        .writeTransaction((trx) =>
+          trx
+            .updateTable('evm_watches')
+            .set({ last_error: message, last_error_at: new Date(this.#o.now()).toISOString() })
+            .where('chain_id', '=', w.chain_id)
+            .where('lease_owner', '=', this.owner)
+            .execute(),
+        )
         .catch(() => undefined);
       throw new Error(message);
     }
@@ -161,7 +206,19 @@ export class EvmWatcher {
   #loop(symbol: string): ChainLoop {
     let loop = this.#loops.get(symbol);
     if (loop === undefined) {
-      loop = { symbol, timer: undefined, running: undefined, st: { chunk: Math.min(500, this.#o.maxLogBlocks), maxChunk: this.#o.maxLogBlocks, nativeBlocks: this.#o.nativeBlocks }, rpc: undefined, rpcKey: '', live: { state: 'standby', leader: false, lastError: null, consecutiveErrors: 0 } };
+      loop = {
+        symbol,
+        timer: undefined,
+        running: undefined,
+        st: {
+          chunk: Math.min(500, this.#o.maxLogBlocks),
+          maxChunk: this.#o.maxLogBlocks,
+          nativeBlocks: this.#o.nativeBlocks,
+        },
+        rpc: undefined,
+        rpcKey: '',
+        live: { state: 'standby', leader: false, lastError: null, consecutiveErrors: 0 },
+      };
       this.#loops.set(symbol, loop);
     }
     return loop;
@@ -171,15 +228,30 @@ export class EvmWatcher {
     const key = `${w.rpc_url_sealed}|${w.allow_private_rpc}`;
     if (loop.rpc !== undefined && loop.rpcKey === key) return loop.rpc;
     loop.rpc?.close();
-    loop.rpc = await openRpc(url, { sandbox: this.#o.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: this.#o.resolve }, this.#o.rpcTimeoutMs);
+    loop.rpc = await openRpc(
+      url,
+      { sandbox: this.#o.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: this.#o.resolve },
+      this.#o.rpcTimeoutMs,
+    );
     loop.rpcKey = key;
     return loop.rpc;
   }
 
   async #release(symbol: string): Promise<void> {
-    const chain = await this.#o.store.db.selectFrom('chains').select('id').where('symbol', '=', symbol).executeTakeFirst();
+    const chain = await this.#o.store.db
+      .selectFrom('chains')
+      .select('id')
+      .where('symbol', '=', symbol)
+      .executeTakeFirst();
     if (chain === undefined) return;
-    await this.#o.store.writeTransaction((trx) => trx.updateTable('evm_watches').set({ lease_owner: null, lease_expires_at: null }).where('chain_id', '=', chain.id).where('lease_owner', '=', this.owner).execute());
+    await this.#o.store.writeTransaction((trx) =>
+      trx
+        .updateTable('evm_watches')
+        .set({ lease_owner: null, lease_expires_at: null })
+        .where('chain_id', '=', chain.id)
+        .where('lease_owner', '=', this.owner)
+        .execute(),
+    );
   }
 
   /** Starts a loop for every watched chain without one; ends the loops of chains no longer watched. */
@@ -218,14 +290,17 @@ export class EvmWatcher {
 
   /** One turn of a chain's loop; returns how long to wait before the next. */
   async #turn(loop: ChainLoop): Promise<number> {
-    const poll = (await findWatch(this.#o.store.db, loop.symbol).catch(() => undefined))?.poll_interval_ms ?? this.#o.reloadMs;
+    const poll =
+      (await findWatch(this.#o.store.db, loop.symbol).catch(() => undefined))?.poll_interval_ms ?? this.#o.reloadMs;
     try {
       const r = await this.round(loop.symbol);
       // Behind the head: the next range at once.
       return r.leader && !r.caughtUp ? 0 : poll;
     } catch (err) {
       const backoff = Math.min(this.#o.maxBackoffMs, poll * 2 ** Math.min(loop.live.consecutiveErrors, 8));
-      this.#o.log.warn(`evm watch ${loop.symbol}: ${(err as Error).message}; next try in ${Math.round(backoff / 1000)} s`);
+      this.#o.log.warn(
+        `evm watch ${loop.symbol}: ${(err as Error).message}; next try in ${Math.round(backoff / 1000)} s`,
+      );
       return backoff;
     }
   }

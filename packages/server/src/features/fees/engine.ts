@@ -48,7 +48,9 @@ export function quoteFee(input: FeeQuoteInput): WithExactNumbers<FeePreview> {
   const next = tiers[index + 1];
   const dp = input.currencyDecimals;
   // Converted amounts are rounded to the fee currency; an unconverted amount stays as asked.
-  const converted = input.rate ? input.amount.times(input.rate).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP) : input.amount;
+  const converted = input.rate
+    ? input.amount.times(input.rate).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP)
+    : input.amount;
   const raw = tier.isPercentage ? converted.times(tier.value).dividedBy(100) : new Decimal(tier.value);
   const serviceFee = Decimal.max(raw, tier.minValue).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
   // Shown as charged, so that serviceFee + onChainFee is exactly fee.

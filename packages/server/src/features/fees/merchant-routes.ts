@@ -14,7 +14,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
  * The merchant's fee preview (interface §2.3), behind the merchant authentication hook (added in
  * this plugin's scope). The body is finished JSON text with exact decimals, sent as it is.
  */
-const feePreview200 = Type.Unsafe<string>(Type.Ref(FeePreviewEnvelope, { description: 'The fee schedule that applies and the fee for this amount.' }));
+const feePreview200 = Type.Unsafe<string>(
+  Type.Ref(FeePreviewEnvelope, { description: 'The fee schedule that applies and the fee for this amount.' }),
+);
 
 const SCOPE = 'fees:read';
 
@@ -30,20 +32,24 @@ const queryCheck = TypeCompiler.Compile(FeesPreviewQuery);
 export function feeFastRoutes(services: MerchantServices): FastRoute[] {
   // Clients repeat a handful of queries: each is parsed and checked once (bounded: emptied when full).
   const parsed = new Map<string, FastQuery | null>();
-  return [{
-    path: PATHS.feesPreview,
-    route: PATHS.feesPreview,
-    scope: SCOPE,
-    answer(query, principal) {
-      let q = parsed.get(query);
-      if (q === undefined) {
-        q = parseFastQuery(query);
-        if (parsed.size >= MAX_PARSED_QUERIES) parsed.clear();
-        parsed.set(query, q);
-      }
-      return q === null ? undefined : services.feePreviewBody(principal.key.merchantId, q.amount, q.currency, q.amountText);
+  return [
+    {
+      path: PATHS.feesPreview,
+      route: PATHS.feesPreview,
+      scope: SCOPE,
+      answer(query, principal) {
+        let q = parsed.get(query);
+        if (q === undefined) {
+          q = parseFastQuery(query);
+          if (parsed.size >= MAX_PARSED_QUERIES) parsed.clear();
+          parsed.set(query, q);
+        }
+        return q === null
+          ? undefined
+          : services.feePreviewBody(principal.key.merchantId, q.amount, q.currency, q.amountText);
+      },
     },
-  }];
+  ];
 }
 
 const MAX_PARSED_QUERIES = 1024;
@@ -73,33 +79,44 @@ function parseFastQuery(query: string): FastQuery | null {
   }
   if (!queryCheck.Check({ amount, currency })) return null;
   const checked = parseAmount(amount!);
-  return checked.ok ? { amount: checked.value, amountText: checked.value.toFixed(), currency: currency!.toUpperCase() } : null;
+  return checked.ok
+    ? { amount: checked.value, amountText: checked.value.toFixed(), currency: currency!.toUpperCase() }
+    : null;
 }
 
 export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { services } = ctx;
   app.addHook('onRequest', ctx.auth.merchant);
 
-  app.get(PATHS.feesPreview, {
-    schema: {
-      tags: ['merchant'],
-      operationId: 'previewFees',
-      summary: 'Preview the fees of a hosted checkout payment',
-      description: 'Which fee schedule and tier apply to this amount and currency (the merchant\'s own, else the default), converted to the settlement currency when it differs, and the fee that results. Amounts are exact decimals written as JSON numbers.',
-      querystring: FeesPreviewQuery,
-      security: SECURITY.merchant,
-      response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },
+  app.get(
+    PATHS.feesPreview,
+    {
+      schema: {
+        tags: ['merchant'],
+        operationId: 'previewFees',
+        summary: 'Preview the fees of a hosted checkout payment',
+        description:
+          "Which fee schedule and tier apply to this amount and currency (the merchant's own, else the default), converted to the settlement currency when it differs, and the fee that results. Amounts are exact decimals written as JSON numbers.",
+        querystring: FeesPreviewQuery,
+        security: SECURITY.merchant,
+        response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },
+      },
+      config: { scope: SCOPE },
     },
-    config: { scope: SCOPE },
-  }, (req, reply) => {
-    // The schema pattern admits the shape; parseAmount adds the range (> 0, <= 10^15).
-    const amount = parseAmount(req.query.amount);
-    if (!amount.ok) {
-      throw new HostpayError('INVALID_AMOUNT', `query parameter \`amount\` ${amount.reason}: send the checkout amount as a positive decimal, e.g. amount=99.95`, { parameter: 'amount' });
-    }
-    // Not an async function: a cached preview is sent in the same turn (see sendJsonText).
-    return andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) =>
-      sendJsonText(reply, services.feePreviewBody(merchantId, amount.value, req.query.currency.toUpperCase())),
-    );
-  });
+    (req, reply) => {
+      // The schema pattern admits the shape; parseAmount adds the range (> 0, <= 10^15).
+      const amount = parseAmount(req.query.amount);
+      if (!amount.ok) {
+        throw new HostpayError(
+          'INVALID_AMOUNT',
+          `query parameter \`amount\` ${amount.reason}: send the checkout amount as a positive decimal, e.g. amount=99.95`,
+          { parameter: 'amount' },
+        );
+      }
+      // Not an async function: a cached preview is sent in the same turn (see sendJsonText).
+      return andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) =>
+        sendJsonText(reply, services.feePreviewBody(merchantId, amount.value, req.query.currency.toUpperCase())),
+      );
+    },
+  );
 }

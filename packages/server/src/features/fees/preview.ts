@@ -34,25 +34,39 @@ export class FeeService {
   }
 
   async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
-    const facts = await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () => this.loadFacts(merchantId, currency));
+    const facts = await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () =>
+      this.loadFacts(merchantId, currency),
+    );
     return quoteFee({ amount, originalCurrency: currency, ...facts });
   }
 
   /** `resolveRate`, through the rate cache. */
   async rateOf(base: string, quote: string): Promise<Decimal | null> {
-    return (await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({ rate: await resolveRate(this.db, base, quote) }))).rate;
+    return (
+      await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({
+        rate: await resolveRate(this.db, base, quote),
+      }))
+    ).rate;
   }
 
   private async loadFacts(merchantId: string, currency: string): Promise<FeeFacts> {
     const asked = await findAssetBySymbol(this.db, currency);
     if (!asked) {
-      throw new HostpayError('UNSUPPORTED_CURRENCY', `currency ${currency} is not supported; use a currency or asset code hostpay knows, such as EUR, USD or USDT`, { currency });
+      throw new HostpayError(
+        'UNSUPPORTED_CURRENCY',
+        `currency ${currency} is not supported; use a currency or asset code hostpay knows, such as EUR, USD or USDT`,
+        { currency },
+      );
     }
     const rows = await listFeeTiers(this.db, merchantId, currency);
     const own = rows.filter((r) => r.merchant_id === merchantId);
     const chosen = own.length > 0 ? own : rows.filter((r) => r.merchant_id === '');
     if (chosen.length === 0) {
-      throw new HostpayError('NO_FEE_SCHEDULE', `no fee schedule is configured for ${currency}; ask your account manager to enable it`, { currency });
+      throw new HostpayError(
+        'NO_FEE_SCHEDULE',
+        `no fee schedule is configured for ${currency}; ask your account manager to enable it`,
+        { currency },
+      );
     }
     const feeCurrency = (await findSettlementCurrency(this.db, merchantId, currency)) ?? currency;
     const feeAsset = feeCurrency === currency ? asked : await findAssetBySymbol(this.db, feeCurrency);
@@ -76,7 +90,11 @@ export class FeeService {
   private async rate(base: string, quote: string): Promise<Decimal> {
     const rate = await resolveRate(this.db, base, quote);
     if (rate !== null) return rate;
-    throw new HostpayError('NO_RATE', `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`, { base, quote });
+    throw new HostpayError(
+      'NO_RATE',
+      `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`,
+      { base, quote },
+    );
   }
 }
 

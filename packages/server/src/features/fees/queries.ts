@@ -30,21 +30,34 @@ export async function upsertFeeTier(db: Db, row: FeeScheduleRow): Promise<void> 
     .execute();
 }
 
-export async function findSettlementCurrency(db: Db, merchantId: string, currency: string): Promise<string | undefined> {
+export async function findSettlementCurrency(
+  db: Db,
+  merchantId: string,
+  currency: string,
+): Promise<string | undefined> {
   const rows = await db
     .selectFrom('settlement_currencies')
     .select(['merchant_id', 'settlement_currency'])
     .where('currency', '=', currency)
     .where('merchant_id', 'in', ['', merchantId])
     .execute();
-  return (rows.find((r) => r.merchant_id === merchantId) ?? rows.find((r) => r.merchant_id === ''))?.settlement_currency;
+  return (rows.find((r) => r.merchant_id === merchantId) ?? rows.find((r) => r.merchant_id === ''))
+    ?.settlement_currency;
 }
 
-export async function upsertSettlementCurrency(db: Db, merchantId: string, currency: string, settlement: string, at: string): Promise<void> {
+export async function upsertSettlementCurrency(
+  db: Db,
+  merchantId: string,
+  currency: string,
+  settlement: string,
+  at: string,
+): Promise<void> {
   await db
     .insertInto('settlement_currencies')
     .values({ merchant_id: merchantId, currency, settlement_currency: settlement, updated_at: at })
-    .onConflict((oc) => oc.columns(['merchant_id', 'currency']).doUpdateSet({ settlement_currency: settlement, updated_at: at }))
+    .onConflict((oc) =>
+      oc.columns(['merchant_id', 'currency']).doUpdateSet({ settlement_currency: settlement, updated_at: at }),
+    )
     .execute();
 }
 
@@ -53,7 +66,12 @@ export function findRates(db: Db, base: string, quote: string): Promise<RateRow[
   return db
     .selectFrom('rates')
     .selectAll()
-    .where((eb) => eb.or([eb.and([eb('base', '=', base), eb('quote', '=', quote)]), eb.and([eb('base', '=', quote), eb('quote', '=', base)])]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('base', '=', base), eb('quote', '=', quote)]),
+        eb.and([eb('base', '=', quote), eb('quote', '=', base)]),
+      ]),
+    )
     .execute();
 }
 
@@ -61,6 +79,8 @@ export async function upsertRate(db: Db, row: RateRow): Promise<void> {
   await db
     .insertInto('rates')
     .values(row)
-    .onConflict((oc) => oc.columns(['base', 'quote']).doUpdateSet({ rate: row.rate, source: row.source, updated_at: row.updated_at }))
+    .onConflict((oc) =>
+      oc.columns(['base', 'quote']).doUpdateSet({ rate: row.rate, source: row.source, updated_at: row.updated_at }),
+    )
     .execute();
 }

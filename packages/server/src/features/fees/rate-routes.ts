@@ -15,44 +15,88 @@ const Rates = Type.Array(RateView);
 const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_AMOUNT', 'UNSUPPORTED_CURRENCY'] as const;
 
 export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<FeeAdmin>): Promise<void> {
-  app.put('/settlement-currencies', {
-    schema: {
-      ...WRITE,
-      operationId: 'setSettlementCurrency', summary: 'Set the currency fees for a currency are charged in', description: 'Fees for `currency` are computed and charged in `settlementCurrency`, converted at the stored rate; per merchant or as the default.',
-      body: Type.Object(
-        {
-          currency: Currency('currency asked for'),
-          settlementCurrency: Currency('currency the fees are charged in'),
-          merchantId: Type.Optional(Id("merchant whose choice this is; absent: the operator's default")),
-        },
-        { additionalProperties: false },
-      ),
-      response: responses(200, SettlementView, 'The settlement currency as stored.', WRITE_ERRORS),
+  app.put(
+    '/settlement-currencies',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'setSettlementCurrency',
+        summary: 'Set the currency fees for a currency are charged in',
+        description:
+          'Fees for `currency` are computed and charged in `settlementCurrency`, converted at the stored rate; per merchant or as the default.',
+        body: Type.Object(
+          {
+            currency: Currency('currency asked for'),
+            settlementCurrency: Currency('currency the fees are charged in'),
+            merchantId: Type.Optional(Id("merchant whose choice this is; absent: the operator's default")),
+          },
+          { additionalProperties: false },
+        ),
+        response: responses(200, SettlementView, 'The settlement currency as stored.', WRITE_ERRORS),
+      },
     },
-  }, async (req, reply) => send(reply, 200, SettlementView, 'settlement currency set', await admin.setSettlementCurrency(req.body, auditOf(req))));
-
-  app.get('/settlement-currencies', {
-    schema: { ...READ, operationId: 'listSettlementCurrencies', summary: 'List settlement currencies', description: 'The default settlement currencies and the merchant overrides.', response: responses(200, Settlements, 'Every settlement currency, defaults first.', ERRORS.adminRead) },
-  }, async (_req, reply) => send(reply, 200, Settlements, 'settlement currencies', await admin.listSettlementCurrencies()));
-
-  app.put('/rates', {
-    schema: {
-      ...WRITE,
-      operationId: 'setExchangeRate', summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed', description: 'Used by fee previews when the settlement currency differs from the asked one. The rate is an exact decimal given as a JSON string.',
-      body: Type.Object(
-        {
-          base: Currency('base currency'),
-          quote: Currency('quote currency'),
-          rate: DecimalString('Rate, greater than 0'),
-          source: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'where the rate comes from (default manual)' })),
-        },
-        { additionalProperties: false },
+    async (req, reply) =>
+      send(
+        reply,
+        200,
+        SettlementView,
+        'settlement currency set',
+        await admin.setSettlementCurrency(req.body, auditOf(req)),
       ),
-      response: responses(200, RateView, 'The rate as stored, with its source and time.', WRITE_ERRORS),
-    },
-  }, async (req, reply) => send(reply, 200, RateView, 'rate set', await admin.setRate(req.body, auditOf(req))));
+  );
 
-  app.get('/rates', {
-    schema: { ...READ, operationId: 'listExchangeRates', summary: 'List exchange rates with their source and time', description: 'Every stored rate, with where it came from and when it was set.', response: responses(200, Rates, 'Every rate.', ERRORS.adminRead) },
-  }, async (_req, reply) => send(reply, 200, Rates, 'rates', await admin.listRates()));
+  app.get(
+    '/settlement-currencies',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listSettlementCurrencies',
+        summary: 'List settlement currencies',
+        description: 'The default settlement currencies and the merchant overrides.',
+        response: responses(200, Settlements, 'Every settlement currency, defaults first.', ERRORS.adminRead),
+      },
+    },
+    async (_req, reply) =>
+      send(reply, 200, Settlements, 'settlement currencies', await admin.listSettlementCurrencies()),
+  );
+
+  app.put(
+    '/rates',
+    {
+      schema: {
+        ...WRITE,
+        operationId: 'setExchangeRate',
+        summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed',
+        description:
+          'Used by fee previews when the settlement currency differs from the asked one. The rate is an exact decimal given as a JSON string.',
+        body: Type.Object(
+          {
+            base: Currency('base currency'),
+            quote: Currency('quote currency'),
+            rate: DecimalString('Rate, greater than 0'),
+            source: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 100, description: 'where the rate comes from (default manual)' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: responses(200, RateView, 'The rate as stored, with its source and time.', WRITE_ERRORS),
+      },
+    },
+    async (req, reply) => send(reply, 200, RateView, 'rate set', await admin.setRate(req.body, auditOf(req))),
+  );
+
+  app.get(
+    '/rates',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listExchangeRates',
+        summary: 'List exchange rates with their source and time',
+        description: 'Every stored rate, with where it came from and when it was set.',
+        response: responses(200, Rates, 'Every rate.', ERRORS.adminRead),
+      },
+    },
+    async (_req, reply) => send(reply, 200, Rates, 'rates', await admin.listRates()),
+  );
 }

@@ -25,7 +25,10 @@ const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
 
 const nonNegative = (label: string, text: string): string => {
   if (!DECIMAL_RE.test(text)) {
-    throw new HostpayError('INVALID_AMOUNT', `${label} must be a decimal number of at least 0 with at most 18 fractional digits, got ${JSON.stringify(text)}`);
+    throw new HostpayError(
+      'INVALID_AMOUNT',
+      `${label} must be a decimal number of at least 0 with at most 18 fractional digits, got ${JSON.stringify(text)}`,
+    );
   }
   return decimalText(text);
 };
@@ -43,22 +46,40 @@ export const feeTierView = (r: FeeScheduleTable) => ({
   updatedAt: r.updated_at,
 });
 
-export const rateView = (r: RateTable) => ({ base: r.base, quote: r.quote, rate: jsonDecimal(r.rate), source: r.source, updatedAt: r.updated_at });
+export const rateView = (r: RateTable) => ({
+  base: r.base,
+  quote: r.quote,
+  rate: jsonDecimal(r.rate),
+  source: r.source,
+  updatedAt: r.updated_at,
+});
 
 /**
  * The rule setFee enforces, kept when the fee currency changes under existing schedules: their
  * money figures must not be finer than the new currency. Affected are the schedules of this scope
  * and, for the default scope, those of merchants that have no settlement currency of their own.
  */
-async function checkSchedulesFit(trx: Db, merchantId: string, currency: string, settlement: string, precision: number): Promise<void> {
+async function checkSchedulesFit(
+  trx: Db,
+  merchantId: string,
+  currency: string,
+  settlement: string,
+  precision: number,
+): Promise<void> {
   let q = trx.selectFrom('fee_schedules').selectAll().where('currency', '=', currency);
   if (merchantId !== '') q = q.where('merchant_id', '=', merchantId);
   else {
-    const own = trx.selectFrom('settlement_currencies').select('merchant_id').where('currency', '=', currency).where('merchant_id', '!=', '');
+    const own = trx
+      .selectFrom('settlement_currencies')
+      .select('merchant_id')
+      .where('currency', '=', currency)
+      .where('merchant_id', '!=', '');
     q = q.where('merchant_id', 'not in', own);
   }
   const tooFine = (await q.execute()).filter((r) =>
-    [r.min_value, r.on_chain_fee, ...(r.is_percentage === 1 ? [] : [r.value])].some((text) => new Decimal(text).decimalPlaces() > precision),
+    [r.min_value, r.on_chain_fee, ...(r.is_percentage === 1 ? [] : [r.value])].some(
+      (text) => new Decimal(text).decimalPlaces() > precision,
+    ),
   );
   if (tooFine.length > 0) {
     throw new HostpayError(
@@ -90,17 +111,26 @@ export function feeAdmin({ store, caches }: AdminDeps) {
     async setFee(req: FeeTierRequest, ctx: AuditContext) {
       const currency = (await requireAssetRow(db, req.currency)).symbol;
       const merchantId = await scope(req.merchantId);
-      const feeCurrency = req.feeCurrency === undefined ? undefined : (await requireAssetRow(db, req.feeCurrency)).symbol;
+      const feeCurrency =
+        req.feeCurrency === undefined ? undefined : (await requireAssetRow(db, req.feeCurrency)).symbol;
       const value = nonNegative('fee value', req.value);
-      if (req.isPercentage && new Decimal(value).gt(100)) throw new HostpayError('INVALID_AMOUNT', 'a percentage fee must be at most 100');
+      if (req.isPercentage && new Decimal(value).gt(100))
+        throw new HostpayError('INVALID_AMOUNT', 'a percentage fee must be at most 100');
       // Money figures are in the fee currency and cannot be finer than it: a fee of 0.001 EUR
       // could never be charged, and the preview would round it away.
       const charged = feeCurrency ?? (await findSettlementCurrency(db, merchantId, currency)) ?? currency;
       const precision = (await requireAssetRow(db, charged)).decimals;
-      const money = [['minimum', req.minValue], ['on-chain fee', req.onChainFee], ...(req.isPercentage ? [] : [['fixed fee', req.value]])] as const;
+      const money = [
+        ['minimum', req.minValue],
+        ['on-chain fee', req.onChainFee],
+        ...(req.isPercentage ? [] : [['fixed fee', req.value]]),
+      ] as const;
       for (const [label, text] of money) {
         if (text !== undefined && new Decimal(nonNegative(label, text)).decimalPlaces() > precision) {
-          throw new HostpayError('INVALID_AMOUNT', `${label} ${text} has more decimal places than ${charged}, the currency fees are charged in, has (${precision})`);
+          throw new HostpayError(
+            'INVALID_AMOUNT',
+            `${label} ${text} has more decimal places than ${charged}, the currency fees are charged in, has (${precision})`,
+          );
         }
       }
       const at = nowIso();
@@ -119,13 +149,31 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       };
       // Only `trx` inside: the SQLite store has one connection, which the transaction holds.
       return write(async (trx) => {
-        const before = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirst();
+        const before = await trx
+          .selectFrom('fee_schedules')
+          .selectAll()
+          .where('merchant_id', '=', merchantId)
+          .where('currency', '=', currency)
+          .where('from_amount', '=', fromAmount)
+          .executeTakeFirst();
         await upsertFeeTier(trx, row);
         // Changing the fee currency here must not leave the scope's other tiers finer than it.
         if (feeCurrency !== undefined) await checkSchedulesFit(trx, merchantId, currency, feeCurrency, precision);
         if (feeCurrency !== undefined) await upsertSettlementCurrency(trx, merchantId, currency, feeCurrency, at);
-        const after = await trx.selectFrom('fee_schedules').selectAll().where('merchant_id', '=', merchantId).where('currency', '=', currency).where('from_amount', '=', fromAmount).executeTakeFirstOrThrow();
-        await recordAudit(trx, ctx, { action: 'fee.set', objectType: 'fee_schedule', objectId: after.id, before: before ? feeTierView(before) : null, after: { ...feeTierView(after), feeCurrency } });
+        const after = await trx
+          .selectFrom('fee_schedules')
+          .selectAll()
+          .where('merchant_id', '=', merchantId)
+          .where('currency', '=', currency)
+          .where('from_amount', '=', fromAmount)
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, ctx, {
+          action: 'fee.set',
+          objectType: 'fee_schedule',
+          objectId: after.id,
+          before: before ? feeTierView(before) : null,
+          after: { ...feeTierView(after), feeCurrency },
+        });
         return feeTierView(after);
       });
     },
@@ -135,7 +183,13 @@ export function feeAdmin({ store, caches }: AdminDeps) {
         const before = await trx.selectFrom('fee_schedules').selectAll().where('id', '=', id).executeTakeFirst();
         if (!before) throw new HostpayError('NOT_FOUND', `fee tier ${id} does not exist`);
         await trx.deleteFrom('fee_schedules').where('id', '=', id).execute();
-        await recordAudit(trx, ctx, { action: 'fee.delete', objectType: 'fee_schedule', objectId: id, before: feeTierView(before), after: null });
+        await recordAudit(trx, ctx, {
+          action: 'fee.delete',
+          objectType: 'fee_schedule',
+          objectId: id,
+          before: feeTierView(before),
+          after: null,
+        });
       }),
 
     async listFees(filter: { merchantId?: string | undefined; currency?: string | undefined }) {
@@ -143,27 +197,58 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       if (filter.merchantId !== undefined) q = q.where('merchant_id', '=', filter.merchantId);
       if (filter.currency) q = q.where('currency', '=', filter.currency.toUpperCase());
       const rows = await q.orderBy('merchant_id').orderBy('currency').execute();
-      return rows.sort((a, b) => a.merchant_id.localeCompare(b.merchant_id) || a.currency.localeCompare(b.currency) || new Decimal(a.from_amount).comparedTo(b.from_amount)).map(feeTierView);
+      return rows
+        .sort(
+          (a, b) =>
+            a.merchant_id.localeCompare(b.merchant_id) ||
+            a.currency.localeCompare(b.currency) ||
+            new Decimal(a.from_amount).comparedTo(b.from_amount),
+        )
+        .map(feeTierView);
     },
 
-    async setSettlementCurrency(req: { currency: string; settlementCurrency: string; merchantId?: string | undefined }, ctx: AuditContext) {
+    async setSettlementCurrency(
+      req: { currency: string; settlementCurrency: string; merchantId?: string | undefined },
+      ctx: AuditContext,
+    ) {
       const currency = (await requireAssetRow(db, req.currency)).symbol;
       const settlement = (await requireAssetRow(db, req.settlementCurrency)).symbol;
       const merchantId = await scope(req.merchantId);
       const precision = (await requireAssetRow(db, settlement)).decimals;
       return write(async (trx) => {
         await checkSchedulesFit(trx, merchantId, currency, settlement, precision);
-        const previous = await trx.selectFrom('settlement_currencies').select('settlement_currency').where('merchant_id', '=', merchantId).where('currency', '=', currency).executeTakeFirst();
+        const previous = await trx
+          .selectFrom('settlement_currencies')
+          .select('settlement_currency')
+          .where('merchant_id', '=', merchantId)
+          .where('currency', '=', currency)
+          .executeTakeFirst();
         await upsertSettlementCurrency(trx, merchantId, currency, settlement, nowIso());
         const before = previous === undefined ? null : { currency, settlementCurrency: previous.settlement_currency };
-        await recordAudit(trx, ctx, { action: 'settlement.set', objectType: 'settlement_currency', objectId: `${merchantId || 'default'}:${currency}`, before, after: { currency, settlementCurrency: settlement } });
+        await recordAudit(trx, ctx, {
+          action: 'settlement.set',
+          objectType: 'settlement_currency',
+          objectId: `${merchantId || 'default'}:${currency}`,
+          before,
+          after: { currency, settlementCurrency: settlement },
+        });
         return { merchantId: merchantId || null, currency, settlementCurrency: settlement };
       });
     },
 
     async listSettlementCurrencies() {
-      const rows = await db.selectFrom('settlement_currencies').selectAll().orderBy('merchant_id').orderBy('currency').execute();
-      return rows.map((r) => ({ merchantId: r.merchant_id === '' ? null : r.merchant_id, currency: r.currency, settlementCurrency: r.settlement_currency, updatedAt: r.updated_at }));
+      const rows = await db
+        .selectFrom('settlement_currencies')
+        .selectAll()
+        .orderBy('merchant_id')
+        .orderBy('currency')
+        .execute();
+      return rows.map((r) => ({
+        merchantId: r.merchant_id === '' ? null : r.merchant_id,
+        currency: r.currency,
+        settlementCurrency: r.settlement_currency,
+        updatedAt: r.updated_at,
+      }));
     },
 
     async setRate(req: { base: string; quote: string; rate: string; source?: string | undefined }, ctx: AuditContext) {
@@ -172,16 +257,34 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       if (base === quote) invalid('a rate needs two different currencies');
       const rate = nonNegative('rate', req.rate);
       if (new Decimal(rate).isZero()) throw new HostpayError('INVALID_AMOUNT', 'rate must be greater than 0');
-      const row: RateTable = { base, quote, rate, source: (req.source ?? 'manual').slice(0, 100), updated_at: nowIso() };
+      const row: RateTable = {
+        base,
+        quote,
+        rate,
+        source: (req.source ?? 'manual').slice(0, 100),
+        updated_at: nowIso(),
+      };
       return write(async (trx) => {
-        const before = await trx.selectFrom('rates').selectAll().where('base', '=', base).where('quote', '=', quote).executeTakeFirst();
+        const before = await trx
+          .selectFrom('rates')
+          .selectAll()
+          .where('base', '=', base)
+          .where('quote', '=', quote)
+          .executeTakeFirst();
         await upsertRate(trx, row);
-        await recordAudit(trx, ctx, { action: 'rate.set', objectType: 'rate', objectId: `${base}/${quote}`, before: before ? rateView(before) : null, after: rateView(row) });
+        await recordAudit(trx, ctx, {
+          action: 'rate.set',
+          objectType: 'rate',
+          objectId: `${base}/${quote}`,
+          before: before ? rateView(before) : null,
+          after: rateView(row),
+        });
         return rateView(row);
       });
     },
 
-    listRates: async () => (await db.selectFrom('rates').selectAll().orderBy('base').orderBy('quote').execute()).map(rateView),
+    listRates: async () =>
+      (await db.selectFrom('rates').selectAll().orderBy('base').orderBy('quote').execute()).map(rateView),
 
     /** Which schedule and tier would apply for a merchant, currency and amount, with the quote. */
     async operatorPreview(merchantId: string, currency: string, amount: string) {

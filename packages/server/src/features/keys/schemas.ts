@@ -16,7 +16,9 @@ export const KeyView = obj({
   revokedAt: Nullable(Time),
   lastUsedAt: Nullable(Time),
   rotatedTo: Nullable(Type.String({ description: 'the key that replaced this one by rotation' })),
-  requireSignatureV2: Type.Boolean({ description: 'true: version-1 signatures are refused (SIGNATURE_V2_REQUIRED); sign with signature-version: 2' }),
+  requireSignatureV2: Type.Boolean({
+    description: 'true: version-1 signatures are refused (SIGNATURE_V2_REQUIRED); sign with signature-version: 2',
+  }),
 });
 
 export const CreatedKeyView = obj(

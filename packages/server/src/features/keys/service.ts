@@ -58,18 +58,19 @@ export const keyView = (r: ApiKeyTable): KeyView => ({
   requireSignatureV2: r.require_signature_v2 === 1,
 });
 
-
 /** Checks settings and returns the columns they set (only those given). */
 function columns(s: KeySettings): Partial<ApiKeyTable> {
   const out: Partial<ApiKeyTable> = {};
   if (s.scopes !== undefined) {
     const unknown = s.scopes.filter((x) => !(SCOPES as readonly string[]).includes(x));
-    if (unknown.length > 0 || s.scopes.length === 0) invalid(`scopes must be a non-empty list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || 'none'}`);
+    if (unknown.length > 0 || s.scopes.length === 0)
+      invalid(`scopes must be a non-empty list of ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || 'none'}`);
     out.scopes = JSON.stringify([...new Set(s.scopes)]);
   }
   if (s.rateLimitPerMinute !== undefined) {
     const r = s.rateLimitPerMinute;
-    if (r !== null && (!Number.isInteger(r) || r < 1 || r > 1_000_000_000)) invalid('rate limit must be a whole number of requests per minute from 1 to 1000000000, or null for the default');
+    if (r !== null && (!Number.isInteger(r) || r < 1 || r > 1_000_000_000))
+      invalid('rate limit must be a whole number of requests per minute from 1 to 1000000000, or null for the default');
     out.rate_limit_per_minute = r;
   }
   if (s.expiresAt !== undefined) {
@@ -79,7 +80,10 @@ function columns(s: KeySettings): Partial<ApiKeyTable> {
   }
   if (s.ipAllowList !== undefined) {
     const bad = (s.ipAllowList ?? []).filter((e) => parseCidr(e) === null);
-    if (bad.length > 0) invalid(`not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32; an IPv4-mapped network needs a prefix of 96 or more, e.g. ::ffff:10.0.0.0/104)`);
+    if (bad.length > 0)
+      invalid(
+        `not an IP address or CIDR block: ${bad.join(', ')} (e.g. 203.0.113.0/24, 2001:db8::/32; an IPv4-mapped network needs a prefix of 96 or more, e.g. ::ffff:10.0.0.0/104)`,
+      );
     if ((s.ipAllowList?.length ?? 0) > 100) invalid('an IP allow-list holds at most 100 entries');
     out.ip_allow_list = s.ipAllowList === null ? null : JSON.stringify(s.ipAllowList.map((e) => e.trim()));
   }
@@ -93,15 +97,26 @@ function columns(s: KeySettings): Partial<ApiKeyTable> {
 
 /** One live successor per key: rotate the successor, not the old key again. */
 function alreadyRotated(id: string, successor: string | null): HostpayError {
-  return new HostpayError('KEY_ALREADY_ROTATED', `API key ${id} was already rotated${successor === null ? '' : ` to ${successor}`}: rotate that key instead, or revoke it and create a new one`, successor === null ? undefined : { rotatedTo: successor });
+  return new HostpayError(
+    'KEY_ALREADY_ROTATED',
+    `API key ${id} was already rotated${successor === null ? '' : ` to ${successor}`}: rotate that key instead, or revoke it and create a new one`,
+    successor === null ? undefined : { rotatedTo: successor },
+  );
 }
 
-const findKey = (db: Db, id: string) => required(db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(), `API key ${id}`);
+const findKey = (db: Db, id: string) =>
+  required(db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(), `API key ${id}`);
 
 export function keyAdmin({ store, box, caches }: AdminDeps) {
   const db = store.db;
 
-  async function insertKey(trx: Db, merchantId: string, settings: KeySettings, ctx: AuditContext, action: string): Promise<CreatedApiKey> {
+  async function insertKey(
+    trx: Db,
+    merchantId: string,
+    settings: KeySettings,
+    ctx: AuditContext,
+    action: string,
+  ): Promise<CreatedApiKey> {
     await requireMerchantRow(trx, merchantId);
     const id = newId('hp', 24);
     const secret = 'sk_' + randomBytes(32).toString('base64url');
@@ -135,11 +150,14 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
   }
 
   return {
-    createApiKey: (merchantId: string, settings: KeySettings, ctx: AuditContext) => write((trx) => insertKey(trx, merchantId, settings, ctx, 'api_key.create')),
+    createApiKey: (merchantId: string, settings: KeySettings, ctx: AuditContext) =>
+      write((trx) => insertKey(trx, merchantId, settings, ctx, 'api_key.create')),
 
     getApiKey: async (id: string) => keyView(await findKey(db, id)),
 
-    listApiKeys: (req: PageRequest & { merchantId?: string | undefined; status?: 'active' | 'revoked' | undefined }) => {
+    listApiKeys: (
+      req: PageRequest & { merchantId?: string | undefined; status?: 'active' | 'revoked' | undefined },
+    ) => {
       let q = db.selectFrom('api_keys').selectAll();
       if (req.merchantId) q = q.where('merchant_id', '=', req.merchantId);
       if (req.status) q = q.where('status', '=', req.status);
@@ -151,7 +169,13 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
         const before = await findKey(trx, id);
         const after = { ...before, ...columns(settings) };
         await trx.updateTable('api_keys').set(columns(settings)).where('id', '=', id).execute();
-        await recordAudit(trx, ctx, { action: 'api_key.update', objectType: 'api_key', objectId: id, before: keyView(before), after: keyView(after) });
+        await recordAudit(trx, ctx, {
+          action: 'api_key.update',
+          objectType: 'api_key',
+          objectId: id,
+          before: keyView(before),
+          after: keyView(after),
+        });
         return keyView(after);
       }),
 
@@ -161,8 +185,18 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
         const before = await findKey(trx, id);
         if (before.status === 'revoked') return keyView(before);
         const after: ApiKeyTable = { ...before, status: 'revoked', revoked_at: nowIso() };
-        await trx.updateTable('api_keys').set({ status: after.status, revoked_at: after.revoked_at }).where('id', '=', id).execute();
-        await recordAudit(trx, ctx, { action: 'api_key.revoke', objectType: 'api_key', objectId: id, before: keyView(before), after: keyView(after) });
+        await trx
+          .updateTable('api_keys')
+          .set({ status: after.status, revoked_at: after.revoked_at })
+          .where('id', '=', id)
+          .execute();
+        await recordAudit(trx, ctx, {
+          action: 'api_key.revoke',
+          objectType: 'api_key',
+          objectId: id,
+          before: keyView(before),
+          after: keyView(after),
+        });
         return keyView(after);
       }),
 
@@ -173,23 +207,55 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
     rotateApiKey: (id: string, overlapUntil: string | undefined, ctx: AuditContext) =>
       write(async (trx) => {
         const old = await findKey(trx, id);
-        if (old.status === 'revoked') throw new HostpayError('KEY_REVOKED', `API key ${id} is revoked; create a new key instead of rotating it`);
+        if (old.status === 'revoked')
+          throw new HostpayError('KEY_REVOKED', `API key ${id} is revoked; create a new key instead of rotating it`);
         const given = overlapUntil === undefined ? undefined : isoTime(overlapUntil);
         if (given === null) invalid(`overlapUntil must be ${ISO_TIME_HELP}`);
         const until = given === undefined ? new Date(Date.now() + 86_400_000) : new Date(given);
         if (until.getTime() > Date.now() + 30 * 86_400_000) invalid('overlapUntil must be at most 30 days ahead');
         if (old.rotated_to !== null) throw alreadyRotated(id, old.rotated_to);
         const view = keyView(old);
-        const created = await insertKey(trx, old.merchant_id, { scopes: view.scopes, rateLimitPerMinute: view.rateLimitPerMinute, ipAllowList: view.ipAllowList, label: view.label, requireSignatureV2: view.requireSignatureV2 }, ctx, 'api_key.create');
-        const expires = old.expires_at !== null && old.expires_at < until.toISOString() ? old.expires_at : until.toISOString();
+        const created = await insertKey(
+          trx,
+          old.merchant_id,
+          {
+            scopes: view.scopes,
+            rateLimitPerMinute: view.rateLimitPerMinute,
+            ipAllowList: view.ipAllowList,
+            label: view.label,
+            requireSignatureV2: view.requireSignatureV2,
+          },
+          ctx,
+          'api_key.create',
+        );
+        const expires =
+          old.expires_at !== null && old.expires_at < until.toISOString() ? old.expires_at : until.toISOString();
         const after: ApiKeyTable = { ...old, expires_at: expires, rotated_to: created.id };
         // Conditional, so two rotations racing on PostgreSQL cannot both give the key a successor.
-        const updated = await trx.updateTable('api_keys').set({ expires_at: after.expires_at, rotated_to: after.rotated_to }).where('id', '=', id).where('rotated_to', 'is', null).executeTakeFirst();
+        const updated = await trx
+          .updateTable('api_keys')
+          .set({ expires_at: after.expires_at, rotated_to: after.rotated_to })
+          .where('id', '=', id)
+          .where('rotated_to', 'is', null)
+          .executeTakeFirst();
         if (updated.numUpdatedRows !== 1n) throw alreadyRotated(id, null);
-        await trx.insertInto('merchant_grants').columns(['key_id', 'merchant_id', 'created_at']).expression((eb) =>
-          eb.selectFrom('merchant_grants').select([eb.val(created.id).as('key_id'), 'merchant_id', eb.val(nowIso()).as('created_at')]).where('key_id', '=', id),
-        ).execute();
-        await recordAudit(trx, ctx, { action: 'api_key.rotate', objectType: 'api_key', objectId: id, before: keyView(old), after: keyView(after) });
+        await trx
+          .insertInto('merchant_grants')
+          .columns(['key_id', 'merchant_id', 'created_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('merchant_grants')
+              .select([eb.val(created.id).as('key_id'), 'merchant_id', eb.val(nowIso()).as('created_at')])
+              .where('key_id', '=', id),
+          )
+          .execute();
+        await recordAudit(trx, ctx, {
+          action: 'api_key.rotate',
+          objectType: 'api_key',
+          objectId: id,
+          before: keyView(old),
+          after: keyView(after),
+        });
         return { old: keyView(after), new: created };
       }),
 
@@ -197,19 +263,47 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       write(async (trx) => {
         await findKey(trx, keyId);
         await requireMerchantRow(trx, merchantId);
-        await trx.insertInto('merchant_grants').values({ key_id: keyId, merchant_id: merchantId, created_at: nowIso() }).onConflict((oc) => oc.doNothing()).execute();
-        await recordAudit(trx, ctx, { action: 'api_key.grant', objectType: 'api_key', objectId: keyId, before: null, after: { merchantId } });
+        await trx
+          .insertInto('merchant_grants')
+          .values({ key_id: keyId, merchant_id: merchantId, created_at: nowIso() })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        await recordAudit(trx, ctx, {
+          action: 'api_key.grant',
+          objectType: 'api_key',
+          objectId: keyId,
+          before: null,
+          after: { merchantId },
+        });
       }),
 
     revokeGrant: (keyId: string, merchantId: string, ctx: AuditContext) =>
       write(async (trx) => {
-        const res = await trx.deleteFrom('merchant_grants').where('key_id', '=', keyId).where('merchant_id', '=', merchantId).executeTakeFirst();
-        if (res.numDeletedRows === 0n) throw new HostpayError('NOT_FOUND', `API key ${keyId} has no grant for merchant ${merchantId}`);
-        await recordAudit(trx, ctx, { action: 'api_key.ungrant', objectType: 'api_key', objectId: keyId, before: { merchantId }, after: null });
+        const res = await trx
+          .deleteFrom('merchant_grants')
+          .where('key_id', '=', keyId)
+          .where('merchant_id', '=', merchantId)
+          .executeTakeFirst();
+        if (res.numDeletedRows === 0n)
+          throw new HostpayError('NOT_FOUND', `API key ${keyId} has no grant for merchant ${merchantId}`);
+        await recordAudit(trx, ctx, {
+          action: 'api_key.ungrant',
+          objectType: 'api_key',
+          objectId: keyId,
+          before: { merchantId },
+          after: null,
+        });
       }),
 
     listGrants: async (keyId: string) =>
-      (await db.selectFrom('merchant_grants').select(['merchant_id', 'created_at']).where('key_id', '=', keyId).orderBy('created_at').execute()).map((g) => ({ merchantId: g.merchant_id, createdAt: g.created_at })),
+      (
+        await db
+          .selectFrom('merchant_grants')
+          .select(['merchant_id', 'created_at'])
+          .where('key_id', '=', keyId)
+          .orderBy('created_at')
+          .execute()
+      ).map((g) => ({ merchantId: g.merchant_id, createdAt: g.created_at })),
   };
 }
 

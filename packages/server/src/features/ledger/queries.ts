@@ -17,5 +17,11 @@ export async function insertPosting(db: Db, row: PostingRow): Promise<void> {
 }
 
 export function listPostings(db: Db, walletId: string): Promise<PostingRow[]> {
-  return db.selectFrom('ledger_postings').selectAll().where('wallet_id', '=', walletId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('ledger_postings')
+    .selectAll()
+    .where('wallet_id', '=', walletId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

@@ -17,5 +17,7 @@ export const PostingView = obj({
 
 export const PostingResultView = obj({
   posting: PostingView,
-  replayed: Type.Boolean({ description: 'true: this idempotency key was used before for the same posting; nothing was applied again' }),
+  replayed: Type.Boolean({
+    description: 'true: this idempotency key was used before for the same posting; nothing was applied again',
+  }),
 });

@@ -33,11 +33,17 @@ function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Dec
     case 'credit':
       return [balance.plus(amount), frozen];
     case 'debit':
-      return amount.gt(available) ? `debit of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})` : [balance.minus(amount), frozen];
+      return amount.gt(available)
+        ? `debit of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})`
+        : [balance.minus(amount), frozen];
     case 'freeze':
-      return amount.gt(available) ? `freeze of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})` : [balance, frozen.plus(amount)];
+      return amount.gt(available)
+        ? `freeze of ${amount.toFixed()} exceeds the available balance ${available.toFixed()} (balance ${balance.toFixed()}, frozen ${frozen.toFixed()})`
+        : [balance, frozen.plus(amount)];
     case 'unfreeze':
-      return amount.gt(frozen) ? `unfreeze of ${amount.toFixed()} exceeds the frozen amount ${frozen.toFixed()}` : [balance, frozen.minus(amount)];
+      return amount.gt(frozen)
+        ? `unfreeze of ${amount.toFixed()} exceeds the frozen amount ${frozen.toFixed()}`
+        : [balance, frozen.minus(amount)];
   }
 }
 
@@ -46,7 +52,12 @@ function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Dec
  * `0 <= freezeAmount <= amount` after the change, write the posting and the new balances
  * together — or write nothing.
  */
-export async function postToLedger(store: Store, caches: Caches, req: PostingRequest, ctx: AuditContext): Promise<PostingResult> {
+export async function postToLedger(
+  store: Store,
+  caches: Caches,
+  req: PostingRequest,
+  ctx: AuditContext,
+): Promise<PostingResult> {
   if (!POSTING_KINDS.includes(req.kind)) {
     throw new HostpayError('INVALID_BODY', `posting kind must be one of ${POSTING_KINDS.join(', ')}`);
   }
@@ -58,14 +69,25 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
   const result = await store.writeTransaction(async (trx) => {
     const wallet = await lockWallet(trx, req.walletId, store.dialect);
     if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
-    const asset = await trx.selectFrom('assets').select(['symbol', 'decimals']).where('id', '=', wallet.asset_id).executeTakeFirstOrThrow();
+    const asset = await trx
+      .selectFrom('assets')
+      .select(['symbol', 'decimals'])
+      .where('id', '=', wallet.asset_id)
+      .executeTakeFirstOrThrow();
     if (parsed.value.decimalPlaces() > asset.decimals) {
-      throw new HostpayError('INVALID_AMOUNT', `${asset.symbol} has ${asset.decimals} decimal places; ${req.amount} has more`);
+      throw new HostpayError(
+        'INVALID_AMOUNT',
+        `${asset.symbol} has ${asset.decimals} decimal places; ${req.amount} has more`,
+      );
     }
     const previous = await findPostingByKey(trx, wallet.id, key);
     if (previous) {
-      if (previous.kind === req.kind && new Decimal(previous.amount).equals(parsed.value)) return { posting: previous, replayed: true, merchantId: wallet.merchant_id };
-      throw new HostpayError('IDEMPOTENCY_CONFLICT', `idempotency key ${key} was already used for a ${previous.kind} of ${previous.amount} on this wallet; use a new key for a different posting`);
+      if (previous.kind === req.kind && new Decimal(previous.amount).equals(parsed.value))
+        return { posting: previous, replayed: true, merchantId: wallet.merchant_id };
+      throw new HostpayError(
+        'IDEMPOTENCY_CONFLICT',
+        `idempotency key ${key} was already used for a ${previous.kind} of ${previous.amount} on this wallet; use a new key for a different posting`,
+      );
     }
     const next = apply(req.kind, parsed.value, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount));
     if (typeof next === 'string') throw new HostpayError('INSUFFICIENT_FUNDS', next, { walletId: wallet.id });
@@ -91,7 +113,12 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
       objectType: 'wallet',
       objectId: wallet.id,
       before: { amount: wallet.amount, freezeAmount: wallet.freeze_amount },
-      after: { amount: posting.amount_after, freezeAmount: posting.freeze_amount_after, postingId: posting.id, idempotencyKey: key },
+      after: {
+        amount: posting.amount_after,
+        freezeAmount: posting.freeze_amount_after,
+        postingId: posting.id,
+        idempotencyKey: key,
+      },
     });
     return { posting, replayed: false, merchantId: wallet.merchant_id };
   });
@@ -102,7 +129,15 @@ export async function postToLedger(store: Store, caches: Caches, req: PostingReq
 /** `data.object` of a `wallet.balance_changed` event: the posting and the balances after it. */
 export function balanceChangedJson(walletId: string, p: PostingRow, extra: { checkoutId?: string } = {}): string {
   const num = (text: string) => jsonDecimal(decimalText(text));
-  return writeExactJson({ walletId, postingId: p.id, kind: p.kind, amount: num(p.amount), balance: num(p.amount_after), freezeAmount: num(p.freeze_amount_after), ...extra });
+  return writeExactJson({
+    walletId,
+    postingId: p.id,
+    kind: p.kind,
+    amount: num(p.amount),
+    balance: num(p.amount_after),
+    freezeAmount: num(p.freeze_amount_after),
+    ...extra,
+  });
 }
 
 export const postingView = (p: LedgerPostingTable) => ({
@@ -123,8 +158,16 @@ export function ledgerAdmin({ store, caches }: AdminDeps) {
     post: (req: PostingRequest, ctx: AuditContext) => postToLedger(store, caches, req, ctx),
 
     async listPostings(walletId: string, req: PageRequest) {
-      await required(db.selectFrom('wallets').select('id').where('id', '=', walletId).executeTakeFirst(), `wallet ${walletId}`);
-      return page(db.selectFrom('ledger_postings').selectAll().where('wallet_id', '=', walletId), 'created_at', req, postingView);
+      await required(
+        db.selectFrom('wallets').select('id').where('id', '=', walletId).executeTakeFirst(),
+        `wallet ${walletId}`,
+      );
+      return page(
+        db.selectFrom('ledger_postings').selectAll().where('wallet_id', '=', walletId),
+        'created_at',
+        req,
+        postingView,
+      );
     },
   };
 }
@@ -143,14 +186,31 @@ export async function creditInTransaction(
   dialect: 'sqlite' | 'postgres',
   req: { merchantId: string; assetId: string; chainId: string; amount: Decimal; idempotencyKey: string; at: string },
 ): Promise<{ posting: PostingRow; walletId: string; replayed: boolean }> {
-  const find = () => trx.selectFrom('wallets').select('id').where('merchant_id', '=', req.merchantId).where('asset_id', '=', req.assetId).where('chain_id', '=', req.chainId).executeTakeFirst();
+  const find = () =>
+    trx
+      .selectFrom('wallets')
+      .select('id')
+      .where('merchant_id', '=', req.merchantId)
+      .where('asset_id', '=', req.assetId)
+      .where('chain_id', '=', req.chainId)
+      .executeTakeFirst();
   let found = await find();
   if (found === undefined) {
     // A concurrent settlement of another checkout may create it first: the unique constraint
     // decides, and both then post to the one wallet.
     await trx
       .insertInto('wallets')
-      .values({ id: newId('wal'), merchant_id: req.merchantId, asset_id: req.assetId, chain_id: req.chainId, active: 1, amount: '0', freeze_amount: '0', created_at: req.at, updated_at: req.at })
+      .values({
+        id: newId('wal'),
+        merchant_id: req.merchantId,
+        asset_id: req.assetId,
+        chain_id: req.chainId,
+        active: 1,
+        amount: '0',
+        freeze_amount: '0',
+        created_at: req.at,
+        updated_at: req.at,
+      })
       .onConflict((oc) => oc.columns(['merchant_id', 'asset_id', 'chain_id']).doNothing())
       .execute();
     found = await find();
@@ -159,7 +219,10 @@ export async function creditInTransaction(
   if (!wallet) throw new Error('wallet vanished inside its transaction');
   const previous = await findPostingByKey(trx, wallet.id, req.idempotencyKey);
   if (previous) return { posting: previous, walletId: wallet.id, replayed: true };
-  const next = apply('credit', req.amount, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount)) as [Decimal, Decimal];
+  const next = apply('credit', req.amount, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount)) as [
+    Decimal,
+    Decimal,
+  ];
   const at = new Date(Math.max(Date.parse(req.at), Date.parse(wallet.updated_at) + 1)).toISOString();
   const posting: PostingRow = {
     id: newId('pst'),

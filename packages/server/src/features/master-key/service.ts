@@ -10,7 +10,11 @@ import { rpcOwner } from '../evm-watch/rpc-url.js';
  * re-sealed in its own short transaction, so running servers keep answering; servers that hold
  * both keys open either form, which is what makes the rotation free of downtime.
  */
-export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditContext): Promise<{ resealed: number; alreadyCurrent: number }> {
+export async function rotateMasterKey(
+  store: Store,
+  box: SecretBox,
+  ctx: AuditContext,
+): Promise<{ resealed: number; alreadyCurrent: number }> {
   let resealed = 0;
   let alreadyCurrent = 0;
   const keys = await store.db.selectFrom('api_keys').select(['id', 'secret_sealed']).execute();
@@ -21,7 +25,14 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
       continue;
     }
     const sealed = box.seal(box.open(k.secret_sealed, k.id), k.id);
-    await store.writeTransaction((trx) => trx.updateTable('api_keys').set({ secret_sealed: sealed }).where('id', '=', k.id).where('secret_sealed', '=', k.secret_sealed).execute());
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('api_keys')
+        .set({ secret_sealed: sealed })
+        .where('id', '=', k.id)
+        .where('secret_sealed', '=', k.secret_sealed)
+        .execute(),
+    );
     resealed++;
   }
   for (const s of secrets) {
@@ -30,11 +41,17 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
       continue;
     }
     const sealed = box.seal(box.open(s.sealed, `server:${s.name}`), `server:${s.name}`);
-    await store.writeTransaction((trx) => trx.updateTable('server_secrets').set({ sealed }).where('name', '=', s.name).execute());
+    await store.writeTransaction((trx) =>
+      trx.updateTable('server_secrets').set({ sealed }).where('name', '=', s.name).execute(),
+    );
     resealed++;
   }
   // Stored admin answers (idempotent replays) can hold a new API secret, so they are sealed too.
-  const answers = await store.db.selectFrom('admin_idempotency').select(['operator', 'key', 'body']).where('status', '!=', 0).execute();
+  const answers = await store.db
+    .selectFrom('admin_idempotency')
+    .select(['operator', 'key', 'body'])
+    .where('status', '!=', 0)
+    .execute();
   for (const a of answers) {
     if (box.isCurrent(a.body)) {
       alreadyCurrent++;
@@ -42,13 +59,27 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
     }
     const owner = `idempotency:${a.operator}:${a.key}`;
     const sealed = box.seal(box.open(a.body, owner), owner);
-    await store.writeTransaction((trx) => trx.updateTable('admin_idempotency').set({ body: sealed }).where('operator', '=', a.operator).where('key', '=', a.key).where('body', '=', a.body).execute());
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('admin_idempotency')
+        .set({ body: sealed })
+        .where('operator', '=', a.operator)
+        .where('key', '=', a.key)
+        .where('body', '=', a.body)
+        .execute(),
+    );
     resealed++;
   }
   // Webhook endpoint secrets (current and, while a rotation overlaps, previous).
-  const endpoints = await store.db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).execute();
+  const endpoints = await store.db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret_sealed', 'previous_secret_sealed'])
+    .execute();
   for (const e of endpoints) {
-    for (const [column, owner] of [['secret_sealed', `webhook:${e.id}`], ['previous_secret_sealed', `webhook-previous:${e.id}`]] as const) {
+    for (const [column, owner] of [
+      ['secret_sealed', `webhook:${e.id}`],
+      ['previous_secret_sealed', `webhook-previous:${e.id}`],
+    ] as const) {
       const sealed = e[column];
       if (sealed === null) continue;
       if (box.isCurrent(sealed)) {
@@ -56,7 +87,14 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
         continue;
       }
       const resealedText = box.seal(box.open(sealed, owner), owner);
-      await store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ [column]: resealedText }).where('id', '=', e.id).where(column, '=', sealed).execute());
+      await store.writeTransaction((trx) =>
+        trx
+          .updateTable('webhook_endpoints')
+          .set({ [column]: resealedText })
+          .where('id', '=', e.id)
+          .where(column, '=', sealed)
+          .execute(),
+      );
       resealed++;
     }
   }
@@ -69,11 +107,24 @@ export async function rotateMasterKey(store: Store, box: SecretBox, ctx: AuditCo
     }
     const owner = rpcOwner(w.chain_id);
     const sealed = box.seal(box.open(w.rpc_url_sealed, owner), owner);
-    await store.writeTransaction((trx) => trx.updateTable('evm_watches').set({ rpc_url_sealed: sealed }).where('chain_id', '=', w.chain_id).where('rpc_url_sealed', '=', w.rpc_url_sealed).execute());
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('evm_watches')
+        .set({ rpc_url_sealed: sealed })
+        .where('chain_id', '=', w.chain_id)
+        .where('rpc_url_sealed', '=', w.rpc_url_sealed)
+        .execute(),
+    );
     resealed++;
   }
   await store.writeTransaction((trx) =>
-    recordAudit(trx, ctx, { action: 'master_key.rotate', objectType: 'master_key', objectId: box.fingerprint, before: null, after: { resealed, alreadyCurrent } }),
+    recordAudit(trx, ctx, {
+      action: 'master_key.rotate',
+      objectType: 'master_key',
+      objectId: box.fingerprint,
+      before: null,
+      after: { resealed, alreadyCurrent },
+    }),
   );
   return { resealed, alreadyCurrent };
 }

@@ -8,7 +8,9 @@ export const MerchantView = obj({
   id: Type.String(),
   name: Type.String(),
   status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
-  underpaymentTolerancePercent: ExactNumber('How far below amountDue (in percent, 0 to 5) a payment still completes a checkout; copied into each checkout at creation.'),
+  underpaymentTolerancePercent: ExactNumber(
+    'How far below amountDue (in percent, 0 to 5) a payment still completes a checkout; copied into each checkout at creation.',
+  ),
   createdAt: Time,
   updatedAt: Time,
 });

@@ -30,7 +30,9 @@ const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
 /** A tolerance as operators send it: a decimal string 0..5, stored in canonical text ("0.50" -> "0.5"). */
 function checkTolerance(text: string): string {
   if (!DECIMAL_RE.test(text) || new Decimal(text).gt(MAX_UNDERPAYMENT_TOLERANCE_PERCENT)) {
-    invalid(`underpaymentTolerancePercent must be a decimal string from 0 to ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT} (percent, e.g. "0.5"), got ${JSON.stringify(text)}`);
+    invalid(
+      `underpaymentTolerancePercent must be a decimal string from 0 to ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT} (percent, e.g. "0.5"), got ${JSON.stringify(text)}`,
+    );
   }
   return decimalText(text);
 }
@@ -53,10 +55,23 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
   return {
     async createMerchant(name: string, ctx: AuditContext): Promise<MerchantView> {
       const at = nowIso();
-      const row: MerchantTable = { id: newId('mer'), name: checkName(name), status: 'active', underpayment_tolerance_percent: '0', created_at: at, updated_at: at };
+      const row: MerchantTable = {
+        id: newId('mer'),
+        name: checkName(name),
+        status: 'active',
+        underpayment_tolerance_percent: '0',
+        created_at: at,
+        updated_at: at,
+      };
       await store.writeTransaction(async (trx) => {
         await trx.insertInto('merchants').values(row).execute();
-        await recordAudit(trx, ctx, { action: 'merchant.create', objectType: 'merchant', objectId: row.id, before: null, after: merchantView(row) });
+        await recordAudit(trx, ctx, {
+          action: 'merchant.create',
+          objectType: 'merchant',
+          objectId: row.id,
+          before: null,
+          after: merchantView(row),
+        });
       });
       return merchantView(row);
     },
@@ -71,7 +86,10 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
 
     async updateMerchant(id: string, change: MerchantChange, ctx: AuditContext): Promise<MerchantView> {
       // Checked before the transaction: a refused value must not take a write lock.
-      const tolerance = change.underpaymentTolerancePercent === undefined ? undefined : checkTolerance(change.underpaymentTolerancePercent);
+      const tolerance =
+        change.underpaymentTolerancePercent === undefined
+          ? undefined
+          : checkTolerance(change.underpaymentTolerancePercent);
       const after = await store.writeTransaction(async (trx) => {
         const before = await requireMerchantRow(trx, id);
         const next: MerchantTable = {
@@ -83,11 +101,27 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         };
         await trx
           .updateTable('merchants')
-          .set({ name: next.name, status: next.status, underpayment_tolerance_percent: next.underpayment_tolerance_percent, updated_at: next.updated_at })
+          .set({
+            name: next.name,
+            status: next.status,
+            underpayment_tolerance_percent: next.underpayment_tolerance_percent,
+            updated_at: next.updated_at,
+          })
           .where('id', '=', id)
           .execute();
-        const action = change.status && change.status !== before.status ? (change.status === 'suspended' ? 'merchant.suspend' : 'merchant.resume') : 'merchant.update';
-        await recordAudit(trx, ctx, { action, objectType: 'merchant', objectId: id, before: merchantView(before), after: merchantView(next) });
+        const action =
+          change.status && change.status !== before.status
+            ? change.status === 'suspended'
+              ? 'merchant.suspend'
+              : 'merchant.resume'
+            : 'merchant.update';
+        await recordAudit(trx, ctx, {
+          action,
+          objectType: 'merchant',
+          objectId: id,
+          before: merchantView(before),
+          after: merchantView(next),
+        });
         return next;
       });
       await caches.invalidate({ kind: 'keys' });

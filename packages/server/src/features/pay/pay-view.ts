@@ -68,7 +68,11 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
       const facts = await pageFacts(db, id);
       if (facts === undefined) return undefined;
       const options = c.paymentOptions.map((o): PayOption => {
-        const fact = facts.options.get(`${o.asset}/${o.chain}`) ?? { decimals: 18, family: 'other', networkType: 'mainnet' };
+        const fact = facts.options.get(`${o.asset}/${o.chain}`) ?? {
+          decimals: 18,
+          family: 'other',
+          networkType: 'mainnet',
+        };
         const live = c.payments.filter((p) => !p.retracted && p.chain === o.chain && p.address === o.address);
         const remaining = String(o.remaining);
         return {
@@ -82,7 +86,15 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
           remaining,
           confirmations: live.length === 0 ? 0 : Math.min(...live.map((p) => p.confirmations)),
           confirmationsRequired: o.confirmationsRequired,
-          paymentUri: paymentUri({ family: fact.family, networkType: fact.networkType, chain: o.chain, address: o.address, tokenContract: o.tokenContract, decimals: fact.decimals, amount: remaining }),
+          paymentUri: paymentUri({
+            family: fact.family,
+            networkType: fact.networkType,
+            chain: o.chain,
+            address: o.address,
+            tokenContract: o.tokenContract,
+            decimals: fact.decimals,
+            amount: remaining,
+          }),
         };
       });
       return {
@@ -104,7 +116,8 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
 
 /** The option the page shows: the one asked for, else the one money went to, else the first. */
 export function chosenOption(view: PayView, asked: string | undefined): PayOption | undefined {
-  const wanted = asked !== undefined && OPTION_KEY_RE.test(asked) ? view.options.find((o) => o.key === asked) : undefined;
+  const wanted =
+    asked !== undefined && OPTION_KEY_RE.test(asked) ? view.options.find((o) => o.key === asked) : undefined;
   return wanted ?? paidOption(view) ?? view.options[0];
 }
 

@@ -11,5 +11,10 @@ let loaded: Promise<ToString> | undefined;
 export async function qrSvg(text: string): Promise<string> {
   loaded ??= import('qrcode').then((m) => (m.default ?? m).toString as ToString);
   const render = await loaded;
-  return render(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
+  return render(text, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+    color: { dark: '#000000', light: '#ffffff' },
+  });
 }

@@ -9,7 +9,12 @@ export interface PageFacts {
 
 export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts | undefined> {
   const [merchant, options] = await Promise.all([
-    db.selectFrom('checkouts as k').innerJoin('merchants as m', 'm.id', 'k.merchant_id').select('m.name').where('k.id', '=', checkoutId).executeTakeFirst(),
+    db
+      .selectFrom('checkouts as k')
+      .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
+      .select('m.name')
+      .where('k.id', '=', checkoutId)
+      .executeTakeFirst(),
     db
       .selectFrom('checkout_options as o')
       .innerJoin('assets as a', 'a.id', 'o.asset_id')
@@ -21,6 +26,11 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
   if (merchant === undefined) return undefined;
   return {
     merchantName: merchant.name,
-    options: new Map(options.map((o) => [`${o.asset}/${o.chain}`, { decimals: o.decimals, family: o.family, networkType: o.network_type }])),
+    options: new Map(
+      options.map((o) => [
+        `${o.asset}/${o.chain}`,
+        { decimals: o.decimals, family: o.family, networkType: o.network_type },
+      ]),
+    ),
   };
 }

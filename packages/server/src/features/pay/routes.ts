@@ -29,7 +29,8 @@ export const PAY_LIMITS = { status: 240, page: 120 } as const;
 const HTML_UTF8 = 'text/html; charset=utf-8';
 const SVG = 'image/svg+xml';
 // Untyped reply: the body is finished JSON text (exact decimals), not the schema's object.
-const json = (reply: FastifyReply, body: string) => reply.header('cache-control', 'no-store').type(JSON_UTF8).send(body);
+const json = (reply: FastifyReply, body: string) =>
+  reply.header('cache-control', 'no-store').type(JSON_UTF8).send(body);
 
 /** The one `?option=` value a page request may carry; anything else is ignored, never an error page. */
 function optionOf(req: FastifyRequest): string | undefined {
@@ -63,17 +64,29 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
   const page = (reply: FastifyReply, status: number, body: { text: string }) =>
     reply.code(status).header('cache-control', 'no-store').type(HTML_UTF8).send(body.text);
 
-  app.get('/pay/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (req, reply) => {
-    const asset = assetNamed(req.params.file);
-    if (asset === undefined) throw new HostpayError('NOT_FOUND', 'no such file: page files are named by their content hash; reload the page');
-    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
-  });
+  app.get(
+    '/pay/assets/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
+    async (req, reply) => {
+      const asset = assetNamed(req.params.file);
+      if (asset === undefined)
+        throw new HostpayError(
+          'NOT_FOUND',
+          'no such file: page files are named by their content hash; reload the page',
+        );
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+    },
+  );
 
   app.get('/pay/:id', { schema: { hide: true } }, async (req, reply) => {
     const retry = await overLimit(req, 'page');
     if (retry !== null) {
       reply.header('retry-after', String(retry));
-      return page(reply, 429, messagePage({ sandbox, title: 'Too many requests', message: `Wait ${retry} seconds, then reload this page.` }));
+      return page(
+        reply,
+        429,
+        messagePage({ sandbox, title: 'Too many requests', message: `Wait ${retry} seconds, then reload this page.` }),
+      );
     }
     const { id } = req.params as { id: string };
     const view = await pay.load(id);
@@ -83,30 +96,54 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
 
   app.get('/pay/:id/qr.svg', { schema: { hide: true } }, async (req, reply) => {
     const retry = await overLimit(req, 'page');
-    if (retry !== null) throw new HostpayError('RATE_LIMITED', 'too many requests from your address: retry after the Retry-After seconds', undefined, { 'retry-after': String(retry) });
+    if (retry !== null)
+      throw new HostpayError(
+        'RATE_LIMITED',
+        'too many requests from your address: retry after the Retry-After seconds',
+        undefined,
+        { 'retry-after': String(retry) },
+      );
     const { id } = req.params as { id: string };
     const view = await pay.load(id);
     const key = optionOf(req);
     const option = view?.options.find((o) => o.key === key);
     if (option === undefined) throw new HostpayError('NOT_FOUND', 'no such checkout or payment option');
-    return reply.header('cache-control', 'no-store').type(SVG).send(await qrSvg(option.paymentUri));
+    return reply
+      .header('cache-control', 'no-store')
+      .type(SVG)
+      .send(await qrSvg(option.paymentUri));
   });
 
-  app.get('/pay/:id/status', {
-    schema: {
-      tags: ['public'],
-      operationId: 'getPaymentPageStatus',
-      summary: 'What the hosted payment page shows, for its live updates',
-      description: 'Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount, state with what to do next, and per payment option the address, amounts and confirmations. No metadata, order id, fee or rate. Unknown and malformed ids are 404.',
-      security: SECURITY.public,
-      params: PayParams,
-      response: { 200: PayStatusEnvelope, ...errorResponses(['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE']) },
+  app.get(
+    '/pay/:id/status',
+    {
+      schema: {
+        tags: ['public'],
+        operationId: 'getPaymentPageStatus',
+        summary: 'What the hosted payment page shows, for its live updates',
+        description:
+          'Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount, state with what to do next, and per payment option the address, amounts and confirmations. No metadata, order id, fee or rate. Unknown and malformed ids are 404.',
+        security: SECURITY.public,
+        params: PayParams,
+        response: {
+          200: PayStatusEnvelope,
+          ...errorResponses(['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE']),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const retry = await overLimit(req, 'status');
-    if (retry !== null) throw new HostpayError('RATE_LIMITED', `at most ${PAY_LIMITS.status} status requests a minute from one address: retry after the Retry-After seconds`, { limit: PAY_LIMITS.status, retryAfterSeconds: retry }, { 'retry-after': String(retry) });
-    const view = await pay.load(req.params.id);
-    if (view === undefined) throw new HostpayError('NOT_FOUND', 'no such checkout: check the payment link (the id is not echoed back)');
-    return json(reply, successBody(statusResult(view, nowIso())));
-  });
+    async (req, reply) => {
+      const retry = await overLimit(req, 'status');
+      if (retry !== null)
+        throw new HostpayError(
+          'RATE_LIMITED',
+          `at most ${PAY_LIMITS.status} status requests a minute from one address: retry after the Retry-After seconds`,
+          { limit: PAY_LIMITS.status, retryAfterSeconds: retry },
+          { 'retry-after': String(retry) },
+        );
+      const view = await pay.load(req.params.id);
+      if (view === undefined)
+        throw new HostpayError('NOT_FOUND', 'no such checkout: check the payment link (the id is not echoed back)');
+      return json(reply, successBody(statusResult(view, nowIso())));
+    },
+  );
 }

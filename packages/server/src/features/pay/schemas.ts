@@ -5,7 +5,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 
 const PayOptionStatus = Type.Object(
   {
-    key: Type.String({ description: 'ASSET-CHAIN, the page\'s ?option= value' }),
+    key: Type.String({ description: "ASSET-CHAIN, the page's ?option= value" }),
     asset: Type.String(),
     chain: Type.String(),
     network: Type.String(),
@@ -15,7 +15,9 @@ const PayOptionStatus = Type.Object(
     remaining: Amount('still to send on this option'),
     confirmations: Type.Integer({ minimum: 0, description: 'fewest confirmations among the payments to this option' }),
     confirmationsRequired: Type.Integer({ minimum: 0 }),
-    paymentUri: Type.String({ description: 'what the QR code holds: BIP-21 (BTC), EIP-681 (EVM) or the address (TRON)' }),
+    paymentUri: Type.String({
+      description: 'what the QR code holds: BIP-21 (BTC), EIP-681 (EVM) or the address (TRON)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -24,11 +26,16 @@ const PayOptionStatus = Type.Object(
 export const PayStatus = Type.Object(
   {
     id: Type.String(),
-    status: Type.String({ description: 'open, underpaid, processing, settled, expired, canceled, needs_review or invalid' }),
+    status: Type.String({
+      description: 'open, underpaid, processing, settled, expired, canceled, needs_review or invalid',
+    }),
     reason: Nullable(Type.String()),
-    title: Type.String({ description: 'the page\'s headline for this state' }),
+    title: Type.String({ description: "the page's headline for this state" }),
     message: Type.String({ description: 'what the payer should do next' }),
-    link: Type.Union([Type.Object({ href: Type.String(), text: Type.String() }, { additionalProperties: false }), Type.Null()], { description: 'successUrl when settled, cancelUrl while open or once expired/canceled' }),
+    link: Type.Union(
+      [Type.Object({ href: Type.String(), text: Type.String() }, { additionalProperties: false }), Type.Null()],
+      { description: 'successUrl when settled, cancelUrl while open or once expired/canceled' },
+    ),
     merchantName: Type.String(),
     description: Nullable(Type.String()),
     amount: Amount('the checkout amount in its currency'),
@@ -42,7 +49,10 @@ export const PayStatus = Type.Object(
 
 export const PayStatusEnvelope = Type.Object(
   { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: PayStatus },
-  { additionalProperties: false, description: 'The payment page\'s state.' },
+  { additionalProperties: false, description: "The payment page's state." },
 );
 
-export const PayParams = Type.Object({ id: Type.String({ maxLength: 100, description: 'checkout id (chk_…)' }) }, { additionalProperties: false });
+export const PayParams = Type.Object(
+  { id: Type.String({ maxLength: 100, description: 'checkout id (chk_…)' }) },
+  { additionalProperties: false },
+);

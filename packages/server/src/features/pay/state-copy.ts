@@ -36,25 +36,28 @@ export function stateCopy(v: PayView): StateCopy {
     case 'underpaid':
       return {
         title: 'Partly paid',
-        message: paid === undefined
-          ? 'Part of the amount has arrived. Send the rest before the time runs out.'
-          : `We received ${paid.received} ${paid.asset}. Send the remaining ${paid.remaining} ${paid.asset} on ${paid.network} to the same address before the time runs out.`,
+        message:
+          paid === undefined
+            ? 'Part of the amount has arrived. Send the rest before the time runs out.'
+            : `We received ${paid.received} ${paid.asset}. Send the remaining ${paid.remaining} ${paid.asset} on ${paid.network} to the same address before the time runs out.`,
         link: null,
       };
     case 'processing':
       return {
         title: 'Payment received, confirming',
-        message: paid === undefined
-          ? 'Your payment is being confirmed. You can close this page.'
-          : `${paid.confirmations} of ${paid.confirmationsRequired} confirmations so far on ${paid.network}. Nothing more to send; this page updates by itself.`,
+        message:
+          paid === undefined
+            ? 'Your payment is being confirmed. You can close this page.'
+            : `${paid.confirmations} of ${paid.confirmationsRequired} confirmations so far on ${paid.network}. Nothing more to send; this page updates by itself.`,
         link: null,
       };
     case 'settled':
       return {
         title: 'Paid',
-        message: v.reason === 'paid_over'
-          ? `Payment complete. You sent more than was due: contact ${merchant} about the difference.`
-          : `Payment complete. Thank you.`,
+        message:
+          v.reason === 'paid_over'
+            ? `Payment complete. You sent more than was due: contact ${merchant} about the difference.`
+            : `Payment complete. Thank you.`,
         link: back(v.successUrl, `Return to ${merchant}`),
       };
     case 'expired':

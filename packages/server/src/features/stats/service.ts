@@ -19,7 +19,10 @@ export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-const ratio = (part: number, whole: number): JsonDecimal | null => (whole === 0 ? null : jsonDecimal(decimalText(new Decimal(part).div(whole).toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN))));
+const ratio = (part: number, whole: number): JsonDecimal | null =>
+  whole === 0
+    ? null
+    : jsonDecimal(decimalText(new Decimal(part).div(whole).toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN)));
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
@@ -54,7 +57,9 @@ export function statsAdmin(db: Db, now: () => number) {
       entry.count++;
       days.set(key, entry);
     }
-    const perDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day) || a.asset.localeCompare(b.asset)).map((d) => ({ day: d.day, asset: d.asset, amount: jsonDecimal(decimalText(d.amount)), count: d.count }));
+    const perDay = [...days.values()]
+      .sort((a, b) => a.day.localeCompare(b.day) || a.asset.localeCompare(b.asset))
+      .map((d) => ({ day: d.day, asset: d.asset, amount: jsonDecimal(decimalText(d.amount)), count: d.count }));
     const totals = new Map<string, { amount: Decimal; count: number }>();
     for (const d of days.values()) {
       const t = totals.get(d.asset) ?? { amount: new Decimal(0), count: 0 };
@@ -62,13 +67,19 @@ export function statsAdmin(db: Db, now: () => number) {
     }
     return {
       settledVolume: perDay,
-      settledTotals: [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([asset, t]) => ({ asset, amount: jsonDecimal(decimalText(t.amount)), count: t.count })),
+      settledTotals: [...totals]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([asset, t]) => ({ asset, amount: jsonDecimal(decimalText(t.amount)), count: t.count })),
       timeToSettle: { settled: rows.length, medianSeconds: median(seconds) },
     };
   }
 
   async function funnel(range: StatsRange) {
-    let q = db.selectFrom('checkouts').select(['status', sql<number>`count(*)`.as('n')]).where('created_at', '>=', range.from).where('created_at', '<', range.to);
+    let q = db
+      .selectFrom('checkouts')
+      .select(['status', sql<number>`count(*)`.as('n')])
+      .where('created_at', '>=', range.from)
+      .where('created_at', '<', range.to);
     if (range.merchantId !== undefined) q = q.where('merchant_id', '=', range.merchantId);
     const byStatus: Record<string, number> = Object.fromEntries(CHECKOUT_STATUSES.map((s) => [s, 0]));
     for (const r of await q.groupBy('status').execute()) byStatus[r.status] = Number(r.n);
@@ -78,7 +89,15 @@ export function statsAdmin(db: Db, now: () => number) {
       .select(sql<number>`count(*)`.as('n'))
       .where('c.created_at', '>=', range.from)
       .where('c.created_at', '<', range.to)
-      .where((eb) => eb.exists(eb.selectFrom('checkout_timeline as t').select('t.seq').whereRef('t.checkout_id', '=', 'c.id').where('t.status', 'in', ['processing', 'settled'])));
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('checkout_timeline as t')
+            .select('t.seq')
+            .whereRef('t.checkout_id', '=', 'c.id')
+            .where('t.status', 'in', ['processing', 'settled']),
+        ),
+      );
     if (range.merchantId !== undefined) paidQ = paidQ.where('c.merchant_id', '=', range.merchantId);
     const paid = Number((await paidQ.executeTakeFirst())?.n ?? 0);
     const created = Object.values(byStatus).reduce((a, b) => a + b, 0);
@@ -103,10 +122,19 @@ export function statsAdmin(db: Db, now: () => number) {
       .innerJoin('chains as c', 'c.id', 'w.chain_id')
       .select(['a.symbol as asset', 'c.symbol as chain', 'w.amount', 'w.freeze_amount']);
     if (merchantId !== undefined) q = q.where('w.merchant_id', '=', merchantId);
-    const groups = new Map<string, { asset: string; chain: string; amount: Decimal; frozen: Decimal; wallets: number }>();
+    const groups = new Map<
+      string,
+      { asset: string; chain: string; amount: Decimal; frozen: Decimal; wallets: number }
+    >();
     for (const r of await q.execute()) {
       const key = `${r.asset} ${r.chain}`;
-      const g = groups.get(key) ?? { asset: r.asset, chain: r.chain, amount: new Decimal(0), frozen: new Decimal(0), wallets: 0 };
+      const g = groups.get(key) ?? {
+        asset: r.asset,
+        chain: r.chain,
+        amount: new Decimal(0),
+        frozen: new Decimal(0),
+        wallets: 0,
+      };
       g.amount = g.amount.plus(String(r.amount));
       g.frozen = g.frozen.plus(String(r.freeze_amount));
       g.wallets++;
@@ -114,20 +142,40 @@ export function statsAdmin(db: Db, now: () => number) {
     }
     return [...groups.values()]
       .sort((a, b) => a.asset.localeCompare(b.asset) || a.chain.localeCompare(b.chain))
-      .map((g) => ({ asset: g.asset, chain: g.chain, amount: jsonDecimal(decimalText(g.amount)), frozen: jsonDecimal(decimalText(g.frozen)), wallets: g.wallets }));
+      .map((g) => ({
+        asset: g.asset,
+        chain: g.chain,
+        amount: jsonDecimal(decimalText(g.amount)),
+        frozen: jsonDecimal(decimalText(g.frozen)),
+        wallets: g.wallets,
+      }));
   }
 
   async function webhookHealth(range: StatsRange) {
-    let attempts = db.selectFrom('webhook_attempts as t').select([sql<number>`count(*)`.as('total'), sql<number>`coalesce(sum(t.succeeded), 0)`.as('ok')]).where('t.attempted_at', '>=', range.from).where('t.attempted_at', '<', range.to);
-    let queue = db.selectFrom('webhook_deliveries').select([sql<number>`count(*)`.as('queued'), sql<string | null>`min(created_at)`.as('oldest')]).where('status', '=', 'pending');
-    let failing = db.selectFrom('webhook_endpoints').select(sql<number>`count(*)`.as('n')).where((eb) => eb.or([eb('failing_since', 'is not', null), eb('disabled', '=', 1)]));
+    let attempts = db
+      .selectFrom('webhook_attempts as t')
+      .select([sql<number>`count(*)`.as('total'), sql<number>`coalesce(sum(t.succeeded), 0)`.as('ok')])
+      .where('t.attempted_at', '>=', range.from)
+      .where('t.attempted_at', '<', range.to);
+    let queue = db
+      .selectFrom('webhook_deliveries')
+      .select([sql<number>`count(*)`.as('queued'), sql<string | null>`min(created_at)`.as('oldest')])
+      .where('status', '=', 'pending');
+    let failing = db
+      .selectFrom('webhook_endpoints')
+      .select(sql<number>`count(*)`.as('n'))
+      .where((eb) => eb.or([eb('failing_since', 'is not', null), eb('disabled', '=', 1)]));
     if (range.merchantId !== undefined) {
       const m = range.merchantId;
       attempts = attempts.innerJoin('webhook_endpoints as e', 'e.id', 't.endpoint_id').where('e.merchant_id', '=', m);
       queue = queue.where('merchant_id', '=', m);
       failing = failing.where('merchant_id', '=', m);
     }
-    const [a, q, f] = await Promise.all([attempts.executeTakeFirst(), queue.executeTakeFirst(), failing.executeTakeFirst()]);
+    const [a, q, f] = await Promise.all([
+      attempts.executeTakeFirst(),
+      queue.executeTakeFirst(),
+      failing.executeTakeFirst(),
+    ]);
     const total = Number(a?.total ?? 0);
     const succeeded = Number(a?.ok ?? 0);
     const oldest = q?.oldest ?? null;
@@ -148,8 +196,22 @@ export function statsAdmin(db: Db, now: () => number) {
       return { from: new Date(to - DEFAULT_RANGE_DAYS * DAY_MS).toISOString(), to: new Date(to).toISOString() };
     },
     async stats(range: StatsRange) {
-      const [volume, f, b, w] = await Promise.all([settledVolume(range), funnel(range), balances(range.merchantId), webhookHealth(range)]);
-      return { from: range.from, to: range.to, merchantId: range.merchantId ?? null, generatedAt: new Date(now()).toISOString(), ...volume, ...f, balances: b, webhooks: w };
+      const [volume, f, b, w] = await Promise.all([
+        settledVolume(range),
+        funnel(range),
+        balances(range.merchantId),
+        webhookHealth(range),
+      ]);
+      return {
+        from: range.from,
+        to: range.to,
+        merchantId: range.merchantId ?? null,
+        generatedAt: new Date(now()).toISOString(),
+        ...volume,
+        ...f,
+        balances: b,
+        webhooks: w,
+      };
     },
   };
 }

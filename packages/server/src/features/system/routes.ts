@@ -16,7 +16,10 @@ const Alive = envelopeOf(
   Type.Object(
     {
       status: Type.Literal('alive'),
-      sandbox: Type.Boolean({ description: 'true on a sandbox (test) deployment: simulated payments and diagnostic authentication errors; never true in production' }),
+      sandbox: Type.Boolean({
+        description:
+          'true on a sandbox (test) deployment: simulated payments and diagnostic authentication errors; never true in production',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -35,13 +38,23 @@ const Ready = envelopeOf(
           Type.Object(
             {
               chain: Type.String(),
-              state: Type.Union([Type.Literal('watching'), Type.Literal('standby'), Type.Literal('error'), Type.Literal('stopped')]),
+              state: Type.Union([
+                Type.Literal('watching'),
+                Type.Literal('standby'),
+                Type.Literal('error'),
+                Type.Literal('stopped'),
+              ]),
               leader: Type.Boolean({ description: 'this instance watches the chain now (holds its lease)' }),
-              lastError: Type.Union([Type.String(), Type.Null()], { description: 'the last failed round, RPC URL masked' }),
+              lastError: Type.Union([Type.String(), Type.Null()], {
+                description: 'the last failed round, RPC URL masked',
+              }),
             },
             { additionalProperties: false },
           ),
-          { description: 'the EVM chains this instance follows (docs/chains.md); an RPC error shows here but does not make the instance unready' },
+          {
+            description:
+              'the EVM chains this instance follows (docs/chains.md); an RPC error shows here but does not make the instance unready',
+          },
         ),
       ),
     },
@@ -72,71 +85,103 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
     }
   }
 
-  app.get(PATHS.time, {
-    schema: {
-      tags: ['public'],
-      operationId: 'getServerTime',
-      summary: 'Server time, to set the timestamp header from',
-      description: 'The `timestamp` header of a signed request must be within `toleranceSeconds` of this clock. A client whose clock drifts can read the offset here and correct its timestamps.',
-      security: SECURITY.public,
-      response: { 200: Type.Ref(TimeEnvelope, { description: 'The server clock.' }), ...errorResponses(ERRORS.public) },
-    },
-  }, async () => {
-    const ms = now();
-    return okBody('server time', {
-      unixTime: Math.floor(ms / 1000),
-      iso: new Date(ms).toISOString(),
-      toleranceSeconds: config.timestampToleranceSeconds,
-    });
-  });
-
-  app.get('/healthz', {
-    schema: {
-      tags: ['public'],
-      operationId: 'getLiveness',
-      summary: 'Liveness: the process answers',
-      description: 'Answers 200 as long as the process serves HTTP; it does not touch the store. Use it as the liveness probe.',
-      security: SECURITY.public,
-      response: { 200: Alive, ...errorResponses(ERRORS.public) },
-    },
-  }, async () => okBody('alive', { status: 'alive' as const, sandbox: config.sandbox }));
-
-  app.get('/readyz', {
-    schema: {
-      tags: ['public'],
-      operationId: 'getReadiness',
-      summary: 'Readiness: the store answers',
-      description: 'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`), nor does an EVM node that fails (see `chains`). Use it as the readiness probe.',
-      security: SECURITY.public,
-      response: { 200: Ready, ...errorResponses(ERRORS.ready) },
-    },
-  }, async (req) => {
-    if (!(await storeReady())) {
-      req.log.warn('readiness check failed: the store does not answer');
-      throw new HostpayError('UNAVAILABLE', 'not ready: the store is not reachable; retry shortly');
-    }
-    const chains = ctx.evm?.watcher.statuses() ?? [];
-    return okBody('ready', { status: 'ready' as const, store: 'up' as const, redis: ctx.redisState(), ...(chains.length > 0 ? { chains } : {}) });
-  });
-
-  app.get('/metrics', {
-    schema: {
-      tags: ['public'],
-      operationId: 'getMetrics',
-      summary: 'Prometheus metrics of this instance (keep it on the monitoring network)',
-      description: 'Prometheus text exposition format 0.0.4: request counts and latencies by route template, failed authentications by code, store and Redis reachability, Node process metrics.',
-      security: SECURITY.public,
-      response: {
-        200: {
-          description: 'The metrics of this instance.',
-          content: { [METRICS_TYPE]: { schema: Type.String({ description: 'Prometheus text exposition format, version 0.0.4' }) } },
+  app.get(
+    PATHS.time,
+    {
+      schema: {
+        tags: ['public'],
+        operationId: 'getServerTime',
+        summary: 'Server time, to set the timestamp header from',
+        description:
+          'The `timestamp` header of a signed request must be within `toleranceSeconds` of this clock. A client whose clock drifts can read the offset here and correct its timestamps.',
+        security: SECURITY.public,
+        response: {
+          200: Type.Ref(TimeEnvelope, { description: 'The server clock.' }),
+          ...errorResponses(ERRORS.public),
         },
-        ...errorResponses(ERRORS.public),
       },
     },
-  }, async (_req, reply) => {
-    await storeReady();
-    metrics.setRedis(ctx.redisState());
-    return reply.type(METRICS_TYPE).send(await metrics.registry.metrics());
-  });
+    async () => {
+      const ms = now();
+      return okBody('server time', {
+        unixTime: Math.floor(ms / 1000),
+        iso: new Date(ms).toISOString(),
+        toleranceSeconds: config.timestampToleranceSeconds,
+      });
+    },
+  );
+
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['public'],
+        operationId: 'getLiveness',
+        summary: 'Liveness: the process answers',
+        description:
+          'Answers 200 as long as the process serves HTTP; it does not touch the store. Use it as the liveness probe.',
+        security: SECURITY.public,
+        response: { 200: Alive, ...errorResponses(ERRORS.public) },
+      },
+    },
+    async () => okBody('alive', { status: 'alive' as const, sandbox: config.sandbox }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['public'],
+        operationId: 'getReadiness',
+        summary: 'Readiness: the store answers',
+        description:
+          'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`), nor does an EVM node that fails (see `chains`). Use it as the readiness probe.',
+        security: SECURITY.public,
+        response: { 200: Ready, ...errorResponses(ERRORS.ready) },
+      },
+    },
+    async (req) => {
+      if (!(await storeReady())) {
+        req.log.warn('readiness check failed: the store does not answer');
+        throw new HostpayError('UNAVAILABLE', 'not ready: the store is not reachable; retry shortly');
+      }
+      const chains = ctx.evm?.watcher.statuses() ?? [];
+      return okBody('ready', {
+        status: 'ready' as const,
+        store: 'up' as const,
+        redis: ctx.redisState(),
+        ...(chains.length > 0 ? { chains } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['public'],
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics of this instance (keep it on the monitoring network)',
+        description:
+          'Prometheus text exposition format 0.0.4: request counts and latencies by route template, failed authentications by code, store and Redis reachability, Node process metrics.',
+        security: SECURITY.public,
+        response: {
+          200: {
+            description: 'The metrics of this instance.',
+            content: {
+              [METRICS_TYPE]: {
+                schema: Type.String({ description: 'Prometheus text exposition format, version 0.0.4' }),
+              },
+            },
+          },
+          ...errorResponses(ERRORS.public),
+        },
+      },
+    },
+    async (_req, reply) => {
+      await storeReady();
+      metrics.setRedis(ctx.redisState());
+      return reply.type(METRICS_TYPE).send(await metrics.registry.metrics());
+    },
+  );
 }

@@ -17,6 +17,10 @@ export async function loadTokenSigningKey(store: Store, box: SecretBox): Promise
     .values({ name: NAME, sealed: box.seal(randomBytes(32), owner), created_at: nowIso() })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await store.db.selectFrom('server_secrets').select('sealed').where('name', '=', NAME).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom('server_secrets')
+    .select('sealed')
+    .where('name', '=', NAME)
+    .executeTakeFirstOrThrow();
   return box.open(row.sealed, owner);
 }

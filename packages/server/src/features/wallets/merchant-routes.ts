@@ -14,11 +14,16 @@ import type { MerchantServices } from '../../auth/ports.js';
  * finished JSON text and is sent as it is: re-serialising would round the exact amounts.
  */
 // The 200 schema documents the envelope; the handler hands Fastify its JSON text (hence string).
-const walletList200 = Type.Unsafe<string>(Type.Ref(WalletListEnvelope, { description: 'The wallets of the merchant.' }));
+const walletList200 = Type.Unsafe<string>(
+  Type.Ref(WalletListEnvelope, { description: 'The wallets of the merchant.' }),
+);
 
 const SCOPE = 'wallets:read';
 // The interface's path has the trailing slash; the other spelling is documented beside it.
-const URLS = [[PATHS.wallets, 'listWallets'], [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash']] as const;
+const URLS = [
+  [PATHS.wallets, 'listWallets'],
+  [PATHS.wallets.slice(0, -1), 'listWalletsWithoutSlash'],
+] as const;
 
 /**
  * The wallet list on the fast path (http/fast-path.ts): the key's own merchant, no query. With
@@ -40,7 +45,8 @@ export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Pr
     tags: ['merchant'],
     operationId,
     summary: 'List the wallets of the merchant',
-    description: 'Every wallet of the merchant with its balance and frozen part (exact decimals written as JSON numbers: parse them losslessly), asset, chain and deposit networks. The trailing slash is optional; both paths answer the same.',
+    description:
+      'Every wallet of the merchant with its balance and frozen part (exact decimals written as JSON numbers: parse them losslessly), asset, chain and deposit networks. The trailing slash is optional; both paths answer the same.',
     querystring: WalletsQuery,
     security: SECURITY.merchant,
     response: { 200: walletList200, ...errorResponses(ERRORS.wallets) },
@@ -48,7 +54,9 @@ export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Pr
   for (const [url, operationId] of URLS) {
     // Not an async function: a cached list is sent in the same turn (see sendJsonText).
     app.get(url, { schema: walletsSchema(operationId), config: { scope: SCOPE } }, (req, reply) =>
-      andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) => sendJsonText(reply, services.walletListBody(merchantId))),
+      andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) =>
+        sendJsonText(reply, services.walletListBody(merchantId)),
+      ),
     );
   }
 }

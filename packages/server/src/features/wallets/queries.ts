@@ -34,6 +34,16 @@ export function lockWallet(db: Db, id: string, dialect: 'sqlite' | 'postgres'): 
   return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export async function updateBalances(db: Db, id: string, amount: string, freezeAmount: string, at: string): Promise<void> {
-  await db.updateTable('wallets').set({ amount, freeze_amount: freezeAmount, updated_at: at }).where('id', '=', id).execute();
+export async function updateBalances(
+  db: Db,
+  id: string,
+  amount: string,
+  freezeAmount: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('wallets')
+    .set({ amount, freeze_amount: freezeAmount, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }

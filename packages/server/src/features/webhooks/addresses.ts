@@ -6,7 +6,16 @@ import { isIP } from 'node:net';
  * compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by that IPv4 address,
  * so `[::ffff:127.0.0.1]` is loopback and `[::ffff:10.0.0.1]` private.
  */
-export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'cgnat' | 'multicast' | 'unspecified' | 'metadata' | 'reserved';
+export type AddressKind =
+  | 'public'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'cgnat'
+  | 'multicast'
+  | 'unspecified'
+  | 'metadata'
+  | 'reserved';
 
 type V4Range = [base: number, bits: number, kind: AddressKind];
 const v4 = (a: string, bits: number, kind: AddressKind): V4Range => [ipv4ToInt(a)!, bits, kind];
@@ -59,7 +68,8 @@ function ipv6Groups(text: string): number[] | undefined {
   }
   const halves = s.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (h: string) => (h === '' ? [] : h.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? Number.parseInt(g, 16) : Number.NaN)));
+  const parse = (h: string) =>
+    h === '' ? [] : h.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? Number.parseInt(g, 16) : Number.NaN));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
   const fill = 8 - head.length - rest.length;
@@ -85,7 +95,8 @@ function kindOfV6(g: number[]): AddressKind {
   if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return embedded(); // NAT64
   if (a === 0x64 && b === 0xff9b && c === 1) return 'private'; // local-use NAT64
   if (a === 0x2002) return kindOfV4(b * 65536 + c); // 6to4 carries the IPv4 address in groups 2-3
-  if (a === 0xfd00 && b === 0x0ec2 && c === 0 && d === 0 && e === 0 && f === 0 && g6 === 0 && h === 0x254) return 'metadata';
+  if (a === 0xfd00 && b === 0x0ec2 && c === 0 && d === 0 && e === 0 && f === 0 && g6 === 0 && h === 0x254)
+    return 'metadata';
   if ((a & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
   if ((a & 0xffc0) === 0xfe80) return 'link-local';
   if ((a & 0xffc0) === 0xfec0) return 'private'; // site-local (deprecated)

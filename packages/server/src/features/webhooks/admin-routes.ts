@@ -13,7 +13,9 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const Health = Type.Object(
   {
     attempts24h: Type.Integer(),
-    successRate24h: Type.Union([Type.Number(), Type.Null()], { description: 'share of the last 24 h of attempts that got a 2xx; null without attempts' }),
+    successRate24h: Type.Union([Type.Number(), Type.Null()], {
+      description: 'share of the last 24 h of attempts that got a 2xx; null without attempts',
+    }),
     lastSuccessAt: Nullable(Type.String()),
     failingSince: Nullable(Type.String()),
     queued: Type.Integer({ description: 'deliveries waiting (due or waiting for a retry)' }),
@@ -24,56 +26,128 @@ const Health = Type.Object(
   },
   { additionalProperties: false },
 );
-const AdminEndpoint = Type.Object({ ...WebhookEndpoint.properties, merchantId: Type.String(), health: Health }, { additionalProperties: false });
-const ok = (result: ReturnType<typeof Type.Object>, description: string) => Type.Object({ status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result }, { additionalProperties: false, description });
+const AdminEndpoint = Type.Object(
+  { ...WebhookEndpoint.properties, merchantId: Type.String(), health: Health },
+  { additionalProperties: false },
+);
+const ok = (result: ReturnType<typeof Type.Object>, description: string) =>
+  Type.Object(
+    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
+    { additionalProperties: false, description },
+  );
 const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(JSON_UTF8).send(body);
-const Attempts = Type.Object({ items: Type.Array(WebhookAttempt), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false });
+const Attempts = Type.Object(
+  { items: Type.Array(WebhookAttempt), nextCursor: Type.Union([Type.String(), Type.Null()]) },
+  { additionalProperties: false },
+);
 const Redelivered = Type.Object(
-  { eventId: Type.String(), deliveries: Type.Array(Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false })) },
+  {
+    eventId: Type.String(),
+    deliveries: Type.Array(
+      Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 /** Operators see every merchant's webhook endpoints and how each is doing. */
-export async function webhookAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<Webhooks['admin']>): Promise<void> {
-  app.get('/webhook-endpoints', {
-    schema: {
-      ...READ, operationId: 'listAllWebhookEndpoints', summary: 'Every merchant\'s webhook endpoints with their health',
-      description: 'Oldest first, paged with nextCursor. Filters: merchantId, disabled=true|false (the disabled ones, with the reason: merchant, gone or failing).',
-      querystring: Query({ ...PageQuery, merchantId: Type.Optional(Id('merchant')), disabled: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }),
-      response: { 200: ok(Type.Object({ items: Type.Array(AdminEndpoint), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }), 'A page of endpoints.'), ...errorResponses(ERRORS.adminRead) },
+export async function webhookAdminRoutes(
+  app: TypedApp,
+  { admin }: AdminRouteContext<Webhooks['admin']>,
+): Promise<void> {
+  app.get(
+    '/webhook-endpoints',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listAllWebhookEndpoints',
+        summary: "Every merchant's webhook endpoints with their health",
+        description:
+          'Oldest first, paged with nextCursor. Filters: merchantId, disabled=true|false (the disabled ones, with the reason: merchant, gone or failing).',
+        querystring: Query({
+          ...PageQuery,
+          merchantId: Type.Optional(Id('merchant')),
+          disabled: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+        }),
+        response: {
+          200: ok(
+            Type.Object(
+              { items: Type.Array(AdminEndpoint), nextCursor: Type.Union([Type.String(), Type.Null()]) },
+              { additionalProperties: false },
+            ),
+            'A page of endpoints.',
+          ),
+          ...errorResponses(ERRORS.adminRead),
+        },
+      },
     },
-  }, async (req, reply) => {
-    const { merchantId, disabled } = req.query;
-    return send(reply, successBody(await admin.listWebhookEndpoints({ merchantId, disabled: disabled === undefined ? undefined : disabled === 'true' }, pageOf(req.query))));
-  });
+    async (req, reply) => {
+      const { merchantId, disabled } = req.query;
+      return send(
+        reply,
+        successBody(
+          await admin.listWebhookEndpoints(
+            { merchantId, disabled: disabled === undefined ? undefined : disabled === 'true' },
+            pageOf(req.query),
+          ),
+        ),
+      );
+    },
+  );
 
-  app.get('/webhook-endpoints/:id', {
-    schema: {
-      ...READ, operationId: 'getAnyWebhookEndpoint', summary: 'One webhook endpoint with its health',
-      description: 'Success rate of the last 24 h, last success, queue, and whether and why it is disabled.',
-      params: IdParams('webhook endpoint'),
-      response: { 200: ok(AdminEndpoint, 'The endpoint.'), ...errorResponses(ERRORS.adminRead) },
+  app.get(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        ...READ,
+        operationId: 'getAnyWebhookEndpoint',
+        summary: 'One webhook endpoint with its health',
+        description: 'Success rate of the last 24 h, last success, queue, and whether and why it is disabled.',
+        params: IdParams('webhook endpoint'),
+        response: { 200: ok(AdminEndpoint, 'The endpoint.'), ...errorResponses(ERRORS.adminRead) },
+      },
     },
-  }, async (req, reply) => send(reply, successBody(await admin.getWebhookEndpoint(req.params.id))));
+    async (req, reply) => send(reply, successBody(await admin.getWebhookEndpoint(req.params.id))),
+  );
 
-  app.get('/webhook-endpoints/:id/deliveries', {
-    schema: {
-      ...READ, operationId: 'listAnyWebhookDeliveries', summary: 'The delivery log of any merchant\'s webhook endpoint, newest first',
-      description: 'Each attempt: when, the HTTP status or the network error, latency, and the first 2 KB of the answer (the merchant\'s own log, read by an operator). Filter with ?eventId=.',
-      params: IdParams('webhook endpoint'),
-      querystring: Query({ ...PageQuery, eventId: Type.Optional(Id('event')) }),
-      response: { 200: ok(Attempts, 'A page of attempts.'), ...errorResponses(ERRORS.adminRead) },
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      schema: {
+        ...READ,
+        operationId: 'listAnyWebhookDeliveries',
+        summary: "The delivery log of any merchant's webhook endpoint, newest first",
+        description:
+          "Each attempt: when, the HTTP status or the network error, latency, and the first 2 KB of the answer (the merchant's own log, read by an operator). Filter with ?eventId=.",
+        params: IdParams('webhook endpoint'),
+        querystring: Query({ ...PageQuery, eventId: Type.Optional(Id('event')) }),
+        response: { 200: ok(Attempts, 'A page of attempts.'), ...errorResponses(ERRORS.adminRead) },
+      },
     },
-  }, async (req, reply) => send(reply, successBody(await admin.webhookAttempts(req.params.id, pageOf(req.query), req.query.eventId))));
+    async (req, reply) =>
+      send(reply, successBody(await admin.webhookAttempts(req.params.id, pageOf(req.query), req.query.eventId))),
+  );
 
-  app.post('/webhook-endpoints/:id/redeliver', {
-    bodyLimit: 1024,
-    schema: {
-      ...WRITE, operationId: 'redeliverToWebhookEndpoint', summary: 'Send one event to this endpoint again',
-      description: 'Queues the event (one of the endpoint merchant\'s) for this endpoint again, with the same webhook-id, even if the endpoint does not subscribe to its type. The send shows in the delivery log; the request is recorded in the audit log (`webhook.redeliver`).',
-      params: IdParams('webhook endpoint'),
-      body: Type.Object({ eventId: Id('event') }, { additionalProperties: false }),
-      response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(ERRORS.adminWrite) },
+  app.post(
+    '/webhook-endpoints/:id/redeliver',
+    {
+      bodyLimit: 1024,
+      schema: {
+        ...WRITE,
+        operationId: 'redeliverToWebhookEndpoint',
+        summary: 'Send one event to this endpoint again',
+        description:
+          "Queues the event (one of the endpoint merchant's) for this endpoint again, with the same webhook-id, even if the endpoint does not subscribe to its type. The send shows in the delivery log; the request is recorded in the audit log (`webhook.redeliver`).",
+        params: IdParams('webhook endpoint'),
+        body: Type.Object({ eventId: Id('event') }, { additionalProperties: false }),
+        response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(ERRORS.adminWrite) },
+      },
     },
-  }, async (req, reply) => send(reply, successBody(await admin.redeliverToEndpoint(req.params.id, req.body.eventId, auditOf(req)), 'event queued'), 202));
+    async (req, reply) =>
+      send(
+        reply,
+        successBody(await admin.redeliverToEndpoint(req.params.id, req.body.eventId, auditOf(req)), 'event queued'),
+        202,
+      ),
+  );
 }

@@ -16,8 +16,26 @@ export function webhookAdmin(db: Db, now: () => number) {
     const ids = rows.map((r) => r.id);
     const at = new Date(now()).toISOString();
     const since = new Date(now() - DAY_MS).toISOString();
-    const attempts = ids.length === 0 ? [] : await db.selectFrom('webhook_attempts').select(['endpoint_id', sql<number>`count(*)`.as('total'), sql<number>`sum(succeeded)`.as('ok')]).where('endpoint_id', 'in', ids).where('attempted_at', '>=', since).groupBy('endpoint_id').execute();
-    const queued = ids.length === 0 ? [] : await db.selectFrom('webhook_deliveries').select(['endpoint_id', sql<number>`count(*)`.as('queued'), sql<string>`min(created_at)`.as('oldest')]).where('endpoint_id', 'in', ids).where('status', '=', 'pending').groupBy('endpoint_id').execute();
+    const attempts =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('webhook_attempts')
+            .select(['endpoint_id', sql<number>`count(*)`.as('total'), sql<number>`sum(succeeded)`.as('ok')])
+            .where('endpoint_id', 'in', ids)
+            .where('attempted_at', '>=', since)
+            .groupBy('endpoint_id')
+            .execute();
+    const queued =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('webhook_deliveries')
+            .select(['endpoint_id', sql<number>`count(*)`.as('queued'), sql<string>`min(created_at)`.as('oldest')])
+            .where('endpoint_id', 'in', ids)
+            .where('status', '=', 'pending')
+            .groupBy('endpoint_id')
+            .execute();
     const a = new Map(attempts.map((r) => [r.endpoint_id, r]));
     const q = new Map(queued.map((r) => [r.endpoint_id, r]));
     return rows.map((r) => {
@@ -32,7 +50,8 @@ export function webhookAdmin(db: Db, now: () => number) {
           lastSuccessAt: r.last_success_at,
           failingSince: r.failing_since,
           queued: Number(q.get(r.id)?.queued ?? 0),
-          oldestQueuedAt: q.get(r.id)?.oldest === undefined ? null : new Date(String(q.get(r.id)?.oldest)).toISOString(),
+          oldestQueuedAt:
+            q.get(r.id)?.oldest === undefined ? null : new Date(String(q.get(r.id)?.oldest)).toISOString(),
           disabled: r.disabled === 1,
           disabledReason: r.disabled_reason,
           disabledAt: r.disabled_at,
@@ -42,7 +61,10 @@ export function webhookAdmin(db: Db, now: () => number) {
   }
 
   return {
-    async listWebhookEndpoints(filter: { merchantId?: string | undefined; disabled?: boolean | undefined }, req: PageRequest) {
+    async listWebhookEndpoints(
+      filter: { merchantId?: string | undefined; disabled?: boolean | undefined },
+      req: PageRequest,
+    ) {
       let q = db.selectFrom('webhook_endpoints').selectAll();
       if (filter.merchantId !== undefined) q = q.where('merchant_id', '=', filter.merchantId);
       if (filter.disabled !== undefined) q = q.where('disabled', '=', filter.disabled ? 1 : 0);

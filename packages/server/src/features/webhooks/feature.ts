@@ -38,7 +38,16 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const metrics = new WebhookMetrics(opts.store, now);
   // Commits wake the workers and the event streams of this store (wakeup.ts).
   const bus = new WakeBus(opts.store, opts.postgres);
-  const workerOptions = { store: opts.store, box: opts.box, sender, now, metrics, log: opts.log ?? { warn: () => undefined }, wakeups: bus.deliveries, ...opts.worker };
+  const workerOptions = {
+    store: opts.store,
+    box: opts.box,
+    sender,
+    now,
+    metrics,
+    log: opts.log ?? { warn: () => undefined },
+    wakeups: bus.deliveries,
+    ...opts.worker,
+  };
   const worker = new WebhookWorker(workerOptions);
   const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
   const health = webhookAdmin(opts.store.db, now);
@@ -51,7 +60,8 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     admin: {
       ...health,
       /** Any merchant's endpoint's attempt log, newest first (the merchant route's, without the ownership check). */
-      webhookAttempts: (endpointId: string, req: PageRequest, eventId?: string) => endpoints.attempts(undefined, endpointId, req, eventId),
+      webhookAttempts: (endpointId: string, req: PageRequest, eventId?: string) =>
+        endpoints.attempts(undefined, endpointId, req, eventId),
       /** Sends one event of the endpoint's merchant to this endpoint again (same webhook-id). */
       async redeliverToEndpoint(endpointId: string, eventId: string, audit: AuditContext) {
         const endpoint = await health.getWebhookEndpoint(endpointId);

@@ -33,7 +33,8 @@ export class RefusedAddress extends Error {
   }
 }
 
-const describe = (kind: AddressKind) => (kind === 'loopback' ? 'a loopback address (allowed only on a sandbox server)' : `a ${kind} address`);
+const describe = (kind: AddressKind) =>
+  kind === 'loopback' ? 'a loopback address (allowed only on a sandbox server)' : `a ${kind} address`;
 
 /** The host as the resolver and address checks see it: no brackets, no trailing dot. */
 export function bareHost(url: URL): string {
@@ -88,7 +89,8 @@ export async function checkWebhookUrl(text: string, opts: GuardOptions): Promise
     return invalid('is not an absolute URL, e.g. https://example.com/hooks');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') invalid('must use https');
-  if (url.username !== '' || url.password !== '') invalid('must not carry credentials: put a token in the path or check the signature');
+  if (url.username !== '' || url.password !== '')
+    invalid('must not carry credentials: put a token in the path or check the signature');
   if (url.hash !== '') invalid('must not have a #fragment');
   const host = bareHost(url);
   if (host === '') invalid('has no host');
@@ -117,8 +119,16 @@ export function lookupThrough(check: (host: string) => Promise<LookupAddress[]>)
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     check(hostname.replace(/\.+$/, '')).then(
       (addresses) => {
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 0);
+        const wanted =
+          options.family === 4 || options.family === 6
+            ? addresses.filter((a) => a.family === options.family)
+            : addresses;
+        if (wanted.length === 0)
+          return callback(
+            Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }),
+            '',
+            0,
+          );
         if (options.all) return callback(null, wanted);
         return callback(null, wanted[0]!.address, wanted[0]!.family);
       },

@@ -5,7 +5,16 @@ import type { AttemptResult } from './sender.js';
 
 /** Why an attempt failed, as a bounded label. */
 export function failureReason(r: AttemptResult): string {
-  if (r.statusCode !== null) return r.statusCode >= 200 && r.statusCode < 300 ? 'none' : r.statusCode === 410 ? 'gone' : r.statusCode >= 500 ? 'http_5xx' : r.statusCode >= 300 && r.statusCode < 400 ? 'redirect' : 'http_4xx';
+  if (r.statusCode !== null)
+    return r.statusCode >= 200 && r.statusCode < 300
+      ? 'none'
+      : r.statusCode === 410
+        ? 'gone'
+        : r.statusCode >= 500
+          ? 'http_5xx'
+          : r.statusCode >= 300 && r.statusCode < 400
+            ? 'redirect'
+            : 'http_4xx';
   if (r.error?.startsWith('timeout')) return 'timeout';
   if (r.error?.startsWith('refused')) return 'refused_address';
   return 'network';
@@ -17,7 +26,12 @@ export function failureReason(r: AttemptResult): string {
  * at scrape time). Created unregistered; the HTTP app adds them to its /metrics registry.
  */
 export class WebhookMetrics {
-  readonly attempts = new Counter({ name: 'hostpay_webhook_attempts_total', help: 'Webhook delivery attempts by result (success or the failure reason)', labelNames: ['result'] as const, registers: [] });
+  readonly attempts = new Counter({
+    name: 'hostpay_webhook_attempts_total',
+    help: 'Webhook delivery attempts by result (success or the failure reason)',
+    labelNames: ['result'] as const,
+    registers: [],
+  });
   readonly latency = new Histogram({
     name: 'hostpay_webhook_attempt_duration_seconds',
     help: 'Duration of webhook delivery attempts per endpoint, until the answer or the error',
@@ -45,13 +59,17 @@ export class WebhookMetrics {
       return { depth: Number(row?.depth ?? 0), oldest: row?.oldest ?? null };
     };
     this.queueDepth = new Gauge({
-      name: 'hostpay_webhook_queue_depth', help: 'Webhook deliveries due now and not yet done (all instances)', registers: [],
+      name: 'hostpay_webhook_queue_depth',
+      help: 'Webhook deliveries due now and not yet done (all instances)',
+      registers: [],
       async collect() {
         this.set((await read()).depth);
       },
     });
     this.queueAge = new Gauge({
-      name: 'hostpay_webhook_queue_oldest_age_seconds', help: 'How long the oldest due webhook delivery has waited (0 when none)', registers: [],
+      name: 'hostpay_webhook_queue_oldest_age_seconds',
+      help: 'How long the oldest due webhook delivery has waited (0 when none)',
+      registers: [],
       async collect() {
         const { oldest } = await read();
         // PostgreSQL returns a Date-like ISO string through the type parser; both parse.

@@ -22,13 +22,30 @@ export function subscribed(enabledEvents: string, type: string): boolean {
 }
 
 /** `announce` false: the caller announces them itself (appendEvent, with its event, in one statement). */
-export async function insertDeliveries(trx: Db, rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[], at: string, announce = true): Promise<string[]> {
+export async function insertDeliveries(
+  trx: Db,
+  rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[],
+  at: string,
+  announce = true,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < rows.length; i += 200) {
     const values = rows.slice(i, i + 200).map((r) => {
       const id = newId('whd', 10);
       ids.push(id);
-      return { id, endpoint_id: r.endpointId, merchant_id: r.merchantId, event_id: r.eventId, sequence: r.sequence, status: 'pending', attempts: 0, next_attempt_at: at, last_error: null, created_at: at, updated_at: at };
+      return {
+        id,
+        endpoint_id: r.endpointId,
+        merchant_id: r.merchantId,
+        event_id: r.eventId,
+        sequence: r.sequence,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+      };
     });
     if (values.length > 0) await trx.insertInto('webhook_deliveries').values(values).execute();
   }
@@ -36,7 +53,13 @@ export async function insertDeliveries(trx: Db, rows: { endpointId: string; merc
   return ids;
 }
 
-const activeEndpoints = prepared(['merchantId'], (db, v) => db.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', v.merchantId as string).where('disabled', '=', 0));
+const activeEndpoints = prepared(['merchantId'], (db, v) =>
+  db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'enabled_events'])
+    .where('merchant_id', '=', v.merchantId as string)
+    .where('disabled', '=', 0),
+);
 
 /**
  * Queues an event for every enabled endpoint of its merchant that subscribes to its type, inside
@@ -47,6 +70,16 @@ export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<n
   if (event.type === 'test.ping') return 0;
   const endpoints = (await activeEndpoints(trx, { merchantId: event.merchantId })).rows;
   const wanted = endpoints.filter((e) => subscribed(e.enabled_events, event.type));
-  const ids = await insertDeliveries(trx, wanted.map((e) => ({ endpointId: e.id, merchantId: event.merchantId, eventId: event.id, sequence: event.sequence })), at, false);
+  const ids = await insertDeliveries(
+    trx,
+    wanted.map((e) => ({
+      endpointId: e.id,
+      merchantId: event.merchantId,
+      eventId: event.id,
+      sequence: event.sequence,
+    })),
+    at,
+    false,
+  );
   return ids.length;
 }

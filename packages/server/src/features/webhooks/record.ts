@@ -35,18 +35,37 @@ export async function recordAttempts(store: Store, recs: AttemptRecord[]): Promi
 /** Successes only (the common case): three statements however many there are. */
 async function recordSuccesses(trx: Db, recs: AttemptRecord[]): Promise<'ok'> {
   const at = new Date(Math.max(...recs.map((r) => r.now))).toISOString();
-  await trx.insertInto('webhook_attempts').values(recs.map((rec) => attemptRow(rec, true))).execute();
+  await trx
+    .insertInto('webhook_attempts')
+    .values(recs.map((rec) => attemptRow(rec, true)))
+    .execute();
   for (const attempts of new Set(recs.map((r) => r.delivery.attempts + 1))) {
     const ids = recs.filter((r) => r.delivery.attempts + 1 === attempts).map((r) => r.delivery.id);
-    await trx.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts, last_error: null, updated_at: at }).where('id', 'in', ids).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'succeeded', attempts, last_error: null, updated_at: at })
+      .where('id', 'in', ids)
+      .execute();
   }
-  await trx.updateTable('webhook_endpoints').set({ last_success_at: at, failing_since: null }).where('id', 'in', [...new Set(recs.map((r) => r.endpoint.id))]).execute();
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ last_success_at: at, failing_since: null })
+    .where('id', 'in', [...new Set(recs.map((r) => r.endpoint.id))])
+    .execute();
   return 'ok';
 }
 
 const attemptRow = (rec: AttemptRecord, ok: boolean) => ({
-  id: newId('wha', 10), delivery_id: rec.delivery.id, endpoint_id: rec.endpoint.id, event_id: rec.delivery.event_id, attempted_at: new Date(rec.startedMs).toISOString(),
-  status_code: rec.result.statusCode, error: rec.result.error, latency_ms: rec.result.latencyMs, response_body: rec.result.responseBody, succeeded: ok ? 1 : 0,
+  id: newId('wha', 10),
+  delivery_id: rec.delivery.id,
+  endpoint_id: rec.endpoint.id,
+  event_id: rec.delivery.event_id,
+  attempted_at: new Date(rec.startedMs).toISOString(),
+  status_code: rec.result.statusCode,
+  error: rec.result.error,
+  latency_ms: rec.result.latencyMs,
+  response_body: rec.result.responseBody,
+  succeeded: ok ? 1 : 0,
 });
 
 /** One attempt, success or failure, with its consequences. */
@@ -57,23 +76,44 @@ async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' |
   await trx.insertInto('webhook_attempts').values(attemptRow(rec, ok)).execute();
   const attempts = delivery.attempts + 1;
   if (ok) {
-    await trx.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts, last_error: null, updated_at: at }).where('id', '=', delivery.id).execute();
-    await trx.updateTable('webhook_endpoints').set({ last_success_at: at, failing_since: null }).where('id', '=', endpoint.id).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'succeeded', attempts, last_error: null, updated_at: at })
+      .where('id', '=', delivery.id)
+      .execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ last_success_at: at, failing_since: null })
+      .where('id', '=', endpoint.id)
+      .execute();
     return 'ok';
   }
   const delay = retryDelayMs(attempts);
   const error = result.error ?? `HTTP ${result.statusCode}`;
   await trx
     .updateTable('webhook_deliveries')
-    .set(delay === null ? { status: 'failed', attempts, last_error: error, updated_at: at } : { attempts, last_error: error, next_attempt_at: new Date(rec.now + delay).toISOString(), updated_at: at })
+    .set(
+      delay === null
+        ? { status: 'failed', attempts, last_error: error, updated_at: at }
+        : { attempts, last_error: error, next_attempt_at: new Date(rec.now + delay).toISOString(), updated_at: at },
+    )
     .where('id', '=', delivery.id)
     .execute();
-  const current = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirst();
+  const current = await trx
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', endpoint.id)
+    .executeTakeFirst();
   if (current === undefined) return 'failed';
   const failingSince = current.failing_since ?? at;
-  const reason = result.statusCode === 410 ? 'gone' : rec.now - Date.parse(failingSince) >= DISABLE_AFTER_MS ? 'failing' : null;
+  const reason =
+    result.statusCode === 410 ? 'gone' : rec.now - Date.parse(failingSince) >= DISABLE_AFTER_MS ? 'failing' : null;
   if (reason === null || current.disabled === 1) {
-    await trx.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', endpoint.id).execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: failingSince })
+      .where('id', '=', endpoint.id)
+      .execute();
     return 'failed';
   }
   await disableEndpoint(trx, { ...current, failing_since: failingSince }, reason, at);
@@ -123,12 +163,14 @@ export class AttemptRecorder {
 
   #later(recs: AttemptRecord[]): void {
     if (recs.length === 0) return;
-    this.#recording = this.#recording.then(() => recordAttempts(this.#store, recs)).then(
-      () => undefined,
-      (err: Error) => {
-        this.#failed ??= err;
-      },
-    );
+    this.#recording = this.#recording
+      .then(() => recordAttempts(this.#store, recs))
+      .then(
+        () => undefined,
+        (err: Error) => {
+          this.#failed ??= err;
+        },
+      );
   }
 
   async #wait(): Promise<void> {
@@ -137,9 +179,26 @@ export class AttemptRecorder {
   }
 }
 
-async function disableEndpoint(trx: Db, endpoint: WebhookEndpointTable, reason: 'gone' | 'failing', at: string): Promise<void> {
-  const set = { disabled: 1, disabled_reason: reason, disabled_at: at, failing_since: endpoint.failing_since, updated_at: at };
+async function disableEndpoint(
+  trx: Db,
+  endpoint: WebhookEndpointTable,
+  reason: 'gone' | 'failing',
+  at: string,
+): Promise<void> {
+  const set = {
+    disabled: 1,
+    disabled_reason: reason,
+    disabled_at: at,
+    failing_since: endpoint.failing_since,
+    updated_at: at,
+  };
   await trx.updateTable('webhook_endpoints').set(set).where('id', '=', endpoint.id).execute();
   // Written after the update, so the fan-out does not queue it for the endpoint it disables.
-  await appendEvent(trx, endpoint.merchant_id, 'webhook_endpoint.disabled', JSON.stringify(endpointView({ ...endpoint, ...set }, at)), at);
+  await appendEvent(
+    trx,
+    endpoint.merchant_id,
+    'webhook_endpoint.disabled',
+    JSON.stringify(endpointView({ ...endpoint, ...set }, at)),
+    at,
+  );
 }

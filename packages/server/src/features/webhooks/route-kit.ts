@@ -12,4 +12,5 @@ export interface WebhookRouteContext extends RouteContext {
 }
 
 /** The shared merchant scope with the small bodies these routes take. */
-export const merchantScope = (app: TypedApp, ctx: WebhookRouteContext, example: string) => scope(app, ctx, 8 * 1024, example);
+export const merchantScope = (app: TypedApp, ctx: WebhookRouteContext, example: string) =>
+  scope(app, ctx, 8 * 1024, example);

@@ -41,9 +41,15 @@ export class WebhookSender {
       // Node connects to an IP literal without a lookup: check it here.
       const host = bareHost(url);
       if (/^[\d.]+$|:/.test(host)) await checkedAddresses(host, this.#guard);
-      if (url.protocol === 'http:' && !this.#guard.sandbox) throw new RefusedAddress('plain http is allowed only on a sandbox server');
+      if (url.protocol === 'http:' && !this.#guard.sandbox)
+        throw new RefusedAddress('plain http is allowed only on a sandbox server');
     } catch (err) {
-      return { statusCode: null, error: err instanceof RefusedAddress ? `refused: ${err.reason}` : 'invalid URL', latencyMs: elapsed(), responseBody: null };
+      return {
+        statusCode: null,
+        error: err instanceof RefusedAddress ? `refused: ${err.reason}` : 'invalid URL',
+        latencyMs: elapsed(),
+        responseBody: null,
+      };
     }
     const payload = Buffer.from(body, 'utf8');
     return new Promise<AttemptResult>((resolve) => {
@@ -58,14 +64,20 @@ export class WebhookSender {
       const req = request(url, {
         method: 'POST',
         agent: url.protocol === 'https:' ? this.#https : this.#http,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'hostpay-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': 'hostpay-webhooks/1',
+        },
       });
       const timer = setTimeout(() => {
         finish({ statusCode: null, error: `timeout after ${timeoutMs} ms`, responseBody: null });
         req.destroy();
       }, timeoutMs);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        const reason = err.code === 'EREFUSEDADDRESS' ? `refused: ${err.message}` : `${err.code ?? 'network error'}: ${err.message}`;
+        const reason =
+          err.code === 'EREFUSEDADDRESS' ? `refused: ${err.message}` : `${err.code ?? 'network error'}: ${err.message}`;
         finish({ statusCode: null, error: reason.slice(0, 500), responseBody: null });
       });
       req.on('response', (res: IncomingMessage) => {

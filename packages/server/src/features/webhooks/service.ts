@@ -15,7 +15,8 @@ import { attemptView, endpointView } from './view.js';
 export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 /** Owner ids bind a sealed secret to its endpoint (and slot): copied elsewhere it does not open. */
-export const secretOwner = (id: string, slot: 'current' | 'previous' = 'current') => (slot === 'current' ? `webhook:${id}` : `webhook-previous:${id}`);
+export const secretOwner = (id: string, slot: 'current' | 'previous' = 'current') =>
+  slot === 'current' ? `webhook:${id}` : `webhook-previous:${id}`;
 
 export interface EndpointInput {
   url?: string | undefined;
@@ -37,7 +38,11 @@ function checkEvents(list: string[] | undefined): string | undefined {
   if (list === undefined) return undefined;
   for (const t of list) {
     if (!(EVENT_TYPES as readonly string[]).includes(t) || t === 'test.ping') {
-      throw new HostpayError('INVALID_BODY', `enabledEvents: ${JSON.stringify(t)} is not an event type; use ${EVENT_TYPES.filter((e) => e !== 'test.ping').join(', ')} (empty: every type)`, { parameter: 'enabledEvents' });
+      throw new HostpayError(
+        'INVALID_BODY',
+        `enabledEvents: ${JSON.stringify(t)} is not an event type; use ${EVENT_TYPES.filter((e) => e !== 'test.ping').join(', ')} (empty: every type)`,
+        { parameter: 'enabledEvents' },
+      );
     }
   }
   return JSON.stringify([...new Set(list)]);
@@ -71,10 +76,23 @@ export function webhookService(opts: WebhookServiceOptions) {
       const secret = newSecret();
       const at = iso();
       const row: WebhookEndpointTable = {
-        id, merchant_id: merchantId, url, description: input.description ?? null, enabled_events: enabled,
-        disabled: input.disabled === true ? 1 : 0, disabled_reason: input.disabled === true ? 'merchant' : null, disabled_at: input.disabled === true ? at : null,
-        secret_sealed: box.seal(secret, secretOwner(id)), previous_secret_sealed: null, previous_secret_expires_at: null,
-        last_success_at: null, failing_since: null, lease_owner: null, lease_expires_at: null, created_at: at, updated_at: at,
+        id,
+        merchant_id: merchantId,
+        url,
+        description: input.description ?? null,
+        enabled_events: enabled,
+        disabled: input.disabled === true ? 1 : 0,
+        disabled_reason: input.disabled === true ? 'merchant' : null,
+        disabled_at: input.disabled === true ? at : null,
+        secret_sealed: box.seal(secret, secretOwner(id)),
+        previous_secret_sealed: null,
+        previous_secret_expires_at: null,
+        last_success_at: null,
+        failing_since: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        created_at: at,
+        updated_at: at,
       };
       await store.writeTransaction((trx) => trx.insertInto('webhook_endpoints').values(row).execute());
       return endpointView(row, at, secret);
@@ -82,7 +100,13 @@ export function webhookService(opts: WebhookServiceOptions) {
 
     async list(merchantId: string, req: PageRequest) {
       const at = iso();
-      return page(db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId), 'created_at', req, (r) => endpointView(r, at), 'desc');
+      return page(
+        db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId),
+        'created_at',
+        req,
+        (r) => endpointView(r, at),
+        'desc',
+      );
     },
 
     get: async (merchantId: string, id: string) => endpointView(await owned(merchantId, id), iso()),
@@ -97,9 +121,11 @@ export function webhookService(opts: WebhookServiceOptions) {
         if (url !== undefined) set.url = url;
         if (enabled !== undefined) set.enabled_events = enabled;
         if (input.description !== undefined) set.description = input.description;
-        if (input.disabled === true && before.disabled === 0) Object.assign(set, { disabled: 1, disabled_reason: 'merchant', disabled_at: at });
+        if (input.disabled === true && before.disabled === 0)
+          Object.assign(set, { disabled: 1, disabled_reason: 'merchant', disabled_at: at });
         // Re-enabling starts the 5-day failure clock afresh.
-        if (input.disabled === false && before.disabled === 1) Object.assign(set, { disabled: 0, disabled_reason: null, disabled_at: null, failing_since: null });
+        if (input.disabled === false && before.disabled === 1)
+          Object.assign(set, { disabled: 0, disabled_reason: null, disabled_at: null, failing_since: null });
         await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
         return { ...before, ...set };
       });
@@ -141,9 +167,17 @@ export function webhookService(opts: WebhookServiceOptions) {
       const at = iso();
       const result = await store.writeTransaction(async (trx) => {
         const row = await owned(merchantId, id, trx);
-        const object = JSON.stringify({ endpointId: id, url: row.url, message: 'test event from hostpay: your endpoint receives and verifies webhooks' });
+        const object = JSON.stringify({
+          endpointId: id,
+          url: row.url,
+          message: 'test event from hostpay: your endpoint receives and verifies webhooks',
+        });
         const event = await appendEvent(trx, merchantId, 'test.ping', object, at);
-        const [deliveryId] = await insertDeliveries(trx, [{ endpointId: id, merchantId, eventId: event.id, sequence: event.sequence }], at);
+        const [deliveryId] = await insertDeliveries(
+          trx,
+          [{ endpointId: id, merchantId, eventId: event.id, sequence: event.sequence }],
+          at,
+        );
         return { eventId: event.id, deliveryId: deliveryId!, endpointId: id };
       });
       opts.wake();
@@ -153,7 +187,12 @@ export function webhookService(opts: WebhookServiceOptions) {
     /** Every attempt to this endpoint, newest first. */
     async attempts(merchantId: string | undefined, id: string, req: PageRequest, eventId?: string) {
       await owned(merchantId, id);
-      let q = db.selectFrom('webhook_attempts').innerJoin('events', 'events.id', 'webhook_attempts.event_id').selectAll('webhook_attempts').select('events.type').where('webhook_attempts.endpoint_id', '=', id);
+      let q = db
+        .selectFrom('webhook_attempts')
+        .innerJoin('events', 'events.id', 'webhook_attempts.event_id')
+        .selectAll('webhook_attempts')
+        .select('events.type')
+        .where('webhook_attempts.endpoint_id', '=', id);
       if (eventId !== undefined) q = q.where('webhook_attempts.event_id', '=', eventId);
       return page(q, 'webhook_attempts.attempted_at', req, attemptView, 'desc');
     },
@@ -163,18 +202,38 @@ export function webhookService(opts: WebhookServiceOptions) {
     async redeliver(merchantId: string, eventId: string, endpointId?: string, audit?: AuditContext) {
       const at = iso();
       const queued = await store.writeTransaction(async (trx) => {
-        const event = await trx.selectFrom('events').select(['id', 'type', 'sequence']).where('id', '=', eventId).where('merchant_id', '=', merchantId).executeTakeFirst();
+        const event = await trx
+          .selectFrom('events')
+          .select(['id', 'type', 'sequence'])
+          .where('id', '=', eventId)
+          .where('merchant_id', '=', merchantId)
+          .executeTakeFirst();
         if (event === undefined) throw new HostpayError('NOT_FOUND', `event ${eventId} does not exist`);
         let targets: string[];
         if (endpointId !== undefined) targets = [(await owned(merchantId, endpointId, trx)).id];
         else {
-          const all = await trx.selectFrom('webhook_endpoints').select(['id', 'enabled_events']).where('merchant_id', '=', merchantId).where('disabled', '=', 0).execute();
+          const all = await trx
+            .selectFrom('webhook_endpoints')
+            .select(['id', 'enabled_events'])
+            .where('merchant_id', '=', merchantId)
+            .where('disabled', '=', 0)
+            .execute();
           targets = all.filter((e) => subscribed(e.enabled_events, event.type)).map((e) => e.id);
         }
-        const ids = await insertDeliveries(trx, targets.map((t) => ({ endpointId: t, merchantId, eventId, sequence: Number(event.sequence) })), at);
+        const ids = await insertDeliveries(
+          trx,
+          targets.map((t) => ({ endpointId: t, merchantId, eventId, sequence: Number(event.sequence) })),
+          at,
+        );
         const deliveries = targets.map((t, i) => ({ endpointId: t, deliveryId: ids[i]! }));
         if (audit !== undefined) {
-          await recordAudit(trx, audit, { action: 'webhook.redeliver', objectType: 'webhook_endpoint', objectId: endpointId ?? merchantId, before: null, after: { merchantId, eventId, deliveries } });
+          await recordAudit(trx, audit, {
+            action: 'webhook.redeliver',
+            objectType: 'webhook_endpoint',
+            objectId: endpointId ?? merchantId,
+            before: null,
+            after: { merchantId, eventId, deliveries },
+          });
         }
         return deliveries;
       });
@@ -185,14 +244,35 @@ export function webhookService(opts: WebhookServiceOptions) {
     /** Queues every event since `since` (that the endpoint subscribes to) again, in sequence order. */
     async replay(merchantId: string, id: string, since: string) {
       const from = isoTime(since);
-      if (from === null) throw new HostpayError('INVALID_BODY', `since must be ${ISO_TIME_HELP}`, { parameter: 'since' });
+      if (from === null)
+        throw new HostpayError('INVALID_BODY', `since must be ${ISO_TIME_HELP}`, { parameter: 'since' });
       const at = iso();
       const queued = await store.writeTransaction(async (trx) => {
         const endpoint = await owned(merchantId, id, trx);
-        const events = await trx.selectFrom('events').select(['id', 'type', 'sequence']).where('merchant_id', '=', merchantId).where('created_at', '>=', from).where('type', '!=', 'test.ping').orderBy('sequence').execute();
-        const pending = new Set((await trx.selectFrom('webhook_deliveries').select('event_id').where('endpoint_id', '=', id).where('status', '=', 'pending').execute()).map((r) => r.event_id));
+        const events = await trx
+          .selectFrom('events')
+          .select(['id', 'type', 'sequence'])
+          .where('merchant_id', '=', merchantId)
+          .where('created_at', '>=', from)
+          .where('type', '!=', 'test.ping')
+          .orderBy('sequence')
+          .execute();
+        const pending = new Set(
+          (
+            await trx
+              .selectFrom('webhook_deliveries')
+              .select('event_id')
+              .where('endpoint_id', '=', id)
+              .where('status', '=', 'pending')
+              .execute()
+          ).map((r) => r.event_id),
+        );
         const wanted = events.filter((e) => subscribed(endpoint.enabled_events, e.type) && !pending.has(e.id));
-        await insertDeliveries(trx, wanted.map((e) => ({ endpointId: id, merchantId, eventId: e.id, sequence: Number(e.sequence) })), at);
+        await insertDeliveries(
+          trx,
+          wanted.map((e) => ({ endpointId: id, merchantId, eventId: e.id, sequence: Number(e.sequence) })),
+          at,
+        );
         return wanted.length;
       });
       opts.wake();

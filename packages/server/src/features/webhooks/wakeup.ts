@@ -56,7 +56,8 @@ async function announce(trx: Db, deliveries: boolean, merchantId: string | undef
     // One statement for all of them; PostgreSQL folds equal notifications of one transaction
     // (many events of a merchant, one wake).
     const payloads = [...(deliveries ? [''] : []), ...(merchantId === undefined ? [] : [EVENTS_PREFIX + merchantId])];
-    if (payloads.length > 0) await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${sql.raw(CHANNEL)}, ${p})`))}`.execute(trx);
+    if (payloads.length > 0)
+      await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${sql.raw(CHANNEL)}, ${p})`))}`.execute(trx);
     return;
   }
   const buses = localBuses.get(trx.getExecutor().adapter);
@@ -235,7 +236,11 @@ function pgListen(url: string, schema: string): Listen {
       if (closed) return;
       const { default: pgModule } = await import('pg');
       if (closed) return;
-      const c = new pgModule.Client({ connectionString: url, connectionTimeoutMillis: 2000, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+      const c = new pgModule.Client({
+        connectionString: url,
+        connectionTimeoutMillis: 2000,
+        ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      });
       client = c;
       c.on('error', () => drop(c));
       c.on('end', () => drop(c));

@@ -62,7 +62,8 @@ export interface WorkerOptions {
  */
 export class WebhookWorker {
   readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> & WorkerOptions;
+  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> &
+    WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   readonly #heartbeats = new Set<NodeJS.Timeout>();
   #crashed = false;
@@ -207,7 +208,13 @@ export class WebhookWorker {
         .where('e.disabled', '=', 0)
         .where((eb) => eb.or([eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)]))
         .where(({ exists, selectFrom }) =>
-          exists(selectFrom('webhook_deliveries as d').select(sql`1`.as('one')).whereRef('d.endpoint_id', '=', 'e.id').where('d.status', '=', 'pending').where('d.next_attempt_at', '<=', now)),
+          exists(
+            selectFrom('webhook_deliveries as d')
+              .select(sql`1`.as('one'))
+              .whereRef('d.endpoint_id', '=', 'e.id')
+              .where('d.status', '=', 'pending')
+              .where('d.next_attempt_at', '<=', now),
+          ),
         )
         .orderBy('e.lease_expires_at')
         .limit(limit);
@@ -215,7 +222,12 @@ export class WebhookWorker {
       if (store.dialect === 'postgres') q = q.forUpdate().skipLocked();
       const rows = await q.execute();
       const ids = rows.map((r) => r.id);
-      if (ids.length > 0) await trx.updateTable('webhook_endpoints').set({ lease_owner: this.owner, lease_expires_at: until }).where('id', 'in', ids).execute();
+      if (ids.length > 0)
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ lease_owner: this.owner, lease_expires_at: until })
+          .where('id', 'in', ids)
+          .execute();
       return ids;
     });
   }
@@ -230,32 +242,72 @@ export class WebhookWorker {
     if (!force && this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
     lease.until = this.#o.now() + this.#o.leaseMs;
     const until = new Date(lease.until).toISOString();
-    const r = await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_expires_at: until }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).executeTakeFirst());
+    const r = await this.#o.store.writeTransaction((trx) =>
+      trx
+        .updateTable('webhook_endpoints')
+        .set({ lease_expires_at: until })
+        .where('id', '=', endpointId)
+        .where('lease_owner', '=', this.owner)
+        .executeTakeFirst(),
+    );
     if ((r.numUpdatedRows ?? 0n) === 0n) lease.lost = true;
     return !lease.lost;
   }
 
   async #release(endpointId: string): Promise<void> {
-    await this.#o.store.writeTransaction((trx) => trx.updateTable('webhook_endpoints').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', endpointId).where('lease_owner', '=', this.owner).execute());
+    await this.#o.store.writeTransaction((trx) =>
+      trx
+        .updateTable('webhook_endpoints')
+        .set({ lease_owner: null, lease_expires_at: null })
+        .where('id', '=', endpointId)
+        .where('lease_owner', '=', this.owner)
+        .execute(),
+    );
   }
 
   async #serve(endpointId: string): Promise<void> {
     const { db } = this.#o.store;
     // Claimed just now, for leaseMs.
     const lease: Lease = { until: this.#o.now() + this.#o.leaseMs, lost: false };
-    const heartbeat = setInterval(() => {
-      this.#renew(endpointId, lease, true).catch((err: Error) => this.#o.log.warn(`webhook worker: renewing the lease of ${endpointId}: ${err.message}`));
-    }, Math.max(500, Math.floor(this.#o.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        this.#renew(endpointId, lease, true).catch((err: Error) =>
+          this.#o.log.warn(`webhook worker: renewing the lease of ${endpointId}: ${err.message}`),
+        );
+      },
+      Math.max(500, Math.floor(this.#o.leaseMs / 3)),
+    );
     heartbeat.unref();
     this.#heartbeats.add(heartbeat);
     try {
       while (!this.#stopping) {
-        const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+        const endpoint = await db
+          .selectFrom('webhook_endpoints')
+          .selectAll()
+          .where('id', '=', endpointId)
+          .executeTakeFirst();
         if (endpoint === undefined || endpoint.disabled === 1 || endpoint.lease_owner !== this.owner) return;
         const now = new Date(this.#o.now()).toISOString();
-        const due = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('sequence').orderBy('created_at').limit(this.#o.batch).execute();
+        const due = await db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('endpoint_id', '=', endpointId)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .orderBy('sequence')
+          .orderBy('created_at')
+          .limit(this.#o.batch)
+          .execute();
         if (due.length === 0) return;
-        const events = new Map((await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]));
+        const events = new Map(
+          (
+            await db
+              .selectFrom('events')
+              .selectAll()
+              .where('id', 'in', [...new Set(due.map((d) => d.event_id))])
+              .execute()
+          ).map((e) => [e.id, e]),
+        );
         const secrets = this.#secrets(endpoint);
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
         // again (same webhook-id); a round's attempts are all recorded before the next round reads.
@@ -286,13 +338,22 @@ export class WebhookWorker {
     const { box } = this.#o;
     const secrets = [box.open(endpoint.secret_sealed, secretOwner(endpoint.id)).toString('utf8')];
     const nowIso = new Date(this.#o.now()).toISOString();
-    if (endpoint.previous_secret_sealed !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > nowIso) {
+    if (
+      endpoint.previous_secret_sealed !== null &&
+      endpoint.previous_secret_expires_at !== null &&
+      endpoint.previous_secret_expires_at > nowIso
+    ) {
       secrets.push(box.open(endpoint.previous_secret_sealed, secretOwner(endpoint.id, 'previous')).toString('utf8'));
     }
     return secrets;
   }
 
-  async #send(endpoint: WebhookEndpointTable, secrets: string[], delivery: WebhookDeliveryTable, body: string): Promise<AttemptRecord> {
+  async #send(
+    endpoint: WebhookEndpointTable,
+    secrets: string[],
+    delivery: WebhookDeliveryTable,
+    body: string,
+  ): Promise<AttemptRecord> {
     const startedMs = this.#o.now();
     const timestamp = Math.floor(startedMs / 1000);
     const headers = webhookHeaders(secrets, delivery.event_id, timestamp, body);

@@ -123,5 +123,4 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('rates_pk', ['base', 'quote'])
     .execute();
-
 }

@@ -34,9 +34,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const d = db as Kysely<Record<string, Record<string, unknown>>>;
   await d
     .insertInto('assets')
-    .values(ASSETS.map(([id, symbol, name, image, decimals, isCrypto]) => ({ id, symbol, name, image, decimals, is_crypto: isCrypto })))
+    .values(
+      ASSETS.map(([id, symbol, name, image, decimals, isCrypto]) => ({
+        id,
+        symbol,
+        name,
+        image,
+        decimals,
+        is_crypto: isCrypto,
+      })),
+    )
     .execute();
-  await d.insertInto('chains').values(CHAINS.map(([id, symbol, name]) => ({ id, symbol, name }))).execute();
+  await d
+    .insertInto('chains')
+    .values(CHAINS.map(([id, symbol, name]) => ({ id, symbol, name })))
+    .execute();
   await d
     .insertInto('networks')
     .values(NETWORKS.map(([id, asset_id, chain_id, name]) => ({ id, asset_id, chain_id, name, deposit_enabled: 1 })))

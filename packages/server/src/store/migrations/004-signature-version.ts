@@ -6,5 +6,8 @@ import type { ColumnTypes } from './column-types.js';
  * not cover the method and path) for that key; existing keys keep accepting both.
  */
 export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {
-  await db.schema.alterTable('api_keys').addColumn('require_signature_v2', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('require_signature_v2', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -8,17 +8,40 @@ import type { ColumnTypes } from './column-types.js';
  * per-merchant sequence. The merchant gains an underpayment tolerance.
  */
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
-  await db.schema.alterTable('assets').addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-  await db.schema.alterTable('chains').addColumn('family', 'text', (c) => c.notNull().defaultTo('evm')).execute();
-  await db.schema.alterTable('chains').addColumn('network_type', 'text', (c) => c.notNull().defaultTo('mainnet')).execute();
-  await db.schema.alterTable('chains').addColumn('confirmations_required', 'integer', (c) => c.notNull().defaultTo(12)).execute();
+  await db.schema
+    .alterTable('assets')
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('chains')
+    .addColumn('family', 'text', (c) => c.notNull().defaultTo('evm'))
+    .execute();
+  await db.schema
+    .alterTable('chains')
+    .addColumn('network_type', 'text', (c) => c.notNull().defaultTo('mainnet'))
+    .execute();
+  await db.schema
+    .alterTable('chains')
+    .addColumn('confirmations_required', 'integer', (c) => c.notNull().defaultTo(12))
+    .execute();
   await db.schema.alterTable('chains').addColumn('account_key_id', 'text').execute();
-  await db.schema.alterTable('chains').addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('chains')
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('networks').addColumn('token_contract', 'text').execute();
   const d = db as Kysely<Record<string, Record<string, unknown>>>;
   await d.updateTable('chains').set({ family: 'btc', confirmations_required: 2 }).where('symbol', '=', 'BTC').execute();
-  await d.updateTable('chains').set({ family: 'tron', confirmations_required: 19 }).where('symbol', '=', 'TRON').execute();
-  await d.updateTable('chains').set({ family: 'evm', confirmations_required: 12 }).where('symbol', '=', 'ETH').execute();
+  await d
+    .updateTable('chains')
+    .set({ family: 'tron', confirmations_required: 19 })
+    .where('symbol', '=', 'TRON')
+    .execute();
+  await d
+    .updateTable('chains')
+    .set({ family: 'evm', confirmations_required: 12 })
+    .where('symbol', '=', 'ETH')
+    .execute();
   // Mainnet contracts of the reference tokens: a payer's wallet needs them for EIP-681 / TRC-20.
   const contracts: [string, string][] = [
     ['net_usdt_eth', '0xdAC17F958D2ee523a2206206994597C13D831ec7'],
@@ -26,9 +49,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     ['net_usdt_tron', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'],
     ['net_usdc_tron', 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8'],
   ];
-  for (const [id, contract] of contracts) await d.updateTable('networks').set({ token_contract: contract }).where('id', '=', id).execute();
+  for (const [id, contract] of contracts)
+    await d.updateTable('networks').set({ token_contract: contract }).where('id', '=', id).execute();
 
-  await db.schema.alterTable('merchants').addColumn('underpayment_tolerance_percent', 'text', (c) => c.notNull().defaultTo('0')).execute();
+  await db.schema
+    .alterTable('merchants')
+    .addColumn('underpayment_tolerance_percent', 'text', (c) => c.notNull().defaultTo('0'))
+    .execute();
 
   // An account-level extended public key; chains sharing it (EVM chains) share its counter.
   await db.schema
@@ -78,7 +105,11 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('checkouts_merchant_created').on('checkouts').columns(['merchant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('checkouts_merchant_created')
+    .on('checkouts')
+    .columns(['merchant_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('checkouts_status_expires').on('checkouts').columns(['status', 'expires_at']).execute();
   await db.schema.createIndex('checkouts_created').on('checkouts').columns(['created_at', 'id']).execute();
 
@@ -98,7 +129,11 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('confirmations_required', 'integer', (c) => c.notNull())
     .addUniqueConstraint('checkout_options_address', ['chain_id', 'address'])
     .execute();
-  await db.schema.createIndex('checkout_options_checkout').on('checkout_options').columns(['checkout_id', 'position']).execute();
+  await db.schema
+    .createIndex('checkout_options_checkout')
+    .on('checkout_options')
+    .columns(['checkout_id', 'position'])
+    .execute();
 
   // What a chain indexer (or simulate-payment) reported; idempotent on chain + tx + index.
   await db.schema

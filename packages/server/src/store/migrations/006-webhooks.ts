@@ -30,7 +30,11 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_merchant').on('webhook_endpoints').columns(['merchant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_merchant')
+    .on('webhook_endpoints')
+    .columns(['merchant_id', 'created_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -47,8 +51,16 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['endpoint_id', 'status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_queue').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_queue')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
   await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').columns(['event_id']).execute();
 
   await db.schema
@@ -64,8 +76,16 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('response_body', 'text')
     .addColumn('succeeded', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_endpoint').on('webhook_attempts').columns(['endpoint_id', 'attempted_at', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_endpoint')
+    .on('webhook_attempts')
+    .columns(['endpoint_id', 'attempted_at', 'id'])
+    .execute();
   await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id']).execute();
   // Merchants' event lists: newest first per merchant, optionally by type.
-  await db.schema.createIndex('events_merchant_type').on('events').columns(['merchant_id', 'type', 'sequence']).execute();
+  await db.schema
+    .createIndex('events_merchant_type')
+    .on('events')
+    .columns(['merchant_id', 'type', 'sequence'])
+    .execute();
 }

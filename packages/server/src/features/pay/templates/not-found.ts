@@ -18,4 +18,9 @@ export function messagePage(p: { sandbox: boolean; title: string; message: strin
 }
 
 export const notFoundPage = (sandbox: boolean) =>
-  messagePage({ sandbox, title: 'Payment page not found', message: 'This payment link is not valid, or it was mistyped. Check the link you were given, or ask the merchant for a new one.' });
+  messagePage({
+    sandbox,
+    title: 'Payment page not found',
+    message:
+      'This payment link is not valid, or it was mistyped. Check the link you were given, or ask the merchant for a new one.',
+  });

@@ -64,12 +64,15 @@ ${v.description !== null && v.description !== '' && html`<p class="desc">${v.des
 <p data-state-message>${copy.message}</p>
 <p${copy.link === null ? html` hidden` : ''}><a data-state-link href="${copy.link?.href ?? '#'}">${copy.link?.text ?? ''}</a></p>
 </section>
-${payable && html`<p class="timer" data-payable>Time left: <time datetime="${v.expiresAt}" data-expires="${v.expiresAt}">${timeLeft(v.expiresAt, p.now)}</time> (until ${clockTime(v.expiresAt)})</p>
+${
+  payable &&
+  html`<p class="timer" data-payable>Time left: <time datetime="${v.expiresAt}" data-expires="${v.expiresAt}">${timeLeft(v.expiresAt, p.now)}</time> (until ${clockTime(v.expiresAt)})</p>
 <section data-payable aria-labelledby="network-title">
 <h2 id="network-title">Network</h2>
 <ul class="choices">${v.options.map((o) => html`<li><a href="?option=${o.key}" data-option-link="${o.key}"${o === chosen ? html` aria-current="true"` : ''}>${optionLabel(o)}</a></li>`)}</ul>
 ${v.options.map((o) => optionPanel(v, o, o === chosen))}
-</section>`}
+</section>`
+}
 <noscript><p class="hint">Reload this page to see whether your payment has arrived.</p></noscript>
 <p class="vh" aria-live="polite" data-announce></p>
 </main>
