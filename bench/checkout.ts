@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
+import { PATHS, sign, signV2, unixTimestamp } from '@hostpay/protocol';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 import { hasWrk, load, type LoadResult } from './load.js';
@@ -100,6 +100,15 @@ const keyHeaders = (body = '') => {
   const timestamp = unixTimestamp();
   return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
 };
+const v2Headers = (method: string, target: string, body = '') => {
+  const timestamp = unixTimestamp();
+  return {
+    'api-key': key.apiKey,
+    timestamp,
+    'signature-version': '2',
+    signature: signV2(key.apiSecret, timestamp, method, target, body),
+  };
+};
 const tokenRes = await fetch(base + PATHS.token, {
   method: 'POST',
   headers: { ...keyHeaders(tokenBody), 'content-type': 'application/json' },
@@ -114,8 +123,9 @@ const createBody = JSON.stringify({
 });
 const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
 // Signed afresh for each run: a signature's timestamp is accepted for ±60 s, less than a whole bench.
+// Version 2 (method and path signed): the only version the create accepts.
 const createHeaders = () => ({
-  ...keyHeaders(createBody),
+  ...v2Headers('POST', '/api/v1/cp/psp/hosted-pay', createBody),
   authorization: `Bearer ${token}`,
   'content-type': 'application/json',
 });

@@ -35,6 +35,9 @@ export async function tokenRoutes(app: TypedApp, ctx: RouteContext): Promise<voi
     PATHS.token,
     {
       bodyLimit: TOKEN_BODY_LIMIT,
+      // Interface clients sign version 1 and need a token: accepted here (a replayed v1 capture
+      // gets a token, which is worth nothing without fresh signatures; docs/security.md).
+      config: { signatureV1: true },
       schema: {
         tags: ['auth'],
         operationId: 'issueToken',
