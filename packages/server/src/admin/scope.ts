@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../errors.js';
 import { useRawJsonBody } from '../http/raw-json-body.js';
 import type { TypedApp } from '../http/route-context.js';
-import type { AdminIdempotency } from './idempotency.js';
-import { installIdempotency } from './idempotency-hook.js';
+import type { AdminIdempotency } from '../http/idempotency.js';
+import { installIdempotency } from '../http/idempotency-hook.js';
 
 /**
  * The admin API under /admin/v1: one Fastify scope whose only authentication is the operator

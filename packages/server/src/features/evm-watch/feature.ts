@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { CheckoutService } from '../checkouts/service.js';
-import { systemResolver, type Resolver } from '../webhooks/guard.js';
+import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { EvmWatchMetrics } from './metrics.js';
 import { watchAdmin } from './service.js';
 import { EvmWatcher, type WatcherOptions } from './watcher.js';

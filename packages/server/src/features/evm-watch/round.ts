@@ -6,7 +6,7 @@ import type { CheckoutService } from '../checkouts/service.js';
 import { blockOf, tokensOf, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
 import type { Rpc } from './rpc.js';
-import { liveTargets } from './targets.js';
+import { liveTargets } from '../checkouts/watch-targets.js';
 
 /** The chain changed under a round (a reorganisation while scanning): nothing is saved, the next round looks again. */
 export class ChainMoved extends Error {

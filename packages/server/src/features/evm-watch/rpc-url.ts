@@ -2,8 +2,8 @@ import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HostpayError } from '../../errors.js';
-import { addressKind, type AddressKind } from '../webhooks/addresses.js';
-import { bareHost, checkAddresses, lookupThrough, RefusedAddress, type Resolver } from '../webhooks/guard.js';
+import { addressKind, type AddressKind } from '../../outbound/addresses.js';
+import { bareHost, checkAddresses, lookupThrough, RefusedAddress, type Resolver } from '../../outbound/guard.js';
 
 /**
  * RPC URLs: checked like webhook URLs (the SSRF guard of features/webhooks, with its address

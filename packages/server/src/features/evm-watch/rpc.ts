@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem';
-import { bareHost } from '../webhooks/guard.js';
+import { bareHost } from '../../outbound/guard.js';
 import { checkedRpcAddresses, guardedFetch, type RpcGuard } from './rpc-url.js';
 
 export type Viem = typeof import('viem');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { CheckoutService } from '../checkouts/service.js';
-import type { Resolver } from '../webhooks/guard.js';
+import type { Resolver } from '../../outbound/guard.js';
 import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
 import { openRpc, type Rpc } from './rpc.js';

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { bareHost, checkedAddresses, guardedLookup, RefusedAddress, type GuardOptions } from './guard.js';
+import { bareHost, checkedAddresses, guardedLookup, RefusedAddress, type GuardOptions } from '../../outbound/guard.js';
 
 /** What one HTTP attempt gave: a status, or a network error, with its latency and answer head. */
 export interface AttemptResult {

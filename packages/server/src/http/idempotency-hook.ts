@@ -1,8 +1,8 @@
 import { canonicalTarget } from '@hostpay/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { JSON_UTF8 } from '../http/envelope.js';
+import { JSON_UTF8 } from './envelope.js';
 import type { AdminIdempotency } from './idempotency.js';
-import { auditOf } from './reply.js';
+import { auditOf } from '../admin/reply.js';
 
 /**
  * `Idempotency-Key` on admin writes, as hooks around the handlers: after validation the key is

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { HostpayError } from '../../errors.js';
+import { HostpayError } from '../errors.js';
 import { addressAllowed, addressKind, type AddressKind } from './addresses.js';
 
 /**
