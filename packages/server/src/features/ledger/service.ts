@@ -9,7 +9,7 @@ import { required, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent, lockEventCounter } from '../events/outbox.js';
 
 export interface PostingRequest {
   walletId: string;
@@ -67,6 +67,13 @@ export async function postToLedger(
   if (key.length > 128) throw new HostpayError('INVALID_QUERY', 'idempotency key must be at most 128 characters');
 
   const result = await store.writeTransaction(async (trx) => {
+    // Lock order (features/checkouts/states.ts): the merchant's event counter, then the wallet.
+    const owner = await trx
+      .selectFrom('wallets')
+      .select('merchant_id')
+      .where('id', '=', req.walletId)
+      .executeTakeFirst();
+    if (owner !== undefined) await lockEventCounter(trx, owner.merchant_id, store.dialect);
     const wallet = await lockWallet(trx, req.walletId, store.dialect);
     if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
     const asset = await trx
