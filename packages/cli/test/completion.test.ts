@@ -27,10 +27,10 @@ async function complete(...words: string[]): Promise<string[]> {
     'fn=$(complete -p hostpay | sed -E "s/.* -F ([^ ]+) .*/\\1/")',
     `COMP_WORDS=(${line.map((w) => `'${w}'`).join(' ')})`,
     `COMP_CWORD=${line.length - 1}`,
-    'COMP_LINE="${COMP_WORDS[*]}"',
-    'COMP_POINT=${#COMP_LINE}',
-    '"$fn" hostpay "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
+    `COMP_LINE="\${COMP_WORDS[*]}"`,
+    `COMP_POINT=\${#COMP_LINE}`,
+    `"$fn" hostpay "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"`,
+    `printf "%s\\n" "\${COMPREPLY[@]}"`,
   ].join('\n');
   const { stdout } = await exec('bash', ['-c', script]);
   return stdout.split('\n').filter((w) => w !== '');

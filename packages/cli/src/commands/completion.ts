@@ -50,8 +50,8 @@ export function completionTable(program: Command): Node[] {
     for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
+  // Every word goes into shell code unquoted: only plain names.
   for (const n of nodes)
-    // Every word goes into shell code unquoted: only plain names.
     for (const word of [...n.path.split(' '), ...n.next, ...n.options])
       if (word !== '' && !/^(--)?[a-z0-9][a-z0-9.:_-]*$/.test(word))
         throw new Error(`cannot complete ${JSON.stringify(word)}`);
