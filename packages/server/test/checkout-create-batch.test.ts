@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo/seed.js';
 import type { Services } from '../src/services.js';
-import { DIALECTS, tempServices, type TempEnv } from './helpers.js';
+import pg from 'pg';
+import { DIALECTS, TEST_DATABASE_URL, tempServices, waitFor, type TempEnv } from './helpers.js';
 import { configureChains } from './http-helpers/checkouts.js';
 
 /**
@@ -150,6 +151,27 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
         }
       }
       expect(new Set(deliveries.map((d) => d.id)).size).toBe(40);
+      // PostgreSQL: the commit wakes the delivery workers ('') and the merchant's event streams ('e:<merchant>').
+      if (dialect === 'postgres') {
+        const listener = new pg.Client({
+          connectionString: TEST_DATABASE_URL,
+          options: `-c search_path=${env.schema}`,
+        });
+        await listener.connect();
+        try {
+          const channel = (await listener.query<{ c: string }>("select 'hpwh_' || md5(current_schema()) as c")).rows[0]!
+            .c;
+          const heard: string[] = [];
+          listener.on('notification', (n) => {
+            if (n.channel === channel) heard.push(n.payload ?? '');
+          });
+          await listener.query(`listen "${channel}"`);
+          await create(a, 99);
+          await waitFor(() => heard.includes('') && heard.includes(`e:${merchantId}`), 'both wake-ups');
+        } finally {
+          await listener.end();
+        }
+      }
     } finally {
       // The worker must not keep sending to these after the test.
       await db().updateTable('webhook_endpoints').set({ disabled: 1 }).where('merchant_id', '=', merchantId).execute();

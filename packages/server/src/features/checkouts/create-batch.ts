@@ -3,6 +3,7 @@ import { newId } from '../../store/ids.js';
 import { pgGroupCommit } from '../../store/pg-group-commit.js';
 import type { Db, Store } from '../../store/store.js';
 import { indexBlocks, type IndexBlocks } from '../addresses/index-blocks.js';
+import { CHANNEL, EVENTS_PREFIX } from '../events/wakeup.js';
 import { optionColumns, type BuiltCheckout } from './create.js';
 
 /**
@@ -25,7 +26,7 @@ import { optionColumns, type BuiltCheckout } from './create.js';
  * - deliveries: one per enabled endpoint of the merchant subscribed to the type ('[]': all), as
  *   features/webhooks/queue.ts `subscribed` decides; the id is `whd_`, the event id's time and
  *   counter (so deliveries sort as their events), and 40 bits of md5(event id, endpoint id);
- * - wake-ups: the payloads of features/webhooks/wakeup.ts ('e:<merchant>' per merchant, '' when
+ * - wake-ups: the payloads of features/events/wakeup.ts ('e:<merchant>' per merchant, '' when
  *   deliveries were queued), on the schema's channel.
  */
 const STATEMENT = `with
@@ -56,8 +57,8 @@ const STATEMENT = `with
     where w.enabled_events = '[]' or w.enabled_events::jsonb ? e.type
     returning 1
   )
-select count(pg_notify('hpwh_' || md5(current_schema()), p)) as woken
-from (select distinct 'e:' || merchant_id as p from e union select '' from d) as payloads`;
+select count(pg_notify(${CHANNEL}, p)) as woken
+from (select distinct '${EVENTS_PREFIX}' || merchant_id as p from e union select '' from d) as payloads`;
 
 /** One batch's rows as the statement's JSON parameters. */
 function parameters(items: { merchantId: string; built: BuiltCheckout }[]): string[] {
