@@ -10,6 +10,7 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
 import { candidates, createCheckout, loadTolerance, type Offer } from './create.js';
+import { createBatch } from './create-batch.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
@@ -77,6 +78,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const tolerance = (merchantId: string) =>
     caches.through(tolerances.map, merchantId, () => loadTolerance(db, merchantId));
   const now = opts.now ?? Date.now;
+  // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
+  const batches = createBatch(store);
   const engine = (): EngineContext => ({
     dialect: store.dialect,
     publicBaseUrl: opts.publicBaseUrl(),
@@ -102,6 +105,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       nowMs: now(),
       offer,
       tolerance,
+      batch: batches?.(merchantId),
     });
   }
 
