@@ -11,10 +11,10 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { createSharedState, type PgFeedOptions, type SharedState } from './cluster/shared-state.js';
-import { sql } from 'kysely';
+import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
+import { chainPort } from './features/checkouts/watch-targets.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
 import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
@@ -125,21 +125,11 @@ export async function createServices(
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
-    const pgFeed: PgFeedOptions | undefined =
-      store.dialect === 'postgres'
-        ? {
-            url: config.databaseUrl,
-            channel: `hostpay_invalidate_${config.databaseSchema || 'public'}`,
-            notify: async (channel, payload) => {
-              await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
-            },
-          }
-        : undefined;
     const shared = await createSharedState(
       config.redisUrl ?? '',
       config.redisPrefix ?? 'hostpay:',
       { onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope), warn: log.warn, info: log.info },
-      pgFeed,
+      pgFeedOf(store, config.databaseUrl, config.databaseSchema),
     );
     caches = new Caches(() => store.externalVersion(), {
       publish: (scope) => shared.publish(scope),
@@ -173,7 +163,7 @@ export async function createServices(
     const evm = createEvmWatch({
       store,
       box,
-      checkouts,
+      checkouts: chainPort(store.db, checkouts),
       sandbox: config.sandbox ?? false,
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),

@@ -19,7 +19,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { WatcherOptions } from '../../src/features/evm-watch/watcher.js';
-import type { Resolver } from '../../src/features/webhooks/guard.js';
+import type { Resolver } from '../../src/outbound/guard.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { adminCaller, ALICE, type AdminCall } from '../http-helpers/admin-fixture.js';

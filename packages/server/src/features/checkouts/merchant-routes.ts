@@ -1,7 +1,7 @@
 import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody, writeExactJson } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import type { AdminIdempotency } from '../../admin/idempotency.js';
-import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../admin/merchant-scope.js';
+import type { AdminIdempotency } from '../../http/idempotency.js';
+import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../http/merchant-scope.js';
 import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';

@@ -1,6 +1,6 @@
 import { Checkout, writeExactJson } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import { ok, send } from '../../admin/merchant-scope.js';
+import { ok, send } from '../../http/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
 import { Page } from '../../admin/views.js';
 import { DecimalString, Id, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';

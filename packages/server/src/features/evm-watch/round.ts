@@ -1,12 +1,10 @@
-import { decimalText } from '@hostpay/protocol';
 import type { Block, Hash } from 'viem';
 import { isHostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
-import type { CheckoutService } from '../checkouts/service.js';
+import type { ChainPort } from '../checkouts/watch-targets.js';
 import { blockOf, tokensOf, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
 import type { Rpc } from './rpc.js';
-import { liveTargets } from './targets.js';
 
 /** The chain changed under a round (a reorganisation while scanning): nothing is saved, the next round looks again. */
 export class ChainMoved extends Error {
@@ -29,7 +27,8 @@ export interface ChainState {
 
 export interface RoundDeps {
   store: Store;
-  checkouts: CheckoutService;
+  /** What the watcher reads of and reports to the checkouts feature. */
+  checkouts: ChainPort;
   metrics: EvmWatchMetrics;
   owner: string;
   now: () => number;
@@ -85,7 +84,7 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
     );
   }
   const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
-  const targets = await liveTargets(db, w.chain_id, w.confirmations_required, deps.now());
+  const targets = await checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now());
   const stored = blockOf(w.cursor_block);
   let cursor =
     stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
@@ -129,19 +128,12 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   }
   if (replaced.length > 0) {
     metrics.reorgs.inc({ chain }, replaced.length);
-    const orphans = await db
-      .selectFrom('transfers')
-      .select('id')
-      .where('chain_id', '=', w.chain_id)
-      .where('retracted', '=', 0)
-      .where(
-        'block_hash',
-        'in',
-        replaced.map((r) => r.hash),
-      )
-      .execute();
-    for (const t of orphans) {
-      await checkouts.retractTransfer(t.id);
+    const orphans = await checkouts.transfersInBlocks(
+      w.chain_id,
+      replaced.map((r) => r.hash),
+    );
+    for (const id of orphans) {
+      await checkouts.retractTransfer(id);
       retracted++;
     }
     metrics.retracted.inc({ chain }, retracted);
@@ -305,40 +297,27 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
   }
 
   // --- confirmations of transfers still short of the depth --------------------------------------
-  const pending = await db
-    .selectFrom('transfers as t')
-    .innerJoin('evm_watch_blocks as b', (j) =>
-      j.onRef('b.chain_id', '=', 't.chain_id').onRef('b.hash', '=', 't.block_hash'),
-    )
-    .innerJoin('assets as a', 'a.id', 't.asset_id')
-    .select([
-      't.tx_hash',
-      't.log_index',
-      't.to_address',
-      't.amount',
-      't.confirmations',
-      't.block_hash',
-      't.block_time',
-      'a.symbol',
-      'b.number',
-    ])
-    .where('t.chain_id', '=', w.chain_id)
-    .where('t.retracted', '=', 0)
-    .where('t.confirmations', '<', targets.depth)
-    .execute();
-  for (const p of pending) {
-    const confirmations = head - Number(p.number) + 1;
-    if (confirmations <= p.confirmations) continue;
-    await report(deps, {
-      chain,
-      txHash: p.tx_hash,
-      index: p.log_index,
-      toAddress: p.to_address,
-      asset: p.symbol,
-      amount: decimalText(p.amount),
-      confirmations,
-      ...(p.block_hash === null ? {} : { blockHash: p.block_hash }),
-    });
+  const short = await checkouts.shortTransfers(w.chain_id, targets.depth);
+  const heights =
+    short.length === 0
+      ? new Map<string, number>()
+      : new Map(
+          (
+            await db
+              .selectFrom('evm_watch_blocks')
+              .select(['hash', 'number'])
+              .where('chain_id', '=', w.chain_id)
+              .where('hash', 'in', [...new Set(short.map((t) => t.blockHash))])
+              .execute()
+          ).map((b) => [b.hash, Number(b.number)]),
+        );
+  for (const t of short) {
+    const number = heights.get(t.blockHash);
+    // Only transfers from blocks this watcher keeps: it cannot vouch for the others.
+    if (number === undefined) continue;
+    const confirmations = head - number + 1;
+    if (confirmations <= t.confirmations) continue;
+    await report(deps, { chain, ...t, confirmations });
   }
 
   // --- the cursor ------------------------------------------------------------------------------
@@ -390,7 +369,7 @@ export async function holdLease(
 }
 
 /** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
-async function report(deps: RoundDeps, r: Parameters<CheckoutService['reportTransfer']>[0]): Promise<boolean> {
+async function report(deps: RoundDeps, r: Parameters<ChainPort['reportTransfer']>[0]): Promise<boolean> {
   try {
     return (await deps.checkouts.reportTransfer(r)).created;
   } catch (err) {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
-import type { CheckoutService } from '../checkouts/service.js';
-import type { Resolver } from '../webhooks/guard.js';
+import type { ChainPort } from '../checkouts/watch-targets.js';
+import type { Resolver } from '../../outbound/guard.js';
 import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
 import { openRpc, type Rpc } from './rpc.js';
@@ -14,7 +14,8 @@ import type { LiveStatus } from './service.js';
 export interface WatcherOptions {
   store: Store;
   box: SecretBox;
-  checkouts: CheckoutService;
+  /** The checkouts feature's port for chain watchers (reports, retractions, what to watch). */
+  checkouts: ChainPort;
   metrics: EvmWatchMetrics;
   sandbox: boolean;
   resolve: Resolver;

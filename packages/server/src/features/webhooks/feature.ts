@@ -2,7 +2,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { eventService } from '../events/service.js';
 import { eventStreams, type StreamOptions } from '../events/stream.js';
-import { systemResolver, type Resolver } from './guard.js';
+import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';

@@ -2,10 +2,10 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { selectMerchant } from '../auth/merchant-selection.js';
 import { principalOf } from '../auth/principal.js';
-import { JSON_UTF8 } from '../http/envelope.js';
-import { useExactJsonBody } from '../http/exact-json-body.js';
-import { ERRORS } from '../http/route-schemas.js';
-import type { TypedApp, RouteContext } from '../http/route-context.js';
+import { JSON_UTF8 } from './envelope.js';
+import { useExactJsonBody } from './exact-json-body.js';
+import { ERRORS } from './route-schemas.js';
+import type { TypedApp, RouteContext } from './route-context.js';
 import { installIdempotency } from './idempotency-hook.js';
 import type { AdminIdempotency } from './idempotency.js';
 
