@@ -3,7 +3,7 @@ import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import { fanOut } from '../webhooks/queue.js';
-import { announceEvents } from '../webhooks/wakeup.js';
+import { announceEvents } from './wakeup.js';
 
 /** Every event type of the contract (spec/checkout.md, "Events and webhooks"): the wire list. */
 export const EVENT_TYPES = EVENT_TYPE_VALUES;

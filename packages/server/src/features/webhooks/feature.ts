@@ -6,7 +6,7 @@ import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
-import { WakeBus } from './wakeup.js';
+import { WakeBus } from '../events/wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';

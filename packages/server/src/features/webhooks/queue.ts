@@ -1,7 +1,7 @@
 import { newId } from '../../store/ids.js';
 import { prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import { announceQueued } from './wakeup.js';
+import { announceQueued } from '../events/wakeup.js';
 
 /**
  * The delivery queue: one `webhook_deliveries` row per (endpoint, event) send that is owed. Rows
