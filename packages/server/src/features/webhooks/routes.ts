@@ -10,7 +10,7 @@ import type { Metric } from 'prom-client';
 import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
-import { successBody } from '../../http/success-body.js';
+import { successBody, successPageBody } from '../../http/success-body.js';
 import {
   BASE_ERRORS,
   merchantScope,
