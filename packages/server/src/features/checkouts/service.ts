@@ -83,7 +83,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
   /** Runs a change and drops the wallet caches of a merchant it credited, once committed. */
-  async function change<T extends { evaluation?: EvaluateResult | null }>(
+  async function applyChange<T extends { evaluation?: EvaluateResult | null }>(
     fn: (trx: Db, ctx: EngineContext) => Promise<T>,
   ): Promise<T> {
     const ctx = engine();
@@ -93,7 +93,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return result;
   }
 
-  function created(merchantId: string, req: CreateCheckoutRequest) {
+  function createFor(merchantId: string, req: CreateCheckoutRequest) {
     const checked = checkCreateRequest(req, opts.sandbox);
     return createCheckout(store, fees, merchantId, checked, {
       publicBaseUrl: opts.publicBaseUrl(),
@@ -103,7 +103,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     });
   }
 
-  async function owned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
+  async function loadOwned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
     const row = await findCheckout(db, id);
     // Another merchant's checkout is "not found", never "forbidden": its existence is not revealed.
     if (row === undefined || (merchantId !== undefined && row.merchant_id !== merchantId))
@@ -154,22 +154,22 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   return {
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
-      return view((await created(merchantId, req)).checkout);
+      return view((await createFor(merchantId, req)).checkout);
     },
 
     /** `create`, answered as the exact JSON the `checkout.created` event holds (the HTTP route's answer). */
     async createJson(merchantId: string, req: CreateCheckoutRequest): Promise<string> {
-      return (await created(merchantId, req)).json;
+      return (await createFor(merchantId, req)).json;
     },
 
-    get: async (merchantId: string | undefined, id: string) => view(await owned(merchantId, id)),
+    get: async (merchantId: string | undefined, id: string) => view(await loadOwned(merchantId, id)),
 
     listForMerchant: (merchantId: string, filter: Omit<CheckoutFilter, 'merchantId'>, req: PageRequest) =>
       list({ ...filter, merchantId }, req, 'desc'),
 
     async cancel(merchantId: string, id: string) {
-      await owned(merchantId, id);
-      const result = await change(async (trx, ctx) => ({
+      await loadOwned(merchantId, id);
+      const result = await applyChange(async (trx, ctx) => ({
         evaluation: await evaluate(trx, id, ctx, { event: { kind: 'merchant_cancel' } }),
       }));
       return view(result.evaluation.checkout);
@@ -186,7 +186,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
           'NOT_FOUND',
           'simulate-payment exists only on a sandbox server (hostpay serve --sandbox or --demo)',
         );
-      const c = await owned(merchantId, id);
+      const c = await loadOwned(merchantId, id);
       const chain = req.chain.toUpperCase();
       const asset = req.asset.toUpperCase();
       const onChain = c.options.filter((o) => o.chain_symbol === chain);
@@ -219,15 +219,15 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         amount,
         confirmations: req.confirmations ?? option.confirmations_required,
       };
-      const result = await change((trx, ctx) => reportTransfer(trx, report, ctx));
-      return result.evaluation ? view(result.evaluation.checkout) : view(await owned(merchantId, id));
+      const result = await applyChange((trx, ctx) => reportTransfer(trx, report, ctx));
+      return result.evaluation ? view(result.evaluation.checkout) : view(await loadOwned(merchantId, id));
     },
 
     // --- operators -------------------------------------------------------------------------
     listAll: (filter: CheckoutFilter, req: PageRequest) => list(filter, req, 'asc'),
 
     async reportTransfer(report: TransferReport) {
-      const result = await change((trx, ctx) => reportTransfer(trx, report, ctx));
+      const result = await applyChange((trx, ctx) => reportTransfer(trx, report, ctx));
       return {
         created: result.created,
         ...outcome(result, await symbolsOf(result.transfer.chain_id, result.transfer.asset_id)),
@@ -235,12 +235,12 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async retractTransfer(id: string) {
-      const result = await change((trx, ctx) => retractTransfer(trx, id, ctx));
+      const result = await applyChange((trx, ctx) => retractTransfer(trx, id, ctx));
       return outcome(result, await symbolsOf(result.transfer.chain_id, result.transfer.asset_id));
     },
 
     async attachTransfer(id: string, checkoutId: string, audit: AuditContext) {
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const r = await attachTransfer(trx, id, checkoutId, ctx);
         await recordAudit(trx, audit, {
           action: 'transfer.attach',
@@ -276,9 +276,9 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       req: { asset?: string | undefined; chain?: string | undefined },
       audit: AuditContext,
     ) {
-      const c = await owned(undefined, id);
+      const c = await loadOwned(undefined, id);
       const settlement = await operatorSettlement(c, req);
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {
           action: 'checkout.settle',
@@ -293,8 +293,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async rejectReview(id: string, audit: AuditContext) {
-      const c = await owned(undefined, id);
-      const result = await change(async (trx, ctx) => {
+      const c = await loadOwned(undefined, id);
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_reject' } });
         await recordAudit(trx, audit, {
           action: 'checkout.reject',
@@ -324,7 +324,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         .execute();
       let moved = 0;
       for (const { id } of due) {
-        const result = await change(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
+        const result = await applyChange(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
         if (result.evaluation.moves.length > 0) moved++;
       }
       return moved;
