@@ -20,7 +20,7 @@ export interface WebhookFeatureOptions {
   /** DNS for the SSRF guard; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
-  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
+  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch' | 'identity'>>;
   /** Event streams: how often one looks at the store when nothing woke it (tests). */
   streams?: Pick<StreamOptions, 'pollMs'>;
   /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
