@@ -16,6 +16,7 @@ import { checkoutService, type CheckoutService } from './features/checkouts/serv
 import { startExpiryTimer } from './features/checkouts/expiry.js';
 import { chainPort } from './features/checkouts/watch-targets.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
+import { createEvents, type Events, type EventsFeatureOptions } from './features/events/feature.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
 import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
 
@@ -24,7 +25,9 @@ export interface Services {
   checkouts: CheckoutService;
   /** The payer's view of a checkout, for the hosted payment page. */
   pay: PaySource;
-  /** Events API, webhook endpoints and the delivery worker (started by createServer). */
+  /** Events API, event streams and the wake-ups of commits. */
+  events: Events;
+  /** Webhook endpoints and the delivery worker (started by createServer). */
   webhooks: Webhooks;
   /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
   evm: EvmWatch;
@@ -103,8 +106,10 @@ export async function createServices(
     now?: () => number;
     /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
     expirySweepMs?: number;
-    /** Webhook delivery: DNS for the SSRF guard (tests), worker and event stream timings. */
-    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker' | 'streams'>;
+    /** Event stream timings (tests). */
+    events?: Pick<EventsFeatureOptions, 'streams'>;
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
     /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
     evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},
@@ -148,17 +153,22 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
+    const events = createEvents({
+      store,
+      ...opts.events,
+      ...(store.dialect === 'postgres'
+        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
+        : {}),
+    });
     const webhooks = createWebhooks({
       store,
+      events,
       box,
       sandbox: config.sandbox ?? false,
       log,
       ...(opts.now === undefined ? {} : { now: opts.now }),
       ...opts.webhooks,
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
-      ...(store.dialect === 'postgres'
-        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
-        : {}),
     });
     const evm = createEvmWatch({
       store,
@@ -175,6 +185,7 @@ export async function createServices(
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
+      events,
       webhooks,
       evm,
       setListenUrl(url: string) {
@@ -189,6 +200,7 @@ export async function createServices(
         stopExpiry();
         await evm.close();
         await webhooks.close();
+        await events.close();
         await shared.close();
         await store.close();
       },

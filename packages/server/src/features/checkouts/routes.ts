@@ -172,7 +172,7 @@ export async function checkoutAdminRoutes(
       },
     },
     async (req, reply) => {
-      const result = await svc.reportTransfer(req.body);
+      const result = await svc.reportTransfer(req.body, auditOf(req));
       return send(
         reply,
         result.created ? 201 : 200,
@@ -226,7 +226,8 @@ export async function checkoutAdminRoutes(
         },
       },
     },
-    async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')),
+    async (req, reply) =>
+      send(reply, 200, successBody(await svc.retractTransfer(req.params.id, auditOf(req)), 'transfer retracted')),
   );
 
   app.post(
