@@ -166,8 +166,8 @@ describe('event stream', () => {
 
   it(`allows ${STREAMS_PER_MERCHANT} streams at once per merchant (429 RATE_LIMITED beyond), and a shutdown ends them`, async () => {
     // The previous test's stream is closed by the client; the server notices when the socket does.
-    for (let i = 0; i < 100 && fx.services.webhooks.streams.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(fx.services.webhooks.streams.size).toBe(0);
+    for (let i = 0; i < 100 && fx.services.events.streams.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fx.services.events.streams.size).toBe(0);
     const streams = [];
     for (let i = 0; i < STREAMS_PER_MERCHANT; i++) {
       const s = await open();
@@ -177,13 +177,13 @@ describe('event stream', () => {
     const refused = await fetch(`${base}${S}`, { headers: await merchantHeaders(fx, fx.demo) });
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
-    expect(fx.services.webhooks.streams.size).toBe(STREAMS_PER_MERCHANT);
+    expect(fx.services.events.streams.size).toBe(STREAMS_PER_MERCHANT);
     await fx.app.close();
     for (const s of streams) {
       await s.next(() => false).catch(() => undefined);
       expect(s.ended).toBe(true);
     }
-    expect(fx.services.webhooks.streams.size).toBe(0);
+    expect(fx.services.events.streams.size).toBe(0);
   });
 });
 
@@ -218,8 +218,8 @@ async function closeFixture(fx: HttpFixture | undefined): Promise<void> {
 
 /** Waits until the server has seen the closed streams go (it notices when their sockets do). */
 async function allClosed(fx: HttpFixture): Promise<void> {
-  for (let i = 0; i < 100 && fx.services.webhooks.streams.size > 0; i++) await sleep(20);
-  expect(fx.services.webhooks.streams.size).toBe(0);
+  for (let i = 0; i < 100 && fx.services.events.streams.size > 0; i++) await sleep(20);
+  expect(fx.services.events.streams.size).toBe(0);
 }
 
 /** Streams that have read their backlog and wait (their first look is done). */
@@ -240,7 +240,7 @@ describe('event streams wake on commit, not on a timer', () => {
   let other: TestKey;
   beforeAll(async () => {
     // The fallback poll is a minute: only a wake-up can bring an event within these tests.
-    fx = await createFixture({ sandbox: true }, { webhooks: { streams: { pollMs: 60_000 } } });
+    fx = await createFixture({ sandbox: true }, { events: { streams: { pollMs: 60_000 } } });
     base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
     await configureChains(fx.services);
     other = await fx.createKey(await fx.createMerchant('Other Shop'));
@@ -396,7 +396,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL: event streams wake through LIST
   beforeAll(async () => {
     fx = await createFixture(
       { sandbox: true, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema },
-      { webhooks: { streams: { pollMs: 60_000 } } },
+      { events: { streams: { pollMs: 60_000 } } },
     );
     base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
     writer = await createServices(fx.config, { expirySweepMs: 0 });

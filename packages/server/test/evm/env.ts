@@ -157,6 +157,7 @@ export async function watchEnv(
     admin: services.admin,
     checkouts: services.checkouts,
     pay: services.pay,
+    events: services.events,
     webhooks: services.webhooks,
     evm: services.evm,
     now,

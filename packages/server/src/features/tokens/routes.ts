@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
 import { principalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
-import { okBody } from '../../http/envelope.js';
+import { okBody } from '../../http/success-body.js';
 import { useRawJsonBody } from '../../http/raw-json-body.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
