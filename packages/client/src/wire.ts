@@ -47,7 +47,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'HEADERS_TOO_LARGE'
   | 'INTERNAL'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'STORE_BUSY';
 
 export interface WireWallet {
   id: string;

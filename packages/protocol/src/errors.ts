@@ -55,6 +55,11 @@ export const ERROR_STATUS = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  /**
+   * The store answers, but every connection to it is in use and the queue for one is full or was
+   * waited in too long (load, not an outage): retry after `Retry-After` seconds.
+   */
+  STORE_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

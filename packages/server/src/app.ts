@@ -32,6 +32,7 @@ import { installFastPath } from './http/fast-path.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { installMetrics } from './http/metrics-plugin.js';
+import { trackRoutes } from './http/route-list.js';
 import { Metrics } from './observability/metrics.js';
 import type { RedisState } from './cluster/shared-state.js';
 
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // serializers (fast-json-stringify, one per route and status) would almost never run, yet
   // compiling them was ~120 ms of every start and ~17 MB of memory (docs/benchmarks.md).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  trackRoutes(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
   app.addHook('onRequest', (req, reply, done) => {

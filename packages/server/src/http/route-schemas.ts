@@ -23,7 +23,7 @@ const AUTH_401: ErrorCode[] = [
   'INVALID_SIGNATURE',
 ];
 const KEY_403: ErrorCode[] = ['KEY_REVOKED', 'KEY_EXPIRED', 'MERCHANT_SUSPENDED', 'IP_NOT_ALLOWED', 'SCOPE_MISSING'];
-const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
+const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE', 'STORE_BUSY'];
 
 export const ERRORS = {
   wallets: [

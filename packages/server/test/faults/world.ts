@@ -176,3 +176,33 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A signed POST of a merchant route (JSON body, signed as sent), with the bearer token. */
+export function merchantPost(
+  merchant: Merchant,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  if (merchant.token === undefined) throw new Error('login first');
+  const text = JSON.stringify(body);
+  return request(`${merchant.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      ...merchant.signed(text),
+      authorization: `Bearer ${merchant.token}`,
+      'content-type': 'application/json',
+      ...headers,
+    },
+    body: text,
+  });
+}
+
+/** An admin POST with a JSON body. */
+export function adminPost(baseUrl: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return request(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { ...adminHeaders, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}

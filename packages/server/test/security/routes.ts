@@ -72,6 +72,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'POST', path: '/admin/v1/transfers/{id}/attach' },
   { side: 'operator', method: 'GET', path: '/admin/v1/checkouts' },
   { side: 'operator', method: 'GET', path: '/admin/v1/checkouts/{id}' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/checkouts/{id}/settle-preview' },
   { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/settle' },
   { side: 'operator', method: 'POST', path: '/admin/v1/checkouts/{id}/reject' },
   { side: 'operator', method: 'GET', path: '/admin/v1/assets' },

@@ -1,6 +1,7 @@
 import { decimalText } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
 import type { TransferReport } from './transfers.js';
+import type { AuditContext } from '../audit/service.js';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -62,9 +63,9 @@ export interface ChainPort {
   transfersInBlocks(chainId: string, blockHashes: string[]): Promise<string[]>;
   /** The live transfers of the chain with a block hash and fewer than `depth` confirmations. */
   shortTransfers(chainId: string, depth: number): Promise<ShortTransfer[]>;
-  /** `created`: true for a first report. */
-  reportTransfer(report: TransferReport): Promise<{ created: boolean }>;
-  retractTransfer(id: string): Promise<unknown>;
+  /** `created`: true for a first report. `audit` names the watcher in the audit log. */
+  reportTransfer(report: TransferReport, audit: AuditContext): Promise<{ created: boolean }>;
+  retractTransfer(id: string, audit: AuditContext): Promise<unknown>;
 }
 
 export function chainPort(db: Db, transfers: Pick<ChainPort, 'reportTransfer' | 'retractTransfer'>): ChainPort {
@@ -100,7 +101,7 @@ export function chainPort(db: Db, transfers: Pick<ChainPort, 'reportTransfer' | 
         blockHash: r.block_hash!,
       }));
     },
-    reportTransfer: (report) => transfers.reportTransfer(report),
-    retractTransfer: (id) => transfers.retractTransfer(id),
+    reportTransfer: (report, audit) => transfers.reportTransfer(report, audit),
+    retractTransfer: (id, audit) => transfers.retractTransfer(id, audit),
   };
 }

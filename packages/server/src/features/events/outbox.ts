@@ -47,6 +47,23 @@ const bumpSequence = prepared(['merchantId'], (db, v) =>
 );
 
 /**
+ * Takes the merchant's event counter row before a wallet row (PostgreSQL; SQLite's one writer
+ * needs no row locks), for a transaction that will credit or debit a wallet and then write an
+ * event: the lock order of features/checkouts/states.ts ("Lock order"), so that it never waits
+ * for the wallet while holding the counter opposite a transaction that does the reverse.
+ * Nothing is locked when the merchant has no event yet (its first event inserts the row).
+ */
+export async function lockEventCounter(trx: Db, merchantId: string, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await trx
+    .selectFrom('event_sequences')
+    .select('merchant_id')
+    .where('merchant_id', '=', merchantId)
+    .forUpdate()
+    .execute();
+}
+
+/**
  * Writes one event to the outbox inside the caller's transaction, so an event exists exactly when
  * the change it reports committed. `objectJson` is the finished JSON text of `data.object` (exact
  * decimals as number literals). The per-merchant sequence comes from a counter row that the

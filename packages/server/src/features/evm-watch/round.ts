@@ -60,6 +60,8 @@ interface Observation {
 }
 
 const ADDRESS_GROUP = 100;
+/** The watcher's reports and retractions are audited like an operator's, under this name. */
+const WATCHER_AUDIT = { operator: 'evm-watch' } as const;
 const RANGE_ERROR = /range|too many|exceed|limit|too large|response size|max.*results|10000 /i;
 
 /**
@@ -171,7 +173,7 @@ async function undoReplacedBlocks(
       replaced.map((r) => r.hash),
     );
     for (const id of orphans) {
-      await checkouts.retractTransfer(id);
+      await checkouts.retractTransfer(id, WATCHER_AUDIT);
       retracted++;
     }
     metrics.retracted.inc({ chain }, retracted);
@@ -462,7 +464,7 @@ export async function holdLease(
 /** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
 async function report(deps: RoundDeps, r: Parameters<ChainPort['reportTransfer']>[0]): Promise<boolean> {
   try {
-    return (await deps.checkouts.reportTransfer(r)).created;
+    return (await deps.checkouts.reportTransfer(r, WATCHER_AUDIT)).created;
   } catch (err) {
     // A report the transfers code refuses (say, an amount finer than the asset) is a fact about
     // that transfer, not about the node: it is logged and the scan goes on.
