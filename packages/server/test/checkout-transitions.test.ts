@@ -225,6 +225,45 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     }
   });
 
+  it('the settle preview names the merchant, what arrived, the fee, the credit and the wallet; the settle credits exactly that', async () => {
+    await env.services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'test' }, ctx);
+    const c = await create('10');
+    await pay(c, '23.2', { asset: 'TRX' });
+    const trxWallet = async () =>
+      env.services.store.db
+        .selectFrom('wallets')
+        .innerJoin('assets', 'assets.id', 'wallets.asset_id')
+        .select(['wallets.id', 'wallets.amount', 'wallets.active'])
+        .where('merchant_id', '=', merchantId)
+        .where('assets.symbol', '=', 'TRX')
+        .executeTakeFirst();
+    const before = await trxWallet();
+    const preview = await svc().settlePreview(c.id, {});
+    expect(preview.merchant).toMatchObject({ id: merchantId, status: 'active' });
+    expect(preview.merchant.name.length).toBeGreaterThan(0);
+    expect([preview.received.asset, preview.received.chain, String(preview.received.amount)]).toEqual([
+      'TRX',
+      'TRON',
+      '23.2',
+    ]);
+    expect(preview.value.rateSource).toBe('current');
+    expect(new Decimal(String(preview.credit.amount)).toFixed()).toBe(
+      new Decimal('23.2').minus(String(preview.fee.amount)).toFixed(),
+    );
+    // The demo's TRX wallet is inactive (or missing): the preview says so before anything is credited.
+    expect(preview.wallet.exists).toBe(before !== undefined);
+    if (before !== undefined) expect(preview.wallet.active).toBe(before.active === 1);
+    // A preview writes nothing, and only a checkout in review has one.
+    expect((await get(c.id)).status).toBe('needs_review');
+    await expect(svc().settlePreview(c.id, { asset: 'BTC', chain: 'BTC' })).rejects.toMatchObject({
+      code: 'INVALID_QUERY',
+    });
+    await svc().settleReview(c.id, {}, ctx);
+    const after = await trxWallet();
+    expect(new Decimal(after!.amount).minus(before?.amount ?? 0).toFixed()).toBe(String(preview.credit.amount));
+    await expect(svc().settlePreview(c.id, {})).rejects.toMatchObject({ code: 'CHECKOUT_STATE_CONFLICT' });
+  });
+
   it('the underpayment tolerance completes a checkout at amountDue × (1 − tolerance)', async () => {
     // Through the operator API's service, as operators change it (it also drops the cached tolerance).
     await env.services.admin.updateMerchant(merchantId, { underpaymentTolerancePercent: '0.5' }, ctx);

@@ -93,6 +93,8 @@ export interface ChainTable {
   /** The account key deposit addresses are derived from; null: no checkout can use this chain. */
   account_key_id: string | null;
   active: number;
+  /** https URL template with `{tx}`: the payment page links each payment there; null: no link. */
+  explorer_tx_url: string | null;
 }
 
 export interface NetworkTable {

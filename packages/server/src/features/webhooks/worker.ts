@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
+import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
 import { AttemptRecorder, attemptSucceeded, RECORD_EVERY, type AttemptRecord } from './record.js';
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
-import type { WakeSubscription } from './wakeup.js';
+import type { WakeSubscription } from '../events/wakeup.js';
 
 /** Shortest time between two looks at the queue that wake-ups cause, ms. */
 const WAKE_SPACING_MS = 5;
@@ -34,7 +35,7 @@ export interface WorkerOptions {
   timeoutMs?: number;
   /**
    * How long an endpoint stays with this worker without a sign of life, ms (HOSTPAY_WEBHOOK_LEASE_SECONDS).
-   * Default 60,000. Renewed every third of it while the endpoint is served, sends in flight included.
+   * Default 10,000. Renewed every third of it while the endpoint is served, sends in flight included.
    */
   leaseMs?: number;
   /**
@@ -54,6 +55,12 @@ export interface WorkerOptions {
   batch?: number;
   /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
   wakeups?: WakeSubscription | undefined;
+  /**
+   * Who this worker is (cluster/instance.ts): its leases are owned by `identity.owner`, and
+   * leases of an earlier run of the same instance are taken back at once, not when they expire.
+   * Without: a random owner, and only expired leases are taken.
+   */
+  identity?: InstanceIdentity | undefined;
 }
 
 /**
@@ -69,8 +76,10 @@ export interface WorkerOptions {
  * answer is recorded.
  */
 export class WebhookWorker {
-  readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> &
+  readonly owner: string;
+  readonly #o: Required<
+    Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups' | 'identity'>
+  > &
     WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   /** Endpoints served right now per merchant (the fair share's count). */
@@ -91,13 +100,14 @@ export class WebhookWorker {
     this.#o = {
       pollMs: 250,
       timeoutMs: 10_000,
-      leaseMs: 60_000,
+      leaseMs: 10_000,
       maxEndpoints: 100,
       maxPerMerchant: 10,
       recordEvery: RECORD_EVERY,
       batch: 50,
       ...opts,
     };
+    this.owner = opts.identity?.owner ?? `wkr_${randomBytes(8).toString('hex')}`;
   }
 
   start(): void {
@@ -239,6 +249,20 @@ export class WebhookWorker {
     const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
     const busy = [...this.#serving.keys()];
     const full = [...this.#perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
+    const leaseFree = (eb: ExpressionBuilder<Database & { e: WebhookEndpointTable }, 'e'>) => {
+      const free = [eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)];
+      // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
+      const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
+      if (earlier !== undefined)
+        free.push(
+          eb.and([
+            // A byte prefix test (substr): collations may order '/' anywhere.
+            eb(sql<string>`substr(e.lease_owner, 1, ${earlier.length})`, '=', earlier),
+            eb('e.lease_owner', '!=', this.owner),
+          ]),
+        );
+      return eb.or(free);
+    };
     return store.writeTransaction(async (trx) => {
       let inner = trx
         .selectFrom('webhook_endpoints as e')
@@ -248,7 +272,7 @@ export class WebhookWorker {
           sql<number>`row_number() over (partition by e.merchant_id order by e.lease_expires_at, e.id)`.as('rank'),
         ])
         .where('e.disabled', '=', 0)
-        .where((eb) => eb.or([eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)]))
+        .where(leaseFree)
         .where(({ exists, selectFrom }) =>
           exists(
             selectFrom('webhook_deliveries as d')
@@ -279,17 +303,18 @@ export class WebhookWorker {
         picked.push({ id: r.id, merchantId: r.merchant_id });
       }
       if (picked.length === 0) return [];
+      // Still free when written: another instance may have taken it since the select.
       const won = await trx
-        .updateTable('webhook_endpoints')
+        .updateTable('webhook_endpoints as e')
         .set({ lease_owner: this.owner, lease_expires_at: until })
         .where(
-          'id',
+          'e.id',
           'in',
           picked.map((p) => p.id),
         )
-        .where('disabled', '=', 0)
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
-        .returning('id')
+        .where('e.disabled', '=', 0)
+        .where(leaseFree)
+        .returning('e.id')
         .execute();
       const ids = new Set(won.map((w) => w.id));
       return picked.filter((p) => ids.has(p.id));
