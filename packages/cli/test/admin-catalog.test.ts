@@ -140,6 +140,18 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
         /^updated chain BSC \(BNB Smart Chain\): evm mainnet, 15 confirmations, inactive, xpub xpub6DCoCpSu…/,
       );
       expect(failure(await run('chain', 'update', 'BSC'), 2)).toMatch(/^hostpay: chain update needs at least one of/);
+      expect(
+        json<{ explorerTxUrl: string | null }>(
+          await run('chain', 'update', 'BSC', '--explorer-tx-url', 'https://bscscan.com/tx/{tx}', '--json'),
+        ).explorerTxUrl,
+      ).toBe('https://bscscan.com/tx/{tx}');
+      expect(failure(await run('chain', 'update', 'BSC', '--explorer-tx-url', 'http://bscscan.com/tx/{tx}'))).toMatch(
+        /^hostpay: INVALID_BODY: explorerTxUrl must be an https URL/,
+      );
+      expect(
+        json<{ explorerTxUrl: string | null }>(await run('chain', 'update', 'BSC', '--explorer-tx-url', '', '--json'))
+          .explorerTxUrl,
+      ).toBeNull();
       expect(failure(await run('chain', 'update', 'TBTC', '--network-type', 'devnet'), 2)).toMatch(
         /Allowed choices are mainnet, testnet, regtest/,
       );

@@ -12,11 +12,12 @@ import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
 import { instanceIdentity, type InstanceIdentity } from './cluster/instance.js';
-import { createSharedState, type PgFeedOptions, type SharedState } from './cluster/shared-state.js';
-import { sql } from 'kysely';
+import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
+import { chainPort } from './features/checkouts/watch-targets.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
+import { createEvents, type Events, type EventsFeatureOptions } from './features/events/feature.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
 import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
 
@@ -25,7 +26,9 @@ export interface Services {
   checkouts: CheckoutService;
   /** The payer's view of a checkout, for the hosted payment page. */
   pay: PaySource;
-  /** Events API, webhook endpoints and the delivery worker (started by createServer). */
+  /** Events API, event streams and the wake-ups of commits. */
+  events: Events;
+  /** Webhook endpoints and the delivery worker (started by createServer). */
   webhooks: Webhooks;
   /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
   evm: EvmWatch;
@@ -107,8 +110,10 @@ export async function createServices(
     now?: () => number;
     /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
     expirySweepMs?: number;
-    /** Webhook delivery: DNS for the SSRF guard (tests), worker and event stream timings. */
-    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker' | 'streams'>;
+    /** Event stream timings (tests). */
+    events?: Pick<EventsFeatureOptions, 'streams'>;
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
     /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
     evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},
@@ -129,21 +134,11 @@ export async function createServices(
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
-    const pgFeed: PgFeedOptions | undefined =
-      store.dialect === 'postgres'
-        ? {
-            url: config.databaseUrl,
-            channel: `hostpay_invalidate_${config.databaseSchema || 'public'}`,
-            notify: async (channel, payload) => {
-              await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
-            },
-          }
-        : undefined;
     const shared = await createSharedState(
       config.redisUrl ?? '',
       config.redisPrefix ?? 'hostpay:',
       { onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope), warn: log.warn, info: log.info },
-      pgFeed,
+      pgFeedOf(store, config.databaseUrl, config.databaseSchema),
     );
     caches = new Caches(() => store.externalVersion(), {
       publish: (scope) => shared.publish(scope),
@@ -163,22 +158,27 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
+    const events = createEvents({
+      store,
+      ...opts.events,
+      ...(store.dialect === 'postgres'
+        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
+        : {}),
+    });
     const webhooks = createWebhooks({
       store,
+      events,
       box,
       sandbox: config.sandbox ?? false,
       log,
       ...(opts.now === undefined ? {} : { now: opts.now }),
       ...opts.webhooks,
       worker: { leaseMs: (config.webhookLeaseSeconds ?? 10) * 1000, identity, ...opts.webhooks?.worker },
-      ...(store.dialect === 'postgres'
-        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
-        : {}),
     });
     const evm = createEvmWatch({
       store,
       box,
-      checkouts,
+      checkouts: chainPort(store.db, checkouts),
       sandbox: config.sandbox ?? false,
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
@@ -190,6 +190,7 @@ export async function createServices(
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
+      events,
       webhooks,
       evm,
       setListenUrl(url: string) {
@@ -205,6 +206,7 @@ export async function createServices(
         stopExpiry();
         await evm.close();
         await webhooks.close();
+        await events.close();
         await shared.close();
         await store.close();
       },

@@ -106,6 +106,38 @@ describe.each(DIALECTS)('catalog admin API on %s', (dialect: Dialect) => {
     expect(resultOf(await call('PATCH', '/assets/USDT', { body: { precision: 8 } })).precision).toBe(8);
   });
 
+  it('chains: the explorer link template is none by default, https with {tx} once, and can be removed', async () => {
+    expect(resultOf(await call('GET', '/chains/TRON')).explorerTxUrl).toBeNull();
+    const template = 'https://tronscan.org/#/transaction/{tx}';
+    const set = resultOf(await call('PATCH', '/chains/TRON', { body: { explorerTxUrl: template } }));
+    expect(set.explorerTxUrl).toBe(template);
+    expect(
+      resultOf(await call('GET', '/chains')).find((c: { symbol: string }) => c.symbol === 'TRON').explorerTxUrl,
+    ).toBe(template);
+    for (const bad of [
+      'http://tronscan.org/tx/{tx}',
+      'https://tronscan.org/tx/',
+      'https://tronscan.org/{tx}/{tx}',
+      'javascript:alert(1)//{tx}',
+      'https://user:pw@tronscan.org/{tx}',
+      'https://tronscan.org/tx/{tx}"><script>',
+      `https://e.org/${'a'.repeat(300)}{tx}`,
+    ])
+      expect(
+        errorOf(await call('PATCH', '/chains/TRON', { body: { explorerTxUrl: bad } }), 400, 'INVALID_BODY').message,
+        bad,
+      ).toMatch(/explorerTxUrl/);
+    expect(resultOf(await call('GET', '/chains/TRON')).explorerTxUrl).toBe(template);
+    expect(resultOf(await call('PATCH', '/chains/TRON', { body: { explorerTxUrl: null } })).explorerTxUrl).toBeNull();
+    const created = resultOf(
+      await call('POST', '/chains', {
+        body: { symbol: 'XPL', name: 'Explorer chain', family: 'evm', explorerTxUrl: 'https://scan.example/tx/{tx}' },
+      }),
+      201,
+    );
+    expect(created.explorerTxUrl).toBe('https://scan.example/tx/{tx}');
+  });
+
   it('chains: confirmations default by family, family fixed, ranges and names checked', async () => {
     for (const [symbol, family, confirmations] of [
       ['LTC', 'btc', 2],

@@ -66,7 +66,7 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
       confirmations: options.confirmations ?? 0,
       ...(options.blockTime ? { blockTime: options.blockTime } : {}),
     };
-    return svc().reportTransfer(report);
+    return svc().reportTransfer(report, { operator: 'test' });
   };
   const get = async (id: string) => (await svc().get(undefined, id)) as unknown as Checkout;
   const walk = (c: Checkout) => c.timeline.map((t) => t.status);
@@ -91,15 +91,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     const second = await pay(c, '70', { txHash: '0xsecond' });
     expect(second.checkout?.status).toBe('processing');
     // Confirmations only grow: a lower repeat changes nothing; the required count settles.
-    await svc().reportTransfer({
-      chain: 'TRON',
-      txHash: '0xsecond',
-      index: 0,
-      toAddress: c.paymentOptions[0]!.address,
-      asset: 'USDT',
-      amount: '70',
-      confirmations: 5,
-    });
+    await svc().reportTransfer(
+      {
+        chain: 'TRON',
+        txHash: '0xsecond',
+        index: 0,
+        toAddress: c.paymentOptions[0]!.address,
+        asset: 'USDT',
+        amount: '70',
+        confirmations: 5,
+      },
+      { operator: 'test' },
+    );
     expect((await get(c.id)).status).toBe('processing');
     const all = await env.services.store.db
       .selectFrom('transfers')
@@ -107,15 +110,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
       .where('checkout_id', '=', c.id)
       .execute();
     for (const t of all)
-      await svc().reportTransfer({
-        chain: 'TRON',
-        txHash: t.tx_hash,
-        index: 0,
-        toAddress: c.paymentOptions[0]!.address,
-        asset: 'USDT',
-        amount: t.tx_hash === '0xsecond' ? '70' : '30',
-        confirmations: 2,
-      });
+      await svc().reportTransfer(
+        {
+          chain: 'TRON',
+          txHash: t.tx_hash,
+          index: 0,
+          toAddress: c.paymentOptions[0]!.address,
+          asset: 'USDT',
+          amount: t.tx_hash === '0xsecond' ? '70' : '30',
+          confirmations: 2,
+        },
+        { operator: 'test' },
+      );
     const done = await get(c.id);
     expect(done.status).toBe('settled');
     expect(done.reason).toBeNull();
@@ -149,11 +155,11 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     await pay(c, '4');
     const big = await pay(c, '6');
     expect(big.checkout?.status).toBe('processing');
-    const back = await svc().retractTransfer(big.transfer.id);
+    const back = await svc().retractTransfer(big.transfer.id, { operator: 'test' });
     expect([back.checkout?.status, back.checkout?.reason]).toEqual(['underpaid', 'payment_retracted']);
     const c2 = await create('10');
     const only = await pay(c2, '10');
-    const open = await svc().retractTransfer(only.transfer.id);
+    const open = await svc().retractTransfer(only.transfer.id, { operator: 'test' });
     expect([open.checkout?.status, open.checkout?.reason]).toEqual(['open', 'payment_retracted']);
   });
 
@@ -219,6 +225,45 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     }
   });
 
+  it('the settle preview names the merchant, what arrived, the fee, the credit and the wallet; the settle credits exactly that', async () => {
+    await env.services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'test' }, ctx);
+    const c = await create('10');
+    await pay(c, '23.2', { asset: 'TRX' });
+    const trxWallet = async () =>
+      env.services.store.db
+        .selectFrom('wallets')
+        .innerJoin('assets', 'assets.id', 'wallets.asset_id')
+        .select(['wallets.id', 'wallets.amount', 'wallets.active'])
+        .where('merchant_id', '=', merchantId)
+        .where('assets.symbol', '=', 'TRX')
+        .executeTakeFirst();
+    const before = await trxWallet();
+    const preview = await svc().settlePreview(c.id, {});
+    expect(preview.merchant).toMatchObject({ id: merchantId, status: 'active' });
+    expect(preview.merchant.name.length).toBeGreaterThan(0);
+    expect([preview.received.asset, preview.received.chain, String(preview.received.amount)]).toEqual([
+      'TRX',
+      'TRON',
+      '23.2',
+    ]);
+    expect(preview.value.rateSource).toBe('current');
+    expect(new Decimal(String(preview.credit.amount)).toFixed()).toBe(
+      new Decimal('23.2').minus(String(preview.fee.amount)).toFixed(),
+    );
+    // The demo's TRX wallet is inactive (or missing): the preview says so before anything is credited.
+    expect(preview.wallet.exists).toBe(before !== undefined);
+    if (before !== undefined) expect(preview.wallet.active).toBe(before.active === 1);
+    // A preview writes nothing, and only a checkout in review has one.
+    expect((await get(c.id)).status).toBe('needs_review');
+    await expect(svc().settlePreview(c.id, { asset: 'BTC', chain: 'BTC' })).rejects.toMatchObject({
+      code: 'INVALID_QUERY',
+    });
+    await svc().settleReview(c.id, {}, ctx);
+    const after = await trxWallet();
+    expect(new Decimal(after!.amount).minus(before?.amount ?? 0).toFixed()).toBe(String(preview.credit.amount));
+    await expect(svc().settlePreview(c.id, {})).rejects.toMatchObject({ code: 'CHECKOUT_STATE_CONFLICT' });
+  });
+
   it('the underpayment tolerance completes a checkout at amountDue × (1 − tolerance)', async () => {
     // Through the operator API's service, as operators change it (it also drops the cached tolerance).
     await env.services.admin.updateMerchant(merchantId, { underpaymentTolerancePercent: '0.5' }, ctx);
@@ -232,15 +277,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
   });
 
   it('unknown address → unmatched; attach moves the checkout', async () => {
-    const stray = await svc().reportTransfer({
-      chain: 'TRON',
-      txHash: '0xstray',
-      index: 3,
-      toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
-      asset: 'USDT',
-      amount: '10',
-      confirmations: 2,
-    });
+    const stray = await svc().reportTransfer(
+      {
+        chain: 'TRON',
+        txHash: '0xstray',
+        index: 3,
+        toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+        asset: 'USDT',
+        amount: '10',
+        confirmations: 2,
+      },
+      { operator: 'test' },
+    );
     expect(stray.transfer.exception).toBe('unmatched');
     expect(stray.checkout).toBeNull();
     const c = await create('10');
@@ -248,15 +296,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     expect(attached.checkout?.status).toBe('settled');
     // A repeat with other details is refused; the same details are a no-op.
     await expect(
-      svc().reportTransfer({
-        chain: 'TRON',
-        txHash: '0xstray',
-        index: 3,
-        toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
-        asset: 'USDT',
-        amount: '11',
-        confirmations: 2,
-      }),
+      svc().reportTransfer(
+        {
+          chain: 'TRON',
+          txHash: '0xstray',
+          index: 3,
+          toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+          asset: 'USDT',
+          amount: '11',
+          confirmations: 2,
+        },
+        { operator: 'test' },
+      ),
     ).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 

@@ -354,6 +354,8 @@ describe('checkout routes (merchant and operator)', () => {
     await admin('GET', '/checkouts/{id}', `/checkouts/${second.id}`, 200);
     await admin('GET', '/checkouts/{id}', '/checkouts/chk_nobody', 404);
     await admin('POST', '/checkouts/{id}/settle', `/checkouts/${first.id}/settle`, 409, { body: {} });
+    await admin('GET', '/checkouts/{id}/settle-preview', `/checkouts/${first.id}/settle-preview`, 409);
+    await admin('GET', '/checkouts/{id}/settle-preview', `/checkouts/${second.id}/settle-preview`, 200);
     expect(
       (await admin('POST', '/checkouts/{id}/settle', `/checkouts/${second.id}/settle`, 200, { body: {} })).status,
     ).toBe('settled');

@@ -15,7 +15,14 @@ interface ChainOptions extends WriteOptions {
   confirmations?: number;
   active?: boolean;
   inactive?: boolean;
+  explorerTxUrl?: string;
 }
+
+const EXPLORER_HELP =
+  "block explorer link for a payment's transaction, an https URL with {tx} where the hash goes (e.g. https://tronscan.org/#/transaction/{tx}): the payment page links each payment there";
+/** `--explorer-tx-url ''` removes the link. */
+const explorerOf = (opts: ChainOptions) =>
+  opts.explorerTxUrl === undefined ? undefined : opts.explorerTxUrl.trim() === '' ? null : opts.explorerTxUrl;
 
 const NETWORK_TYPES = ['mainnet', 'testnet', 'regtest'];
 const networkTypeOption = (what: string) => new Option('--network-type <type>', what).choices(NETWORK_TYPES);
@@ -92,6 +99,7 @@ export function registerChain(program: Command, io: Io): void {
       integerIn(1, 1000),
     )
     .option('--inactive', 'add it inactive: no wallets until activated')
+    .option('--explorer-tx-url <template>', `${EXPLORER_HELP} (default: no link)`)
     .action(async (symbol: string, opts: ChainOptions & { name: string; family: string }) => {
       const req = {
         symbol,
@@ -100,6 +108,7 @@ export function registerChain(program: Command, io: Io): void {
         networkType: opts.networkType,
         confirmationsRequired: opts.confirmations,
         active: opts.inactive !== true,
+        explorerTxUrl: explorerOf(opts),
       };
       const created = await withBackend(io, opts, (b) => b.catalog.chains.create(req, opts));
       printAdmin(
@@ -113,7 +122,7 @@ export function registerChain(program: Command, io: Io): void {
   withWriteOptions(
     chain
       .command('update')
-      .description('change a chain: name, network type, confirmations, active (the family is fixed)'),
+      .description('change a chain: name, network type, confirmations, active, explorer link (the family is fixed)'),
   )
     .argument('<symbol>', 'chain symbol, e.g. ETH')
     .option('--name <name>', 'display name')
@@ -125,16 +134,18 @@ export function registerChain(program: Command, io: Io): void {
     )
     .addOption(new Option('--active', 'take new wallets again').conflicts('inactive'))
     .addOption(new Option('--inactive', 'no new wallets (existing wallets stay)').conflicts('active'))
+    .option('--explorer-tx-url <template>', `${EXPLORER_HELP}; '' removes the link`)
     .action(async (symbol: string, opts: ChainOptions) => {
       const change: ChainChange = {
         name: opts.name,
         networkType: opts.networkType,
         confirmationsRequired: opts.confirmations,
         active: activeFlag(opts),
+        explorerTxUrl: explorerOf(opts),
       };
       if (Object.values(change).every((v) => v === undefined))
         throw new UsageError(
-          'chain update needs at least one of --name, --network-type, --confirmations, --active/--inactive',
+          'chain update needs at least one of --name, --network-type, --confirmations, --active/--inactive, --explorer-tx-url',
         );
       const updated = await withBackend(io, opts, (b) => b.catalog.chains.update(symbol, change, opts));
       printAdmin(io, opts.json, updated, () => `updated chain ${describeChain(updated)}`);

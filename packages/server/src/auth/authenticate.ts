@@ -40,6 +40,8 @@ export interface RequestFacts {
   ip: string;
   /** The scope the route requires. */
   scope: Scope | undefined;
+  /** The route accepts version-1 signatures (route option `config.signatureV1`). */
+  signatureV1: boolean;
 }
 
 const factsOf = (req: FastifyRequest): RequestFacts => ({
@@ -48,6 +50,7 @@ const factsOf = (req: FastifyRequest): RequestFacts => ({
   rawBody: req.rawBody,
   ip: req.ip,
   scope: req.routeOptions.config.scope,
+  signatureV1: req.routeOptions.config.signatureV1 === true,
 });
 
 const MINUTE = 60_000;
@@ -204,13 +207,11 @@ export function createAuthHooks(deps: AuthDeps): {
     if (!matches)
       throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
     // Checked after the signature, so only a holder of the secret (or a replayer of a signature
-    // that already went over the wire) learns that the key wants version 2.
-    if (h.version === 1 && key.requireSignatureV2) {
-      throw new HostpayError(
-        'SIGNATURE_V2_REQUIRED',
-        'this API key accepts only version-2 signatures: send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)',
-      );
-    }
+    // that already went over the wire) learns that version 2 is needed. A version-1 signature names
+    // neither method nor path, so a capture of any v1 request would pass on every route with the
+    // same body (every body-less POST and DELETE): it is accepted only where the interface requires
+    // it (and the token endpoint), and there only when the key allows it.
+    if (h.version === 1 && (!req.signatureV1 || key.requireSignatureV2)) throw signatureV2Required(req.signatureV1);
     // Key state is checked on every request, cached or not: revoking or suspending acts at once.
     checkKeyState(key, req.ip, nowMs);
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
@@ -378,6 +379,16 @@ export function createAuthHooks(deps: AuthDeps): {
     repeatedNow,
     admitNow,
   };
+}
+
+const V2_HOW =
+  'send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)';
+const V2_FOR_KEY = `this API key accepts only version-2 signatures: ${V2_HOW}`;
+const V2_FOR_ROUTE = `this endpoint accepts only version-2 signatures (version 1 only on GET /api/v1/cp/wallets/, GET /api/v1/cp/psp/hosted-pay/fees-preview and POST /api/v1/auth/token): ${V2_HOW}`;
+
+/** The 401 of a correct version-1 signature where version 2 is required (by the route, or by the key). */
+function signatureV2Required(routeAcceptsV1: boolean): HostpayError {
+  return new HostpayError('SIGNATURE_V2_REQUIRED', routeAcceptsV1 ? V2_FOR_KEY : V2_FOR_ROUTE);
 }
 
 function signatureError(

@@ -55,7 +55,7 @@ export interface AdminIdempotencyTable {
   status: number;
   body: string;
   created_at: string;
-  /** Who holds a pending claim (`<instance id>/<boot id>`) and until when; null before v9. */
+  /** Who holds a pending claim (`<instance id>/<boot id>`) and until when; null before v10. */
   owner: string | null;
   lease_until: string | null;
 }
@@ -96,6 +96,8 @@ export interface ChainTable {
   /** The account key deposit addresses are derived from; null: no checkout can use this chain. */
   account_key_id: string | null;
   active: number;
+  /** https URL template with `{tx}`: the payment page links each payment there; null: no link. */
+  explorer_tx_url: string | null;
 }
 
 export interface NetworkTable {

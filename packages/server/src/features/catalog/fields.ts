@@ -39,6 +39,32 @@ export function checkConfirmations(n: number): number {
   return n;
 }
 
+/** Longest explorer link template accepted. */
+export const MAX_EXPLORER_URL = 300;
+
+/**
+ * A block explorer's transaction link: an https URL with `{tx}` once, where the payment page
+ * puts the transaction hash. No credentials in it: it is shown to every payer.
+ */
+export function checkExplorerTxUrl(text: string | null): string | null {
+  if (text === null) return null;
+  const value = text.trim();
+  const help =
+    'explorerTxUrl must be an https URL with {tx} where the transaction hash goes, e.g. https://tronscan.org/#/transaction/{tx}';
+  if (value.length > MAX_EXPLORER_URL) invalid(`${help}; at most ${MAX_EXPLORER_URL} characters`);
+  if (value.split('{tx}').length !== 2) invalid(`${help}: {tx} must appear exactly once, got ${JSON.stringify(text)}`);
+  let url: URL;
+  try {
+    url = new URL(value.replace('{tx}', 'tx'));
+  } catch {
+    return invalid(`${help}, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'https:') invalid(`${help}: it must start with https://, got ${JSON.stringify(text)}`);
+  if (url.username !== '' || url.password !== '') invalid(`${help}: no user name or password in it`);
+  if (/[\s<>"'`]/.test(value)) invalid(`${help}: no spaces, quotes or angle brackets`);
+  return value;
+}
+
 export function checkPrecision(n: number): number {
   if (!Number.isInteger(n) || n < 0 || n > MAX_PRECISION)
     invalid(`precision must be a whole number of decimal places from 0 to ${MAX_PRECISION}, got ${n}`);

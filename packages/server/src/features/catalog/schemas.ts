@@ -42,6 +42,12 @@ export const ChainView = obj({
   networkType: Type.String({ description: 'mainnet | testnet | regtest' }),
   confirmationsRequired: Type.Integer({ description: 'confirmations a payment needs before it counts' }),
   active: Type.Boolean({ description: 'false: no new wallets (or checkout options) on this chain' }),
+  explorerTxUrl: Nullable(
+    Type.String({
+      description:
+        "block explorer link template for a transaction ({tx} is the hash): the payment page's Paid screen links each payment there; null: no link",
+    }),
+  ),
   accountKey: Nullable(AccountKeySummary),
 });
 
@@ -101,6 +107,14 @@ const NetworkType = Type.String({
 const Confirmations = Type.Integer({
   description: 'confirmations required, 1 to 1000 (default by family: btc 2, evm 12, tron 19)',
 });
+const ExplorerTxUrl = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 300,
+    description:
+      'https URL template of a block explorer transaction page, {tx} where the hash goes (e.g. https://tronscan.org/#/transaction/{tx}); null: no link (default)',
+  }),
+);
 const TokenContract = Nullable(
   Type.String({
     minLength: 1,
@@ -148,6 +162,7 @@ export const ChainCreateBody = Type.Object(
     networkType: Type.Optional(NetworkType),
     confirmationsRequired: Type.Optional(Confirmations),
     active: Type.Optional(Type.Boolean({ description: 'default true' })),
+    explorerTxUrl: Type.Optional(ExplorerTxUrl),
   },
   closed,
 );
@@ -160,6 +175,7 @@ export const ChainUpdateBody = Type.Object(
     networkType: Type.Optional(NetworkType),
     confirmationsRequired: Type.Optional(Confirmations),
     active: Type.Optional(Type.Boolean()),
+    explorerTxUrl: Type.Optional(ExplorerTxUrl),
   },
   change('chain'),
 );

@@ -5,6 +5,7 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, type AdminDeps } from '../../admin/deps.js';
 import {
   checkConfirmations,
+  checkExplorerTxUrl,
   checkFamily,
   checkImage,
   checkName,
@@ -44,6 +45,8 @@ export interface ChainRequest {
   networkType?: string | undefined;
   confirmationsRequired?: number | undefined;
   active?: boolean | undefined;
+  /** https template with {tx}; null or absent: no explorer link. */
+  explorerTxUrl?: string | null | undefined;
 }
 export type ChainChange = { [K in Exclude<keyof ChainRequest, 'symbol'>]?: ChainRequest[K] | undefined };
 
@@ -207,6 +210,7 @@ export function catalogAdmin(deps: AdminDeps) {
         confirmations_required: checkConfirmations(req.confirmationsRequired ?? DEFAULT_CONFIRMATIONS[family]),
         account_key_id: null,
         active: req.active === false ? 0 : 1,
+        explorer_tx_url: checkExplorerTxUrl(req.explorerTxUrl ?? null),
       };
       await write(async (trx) => {
         if (await findChainBySymbol(trx, symbol))
@@ -258,6 +262,8 @@ export function catalogAdmin(deps: AdminDeps) {
               ? before.confirmations_required
               : checkConfirmations(change.confirmationsRequired),
           active: flag(change.active, before.active),
+          explorer_tx_url:
+            change.explorerTxUrl === undefined ? before.explorer_tx_url : checkExplorerTxUrl(change.explorerTxUrl),
         };
         await trx
           .updateTable('chains')
@@ -266,6 +272,7 @@ export function catalogAdmin(deps: AdminDeps) {
             network_type: after.network_type,
             confirmations_required: after.confirmations_required,
             active: after.active,
+            explorer_tx_url: after.explorer_tx_url,
           })
           .where('id', '=', before.id)
           .execute();

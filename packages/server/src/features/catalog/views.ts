@@ -21,6 +21,7 @@ export const chainView = (r: ChainWithKeyRow) => ({
   networkType: r.network_type,
   confirmationsRequired: r.confirmations_required,
   active: r.active === 1,
+  explorerTxUrl: r.explorer_tx_url,
   accountKey:
     r.account_key_id === null || r.key_xpub === null
       ? null

@@ -1,6 +1,6 @@
-import { Checkout, writeExactJson } from '@hostpay/protocol';
+import { Checkout } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import { ok, send } from '../../admin/merchant-scope.js';
+import { ok, send } from '../../http/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
 import { Page } from '../../admin/views.js';
 import { DecimalString, Id, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
@@ -36,6 +36,81 @@ const TransferView = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A checkout as operators see it: the merchant's checkout object plus the merchant it belongs to. */
+const AdminCheckout = Type.Composite(
+  [
+    Checkout,
+    Type.Object({
+      merchant: Type.Object(
+        { id: Type.String(), name: Type.String() },
+        { additionalProperties: false, description: 'the merchant this checkout belongs to' },
+      ),
+    }),
+  ],
+  { additionalProperties: false },
+);
+
+const Exact = (description: string) => Type.Number({ description: `${description}; exact decimal` });
+const SettlePreview = Type.Object(
+  {
+    checkoutId: Type.String(),
+    status: Type.String(),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    merchant: Type.Object(
+      { id: Type.String(), name: Type.String(), status: Type.String() },
+      { additionalProperties: false, description: 'who is credited' },
+    ),
+    received: Type.Object(
+      { asset: Type.String(), chain: Type.String(), amount: Exact('live payments in this asset and chain') },
+      { additionalProperties: false, description: 'what arrived in the asset and chain the settle credits' },
+    ),
+    receivedIn: Type.Array(Type.String(), {
+      description: 'every ASSET/CHAIN that received payments (several: name one with ?asset=&chain=)',
+    }),
+    value: Type.Object(
+      {
+        amount: Exact('the value received in the checkout currency'),
+        currency: Type.String(),
+        rate: Exact('units of the asset per unit of the currency'),
+        rateSource: Type.String({
+          description: 'locked: the rate of the checkout option; current: today’s rate (asset not offered)',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    fee: Type.Object(
+      {
+        amount: Exact('the fee in the asset received'),
+        asset: Type.String(),
+        quoted: Exact('the fee as the fee preview quotes it'),
+        currency: Type.String({ description: 'the currency of quoted' }),
+      },
+      { additionalProperties: false },
+    ),
+    credit: Type.Object(
+      { amount: Exact('what the settle credits: received minus the fee'), asset: Type.String(), chain: Type.String() },
+      { additionalProperties: false },
+    ),
+    wallet: Type.Object(
+      {
+        id: Type.Union([Type.String(), Type.Null()]),
+        exists: Type.Boolean({ description: 'false: the settle creates the wallet' }),
+        active: Type.Boolean({ description: 'false: the wallet is inactive (it is credited all the same)' }),
+        balance: Type.Union([Exact('balance before the credit'), Type.Null()]),
+      },
+      { additionalProperties: false, description: 'the wallet the credit goes to' },
+    ),
+  },
+  { additionalProperties: false },
+);
+const SettleQuery = Type.Object(
+  {
+    asset: Type.Optional(Type.String({ maxLength: 12 })),
+    chain: Type.Optional(Type.String({ maxLength: 12 })),
+  },
+  { additionalProperties: false },
+);
+
 const TransferOutcome = Type.Object(
   {
     created: Type.Optional(Type.Boolean()),
@@ -97,7 +172,7 @@ export async function checkoutAdminRoutes(
       },
     },
     async (req, reply) => {
-      const result = await svc.reportTransfer(req.body);
+      const result = await svc.reportTransfer(req.body, auditOf(req));
       return send(
         reply,
         result.created ? 201 : 200,
@@ -151,7 +226,8 @@ export async function checkoutAdminRoutes(
         },
       },
     },
-    async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')),
+    async (req, reply) =>
+      send(reply, 200, successBody(await svc.retractTransfer(req.params.id, auditOf(req)), 'transfer retracted')),
   );
 
   app.post(
@@ -195,7 +271,7 @@ export async function checkoutAdminRoutes(
           createdFrom: Type.Optional(Type.String({ maxLength: 64 })),
           createdTo: Type.Optional(Type.String({ maxLength: 64 })),
         }),
-        response: { 200: ok(Page(Type.Ref(Checkout)), 'A page of checkouts.'), ...errorResponses(ERRORS.adminRead) },
+        response: { 200: ok(Page(AdminCheckout), 'A page of checkouts.'), ...errorResponses(ERRORS.adminRead) },
       },
     },
     async (req, reply) => {
@@ -203,15 +279,13 @@ export async function checkoutAdminRoutes(
       return send(
         reply,
         200,
-        writeExactJson({
-          status: true,
-          message: 'checkouts',
-          isSuccess: true,
-          result: await svc.listAll(
+        successBody(
+          await svc.listAll(
             filter,
             pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
           ),
-        }),
+          'checkouts',
+        ),
       );
     },
   );
@@ -223,12 +297,38 @@ export async function checkoutAdminRoutes(
         ...READ,
         operationId: 'getAnyCheckout',
         summary: 'One checkout, any merchant',
-        description: 'The checkout as its merchant sees it.',
+        description: 'The checkout as its merchant sees it, plus the merchant it belongs to.',
         params: IdParams('checkout'),
-        response: { 200: ok(Type.Ref(Checkout), 'The checkout.'), ...errorResponses(ERRORS.adminRead) },
+        response: { 200: ok(AdminCheckout, 'The checkout.'), ...errorResponses(ERRORS.adminRead) },
       },
     },
-    async (req, reply) => send(reply, 200, successBody(await svc.get(undefined, req.params.id))),
+    async (req, reply) => send(reply, 200, successBody(await svc.getAny(req.params.id))),
+  );
+
+  app.get(
+    '/checkouts/:id/settle-preview',
+    {
+      schema: {
+        ...READ,
+        operationId: 'previewSettleCheckout',
+        summary: 'What settling a checkout in review would credit, and to which wallet (nothing written)',
+        description:
+          'Computed by the same code as POST /checkouts/{id}/settle: the merchant, what arrived (amount, asset, chain), its value, the fee, the amount the settle credits, and the wallet (whether it exists and is active). ?asset=&chain= choose the payments when several assets arrived. Only in needs_review (else 409).',
+        params: IdParams('checkout'),
+        querystring: SettleQuery,
+        response: {
+          200: ok(SettlePreview, 'The settle preview.'),
+          ...errorResponses([
+            ...ERRORS.adminRead,
+            'CHECKOUT_STATE_CONFLICT',
+            'INVALID_QUERY',
+            'NO_RATE',
+            'INVALID_AMOUNT',
+          ]),
+        },
+      },
+    },
+    async (req, reply) => send(reply, 200, successBody(await svc.settlePreview(req.params.id, req.query))),
   );
 
   app.post(

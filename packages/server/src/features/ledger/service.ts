@@ -10,6 +10,8 @@ import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { keyedQueue } from './wallet-queue.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 
 export interface PostingRequest {
   walletId: string;
@@ -161,8 +163,12 @@ export const postingView = (p: LedgerPostingTable) => ({
 /** The ledger as the admin API uses it: post to a wallet, read its postings. */
 export function ledgerAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
+  const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   return {
-    post: (req: PostingRequest, ctx: AuditContext) => postToLedger(store, caches, req, ctx),
+    post: (req: PostingRequest, ctx: AuditContext) =>
+      inLine === undefined
+        ? postToLedger(store, caches, req, ctx)
+        : inLine(req.walletId, () => postToLedger(store, caches, req, ctx)),
 
     async listPostings(walletId: string, req: PageRequest) {
       await required(

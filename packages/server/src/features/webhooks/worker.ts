@@ -10,7 +10,7 @@ import { AttemptRecorder, attemptSucceeded, type AttemptRecord } from './record.
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
-import type { WakeSubscription } from './wakeup.js';
+import type { WakeSubscription } from '../events/wakeup.js';
 
 /** Shortest time between two looks at the queue that wake-ups cause, ms. */
 const WAKE_SPACING_MS = 5;
