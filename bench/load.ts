@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -31,11 +32,12 @@ const ms = (text: string): number => {
   return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
 };
 
-function runWrk(o: LoadOptions): LoadResult {
+// Asynchronous, so the bench process can sample the database meanwhile (bench/pg-sample.ts).
+async function runWrk(o: LoadOptions): Promise<LoadResult> {
   const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${o.durationSeconds}s`, '--latency'];
   for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}: ${v}`);
   if (o.script !== undefined) args.push('-s', o.script);
-  const out = execFileSync('wrk', [...args, o.url], { encoding: 'utf8' });
+  const { stdout: out } = await promisify(execFile)('wrk', [...args, o.url], { encoding: 'utf8' });
   const line = (re: RegExp) => re.exec(out)?.[1] ?? 'NaN';
   return {
     tool: 'wrk',
@@ -64,5 +66,5 @@ async function runAutocannon(o: LoadOptions): Promise<LoadResult> {
 
 /** Loads one URL with wrk when installed (separate C process), else autocannon. */
 export function load(o: LoadOptions): Promise<LoadResult> {
-  return hasWrk() ? Promise.resolve(runWrk(o)) : runAutocannon(o);
+  return hasWrk() ? runWrk(o) : runAutocannon(o);
 }

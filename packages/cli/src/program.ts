@@ -5,6 +5,7 @@ import { registerAsset } from './commands/asset.js';
 import { registerAudit } from './commands/audit.js';
 import { registerChain } from './commands/chain.js';
 import { registerCheckout } from './commands/checkout.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerCurl } from './commands/curl.js';
 import { registerEvents } from './commands/events.js';
 import { registerListen } from './commands/listen.js';
@@ -80,6 +81,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerWebhooks(program, io);
   registerListen(program, io);
   registerTrigger(program, io);
+  registerCompletion(program, io);
   return program;
 }
 

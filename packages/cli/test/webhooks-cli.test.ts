@@ -176,7 +176,7 @@ describe('webhook commands', () => {
     await cli('trigger', 'checkout.created');
     await until(() => local.hits.length === before + 1, 'the first event');
     // The server ends every stream (as at a restart); an event committed meanwhile is not lost.
-    server.services.webhooks.streams.closeAll();
+    server.services.events.streams.closeAll();
     await cli('trigger', 'checkout.canceled'); // checkout.created, then checkout.canceled
     expect(await listening).toBe(0);
     const types = local.hits.slice(before).map((h) => (JSON.parse(h.body) as { type: string }).type);

@@ -1,6 +1,6 @@
 import type { AdminDeps } from './admin/deps.js';
 import { feeAdmin } from './features/fees/service.js';
-import { adminIdempotency } from './admin/idempotency.js';
+import { adminIdempotency } from './http/idempotency.js';
 import { keyAdmin } from './features/keys/service.js';
 import { rotateMasterKey } from './features/master-key/service.js';
 import { merchantAdmin } from './features/merchants/service.js';

@@ -24,12 +24,15 @@ import type { PaySource } from './features/pay/pay-view.js';
 import type { PayRouteContext } from './features/pay/routes.js';
 import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
 import type { Webhooks } from './features/webhooks/feature.js';
+import type { Events } from './features/events/feature.js';
+import type { EventRouteContext } from './features/events/routes.js';
 import type { EvmWatch } from './features/evm-watch/feature.js';
 import { ADMIN_FEATURES, FAST_ROUTES, HTTP_FEATURES } from './feature-routes.js';
 import { installFastPath } from './http/fast-path.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { installMetrics } from './http/metrics-plugin.js';
+import { trackRoutes } from './http/route-list.js';
 import { Metrics } from './observability/metrics.js';
 import type { RedisState } from './cluster/shared-state.js';
 
@@ -55,7 +58,9 @@ export interface AppDeps {
   checkouts?: CheckoutService;
   /** The hosted payment pages (/pay/{id}); absent: those routes do not exist. */
   pay?: PaySource;
-  /** Events and webhook endpoints (merchant routes under /api/v1/cp/events and …/webhook-endpoints); absent: those routes do not exist. */
+  /** Events (merchant routes under /api/v1/cp/events); absent: those routes do not exist. */
+  events?: Events;
+  /** Webhook endpoints and redelivery (merchant routes under …/webhook-endpoints); absent: those routes do not exist. */
   webhooks?: Webhooks;
   /** The EVM chain watcher: its state in /readyz and its metrics on /metrics. */
   evm?: EvmWatch;
@@ -108,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // serializers (fast-json-stringify, one per route and status) would almost never run, yet
   // compiling them was ~120 ms of every start and ~17 MB of memory (docs/benchmarks.md).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  trackRoutes(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
   app.addHook('onRequest', (req, reply, done) => {
@@ -138,10 +144,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const ctx: PayRouteContext & WebhookRouteContext = {
+  const ctx: PayRouteContext & EventRouteContext & WebhookRouteContext = {
     checkouts: deps.checkouts,
     pay: deps.pay,
     limiter,
+    events: deps.events,
     webhooks: deps.webhooks,
     idempotency: deps.admin?.idempotency,
     config,

@@ -47,6 +47,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       admin: services.admin,
       checkouts: services.checkouts,
       pay: services.pay,
+      events: services.events,
       webhooks: services.webhooks,
       evm: services.evm,
       rateLimiter: services.shared.rateLimiter,

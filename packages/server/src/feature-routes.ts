@@ -9,7 +9,7 @@ import { eventMerchantRoutes } from './features/events/routes.js';
 import { webhookAdminRoutes } from './features/webhooks/admin-routes.js';
 import { evmWatchAdminRoutes } from './features/evm-watch/routes.js';
 import { statsAdminRoutes } from './features/stats/routes.js';
-import { webhookMerchantRoutes } from './features/webhooks/routes.js';
+import { eventRedeliverRoutes, webhookMerchantRoutes } from './features/webhooks/routes.js';
 import { feeAdminRoutes } from './features/fees/routes.js';
 import { rateAdminRoutes } from './features/fees/rate-routes.js';
 import { grantAdminRoutes } from './features/keys/grant-routes.js';
@@ -36,7 +36,8 @@ export const HTTP_FEATURES: readonly ((app: TypedApp, ctx: RouteContext) => Prom
   feeMerchantRoutes, // fees: the merchant's fee preview
   checkoutMerchantRoutes, // checkouts: create, read, cancel, simulate a payment
   payRoutes, // pay: the hosted payment page, its status feed, QR codes and files
-  eventMerchantRoutes, // events: list, get, redeliver
+  eventMerchantRoutes, // events: list, get, stream
+  eventRedeliverRoutes, // webhooks: send one event again
   webhookMerchantRoutes, // webhooks: endpoints, secrets, tests, delivery log, replay
 ];
 

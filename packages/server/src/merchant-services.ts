@@ -4,13 +4,14 @@ import type { Store } from './store/store.js';
 import { findApiKeyWithMerchant, hasGrant } from './features/keys/queries.js';
 import { listNetworksOfAssets } from './features/catalog/queries.js';
 import { listWalletDetails } from './features/wallets/queries.js';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { MISSING_KEY, type Caches } from './cache/caches.js';
 import { successBody } from './http/success-body.js';
 import { feeService } from './features/fees/preview.js';
 import type { ApiKeyAuth, MerchantServices } from './auth/ports.js';
 import { walletView } from './features/wallets/view.js';
 import { keyView } from './features/keys/service.js';
+import { keyToucher } from './features/keys/touch.js';
 
 /**
  * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
@@ -22,7 +23,6 @@ export function createMerchantServices(
   caches: Caches,
   tokenSigningKey: Buffer,
 ): MerchantServices {
-  const lastTouched = new LRUCache<string, number>({ max: 10_000 });
   const fees = feeService(store.db, caches);
 
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
@@ -85,18 +85,6 @@ export function createMerchantServices(
     },
     checkReady: () => store.ping(),
     tokenSigningKey,
-    touchKey(keyId) {
-      // last-used time is for operators, to the minute: at most one write per key a minute,
-      // off the request path, and a failure costs only that timestamp.
-      const now = Date.now();
-      if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
-      lastTouched.set(keyId, now);
-      void store.db
-        .updateTable('api_keys')
-        .set({ last_used_at: new Date(now).toISOString() })
-        .where('id', '=', keyId)
-        .execute()
-        .catch(() => undefined);
-    },
+    touchKey: keyToucher(store.db),
   };
 }

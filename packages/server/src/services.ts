@@ -11,11 +11,13 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { createSharedState, type PgFeedOptions, type SharedState } from './cluster/shared-state.js';
-import { sql } from 'kysely';
+import { instanceIdentity, type InstanceIdentity } from './cluster/instance.js';
+import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
+import { chainPort } from './features/checkouts/watch-targets.js';
 import { paySource, type PaySource } from './features/pay/pay-view.js';
+import { createEvents, type Events, type EventsFeatureOptions } from './features/events/feature.js';
 import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
 import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
 
@@ -24,7 +26,9 @@ export interface Services {
   checkouts: CheckoutService;
   /** The payer's view of a checkout, for the hosted payment page. */
   pay: PaySource;
-  /** Events API, webhook endpoints and the delivery worker (started by createServer). */
+  /** Events API, event streams and the wake-ups of commits. */
+  events: Events;
+  /** Webhook endpoints and the delivery worker (started by createServer). */
   webhooks: Webhooks;
   /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
   evm: EvmWatch;
@@ -35,6 +39,8 @@ export interface Services {
   admin: AdminServices;
   caches: Caches;
   masterKey: Omit<MasterKeySource, 'key'>;
+  /** Who this process is in the leases it holds (cluster/instance.ts). */
+  identity: InstanceIdentity;
   close(): Promise<void>;
 }
 
@@ -93,6 +99,7 @@ export async function createServices(
         | 'host'
         | 'port'
         | 'webhookLeaseSeconds'
+        | 'instanceId'
       >
     >,
   opts: {
@@ -103,8 +110,10 @@ export async function createServices(
     now?: () => number;
     /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
     expirySweepMs?: number;
-    /** Webhook delivery: DNS for the SSRF guard (tests), worker and event stream timings. */
-    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker' | 'streams'>;
+    /** Event stream timings (tests). */
+    events?: Pick<EventsFeatureOptions, 'streams'>;
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
     /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
     evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
   } = {},
@@ -125,21 +134,11 @@ export async function createServices(
     const box = new SecretBox(master.key, previous);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
-    const pgFeed: PgFeedOptions | undefined =
-      store.dialect === 'postgres'
-        ? {
-            url: config.databaseUrl,
-            channel: `hostpay_invalidate_${config.databaseSchema || 'public'}`,
-            notify: async (channel, payload) => {
-              await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
-            },
-          }
-        : undefined;
     const shared = await createSharedState(
       config.redisUrl ?? '',
       config.redisPrefix ?? 'hostpay:',
       { onRemoteInvalidation: (scope) => caches?.invalidateLocal(scope), warn: log.warn, info: log.info },
-      pgFeed,
+      pgFeedOf(store, config.databaseUrl, config.databaseSchema),
     );
     caches = new Caches(() => store.externalVersion(), {
       publish: (scope) => shared.publish(scope),
@@ -149,6 +148,7 @@ export async function createServices(
       enabled: () => shared.cachesSafe,
     });
     const tokenKey = await loadTokenSigningKey(store, box);
+    const identity = instanceIdentity(config.instanceId ?? '', config.dataDir);
     const { key: _secret, ...masterInfo } = master;
     let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
     const checkouts = checkoutService({
@@ -158,22 +158,27 @@ export async function createServices(
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
     });
+    const events = createEvents({
+      store,
+      ...opts.events,
+      ...(store.dialect === 'postgres'
+        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
+        : {}),
+    });
     const webhooks = createWebhooks({
       store,
+      events,
       box,
       sandbox: config.sandbox ?? false,
       log,
       ...(opts.now === undefined ? {} : { now: opts.now }),
       ...opts.webhooks,
-      worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
-      ...(store.dialect === 'postgres'
-        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
-        : {}),
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 10) * 1000, identity, ...opts.webhooks?.worker },
     });
     const evm = createEvmWatch({
       store,
       box,
-      checkouts,
+      checkouts: chainPort(store.db, checkouts),
       sandbox: config.sandbox ?? false,
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
@@ -185,6 +190,7 @@ export async function createServices(
       store,
       checkouts,
       pay: paySource(store.db, checkouts),
+      events,
       webhooks,
       evm,
       setListenUrl(url: string) {
@@ -195,10 +201,12 @@ export async function createServices(
       merchant: createMerchantServices(store, box, caches, tokenKey),
       admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
       masterKey: masterInfo,
+      identity,
       async close() {
         stopExpiry();
         await evm.close();
         await webhooks.close();
+        await events.close();
         await shared.close();
         await store.close();
       },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminIdempotency } from '../src/admin/idempotency.js';
+import { adminIdempotency } from '../src/http/idempotency.js';
 import { SecretBox } from '../src/crypto/secret-box.js';
 import { randomBytes } from 'node:crypto';
 import { DIALECTS, type Dialect } from './helpers.js';

@@ -65,7 +65,7 @@ describe.each(DIALECTS)('checkout races on %s', (dialect) => {
     }));
     // Each report twice, on the other instance too: repeats must change nothing.
     const results = await Promise.allSettled(
-      [...reports, ...reports].map((r, i) => (i % 2 === 0 ? a : b).checkouts.reportTransfer(r)),
+      [...reports, ...reports].map((r, i) => (i % 2 === 0 ? a : b).checkouts.reportTransfer(r, { operator: 'test' })),
     );
     expect(
       results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
@@ -90,16 +90,19 @@ describe.each(DIALECTS)('checkout races on %s', (dialect) => {
         const results = await Promise.allSettled([
           a.checkouts.expireDue(),
           b.checkouts.cancel(merchantId, c.id),
-          b.checkouts.reportTransfer({
-            chain: 'TRON',
-            txHash: `0xrace-x${round}`,
-            index: 0,
-            toAddress: o.address,
-            asset: 'USDT',
-            amount: '10',
-            confirmations: 1,
-            blockTime,
-          }),
+          b.checkouts.reportTransfer(
+            {
+              chain: 'TRON',
+              txHash: `0xrace-x${round}`,
+              index: 0,
+              toAddress: o.address,
+              asset: 'USDT',
+              amount: '10',
+              confirmations: 1,
+              blockTime,
+            },
+            { operator: 'test' },
+          ),
           a.checkouts.expireDue(),
         ]);
         for (const r of results)

@@ -66,7 +66,7 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
       confirmations: options.confirmations ?? 0,
       ...(options.blockTime ? { blockTime: options.blockTime } : {}),
     };
-    return svc().reportTransfer(report);
+    return svc().reportTransfer(report, { operator: 'test' });
   };
   const get = async (id: string) => (await svc().get(undefined, id)) as unknown as Checkout;
   const walk = (c: Checkout) => c.timeline.map((t) => t.status);
@@ -91,15 +91,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     const second = await pay(c, '70', { txHash: '0xsecond' });
     expect(second.checkout?.status).toBe('processing');
     // Confirmations only grow: a lower repeat changes nothing; the required count settles.
-    await svc().reportTransfer({
-      chain: 'TRON',
-      txHash: '0xsecond',
-      index: 0,
-      toAddress: c.paymentOptions[0]!.address,
-      asset: 'USDT',
-      amount: '70',
-      confirmations: 5,
-    });
+    await svc().reportTransfer(
+      {
+        chain: 'TRON',
+        txHash: '0xsecond',
+        index: 0,
+        toAddress: c.paymentOptions[0]!.address,
+        asset: 'USDT',
+        amount: '70',
+        confirmations: 5,
+      },
+      { operator: 'test' },
+    );
     expect((await get(c.id)).status).toBe('processing');
     const all = await env.services.store.db
       .selectFrom('transfers')
@@ -107,15 +110,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
       .where('checkout_id', '=', c.id)
       .execute();
     for (const t of all)
-      await svc().reportTransfer({
-        chain: 'TRON',
-        txHash: t.tx_hash,
-        index: 0,
-        toAddress: c.paymentOptions[0]!.address,
-        asset: 'USDT',
-        amount: t.tx_hash === '0xsecond' ? '70' : '30',
-        confirmations: 2,
-      });
+      await svc().reportTransfer(
+        {
+          chain: 'TRON',
+          txHash: t.tx_hash,
+          index: 0,
+          toAddress: c.paymentOptions[0]!.address,
+          asset: 'USDT',
+          amount: t.tx_hash === '0xsecond' ? '70' : '30',
+          confirmations: 2,
+        },
+        { operator: 'test' },
+      );
     const done = await get(c.id);
     expect(done.status).toBe('settled');
     expect(done.reason).toBeNull();
@@ -149,11 +155,11 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     await pay(c, '4');
     const big = await pay(c, '6');
     expect(big.checkout?.status).toBe('processing');
-    const back = await svc().retractTransfer(big.transfer.id);
+    const back = await svc().retractTransfer(big.transfer.id, { operator: 'test' });
     expect([back.checkout?.status, back.checkout?.reason]).toEqual(['underpaid', 'payment_retracted']);
     const c2 = await create('10');
     const only = await pay(c2, '10');
-    const open = await svc().retractTransfer(only.transfer.id);
+    const open = await svc().retractTransfer(only.transfer.id, { operator: 'test' });
     expect([open.checkout?.status, open.checkout?.reason]).toEqual(['open', 'payment_retracted']);
   });
 
@@ -271,15 +277,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
   });
 
   it('unknown address → unmatched; attach moves the checkout', async () => {
-    const stray = await svc().reportTransfer({
-      chain: 'TRON',
-      txHash: '0xstray',
-      index: 3,
-      toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
-      asset: 'USDT',
-      amount: '10',
-      confirmations: 2,
-    });
+    const stray = await svc().reportTransfer(
+      {
+        chain: 'TRON',
+        txHash: '0xstray',
+        index: 3,
+        toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+        asset: 'USDT',
+        amount: '10',
+        confirmations: 2,
+      },
+      { operator: 'test' },
+    );
     expect(stray.transfer.exception).toBe('unmatched');
     expect(stray.checkout).toBeNull();
     const c = await create('10');
@@ -287,15 +296,18 @@ describe.each(DIALECTS)('checkout transitions on %s', (dialect) => {
     expect(attached.checkout?.status).toBe('settled');
     // A repeat with other details is refused; the same details are a no-op.
     await expect(
-      svc().reportTransfer({
-        chain: 'TRON',
-        txHash: '0xstray',
-        index: 3,
-        toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
-        asset: 'USDT',
-        amount: '11',
-        confirmations: 2,
-      }),
+      svc().reportTransfer(
+        {
+          chain: 'TRON',
+          txHash: '0xstray',
+          index: 3,
+          toAddress: 'TNoSuchAddressxxxxxxxxxxxxxxxxxxxx',
+          asset: 'USDT',
+          amount: '11',
+          confirmations: 2,
+        },
+        { operator: 'test' },
+      ),
     ).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 

@@ -47,15 +47,18 @@ describe.each(DIALECTS)('stats on %s', (dialect) => {
     lateId = late.id;
     clock.ms += 20 * 3600_000;
     const o = late.paymentOptions[0]!;
-    await env.services.checkouts.reportTransfer({
-      chain: o.chain,
-      txHash: 'late',
-      index: 0,
-      toAddress: o.address,
-      asset: 'USDT',
-      amount: String(o.amountDue),
-      confirmations: 1,
-    });
+    await env.services.checkouts.reportTransfer(
+      {
+        chain: o.chain,
+        txHash: 'late',
+        index: 0,
+        toAddress: o.address,
+        asset: 'USDT',
+        amount: String(o.amountDue),
+        confirmations: 1,
+      },
+      { operator: 'test' },
+    );
     clock.ms += 60_000; // the overview is read a minute later: the range [from, now) holds the settlement
     // Webhook attempts and a queued delivery, as the worker records them.
     const at = (ms: number) => new Date(ms).toISOString();

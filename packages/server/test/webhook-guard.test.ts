@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressKind } from '../src/features/webhooks/addresses.js';
-import { checkWebhookUrl, type Resolver } from '../src/features/webhooks/guard.js';
+import { addressKind } from '../src/outbound/addresses.js';
+import { checkWebhookUrl, type Resolver } from '../src/outbound/guard.js';
 import { WebhookSender } from '../src/features/webhooks/sender.js';
 import { RETRY_DELAYS_MS, retryDelayMs } from '../src/features/webhooks/schedule.js';
 

@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../errors.js';
 import { useRawJsonBody } from '../http/raw-json-body.js';
 import type { TypedApp } from '../http/route-context.js';
-import type { AdminIdempotency } from './idempotency.js';
-import { installIdempotency } from './idempotency-hook.js';
+import type { AdminIdempotency } from '../http/idempotency.js';
+import { installIdempotency } from '../http/idempotency-hook.js';
+import { auditOf } from './reply.js';
 
 /**
  * The admin API under /admin/v1: one Fastify scope whose only authentication is the operator
@@ -32,7 +33,7 @@ export async function adminRoutes<S extends { idempotency: AdminIdempotency }>(
   // (reply.ts); no compiled serializer runs (app.ts).
   useRawJsonBody(app, ADMIN_BODY_LIMIT, '{"name": "Shop"}');
   app.addHook('onRequest', ctx.auth);
-  installIdempotency(app, ctx.admin.idempotency);
+  installIdempotency(app, ctx.admin.idempotency, (req) => auditOf(req).operator);
   const routeCtx = { admin: ctx.admin };
   for (const routes of ctx.routes) await app.register(routes, routeCtx);
 }

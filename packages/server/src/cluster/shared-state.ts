@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { Store } from '../store/store.js';
 import { MemoryRateLimiter, type RateLimiter } from '../auth/rate-limit.js';
 import type { CacheScope } from '../cache/caches.js';
 import type { PgChangeFeed } from './pg-change-feed.js';
@@ -31,6 +33,21 @@ export interface PgFeedOptions {
   url: string;
   channel: string;
   notify(channel: string, payload: string): Promise<void>;
+}
+
+/**
+ * The PostgreSQL notification feed of a store (without Redis): a channel per schema, notified
+ * through the store's own pool. SQLite needs none (PRAGMA data_version tells it of other writers).
+ */
+export function pgFeedOf(store: Store, url: string, schema: string | undefined): PgFeedOptions | undefined {
+  if (store.dialect !== 'postgres') return undefined;
+  return {
+    url,
+    channel: `hostpay_invalidate_${schema || 'public'}`,
+    notify: async (channel, payload) => {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(store.db);
+    },
+  };
 }
 
 /**

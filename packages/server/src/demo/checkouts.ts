@@ -22,15 +22,18 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
     });
   const pay = async (c: Awaited<ReturnType<typeof make>>, amount: string, confirmations: number, asset = 'USDT') => {
     const o = c.paymentOptions[0]!;
-    await checkouts.reportTransfer({
-      chain: o.chain,
-      txHash: `demo_${c.id}_${asset}`,
-      index: 0,
-      toAddress: o.address,
-      asset,
-      amount,
-      confirmations,
-    });
+    await checkouts.reportTransfer(
+      {
+        chain: o.chain,
+        txHash: `demo_${c.id}_${asset}`,
+        index: 0,
+        toAddress: o.address,
+        asset,
+        amount,
+        confirmations,
+      },
+      { operator: 'demo' },
+    );
   };
   const open = await make('49.90', 'Demo: a checkout waiting for payment', 'demo-open');
   const underpaid = await make('120', 'Demo: paid in part', 'demo-underpaid');
@@ -55,15 +58,18 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
     settled.push(c.id);
   }
   // To an address no checkout owns: the console's unmatched-transfers queue shows it.
-  await checkouts.reportTransfer({
-    chain: 'TRON',
-    txHash: 'demo_unmatched',
-    index: 0,
-    toAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
-    asset: 'USDT',
-    amount: '12.5',
-    confirmations: 1,
-  });
+  await checkouts.reportTransfer(
+    {
+      chain: 'TRON',
+      txHash: 'demo_unmatched',
+      index: 0,
+      toAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+      asset: 'USDT',
+      amount: '12.5',
+      confirmations: 1,
+    },
+    { operator: 'demo' },
+  );
   return [open.id, underpaid.id, processing.id, canceled.id, review.id, ...settled];
 }
 

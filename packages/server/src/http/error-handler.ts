@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError, isHostpayError } from '../errors.js';
-import { isStoreUnavailable } from '../store/unavailable.js';
+import { isStoreBusy, isStoreUnavailable } from '../store/unavailable.js';
 import { errorBody, JSON_UTF8 } from './envelope.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { replyErrorCodes } from './metrics-plugin.js';
@@ -25,6 +25,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     const mapped = toHostpayError(err, req);
     if (mapped.code === 'INTERNAL') req.log.error({ err }, 'unhandled error');
     else if (mapped.code === 'UNAVAILABLE') req.log.warn({ err }, 'service unavailable');
+    else if (mapped.code === 'STORE_BUSY') req.log.warn({ err }, 'store busy');
     return sendError(reply, mapped, req.id);
   });
 }
@@ -66,6 +67,14 @@ export function toHostpayError(err: unknown, req: FastifyRequest): HostpayError 
     return new HostpayError(
       'INVALID_QUERY',
       'a parameter has a value the store cannot accept (malformed time, NUL byte or too long): check the request parameters',
+    );
+  }
+  if (isStoreBusy(err)) {
+    return new HostpayError(
+      'STORE_BUSY',
+      'the server is busy: every connection to the store is in use; retry after the Retry-After seconds',
+      { retryAfterSeconds: 1 },
+      { 'retry-after': '1' },
     );
   }
   if (isStoreUnavailable(err))

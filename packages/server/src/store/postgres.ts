@@ -1,6 +1,8 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { gatedPool, PoolBusyError, PoolGate } from './pool-gate.js';
+import { retrySerializationFailures } from './retry.js';
 import type { Store } from './store.js';
 
 // NUMERIC stays a string (pg's default): money never passes through a float. timestamptz comes
@@ -24,6 +26,13 @@ export interface PostgresOptions {
   readTimeoutMs?: number;
   /** Schema to use (tests give each run its own); created if missing. */
   schema?: string;
+  /**
+   * Requests waiting for a connection while all `max` are in use (pool-gate.ts): at most this
+   * many (default 20 × max), each at most `queueTimeoutMs` (default 5 × connectTimeoutMs); past
+   * either, 503 STORE_BUSY.
+   */
+  queueLimit?: number;
+  queueTimeoutMs?: number;
 }
 
 /** A PostgreSQL store over a pg pool. `writeTransaction` is a plain transaction: row locks
@@ -47,9 +56,30 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   // (database stopped mid-query or mid-transaction) emits 'error' too, and with no listener that
   // is an uncaught exception that kills the process. The query in flight already fails with the
   // same error (503 UNAVAILABLE), and the pool discards the client when it is released.
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 2000;
+  const gate = new PoolGate({
+    max: opts.max ?? 10,
+    queueLimit: opts.queueLimit ?? 20 * (opts.max ?? 10),
+    queueTimeoutMs: opts.queueTimeoutMs ?? 5 * connectTimeoutMs,
+    silenceMs: connectTimeoutMs,
+    probe: async () => {
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: connectTimeoutMs,
+        query_timeout: connectTimeoutMs,
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query('select 1');
+      } finally {
+        client.end().catch(() => undefined);
+      }
+    },
+  });
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    closeOnReadTimeout(client);
+    closeOnReadTimeout(client, gate);
   });
   if (schema) {
     const client = await pool.connect();
@@ -67,19 +97,42 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
       client.release();
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate) }) });
   let version = 0;
   return {
     dialect: 'postgres',
     db,
-    writeTransaction: (fn) => db.transaction().execute(fn),
+    // A transaction that lost a deadlock or a serialization check is run again (retry.ts).
+    writeTransaction: (fn) => retrySerializationFailures(() => db.transaction().execute(fn)),
     // Other instances' writes reach this one through the change feed (Redis), which bumps it.
     externalVersion: () => version,
     bumpExternalVersion: () => {
       version++;
     },
     async ping() {
-      await sql`select 1`.execute(db);
+      // Readiness asks whether the database answers, not whether a connection is free: a pool
+      // busy with queries that come back is a live database (pool-gate.ts).
+      // So it waits for a connection at most the connect timeout, and a wait that ends without
+      // one while the database keeps answering the others is a live database.
+      let release: () => void;
+      try {
+        release = await gate.acquire(connectTimeoutMs);
+      } catch (err) {
+        if (err instanceof PoolBusyError && (await gate.answers())) return;
+        throw err;
+      }
+      try {
+        const client = await pool.connect();
+        try {
+          await client.query('select 1');
+          client.release();
+        } catch (err) {
+          client.release(true); // a connection that failed its probe is not handed out again
+          throw err;
+        }
+      } finally {
+        release();
+      }
     },
     async close() {
       await db.destroy();
@@ -93,10 +146,10 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
  * database that stopped answering would be handed out by the pool for good, and the service would
  * never recover on it. Such a connection is dead; close it, and the pool opens a new one.
  */
-function closeOnReadTimeout(client: pg.PoolClient): void {
+function closeOnReadTimeout(client: pg.PoolClient, gate: PoolGate): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
-    const result = query(...args);
+    const result = gate.watch(query(...args));
     if (result instanceof Promise) {
       result.catch((err: unknown) => {
         if (err instanceof Error && err.message === 'Query read timeout') client.connection.stream.destroy();

@@ -21,9 +21,21 @@ export function isStoreUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as { code?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (NETWORK_CODES.has(code) || SQLSTATE.test(code) || code === 'SQLITE_BUSY') return true;
+  if (NETWORK_CODES.has(code) || SQLSTATE.test(code) || code === 'SQLITE_BUSY' || code === 'HOSTPAY_STORE_SILENT')
+    return true;
   const message = typeof e.message === 'string' ? e.message : '';
   return /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|driver has already been destroyed/i.test(
     message,
   );
+}
+
+/**
+ * Whether an error means "the store answers but is busy" (503 STORE_BUSY with Retry-After): no
+ * pooled connection free in time (store/pool-gate.ts), or a transaction that kept losing to
+ * others (deadlock or serialization failure after the store's retries, store/retry.ts).
+ */
+export function isStoreBusy(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === 'HOSTPAY_POOL_BUSY' || code === '40001' || code === '40P01';
 }

@@ -19,7 +19,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { WatcherOptions } from '../../src/features/evm-watch/watcher.js';
-import type { Resolver } from '../../src/features/webhooks/guard.js';
+import type { Resolver } from '../../src/outbound/guard.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { adminCaller, ALICE, type AdminCall } from '../http-helpers/admin-fixture.js';
@@ -157,6 +157,7 @@ export async function watchEnv(
     admin: services.admin,
     checkouts: services.checkouts,
     pay: services.pay,
+    events: services.events,
     webhooks: services.webhooks,
     evm: services.evm,
     now,

@@ -27,6 +27,7 @@ const TIMEOUT_MS = 500;
 /** What a request may take while the store is away: connect or statement timeout, and a margin. */
 const BUDGET_MS = 2 * TIMEOUT_MS + 500;
 const POOL_SIZE = 4;
+const CREATE_BODY = '{"amount":"10","currency":"EUR","paymentOptions":[{"asset":"USDT","chain":"TRON"}]}';
 
 interface Outcome {
   name: string;
@@ -58,7 +59,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
   let merchant: Merchant;
   // Requests that must reach the store: admin reads are never cached, an admin write is a
   // transaction, a merchant's checkout list is read from the store each time, and /readyz pings
-  // the store. (A fee preview of a new amount no longer is one: the schedule and rate it needs
+  // the store, and so does a checkout create. (A fee preview of a new amount no longer is one: the schedule and rate it needs
   // are cached facts, so it keeps answering through an outage.)
   let probes: [name: string, send: () => Promise<Answer>][];
 
@@ -129,6 +130,21 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
           }),
       ],
       ['checkout list', () => merchant.get('/api/v1/cp/psp/hosted-pay?limit=1')],
+      // Written in batches on PostgreSQL (features/checkouts/create-batch.ts): a batch's statement
+      // failing on a dead connection must still answer each of its creates 503.
+      [
+        'checkout create',
+        () =>
+          request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
+            method: 'POST',
+            headers: {
+              ...merchant.signed(CREATE_BODY),
+              authorization: `Bearer ${merchant.token}`,
+              'content-type': 'application/json',
+            },
+            body: CREATE_BODY,
+          }),
+      ],
       ['readyz', () => request(`${server.url}/readyz`)],
     ];
   });

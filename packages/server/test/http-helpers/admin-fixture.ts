@@ -116,6 +116,7 @@ export async function createAdminFixture(
       admin: env.services.admin,
       checkouts: env.services.checkouts,
       pay: env.services.pay,
+      events: env.services.events,
       webhooks: env.services.webhooks,
       now,
       logger: false,

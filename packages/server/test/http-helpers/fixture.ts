@@ -24,6 +24,7 @@ export interface KeyOptions {
   rateLimitPerMinute?: number;
   expiresAt?: string;
   ipAllowList?: string[];
+  requireSignatureV2?: boolean;
 }
 
 export interface HttpFixture {
@@ -49,7 +50,7 @@ const ctx = { operator: 'test' };
 
 export async function createFixture(
   configOverrides: Partial<Config> = {},
-  serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks'> = {},
+  serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks' | 'events'> = {},
 ): Promise<HttpFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-http-'));
   // Security tests fail authentication on purpose, many times, from one address.
@@ -71,6 +72,7 @@ export async function createFixture(
       admin: services.admin,
       checkouts: services.checkouts,
       pay: services.pay,
+      events: services.events,
       webhooks: services.webhooks,
       evm: services.evm,
       now,

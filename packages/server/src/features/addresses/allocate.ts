@@ -3,7 +3,8 @@ import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import type { ChainTable } from '../../store/schema.js';
+import type { Insertable } from 'kysely';
+import type { ChainTable, DepositAddressTable } from '../../store/schema.js';
 import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
 
 /** Parsed account keys by id: parsing and the `/0` step cost more than deriving one child. */
@@ -40,14 +41,10 @@ export interface ReservedIndex {
   index: number;
 }
 
-type AddressChain = Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>;
+export type AddressChain = Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>;
 
-/**
- * Takes the next index of `chain`'s key: an UPDATE of its counter, which locks the row until the
- * transaction of `db` ends (so two never take the same index). Run on the store itself it is a
- * transaction of its own, and an index a failed create took is skipped, never handed out again.
- */
-export async function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
+/** The id of `chain`'s account key, or CHAIN_NOT_CONFIGURED. */
+export function keyOf(chain: AddressChain): string {
   if (chain.account_key_id === null) {
     throw new HostpayError(
       'CHAIN_NOT_CONFIGURED',
@@ -55,7 +52,17 @@ export async function reserveIndex(db: Db, chain: AddressChain): Promise<Reserve
       { chain: chain.symbol },
     );
   }
-  const [bumped] = (await bumpIndex(db, { keyId: chain.account_key_id })).rows;
+  return chain.account_key_id;
+}
+
+/**
+ * Takes the next index of `chain`'s key: an UPDATE of its counter, which locks the row until the
+ * transaction of `db` ends (so two never take the same index). Run on the store itself it is a
+ * transaction of its own, and an index a failed create took is skipped, never handed out again.
+ */
+export async function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
+  const keyId = keyOf(chain);
+  const [bumped] = (await bumpIndex(db, { keyId })).rows;
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
   return { keyId: bumped.id, xpub: bumped.xpub, index: Number(bumped.next_index) - 1 };
 }
@@ -72,9 +79,21 @@ export async function recordAddress(
   owner: { checkoutId: string; optionId: string },
   at: string,
 ): Promise<AllocatedAddress> {
+  const row = addressRow(chain, reserved, owner, at);
+  await insertRow(trx, 'deposit_addresses', row);
+  return { address: row.address, accountKeyId: reserved.keyId, index: reserved.index };
+}
+
+/** The `deposit_addresses` row of a reserved index (derived here, written by the caller: recordAddress, or a batch). */
+export function addressRow(
+  chain: AddressChain,
+  reserved: ReservedIndex,
+  owner: { checkoutId: string; optionId: string },
+  at: string,
+): Insertable<DepositAddressTable> & { address: string } {
   const key = accountKey(reserved.keyId, reserved.xpub, chain.family, chain.network_type);
   const { address } = deriveAddress(key, reserved.index);
-  await insertRow(trx, 'deposit_addresses', {
+  return {
     id: newId('adr'),
     chain_id: chain.id,
     account_key_id: reserved.keyId,
@@ -83,8 +102,7 @@ export async function recordAddress(
     checkout_id: owner.checkoutId,
     option_id: owner.optionId,
     created_at: at,
-  });
-  return { address, accountKeyId: reserved.keyId, index: reserved.index };
+  };
 }
 
 /** The next deposit address of `chain`, taken and recorded inside the caller's transaction. */

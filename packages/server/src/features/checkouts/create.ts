@@ -3,7 +3,10 @@ import { HostpayError } from '../../errors.js';
 import { newId, randomChunk } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db, Store } from '../../store/store.js';
-import { recordAddress, reserveIndex } from '../addresses/allocate.js';
+import type { Insertable } from 'kysely';
+import { addressRow, reserveIndex, type ReservedIndex } from '../addresses/allocate.js';
+import type { CheckoutOptionTable, DepositAddressTable } from '../../store/schema.js';
+import type { CreateBatch } from './create-batch.js';
 import { appendEvent } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
@@ -141,12 +144,20 @@ export interface CreateContext {
   offer: (merchantId: string, wanted: { asset: string; chain: string }[] | null) => Offer | Promise<Offer>;
   /** The merchant's tolerance: `loadTolerance`, possibly from a cache. */
   tolerance: (merchantId: string) => { percent: string } | Promise<{ percent: string }>;
+  /** PostgreSQL: where the rows go instead of a transaction of their own (create-batch.ts). */
+  batch?: CreateBatch | undefined;
 }
 
 /** A new checkout, and its view as exact JSON: written once, for the `checkout.created` event and the answer. */
 export interface CreatedCheckout {
   checkout: LoadedCheckout;
   json: string;
+}
+
+/** A create's rows, built before they are written: what a batch writes (create-batch.ts). */
+export interface BuiltCheckout extends CreatedCheckout {
+  addresses: Insertable<DepositAddressTable>[];
+  at: string;
 }
 
 /**
@@ -221,37 +232,26 @@ export async function createCheckout(
     created_at: at,
     updated_at: at,
   };
-  // On PostgreSQL a key's counter row is one lock shared by every create on its chain: taken inside
-  // the transaction it is held through every statement after it (a round trip each) until COMMIT.
-  // Taken first in a statement of its own it is held for that statement; the price is a skipped
-  // index when the create then fails. On SQLite writes are serial anyway, and a statement of its
-  // own would be a COMMIT of its own.
-  const early =
-    store.dialect === 'postgres' ? await Promise.all(priced.map(({ c }) => reserveIndex(store.db, c.chainRow))) : null;
-  return store.writeTransaction(async (trx) => {
-    await insertRow(trx, 'checkouts', row);
+  const build = (reserved: ReservedIndex[]): BuiltCheckout => {
     const options: OptionRow[] = [];
+    const addresses: Insertable<DepositAddressTable>[] = [];
     for (const [i, { c, p }] of priced.entries()) {
       const optionId = newId('opt');
-      const reserved = early?.[i] ?? (await reserveIndex(trx, c.chainRow));
-      const { address } = await recordAddress(trx, c.chainRow, reserved, { checkoutId: id, optionId }, at);
-      const option = {
+      const address = addressRow(c.chainRow, reserved[i]!, { checkoutId: id, optionId }, at);
+      addresses.push(address);
+      options.push({
         id: optionId,
         checkout_id: id,
         position: options.length,
         asset_id: c.assetId,
         chain_id: c.chainRow.id,
         network_id: c.networkId,
-        address,
+        address: address.address,
         amount_due: decimalText(p.amountDue),
         rate: decimalText(p.rate),
         fee_in_asset: decimalText(p.feeInAsset),
         net_amount: decimalText(p.netAmount),
         confirmations_required: c.chainRow.confirmations_required,
-      };
-      await insertRow(trx, 'checkout_options', option);
-      options.push({
-        ...option,
         asset_symbol: c.asset,
         asset_decimals: c.assetDecimals,
         chain_symbol: c.chain,
@@ -260,7 +260,6 @@ export async function createCheckout(
         token_contract: c.tokenContract,
       });
     }
-    await appendTimeline(trx, id, 0, 'open', null, at);
     // The checkout as written (a GET reads back the same: checkout-flow.test.ts compares them).
     const checkout: LoadedCheckout = {
       row,
@@ -270,7 +269,45 @@ export async function createCheckout(
     };
     // The fee as previewed: row.fee is this object's exact JSON, so the answer is the same as a GET's.
     const json = writeExactJson(checkoutView(checkout, ctx.publicBaseUrl, fee));
-    await appendEvent(trx, merchantId, 'checkout.created', json, at);
-    return { checkout, json };
+    return { checkout, json, addresses, at };
+  };
+  // PostgreSQL: indices from blocks taken ahead, rows written with the other creates of this turn
+  // of the event loop in one statement (create-batch.ts).
+  if (ctx.batch !== undefined) {
+    const batch = ctx.batch;
+    const built = build(await Promise.all(priced.map(({ c }) => batch.indices.take(c.chainRow))));
+    await batch.write(built);
+    return { checkout: built.checkout, json: built.json };
+  }
+  return store.writeTransaction(async (trx) => {
+    const reserved: ReservedIndex[] = [];
+    for (const { c } of priced) reserved.push(await reserveIndex(trx, c.chainRow));
+    const built = build(reserved);
+    await insertRow(trx, 'checkouts', row);
+    for (const [i, option] of built.checkout.options.entries()) {
+      await insertRow(trx, 'deposit_addresses', built.addresses[i]!);
+      await insertRow(trx, 'checkout_options', optionColumns(option));
+    }
+    await appendTimeline(trx, id, 0, 'open', null, at);
+    await appendEvent(trx, merchantId, 'checkout.created', built.json, at);
+    return { checkout: built.checkout, json: built.json };
   });
+}
+
+/** An option's own columns (an OptionRow also carries what the view joins in). */
+export function optionColumns(o: OptionRow): Insertable<CheckoutOptionTable> {
+  return {
+    id: o.id,
+    checkout_id: o.checkout_id,
+    position: o.position,
+    asset_id: o.asset_id,
+    chain_id: o.chain_id,
+    network_id: o.network_id,
+    address: o.address,
+    amount_due: o.amount_due,
+    rate: o.rate,
+    fee_in_asset: o.fee_in_asset,
+    net_amount: o.net_amount,
+    confirmations_required: o.confirmations_required,
+  };
 }

@@ -1,7 +1,7 @@
 import { Decimal, writeExactJson } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
-import { appendEvent, type EventType } from '../events/outbox.js';
+import { appendEvent, lockEventCounter, type EventType } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { nextEvent, optionAtThreshold, optionTotals } from './decide.js';
 import { checkoutFacts } from './engine-facts.js';
@@ -144,6 +144,9 @@ async function settle(
   }
   c.row.settled_option_id = credit.optionId;
   if (credit.amount.lte(0)) return c.row.merchant_id;
+  // Lock order (states.ts): the event counter before the wallet. A checkout paid in one step
+  // already holds it (its `processing` event); one that was `processing` takes it here.
+  await lockEventCounter(trx, c.row.merchant_id, ctx.dialect);
   const { posting, walletId } = await creditInTransaction(trx, ctx.dialect, {
     merchantId: c.row.merchant_id,
     assetId: credit.assetId,

@@ -1,6 +1,6 @@
-import { Checkout, writeExactJson } from '@hostpay/protocol';
+import { Checkout } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import { ok, send } from '../../admin/merchant-scope.js';
+import { ok, send } from '../../http/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
 import { Page } from '../../admin/views.js';
 import { DecimalString, Id, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
@@ -172,7 +172,7 @@ export async function checkoutAdminRoutes(
       },
     },
     async (req, reply) => {
-      const result = await svc.reportTransfer(req.body);
+      const result = await svc.reportTransfer(req.body, auditOf(req));
       return send(
         reply,
         result.created ? 201 : 200,
@@ -226,7 +226,8 @@ export async function checkoutAdminRoutes(
         },
       },
     },
-    async (req, reply) => send(reply, 200, successBody(await svc.retractTransfer(req.params.id), 'transfer retracted')),
+    async (req, reply) =>
+      send(reply, 200, successBody(await svc.retractTransfer(req.params.id, auditOf(req)), 'transfer retracted')),
   );
 
   app.post(
@@ -278,15 +279,13 @@ export async function checkoutAdminRoutes(
       return send(
         reply,
         200,
-        writeExactJson({
-          status: true,
-          message: 'checkouts',
-          isSuccess: true,
-          result: await svc.listAll(
+        successBody(
+          await svc.listAll(
             filter,
             pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
           ),
-        }),
+          'checkouts',
+        ),
       );
     },
   );

@@ -1,14 +1,16 @@
-import { Decimal, decimalText } from '@hostpay/protocol';
+import { Decimal, decimalText, jsonDecimal } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
 import { isoTime, ISO_TIME_HELP } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
+import type { TransferTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
 import { candidates, createCheckout, loadTolerance, type Offer } from './create.js';
+import { createBatch } from './create-batch.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
@@ -76,6 +78,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const tolerance = (merchantId: string) =>
     caches.through(tolerances.map, merchantId, () => loadTolerance(db, merchantId));
   const now = opts.now ?? Date.now;
+  // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
+  const batches = createBatch(store);
   const engine = (): EngineContext => ({
     dialect: store.dialect,
     publicBaseUrl: opts.publicBaseUrl(),
@@ -84,7 +88,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
   /** Runs a change and drops the wallet caches of a merchant it credited, once committed. */
-  async function change<T extends { evaluation?: EvaluateResult | null }>(
+  async function applyChange<T extends { evaluation?: EvaluateResult | null }>(
     fn: (trx: Db, ctx: EngineContext) => Promise<T>,
   ): Promise<T> {
     const ctx = engine();
@@ -94,17 +98,18 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return result;
   }
 
-  function created(merchantId: string, req: CreateCheckoutRequest) {
+  function createFor(merchantId: string, req: CreateCheckoutRequest) {
     const checked = checkCreateRequest(req, opts.sandbox);
     return createCheckout(store, fees, merchantId, checked, {
       publicBaseUrl: opts.publicBaseUrl(),
       nowMs: now(),
       offer,
       tolerance,
+      batch: batches?.(merchantId),
     });
   }
 
-  async function owned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
+  async function loadOwned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
     const row = await findCheckout(db, id);
     // Another merchant's checkout is "not found", never "forbidden": its existence is not revealed.
     if (row === undefined || (merchantId !== undefined && row.merchant_id !== merchantId))
@@ -143,6 +148,37 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return { items: await loadCheckouts(db, result.items), nextCursor: result.nextCursor };
   }
 
+  /**
+   * What the audit log keeps of a transfer and of the checkout it moved: the transfer's counting
+   * facts, and the checkout's status before and after with the posting a settlement credited.
+   */
+  const transferAudit = (t: TransferTable, evaluation: EvaluateResult | null) => {
+    const moved = evaluation !== null && evaluation.moves.length > 0 ? evaluation : null;
+    const timeline = moved?.checkout.timeline ?? [];
+    return {
+      chainId: t.chain_id,
+      txHash: t.tx_hash,
+      index: t.log_index,
+      toAddress: t.to_address,
+      assetId: t.asset_id,
+      amount: jsonDecimal(decimalText(t.amount)),
+      confirmations: t.confirmations,
+      retracted: t.retracted === 1,
+      checkoutId: t.checkout_id,
+      exception: t.exception,
+      ...(moved === null
+        ? {}
+        : {
+            checkout: {
+              from: timeline[timeline.length - moved.moves.length - 1]?.status ?? null,
+              moves: moved.moves,
+              status: moved.checkout.row.status,
+              creditedPostingId: moved.checkout.row.credited_posting_id,
+            },
+          }),
+    };
+  };
+
   const outcome = (o: ReportOutcome, symbols: { chain: string; asset: string }) => ({
     transfer: transferView(o.transfer, symbols),
     checkout: o.evaluation ? view(o.evaluation.checkout) : null,
@@ -159,22 +195,22 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   return {
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
-      return view((await created(merchantId, req)).checkout);
+      return view((await createFor(merchantId, req)).checkout);
     },
 
     /** `create`, answered as the exact JSON the `checkout.created` event holds (the HTTP route's answer). */
     async createJson(merchantId: string, req: CreateCheckoutRequest): Promise<string> {
-      return (await created(merchantId, req)).json;
+      return (await createFor(merchantId, req)).json;
     },
 
-    get: async (merchantId: string | undefined, id: string) => view(await owned(merchantId, id)),
+    get: async (merchantId: string | undefined, id: string) => view(await loadOwned(merchantId, id)),
 
     listForMerchant: (merchantId: string, filter: Omit<CheckoutFilter, 'merchantId'>, req: PageRequest) =>
       list({ ...filter, merchantId }, req, 'desc'),
 
     async cancel(merchantId: string, id: string) {
-      await owned(merchantId, id);
-      const result = await change(async (trx, ctx) => ({
+      await loadOwned(merchantId, id);
+      const result = await applyChange(async (trx, ctx) => ({
         evaluation: await evaluate(trx, id, ctx, { event: { kind: 'merchant_cancel' } }),
       }));
       return view(result.evaluation.checkout);
@@ -191,7 +227,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
           'NOT_FOUND',
           'simulate-payment exists only on a sandbox server (hostpay serve --sandbox or --demo)',
         );
-      const c = await owned(merchantId, id);
+      const c = await loadOwned(merchantId, id);
       const chain = req.chain.toUpperCase();
       const asset = req.asset.toUpperCase();
       const onChain = c.options.filter((o) => o.chain_symbol === chain);
@@ -224,8 +260,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         amount,
         confirmations: req.confirmations ?? option.confirmations_required,
       };
-      const result = await change((trx, ctx) => reportTransfer(trx, report, ctx));
-      return result.evaluation ? view(result.evaluation.checkout) : view(await owned(merchantId, id));
+      const result = await applyChange((trx, ctx) => reportTransfer(trx, report, ctx));
+      return result.evaluation ? view(result.evaluation.checkout) : view(await loadOwned(merchantId, id));
     },
 
     // --- operators -------------------------------------------------------------------------
@@ -237,13 +273,13 @@ export function checkoutService(opts: CheckoutServiceOptions) {
 
     /** One checkout of any merchant, naming its merchant. */
     async getAny(id: string) {
-      const [one] = await withMerchants(db, [await owned(undefined, id)], view);
+      const [one] = await withMerchants(db, [await loadOwned(undefined, id)], view);
       return one!;
     },
 
     /** What a settle would credit, and where: computed by the settle's own code (review.ts), nothing written. */
     async settlePreview(id: string, req: { asset?: string | undefined; chain?: string | undefined }) {
-      const c = await owned(undefined, id);
+      const c = await loadOwned(undefined, id);
       if (c.row.status !== 'needs_review')
         throw new HostpayError(
           'CHECKOUT_STATE_CONFLICT',
@@ -259,28 +295,62 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return settlePreview(db, c, quote);
     },
 
-    async reportTransfer(report: TransferReport) {
-      const result = await change((trx, ctx) => reportTransfer(trx, report, ctx));
+    /** `audit`: the operator (or `evm-watch`) reporting it; every report that changes something is audited. */
+    async reportTransfer(report: TransferReport, audit: AuditContext) {
+      const result = await applyChange(async (trx, ctx) => {
+        const before = await trx
+          .selectFrom('transfers as t')
+          .innerJoin('chains as c', 'c.id', 't.chain_id')
+          .selectAll('t')
+          .where('c.symbol', '=', report.chain.toUpperCase())
+          .where('t.tx_hash', '=', report.txHash)
+          .where('t.log_index', '=', report.index)
+          .executeTakeFirst();
+        const r = await reportTransfer(trx, report, ctx);
+        // A repeat that changed nothing (same confirmations) wrote nothing: no entry.
+        if (r.created || r.transfer.updated_at !== before?.updated_at)
+          await recordAudit(trx, audit, {
+            action: 'transfer.report',
+            objectType: 'transfer',
+            objectId: r.transfer.id,
+            before: before === undefined ? null : transferAudit(before, null),
+            after: transferAudit(r.transfer, r.evaluation),
+          });
+        return r;
+      });
       return {
         created: result.created,
         ...outcome(result, await symbolsOf(result.transfer.chain_id, result.transfer.asset_id)),
       };
     },
 
-    async retractTransfer(id: string) {
-      const result = await change((trx, ctx) => retractTransfer(trx, id, ctx));
+    async retractTransfer(id: string, audit: AuditContext) {
+      const result = await applyChange(async (trx, ctx) => {
+        const before = await trx.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
+        const r = await retractTransfer(trx, id, ctx);
+        if (before !== undefined && before.retracted === 0)
+          await recordAudit(trx, audit, {
+            action: 'transfer.retract',
+            objectType: 'transfer',
+            objectId: id,
+            before: transferAudit(before, null),
+            after: transferAudit(r.transfer, r.evaluation),
+          });
+        return r;
+      });
       return outcome(result, await symbolsOf(result.transfer.chain_id, result.transfer.asset_id));
     },
 
     async attachTransfer(id: string, checkoutId: string, audit: AuditContext) {
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
+        const before = await trx.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
         const r = await attachTransfer(trx, id, checkoutId, ctx);
         await recordAudit(trx, audit, {
           action: 'transfer.attach',
           objectType: 'transfer',
           objectId: id,
-          before: { checkoutId: null },
-          after: { checkoutId },
+          before: before === undefined ? null : transferAudit(before, null),
+          after: transferAudit(r.transfer, r.evaluation),
         });
         return r;
       });
@@ -309,9 +379,9 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       req: { asset?: string | undefined; chain?: string | undefined },
       audit: AuditContext,
     ) {
-      const c = await owned(undefined, id);
+      const c = await loadOwned(undefined, id);
       const { settlement } = await settlementQuote(db, fees, c, req);
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {
           action: 'checkout.settle',
@@ -326,8 +396,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async rejectReview(id: string, audit: AuditContext) {
-      const c = await owned(undefined, id);
-      const result = await change(async (trx, ctx) => {
+      const c = await loadOwned(undefined, id);
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_reject' } });
         await recordAudit(trx, audit, {
           action: 'checkout.reject',
@@ -357,7 +427,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         .execute();
       let moved = 0;
       for (const { id } of due) {
-        const result = await change(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
+        const result = await applyChange(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
         if (result.evaluation.moves.length > 0) moved++;
       }
       return moved;

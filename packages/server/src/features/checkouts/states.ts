@@ -4,16 +4,10 @@
  * not name is refused, so no code path can invent a move.
  */
 
-export const CHECKOUT_STATUSES = [
-  'open',
-  'underpaid',
-  'processing',
-  'settled',
-  'expired',
-  'canceled',
-  'needs_review',
-  'invalid',
-] as const;
+import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
+
+/** The contract's statuses (protocol/src/checkout-status.ts). */
+export const CHECKOUT_STATUSES = CHECKOUT_STATUS_VALUES;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 export const CHECKOUT_REASONS = [
@@ -88,6 +82,21 @@ export const TRANSITIONS: readonly Row[] = [
     to: () => ({ status: 'invalid', reason: 'rejected_by_operator' }),
   },
 ];
+
+/**
+ * Lock order (PostgreSQL row locks; SQLite has one writer and no row locks). Every write
+ * transaction takes the rows it locks in this order, and never goes back up the list:
+ *
+ * 1. the checkout row (`lockCheckout`, engine.ts), one checkout per transaction;
+ * 2. the merchant's event counter (`event_sequences`: `appendEvent` or `lockEventCounter`, events/outbox.ts);
+ * 3. the wallet row (`lockWallet`: a settlement's credit, an operator's posting).
+ *
+ * A settlement takes the counter before the wallet even when it writes its event after the credit
+ * (`lockEventCounter` in engine.ts `settle`, and in ledger/service.ts `postToLedger`): a checkout
+ * paid in one step takes the counter for its `processing` event and then the wallet, so one that
+ * was already `processing` must not take the wallet first (the two deadlocked: 40P01). A deadlock
+ * or serialization failure that still happens is retried by the store (store/retry.ts).
+ */
 
 /** States nothing moves out of. */
 export const FINAL_STATUSES: ReadonlySet<CheckoutStatus> = new Set(['settled', 'invalid']);

@@ -2,12 +2,33 @@ import { EVENT_TYPE_VALUES } from '@hostpay/protocol';
 import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import { fanOut } from '../webhooks/queue.js';
-import { announceEvents } from '../webhooks/wakeup.js';
+import { announceEvents } from './wakeup.js';
 
 /** Every event type of the contract (spec/checkout.md, "Events and webhooks"): the wire list. */
 export const EVENT_TYPES = EVENT_TYPE_VALUES;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What subscribers of the outbox see of an appended event. */
+export interface OutboxEvent {
+  id: string;
+  merchantId: string;
+  sequence: number;
+  type: string;
+}
+
+/**
+ * Work that commits with every appended event, inside its transaction (webhooks queue the
+ * deliveries it owes): returns how many deliveries it queued, so the commit wakes the delivery
+ * workers only when there are some.
+ */
+export type OutboxSubscriber = (trx: Db, event: OutboxEvent, at: string) => Promise<number>;
+
+const subscribers = new Set<OutboxSubscriber>();
+
+/** Runs `subscriber` inside the transaction of every event appended from now on (once, however often subscribed). */
+export function subscribeToOutbox(subscriber: OutboxSubscriber): void {
+  subscribers.add(subscriber);
+}
 
 export interface AppendedEvent {
   id: string;
@@ -24,6 +45,23 @@ const bumpSequence = prepared(['merchantId'], (db, v) =>
     .where('merchant_id', '=', v.merchantId as string)
     .returning('last_sequence'),
 );
+
+/**
+ * Takes the merchant's event counter row before a wallet row (PostgreSQL; SQLite's one writer
+ * needs no row locks), for a transaction that will credit or debit a wallet and then write an
+ * event: the lock order of features/checkouts/states.ts ("Lock order"), so that it never waits
+ * for the wallet while holding the counter opposite a transaction that does the reverse.
+ * Nothing is locked when the merchant has no event yet (its first event inserts the row).
+ */
+export async function lockEventCounter(trx: Db, merchantId: string, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await trx
+    .selectFrom('event_sequences')
+    .select('merchant_id')
+    .where('merchant_id', '=', merchantId)
+    .forUpdate()
+    .execute();
+}
 
 /**
  * Writes one event to the outbox inside the caller's transaction, so an event exists exactly when
@@ -67,9 +105,11 @@ export async function appendEvent(
     data: `{"object":${objectJson}}`,
     created_at: at,
   });
-  // The deliveries the event owes commit with it (features/webhooks/queue.ts); the workers and
-  // the merchant's open event streams are woken by the commit (features/webhooks/wakeup.ts).
-  const queued = await fanOut(trx, { id, merchantId, sequence: Number(sequence), type }, at);
+  // What subscribers owe the event commits with it (the webhooks' deliveries); the workers and
+  // the merchant's open event streams are woken by the commit (wakeup.ts).
+  let queued = 0;
+  for (const subscriber of subscribers)
+    queued += await subscriber(trx, { id, merchantId, sequence: Number(sequence), type }, at);
   await announceEvents(trx, merchantId, queued > 0);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
 }

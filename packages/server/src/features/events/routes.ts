@@ -2,44 +2,33 @@ import { WEBHOOK_PATHS, WebhookEvent } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
-import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
+import { IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
-import { successBody } from '../../http/success-body.js';
-import {
-  BASE_ERRORS,
-  merchantScope,
-  MerchantQuery,
-  ok,
-  okPage,
-  send,
-  WRITE_ERRORS,
-  type WebhookRouteContext,
-} from '../webhooks/route-kit.js';
+import type { AdminIdempotency } from '../../http/idempotency.js';
+import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../http/merchant-scope.js';
+import type { RouteContext } from '../../http/route-context.js';
+import type { Events } from './feature.js';
 import { parseTypes } from './service.js';
 import { envelopeJson } from '../../http/success-body.js';
 
-const Redelivered = Type.Object(
-  {
-    eventId: Type.String(),
-    deliveries: Type.Array(
-      Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false }),
-    ),
-  },
-  { additionalProperties: false },
-);
+/** What the events routes need beyond the common route context. */
+export interface EventRouteContext extends RouteContext {
+  events?: Events | undefined;
+  idempotency?: AdminIdempotency | undefined;
+}
 
 /**
  * The merchant's events (spec/checkout.md, "Events and webhooks"): the same JSON that webhooks
- * carry, readable by polling, and redelivery of one of them. Scope events:read; redelivery is a
- * webhook action (webhooks:write).
+ * carry, readable by polling and as a stream. Scope events:read; redelivery of one of them is a
+ * webhook action (webhooks/routes.ts).
  */
-export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContext): Promise<void> {
-  const webhooks = ctx.webhooks;
-  if (webhooks === undefined) return;
-  const merchantOf = merchantScope(app, ctx, '{"endpointId": "we_…"}');
+export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext): Promise<void> {
+  const events = ctx.events;
+  if (events === undefined) return;
+  const merchantOf = merchantScope(app, ctx, 8 * 1024, '{"endpointId": "we_…"}');
   // Open streams would hold the shutdown until they end by themselves.
-  app.addHook('preClose', async () => webhooks.streams.closeAll());
+  app.addHook('preClose', async () => events.streams.closeAll());
 
   app.get(
     WEBHOOK_PATHS.events,
@@ -74,7 +63,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
     async (req, reply) => {
       const merchantId = await merchantOf(req, req.query.merchantId);
       const { afterSequence } = req.query;
-      const result = await webhooks.events.list(merchantId, {
+      const result = await events.events.list(merchantId, {
         ...pageOf(req.query),
         types: parseTypes(req.query.type),
         afterSequence: afterSequence === undefined ? undefined : Number(afterSequence),
@@ -147,7 +136,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
       const maxSeconds =
         asked === 0 ? 0 : Math.max(1, Math.min(asked, Math.floor((Math.min(...limits) - ctx.now()) / 1000)));
       const { afterSequence } = req.query;
-      await webhooks.streams.serve(req, reply, {
+      await events.streams.serve(req, reply, {
         merchantId,
         types: parseTypes(req.query.type),
         afterSequence: afterSequence === undefined ? undefined : Number(afterSequence),
@@ -175,39 +164,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: WebhookRouteContex
       send(
         reply,
         200,
-        envelopeJson(await webhooks.events.get(await merchantOf(req, req.query.merchantId), req.params.id)),
+        envelopeJson(await events.events.get(await merchantOf(req, req.query.merchantId), req.params.id)),
       ),
-  );
-
-  app.post(
-    WEBHOOK_PATHS.redeliver,
-    {
-      bodyLimit: 1024,
-      schema: {
-        tags: ['webhooks'],
-        operationId: 'redeliverEvent',
-        summary: 'Send one event again',
-        description:
-          "Queues the event again, with the same webhook-id: to `endpointId` if given (even if it does not subscribe to the type), else to every enabled endpoint that subscribes to it. Each send shows in the endpoint's deliveries.",
-        security: SECURITY.merchant,
-        headers: IdempotencyHeaders,
-        params: IdParams('event'),
-        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
-        body: Type.Object(
-          { endpointId: Type.Optional(Id('webhook endpoint')) },
-          { additionalProperties: false, description: 'no body, {} or {endpointId}' },
-        ),
-        response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(WRITE_ERRORS) },
-      },
-      config: { scope: 'webhooks:write' },
-    },
-    async (req, reply) => {
-      const merchantId = await merchantOf(req, req.query.merchantId);
-      return send(
-        reply,
-        202,
-        successBody(await webhooks.endpoints.redeliver(merchantId, req.params.id, req.body.endpointId), 'event queued'),
-      );
-    },
   );
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EVENT_STREAM_KEEPALIVE_MS } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
-import type { WakeBus } from '../webhooks/wakeup.js';
+import type { WakeBus } from './wakeup.js';
 import { eventJson } from './view.js';
 
 /**

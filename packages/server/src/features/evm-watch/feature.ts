@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
-import type { CheckoutService } from '../checkouts/service.js';
-import { systemResolver, type Resolver } from '../webhooks/guard.js';
+import type { ChainPort } from '../checkouts/watch-targets.js';
+import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { EvmWatchMetrics } from './metrics.js';
 import { watchAdmin } from './service.js';
 import { EvmWatcher, type WatcherOptions } from './watcher.js';
@@ -9,7 +9,8 @@ import { EvmWatcher, type WatcherOptions } from './watcher.js';
 export interface EvmWatchFeatureOptions {
   store: Store;
   box: SecretBox;
-  checkouts: CheckoutService;
+  /** The checkouts feature's port for chain watchers (reports, retractions, what to watch). */
+  checkouts: ChainPort;
   sandbox: boolean;
   now?: () => number;
   /** DNS for the RPC address checks; tests answer with chosen addresses. Default: the system resolver. */

@@ -1,9 +1,8 @@
 import type { LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HostpayError } from '../../errors.js';
-import { addressKind, type AddressKind } from '../webhooks/addresses.js';
-import { bareHost, checkAddresses, lookupThrough, RefusedAddress, type Resolver } from '../webhooks/guard.js';
+import type { AddressKind } from '../../outbound/addresses.js';
+import { bareHost, checkAddresses, RefusedAddress, type Resolver } from '../../outbound/guard.js';
+import { guardedFetch } from '../../outbound/fetch.js';
 
 /**
  * RPC URLs: checked like webhook URLs (the SSRF guard of features/webhooks, with its address
@@ -101,60 +100,14 @@ export async function checkRpcUrl(text: string, guard: RpcGuard): Promise<URL> {
   return url;
 }
 
-const rpcLookup = (guard: RpcGuard) => lookupThrough((host) => checkedRpcAddresses(host, guard));
-
-const MAX_ANSWER = 64 * 1024 * 1024;
-
 /**
- * A `fetch` for viem's http transport whose every connection goes through the guard: the
- * agents' DNS lookup checks what a name resolves to when connecting (DNS rebinding included), and
- * an IP literal is checked before the request. Answers are capped (a block with its transactions
- * is a few MB).
+ * A `fetch` for viem's http transport whose every connection goes through the RPC address check
+ * (outbound/fetch.ts). Answers are capped: a block with its transactions is a few MB.
  */
-export function guardedFetch(guard: RpcGuard) {
-  const common = { keepAlive: true, maxSockets: 8, lookup: rpcLookup(guard) as never };
-  const agents = { http: new HttpAgent(common), https: new HttpsAgent(common) };
-  const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    const host = bareHost(url);
-    if (addressKind(host) !== undefined) await checkedRpcAddresses(host, guard);
-    const body = typeof init?.body === 'string' ? Buffer.from(init.body, 'utf8') : Buffer.alloc(0);
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => {
-      headers[k] = v;
-    });
-    headers['content-length'] = String(body.length);
-    const signal = init?.signal ?? undefined;
-    return new Promise<Response>((resolve, reject) => {
-      const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = request(url, {
-        method: init?.method ?? 'POST',
-        headers,
-        agent: url.protocol === 'https:' ? agents.https : agents.http,
-        ...(signal ? { signal } : {}),
-      });
-      req.on('error', reject);
-      req.on('response', (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_ANSWER) res.destroy(new Error('RPC answer larger than 64 MB'));
-          else chunks.push(c);
-        });
-        res.on('error', reject);
-        res.on('end', () => {
-          const h = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: h }));
-        });
-      });
-      req.end(body);
-    });
-  };
-  const close = () => {
-    agents.http.destroy();
-    agents.https.destroy();
-  };
-  return { fetchFn, close };
-}
+export const rpcFetch = (guard: RpcGuard) =>
+  guardedFetch({
+    check: (host) => checkedRpcAddresses(host, guard),
+    maxSockets: 8,
+    maxAnswerBytes: 64 * 1024 * 1024,
+    what: 'RPC answer',
+  });

@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
-import { bareHost } from '../webhooks/guard.js';
-import { checkedRpcAddresses, guardedFetch, type RpcGuard } from './rpc-url.js';
+import { bareHost } from '../../outbound/guard.js';
+import { checkedRpcAddresses, rpcFetch, type RpcGuard } from './rpc-url.js';
 
 export type Viem = typeof import('viem');
 
@@ -31,7 +31,7 @@ export const loadViem = (): Promise<Viem> => {
 };
 
 /**
- * A viem client for one node. http(s): every connection through the SSRF guard (guardedFetch),
+ * A viem client for one node. http(s): every connection through the SSRF guard (rpcFetch),
  * JSON-RPC batches of up to 25 calls, no retries of viem's own (the watcher backs off a whole
  * round). ws(s): the address is checked before connecting; the socket library connects itself.
  */
@@ -54,7 +54,7 @@ export async function openRpc(url: string, guard: RpcGuard, timeoutMs: number): 
       },
     };
   }
-  const fetcher = guardedFetch(guard);
+  const fetcher = rpcFetch(guard);
   const transport = viem.http(url, {
     fetchFn: fetcher.fetchFn,
     batch: { batchSize: 25, wait: 0 },

@@ -5,7 +5,7 @@ import { invalid } from '../../admin/deps.js';
 import { checkConfirmations } from '../catalog/fields.js';
 import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import type { Resolver } from '../webhooks/guard.js';
+import type { Resolver } from '../../outbound/guard.js';
 import {
   blockOf,
   DEFAULT_POLL_MS,

@@ -9,7 +9,9 @@ import { required, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { keyedQueue } from './wallet-queue.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 
 export interface PostingRequest {
   walletId: string;
@@ -67,6 +69,13 @@ export async function postToLedger(
   if (key.length > 128) throw new HostpayError('INVALID_QUERY', 'idempotency key must be at most 128 characters');
 
   const result = await store.writeTransaction(async (trx) => {
+    // Lock order (features/checkouts/states.ts): the merchant's event counter, then the wallet.
+    const owner = await trx
+      .selectFrom('wallets')
+      .select('merchant_id')
+      .where('id', '=', req.walletId)
+      .executeTakeFirst();
+    if (owner !== undefined) await lockEventCounter(trx, owner.merchant_id, store.dialect);
     const wallet = await lockWallet(trx, req.walletId, store.dialect);
     if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
     const asset = await trx
@@ -154,8 +163,12 @@ export const postingView = (p: LedgerPostingTable) => ({
 /** The ledger as the admin API uses it: post to a wallet, read its postings. */
 export function ledgerAdmin({ store, caches }: AdminDeps) {
   const db = store.db;
+  const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   return {
-    post: (req: PostingRequest, ctx: AuditContext) => postToLedger(store, caches, req, ctx),
+    post: (req: PostingRequest, ctx: AuditContext) =>
+      inLine === undefined
+        ? postToLedger(store, caches, req, ctx)
+        : inLine(req.walletId, () => postToLedger(store, caches, req, ctx)),
 
     async listPostings(walletId: string, req: PageRequest) {
       await required(

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { successSchema } from '../../http/success-body.js';
 
 const Amount = (description: string) => Type.Number({ description: `${description}; exact decimal literal` });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -75,10 +76,7 @@ export const PayStatus = Type.Object(
   { additionalProperties: false },
 );
 
-export const PayStatusEnvelope = Type.Object(
-  { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: PayStatus },
-  { additionalProperties: false, description: "The payment page's state." },
-);
+export const PayStatusEnvelope = successSchema(PayStatus, "The payment page's state.");
 
 export const PayParams = Type.Object(
   { id: Type.String({ maxLength: 100, description: 'checkout id (chk_…)' }) },

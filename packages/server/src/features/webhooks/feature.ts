@@ -1,12 +1,10 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
-import { eventService } from '../events/service.js';
-import { eventStreams, type StreamOptions } from '../events/stream.js';
-import { systemResolver, type Resolver } from './guard.js';
+import type { Events } from '../events/feature.js';
+import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
 import { webhookService } from './service.js';
-import { WakeBus } from './wakeup.js';
 import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
@@ -20,24 +18,20 @@ export interface WebhookFeatureOptions {
   /** DNS for the SSRF guard; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
-  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch'>>;
-  /** Event streams: how often one looks at the store when nothing woke it (tests). */
-  streams?: Pick<StreamOptions, 'pollMs'>;
-  /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
-  postgres?: { url: string; schema: string };
+  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch' | 'identity'>>;
+  /** The events feature: its wake-ups start the workers when a commit queued deliveries. */
+  events: Pick<Events, 'deliveries'>;
 }
 
 /**
- * Events and webhooks, wired once: the events API, the endpoints API, the operators' view and
- * the delivery worker (created stopped: the server starts it, tests may drive it by hand).
+ * Webhooks, wired once: the endpoints API, the operators' view and the delivery worker (created
+ * stopped: the server starts it, tests may drive it by hand). Events come from the events feature.
  */
 export function createWebhooks(opts: WebhookFeatureOptions) {
   const now = opts.now ?? Date.now;
   const guard = { sandbox: opts.sandbox, resolve: opts.resolve ?? systemResolver };
   const sender = new WebhookSender(guard);
   const metrics = new WebhookMetrics(opts.store, now);
-  // Commits wake the workers and the event streams of this store (wakeup.ts).
-  const bus = new WakeBus(opts.store, opts.postgres);
   const workerOptions = {
     store: opts.store,
     box: opts.box,
@@ -45,17 +39,13 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     now,
     metrics,
     log: opts.log ?? { warn: () => undefined },
-    wakeups: bus.deliveries,
+    wakeups: opts.events.deliveries,
     ...opts.worker,
   };
   const worker = new WebhookWorker(workerOptions);
   const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
   const health = webhookAdmin(opts.store.db, now);
-  const streams = eventStreams(opts.store.db, { wakeups: bus, ...opts.streams });
   return {
-    events: eventService(opts.store.db),
-    /** Open Server-Sent Events streams of events (`hostpay listen`). */
-    streams,
     endpoints,
     admin: {
       ...health,
@@ -73,9 +63,7 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     /** Another worker over the same store, as a second instance would run (tests). */
     spawnWorker: (overrides: Partial<WorkerOptions> = {}) => new WebhookWorker({ ...workerOptions, ...overrides }),
     async close() {
-      streams.closeAll();
       await worker.stop();
-      await bus.close();
       sender.close();
     },
   };

@@ -1,19 +1,15 @@
 import { newId } from '../../store/ids.js';
 import { prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import { announceQueued } from './wakeup.js';
+import { subscribeToOutbox, type OutboxEvent } from '../events/outbox.js';
+import { announceQueued } from '../events/wakeup.js';
 
 /**
  * The delivery queue: one `webhook_deliveries` row per (endpoint, event) send that is owed. Rows
  * are written in the transaction that writes the event (fan-out), so an event and the deliveries
  * it owes commit together and a crash between the two cannot lose one.
  */
-export interface QueuedEvent {
-  id: string;
-  merchantId: string;
-  sequence: number;
-  type: string;
-}
+export type QueuedEvent = OutboxEvent;
 
 /** Whether an endpoint with this `enabled_events` text wants an event type ('[]': every type). */
 export function subscribed(enabledEvents: string, type: string): boolean {
@@ -83,3 +79,7 @@ export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<n
   );
   return ids.length;
 }
+
+// Every event appended anywhere owes its deliveries, in its own transaction: subscribed when the
+// webhooks feature is loaded, as the composition does at start-up.
+subscribeToOutbox(fanOut);

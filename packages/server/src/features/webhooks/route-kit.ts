@@ -1,9 +1,9 @@
-import type { AdminIdempotency } from '../../admin/idempotency.js';
+import type { AdminIdempotency } from '../../http/idempotency.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
-import { merchantScope as scope } from '../../admin/merchant-scope.js';
+import { merchantScope as scope } from '../../http/merchant-scope.js';
 import type { Webhooks } from './feature.js';
 
-export { BASE_ERRORS, MerchantQuery, ok, okPage, send, WRITE_ERRORS } from '../../admin/merchant-scope.js';
+export { BASE_ERRORS, MerchantQuery, ok, okPage, send, WRITE_ERRORS } from '../../http/merchant-scope.js';
 
 /** What the events and webhook-endpoint routes need beyond the common route context. */
 export interface WebhookRouteContext extends RouteContext {

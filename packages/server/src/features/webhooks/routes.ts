@@ -10,7 +10,7 @@ import type { Metric } from 'prom-client';
 import { Id, IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
-import { successBody } from '../../http/success-body.js';
+import { successBody, successPageBody } from '../../http/success-body.js';
 import {
   BASE_ERRORS,
   merchantScope,
@@ -39,6 +39,58 @@ const Replayed = Type.Object(
 const Query = Type.Object(MerchantQuery, { additionalProperties: false });
 const URL_ERRORS = [...WRITE_ERRORS, 'INVALID_URL'] as const;
 const scope = { scope: 'webhooks:write' as const };
+
+const Redelivered = Type.Object(
+  {
+    eventId: Type.String(),
+    deliveries: Type.Array(
+      Type.Object({ endpointId: Type.String(), deliveryId: Type.String() }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Redelivery of one event (webhooks:write), at the events' path. Its own scope, registered right
+ * after the events routes, with their body example.
+ */
+export async function eventRedeliverRoutes(app: TypedApp, ctx: WebhookRouteContext): Promise<void> {
+  const webhooks = ctx.webhooks;
+  if (webhooks === undefined) return;
+  const merchantOf = merchantScope(app, ctx, '{"endpointId": "we_…"}');
+
+  app.post(
+    WEBHOOK_PATHS.redeliver,
+    {
+      bodyLimit: 1024,
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'redeliverEvent',
+        summary: 'Send one event again',
+        description:
+          "Queues the event again, with the same webhook-id: to `endpointId` if given (even if it does not subscribe to the type), else to every enabled endpoint that subscribes to it. Each send shows in the endpoint's deliveries.",
+        security: SECURITY.merchant,
+        headers: IdempotencyHeaders,
+        params: IdParams('event'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        body: Type.Object(
+          { endpointId: Type.Optional(Id('webhook endpoint')) },
+          { additionalProperties: false, description: 'no body, {} or {endpointId}' },
+        ),
+        response: { 202: ok(Redelivered, 'What was queued.'), ...errorResponses(WRITE_ERRORS) },
+      },
+      config: { scope: 'webhooks:write' },
+    },
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      return send(
+        reply,
+        202,
+        successBody(await webhooks.endpoints.redeliver(merchantId, req.params.id, req.body.endpointId), 'event queued'),
+      );
+    },
+  );
+}
 
 /**
  * The merchant's webhook endpoints (spec/checkout.md, "Events and webhooks"): CRUD, the secret
@@ -99,17 +151,7 @@ export async function webhookMerchantRoutes(app: TypedApp, ctx: WebhookRouteCont
     },
     async (req, reply) => {
       const result = await svc.list(await merchantOf(req, req.query.merchantId), pageOf(req.query));
-      return send(
-        reply,
-        200,
-        JSON.stringify({
-          status: true,
-          message: 'OK',
-          isSuccess: true,
-          result: result.items,
-          nextCursor: result.nextCursor,
-        }),
-      );
+      return send(reply, 200, successPageBody(result.items, result.nextCursor));
     },
   );
 
@@ -273,17 +315,7 @@ export async function webhookMerchantRoutes(app: TypedApp, ctx: WebhookRouteCont
         pageOf(req.query),
         req.query.eventId,
       );
-      return send(
-        reply,
-        200,
-        JSON.stringify({
-          status: true,
-          message: 'OK',
-          isSuccess: true,
-          result: result.items,
-          nextCursor: result.nextCursor,
-        }),
-      );
+      return send(reply, 200, successPageBody(result.items, result.nextCursor));
     },
   );
 

@@ -1,6 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { bareHost, checkedAddresses, guardedLookup, RefusedAddress, type GuardOptions } from './guard.js';
+import type { IncomingMessage } from 'node:http';
+import { GuardedAgents } from '../../outbound/agents.js';
+import { bareHost, checkedAddresses, RefusedAddress, type GuardOptions } from '../../outbound/guard.js';
 
 /** What one HTTP attempt gave: a status, or a network error, with its latency and answer head. */
 export interface AttemptResult {
@@ -16,20 +16,17 @@ export const RESPONSE_KEPT_BYTES = 2048;
 const DRAIN_LIMIT = 64 * 1024;
 
 /**
- * Sends webhook requests through agents whose DNS lookup is the SSRF guard (guard.ts), so every
+ * Sends webhook requests through agents whose DNS lookup is the SSRF guard (outbound/), so every
  * new connection is checked; sockets are kept alive per origin. Redirects are answers like any
  * other (never followed); the whole exchange has one deadline.
  */
 export class WebhookSender {
   readonly #guard: GuardOptions;
-  readonly #http: HttpAgent;
-  readonly #https: HttpsAgent;
+  readonly #agents: GuardedAgents;
 
   constructor(guard: GuardOptions, opts: { maxSockets?: number } = {}) {
     this.#guard = guard;
-    const common = { keepAlive: true, maxSockets: opts.maxSockets ?? 16, lookup: guardedLookup(guard) as never };
-    this.#http = new HttpAgent(common);
-    this.#https = new HttpsAgent(common);
+    this.#agents = new GuardedAgents((host) => checkedAddresses(host, guard), opts.maxSockets ?? 16);
   }
 
   async send(target: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
@@ -60,10 +57,8 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve({ ...r, latencyMs: elapsed() });
       };
-      const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = request(url, {
+      const req = this.#agents.request(url, {
         method: 'POST',
-        agent: url.protocol === 'https:' ? this.#https : this.#http,
         headers: {
           ...headers,
           'content-type': 'application/json',
@@ -101,7 +96,6 @@ export class WebhookSender {
   }
 
   close(): void {
-    this.#http.destroy();
-    this.#https.destroy();
+    this.#agents.destroy();
   }
 }

@@ -8,7 +8,7 @@ import { newId } from '../../store/ids.js';
 import type { WebhookEndpointTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendEvent, EVENT_TYPES } from '../events/outbox.js';
-import { checkWebhookUrl, type GuardOptions } from './guard.js';
+import { checkWebhookUrl, type GuardOptions } from '../../outbound/guard.js';
 import { insertDeliveries, subscribed } from './queue.js';
 import { attemptView, endpointView } from './view.js';
 

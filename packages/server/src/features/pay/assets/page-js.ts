@@ -17,7 +17,7 @@ export const PAGE_JS = `
   // Amounts are exact decimal literals: read them as text, never through floating point.
   var AMOUNTS = /"(amount|amountDue|received|remaining)":(-?[0-9][0-9.eE+-]*)/g;
   var SCHEMES = /^(bitcoin|ethereum):/;
-  var EXPLORER = /^https:\/\//;
+  var EXPLORER = /^https:\\/\\//;
   var statusUrl = root.getAttribute('data-status-url');
   var status = document.body.getAttribute('data-status');
   var skew = Date.parse(root.getAttribute('data-now')) - Date.now();

@@ -1,10 +1,11 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { HostpayError } from '../../errors.js';
+import { HostpayError } from '../errors.js';
 import { addressAllowed, addressKind, type AddressKind } from './addresses.js';
 
 /**
- * The SSRF guard of webhook URLs (spec/checkout.md: refused "in any spelling … at creation with
+ * The outbound address guard (SSRF), used by webhook deliveries and the chain watcher's RPC
+ * connections. For webhook URLs (spec/checkout.md: refused "in any spelling … at creation with
  * 400 INVALID_URL and checked again on every connection"). The WHATWG URL parser already turns
  * `127.1`, `0x7f000001` and `2130706433` into `127.0.0.1` and `[::ffff:127.0.0.1]` into its
  * canonical IPv6 text, so every spelling reaches the same address check; names are resolved and
@@ -136,6 +137,3 @@ export function lookupThrough(check: (host: string) => Promise<LookupAddress[]>)
     );
   };
 }
-
-/** The webhook agents' lookup. */
-export const guardedLookup = (opts: GuardOptions) => lookupThrough((host) => checkedAddresses(host, opts));

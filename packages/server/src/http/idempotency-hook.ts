@@ -1,8 +1,7 @@
 import { canonicalTarget } from '@hostpay/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { JSON_UTF8 } from '../http/envelope.js';
+import { JSON_UTF8 } from './envelope.js';
 import type { AdminIdempotency } from './idempotency.js';
-import { auditOf } from './reply.js';
 
 /**
  * `Idempotency-Key` on admin writes, as hooks around the handlers: after validation the key is
@@ -29,7 +28,7 @@ const storable = (status: number) => (status >= 200 && status < 300) || (status 
 export function installIdempotency(
   app: FastifyInstance,
   service: AdminIdempotency,
-  owner: (req: FastifyRequest) => string = (req) => auditOf(req).operator,
+  owner: (req: FastifyRequest) => string,
 ): void {
   app.decorateRequest('idempotencyClaim', null);
 

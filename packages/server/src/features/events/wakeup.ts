@@ -21,7 +21,7 @@ export type WakeSubscription = (wake: () => void) => { stop(): Promise<void> };
  * Notification payloads on the channel: '' deliveries were queued (what every version sends),
  * `e:<merchantId>` events of that merchant were appended.
  */
-const EVENTS_PREFIX = 'e:';
+export const EVENTS_PREFIX = 'e:';
 
 /** A transaction's dialect, told by its adapter (no query compiled in the commit path). */
 const isPostgres = (trx: Db): boolean => trx.getExecutor().adapter instanceof PostgresAdapter;
@@ -36,7 +36,7 @@ const localBuses = new WeakMap<object, Set<WakeBus>>();
  * The channel of the schema in use, computed by PostgreSQL on both sides so they cannot differ:
  * channel names are identifiers (at most 63 bytes) and a schema name may be that long alone.
  */
-const CHANNEL = "'hpwh_' || md5(current_schema())";
+export const CHANNEL = "'hpwh_' || md5(current_schema())";
 
 /** Called in the transaction that queued deliveries. */
 export async function announceQueued(trx: Db): Promise<void> {

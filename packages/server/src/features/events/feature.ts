@@ -1,0 +1,36 @@
+import type { Store } from '../../store/store.js';
+import { eventService } from './service.js';
+import { eventStreams, type StreamOptions } from './stream.js';
+import { WakeBus } from './wakeup.js';
+
+export interface EventsFeatureOptions {
+  store: Store;
+  /** Event streams: how often one looks at the store when nothing woke it (tests). */
+  streams?: Pick<StreamOptions, 'pollMs'>;
+  /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
+  postgres?: { url: string; schema: string };
+}
+
+/**
+ * Events, wired once: the events API, the Server-Sent Events streams and the wake-up bus that
+ * commits ring. Others follow the outbox through `subscribeToOutbox` (outbox.ts) and the bus's
+ * `deliveries` subscription (webhooks).
+ */
+export function createEvents(opts: EventsFeatureOptions) {
+  // Commits wake the delivery workers and the event streams of this store (wakeup.ts).
+  const bus = new WakeBus(opts.store, opts.postgres);
+  const streams = eventStreams(opts.store.db, { wakeups: bus, ...opts.streams });
+  return {
+    events: eventService(opts.store.db),
+    /** Open Server-Sent Events streams of events (`hostpay listen`). */
+    streams,
+    /** Subscribes to "deliveries were queued" wake-ups (the webhook workers). */
+    deliveries: bus.deliveries,
+    async close() {
+      streams.closeAll();
+      await bus.close();
+    },
+  };
+}
+
+export type Events = ReturnType<typeof createEvents>;

@@ -1,0 +1,133 @@
+import { CompiledQuery } from 'kysely';
+import type { Db } from './store.js';
+import { isStoreUnavailable } from './unavailable.js';
+
+/**
+ * Writes `items` in ONE statement. Run alone it is its own transaction (autocommit): no BEGIN or
+ * COMMIT round trip, and whatever rows it locks stay locked only from where the statement takes
+ * them until its commit.
+ */
+export type BatchStatement<I> = (db: Db, items: I[]) => Promise<void>;
+
+export interface PgGroupCommitOptions {
+  /** Items per statement at most. */
+  maxBatch?: number;
+  /** Batches in flight at once (each on a pooled connection); arrivals meanwhile form the next. */
+  concurrency?: number;
+}
+
+interface Pending<I> {
+  item: I;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const BEGIN = CompiledQuery.raw('begin');
+const SAVEPOINT = CompiledQuery.raw('savepoint hostpay_write');
+const RELEASE = CompiledQuery.raw('release savepoint hostpay_write');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint hostpay_write');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+/**
+ * Group commit for PostgreSQL, with the semantics of the SQLite one (group-commit.ts): the writes
+ * that arrive in one turn of the event loop share one transaction, nobody's promise settles before
+ * that transaction's COMMIT (so nobody is answered "done" for a change that is not in the
+ * database), and a write that fails fails alone.
+ *
+ * What differs is the cost that matters: on PostgreSQL every statement is a round trip, and a row
+ * lock (a counter every write of a merchant takes) is held from its statement to the COMMIT,
+ * through every round trip after it. So the batch is written by `statement` as one multi-row
+ * statement, which is the whole transaction: one round trip, one WAL flush, hot rows taken once per
+ * batch and held for that statement only. If it fails for any reason other than the store being
+ * unavailable (a constraint one item breaks, a deadlock), nothing of it was written, and the batch
+ * is written again item by item in one transaction, each in its own SAVEPOINT: the failing item
+ * rolls back to its savepoint and hears its own error, the others commit together. If the store is
+ * unavailable, every item of the batch hears that (503) and none was written.
+ */
+export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgGroupCommitOptions = {}) {
+  const maxBatch = opts.maxBatch ?? 64;
+  const concurrency = opts.concurrency ?? 2;
+  let queue: Pending<I>[] = [];
+  let scheduled = false;
+  let inFlight = 0;
+
+  async function oneByOne(batch: Pending<I>[]): Promise<void> {
+    await db.connection().execute(async (conn) => {
+      const done: Pending<I>[] = [];
+      let next = 0;
+      try {
+        await conn.executeQuery(BEGIN);
+        for (; next < batch.length; next++) {
+          const p = batch[next]!;
+          await conn.executeQuery(SAVEPOINT);
+          try {
+            await statement(conn, [p.item]);
+            await conn.executeQuery(RELEASE);
+            done.push(p);
+          } catch (err) {
+            // The store itself failing is everyone's error (below), not this item's.
+            if (isStoreUnavailable(err)) throw err;
+            await conn.executeQuery(ROLLBACK_TO);
+            await conn.executeQuery(RELEASE);
+            p.reject(err);
+          }
+        }
+        await conn.executeQuery(COMMIT);
+      } catch (err) {
+        await conn.executeQuery(ROLLBACK).catch(() => undefined);
+        for (const p of done) p.reject(err);
+        for (const p of batch.slice(next)) p.reject(err);
+        return;
+      }
+      for (const p of done) p.resolve();
+    });
+  }
+
+  async function run(batch: Pending<I>[]): Promise<void> {
+    try {
+      await statement(
+        db,
+        batch.map((p) => p.item),
+      );
+    } catch (err) {
+      if (batch.length === 1 || isStoreUnavailable(err)) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
+      // Acquiring the connection can fail too: then everyone hears why.
+      await oneByOne(batch).catch((e: unknown) => {
+        for (const p of batch) p.reject(e);
+      });
+      return;
+    }
+    for (const p of batch) p.resolve();
+  }
+
+  function start(): void {
+    scheduled = false;
+    while (queue.length > 0 && inFlight < concurrency) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(maxBatch);
+      inFlight++;
+      void run(batch).finally(() => {
+        inFlight--;
+        schedule();
+      });
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled || queue.length === 0 || inFlight >= concurrency) return;
+    scheduled = true;
+    // After the poll phase: the requests read in this turn of the loop join one batch.
+    setImmediate(start);
+  }
+
+  return function write(item: I): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      schedule();
+    });
+  };
+}
