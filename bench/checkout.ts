@@ -30,7 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
+import { PATHS, sign, signV2, unixTimestamp } from '@hostpay/protocol';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 import { hasWrk, load, type LoadResult } from './load.js';
@@ -153,11 +153,18 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   });
   const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
   // Signed afresh for each run: a signature's timestamp is accepted for ±60 s, less than a whole bench.
-  const createHeaders = () => ({
-    ...keyHeaders(createBody),
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-  });
+  // Version 2 (method and path signed): the only version the create accepts.
+  const createHeaders = () => {
+    const timestamp = unixTimestamp();
+    return {
+      'api-key': key.apiKey,
+      timestamp,
+      'signature-version': '2',
+      signature: signV2(key.apiSecret, timestamp, 'POST', '/api/v1/cp/psp/hosted-pay', createBody),
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+    };
+  };
 
   // A sanity call first: the bench must measure 201s, not refusals.
   const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders(), body: createBody });

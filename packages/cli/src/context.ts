@@ -23,25 +23,6 @@ export async function configFrom(io: Io, overrides: ConfigOverrides): Promise<Co
   return (await loadServer()).loadConfig(io.env, given);
 }
 
-/**
- * Opens the services over the configured store. Local operator commands may create the master
- * key in the data dir (nothing else could ever decrypt secrets there); say so loudly, because
- * losing that file makes every API secret in the store useless.
- */
-export async function openServices(
-  io: Io,
-  config: Config,
-  generateMasterKey: boolean,
-  log?: ServiceLog,
-): Promise<Services> {
-  const services = await (await loadServer()).createServices(
-    config,
-    log === undefined ? { generateMasterKey } : { generateMasterKey, log },
-  );
-  warnIfGeneratedMasterKey(io, config, services);
-  return services;
-}
-
 /** Losing a generated master key makes every API secret in the store useless: say so loudly. */
 export function warnIfGeneratedMasterKey(io: Io, config: Config, services: Pick<Services, 'masterKey'>): void {
   if (services.masterKey.origin === 'generated') {

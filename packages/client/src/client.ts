@@ -39,8 +39,10 @@ export interface HostpayClientOptions<M extends AmountMode = 'string'> {
   now?: (() => number) | undefined;
   /**
    * Request signature version: 2 signs method and path too (header `signature-version: 2`).
-   * Default: version 1 until the server answers SIGNATURE_V2_REQUIRED (the operator made the key
-   * require version 2); then the client switches to 2 for good and retries that call once.
+   * Default (automatic): version 2 on every route that requires it (all but the wallet list, the
+   * fee preview and the token request); on those three, version 1 until the server answers
+   * SIGNATURE_V2_REQUIRED (the operator made the key require version 2), then 2 for good, that
+   * call retried once. `1` signs version 1 everywhere, which the server refuses outside those three.
    */
   signatureVersion?: 1 | 2 | undefined;
 }

@@ -5,7 +5,7 @@ import { isRetryable, sleep, type RetryDelay } from './retry.js';
 import { signatureHeaders } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';
-import { PATHS } from './wire.js';
+import { PATHS, versionFor } from './wire.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
@@ -31,7 +31,7 @@ export interface TransportConfig {
   tokenExpiresIn: number;
   retryDelay: RetryDelay;
   now: () => number;
-  signatureVersion: 1 | 2 | undefined; // undefined: 1 until the server says SIGNATURE_V2_REQUIRED
+  signatureVersion: 1 | 2 | undefined; // undefined: automatic (versionFor)
 }
 
 /** Signing, retries, clock correction and the token: everything between a method and fetch. */
@@ -128,10 +128,8 @@ export class Transport {
       const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
       headers['api-key'] = this.cfg.apiKey;
       headers.timestamp = timestamp;
-      Object.assign(
-        headers,
-        await signatureHeaders(this.cfg.apiSecret, this.signatureVersion, timestamp, spec.method, url, body),
-      );
+      const version = versionFor(spec.path, this.cfg.signatureVersion, this.signatureVersion);
+      Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, version, timestamp, spec.method, url, body));
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { sign as protocolSign } from '@hostpay/protocol';
+import { signV2 as protocolSignV2 } from '@hostpay/protocol';
 import { HostpayClient, HostpayError, type Checkout, type CheckoutPage } from '../src/index.js';
 
 /** client.checkouts against a scripted fetch: what goes out (path, query, body, headers) and what comes back. */
@@ -60,7 +60,11 @@ describe('client.checkouts.create', () => {
     expect(req?.method).toBe('POST');
     expect(req?.url.pathname).toBe('/prefix/api/v1/cp/psp/hosted-pay');
     expect(req?.body).toBe('{"currency":"EUR","amount":"0.1","orderId":"o-1","metadata":{"b":"1","a":"2"}}');
-    expect(req?.headers.signature).toBe(protocolSign(SECRET, req?.headers.timestamp ?? '', req?.body));
+    // Version 2 (the create accepts no other): the method and the path as sent are signed too.
+    expect(req?.headers['signature-version']).toBe('2');
+    expect(req?.headers.signature).toBe(
+      protocolSignV2(SECRET, req?.headers.timestamp ?? '', 'POST', '/prefix/api/v1/cp/psp/hosted-pay', req?.body),
+    );
     expect(req?.headers['content-type']).toBe('application/json');
     expect(req?.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_.:-]{1,128}$/);
     expect(checkout.id).toBe('chk_1');

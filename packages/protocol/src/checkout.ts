@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CHECKOUT_STATUS_VALUES } from './checkout-status.js';
 
 /**
  * The hosted checkout on the wire (spec/checkout.md, "Checkout object"). Amounts are exact
@@ -6,17 +7,6 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 const Amount = (description: string) => Type.Number({ description: `${description} (exact decimal)` });
 const Time = (description: string) => Type.String({ format: 'date-time', description });
-
-export const CHECKOUT_STATUS_VALUES = [
-  'open',
-  'underpaid',
-  'processing',
-  'settled',
-  'expired',
-  'canceled',
-  'needs_review',
-  'invalid',
-] as const;
 
 export const PaymentOption = Type.Object(
   {

@@ -18,7 +18,10 @@ export const ERROR_STATUS = {
   INVALID_TIMESTAMP: 401,
   TIMESTAMP_OUT_OF_WINDOW: 401,
   INVALID_SIGNATURE: 401,
-  /** The key requires `signature-version: 2`; a valid version-1 signature was sent. */
+  /**
+   * A correct version-1 signature where version 2 is required: on every merchant route but the
+   * interface's two GETs and the token endpoint, and everywhere for a key set to require it.
+   */
   SIGNATURE_V2_REQUIRED: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,

@@ -158,10 +158,17 @@ export const ConfigSchema = Type.Object({
   webhookLeaseSeconds: Type.Integer({
     minimum: 3,
     maximum: 3600,
-    default: 60,
+    default: 10,
     env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS',
     description:
-      "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long",
+      "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long (a restarted instance takes its own back at once)",
+  }),
+  instanceId: Type.String({
+    default: '',
+    pattern: '^([A-Za-z0-9_.-]{1,64})?$',
+    env: 'HOSTPAY_INSTANCE_ID',
+    description:
+      "this instance's name in the leases it holds (webhook deliveries, Idempotency-Key claims), unique per running instance and the same across its restarts, so a restart takes its leases back at once; empty: a random id kept in <dataDir>/instance-id",
   }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

@@ -11,6 +11,7 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
+import { instanceIdentity, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
@@ -38,6 +39,8 @@ export interface Services {
   admin: AdminServices;
   caches: Caches;
   masterKey: Omit<MasterKeySource, 'key'>;
+  /** Who this process is in the leases it holds (cluster/instance.ts). */
+  identity: InstanceIdentity;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,7 @@ export async function createServices(
         | 'host'
         | 'port'
         | 'webhookLeaseSeconds'
+        | 'instanceId'
       >
     >,
   opts: {
@@ -144,6 +148,7 @@ export async function createServices(
       enabled: () => shared.cachesSafe,
     });
     const tokenKey = await loadTokenSigningKey(store, box);
+    const identity = instanceIdentity(config.instanceId ?? '', config.dataDir);
     const { key: _secret, ...masterInfo } = master;
     let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
     const checkouts = checkoutService({
@@ -168,7 +173,7 @@ export async function createServices(
       log,
       ...(opts.now === undefined ? {} : { now: opts.now }),
       ...opts.webhooks,
-      worker: { leaseMs: (config.webhookLeaseSeconds ?? 60) * 1000, ...opts.webhooks?.worker },
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 10) * 1000, identity, ...opts.webhooks?.worker },
     });
     const evm = createEvmWatch({
       store,
@@ -196,6 +201,7 @@ export async function createServices(
       merchant: createMerchantServices(store, box, caches, tokenKey),
       admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
       masterKey: masterInfo,
+      identity,
       async close() {
         stopExpiry();
         await evm.close();

@@ -2,6 +2,7 @@ import { runInContext, createContext, Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestInterceptor } from '../src/http/docs-signing.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
+import { loadSigningV2Vectors } from '../../protocol/test/vectors.js';
 
 /**
  * /docs "Try it out" on the signed endpoints: the signing script is served as a file the page's
@@ -54,7 +55,11 @@ describe('the docs page loads the signing script', () => {
 
 describe('the script signs like a merchant', () => {
   type Req = { url: string; method: string; headers: Record<string, string>; body?: string };
-  type Signing = { sign(r: Req): Promise<Req>; useCredentials(keyId: string, secret: string): void };
+  type Signing = {
+    sign(r: Req): Promise<Req>;
+    useCredentials(keyId: string, secret: string): void;
+    canonicalTarget(target: string): string;
+  };
   let page: { hostpaySigning: Signing; interceptor: (r: Req) => Promise<Req> };
   const origin = 'http://127.0.0.1:8080';
 
@@ -112,6 +117,30 @@ describe('the script signs like a merchant', () => {
     expect(req.headers.authorization).toMatch(/^Bearer \S+$/);
     const res = await send(req);
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('signs with version 2, so the routes that refuse version 1 accept it (a query in any order included)', async () => {
+    page.hostpaySigning.useCredentials(fx.demo.apiKey, fx.demo.apiSecret);
+    const req = await page.interceptor({
+      url: `${origin}/api/v1/cp/events?limit=2&type=checkout.created`,
+      method: 'GET',
+      headers: {},
+    });
+    expect(req.headers['signature-version']).toBe('2');
+    const res = await send(req);
+    expect(res.statusCode, res.body).toBe(200);
+    const created = await page.interceptor({
+      url: `${origin}/api/v1/cp/psp/hosted-pay/chk_doesnotexist/cancel`,
+      method: 'POST',
+      headers: {},
+    });
+    // Past authentication: the checkout does not exist.
+    expect((await send(created)).statusCode).toBe(404);
+  });
+
+  it('computes the canonical target of every v2 vector as the protocol does', () => {
+    for (const v of loadSigningV2Vectors())
+      expect(page.hostpaySigning.canonicalTarget(v.target), v.name).toBe(v.canonicalTarget);
   });
 
   it('signs the token request over its body (pretty-printed JSON included)', async () => {

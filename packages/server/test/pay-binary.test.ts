@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sign, unixTimestamp } from '@hostpay/protocol';
+import { signV2, unixTimestamp } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../src/features/pay/assets.js';
 import { PAGE_CSP } from '../src/http/page-headers.js';
@@ -68,7 +68,8 @@ describe('hostpay serve --demo serves the payment page', () => {
         'content-type': 'application/json',
         'api-key': summary.demo.apiKey,
         timestamp,
-        signature: sign(summary.demo.apiSecret, timestamp, body),
+        'signature-version': '2',
+        signature: signV2(summary.demo.apiSecret, timestamp, 'POST', '/api/v1/cp/psp/hosted-pay', body),
         authorization: `Bearer ${summary.demo.token.accessToken}`,
       },
     });

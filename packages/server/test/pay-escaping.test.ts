@@ -58,12 +58,20 @@ const view = (description: string, merchantName: string): PayView => ({
       confirmations: 0,
       confirmationsRequired: 19,
       paymentUri: 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH',
+      walletUri: null,
     },
   ],
+  fiatCurrency: true,
+  payments: [],
 });
 const render = (description: string, merchant: string) =>
-  paymentPage({ view: view(description, merchant), option: undefined, sandbox: true, now: '2030-01-01T00:00:00.000Z' })
-    .text;
+  paymentPage({
+    view: view(description, merchant),
+    option: undefined,
+    sandbox: true,
+    now: '2030-01-01T00:00:00.000Z',
+    locale: 'en',
+  }).text;
 
 describe('merchant text is escaped by construction', () => {
   it('property: a page with hostile description and merchant name differs from a benign one only by their escaped text', () => {

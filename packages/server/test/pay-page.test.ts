@@ -21,7 +21,10 @@ const statusOf = async (id: string) =>
       title: string;
       message: string;
       link: { href: string; text: string } | null;
-      options: { key: string; remaining: number; confirmations: number }[];
+      footer: string;
+      amountText: string;
+      options: { key: string; remaining: number; confirmations: number; walletUri: string | null }[];
+      payments: { asset: string; chain: string; amount: number; txHash: string; explorerUrl: string | null }[];
     };
   }>().result;
 const checkout = (extra: Record<string, unknown> = {}) =>
@@ -60,7 +63,7 @@ describe('GET /pay/{id}', () => {
     const page = res.body;
     expect(page).toContain('<h1>Demo Shop</h1>');
     expect(page).toContain('Two books');
-    expect(page).toContain('<p class="amount">100 USDT</p>');
+    expect(page).toContain('<p class="amount" data-amount>100 USDT</p>');
     expect(page).toContain('Sandbox: a test server');
     for (const o of c.paymentOptions) {
       expect(page).toContain(`<code>${o.address}</code>`);
@@ -80,7 +83,8 @@ describe('GET /pay/{id}', () => {
 
   it('?option= picks the network shown without JavaScript; an unknown one falls back to the first', async () => {
     const c = await checkout();
-    const shown = (body: string) => /<div class="card" id="option-([A-Z0-9-]+)" data-option="[^"]+">/.exec(body)?.[1];
+    const shown = (body: string) =>
+      /<div class="card option" id="option-([A-Z0-9-]+)" data-option="[^"]+">/.exec(body)?.[1];
     expect(shown((await get(`/pay/${c.id}`)).body)).toBe('USDT-TRON');
     expect(shown((await get(`/pay/${c.id}?option=USDT-ETH`)).body)).toBe('USDT-ETH');
     expect(shown((await get(`/pay/${c.id}?option=%3Cx%3E&option=2`)).body)).toBe('USDT-TRON');
@@ -188,6 +192,105 @@ describe('every state has its screen, on the page and in /status', () => {
     expect((await get(`/pay/${canceled.id}`)).body).toContain('Payment canceled');
     await fx.services.checkouts.rejectReview(under.id, { operator: 'test' });
     expect((await statusOf(under.id)).title).toBe('Payment rejected');
+  });
+});
+
+describe('issue 26: links, amounts, footers and payments', () => {
+  it('no "Open in a wallet app" link where the chain has no payment URI scheme (TRON); BIP-21/EIP-681 elsewhere', async () => {
+    const c = await checkout();
+    const page = (await get(`/pay/${c.id}`)).body;
+    const walletLinks = [...page.matchAll(/<a class="wallet" data-uri href="([^"]*)"/g)].map((m) => m[1]);
+    expect(walletLinks).toHaveLength(1);
+    expect(walletLinks[0]).toMatch(/^ethereum:/);
+    // No href anywhere is a bare address (it would resolve as /pay/<address>).
+    const tron = c.paymentOptions.find((o) => o.chain === 'TRON')!;
+    expect(page).not.toContain(`href="${tron.address}"`);
+    const status = await statusOf(c.id);
+    expect(status.options.find((o) => o.key === 'USDT-TRON')!.walletUri).toBeNull();
+    expect(status.options.find((o) => o.key === 'USDT-ETH')!.walletUri).toMatch(/^ethereum:/);
+  });
+
+  it("fiat amounts with the currency's minor units in the payer's locale (English by default); crypto exact", async () => {
+    const eur = await createCheckout(fx, {
+      amount: '25.5',
+      currency: 'EUR',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    const amountOf = async (headers: Record<string, string>) =>
+      /<p class="amount" data-amount>([^<]*)<\/p>/.exec((await get(`/pay/${eur.id}`, headers)).body)?.[1];
+    expect(await amountOf({})).toBe('€25.50');
+    expect(await amountOf({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })).toBe('25,50\u00a0€');
+    expect(await amountOf({ 'accept-language': 'xx-YY, fr;q=0.5, de;q=0.7' })).toBe('25,50\u00a0€');
+    expect(await amountOf({ 'accept-language': 'en-US;q=0, !!bad' })).toBe('€25.50');
+    expect((await (await get(`/pay/${eur.id}/status`, { 'accept-language': 'de' })).json()).result.amountText).toBe(
+      '25,50\u00a0€',
+    );
+    // More digits than the minor units are kept, never rounded away.
+    const fine = await createCheckout(fx, {
+      amount: '10.125',
+      currency: 'EUR',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    expect((await get(`/pay/${fine.id}`)).body).toContain('<p class="amount" data-amount>€10.125</p>');
+    // A crypto currency: its exact text, unrounded, and the option amounts too.
+    const usdt = await checkout({ amount: '12.345678' });
+    const page = (await get(`/pay/${usdt.id}`, { 'accept-language': 'de' })).body;
+    expect(page).toContain('<p class="amount" data-amount>12.345678 USDT</p>');
+    expect(page).toContain(`<span data-remaining>${usdt.paymentOptions[0]!.amountDue}</span>`);
+  });
+
+  it('each state has its own footer; the overpaid screen says by how much; Paid lists the payments with explorer links when configured', async () => {
+    const footers = new Map<string, string>();
+    const open = await checkout();
+    footers.set('open', (await statusOf(open.id)).footer);
+    expect((await get(`/pay/${open.id}`)).body).toContain(`<span data-footer>${footers.get('open')}</span>`);
+    const over = await checkout();
+    await simulate(fx, over.id, { asset: 'USDT', chain: 'TRON', amount: '100.5' });
+    const paid = await statusOf(over.id);
+    expect([paid.status, paid.title]).toEqual(['settled', 'Paid']);
+    footers.set('settled', paid.footer);
+    expect(paid.message).toContain('You sent 0.5 USDT more than the 100 USDT due');
+    expect(paid.message).toContain('refund the difference');
+    expect(paid.payments).toHaveLength(1);
+    expect(paid.payments[0]).toMatchObject({ asset: 'USDT', chain: 'TRON', amount: 100.5, explorerUrl: null });
+    let page = (await get(`/pay/${over.id}`)).body;
+    expect(page).toContain(`<code class="tx">${paid.payments[0]!.txHash}</code>`);
+    expect(page).not.toContain('tronscan');
+    await fx.services.admin.updateChain(
+      'TRON',
+      { explorerTxUrl: 'https://tronscan.org/#/transaction/{tx}' },
+      { operator: 'test' },
+    );
+    try {
+      const linked = (await statusOf(over.id)).payments[0]!;
+      expect(linked.explorerUrl).toBe(`https://tronscan.org/#/transaction/${encodeURIComponent(linked.txHash)}`);
+      page = (await get(`/pay/${over.id}`)).body;
+      expect(page).toContain(`<a href="${linked.explorerUrl}" rel="noopener noreferrer" target="_blank">`);
+    } finally {
+      await fx.services.admin.updateChain('TRON', { explorerTxUrl: null }, { operator: 'test' });
+    }
+    const canceled = await checkout();
+    await cancel(fx, canceled.id);
+    footers.set('canceled', (await statusOf(canceled.id)).footer);
+    const under = await checkout();
+    await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1' });
+    footers.set('underpaid', (await statusOf(under.id)).footer);
+    await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1', confirmations: 0 });
+    fx.clock.offsetMs += 16 * 60_000;
+    try {
+      await fx.services.checkouts.expireDue();
+    } finally {
+      fx.clock.offsetMs -= 16 * 60_000;
+    }
+    footers.set('needs_review', (await statusOf(under.id)).footer);
+    footers.set('expired', (await statusOf(open.id)).footer);
+    expect([...footers.keys()].sort()).toEqual(['canceled', 'expired', 'needs_review', 'open', 'settled', 'underpaid']);
+    // "Keep this page open until it says Paid" only where a payment is still to come.
+    for (const [status, footer] of footers)
+      expect(footer.includes('Keep this page open until it says Paid'), status).toBe(
+        ['open', 'underpaid'].includes(status),
+      );
+    expect(footers.get('settled')).toMatch(/complete/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Checkout, CheckoutStatus, CreateCheckoutParams } from '@hostpay/client';
 import { CHECKOUT_COLUMNS, checkoutRow, describeCheckout } from '../checkout-view.js';
@@ -26,16 +27,7 @@ interface CreateFlags extends MerchantFlags {
   open?: boolean;
 }
 
-const STATUSES: readonly CheckoutStatus[] = [
-  'open',
-  'underpaid',
-  'processing',
-  'settled',
-  'expired',
-  'canceled',
-  'needs_review',
-  'invalid',
-];
+const STATUSES: readonly CheckoutStatus[] = CHECKOUT_STATUS_VALUES;
 
 /** `--option USDT/TRON`, repeatable. */
 function collectOption(text: string, previous: { asset: string; chain: string }[] = []) {

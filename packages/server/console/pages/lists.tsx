@@ -1,10 +1,11 @@
+import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol/checkout-status';
 import { admin, qs, type Row } from '../api.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
 import { FilterForm, FilterInput, PagedTable, type Page, useFilters } from './list-kit.js';
 
 /** Checkouts: the filterable list, one checkout's detail, and any object's audit trail. */
 
-const STATUSES = ['', 'open', 'underpaid', 'processing', 'settled', 'expired', 'canceled', 'needs_review', 'invalid'];
+const STATUSES = ['', ...CHECKOUT_STATUS_VALUES];
 
 export function CheckoutList() {
   const f = useFilters({ merchantId: '', status: '', orderId: '', createdFrom: '', createdTo: '' });

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JSON_UTF8 } from '../http/envelope.js';
 import { errorResponses } from '../http/route-schemas.js';
 import type { AuditContext } from './deps.js';
-import { successBody } from '../http/success-body.js';
+import { successBody, successSchema } from '../http/success-body.js';
 
 /** What an admin route plugin gets: the operator operations it calls (its feature's service). */
 export interface AdminRouteContext<S> {
@@ -17,12 +17,7 @@ export interface AdminRouteContext<S> {
  * the static type is string; the schema is for the OpenAPI document and for trimming (send).
  */
 export function ok(result: TSchema, description: string) {
-  return Type.Unsafe<string>(
-    Type.Object(
-      { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
-      { additionalProperties: false, description },
-    ),
-  );
+  return Type.Unsafe<string>(successSchema(result, description));
 }
 
 /** `{ <status>: success envelope, 4xx/5xx: error envelopes }` for a route schema. */

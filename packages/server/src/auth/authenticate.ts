@@ -40,6 +40,8 @@ export interface RequestFacts {
   ip: string;
   /** The scope the route requires. */
   scope: Scope | undefined;
+  /** The route accepts version-1 signatures (route option `config.signatureV1`). */
+  signatureV1: boolean;
 }
 
 const factsOf = (req: FastifyRequest): RequestFacts => ({
@@ -48,6 +50,7 @@ const factsOf = (req: FastifyRequest): RequestFacts => ({
   rawBody: req.rawBody,
   ip: req.ip,
   scope: req.routeOptions.config.scope,
+  signatureV1: req.routeOptions.config.signatureV1 === true,
 });
 
 const MINUTE = 60_000;
@@ -61,7 +64,8 @@ export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): str
 
 /**
  * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
- * anything is evaluated (RateLimiter.reserve): failures plus attempts in flight never exceed
+ * the attempt is evaluated (RateLimiter.reserve; slow work such as the key lookup is done before,
+ * so a slot is held only while deciding): failures plus attempts in flight never exceed
  * `limit`, so however many attempts arrive at once, at most `limit` can fail per window and the
  * others get 429 without being looked at. Legitimate bursts are not refused: an attempt that finds
  * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
@@ -128,17 +132,45 @@ export function createAuthHooks(deps: AuthDeps): {
   const failureLimit = config.authFailureLimitPerMinute;
   const verified = new VerifiedCache();
 
-  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
-  async function identify(
+  /**
+   * The key lookup, then the decision under the failed-attempt gate. The lookup (a store query
+   * when the key is not cached: after a restart, while Redis is down) runs before the gate, so
+   * only the decision — synchronous — holds one of its slots: slow lookups of valid requests never
+   * fill the slots and turn others away with 429 (issue 32). The gate still bounds what it is
+   * for: however many attempts arrive at once, at most the limit can fail per window.
+   */
+  function identifyGated(
     req: RequestFacts,
     headers: SignedHeaders | Error,
     withBearer: boolean,
     nowMs: number,
   ): Promise<Principal> {
+    const found =
+      headers instanceof Error || headers.apiKey.length > MAX_KEY_ID_LENGTH
+        ? undefined
+        : services.findApiKey(headers.apiKey);
+    const gated = (key: ApiKeyAuth | undefined) =>
+      withFailureLimit(
+        limiter,
+        failedAuthBucket('merchant', req.ip),
+        failureLimit,
+        'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+        () => identify(req, headers, key, withBearer, nowMs),
+      );
+    return found instanceof Promise ? found.then(gated) : gated(found);
+  }
+
+  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
+  function identify(
+    req: RequestFacts,
+    headers: SignedHeaders | Error,
+    key: ApiKeyAuth | undefined,
+    withBearer: boolean,
+    nowMs: number,
+  ): Principal {
     if (headers instanceof Error) throw headers;
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-    const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
     const cacheId = verifiedCacheId(h, req);
     const hit =
       key !== undefined && cacheId !== undefined
@@ -175,13 +207,11 @@ export function createAuthHooks(deps: AuthDeps): {
     if (!matches)
       throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
     // Checked after the signature, so only a holder of the secret (or a replayer of a signature
-    // that already went over the wire) learns that the key wants version 2.
-    if (h.version === 1 && key.requireSignatureV2) {
-      throw new HostpayError(
-        'SIGNATURE_V2_REQUIRED',
-        'this API key accepts only version-2 signatures: send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)',
-      );
-    }
+    // that already went over the wire) learns that version 2 is needed. A version-1 signature names
+    // neither method nor path, so a capture of any v1 request would pass on every route with the
+    // same body (every body-less POST and DELETE): it is accepted only where the interface requires
+    // it (and the token endpoint), and there only when the key allows it.
+    if (h.version === 1 && (!req.signatureV1 || key.requireSignatureV2)) throw signatureV2Required(req.signatureV1);
     // Key state is checked on every request, cached or not: revoking or suspending acts at once.
     checkKeyState(key, req.ip, nowMs);
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
@@ -285,15 +315,7 @@ export function createAuthHooks(deps: AuthDeps): {
       // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
       // than the failure limit in parallel from one address (a busy backend) would queue on it,
       // and every cached request would pay the gate's round trips to Redis.
-      const principal =
-        repeated(facts, headers, withBearer, nowMs) ??
-        withFailureLimit(
-          limiter,
-          failedAuthBucket('merchant', facts.ip),
-          failureLimit,
-          'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-          () => identify(facts, headers, withBearer, nowMs),
-        );
+      const principal = repeated(facts, headers, withBearer, nowMs) ?? identifyGated(facts, headers, withBearer, nowMs);
       pending =
         principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
     } catch (err) {
@@ -357,6 +379,16 @@ export function createAuthHooks(deps: AuthDeps): {
     repeatedNow,
     admitNow,
   };
+}
+
+const V2_HOW =
+  'send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)';
+const V2_FOR_KEY = `this API key accepts only version-2 signatures: ${V2_HOW}`;
+const V2_FOR_ROUTE = `this endpoint accepts only version-2 signatures (version 1 only on GET /api/v1/cp/wallets/, GET /api/v1/cp/psp/hosted-pay/fees-preview and POST /api/v1/auth/token): ${V2_HOW}`;
+
+/** The 401 of a correct version-1 signature where version 2 is required (by the route, or by the key). */
+function signatureV2Required(routeAcceptsV1: boolean): HostpayError {
+  return new HostpayError('SIGNATURE_V2_REQUIRED', routeAcceptsV1 ? V2_FOR_KEY : V2_FOR_ROUTE);
 }
 
 function signatureError(

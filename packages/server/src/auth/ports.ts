@@ -2,7 +2,7 @@ import type { Decimal, Scope } from '@hostpay/protocol';
 
 /**
  * What the HTTP layer needs from the rest of the server. The routes and the authentication hook
- * depend on this interface only; `createServices` (services/index.ts) builds it over a store.
+ * depend on this interface only; `createMerchantServices` (merchant-services.ts) builds it over a store.
  */
 
 /** An API key as authentication sees it, secret already decrypted. */

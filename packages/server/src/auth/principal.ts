@@ -13,6 +13,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a protected route requires (route option `config.scope`). */
     scope?: Scope;
+    /**
+     * The route also accepts version-1 signatures (`<timestamp>.<body>`, which names neither the
+     * method nor the path): only the interface's two GET endpoints and the token endpoint set it.
+     * Every other route answers a correct version-1 signature with 401 SIGNATURE_V2_REQUIRED, so a
+     * captured v1 request cannot be replayed onto a route that writes or returns a secret.
+     */
+    signatureV1?: true;
   }
   interface FastifyRequest {
     /** Set by the authentication hook; null on public routes. */

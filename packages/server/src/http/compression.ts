@@ -20,12 +20,11 @@ const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
  * JSON) shrinks ~20-fold. Compression works on the finished bytes, so exact decimal literals come
  * back byte for byte. `vary: accept-encoding` is set on every compressed answer.
  *
- * The merchant answers are cached as finished JSON text (the same string until a write changes
- * it), so compressing them on every request would redo the same work: on loopback under load that
- * cut the 5-wallet list to 0.4x and the 1,000-wallet list to 0.12x of their uncompressed req/s.
- * A memo keyed by the answer text keeps each JSON answer's compressed bytes (bounded by size,
- * oldest dropped first); a miss compresses on the thread pool, off the event loop. What the memo
- * does not take (other types, non-200 answers, streams) @fastify/compress handles.
+ * The merchant answers are cached as finished JSON text, so a memo keyed by that text keeps each
+ * answer's compressed bytes (bounded by size, oldest dropped first) instead of compressing the
+ * same string on every request (what that cost: docs/benchmarks.md); a miss compresses on the
+ * thread pool. What the memo does not take (other types, non-200 answers, streams)
+ * @fastify/compress handles.
  *
  * Hook order: both run as route-level onSend hooks, after the instance's (the admin idempotency
  * hook still sees and stores the JSON text), the memo first; an answer it compressed carries a

@@ -5,8 +5,10 @@ import { PATHS } from '@hostpay/protocol';
  * allows scripts from 'self' only, no inline code) adds a small form above Swagger UI for an
  * API key id and secret, and Swagger UI's requestInterceptor hands every request to it. For the
  * token and merchant endpoints it sets `api-key`, `timestamp` (server clock, from
- * /api/v1/time) and `signature` (HMAC-SHA256 of `<timestamp>.<compact body>`, WebCrypto), and
- * for the merchant endpoints fetches a bearer token when the request has none.
+ * /api/v1/time), `signature-version: 2` and `signature` (HMAC-SHA256 of
+ * `<timestamp>.<METHOD>.<canonical path?query>.<compact body>`, WebCrypto): version 2, which every
+ * endpoint accepts and all but three require. For the merchant endpoints it fetches a bearer
+ * token when the request has none.
  *
  * The secret lives only in this page's memory: in the input and a closure, never in
  * localStorage, sessionStorage, cookies or the URL, and it is never sent (only signatures are).
@@ -72,16 +74,43 @@ export const DOCS_SIGNING_SCRIPT = String.raw`'use strict';
     return String(Math.floor((Date.now() + clockOffsetMs) / 1000));
   }
 
-  async function keyHeaders(body) {
+  // Same as the protocol's canonicalTarget (signature version 2): each part percent-decoded once
+  // and re-encoded, query pairs sorted.
+  function recode(part) {
+    var decoded;
+    try {
+      decoded = decodeURIComponent(part);
+    } catch (e) {
+      return part;
+    }
+    return encodeURIComponent(decoded).replace(/[!'()*]/g, function (c) { return '%' + c.charCodeAt(0).toString(16).toUpperCase(); });
+  }
+
+  function canonicalTarget(target) {
+    var q = target.indexOf('?');
+    var path = q === -1 ? target : target.slice(0, q);
+    var query = q === -1 ? '' : target.slice(q + 1);
+    var canonicalPath = path.split('/').map(recode).join('/');
+    var pairs = query.split('&').filter(function (p) { return p !== ''; }).map(function (part) {
+      var eq = part.indexOf('=');
+      var name = eq === -1 ? part : part.slice(0, eq);
+      var value = eq === -1 ? '' : part.slice(eq + 1);
+      return [recode(name.replace(/\+/g, ' ')), recode(value.replace(/\+/g, ' '))];
+    }).sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0; });
+    return pairs.length === 0 ? canonicalPath : canonicalPath + '?' + pairs.map(function (p) { return p[0] + '=' + p[1]; }).join('&');
+  }
+
+  // Version 2: the method and target are signed too, so the signature is good for this request only.
+  async function keyHeaders(method, target, body) {
     var ts = await timestamp();
-    var text = ts + '.' + (body === '' ? '' : compactJson(body));
-    return { 'api-key': creds.keyId, timestamp: ts, signature: await hmacHex(creds.secret, text) };
+    var text = ts + '.' + method.toUpperCase() + '.' + canonicalTarget(target) + '.' + (body === '' ? '' : compactJson(body));
+    return { 'api-key': creds.keyId, timestamp: ts, 'signature-version': '2', signature: await hmacHex(creds.secret, text) };
   }
 
   async function bearer() {
     var now = Date.now();
     if (token !== null && token.keyId === creds.keyId && token.secret === creds.secret && token.expiresAtMs - 30000 > now) return token.value;
-    var res = await fetch(new URL(TOKEN_PATH, location.href).href, { method: 'POST', headers: await keyHeaders('') });
+    var res = await fetch(new URL(TOKEN_PATH, location.href).href, { method: 'POST', headers: await keyHeaders('POST', TOKEN_PATH, '') });
     var body = await res.json();
     if (!res.ok) throw new Error('token request failed: ' + (body.error ? body.error.code + ': ' : '') + body.message);
     token = { value: body.result.accessToken, keyId: creds.keyId, secret: creds.secret, expiresAtMs: Date.parse(body.result.expiresAt) };
@@ -109,7 +138,7 @@ export const DOCS_SIGNING_SCRIPT = String.raw`'use strict';
     request.headers = request.headers || {};
     var body = request.body === undefined || request.body === null ? '' : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     if (body !== '') request.body = body;
-    var signed = await keyHeaders(body);
+    var signed = await keyHeaders(request.method || 'GET', url.pathname + url.search, body);
     for (var name of Object.keys(signed)) setHeader(request.headers, name, signed[name]);
     var hasBearer = Object.keys(request.headers).some(function (h) { return h.toLowerCase() === 'authorization' && /^Bearer \S/.test(request.headers[h]); });
     if (isMerchant && !hasBearer) setHeader(request.headers, 'authorization', 'Bearer ' + (await bearer()));
@@ -159,7 +188,7 @@ export const DOCS_SIGNING_SCRIPT = String.raw`'use strict';
     ui.parentNode.insertBefore(box, ui);
   }
 
-  globalThis.hostpaySigning = { sign: sign, useCredentials: useCredentials };
+  globalThis.hostpaySigning = { sign: sign, useCredentials: useCredentials, canonicalTarget: canonicalTarget };
   if (typeof document !== 'undefined') buildForm();
 })();
 `;

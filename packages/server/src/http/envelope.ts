@@ -20,11 +20,6 @@ export function errorBody(err: HostpayError, requestId: string): ErrorBody {
   return { status: false, message: err.message, isSuccess: false, result: null, error };
 }
 
-/** The success envelope for bodies that go through the route's response serializer. */
-export function okBody<T>(message: string, result: T): { status: true; isSuccess: true; message: string; result: T } {
-  return { status: true, message, isSuccess: true, result };
-}
-
 /**
  * Sends finished JSON text, or the text once it is ready, from a route handler. Text from a cache
  * is sent in the same turn and nothing is returned (a handler that called send). For text still

@@ -31,6 +31,8 @@ export interface FastRoute {
   route: string;
   /** The scope the route requires (its `config.scope`). */
   scope: Scope;
+  /** The route accepts version-1 signatures (its `config.signatureV1`). */
+  signatureV1: boolean;
   /**
    * The answer text for this principal and query string ('' when the target has none): the text
    * when cached, a promise while it loads, or undefined to leave the request to Fastify (a query
@@ -250,7 +252,11 @@ export function fastPath(
     const ip = req.socket.remoteAddress;
     if (ip === undefined) return false;
     const startedAt = performance.now();
-    const principal = auth.repeatedNow(headers, { method: 'GET', url, rawBody: '', ip, scope: route.scope }, now());
+    const principal = auth.repeatedNow(
+      headers,
+      { method: 'GET', url, rawBody: '', ip, scope: route.scope, signatureV1: route.signatureV1 },
+      now(),
+    );
     if (principal === undefined) return false;
     let body: string | Promise<string> | undefined;
     try {

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { successPageSchema, successSchema } from './success-body.js';
 import type { FastifyReply } from 'fastify';
 import { selectMerchant } from '../auth/merchant-selection.js';
 import { principalOf } from '../auth/principal.js';
@@ -34,24 +35,8 @@ export const BASE_ERRORS = [
 ] as const;
 export const WRITE_ERRORS = [...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT'] as const;
 
-export const ok = (result: TSchema, description: string) =>
-  Type.Object(
-    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
-    { additionalProperties: false, description },
-  );
-export const okPage = (item: TSchema, description: string) =>
-  Type.Object(
-    {
-      status: Type.Literal(true),
-      message: Type.String(),
-      isSuccess: Type.Literal(true),
-      result: Type.Array(item),
-      nextCursor: Type.Union([Type.String(), Type.Null()], {
-        description: 'pass as ?cursor= for the next page; null on the last page',
-      }),
-    },
-    { additionalProperties: false, description },
-  );
+export const ok = successSchema;
+export const okPage = successPageSchema;
 
 export const send = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type(JSON_UTF8).send(body);

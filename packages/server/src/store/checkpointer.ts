@@ -5,21 +5,12 @@ import { Worker } from 'node:worker_threads';
 import type { WriteGate } from './group-commit.js';
 
 /**
- * WAL checkpoints on a worker thread with its own connection. SQLite's automatic checkpoint runs
- * inside the COMMIT that crosses 1,000 WAL pages, on the thread that serves requests: it copies
- * those pages into the database file and fsyncs both files. Under the checkout-create benchmark
- * that was one COMMIT in ten taking 5–25 ms (p50 1 ms), three quarters of all COMMIT time, and
- * every request of the batch waited for it. A PASSIVE checkpoint from another connection never
- * blocks the writer, so the serving thread only appends to the WAL.
- *
- * A PASSIVE checkpoint can only empty the WAL (so the next write starts it over instead of growing
- * the file) if no commit lands while it runs, which under continuous writes is never. Then the
- * serving connection's backstop did it, inside a COMMIT: 6–27 ms every 0.4 s at 2,000 creates/s.
- * So once the WAL passes RESTART_PAGES the worker takes the write gate (one Int32 shared with the
- * group commit): it waits until no batch is open, keeps new batches out, and copies just the
- * frames committed during its first pass. The group commit never blocks on the gate: it retries
- * on a 1 ms timer while requests keep being read, so a hold delays writes by its own length only
- * (a few ms) and never the event loop.
+ * WAL checkpoints on a worker thread with its own connection, so the serving thread only appends
+ * to the WAL (SQLite's automatic checkpoint would run inside a request's COMMIT; the figures are
+ * in docs/benchmarks.md, "Why the store is shaped this way"). PASSIVE passes never block the
+ * writer; once the WAL passes RESTART_PAGES the worker takes the write gate (one Int32 shared with
+ * the group commit) to empty it. The group commit never blocks on the gate: it retries on a 1 ms
+ * timer, so a hold delays writes by its own length only and never the event loop.
  *
  * The serving connection keeps a backstop: its own automatic checkpoint at BACKSTOP_PAGES while
  * the worker runs, and SQLite's default again if the worker fails or exits, so the WAL stays

@@ -36,10 +36,9 @@ const ROLLBACK = CompiledQuery.raw('ROLLBACK');
 const MAX_BATCH = 64;
 
 /**
- * Group commit for the embedded SQLite store. Committing a WAL transaction writes every page it
- * touched and was 135–270 µs of a checkout create's ~1.4 ms CPU (the same hot pages — key counters,
- * index roots — written again by each create). Write transactions that arrive in the same turn
- * of the event loop therefore share one `BEGIN IMMEDIATE … COMMIT`: each runs in its own
+ * Group commit for the embedded SQLite store (why: docs/benchmarks.md, "Why the store is shaped
+ * this way"). Write transactions that arrive in the same turn of the event loop share one
+ * `BEGIN IMMEDIATE … COMMIT`: each runs in its own
  * SAVEPOINT, so one that fails rolls back alone and its caller sees its own error, and each
  * caller's promise settles only after the shared COMMIT, so nobody is told "done" before the
  * change is in the database. If the COMMIT itself fails, every caller of the batch gets the

@@ -3,10 +3,9 @@ import type { Database } from './schema.js';
 import type { Db } from './store.js';
 
 /**
- * A statement built with Kysely once per database dialect and run again with new values. Building
- * and compiling a query (objects for every node, then a visit to print them) was ~8 % of a
- * checkout create's CPU, spent producing the same text each time: the statements a create runs
- * differ only in their values.
+ * A statement built with Kysely once per database dialect and run again with new values: the
+ * statements a create runs differ only in their values, so building their text each time was
+ * wasted work (docs/benchmarks.md, "Why the store is shaped this way").
  *
  * `build` receives one placeholder per name and must use each as a single value, never to choose
  * the query's shape nor as a list (`in` takes one parameter per element, so a list's length is

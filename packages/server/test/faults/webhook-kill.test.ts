@@ -16,8 +16,10 @@ import { MASTER_KEY, postgresAvailable, TEST_DATABASE_URL, waitFor } from './wor
  * "A worker killed with SIGKILL mid-delivery loses nothing (the event is sent again with the same
  * webhook-id)" (issue 14), with real processes: `hostpay serve` delivers to a receiver that holds
  * the request open, is killed with SIGKILL while the request is in flight, and a second
- * `hostpay serve` on the same store sends the same event again, byte for byte, once the first
- * one's lease (3 s here, HOSTPAY_WEBHOOK_LEASE_SECONDS) has expired. On SQLite and PostgreSQL.
+ * `hostpay serve` on the same store — another instance (HOSTPAY_INSTANCE_ID) — sends the same
+ * event again, byte for byte, once the first one's lease (3 s here, HOSTPAY_WEBHOOK_LEASE_SECONDS)
+ * has expired. On SQLite and PostgreSQL. (The same instance restarted takes its lease back at
+ * once: webhook-restart.test.ts.)
  */
 const LEASE_SECONDS = 3;
 const DIALECTS = postgresAvailable ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -64,7 +66,8 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
     const held: ServerResponse[] = [];
     rx.answer = (_r, res) => held.push(res); // never answered: the delivery is in flight when the worker dies
 
-    const first = await startServerProcess(env);
+    // Two instances (their own ids): the second may not take the first's lease before it expires.
+    const first = await startServerProcess({ ...env, HOSTPAY_INSTANCE_ID: 'first' });
     servers.push(first);
     const event = await services.store.writeTransaction((trx) =>
       appendEvent(
@@ -89,7 +92,7 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
     expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
 
     rx.answer = (_r, res) => res.writeHead(200).end('ok');
-    const second = await startServerProcess(env);
+    const second = await startServerProcess({ ...env, HOSTPAY_INSTANCE_ID: 'second' });
     servers.push(second);
     await rx.waitFor(2, 20_000);
     // Not before the dead worker's lease expired (no one sends while it may still be alive).

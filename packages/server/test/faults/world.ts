@@ -1,4 +1,4 @@
-import { sign } from '@hostpay/protocol';
+import { sign, signV2 } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -150,7 +150,15 @@ export class Merchant {
 
   get(path: string): Promise<Answer> {
     if (this.token === undefined) throw new Error('login first');
-    return request(`${this.baseUrl}${path}`, { headers: { ...this.signed(), authorization: `Bearer ${this.token}` } });
+    // Version 2 (the only one most routes accept): the method and path are signed too.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signed = {
+      'api-key': this.key.apiKey,
+      timestamp,
+      'signature-version': '2',
+      signature: signV2(this.key.apiSecret, timestamp, 'GET', path, ''),
+    };
+    return request(`${this.baseUrl}${path}`, { headers: { ...signed, authorization: `Bearer ${this.token}` } });
   }
 }
 

@@ -58,7 +58,7 @@ export async function checkoutCall(
 ): Promise<LightMyRequestResponse> {
   const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   const h: Record<string, string> = {
-    ...signedHeaders(fx, key, { body: payload }),
+    ...signedHeaders(fx, key, { body: payload, target: { method, url } }),
     authorization: `Bearer ${token ?? (await issueToken(fx, key))}`,
     ...headers,
   };

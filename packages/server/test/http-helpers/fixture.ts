@@ -24,6 +24,7 @@ export interface KeyOptions {
   rateLimitPerMinute?: number;
   expiresAt?: string;
   ipAllowList?: string[];
+  requireSignatureV2?: boolean;
 }
 
 export interface HttpFixture {

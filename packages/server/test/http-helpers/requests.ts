@@ -1,4 +1,4 @@
-import { ErrorEnvelope, sign } from '@hostpay/protocol';
+import { ErrorEnvelope, sign, signV2 } from '@hostpay/protocol';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -9,13 +9,26 @@ export function unixSeconds(nowMs: number): string {
   return String(Math.floor(nowMs / 1000));
 }
 
+/**
+ * The key headers. With `target` (method and path?query) signed with version 2, which every route
+ * but the interface's two GETs and the token endpoint requires; without, version 1 (interface §5).
+ */
 export function signedHeaders(
   fx: HttpFixture,
   key: TestKey,
-  options: { body?: string; timestamp?: string } = {},
+  options: { body?: string; timestamp?: string; target?: { method: string; url: string } } = {},
 ): Record<string, string> {
   const timestamp = options.timestamp ?? unixSeconds(fx.now());
-  return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, options.body ?? '') };
+  const body = options.body ?? '';
+  const { target } = options;
+  if (target === undefined)
+    return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
+  return {
+    'api-key': key.apiKey,
+    timestamp,
+    'signature-version': '2',
+    signature: signV2(key.apiSecret, timestamp, target.method, target.url, body),
+  };
 }
 
 export async function requestToken(
@@ -35,9 +48,17 @@ export async function issueToken(fx: HttpFixture, key: TestKey, body = '', app?:
   return (res.json() as { result: { accessToken: string } }).result.accessToken;
 }
 
-/** All four headers of interface §5. */
-export async function merchantHeaders(fx: HttpFixture, key: TestKey, token?: string): Promise<Record<string, string>> {
-  return { ...signedHeaders(fx, key), authorization: `Bearer ${token ?? (await issueToken(fx, key))}` };
+/** All four headers of interface §5 (version 1); with `target`, signed with version 2 for that request. */
+export async function merchantHeaders(
+  fx: HttpFixture,
+  key: TestKey,
+  token?: string,
+  target?: { method: string; url: string },
+): Promise<Record<string, string>> {
+  return {
+    ...signedHeaders(fx, key, target === undefined ? {} : { target }),
+    authorization: `Bearer ${token ?? (await issueToken(fx, key))}`,
+  };
 }
 
 /** Asserts an error response: status, code, envelope shape, request id in header and body. */

@@ -15,7 +15,7 @@ export async function merchantCall(
 ): Promise<LightMyRequestResponse> {
   const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   const h: Record<string, string> = {
-    ...signedHeaders(fx, key, { body: payload }),
+    ...signedHeaders(fx, key, { body: payload, target: { method, url } }),
     authorization: `Bearer ${await issueToken(fx, key)}`,
     ...headers,
   };

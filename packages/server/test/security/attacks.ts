@@ -36,9 +36,10 @@ export interface Req {
 
 /**
  * Exact status and code; `refused`: any 4xx (authentication never bypassed, nothing served);
+ * `accepted`: past authentication (neither 401, 403 nor 429);
  * `any`: only what every answer must satisfy (public routes may ignore what they do not read).
  */
-export type Expect = { status: number; code: string } | 'refused' | 'any';
+export type Expect = { status: number; code: string } | 'refused' | 'accepted' | 'any';
 
 export interface Attack {
   name: string;
@@ -179,6 +180,54 @@ export const ATTACKS: Attack[] = [
     applies: on('merchant', 'token'),
     build: (r, w) => keyHeaders(r, w, w.key, { timestamp: String(Math.floor(w.now() / 1000) - 600) }),
     expect: { status: 401, code: 'TIMESTAMP_OUT_OF_WINDOW' },
+  },
+  {
+    // Issue 24 item 1: `<timestamp>.` signs every body-less request alike, so a captured v1 GET
+    // would pass on every body-less POST and DELETE (rotate a webhook secret, delete an endpoint).
+    name: 'a correct version-1 signature (as a capture of a body-less v1 GET /api/v1/cp/wallets/ replayed)',
+    applies: on('merchant', 'token'),
+    build: (r, w) => keyHeaders(r, w, w.key, { version: 1 }),
+    expect: (route) => (route.signatureV1 ? 'accepted' : { status: 401, code: 'SIGNATURE_V2_REQUIRED' }),
+  },
+  {
+    name: 'replay: a version-2 signature made for another method',
+    applies: on('merchant', 'token'),
+    build: (r, w) => ({
+      ...r,
+      headers: {
+        ...r.headers,
+        ...signedHeaders(w, w.key, r.method === 'GET' ? 'POST' : 'GET', r.url, r.payload ?? ''),
+      },
+    }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'replay: a version-2 signature made for another id',
+    applies: (route) => on('merchant')(route) && route.path.includes('{id}'),
+    build: (r, w) => ({
+      ...r,
+      headers: { ...r.headers, ...signedHeaders(w, w.key, r.method, r.url.replace('id_x', 'id_y'), r.payload ?? '') },
+    }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'replay: a version-2 signature made for another query',
+    applies: on('merchant', 'token'),
+    build: (r, w) => ({
+      ...r,
+      headers: { ...r.headers, ...signedHeaders(w, w.key, r.method, appendQuery(r.url, 'limit=1'), r.payload ?? '') },
+    }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'replay: a version-2 signature made over another body',
+    applies: (route) => on('merchant', 'token')(route) && withBody(route),
+    build: (r, w) => ({
+      ...r,
+      payload: '{"expiresIn":600}',
+      headers: { ...r.headers, 'content-type': 'application/json', ...signedHeaders(w, w.key, r.method, r.url, '{}') },
+    }),
+    expect: { status: 401, code: 'INVALID_SIGNATURE' },
   },
   {
     name: 'a version-1 signature for a key that requires version 2',

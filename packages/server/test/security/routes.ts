@@ -8,6 +8,8 @@ export type Side = 'merchant' | 'token' | 'operator' | 'public';
 
 export interface RouteLine {
   side: Side;
+  /** Accepts a version-1 signature: the interface's two GETs and the token endpoint only. */
+  signatureV1?: true;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   /** A valid query string for routes that need one. */
@@ -20,14 +22,15 @@ export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'GET', path: '/readyz' },
   { side: 'public', method: 'GET', path: '/metrics' },
   { side: 'public', method: 'GET', path: '/pay/{id}/status' },
-  { side: 'token', method: 'POST', path: '/api/v1/auth/token' },
-  { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets/' },
-  { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets' },
+  { side: 'token', method: 'POST', path: '/api/v1/auth/token', signatureV1: true },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets/', signatureV1: true },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets', signatureV1: true },
   {
     side: 'merchant',
     method: 'GET',
     path: '/api/v1/cp/psp/hosted-pay/fees-preview',
     query: 'amount=100&currency=USDT',
+    signatureV1: true,
   },
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants' },
   { side: 'operator', method: 'GET', path: '/admin/v1/merchants' },

@@ -1,11 +1,11 @@
-import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody, writeExactJson } from '@hostpay/protocol';
+import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { AdminIdempotency } from '../../http/idempotency.js';
 import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../http/merchant-scope.js';
 import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
-import { envelopeJson, successBody } from '../../http/success-body.js';
+import { envelopeJson, successBody, successPageBody } from '../../http/success-body.js';
 import type { CheckoutService } from './service.js';
 
 /** What the merchant checkout routes need beyond the common route context. */
@@ -97,17 +97,7 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
         filter,
         pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
       );
-      return send(
-        reply,
-        200,
-        writeExactJson({
-          status: true,
-          message: 'OK',
-          isSuccess: true,
-          result: result.items,
-          nextCursor: result.nextCursor,
-        }),
-      );
+      return send(reply, 200, successPageBody(result.items, result.nextCursor));
     },
   );
 

@@ -1,4 +1,4 @@
-import { Checkout, writeExactJson } from '@hostpay/protocol';
+import { Checkout } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { ok, send } from '../../http/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
@@ -279,15 +279,13 @@ export async function checkoutAdminRoutes(
       return send(
         reply,
         200,
-        writeExactJson({
-          status: true,
-          message: 'checkouts',
-          isSuccess: true,
-          result: await svc.listAll(
+        successBody(
+          await svc.listAll(
             filter,
             pageOf({ ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) }),
           ),
-        }),
+          'checkouts',
+        ),
       );
     },
   );

@@ -88,7 +88,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
   /** Runs a change and drops the wallet caches of a merchant it credited, once committed. */
-  async function change<T extends { evaluation?: EvaluateResult | null }>(
+  async function applyChange<T extends { evaluation?: EvaluateResult | null }>(
     fn: (trx: Db, ctx: EngineContext) => Promise<T>,
   ): Promise<T> {
     const ctx = engine();
@@ -98,7 +98,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return result;
   }
 
-  function created(merchantId: string, req: CreateCheckoutRequest) {
+  function createFor(merchantId: string, req: CreateCheckoutRequest) {
     const checked = checkCreateRequest(req, opts.sandbox);
     return createCheckout(store, fees, merchantId, checked, {
       publicBaseUrl: opts.publicBaseUrl(),
@@ -109,7 +109,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     });
   }
 
-  async function owned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
+  async function loadOwned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
     const row = await findCheckout(db, id);
     // Another merchant's checkout is "not found", never "forbidden": its existence is not revealed.
     if (row === undefined || (merchantId !== undefined && row.merchant_id !== merchantId))
@@ -195,22 +195,22 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   return {
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
-      return view((await created(merchantId, req)).checkout);
+      return view((await createFor(merchantId, req)).checkout);
     },
 
     /** `create`, answered as the exact JSON the `checkout.created` event holds (the HTTP route's answer). */
     async createJson(merchantId: string, req: CreateCheckoutRequest): Promise<string> {
-      return (await created(merchantId, req)).json;
+      return (await createFor(merchantId, req)).json;
     },
 
-    get: async (merchantId: string | undefined, id: string) => view(await owned(merchantId, id)),
+    get: async (merchantId: string | undefined, id: string) => view(await loadOwned(merchantId, id)),
 
     listForMerchant: (merchantId: string, filter: Omit<CheckoutFilter, 'merchantId'>, req: PageRequest) =>
       list({ ...filter, merchantId }, req, 'desc'),
 
     async cancel(merchantId: string, id: string) {
-      await owned(merchantId, id);
-      const result = await change(async (trx, ctx) => ({
+      await loadOwned(merchantId, id);
+      const result = await applyChange(async (trx, ctx) => ({
         evaluation: await evaluate(trx, id, ctx, { event: { kind: 'merchant_cancel' } }),
       }));
       return view(result.evaluation.checkout);
@@ -227,7 +227,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
           'NOT_FOUND',
           'simulate-payment exists only on a sandbox server (hostpay serve --sandbox or --demo)',
         );
-      const c = await owned(merchantId, id);
+      const c = await loadOwned(merchantId, id);
       const chain = req.chain.toUpperCase();
       const asset = req.asset.toUpperCase();
       const onChain = c.options.filter((o) => o.chain_symbol === chain);
@@ -260,8 +260,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         amount,
         confirmations: req.confirmations ?? option.confirmations_required,
       };
-      const result = await change((trx, ctx) => reportTransfer(trx, report, ctx));
-      return result.evaluation ? view(result.evaluation.checkout) : view(await owned(merchantId, id));
+      const result = await applyChange((trx, ctx) => reportTransfer(trx, report, ctx));
+      return result.evaluation ? view(result.evaluation.checkout) : view(await loadOwned(merchantId, id));
     },
 
     // --- operators -------------------------------------------------------------------------
@@ -273,13 +273,13 @@ export function checkoutService(opts: CheckoutServiceOptions) {
 
     /** One checkout of any merchant, naming its merchant. */
     async getAny(id: string) {
-      const [one] = await withMerchants(db, [await owned(undefined, id)], view);
+      const [one] = await withMerchants(db, [await loadOwned(undefined, id)], view);
       return one!;
     },
 
     /** What a settle would credit, and where: computed by the settle's own code (review.ts), nothing written. */
     async settlePreview(id: string, req: { asset?: string | undefined; chain?: string | undefined }) {
-      const c = await owned(undefined, id);
+      const c = await loadOwned(undefined, id);
       if (c.row.status !== 'needs_review')
         throw new HostpayError(
           'CHECKOUT_STATE_CONFLICT',
@@ -297,7 +297,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
 
     /** `audit`: the operator (or `evm-watch`) reporting it; every report that changes something is audited. */
     async reportTransfer(report: TransferReport, audit: AuditContext) {
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const before = await trx
           .selectFrom('transfers as t')
           .innerJoin('chains as c', 'c.id', 't.chain_id')
@@ -325,7 +325,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async retractTransfer(id: string, audit: AuditContext) {
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const before = await trx.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
         const r = await retractTransfer(trx, id, ctx);
         if (before !== undefined && before.retracted === 0)
@@ -342,7 +342,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async attachTransfer(id: string, checkoutId: string, audit: AuditContext) {
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const before = await trx.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
         const r = await attachTransfer(trx, id, checkoutId, ctx);
         await recordAudit(trx, audit, {
@@ -379,9 +379,9 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       req: { asset?: string | undefined; chain?: string | undefined },
       audit: AuditContext,
     ) {
-      const c = await owned(undefined, id);
+      const c = await loadOwned(undefined, id);
       const { settlement } = await settlementQuote(db, fees, c, req);
-      const result = await change(async (trx, ctx) => {
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {
           action: 'checkout.settle',
@@ -396,8 +396,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     },
 
     async rejectReview(id: string, audit: AuditContext) {
-      const c = await owned(undefined, id);
-      const result = await change(async (trx, ctx) => {
+      const c = await loadOwned(undefined, id);
+      const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_reject' } });
         await recordAudit(trx, audit, {
           action: 'checkout.reject',
@@ -427,7 +427,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
         .execute();
       let moved = 0;
       for (const { id } of due) {
-        const result = await change(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
+        const result = await applyChange(async (trx, ctx) => ({ evaluation: await evaluate(trx, id, ctx) }));
         if (result.evaluation.moves.length > 0) moved++;
       }
       return moved;

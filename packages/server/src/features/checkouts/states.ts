@@ -4,16 +4,10 @@
  * not name is refused, so no code path can invent a move.
  */
 
-export const CHECKOUT_STATUSES = [
-  'open',
-  'underpaid',
-  'processing',
-  'settled',
-  'expired',
-  'canceled',
-  'needs_review',
-  'invalid',
-] as const;
+import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
+
+/** The contract's statuses (protocol/src/checkout-status.ts). */
+export const CHECKOUT_STATUSES = CHECKOUT_STATUS_VALUES;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 export const CHECKOUT_REASONS = [

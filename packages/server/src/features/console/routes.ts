@@ -22,6 +22,7 @@ import {
   type ConsoleSessions,
 } from './sessions.js';
 import type { ConsoleFiles } from './static.js';
+import { successSchema } from '../../http/success-body.js';
 
 export interface ConsoleRouteContext {
   config: Config;
@@ -48,11 +49,7 @@ const Session = Type.Object(
   },
   { additionalProperties: false },
 );
-const ok = (description: string, result: TSchema = Session) =>
-  Type.Object(
-    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
-    { additionalProperties: false, description },
-  );
+const ok = (description: string, result: TSchema = Session) => successSchema(result, description);
 const SignedOut = Type.Object({ signedOut: Type.Literal(true) }, { additionalProperties: false });
 const COMMON = ['IP_NOT_ALLOWED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'] as const;
 const HOW = 'sign in at /console with an operator token (HOSTPAY_ADMIN_TOKEN or HOSTPAY_ADMIN_TOKENS)';

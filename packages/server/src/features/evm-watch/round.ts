@@ -73,10 +73,7 @@ const RANGE_ERROR = /range|too many|exceed|limit|too large|response size|max.*re
  * and save the cursor. Reports are idempotent (chain + tx + log index), so a round cut short
  * anywhere is simply run again.
  */
-export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: ChainState): Promise<RoundResult> {
-  const { store, checkouts, metrics } = deps;
-  const db = store.db;
-  const { client, viem } = rpc;
+export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, scan: ChainState): Promise<RoundResult> {
   const chain = w.symbol;
   const nodeChain = await rpc.chainId();
   const expected = blockOf(w.node_chain_id);
@@ -85,13 +82,54 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
       `the node answers for chain id ${nodeChain}, but ${chain} was watched on chain id ${expected} until now: point rpcUrl back at a ${chain} node, or set startBlock to start over on this one`,
     );
   }
-  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
-  const targets = await checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now());
+  const head = Number(await rpc.client.getBlockNumber({ cacheTime: 0 }));
+  const targets = await deps.checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now());
   const stored = blockOf(w.cursor_block);
-  let cursor =
+  const start =
     stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
+  const undone = await undoReplacedBlocks(deps, w, rpc, head, start);
+  const cursor = Math.min(undone.cursor, head);
 
-  // --- reorganisations -----------------------------------------------------------------------
+  const from = cursor + 1;
+  const native = w.native_asset;
+  let to = Math.min(head, from + (native === null ? scan.chunk : Math.min(scan.chunk, scan.nativeBlocks)) - 1);
+  const observations: Observation[] = [];
+  const blocks = new Map<number, { hash: Hash; timestamp: bigint }>();
+  const watched = [...targets.addresses] as `0x${string}`[];
+  if (from <= to && watched.length > 0) {
+    to = await scanTokens(w, rpc, scan, watched, from, to, observations);
+    if (native !== null) await scanNative(w, rpc, native, targets.addresses, from, to, observations, blocks);
+  }
+  if (from <= to) await keepBlocks(deps, w, rpc, to, observations, blocks);
+  const reported = await reportObservations(deps, chain, head, observations, blocks);
+  await raiseConfirmations(deps, w, head, targets.depth);
+
+  await deps.beforeCursorSave?.();
+  const scanned = from <= to ? to : cursor;
+  await saveCursor(deps, w, { scanned, head, nodeChain, depth: targets.depth });
+  const { metrics } = deps;
+  metrics.head.set({ chain }, head);
+  metrics.cursor.set({ chain }, scanned);
+  metrics.behind.set({ chain }, Math.max(0, head - scanned));
+  return { head, from, to, reported, retracted: undone.retracted, caughtUp: scanned >= head };
+}
+
+/**
+ * Reorganisations: walks the kept blocks down from the top until one is still the chain's; the
+ * transfers of the replaced ones are retracted and the cursor goes back to the fork.
+ */
+async function undoReplacedBlocks(
+  deps: RoundDeps,
+  w: WatchRow,
+  rpc: Rpc,
+  head: number,
+  start: number,
+): Promise<{ cursor: number; retracted: number }> {
+  const { store, checkouts, metrics } = deps;
+  const db = store.db;
+  const { client } = rpc;
+  const chain = w.symbol;
+  let cursor = start;
   let retracted = 0;
   const kept = await db
     .selectFrom('evm_watch_blocks')
@@ -155,18 +193,27 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
       `evm watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`,
     );
   }
-  if (cursor > head) cursor = head;
+  return { cursor, retracted };
+}
 
-  // --- scan ------------------------------------------------------------------------------------
+/**
+ * Token transfers to the watched addresses in [from, end] (eth_getLogs, Transfer topic). A
+ * provider that caps the range gets half as many blocks, remembered in `scan`: returns the end
+ * of the range as scanned.
+ */
+async function scanTokens(
+  w: WatchRow,
+  rpc: Rpc,
+  scan: ChainState,
+  watched: `0x${string}`[],
+  from: number,
+  end: number,
+  observations: Observation[],
+): Promise<number> {
+  const { client, viem } = rpc;
   const tokens = tokensOf(w);
-  const native = w.native_asset;
-  const from = cursor + 1;
-  let to = Math.min(head, from + (native === null ? st.chunk : Math.min(st.chunk, st.nativeBlocks)) - 1);
-  const observations: Observation[] = [];
-  const blocks = new Map<number, { hash: Hash; timestamp: bigint }>();
-  const watched = [...targets.addresses] as `0x${string}`[];
-
-  if (from <= to && watched.length > 0 && tokens.length > 0) {
+  let to = end;
+  if (tokens.length > 0) {
     const event = viem.parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
     const byContract = new Map(tokens.map((t) => [t.contract, t]));
     for (;;) {
@@ -204,80 +251,116 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
             });
           }
         }
-        if (to - from + 1 >= st.chunk) st.chunk = Math.min(st.maxChunk, Math.ceil(st.chunk * 1.5));
+        if (to - from + 1 >= scan.chunk) scan.chunk = Math.min(scan.maxChunk, Math.ceil(scan.chunk * 1.5));
         break;
       } catch (err) {
         const text = `${(err as Error).message} ${(err as { details?: string }).details ?? ''}`;
         if (to <= from || !RANGE_ERROR.test(text)) throw err;
         // The provider caps the range (or the answer): half as many blocks, and remember it.
-        st.chunk = Math.max(1, Math.floor((to - from + 1) / 2));
-        to = from + st.chunk - 1;
+        scan.chunk = Math.max(1, Math.floor((to - from + 1) / 2));
+        to = from + scan.chunk - 1;
         observations.length = 0;
       }
     }
   }
 
-  if (from <= to && watched.length > 0 && native !== null) {
-    const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-    for (let i = 0; i < numbers.length; i += 8) {
-      const got = await Promise.all(
-        numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
-      );
-      for (const block of got) {
-        blocks.set(Number(block.number), { hash: block.hash, timestamp: block.timestamp });
-        for (const tx of block.transactions) {
-          if (tx.to === null || tx.value === 0n || !targets.addresses.has(tx.to.toLowerCase())) continue;
-          // A reverted transaction moved nothing: only a successful receipt counts.
-          const receipt = await client.getTransactionReceipt({ hash: tx.hash });
-          if (receipt.status !== 'success') continue;
-          observations.push({
-            kind: 'native',
-            txHash: tx.hash,
-            index: 0,
-            to: tx.to,
-            asset: native,
-            amount: viem.formatUnits(tx.value, w.native_decimals),
-            blockNumber: Number(block.number),
-            blockHash: block.hash,
-          });
-        }
+  return to;
+}
+
+/** Native payments to the watched addresses: the range's blocks with their transactions, successful receipts only. */
+async function scanNative(
+  w: WatchRow,
+  rpc: Rpc,
+  native: string,
+  addresses: Set<string>,
+  from: number,
+  to: number,
+  observations: Observation[],
+  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
+): Promise<void> {
+  const { client, viem } = rpc;
+  const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  for (let i = 0; i < numbers.length; i += 8) {
+    const got = await Promise.all(
+      numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
+    );
+    for (const block of got) {
+      blocks.set(Number(block.number), { hash: block.hash, timestamp: block.timestamp });
+      for (const tx of block.transactions) {
+        if (tx.to === null || tx.value === 0n || !addresses.has(tx.to.toLowerCase())) continue;
+        // A reverted transaction moved nothing: only a successful receipt counts.
+        const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+        if (receipt.status !== 'success') continue;
+        observations.push({
+          kind: 'native',
+          txHash: tx.hash,
+          index: 0,
+          to: tx.to,
+          asset: native,
+          amount: viem.formatUnits(tx.value, w.native_decimals),
+          blockNumber: Number(block.number),
+          blockHash: block.hash,
+        });
       }
     }
   }
+}
 
-  // --- the blocks relied on --------------------------------------------------------------------
-  if (from <= to) {
-    const needed = new Set<number>([to, ...observations.map((o) => o.blockNumber)]);
-    for (const n of needed) {
-      if (blocks.has(n)) continue;
-      const b: Block = await client.getBlock({ blockNumber: BigInt(n) });
-      blocks.set(n, { hash: b.hash!, timestamp: b.timestamp });
-    }
-    for (const o of observations)
-      if (blocks.get(o.blockNumber)!.hash !== o.blockHash)
-        throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
-    // Kept before anything is reported from them: a report from a block the store does not
-    // know could never be retracted.
-    await store.writeTransaction(async (trx) => {
-      await holdLease(trx, deps, w.chain_id);
-      const rows = [...needed].map((n) => ({ chain_id: w.chain_id, number: n, hash: blocks.get(n)!.hash }));
-      await trx
-        .insertInto('evm_watch_blocks')
-        .values(rows)
-        .onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing())
-        .execute();
-      const known = await trx
-        .selectFrom('evm_watch_blocks')
-        .select(['number', 'hash'])
-        .where('chain_id', '=', w.chain_id)
-        .where('number', 'in', [...needed])
-        .execute();
-      for (const k of known)
-        if (blocks.get(Number(k.number))?.hash !== k.hash)
-          throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
-    });
+/**
+ * The blocks relied on (the range's end and every block an observation is in): checked against
+ * what was scanned, then kept before anything is reported from them.
+ */
+async function keepBlocks(
+  deps: RoundDeps,
+  w: WatchRow,
+  rpc: Rpc,
+  to: number,
+  observations: Observation[],
+  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
+): Promise<void> {
+  const { store } = deps;
+  const { client } = rpc;
+  const chain = w.symbol;
+  const needed = new Set<number>([to, ...observations.map((o) => o.blockNumber)]);
+  for (const n of needed) {
+    if (blocks.has(n)) continue;
+    const b: Block = await client.getBlock({ blockNumber: BigInt(n) });
+    blocks.set(n, { hash: b.hash!, timestamp: b.timestamp });
   }
+  for (const o of observations)
+    if (blocks.get(o.blockNumber)!.hash !== o.blockHash)
+      throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
+  // Kept before anything is reported from them: a report from a block the store does not
+  // know could never be retracted.
+  await store.writeTransaction(async (trx) => {
+    await holdLease(trx, deps, w.chain_id);
+    const rows = [...needed].map((n) => ({ chain_id: w.chain_id, number: n, hash: blocks.get(n)!.hash }));
+    await trx
+      .insertInto('evm_watch_blocks')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing())
+      .execute();
+    const known = await trx
+      .selectFrom('evm_watch_blocks')
+      .select(['number', 'hash'])
+      .where('chain_id', '=', w.chain_id)
+      .where('number', 'in', [...needed])
+      .execute();
+    for (const k of known)
+      if (blocks.get(Number(k.number))?.hash !== k.hash)
+        throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
+  });
+}
 
+/** Reports what was seen through the transfers code: returns how many were first reports. */
+async function reportObservations(
+  deps: RoundDeps,
+  chain: string,
+  head: number,
+  observations: Observation[],
+  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
+): Promise<number> {
+  const { metrics } = deps;
   let reported = 0;
   for (const o of observations) {
     const timestamp = blocks.get(o.blockNumber)!.timestamp;
@@ -298,8 +381,15 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
     }
   }
 
-  // --- confirmations of transfers still short of the depth --------------------------------------
-  const short = await checkouts.shortTransfers(w.chain_id, targets.depth);
+  return reported;
+}
+
+/** Confirmations of transfers still short of the depth, raised as blocks arrive. */
+async function raiseConfirmations(deps: RoundDeps, w: WatchRow, head: number, depth: number): Promise<void> {
+  const { store, checkouts } = deps;
+  const db = store.db;
+  const chain = w.symbol;
+  const short = await checkouts.shortTransfers(w.chain_id, depth);
   const heights =
     short.length === 0
       ? new Map<string, number>()
@@ -321,11 +411,16 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
     if (confirmations <= t.confirmations) continue;
     await report(deps, { chain, ...t, confirmations });
   }
+}
 
-  // --- the cursor ------------------------------------------------------------------------------
-  await deps.beforeCursorSave?.();
-  const scanned = from <= to ? to : cursor;
-  await store.writeTransaction(async (trx) => {
+/** Saves where the scan got to (with the lease held) and forgets blocks below the depth. */
+async function saveCursor(
+  deps: RoundDeps,
+  w: WatchRow,
+  at: { scanned: number; head: number; nodeChain: number; depth: number },
+): Promise<void> {
+  const { scanned, head, nodeChain, depth } = at;
+  await deps.store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
     await trx
       .updateTable('evm_watches')
@@ -342,13 +437,9 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, st: Chain
     await trx
       .deleteFrom('evm_watch_blocks')
       .where('chain_id', '=', w.chain_id)
-      .where('number', '<', scanned - targets.depth - 64)
+      .where('number', '<', scanned - depth - 64)
       .execute();
   });
-  metrics.head.set({ chain }, head);
-  metrics.cursor.set({ chain }, scanned);
-  metrics.behind.set({ chain }, Math.max(0, head - scanned));
-  return { head, from, to, reported, retracted, caughtUp: scanned >= head };
 }
 
 /** Renews the lease inside the transaction that relies on it; throws LeaseLost when another instance holds it now. */

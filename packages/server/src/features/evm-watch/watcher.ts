@@ -44,7 +44,7 @@ interface ChainLoop {
   symbol: string;
   timer: NodeJS.Timeout | undefined;
   running: Promise<unknown> | undefined;
-  st: ChainState;
+  scan: ChainState;
   rpc: Rpc | undefined;
   rpcKey: string;
   live: LiveStatus;
@@ -60,7 +60,7 @@ interface ChainLoop {
  */
 export class EvmWatcher {
   readonly owner = `evw_${randomBytes(8).toString('hex')}`;
-  readonly #o: WatcherOptions &
+  readonly #options: WatcherOptions &
     Required<
       Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs'>
     >;
@@ -69,7 +69,7 @@ export class EvmWatcher {
   #started = false;
 
   constructor(opts: WatcherOptions) {
-    this.#o = {
+    this.#options = {
       leaseMs: 10_000,
       reloadMs: 5000,
       rpcTimeoutMs: 15_000,
@@ -85,7 +85,7 @@ export class EvmWatcher {
     if (this.#started) return;
     this.#started = true;
     const again = () => {
-      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#o.reloadMs);
+      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#options.reloadMs);
       this.#reload.unref();
     };
     void this.#sync().finally(again);
@@ -106,7 +106,7 @@ export class EvmWatcher {
     for (const l of loops) {
       l.rpc?.close();
       await this.#release(l.symbol).catch(() => undefined);
-      this.#o.metrics.leader.set({ chain: l.symbol }, 0);
+      this.#options.metrics.leader.set({ chain: l.symbol }, 0);
     }
   }
 
@@ -131,37 +131,37 @@ export class EvmWatcher {
    */
   async round(symbol: string): Promise<RoundOutcome> {
     const loop = this.#loop(symbol.toUpperCase());
-    const w = await findWatch(this.#o.store.db, loop.symbol);
+    const w = await findWatch(this.#options.store.db, loop.symbol);
     if (w === undefined) return { leader: false, reason: 'not_watched' };
     if (w.enabled === 0) {
       loop.live = { ...loop.live, state: 'stopped', leader: false };
       return { leader: false, reason: 'disabled' };
     }
     try {
-      await this.#o.store.writeTransaction((trx) => holdLease(trx, this.#deps(w), w.chain_id));
+      await this.#options.store.writeTransaction((trx) => holdLease(trx, this.#deps(w), w.chain_id));
     } catch (err) {
       if (!(err instanceof LeaseLost)) throw err;
       loop.live = { ...loop.live, state: 'standby', leader: false };
-      this.#o.metrics.leader.set({ chain: loop.symbol }, 0);
+      this.#options.metrics.leader.set({ chain: loop.symbol }, 0);
       return { leader: false, reason: 'standby' };
     }
     loop.live.leader = true;
-    this.#o.metrics.leader.set({ chain: loop.symbol }, 1);
-    const rpcUrl = this.#o.box.open(w.rpc_url_sealed, rpcOwner(w.chain_id)).toString('utf8');
+    this.#options.metrics.leader.set({ chain: loop.symbol }, 1);
+    const rpcUrl = this.#options.box.open(w.rpc_url_sealed, rpcOwner(w.chain_id)).toString('utf8');
     try {
       const rpc = await this.#rpc(loop, w, rpcUrl);
       const result = await runRound(
         {
           ...this.#deps(w),
-          store: this.#o.store,
-          checkouts: this.#o.checkouts,
-          metrics: this.#o.metrics,
-          log: this.#o.log,
-          beforeCursorSave: this.#o.beforeCursorSave,
+          store: this.#options.store,
+          checkouts: this.#options.checkouts,
+          metrics: this.#options.metrics,
+          log: this.#options.log,
+          beforeCursorSave: this.#options.beforeCursorSave,
         },
         w,
         rpc,
-        loop.st,
+        loop.scan,
       );
       loop.live = { state: 'watching', leader: true, lastError: null, consecutiveErrors: 0 };
       return { leader: true, ...result };
@@ -181,15 +181,15 @@ export class EvmWatcher {
         lastError: message,
         consecutiveErrors: loop.live.consecutiveErrors + 1,
       };
-      this.#o.metrics.rpcErrors.inc({ chain: loop.symbol });
+      this.#options.metrics.rpcErrors.inc({ chain: loop.symbol });
       // A broken connection is opened afresh next time.
       loop.rpc?.close();
       loop.rpc = undefined;
-      await this.#o.store
+      await this.#options.store
         .writeTransaction((trx) =>
           trx
             .updateTable('evm_watches')
-            .set({ last_error: message, last_error_at: new Date(this.#o.now()).toISOString() })
+            .set({ last_error: message, last_error_at: new Date(this.#options.now()).toISOString() })
             .where('chain_id', '=', w.chain_id)
             .where('lease_owner', '=', this.owner)
             .execute(),
@@ -201,7 +201,11 @@ export class EvmWatcher {
 
   /** The lease outlives three polls, so a chain polled slowly is not passed around between rounds. */
   #deps(w: WatchRow) {
-    return { owner: this.owner, now: this.#o.now, leaseMs: Math.max(this.#o.leaseMs, 3 * w.poll_interval_ms) };
+    return {
+      owner: this.owner,
+      now: this.#options.now,
+      leaseMs: Math.max(this.#options.leaseMs, 3 * w.poll_interval_ms),
+    };
   }
 
   #loop(symbol: string): ChainLoop {
@@ -211,10 +215,10 @@ export class EvmWatcher {
         symbol,
         timer: undefined,
         running: undefined,
-        st: {
-          chunk: Math.min(500, this.#o.maxLogBlocks),
-          maxChunk: this.#o.maxLogBlocks,
-          nativeBlocks: this.#o.nativeBlocks,
+        scan: {
+          chunk: Math.min(500, this.#options.maxLogBlocks),
+          maxChunk: this.#options.maxLogBlocks,
+          nativeBlocks: this.#options.nativeBlocks,
         },
         rpc: undefined,
         rpcKey: '',
@@ -231,21 +235,21 @@ export class EvmWatcher {
     loop.rpc?.close();
     loop.rpc = await openRpc(
       url,
-      { sandbox: this.#o.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: this.#o.resolve },
-      this.#o.rpcTimeoutMs,
+      { sandbox: this.#options.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: this.#options.resolve },
+      this.#options.rpcTimeoutMs,
     );
     loop.rpcKey = key;
     return loop.rpc;
   }
 
   async #release(symbol: string): Promise<void> {
-    const chain = await this.#o.store.db
+    const chain = await this.#options.store.db
       .selectFrom('chains')
       .select('id')
       .where('symbol', '=', symbol)
       .executeTakeFirst();
     if (chain === undefined) return;
-    await this.#o.store.writeTransaction((trx) =>
+    await this.#options.store.writeTransaction((trx) =>
       trx
         .updateTable('evm_watches')
         .set({ lease_owner: null, lease_expires_at: null })
@@ -260,9 +264,9 @@ export class EvmWatcher {
     if (!this.#started) return;
     let symbols: string[];
     try {
-      symbols = (await watchQuery(this.#o.store.db).where('w.enabled', '=', 1).execute()).map((w) => w.symbol);
+      symbols = (await watchQuery(this.#options.store.db).where('w.enabled', '=', 1).execute()).map((w) => w.symbol);
     } catch (err) {
-      this.#o.log.warn(`evm watch: cannot read the watched chains: ${(err as Error).message}`);
+      this.#options.log.warn(`evm watch: cannot read the watched chains: ${(err as Error).message}`);
       return;
     }
     for (const symbol of symbols) {
@@ -274,7 +278,7 @@ export class EvmWatcher {
       clearTimeout(loop.timer);
       this.#loops.delete(symbol);
       loop.rpc?.close();
-      this.#o.metrics.leader.set({ chain: symbol }, 0);
+      this.#options.metrics.leader.set({ chain: symbol }, 0);
     }
   }
 
@@ -292,14 +296,15 @@ export class EvmWatcher {
   /** One turn of a chain's loop; returns how long to wait before the next. */
   async #turn(loop: ChainLoop): Promise<number> {
     const poll =
-      (await findWatch(this.#o.store.db, loop.symbol).catch(() => undefined))?.poll_interval_ms ?? this.#o.reloadMs;
+      (await findWatch(this.#options.store.db, loop.symbol).catch(() => undefined))?.poll_interval_ms ??
+      this.#options.reloadMs;
     try {
       const r = await this.round(loop.symbol);
       // Behind the head: the next range at once.
       return r.leader && !r.caughtUp ? 0 : poll;
     } catch (err) {
-      const backoff = Math.min(this.#o.maxBackoffMs, poll * 2 ** Math.min(loop.live.consecutiveErrors, 8));
-      this.#o.log.warn(
+      const backoff = Math.min(this.#options.maxBackoffMs, poll * 2 ** Math.min(loop.live.consecutiveErrors, 8));
+      this.#options.log.warn(
         `evm watch ${loop.symbol}: ${(err as Error).message}; next try in ${Math.round(backoff / 1000)} s`,
       );
       return backoff;

@@ -37,6 +37,7 @@ export function feeFastRoutes(services: MerchantServices): FastRoute[] {
       path: PATHS.feesPreview,
       route: PATHS.feesPreview,
       scope: SCOPE,
+      signatureV1: true,
       answer(query, principal) {
         let q = parsed.get(query);
         if (q === undefined) {
@@ -101,7 +102,8 @@ export async function feeMerchantRoutes(app: TypedApp, ctx: RouteContext): Promi
         security: SECURITY.merchant,
         response: { 200: feePreview200, ...errorResponses(ERRORS.feesPreview) },
       },
-      config: { scope: SCOPE },
+      // An interface endpoint (interface §4.2): version-1 signatures are accepted here.
+      config: { scope: SCOPE, signatureV1: true },
     },
     (req, reply) => {
       // The schema pattern admits the shape; parseAmount adds the range (> 0, <= 10^15).

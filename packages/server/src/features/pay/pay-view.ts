@@ -2,7 +2,7 @@ import { Decimal } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import type { CheckoutService } from '../checkouts/service.js';
-import { paymentUri } from './payment-uri.js';
+import { paymentUri, type UriInput, walletUri } from './payment-uri.js';
 import { pageFacts } from './queries.js';
 
 /** The statuses in which the page asks for money. */
@@ -25,6 +25,18 @@ export interface PayOption {
   confirmationsRequired: number;
   /** BIP-21 / EIP-681 / plain address for the remaining amount: what the QR code holds. */
   paymentUri: string;
+  /** The "Open in a wallet app" link: a BIP-21 / EIP-681 URI, null where the chain has no scheme (TRON). */
+  walletUri: string | null;
+}
+
+/** A payment the page lists once it has arrived: what the payer can check on the chain. */
+export interface PayPayment {
+  asset: string;
+  chain: string;
+  amount: string;
+  txHash: string;
+  /** The operator's block-explorer page of this transaction, or null (none configured for the chain). */
+  explorerUrl: string | null;
 }
 
 /** Everything the payer may see of a checkout, and nothing else (no metadata, order id, fees, rates). */
@@ -36,10 +48,14 @@ export interface PayView {
   description: string | null;
   amount: string;
   currency: string;
+  /** The currency is fiat: the page writes the amount with its minor units in the payer's locale. */
+  fiatCurrency: boolean;
   expiresAt: string;
   successUrl: string | null;
   cancelUrl: string | null;
   options: PayOption[];
+  /** Live (not retracted) payments, oldest first. */
+  payments: PayPayment[];
 }
 
 export const ID_RE = /^chk_[0-9a-z]{1,64}$/;
@@ -86,7 +102,7 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
           remaining,
           confirmations: live.length === 0 ? 0 : Math.min(...live.map((p) => p.confirmations)),
           confirmationsRequired: o.confirmationsRequired,
-          paymentUri: paymentUri({
+          ...uris({
             family: fact.family,
             networkType: fact.networkType,
             chain: o.chain,
@@ -97,6 +113,17 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
           }),
         };
       });
+      const payments = c.payments
+        .filter((p) => !p.retracted)
+        .map(
+          (p): PayPayment => ({
+            asset: p.asset,
+            chain: p.chain,
+            amount: String(p.amount),
+            txHash: p.txHash,
+            explorerUrl: explorerLink(facts.explorers.get(p.chain), p.txHash),
+          }),
+        );
       return {
         id: c.id,
         status: c.status,
@@ -105,13 +132,22 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
         description: c.description,
         amount: String(c.amount),
         currency: c.currency,
+        fiatCurrency: facts.fiatCurrency,
         expiresAt: c.expiresAt,
         successUrl: c.successUrl,
         cancelUrl: c.cancelUrl,
         options,
+        payments,
       };
     },
   };
+}
+
+const uris = (input: UriInput) => ({ paymentUri: paymentUri(input), walletUri: walletUri(input) });
+
+/** The explorer template with the transaction hash in place of `{tx}` (URI-encoded), or null without a template. */
+export function explorerLink(template: string | undefined, txHash: string): string | null {
+  return template === undefined ? null : template.replace('{tx}', encodeURIComponent(txHash));
 }
 
 /** The option the page shows: the one asked for, else the one money went to, else the first. */

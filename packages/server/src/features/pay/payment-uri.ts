@@ -46,6 +46,16 @@ export function ceilDecimal(amount: string, decimals: number): string {
   return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 
+/**
+ * The "Open in a wallet app" link: a payment URI of a scheme wallets register (bitcoin:,
+ * ethereum:), or null where the chain has none (TRON). Never the bare address: as an href it
+ * would resolve as a relative URL of the page itself.
+ */
+export function walletUri(o: UriInput): string | null {
+  return o.family === 'btc' || o.family === 'evm' ? paymentUri(o) : null;
+}
+
+/** What the QR code holds: the payment URI, or the plain address where the chain has no scheme. */
 export function paymentUri(o: UriInput): string {
   if (o.family === 'btc') return `bitcoin:${o.address}?amount=${ceilDecimal(o.amount, Math.min(o.decimals, 8))}`;
   if (o.family === 'evm') {

@@ -3,16 +3,21 @@ import type { Db } from '../../store/store.js';
 /** What the page shows beyond the checkout view: who is paid, and how each option's URI is spelled. */
 export interface PageFacts {
   merchantName: string;
+  /** The checkout's currency is fiat (a catalog asset that is not crypto, or one the catalog does not hold). */
+  fiatCurrency: boolean;
   /** By `ASSET/CHAIN`. */
   options: Map<string, { decimals: number; family: string; networkType: string }>;
+  /** Each chain's block-explorer link template (`{tx}`), by chain symbol; absent: no link. */
+  explorers: Map<string, string>;
 }
 
 export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts | undefined> {
-  const [merchant, options] = await Promise.all([
+  const [checkout, options] = await Promise.all([
     db
       .selectFrom('checkouts as k')
       .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
-      .select('m.name')
+      .leftJoin('assets as a', 'a.symbol', 'k.currency')
+      .select(['m.name', 'a.is_crypto'])
       .where('k.id', '=', checkoutId)
       .executeTakeFirst(),
     db
@@ -23,14 +28,22 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
       .where('o.checkout_id', '=', checkoutId)
       .execute(),
   ]);
-  if (merchant === undefined) return undefined;
+  if (checkout === undefined) return undefined;
+  // Payments may arrive on chains the checkout did not offer (a wrong asset): every chain's link.
+  const explorers = await db
+    .selectFrom('chains')
+    .select(['symbol', 'explorer_tx_url'])
+    .where('explorer_tx_url', 'is not', null)
+    .execute();
   return {
-    merchantName: merchant.name,
+    merchantName: checkout.name,
+    fiatCurrency: checkout.is_crypto !== 1,
     options: new Map(
       options.map((o) => [
         `${o.asset}/${o.chain}`,
         { decimals: o.decimals, family: o.family, networkType: o.network_type },
       ]),
     ),
+    explorers: new Map(explorers.flatMap((e) => (e.explorer_tx_url === null ? [] : [[e.symbol, e.explorer_tx_url]]))),
   };
 }

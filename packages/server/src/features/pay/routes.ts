@@ -7,6 +7,7 @@ import { successBody } from '../../http/success-body.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import type { CheckoutRouteContext } from '../checkouts/merchant-routes.js';
 import { assetNamed } from './assets.js';
+import { payerLocale } from './format.js';
 import { securityHeaders } from '../../http/page-headers.js';
 import type { PaySource } from './pay-view.js';
 import { qrSvg } from './qr.js';
@@ -91,7 +92,17 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
     const { id } = req.params as { id: string };
     const view = await pay.load(id);
     if (view === undefined) return page(reply, 404, notFoundPage(sandbox));
-    return page(reply, 200, paymentPage({ view, option: optionOf(req), sandbox, now: nowIso() }));
+    return page(
+      reply,
+      200,
+      paymentPage({
+        view,
+        option: optionOf(req),
+        sandbox,
+        now: nowIso(),
+        locale: payerLocale(req.headers['accept-language']),
+      }),
+    );
   });
 
   app.get('/pay/:id/qr.svg', { schema: { hide: true } }, async (req, reply) => {
@@ -122,7 +133,7 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
         operationId: 'getPaymentPageStatus',
         summary: 'What the hosted payment page shows, for its live updates',
         description:
-          'Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount, state with what to do next, and per payment option the address, amounts and confirmations. No metadata, order id, fee or rate. Unknown and malformed ids are 404.',
+          "Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount (amountText in the payer's locale from Accept-Language), state with what to do next, per payment option the address, amounts and confirmations, and the payments received with their transaction hashes. No metadata, order id, fee or rate. Unknown and malformed ids are 404.",
         security: SECURITY.public,
         params: PayParams,
         response: {
@@ -143,7 +154,7 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
       const view = await pay.load(req.params.id);
       if (view === undefined)
         throw new HostpayError('NOT_FOUND', 'no such checkout: check the payment link (the id is not echoed back)');
-      return json(reply, successBody(statusResult(view, nowIso())));
+      return json(reply, successBody(statusResult(view, nowIso(), payerLocale(req.headers['accept-language']))));
     },
   );
 }

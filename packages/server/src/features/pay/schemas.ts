@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { successSchema } from '../../http/success-body.js';
 
 const Amount = (description: string) => Type.Number({ description: `${description}; exact decimal literal` });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -18,6 +19,28 @@ const PayOptionStatus = Type.Object(
     paymentUri: Type.String({
       description: 'what the QR code holds: BIP-21 (BTC), EIP-681 (EVM) or the address (TRON)',
     }),
+    walletUri: Nullable(
+      Type.String({
+        description:
+          'the "Open in a wallet app" link: BIP-21 (BTC) or EIP-681 (EVM); null where the chain has no payment URI scheme (TRON)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PayPayment = Type.Object(
+  {
+    asset: Type.String(),
+    chain: Type.String(),
+    amount: Amount('what this payment brought, in its asset'),
+    txHash: Type.String({ description: 'the transaction on the chain' }),
+    explorerUrl: Nullable(
+      Type.String({
+        description:
+          "the operator's block explorer page of the transaction; null when none is configured for the chain",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -36,21 +59,24 @@ export const PayStatus = Type.Object(
       [Type.Object({ href: Type.String(), text: Type.String() }, { additionalProperties: false }), Type.Null()],
       { description: 'successUrl when settled, cancelUrl while open or once expired/canceled' },
     ),
+    footer: Type.String({ description: "the page footer's advice for this state" }),
     merchantName: Type.String(),
     description: Nullable(Type.String()),
     amount: Amount('the checkout amount in its currency'),
     currency: Type.String(),
+    amountText: Type.String({
+      description:
+        "the amount as the page writes it: a fiat currency with its minor units in the payer's locale (Accept-Language, else English); a crypto asset as its exact text",
+    }),
     expiresAt: Type.String(),
     now: Type.String({ description: 'server time (ISO 8601): the page counts down on it' }),
     options: Type.Array(PayOptionStatus),
+    payments: Type.Array(PayPayment, { description: 'payments received (not retracted), oldest first' }),
   },
   { additionalProperties: false },
 );
 
-export const PayStatusEnvelope = Type.Object(
-  { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result: PayStatus },
-  { additionalProperties: false, description: "The payment page's state." },
-);
+export const PayStatusEnvelope = successSchema(PayStatus, "The payment page's state.");
 
 export const PayParams = Type.Object(
   { id: Type.String({ maxLength: 100, description: 'checkout id (chk_…)' }) },

@@ -1,9 +1,10 @@
 import { jsonDecimal } from '@hostpay/protocol';
+import { formatCheckoutAmount } from './format.js';
 import type { PayView } from './pay-view.js';
 import { stateCopy } from './state-copy.js';
 
 /** The status route's `result`: the page's content, amounts as exact number literals. */
-export function statusResult(v: PayView, now: string) {
+export function statusResult(v: PayView, now: string, locale: string) {
   const copy = stateCopy(v);
   return {
     id: v.id,
@@ -12,10 +13,12 @@ export function statusResult(v: PayView, now: string) {
     title: copy.title,
     message: copy.message,
     link: copy.link,
+    footer: copy.footer,
     merchantName: v.merchantName,
     description: v.description,
     amount: jsonDecimal(v.amount),
     currency: v.currency,
+    amountText: formatCheckoutAmount(v.amount, v.currency, v.fiatCurrency, locale),
     expiresAt: v.expiresAt,
     now,
     options: v.options.map((o) => ({
@@ -30,6 +33,14 @@ export function statusResult(v: PayView, now: string) {
       confirmations: o.confirmations,
       confirmationsRequired: o.confirmationsRequired,
       paymentUri: o.paymentUri,
+      walletUri: o.walletUri,
+    })),
+    payments: v.payments.map((p) => ({
+      asset: p.asset,
+      chain: p.chain,
+      amount: jsonDecimal(p.amount),
+      txHash: p.txHash,
+      explorerUrl: p.explorerUrl,
     })),
   };
 }

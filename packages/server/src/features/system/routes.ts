@@ -2,7 +2,7 @@ import { PATHS, TimeEnvelope } from '@hostpay/protocol';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Metric } from 'prom-client';
 import { HostpayError } from '../../errors.js';
-import { okBody } from '../../http/envelope.js';
+import { okBody } from '../../http/success-body.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 

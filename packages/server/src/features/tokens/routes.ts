@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
 import { principalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
-import { okBody } from '../../http/envelope.js';
+import { okBody } from '../../http/success-body.js';
 import { useRawJsonBody } from '../../http/raw-json-body.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
@@ -35,6 +35,9 @@ export async function tokenRoutes(app: TypedApp, ctx: RouteContext): Promise<voi
     PATHS.token,
     {
       bodyLimit: TOKEN_BODY_LIMIT,
+      // Interface clients sign version 1 and need a token: accepted here (a replayed v1 capture
+      // gets a token, which is worth nothing without fresh signatures; docs/security.md).
+      config: { signatureV1: true },
       schema: {
         tags: ['auth'],
         operationId: 'issueToken',

@@ -19,6 +19,7 @@ const walletList200 = Type.Unsafe<string>(
 );
 
 const SCOPE = 'wallets:read';
+// An interface endpoint (interface §4.1): version-1 signatures are accepted here (config.signatureV1).
 // The interface's path has the trailing slash; the other spelling is documented beside it.
 const URLS = [
   [PATHS.wallets, 'listWallets'],
@@ -34,6 +35,7 @@ export function walletFastRoutes(services: MerchantServices): FastRoute[] {
     path: url,
     route: url,
     scope: SCOPE,
+    signatureV1: true,
     answer: (query, principal) => (query === '' ? services.walletListBody(principal.key.merchantId) : undefined),
   }));
 }
@@ -53,7 +55,7 @@ export async function walletMerchantRoutes(app: TypedApp, ctx: RouteContext): Pr
   });
   for (const [url, operationId] of URLS) {
     // Not an async function: a cached list is sent in the same turn (see sendJsonText).
-    app.get(url, { schema: walletsSchema(operationId), config: { scope: SCOPE } }, (req, reply) =>
+    app.get(url, { schema: walletsSchema(operationId), config: { scope: SCOPE, signatureV1: true } }, (req, reply) =>
       andThen(selectMerchant(services, principalOf(req), req.query.merchantId), (merchantId) =>
         sendJsonText(reply, services.walletListBody(merchantId)),
       ),

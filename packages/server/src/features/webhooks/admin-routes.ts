@@ -6,7 +6,7 @@ import { Id, IdParams, pageOf, PageQuery, Query, READ, WRITE } from '../../admin
 import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
-import { successBody } from '../../http/success-body.js';
+import { successBody, successSchema } from '../../http/success-body.js';
 import type { Webhooks } from './feature.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -30,11 +30,7 @@ const AdminEndpoint = Type.Object(
   { ...WebhookEndpoint.properties, merchantId: Type.String(), health: Health },
   { additionalProperties: false },
 );
-const ok = (result: ReturnType<typeof Type.Object>, description: string) =>
-  Type.Object(
-    { status: Type.Literal(true), message: Type.String(), isSuccess: Type.Literal(true), result },
-    { additionalProperties: false, description },
-  );
+const ok = successSchema;
 const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(JSON_UTF8).send(body);
 const Attempts = Type.Object(
   { items: Type.Array(WebhookAttempt), nextCursor: Type.Union([Type.String(), Type.Null()]) },

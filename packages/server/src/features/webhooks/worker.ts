@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
+import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
 import { AttemptRecorder, attemptSucceeded, type AttemptRecord } from './record.js';
@@ -34,7 +35,7 @@ export interface WorkerOptions {
   timeoutMs?: number;
   /**
    * How long an endpoint stays with this worker without a sign of life, ms (HOSTPAY_WEBHOOK_LEASE_SECONDS).
-   * Default 60,000. Renewed every third of it while the endpoint is served, sends in flight included.
+   * Default 10,000. Renewed every third of it while the endpoint is served, sends in flight included.
    */
   leaseMs?: number;
   /**
@@ -46,6 +47,12 @@ export interface WorkerOptions {
   batch?: number;
   /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
   wakeups?: WakeSubscription | undefined;
+  /**
+   * Who this worker is (cluster/instance.ts): its leases are owned by `identity.owner`, and
+   * leases of an earlier run of the same instance are taken back at once, not when they expire.
+   * Without: a random owner, and only expired leases are taken.
+   */
+  identity?: InstanceIdentity | undefined;
 }
 
 /**
@@ -61,8 +68,10 @@ export interface WorkerOptions {
  * answer is recorded.
  */
 export class WebhookWorker {
-  readonly owner = `wkr_${randomBytes(8).toString('hex')}`;
-  readonly #o: Required<Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups'>> &
+  readonly owner: string;
+  readonly #o: Required<
+    Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups' | 'identity'>
+  > &
     WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   readonly #heartbeats = new Set<NodeJS.Timeout>();
@@ -78,7 +87,8 @@ export class WebhookWorker {
   #again = false;
 
   constructor(opts: WorkerOptions) {
-    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 60_000, maxEndpoints: 100, batch: 50, ...opts };
+    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 10_000, maxEndpoints: 100, batch: 50, ...opts };
+    this.owner = opts.identity?.owner ?? `wkr_${randomBytes(8).toString('hex')}`;
   }
 
   start(): void {
@@ -206,7 +216,20 @@ export class WebhookWorker {
         .selectFrom('webhook_endpoints as e')
         .select('e.id')
         .where('e.disabled', '=', 0)
-        .where((eb) => eb.or([eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)]))
+        .where((eb) => {
+          const free = [eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)];
+          // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
+          const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
+          if (earlier !== undefined)
+            free.push(
+              eb.and([
+                // A byte prefix test (substr): collations may order '/' anywhere.
+                eb(sql<string>`substr(e.lease_owner, 1, ${earlier.length})`, '=', earlier),
+                eb('e.lease_owner', '!=', this.owner),
+              ]),
+            );
+          return eb.or(free);
+        })
         .where(({ exists, selectFrom }) =>
           exists(
             selectFrom('webhook_deliveries as d')

@@ -13,32 +13,38 @@ body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-appl
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .sandbox p{margin:0}
-.sandbox{margin:0;padding:.5rem 1rem;background:var(--banner-bg);color:var(--banner);font-weight:600;text-align:center}
-main{max-width:30rem;margin:0 auto;padding:1rem}
-.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1rem;margin:0 0 1rem}
+.sandbox{margin:0;padding:.375rem 1rem;background:var(--banner-bg);color:var(--banner);font-weight:600;font-size:.8125rem;text-align:center}
+main{max-width:30rem;margin:0 auto;padding:.75rem 1rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 .75rem}
 .to{margin:0;color:var(--muted);font-size:.875rem}
 h1{margin:0;font-size:1.375rem;line-height:1.3;overflow-wrap:anywhere}
 h2{margin:0 0 .25rem;font-size:1.125rem}
 .desc{margin:.25rem 0 0;overflow-wrap:anywhere;white-space:pre-line}
-.amount{margin:.75rem 0 0;font-size:1.75rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+.amount{margin:.25rem 0 0;font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .state{border-left:6px solid var(--info);background:var(--info-bg)}
 .state p{margin:.25rem 0 0}
 [data-status=settled] .state{border-color:var(--ok);background:var(--ok-bg)}
 [data-status=underpaid] .state,[data-status=processing] .state{border-color:var(--warn);background:var(--warn-bg)}
 [data-status=expired] .state,[data-status=canceled] .state,[data-status=needs_review] .state,[data-status=invalid] .state{border-color:var(--bad);background:var(--bad-bg)}
-.timer{margin:0 0 1rem;font-variant-numeric:tabular-nums}
+.state .timer{margin:.25rem 0 0;font-variant-numeric:tabular-nums}
 .timer time{font-weight:700}
-.choices{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 1rem;padding:0;list-style:none}
+.choices{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 .75rem;padding:0;list-style:none}
+.network{margin:0;font-size:1rem;font-weight:600}
+.network .change{font-weight:400;font-size:.875rem;margin-left:.25rem;white-space:nowrap}
 .choices a{display:inline-block;min-height:44px;padding:.6rem .9rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;color:var(--fg)}
 .choices a[aria-current]{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent);font-weight:600}
-.label{margin:.75rem 0 .125rem;color:var(--muted);font-size:.875rem}
+.label{margin:.5rem 0 .125rem;color:var(--muted);font-size:.875rem}
 .big{margin:0;font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .address{margin:0;font:600 1rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
 .row{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
 button{min-height:44px;padding:.5rem .9rem;border:0;border-radius:8px;background:var(--accent);color:var(--accent-fg);font:inherit;font-weight:600;cursor:pointer}
-.qr{display:block;width:min(100%,240px);height:auto;margin:1rem auto;padding:8px;background:#fff;border-radius:8px}
+.qr{display:block;width:min(100%,240px);height:auto;margin:.75rem auto;padding:8px;background:#fff;border-radius:8px}
 .wallet{display:block;text-align:center;margin:.25rem 0 0}
 .hint{color:var(--muted);font-size:.875rem;margin:.5rem 0 0}
+.payments ul{margin:.25rem 0 0;padding:0;list-style:none}
+.payments li{margin:.25rem 0;overflow-wrap:anywhere}
+.tx{font:.875rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}
+@media (min-width:48rem){main,footer{max-width:46rem}.option{display:grid;grid-template-columns:1fr auto;column-gap:1.5rem;align-items:start}.option .hint{grid-column:1/-1}.option .qr{margin:0 auto .5rem}}
 footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.8125rem;overflow-wrap:anywhere}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 [hidden]{display:none!important}

@@ -16,6 +16,8 @@ export const PAGE_JS = `
   var FINAL = { settled: 1, invalid: 1 };
   // Amounts are exact decimal literals: read them as text, never through floating point.
   var AMOUNTS = /"(amount|amountDue|received|remaining)":(-?[0-9][0-9.eE+-]*)/g;
+  var SCHEMES = /^(bitcoin|ethereum):/;
+  var EXPLORER = /^https:\\/\\//;
   var statusUrl = root.getAttribute('data-status-url');
   var status = document.body.getAttribute('data-status');
   var skew = Date.parse(root.getAttribute('data-now')) - Date.now();
@@ -35,12 +37,14 @@ export const PAGE_JS = `
 
   function copy(button) {
     var value = button.getAttribute('data-copy');
-    var label = button.getAttribute('data-label') || button.textContent;
+    // The visible word is the first text node ("Copy"); what follows names it for screen readers.
+    var word = button.firstChild;
+    var label = button.getAttribute('data-label') || word.nodeValue;
     button.setAttribute('data-label', label);
     function done() {
-      button.textContent = 'Copied';
+      word.nodeValue = 'Copied';
       say('Copied ' + value);
-      setTimeout(function () { button.textContent = label; }, 1500);
+      setTimeout(function () { word.nodeValue = label; }, 1500);
     }
     function fallback() {
       var area = document.createElement('textarea');
@@ -101,6 +105,8 @@ export const PAGE_JS = `
     }
     text(one('[data-state-title]'), r.title);
     text(one('[data-state-message]'), r.message);
+    text(document.querySelector('[data-footer]'), r.footer);
+    payments(r.payments);
     var link = one('[data-state-link]');
     if (link) {
       link.parentNode.hidden = !r.link;
@@ -115,7 +121,8 @@ export const PAGE_JS = `
       var amount = one('[data-copy-amount]', panel);
       if (amount) amount.setAttribute('data-copy', o.remaining);
       var wallet = one('[data-uri]', panel);
-      if (wallet) wallet.setAttribute('href', o.paymentUri);
+      // Only a payment URI of a known scheme: never a bare address (it would be a relative link).
+      if (wallet && o.walletUri && SCHEMES.test(o.walletUri)) wallet.setAttribute('href', o.walletUri);
       var img = one('img[data-qr]', panel);
       if (img && img.getAttribute('data-v') !== o.remaining) {
         img.setAttribute('data-v', o.remaining);
@@ -123,6 +130,43 @@ export const PAGE_JS = `
         img.setAttribute('alt', 'QR code: send ' + o.remaining + ' ' + o.asset + ' to ' + o.address);
       }
     });
+  }
+
+  // The payments received, rebuilt from the status with elements and text only (never markup).
+  var shownPayments = '';
+  function payments(list) {
+    var section = one('[data-payments]');
+    var ul = one('[data-payment-list]');
+    if (!section || !ul || !list) return;
+    var key = JSON.stringify(list);
+    if (key === shownPayments) return;
+    shownPayments = key;
+    while (ul.firstChild) ul.removeChild(ul.firstChild);
+    list.forEach(function (p) {
+      var li = document.createElement('li');
+      var amount = document.createElement('span');
+      amount.className = 'num';
+      amount.textContent = p.amount + ' ' + p.asset;
+      li.appendChild(amount);
+      li.appendChild(document.createTextNode(' on ' + p.chain + ': transaction '));
+      var code = document.createElement('code');
+      code.className = 'tx';
+      code.textContent = p.txHash;
+      if (p.explorerUrl && EXPLORER.test(p.explorerUrl)) {
+        var a = document.createElement('a');
+        a.setAttribute('href', p.explorerUrl);
+        a.setAttribute('rel', 'noopener noreferrer');
+        a.setAttribute('target', '_blank');
+        a.appendChild(code);
+        var note = document.createElement('span');
+        note.className = 'vh';
+        note.textContent = ' (opens a block explorer)';
+        a.appendChild(note);
+        li.appendChild(a);
+      } else li.appendChild(code);
+      ul.appendChild(li);
+    });
+    section.hidden = list.length === 0;
   }
 
   function schedule(ms) {

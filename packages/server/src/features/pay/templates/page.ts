@@ -1,5 +1,6 @@
+import { formatCheckoutAmount } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
-import { chosenOption, PAYABLE, type PayOption, type PayView } from '../pay-view.js';
+import { chosenOption, PAYABLE, type PayOption, type PayPayment, type PayView } from '../pay-view.js';
 import { stateCopy } from '../state-copy.js';
 import { layout } from './layout.js';
 
@@ -10,25 +11,47 @@ export interface PageInput {
   sandbox: boolean;
   /** Server clock (ISO 8601), so the countdown runs on the server's time, not the phone's. */
   now: string;
+  /** The payer's locale (Accept-Language, else English): how a fiat amount is written. */
+  locale: string;
 }
 
 const optionLabel = (o: PayOption) => `${o.asset} on ${o.network === o.chain ? o.chain : `${o.network} (${o.chain})`}`;
 const qrPath = (v: PayView, o: PayOption) => `/pay/${v.id}/qr.svg?option=${o.key}`;
 const qrAlt = (o: PayOption) => `QR code: send ${o.remaining} ${o.asset} to ${o.address}`;
 
-function optionPanel(v: PayView, o: PayOption, shown: boolean): SafeHtml {
-  return html`<div class="card" id="option-${o.key}" data-option="${o.key}"${shown ? '' : html` hidden`}>
-<h3 class="vh">${optionLabel(o)}</h3>
+/**
+ * One network's payment details. What a payer needs first (the amount, the address and their
+ * copy buttons) comes first, so it is on the first screen of a 360×740 phone; the QR code and the
+ * wallet link follow (beside them on a wide screen). The wallet link exists only where the chain
+ * has a payment URI scheme.
+ */
+function optionPanel(v: PayView, o: PayOption, shown: boolean, several: boolean): SafeHtml {
+  return html`<div class="card option" id="option-${o.key}" data-option="${o.key}"${shown ? '' : html` hidden`}>
+<div class="details">
+<h3 class="network">${optionLabel(o)}${several && html` <a class="change" href="#network">Change network</a>`}</h3>
 <p class="label">Send exactly</p>
 <div class="row"><p class="big"><span data-remaining>${o.remaining}</span> ${o.asset}</p>
-<button type="button" data-copy="${o.remaining}" data-copy-amount>Copy amount</button></div>
+<button type="button" data-copy="${o.remaining}" data-copy-amount>Copy<span class="vh"> amount</span></button></div>
 <p class="label">To this ${o.network} address on ${o.chain}</p>
 <p class="address"><code>${o.address}</code></p>
-<div class="row"><button type="button" data-copy="${o.address}">Copy address</button></div>
+<div class="row"><button type="button" data-copy="${o.address}">Copy<span class="vh"> address</span></button></div>
+</div>
+<div class="scan">
 <img class="qr" data-qr="${qrPath(v, o)}" data-v="${o.remaining}" src="${qrPath(v, o)}&amp;v=${o.remaining}" width="240" height="240" alt="${qrAlt(o)}"${shown ? '' : html` loading="lazy"`}>
-<a class="wallet" data-uri href="${o.paymentUri}">Open in a wallet app</a>
+${o.walletUri !== null && html`<a class="wallet" data-uri href="${o.walletUri}">Open in a wallet app</a>`}
+</div>
 <p class="hint">Received so far: <span data-received>${o.received}</span> ${o.asset}. Send only ${o.asset} on ${o.network}; other assets or networks are lost or delayed.</p>
 </div>`;
+}
+
+/** A payment as listed: amount, chain, and its transaction (linked to the operator's explorer when there is one). */
+export function paymentItem(p: PayPayment): SafeHtml {
+  const tx = html`<code class="tx">${p.txHash}</code>`;
+  return html`<li><span class="num">${p.amount} ${p.asset}</span> on ${p.chain}: transaction ${
+    p.explorerUrl === null
+      ? tx
+      : html`<a href="${p.explorerUrl}" rel="noopener noreferrer" target="_blank">${tx}<span class="vh"> (opens a block explorer)</span></a>`
+  }</li>`;
 }
 
 /** m:ss (h:mm:ss past an hour) from `now` to `until`; 0:00 once past. */
@@ -48,34 +71,42 @@ export function paymentPage(p: PageInput): SafeHtml {
   const copy = stateCopy(v);
   const payable = PAYABLE.has(v.status);
   const chosen = chosenOption(v, p.option);
+  const several = v.options.length > 1;
   return layout({
     title: `Pay ${v.merchantName} · hostpay`,
     sandbox: p.sandbox,
     status: v.status,
     body: html`<main id="pay" data-status-url="/pay/${v.id}/status" data-now="${p.now}">
-<header class="card">
+<header class="card head">
 <p class="to">Payment to</p>
 <h1>${v.merchantName}</h1>
 ${v.description !== null && v.description !== '' && html`<p class="desc">${v.description}</p>`}
-<p class="amount">${v.amount} ${v.currency}</p>
+<p class="amount" data-amount>${formatCheckoutAmount(v.amount, v.currency, v.fiatCurrency, p.locale)}</p>
 </header>
 <section class="card state" aria-live="polite" aria-atomic="true" aria-labelledby="state-title">
 <h2 id="state-title" data-state-title>${copy.title}</h2>
 <p data-state-message>${copy.message}</p>
+${payable && html`<p class="timer" data-payable>Time left: <time datetime="${v.expiresAt}" data-expires="${v.expiresAt}">${timeLeft(v.expiresAt, p.now)}</time> (until ${clockTime(v.expiresAt)})</p>`}
 <p${copy.link === null ? html` hidden` : ''}><a data-state-link href="${copy.link?.href ?? '#'}">${copy.link?.text ?? ''}</a></p>
 </section>
 ${
   payable &&
-  html`<p class="timer" data-payable>Time left: <time datetime="${v.expiresAt}" data-expires="${v.expiresAt}">${timeLeft(v.expiresAt, p.now)}</time> (until ${clockTime(v.expiresAt)})</p>
-<section data-payable aria-labelledby="network-title">
-<h2 id="network-title">Network</h2>
-<ul class="choices">${v.options.map((o) => html`<li><a href="?option=${o.key}" data-option-link="${o.key}"${o === chosen ? html` aria-current="true"` : ''}>${optionLabel(o)}</a></li>`)}</ul>
-${v.options.map((o) => optionPanel(v, o, o === chosen))}
+  html`<section data-payable aria-label="Payment details">
+${v.options.map((o) => optionPanel(v, o, o === chosen, several))}
+${
+  several &&
+  html`<div id="network"><h2>Network</h2>
+<ul class="choices">${v.options.map((o) => html`<li><a href="?option=${o.key}" data-option-link="${o.key}"${o === chosen ? html` aria-current="true"` : ''}>${optionLabel(o)}</a></li>`)}</ul></div>`
+}
 </section>`
 }
+<section class="card payments" data-payments aria-labelledby="payments-title"${v.payments.length === 0 ? html` hidden` : ''}>
+<h2 id="payments-title">Payments received</h2>
+<ul data-payment-list>${v.payments.map(paymentItem)}</ul>
+</section>
 <noscript><p class="hint">Reload this page to see whether your payment has arrived.</p></noscript>
 <p class="vh" aria-live="polite" data-announce></p>
 </main>
-<footer>Payment request ${v.id}, processed by hostpay. Keep this page open until it says Paid.</footer>`,
+<footer>Payment request ${v.id}, processed by hostpay. <span data-footer>${copy.footer}</span></footer>`,
   });
 }
