@@ -27,12 +27,16 @@ export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 /** How decimal fields come back: exact strings (default) or numbers (may lose digits). */
 export type AmountMode = 'string' | 'number';
 
+/** Webhook events' objects add `balance` (wallet.balance_changed) to the wire objects' decimal fields. */
+const EVENT_FIELDS = [...DECIMAL_FIELDS, 'balance'];
 const FIELDS = new Set<string>(DECIMAL_FIELDS);
+const EVENT_FIELD_SET = new Set<string>(EVENT_FIELDS);
 const WS = '[ \\t\\n\\r]*';
 // A decimal field's name, the colon, and a number after it. One regular-expression pass finds
 // them far faster than walking the text character by character in JavaScript (the 1,000-wallet
 // answer is ~0.5 MB with ~1,300 hits), and JSON.parse does the rest.
 const DECIMAL_MEMBER = new RegExp(`"(?:${DECIMAL_FIELDS.join('|')})"${WS}:${WS}(?=[-0-9])`, 'g');
+const EVENT_MEMBER = new RegExp(`"(?:${EVENT_FIELDS.join('|')})"${WS}:${WS}(?=[-0-9])`, 'g');
 // Any member name before a number: used only when the text has a \u escape, which could spell a
 // decimal field's name (`"\u0066ee"` is `fee`). The server never writes one.
 const ANY_MEMBER = new RegExp(`"((?:[^"\\\\]|\\\\.)*)"${WS}:${WS}(?=[-0-9])`, 'g');
@@ -45,9 +49,9 @@ function escapedQuote(text: string, at: number): boolean {
   return (at - 1 - i) % 2 === 1;
 }
 
-function isDecimalName(escaped: string): boolean {
+function isDecimalName(escaped: string, fields: Set<string>): boolean {
   try {
-    return FIELDS.has(JSON.parse(`"${escaped}"`) as string);
+    return fields.has(JSON.parse(`"${escaped}"`) as string);
   } catch {
     return false; // not a valid name: JSON.parse of the whole text will say so
   }
@@ -62,15 +66,16 @@ function isDecimalName(escaped: string): boolean {
  * whole transformation; numbers elsewhere, and a decimal field holding an array or an object, are
  * left to JSON.parse. test/exact-parse.test.ts holds this to the protocol's exact-JSON reader.
  */
-export function parseJson(text: string, mode: AmountMode): unknown {
+export function parseJson(text: string, mode: AmountMode, of: 'wire' | 'event' = 'wire'): unknown {
   if (mode === 'number') return JSON.parse(text);
   const decode = text.includes('\\u');
-  const re = decode ? ANY_MEMBER : DECIMAL_MEMBER;
+  const fields = of === 'event' ? EVENT_FIELD_SET : FIELDS;
+  const re = decode ? ANY_MEMBER : of === 'event' ? EVENT_MEMBER : DECIMAL_MEMBER;
   let out = '';
   let copied = 0;
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (escapedQuote(text, m.index) || (decode && !isDecimalName(m[1] ?? ''))) {
+    if (escapedQuote(text, m.index) || (decode && !isDecimalName(m[1] ?? '', fields))) {
       re.lastIndex = m.index + 1; // the match may have swallowed the start of a real member
       continue;
     }

@@ -17,6 +17,7 @@ export {
   type WebhookHeaders,
   type WebhookVerificationReason,
 } from './webhooks.js';
+export { verifyWebhookEvent, type WebhookEventJson } from './webhook-event.js';
 export type {
   CallOptions,
   Checkout,

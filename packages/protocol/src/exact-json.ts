@@ -62,17 +62,14 @@ export function writeExactJson(value: unknown): string {
 /** A parsed JSON number kept as its exact source text. */
 export type ExactJson = null | boolean | string | { number: string } | ExactJson[] | { [k: string]: ExactJson };
 
-/**
- * Parses JSON, calling `onNumber` with each number's exact source text; by default numbers come
- * back as those strings. Throws SyntaxError on malformed input, like JSON.parse.
- */
 const LITERALS: readonly [string, boolean | null][] = [
   ['true', true],
   ['false', false],
   ['null', null],
 ];
 
-export function parseExactJson(text: string, onNumber: (literal: string) => unknown = (s) => s): unknown {
+/** The hand-written reader: any runtime. `parseExactJson` is this one or the built-in's (below). */
+export function parseExactJsonPortable(text: string, onNumber: (literal: string) => unknown = (s) => s): unknown {
   let i = 0;
   const fail = (what: string): never => {
     throw new SyntaxError(`${what} at position ${i} in JSON`);
@@ -175,3 +172,58 @@ export type DecimalsAsStrings<T> = T extends JsonDecimal
     : T extends object
       ? { [K in keyof T]: DecimalsAsStrings<T[K]> }
       : T;
+
+// The built-in exact JSON (TC39 "JSON.parse source text access": Node 22+, Bun, Deno, workerd):
+// `JSON.rawJSON(text)` is written by JSON.stringify verbatim, and a reviver's third argument holds
+// each primitive's source text. Neither is in TypeScript's lib yet.
+type RawJson = (text: string) => unknown;
+type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+const builtin = JSON as unknown as { rawJSON?: RawJson; parse(text: string, reviver: Reviver): unknown };
+
+/** True where this runtime has both halves of the built-in exact JSON. */
+export const hasBuiltinExactJson: boolean = (() => {
+  if (typeof builtin.rawJSON !== 'function') return false;
+  const source = builtin.parse('1.10', (_k, _v, context) => context?.source);
+  return source === '1.10' && JSON.stringify([builtin.rawJSON('1.10')]) === '[1.10]';
+})();
+
+/**
+ * The reader on the built-in: JSON.parse with a reviver that hands each number's source text
+ * to `onNumber`. Only where `hasBuiltinExactJson`; the same tests and vectors hold it to the
+ * hand-written reader (test/exact-json.test.ts).
+ */
+export function parseExactJsonBuiltin(text: string, onNumber: (literal: string) => unknown = (s) => s): unknown {
+  return builtin.parse(text, (_key, value, context) =>
+    typeof value === 'number' ? onNumber(context?.source ?? String(value)) : value,
+  );
+}
+
+/**
+ * The writer on the built-in: JSON.stringify with a replacer that turns each JsonDecimal (read
+ * from its holder: the value the replacer is given has already been through toJSON) into
+ * `JSON.rawJSON`. Only where `hasBuiltinExactJson`. Not what `writeExactJson` uses: on Node 24 it
+ * was as fast for a 5-wallet answer and slower for the rest (checkout body 1.34–1.55 against
+ * 1.03–1.35 µs, 1,000 wallets 8.9–11.6 against 3.2–8.2 ms of CPU; docs/benchmarks.md), because the
+ * replacer is a call per value. Kept so the same tests hold it to the hand-written writer and the
+ * benchmark can measure it again on a new runtime.
+ */
+export function writeExactJsonBuiltin(value: unknown): string {
+  const rawJSON = builtin.rawJSON as RawJson;
+  return (
+    JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+      const own = this[key];
+      return own instanceof JsonDecimal ? rawJSON(own.text) : v;
+    }) ?? 'null'
+  );
+}
+
+/**
+ * Reads JSON, calling `onNumber` with each number's exact source text (by default numbers come back
+ * as those strings); throws SyntaxError on malformed input, like JSON.parse. The built-in reader
+ * where the runtime has it: on Node 24 it took 3.2–3.9 µs of CPU for a checkout-create body against
+ * 4.7–5.2 µs for the hand-written one, 39–50 against 49–61 µs for a 5-wallet answer
+ * (docs/benchmarks.md); the hand-written one elsewhere (Node 20, older browsers).
+ */
+export const parseExactJson: (text: string, onNumber?: (literal: string) => unknown) => unknown = hasBuiltinExactJson
+  ? parseExactJsonBuiltin
+  : parseExactJsonPortable;

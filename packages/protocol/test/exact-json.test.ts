@@ -1,8 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Decimal, decimalText, jsonDecimal, parseAmount, parseExactJson, writeExactJson } from '../src/index.js';
+import {
+  Decimal,
+  decimalText,
+  hasBuiltinExactJson,
+  jsonDecimal,
+  parseAmount,
+  parseExactJson,
+  parseExactJsonBuiltin,
+  parseExactJsonPortable,
+  writeExactJson,
+  writeExactJsonBuiltin,
+} from '../src/index.js';
 
-describe('exact-decimal JSON writer', () => {
+// Every exactness test runs on both implementations: the hand-written reader and writer (any
+// runtime) and the built-in ones (JSON.rawJSON, the reviver's context.source). The built-in must
+// exist on the Node CI runs (24): a runtime without it would silently test one path only.
+it('the built-in exact JSON exists on this Node, and parseExactJson is the built-in reader', () => {
+  expect(hasBuiltinExactJson).toBe(true);
+  expect(parseExactJson).toBe(parseExactJsonBuiltin);
+});
+const READERS = [
+  ['hand-written', parseExactJsonPortable],
+  ['built-in', parseExactJsonBuiltin],
+] as const;
+const WRITERS = [
+  ['hand-written', writeExactJson],
+  ['built-in', writeExactJsonBuiltin],
+] as const;
+
+describe.each(WRITERS)('exact-decimal JSON writer (%s)', (_name, writeExactJson) => {
   it('writes 18 fractional digits exactly as stored', () => {
     const body = writeExactJson({ amount: jsonDecimal('1234.567890123456789012') });
     expect(body).toBe('{"amount":1234.567890123456789012}');
@@ -31,12 +58,27 @@ describe('exact-decimal JSON writer', () => {
     fc.assert(
       fc.property(fc.array(decimal, { maxLength: 5 }), (texts) => {
         const body = writeExactJson({ list: texts.map((t) => ({ v: jsonDecimal(t) })) });
-        const back = parseExactJson(body) as { list: { v: string }[] };
-        expect(back.list.map((x) => x.v)).toEqual(texts);
+        for (const [, read] of READERS) {
+          const back = read(body) as { list: { v: string }[] };
+          expect(back.list.map((x) => x.v)).toEqual(texts);
+        }
         // The output is valid JSON for every other parser too.
         expect(() => JSON.parse(body)).not.toThrow();
       }),
     );
+  });
+  it('writes what the other implementation writes, on documents with decimals, dates, escapes and holes', () => {
+    const doc = {
+      status: true,
+      result: [
+        { amount: jsonDecimal('1234567890.123456789012345678'), fee: jsonDecimal('-0.000000000000000001'), n: 3 },
+        { name: 'quote " backslash \\ \u2028 é 😀', at: new Date(0), skip: undefined, list: [undefined, 1e21, -0] },
+      ],
+      big: jsonDecimal('1e400'),
+    };
+    const other = WRITERS.find(([name]) => name !== _name)![1];
+    expect(writeExactJson(doc)).toBe(other(doc));
+    expect(writeExactJson(doc)).toContain('"amount":1234567890.123456789012345678,"fee":-0.000000000000000001');
   });
   it('rejects a JsonDecimal that is not a number literal', () => {
     expect(() => jsonDecimal('1e')).toThrow(TypeError);
@@ -44,7 +86,7 @@ describe('exact-decimal JSON writer', () => {
   });
 });
 
-describe('parseExactJson', () => {
+describe.each(READERS)('exact JSON reader (%s)', (_name, parseExactJson) => {
   it('parses like JSON.parse apart from numbers', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -7,7 +7,7 @@ import { axeViolations, serious } from './browser/axe.js';
 import { browserTestsEnabled, launchChromium } from './browser/chromium.js';
 import { checkoutCall, configureChains, resultOf } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
-import { createCheckout, simulate, type CreatedCheckout } from './pay/helpers.js';
+import { cancel, createCheckout, simulate, type CreatedCheckout } from './pay/helpers.js';
 
 /**
  * The payment page in a real browser (system Chromium through playwright-core) against the real
@@ -18,7 +18,9 @@ import { createCheckout, simulate, type CreatedCheckout } from './pay/helpers.js
  */
 const OUT = fileURLToPath(new URL('../../../test-output/pay-page/', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
-const MOBILE = { width: 360, height: 780 };
+const MOBILE = { width: 360, height: 740 };
+const DESKTOP = { width: 1280, height: 800 };
+const EXPLORER = 'https://tronscan.org/#/transaction/';
 
 describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
   let fx: HttpFixture;
@@ -96,6 +98,8 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
 
     await expect.poll(() => page.locator('h1').textContent()).toBe('Demo Shop');
     expect(await page.locator('.desc').textContent()).toBe('Two books: "The Trial" & <Amerika>');
+    // 25.5 EUR as a payer reads euros: with the cents (English: Chromium's Accept-Language).
+    expect(await page.locator('[data-amount]').textContent()).toBe('€25.50');
     expect(await page.locator('[data-state-title]').textContent()).toBe('Waiting for your payment');
     expect(await page.locator('[data-expires]').textContent()).toMatch(/^1[45]:\d\d$/);
 
@@ -115,6 +119,38 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     expect(await visible('[data-uri]').getAttribute('href')).toBe(`bitcoin:${btc.address}?amount=${btc.amountDue}`);
     await page.getByRole('link', { name: 'USDT on TRC20 (TRON)' }).click();
     await shot('open');
+  }, 40_000);
+
+  it('at 360×740 the amount, the address and its copy button are on the first screen; at 1280×800 the QR code too', async () => {
+    const onFirstScreen = async (p: Page, viewport: { width: number; height: number }, selectors: string[]) => {
+      expect(await p.evaluate(() => window.scrollY)).toBe(0);
+      for (const selector of selectors) {
+        const box = await p.locator(`[data-option]:not([hidden]) ${selector}`).boundingBox();
+        expect(box, selector).not.toBeNull();
+        console.log(
+          `${viewport.width}×${viewport.height} ${selector}: bottom at ${Math.round(box!.y + box!.height)} px`,
+        );
+        expect(box!.y, selector).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height, selector).toBeLessThanOrEqual(viewport.height);
+        expect(box!.x + box!.width, selector).toBeLessThanOrEqual(viewport.width);
+      }
+    };
+    // The default option (nothing chosen, nothing paid: the first), sandbox banner included.
+    await page.goto(c.url);
+    const essentials = [
+      '[data-remaining]',
+      'code',
+      'button[data-copy-amount]',
+      'button[data-copy]:not([data-copy-amount])',
+    ];
+    await onFirstScreen(page, MOBILE, essentials);
+    const desktop = await browser.newPage({ viewport: DESKTOP });
+    try {
+      await desktop.goto(c.url);
+      await onFirstScreen(desktop, DESKTOP, [...essentials, 'img.qr']);
+    } finally {
+      await desktop.close();
+    }
   });
 
   it('keyboard: Tab reaches the network choice and the copy buttons; Enter switches networks', async () => {
@@ -125,14 +161,10 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
       focused.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
     }
     expect(focused).toEqual(
-      expect.arrayContaining([
-        'Cancel and return to Demo Shop',
-        'USDT on ERC20 (ETH)',
-        'Copy amount',
-        'Copy address',
-        'Open in a wallet app',
-      ]),
+      expect.arrayContaining(['Cancel and return to Demo Shop', 'USDT on ERC20 (ETH)', 'Copy amount', 'Copy address']),
     );
+    // The default option is TRON, which has no payment URI scheme: no wallet link to reach.
+    expect(focused).not.toContain('Open in a wallet app');
     await page.getByRole('link', { name: 'USDT on ERC20 (ETH)' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-option="USDT-ETH"]').isVisible()).toBe(true);
@@ -230,8 +262,85 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     expect(serious(await axeViolations(page))).toEqual([]);
   });
 
+  it("every link on every state's page is the page itself, the merchant's return URL, a payment URI of a known scheme or the operator's explorer", async () => {
+    const successUrl = 'http://127.0.0.1:9/thanks';
+    const cancelUrl = 'http://127.0.0.1:9/cart';
+    await fx.services.admin.updateChain('TRON', { explorerTxUrl: `${EXPLORER}{tx}` }, { operator: 'test' });
+    const make = () =>
+      createCheckout(fx, {
+        amount: '5',
+        currency: 'USDT',
+        paymentOptions: [
+          { asset: 'USDT', chain: 'TRON' },
+          { asset: 'USDT', chain: 'ETH' },
+          { asset: 'BTC', chain: 'BTC' },
+        ],
+        successUrl,
+        cancelUrl,
+      });
+    const seen = new Map<string, string[]>();
+    const check = async (state: string, k: CreatedCheckout) => {
+      await page.goto(k.url);
+      expect(await page.locator('body').getAttribute('data-status'), state).toBe(state);
+      const hrefs = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('a[href]'), (a) => (a as HTMLAnchorElement).href),
+      );
+      for (const href of hrefs) {
+        if (href.startsWith(`${base}/`)) {
+          // Same origin: only this page (another network, an anchor), and it answers.
+          expect(new URL(href).pathname, `${state}: ${href}`).toBe(new URL(k.url).pathname);
+          expect((await page.request.get(href.split('#')[0]!)).status(), `${state}: ${href}`).toBe(200);
+        } else
+          expect(
+            href === successUrl ||
+              href === cancelUrl ||
+              /^(bitcoin|ethereum):[^/]/.test(href) ||
+              (href.startsWith(EXPLORER) && href.length > EXPLORER.length),
+            `${state}: ${href}`,
+          ).toBe(true);
+      }
+      seen.set(state, hrefs);
+    };
+    try {
+      await check('open', await make());
+      const under = await make();
+      await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1' });
+      await check('underpaid', under);
+      const processing = await make();
+      await simulate(fx, processing.id, { asset: 'USDT', chain: 'TRON', confirmations: 0 });
+      await check('processing', processing);
+      const settled = await make();
+      await simulate(fx, settled.id, { asset: 'USDT', chain: 'TRON' });
+      await check('settled', settled);
+      await shot('settled-payments');
+      const canceled = await make();
+      await cancel(fx, canceled.id);
+      await check('canceled', canceled);
+      const late = await make();
+      await cancel(fx, late.id);
+      await simulate(fx, late.id, { asset: 'USDT', chain: 'TRON' });
+      await check('needs_review', late);
+      await fx.services.checkouts.rejectReview(late.id, { operator: 'test' });
+      await check('invalid', late);
+      const expiring = await make();
+      fx.clock.offsetMs += 16 * 60_000;
+      try {
+        await fx.services.checkouts.expireDue();
+        await check('expired', expiring);
+      } finally {
+        fx.clock.offsetMs -= 16 * 60_000;
+      }
+      // What the test looked at: the wallet links of BTC and ETH, none for TRON; the explorer on Paid.
+      expect(seen.get('open')!.filter((h) => /^(bitcoin|ethereum):/.test(h))).toHaveLength(2);
+      expect(seen.get('settled')!.some((h) => h.startsWith(EXPLORER))).toBe(true);
+      expect(seen.get('settled')).toContain(successUrl);
+    } finally {
+      await fx.services.admin.updateChain('TRON', { explorerTxUrl: null }, { operator: 'test' });
+    }
+  });
+
   it('desktop width, and nothing left the server: no third-party request, no CSP violation', async () => {
-    const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const desktop = await browser.newPage({ viewport: DESKTOP });
     try {
       await desktop.goto(c.url);
       await shot('settled-desktop', desktop);

@@ -13,4 +13,5 @@ export const PUBLIC_RUNTIME_EXPORTS = [
   'sign',
   'signV2',
   'verifyWebhook',
+  'verifyWebhookEvent',
 ];

@@ -64,7 +64,8 @@ export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): str
 
 /**
  * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
- * anything is evaluated (RateLimiter.reserve): failures plus attempts in flight never exceed
+ * the attempt is evaluated (RateLimiter.reserve; slow work such as the key lookup is done before,
+ * so a slot is held only while deciding): failures plus attempts in flight never exceed
  * `limit`, so however many attempts arrive at once, at most `limit` can fail per window and the
  * others get 429 without being looked at. Legitimate bursts are not refused: an attempt that finds
  * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
@@ -131,17 +132,45 @@ export function createAuthHooks(deps: AuthDeps): {
   const failureLimit = config.authFailureLimitPerMinute;
   const verified = new VerifiedCache();
 
-  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
-  async function identify(
+  /**
+   * The key lookup, then the decision under the failed-attempt gate. The lookup (a store query
+   * when the key is not cached: after a restart, while Redis is down) runs before the gate, so
+   * only the decision — synchronous — holds one of its slots: slow lookups of valid requests never
+   * fill the slots and turn others away with 429 (issue 32). The gate still bounds what it is
+   * for: however many attempts arrive at once, at most the limit can fail per window.
+   */
+  function identifyGated(
     req: RequestFacts,
     headers: SignedHeaders | Error,
     withBearer: boolean,
     nowMs: number,
   ): Promise<Principal> {
+    const found =
+      headers instanceof Error || headers.apiKey.length > MAX_KEY_ID_LENGTH
+        ? undefined
+        : services.findApiKey(headers.apiKey);
+    const gated = (key: ApiKeyAuth | undefined) =>
+      withFailureLimit(
+        limiter,
+        failedAuthBucket('merchant', req.ip),
+        failureLimit,
+        'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
+        () => identify(req, headers, key, withBearer, nowMs),
+      );
+    return found instanceof Promise ? found.then(gated) : gated(found);
+  }
+
+  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
+  function identify(
+    req: RequestFacts,
+    headers: SignedHeaders | Error,
+    key: ApiKeyAuth | undefined,
+    withBearer: boolean,
+    nowMs: number,
+  ): Principal {
     if (headers instanceof Error) throw headers;
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-    const key = h.apiKey.length <= MAX_KEY_ID_LENGTH ? await services.findApiKey(h.apiKey) : undefined;
     const cacheId = verifiedCacheId(h, req);
     const hit =
       key !== undefined && cacheId !== undefined
@@ -286,15 +315,7 @@ export function createAuthHooks(deps: AuthDeps): {
       // Requests that repeat accepted credentials skip the gate: otherwise a client sending more
       // than the failure limit in parallel from one address (a busy backend) would queue on it,
       // and every cached request would pay the gate's round trips to Redis.
-      const principal =
-        repeated(facts, headers, withBearer, nowMs) ??
-        withFailureLimit(
-          limiter,
-          failedAuthBucket('merchant', facts.ip),
-          failureLimit,
-          'too many failed authentication attempts from your address: fix the credentials, then retry after the Retry-After seconds',
-          () => identify(facts, headers, withBearer, nowMs),
-        );
+      const principal = repeated(facts, headers, withBearer, nowMs) ?? identifyGated(facts, headers, withBearer, nowMs);
       pending =
         principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
     } catch (err) {

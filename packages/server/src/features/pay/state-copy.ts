@@ -76,7 +76,7 @@ function stateText(v: PayView): Omit<StateCopy, 'footer'> {
     case 'open':
       return {
         title: 'Waiting for your payment',
-        message: 'Send exactly the amount shown to the address below, on the network shown, before the time runs out.',
+        message: 'Send exactly the amount below to the address below before the time runs out.',
         link: back(v.cancelUrl, `Cancel and return to ${merchant}`),
       };
     case 'underpaid':

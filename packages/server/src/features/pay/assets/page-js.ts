@@ -37,12 +37,14 @@ export const PAGE_JS = `
 
   function copy(button) {
     var value = button.getAttribute('data-copy');
-    var label = button.getAttribute('data-label') || button.textContent;
+    // The visible word is the first text node ("Copy"); what follows names it for screen readers.
+    var word = button.firstChild;
+    var label = button.getAttribute('data-label') || word.nodeValue;
     button.setAttribute('data-label', label);
     function done() {
-      button.textContent = 'Copied';
+      word.nodeValue = 'Copied';
       say('Copied ' + value);
-      setTimeout(function () { button.textContent = label; }, 1500);
+      setTimeout(function () { word.nodeValue = label; }, 1500);
     }
     function fallback() {
       var area = document.createElement('textarea');

@@ -31,10 +31,10 @@ function optionPanel(v: PayView, o: PayOption, shown: boolean, several: boolean)
 <h3 class="network">${optionLabel(o)}${several && html` <a class="change" href="#network">Change network</a>`}</h3>
 <p class="label">Send exactly</p>
 <div class="row"><p class="big"><span data-remaining>${o.remaining}</span> ${o.asset}</p>
-<button type="button" data-copy="${o.remaining}" data-copy-amount>Copy amount</button></div>
+<button type="button" data-copy="${o.remaining}" data-copy-amount>Copy<span class="vh"> amount</span></button></div>
 <p class="label">To this ${o.network} address on ${o.chain}</p>
 <p class="address"><code>${o.address}</code></p>
-<div class="row"><button type="button" data-copy="${o.address}">Copy address</button></div>
+<div class="row"><button type="button" data-copy="${o.address}">Copy<span class="vh"> address</span></button></div>
 </div>
 <div class="scan">
 <img class="qr" data-qr="${qrPath(v, o)}" data-v="${o.remaining}" src="${qrPath(v, o)}&amp;v=${o.remaining}" width="240" height="240" alt="${qrAlt(o)}"${shown ? '' : html` loading="lazy"`}>
