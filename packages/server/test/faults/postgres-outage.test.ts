@@ -1,3 +1,4 @@
+import { signV2 } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -27,6 +28,7 @@ const TIMEOUT_MS = 500;
 /** What a request may take while the store is away: connect or statement timeout, and a margin. */
 const BUDGET_MS = 2 * TIMEOUT_MS + 500;
 const POOL_SIZE = 4;
+const CREATE_PATH = '/api/v1/cp/psp/hosted-pay';
 const CREATE_BODY = '{"amount":"10","currency":"EUR","paymentOptions":[{"asset":"USDT","chain":"TRON"}]}';
 
 interface Outcome {
@@ -134,16 +136,21 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
       // failing on a dead connection must still answer each of its creates 503.
       [
         'checkout create',
-        () =>
-          request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
+        () => {
+          const timestamp = String(Math.floor(Date.now() / 1000));
+          return request(`${server.url}${CREATE_PATH}`, {
             method: 'POST',
             headers: {
-              ...merchant.signed(CREATE_BODY),
+              'api-key': seeded.demo.apiKey,
+              timestamp,
+              'signature-version': '2',
+              signature: signV2(seeded.demo.apiSecret, timestamp, 'POST', CREATE_PATH, CREATE_BODY),
               authorization: `Bearer ${merchant.token}`,
               'content-type': 'application/json',
             },
             body: CREATE_BODY,
-          }),
+          });
+        },
       ],
       ['readyz', () => request(`${server.url}/readyz`)],
     ];
@@ -158,7 +165,10 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
   });
 
   it('stopped while requests flow: 503 UNAVAILABLE within the timeout, no crash, recovery without a restart', async () => {
-    for (const [name, send] of probes) expect(ok(await send()), name).toBe(true);
+    for (const [name, send] of probes) {
+      const a = await send();
+      expect(ok(a), `${name}: ${a.status} ${a.text}`).toBe(true);
+    }
     const walletsBefore = await merchant.get('/api/v1/cp/wallets');
     expect(walletsBefore.status).toBe(200);
 
