@@ -7,7 +7,7 @@
  * committed first (one merchant and endpoint per `--endpoints`), then the time until the receiver
  * has them all. Latency: events committed at a steady `--rate` per second for 5 s; commit (the
  * write transaction returned) to receipt, p50/p99. `--cpu-prof <file>`: a CPU profile of the
- * throughput part.
+ * throughput part. `--record-every 1`: each success recorded before the next send (default 10 per transaction).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -29,6 +29,7 @@ const { values: opts } = parseArgs({
     endpoints: { type: 'string', default: '8' },
     events: { type: 'string', default: '4000' },
     rate: { type: 'string', default: '200' },
+    'record-every': { type: 'string', default: '10' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -54,7 +55,11 @@ const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
 
 const services = await createServices(
   { dataDir, databaseUrl, databaseSchema: opts.store === 'postgres' ? schema : '', masterKey: '', sandbox: true },
-  { generateMasterKey: true, expirySweepMs: 0 },
+  {
+    generateMasterKey: true,
+    expirySweepMs: 0,
+    webhooks: { worker: { recordEvery: Number(opts['record-every']) } },
+  },
 );
 const merchants: string[] = [];
 for (let i = 0; i < Number(opts.endpoints); i++) {
@@ -142,7 +147,9 @@ await until(count + committed.length);
 const lat = committed.map((c) => received.get(c.id)! - c.at).sort((a, b) => a - b);
 const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!.toFixed(1);
 
-console.log(`store ${opts.store}, ${merchants.length} endpoints`);
+console.log(
+  `store ${opts.store}, ${merchants.length} endpoints, successes recorded ${opts['record-every']} per transaction`,
+);
 console.log(
   `baseline: ${count} signed POSTs straight to the receiver in ${baseSeconds.toFixed(2)} s = ${Math.round(count / baseSeconds)}/s`,
 );

@@ -1,4 +1,3 @@
-import { signV2 } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
@@ -28,7 +27,6 @@ const TIMEOUT_MS = 500;
 /** What a request may take while the store is away: connect or statement timeout, and a margin. */
 const BUDGET_MS = 2 * TIMEOUT_MS + 500;
 const POOL_SIZE = 4;
-const CREATE_PATH = '/api/v1/cp/psp/hosted-pay';
 const CREATE_BODY = '{"amount":"10","currency":"EUR","paymentOptions":[{"asset":"USDT","chain":"TRON"}]}';
 
 interface Outcome {
@@ -136,21 +134,16 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
       // failing on a dead connection must still answer each of its creates 503.
       [
         'checkout create',
-        () => {
-          const timestamp = String(Math.floor(Date.now() / 1000));
-          return request(`${server.url}${CREATE_PATH}`, {
+        () =>
+          request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
             method: 'POST',
             headers: {
-              'api-key': seeded.demo.apiKey,
-              timestamp,
-              'signature-version': '2',
-              signature: signV2(seeded.demo.apiSecret, timestamp, 'POST', CREATE_PATH, CREATE_BODY),
+              ...merchant.signed(CREATE_BODY, { method: 'POST', path: '/api/v1/cp/psp/hosted-pay' }),
               authorization: `Bearer ${merchant.token}`,
               'content-type': 'application/json',
             },
             body: CREATE_BODY,
-          });
-        },
+          }),
       ],
       ['readyz', () => request(`${server.url}/readyz`)],
     ];
@@ -165,10 +158,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
   });
 
   it('stopped while requests flow: 503 UNAVAILABLE within the timeout, no crash, recovery without a restart', async () => {
-    for (const [name, send] of probes) {
-      const a = await send();
-      expect(ok(a), `${name}: ${a.status} ${a.text}`).toBe(true);
-    }
+    for (const [name, send] of probes) expect(ok(await send()), name).toBe(true);
     const walletsBefore = await merchant.get('/api/v1/cp/wallets');
     expect(walletsBefore.status).toBe(200);
 

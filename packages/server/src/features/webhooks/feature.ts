@@ -18,7 +18,12 @@ export interface WebhookFeatureOptions {
   /** DNS for the SSRF guard; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
-  worker?: Partial<Pick<WorkerOptions, 'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'batch' | 'identity'>>;
+  worker?: Partial<
+    Pick<
+      WorkerOptions,
+      'pollMs' | 'timeoutMs' | 'leaseMs' | 'maxEndpoints' | 'maxPerMerchant' | 'recordEvery' | 'batch' | 'identity'
+    >
+  >;
   /** The events feature: its wake-ups start the workers when a commit queued deliveries. */
   events: Pick<Events, 'deliveries'>;
 }

@@ -122,8 +122,11 @@ async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' |
 
 export const attemptSucceeded = isSuccess;
 
-/** Successes recorded in one transaction. */
-const RECORD_EVERY = 10;
+/**
+ * Successes recorded in one transaction by default (the worker's `recordEvery`). 1 records each
+ * success before the next send; docs/benchmarks.md compares the two.
+ */
+export const RECORD_EVERY = 10;
 
 /**
  * Records one endpoint's attempts as its loop sends: successes RECORD_EVERY at a time in the
@@ -135,9 +138,11 @@ export class AttemptRecorder {
   #done: AttemptRecord[] = [];
   #recording: Promise<void> = Promise.resolve();
   #failed: Error | undefined;
+  readonly #every: number;
 
-  constructor(store: Store) {
+  constructor(store: Store, every = RECORD_EVERY) {
     this.#store = store;
+    this.#every = every;
   }
 
   /** Throws the background recording's failure, if any: checked before each send, so none is wasted after it. */
@@ -148,7 +153,7 @@ export class AttemptRecorder {
   success(rec: AttemptRecord): void {
     this.check();
     this.#done.push(rec);
-    if (this.#done.length >= RECORD_EVERY) this.#later(this.#done.splice(0));
+    if (this.#done.length >= this.#every) this.#later(this.#done.splice(0));
   }
 
   async failure(rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {

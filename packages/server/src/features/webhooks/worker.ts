@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
-import { AttemptRecorder, attemptSucceeded, type AttemptRecord } from './record.js';
+import { AttemptRecorder, attemptSucceeded, RECORD_EVERY, type AttemptRecord } from './record.js';
 import type { WebhookSender } from './sender.js';
 import { secretOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
@@ -43,6 +43,14 @@ export interface WorkerOptions {
    * has due deliveries, so many slow endpoints at once do not starve the others.
    */
   maxEndpoints?: number;
+  /**
+   * Endpoints of one merchant served at once by this worker. Default 10 (a tenth of the slots):
+   * a merchant with many slow endpoints holds at most this many slots, so the others keep theirs
+   * (docs/webhooks.md, "Fair delivery"; measured in docs/benchmarks.md).
+   */
+  maxPerMerchant?: number;
+  /** Successes recorded per transaction (record.ts). Default 10. */
+  recordEvery?: number;
   /** Deliveries read per round of one endpoint. Default 50. */
   batch?: number;
   /** Where wake-ups come from while started (wakeup.ts); without: the poll only. */
@@ -60,8 +68,8 @@ export interface WorkerOptions {
  * endpoint's lease sends its due deliveries one at a time in sequence order (so order holds
  * except while retrying, when a later event may overtake one that waits for its retry), and
  * every endpoint is served by its own loop, so one slow or dead endpoint only ever waits on
- * itself. Leases are taken with `FOR UPDATE SKIP LOCKED` on PostgreSQL (several instances share
- * the endpoints; SQLite is one process) and renewed by a heartbeat while the endpoint is served,
+ * itself, and fairly across merchants (claimFair). Leases are taken by an UPDATE that requires
+ * them free (several instances share the endpoints on PostgreSQL; SQLite is one process) and renewed by a heartbeat while the endpoint is served,
  * so a send that takes longer than the lease is not sent again by another instance; a worker
  * killed mid-send stops renewing, its lease expires, and the next worker sends the same delivery
  * again with the same `webhook-id` (at least once). A delivery is marked done only after the
@@ -74,6 +82,8 @@ export class WebhookWorker {
   > &
     WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
+  /** Endpoints served right now per merchant (the fair share's count). */
+  readonly #perMerchant = new Map<string, number>();
   readonly #heartbeats = new Set<NodeJS.Timeout>();
   #crashed = false;
   #subscription: { stop(): Promise<void> } | undefined;
@@ -87,7 +97,16 @@ export class WebhookWorker {
   #again = false;
 
   constructor(opts: WorkerOptions) {
-    this.#o = { pollMs: 250, timeoutMs: 10_000, leaseMs: 10_000, maxEndpoints: 100, batch: 50, ...opts };
+    this.#o = {
+      pollMs: 250,
+      timeoutMs: 10_000,
+      leaseMs: 10_000,
+      maxEndpoints: 100,
+      maxPerMerchant: 10,
+      recordEvery: RECORD_EVERY,
+      batch: 50,
+      ...opts,
+    };
     this.owner = opts.identity?.owner ?? `wkr_${randomBytes(8).toString('hex')}`;
   }
 
@@ -190,46 +209,70 @@ export class WebhookWorker {
   async #claimAndServe(): Promise<number> {
     const free = this.#o.maxEndpoints - this.#serving.size;
     if (free <= 0 || this.#stopping) return 0;
-    const ids = await this.claim(free);
-    for (const id of ids) {
+    const claimed = await this.claimFair(free);
+    for (const { id, merchantId } of claimed) {
       const wakes = this.#wakes;
+      this.#perMerchant.set(merchantId, (this.#perMerchant.get(merchantId) ?? 0) + 1);
       const serving = this.#serve(id)
         .catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
         .finally(() => {
           this.#serving.delete(id);
+          const left = (this.#perMerchant.get(merchantId) ?? 1) - 1;
+          if (left > 0) this.#perMerchant.set(merchantId, left);
+          else this.#perMerchant.delete(merchantId);
           // Work queued for it after its last look would otherwise wait for the poll.
           if (this.#wakes !== wakes) this.wake();
         });
       this.#serving.set(id, serving);
     }
-    return ids.length;
+    return claimed.length;
   }
 
-  /** Leases up to `limit` endpoints that have due deliveries and no live lease. */
+  /** Leases up to `limit` endpoints (fairly, see claimFair); returns their ids. */
   async claim(limit: number): Promise<string[]> {
+    return (await this.claimFair(limit)).map((c) => c.id);
+  }
+
+  /**
+   * Leases up to `limit` endpoints that have due deliveries and no live lease, fairly across
+   * merchants: candidates are ranked within their merchant (ROW_NUMBER per merchant) and taken
+   * rank by rank, so every merchant with due work gets its first endpoint before any gets a
+   * second, and a merchant already holding `maxPerMerchant` slots here gets none. The lease is
+   * taken by a conditional UPDATE (lease still free), so two instances that picked the same
+   * candidate (PostgreSQL) cannot both get it: the second waits for the first's row lock and
+   * then finds the lease taken.
+   */
+  async claimFair(limit: number): Promise<{ id: string; merchantId: string }[]> {
     const { store } = this.#o;
+    const cap = this.#o.maxPerMerchant;
     const now = new Date(this.#o.now()).toISOString();
     const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
     const busy = [...this.#serving.keys()];
+    const full = [...this.#perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
+    const leaseFree = (eb: ExpressionBuilder<Database & { e: WebhookEndpointTable }, 'e'>) => {
+      const free = [eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)];
+      // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
+      const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
+      if (earlier !== undefined)
+        free.push(
+          eb.and([
+            // A byte prefix test (substr): collations may order '/' anywhere.
+            eb(sql<string>`substr(e.lease_owner, 1, ${earlier.length})`, '=', earlier),
+            eb('e.lease_owner', '!=', this.owner),
+          ]),
+        );
+      return eb.or(free);
+    };
     return store.writeTransaction(async (trx) => {
-      let q = trx
+      let inner = trx
         .selectFrom('webhook_endpoints as e')
-        .select('e.id')
+        .select([
+          'e.id',
+          'e.merchant_id',
+          sql<number>`row_number() over (partition by e.merchant_id order by e.lease_expires_at, e.id)`.as('rank'),
+        ])
         .where('e.disabled', '=', 0)
-        .where((eb) => {
-          const free = [eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)];
-          // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
-          const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
-          if (earlier !== undefined)
-            free.push(
-              eb.and([
-                // A byte prefix test (substr): collations may order '/' anywhere.
-                eb(sql<string>`substr(e.lease_owner, 1, ${earlier.length})`, '=', earlier),
-                eb('e.lease_owner', '!=', this.owner),
-              ]),
-            );
-          return eb.or(free);
-        })
+        .where(leaseFree)
         .where(({ exists, selectFrom }) =>
           exists(
             selectFrom('webhook_deliveries as d')
@@ -238,20 +281,43 @@ export class WebhookWorker {
               .where('d.status', '=', 'pending')
               .where('d.next_attempt_at', '<=', now),
           ),
+        );
+      if (busy.length > 0) inner = inner.where('e.id', 'not in', busy);
+      if (full.length > 0) inner = inner.where('e.merchant_id', 'not in', full);
+      const rows = await trx
+        .selectFrom(inner.as('c'))
+        .select(['c.id', 'c.merchant_id'])
+        .where('c.rank', '<=', cap)
+        .orderBy('c.rank')
+        .orderBy('c.id')
+        // Room for the rows skipped below: a merchant already served here may use fewer than `cap`.
+        .limit(limit + cap * this.#perMerchant.size)
+        .execute();
+      const taken = new Map(this.#perMerchant);
+      const picked: { id: string; merchantId: string }[] = [];
+      for (const r of rows) {
+        if (picked.length >= limit) break;
+        const n = taken.get(r.merchant_id) ?? 0;
+        if (n >= cap) continue;
+        taken.set(r.merchant_id, n + 1);
+        picked.push({ id: r.id, merchantId: r.merchant_id });
+      }
+      if (picked.length === 0) return [];
+      // Still free when written: another instance may have taken it since the select.
+      const won = await trx
+        .updateTable('webhook_endpoints as e')
+        .set({ lease_owner: this.owner, lease_expires_at: until })
+        .where(
+          'e.id',
+          'in',
+          picked.map((p) => p.id),
         )
-        .orderBy('e.lease_expires_at')
-        .limit(limit);
-      if (busy.length > 0) q = q.where('e.id', 'not in', busy);
-      if (store.dialect === 'postgres') q = q.forUpdate().skipLocked();
-      const rows = await q.execute();
-      const ids = rows.map((r) => r.id);
-      if (ids.length > 0)
-        await trx
-          .updateTable('webhook_endpoints')
-          .set({ lease_owner: this.owner, lease_expires_at: until })
-          .where('id', 'in', ids)
-          .execute();
-      return ids;
+        .where('e.disabled', '=', 0)
+        .where(leaseFree)
+        .returning('e.id')
+        .execute();
+      const ids = new Set(won.map((w) => w.id));
+      return picked.filter((p) => ids.has(p.id));
     });
   }
 
@@ -334,7 +400,7 @@ export class WebhookWorker {
         const secrets = this.#secrets(endpoint);
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
         // again (same webhook-id); a round's attempts are all recorded before the next round reads.
-        const recorder = new AttemptRecorder(this.#o.store);
+        const recorder = new AttemptRecorder(this.#o.store, this.#o.recordEvery);
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
