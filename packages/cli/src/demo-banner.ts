@@ -10,6 +10,9 @@ export const DEMO_PATHS = [
 export interface DemoInfo {
   url: string;
   dataDir: string;
+  /** The store and Redis this instance uses, as the start-up summary names them. */
+  store: string;
+  redis: string;
   created: boolean;
   merchantId: string;
   apiKey: string;
@@ -44,7 +47,9 @@ export function demoBanner(info: DemoInfo): string {
   return [
     `hostpay sandbox listening on ${info.url}`,
     `  API docs      ${info.url}/docs`,
-    `  data          ${info.dataDir} (${info.created ? 'demo data created' : 'demo data reused from an earlier run'})`,
+    `  store         ${info.store} (${info.created ? 'demo data created' : 'demo data reused from an earlier run'})`,
+    `  redis         ${info.redis}`,
+    `  data dir      ${info.dataDir}`,
     '',
     `Demo merchant ${info.merchantId}`,
     `  API key       ${info.apiKey}`,

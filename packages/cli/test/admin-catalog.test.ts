@@ -225,6 +225,9 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
         'chain.set_xpub',
         'chain.set_xpub',
         'chain.update',
+        // The explorer link set, then removed (the chain test above).
+        'chain.update',
+        'chain.update',
       ]);
       expect(new Set(actions.map((e) => e.operator))).toEqual(new Set([target.operator]));
     });

@@ -58,8 +58,13 @@ export async function call<T = any>(method: string, path: string, body?: unknown
     if (res.status === 401 && !path.startsWith('/console/session')) onSignedOut();
     throw new ApiError(res.status, code, String(parsed?.message ?? `HTTP ${res.status}`), parsed?.error?.requestId);
   }
+  // A write changed something: every list on screen loads again (ui.tsx useAsync listens).
+  if (WRITES.has(method) && path.startsWith('/admin/')) window.dispatchEvent(new Event(CHANGED));
   return parsed.result as T;
 }
+
+/** Fired on window after every successful operator write. */
+export const CHANGED = 'hostpay:changed';
 
 export const admin = <T = any>(path: string) => call<T>('GET', `/admin/v1${path}`);
 export const adminWrite = <T = any>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown = {}) =>

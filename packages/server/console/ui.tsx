@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError } from './api.js';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, CHANGED } from './api.js';
 
 /** Small pieces every screen shares: loading state, errors, tables, paging, exact amounts. */
 
@@ -14,6 +14,12 @@ export function useAsync<T>(
     loading: true,
   });
   const [tick, setTick] = useState(0);
+  // Every list and figure on screen follows the data: any write the console makes reloads it.
+  useEffect(() => {
+    const again = () => setTick((t) => t + 1);
+    window.addEventListener(CHANGED, again);
+    return () => window.removeEventListener(CHANGED, again);
+  }, []);
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -235,4 +241,61 @@ export const link = (path: string) => `#${path}`;
 
 export function JsonBlock({ value }: { value: unknown }) {
   return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+/** What a confirmation shows and does: the action runs only on the confirm button. */
+export interface ConfirmRequest {
+  title: string;
+  body: ComponentChildren;
+  confirm: string;
+  danger?: boolean;
+  /** Figures that make the action unsafe to confirm as is (e.g. an inactive wallet): shown first. */
+  warnings?: string[];
+  action: () => Promise<unknown>;
+}
+
+/**
+ * Money-moving and destructive actions open a modal <dialog> (focus moves into it, Escape or
+ * Cancel closes it, Tab stays inside) naming what will happen; nothing is sent before "confirm".
+ */
+export function useConfirm(): { ask: (r: ConfirmRequest) => void; dialog: ComponentChildren } {
+  const [req, setReq] = useState<ConfirmRequest | null>(null);
+  return {
+    ask: setReq,
+    dialog: req === null ? null : <ConfirmDialog req={req} onClose={() => setReq(null)} />,
+  };
+}
+
+function ConfirmDialog({ req, onClose }: { req: ConfirmRequest; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} class="confirm" aria-labelledby="confirm-h" data-testid="confirm" onClose={onClose}>
+      <h2 id="confirm-h">{req.title}</h2>
+      {(req.warnings ?? []).map((w) => (
+        <p class="warning" key={w}>
+          {w}
+        </p>
+      ))}
+      {req.body}
+      <div class="actions">
+        <button
+          type="button"
+          class={req.danger ? 'danger' : 'primary'}
+          onClick={() => {
+            ref.current?.close();
+            void req.action();
+          }}
+        >
+          {req.confirm}
+        </button>
+        <button type="button" onClick={() => ref.current?.close()}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
 }

@@ -1,6 +1,7 @@
 import type { AdminDeps } from './admin/deps.js';
 import { feeAdmin } from './features/fees/service.js';
 import { adminIdempotency } from './http/idempotency.js';
+import type { InstanceIdentity } from './cluster/instance.js';
 import { keyAdmin } from './features/keys/service.js';
 import { rotateMasterKey } from './features/master-key/service.js';
 import { merchantAdmin } from './features/merchants/service.js';
@@ -20,7 +21,14 @@ import { statsAdmin } from './features/stats/service.js';
  * an AuditContext and records who changed what, before and after, in the same transaction.
  */
 export function createAdminServices(
-  deps: AdminDeps & { checkouts: CheckoutService; webhooks: Webhooks; evm: EvmWatch; now?: (() => number) | undefined },
+  deps: AdminDeps & {
+    checkouts: CheckoutService;
+    webhooks: Webhooks;
+    evm: EvmWatch;
+    now?: (() => number) | undefined;
+    /** Owner of this process's Idempotency-Key claims (cluster/instance.ts). */
+    identity?: InstanceIdentity | undefined;
+  },
 ) {
   const now = deps.now ?? Date.now;
   return {

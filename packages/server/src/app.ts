@@ -12,7 +12,7 @@ import { createTokenCodec } from './auth/tokens.js';
 import { adminAllowList, adminTokens, type Config } from './config.js';
 import { registerCompression } from './http/compression.js';
 import { HostpayError } from './errors.js';
-import { installExpectationHandler, makeClientErrorHandler } from './http/client-errors.js';
+import { installConnectHandler, installExpectationHandler, makeClientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installErrorHandler } from './http/error-handler.js';
 import { loggerOptions, OneLineLogController } from './http/logging.js';
 import { installNotFound } from './http/not-found.js';
@@ -105,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   clientLog = app.log;
   installExpectationHandler(app.server);
+  installConnectHandler(app.server, () => clientLog);
 
   app.setValidatorCompiler(strictValidatorCompiler);
   // Response schemas document the answers (OpenAPI) and a test validates every route's real

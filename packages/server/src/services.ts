@@ -199,7 +199,7 @@ export async function createServices(
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now }),
+      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now, identity }),
       masterKey: masterInfo,
       identity,
       async close() {

@@ -57,6 +57,7 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/transfers/trf_x/attach'],
   ['GET', '/checkouts'],
   ['GET', '/checkouts/chk_x'],
+  ['GET', '/checkouts/chk_x/settle-preview'],
   ['POST', '/checkouts/chk_x/settle'],
   ['POST', '/checkouts/chk_x/reject'],
   ['GET', '/assets'],

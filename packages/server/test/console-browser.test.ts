@@ -129,7 +129,13 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     expect(stats.funnel.settled).toBe('2');
     expect(await text('card-conversion')).toBe(percent(stats.funnel.conversionRate));
     expect(await text('card-webhook-rate')).toBe(percent(stats.webhooks.successRate));
-    for (const t of stats.settledTotals) expect(await text(`card-settled-${t.asset}`)).toBe(grouped(t.amount));
+    for (const t of stats.settledTotals) {
+      expect(await text(`card-settled-${t.asset}`)).toBe(grouped(t.amount));
+      // The figure is what merchants were credited: net of fees, and the card says so.
+      expect(await page.getByTestId(`card-settled-${t.asset}`).locator('.card-label').textContent()).toMatch(
+        new RegExp(`^Credited in ${t.asset}, net of fees \\(\\d+ settled checkouts?\\)$`),
+      );
+    }
     const funnel = await page.getByTestId('funnel').locator('[data-step] .num').allTextContents();
     expect(funnel).toEqual([
       stats.funnel.created,
@@ -168,20 +174,54 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await go('/queues', '[data-testid=review-queue]');
     await noSeriousViolations('queues');
     const item = page.locator(`[data-checkout="${review.id}"]`);
+    // The row names the merchant and what arrived (the demo's wrong-asset payment: 25 TRX).
+    expect(await item.getByTestId('queue-merchant').textContent()).toBe(review.merchant.name);
+    expect(await item.getByTestId('queue-received').textContent()).toBe('25 TRX on TRON');
+    const resolutions = page.locator('table', { has: page.locator('caption', { hasText: 'Recent resolutions' }) });
+    expect(await resolutions.count()).toBe(0);
     await item.getByRole('button', { name: 'Resolve' }).click();
     await item.getByText('Audit trail').waitFor();
+    expect(await item.getByTestId('checkout-merchant').textContent()).toBe(review.merchant.name);
+    expect(await item.getByTestId('checkout-received').textContent()).toBe('25 TRX on TRON');
     await shot('queues');
+    // Settle asks first, with the server's own preview; Cancel sends nothing.
+    const preview = await api(`/checkouts/${review.id}/settle-preview`);
     await item.getByRole('button', { name: /^Settle/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('preview-merchant').textContent()).toBe(preview.merchant.name);
+    expect(await dialog.getByTestId('preview-received').textContent()).toBe(
+      `${grouped(preview.received.amount)} TRX on TRON`,
+    );
+    expect(await dialog.getByTestId('preview-fee').textContent()).toContain(`${grouped(preview.fee.amount)} TRX`);
+    expect(await dialog.getByTestId('preview-credit').textContent()).toBe(
+      `${grouped(preview.credit.amount)} TRX on TRON`,
+    );
+    // The demo's TRX wallet is inactive (or missing): the confirmation says so before anything moves.
+    expect(preview.wallet.exists && preview.wallet.active).toBe(false);
+    expect(await dialog.locator('.warning').first().textContent()).toMatch(/inactive|creates one/);
+    await noSeriousViolations('settle confirmation');
+    await shot('settle-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(`/checkouts/${review.id}`)).status).toBe('needs_review');
+    // Keyboard: the dialog takes focus, Escape closes it.
+    await item.getByRole('button', { name: /^Settle/ }).click();
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(`/checkouts/${review.id}`)).status).toBe('needs_review');
+    await item.getByRole('button', { name: /^Settle/ }).click();
+    await dialog.getByRole('button', { name: /^Settle: credit/ }).click();
     await page.getByTestId('review-empty').waitFor();
     const settled = await api(`/checkouts/${review.id}`);
     expect(settled.status).toBe('settled');
     const audit = (await api(`/audit?objectId=${review.id}`)).items;
     expect(audit.map((a: any) => [a.action, a.operator])).toEqual([['checkout.settle', 'alice']]);
-    await page.reload();
-    await page
-      .locator('table', { has: page.locator('caption', { hasText: 'Recent resolutions' }) })
-      .getByText('checkout.settle')
-      .waitFor();
+    expect(audit[0].after.credited).toBe(preview.credit.amount);
+    // The resolutions list follows without a reload.
+    await resolutions.getByText('checkout.settle').waitFor({ timeout: 5_000 });
   });
 
   it('creates a key (the secret shown once, and it works), then revokes it', async () => {
@@ -208,6 +248,12 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       .getByRole('row', { name: new RegExp(apiKey) })
       .getByRole('button', { name: /^Revoke/ })
       .click();
+    // Nothing is revoked before the confirmation.
+    expect((await api(`/keys/${apiKey}`)).status).toBe('active');
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Revoke ${apiKey}` })
+      .click();
     await expect.poll(async () => (await api(`/keys/${apiKey}`)).status).toBe('revoked');
     expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(403);
   });
@@ -228,7 +274,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       );
       expect(fee).toBe(`${grouped(preview.fee)} ${preview.currency}`);
     }
-  });
+  }, 60_000);
 
   it('lists checkouts with filters and opens one; usable at 768 px', async () => {
     await go('/checkouts', 'table');
@@ -252,7 +298,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       await shot(`768${hash.replace(/\//g, '-')}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
-  });
+  }, 60_000);
 
   it("shows a webhook endpoint's delivery log and redelivers an event from it", async () => {
     const endpoint = await fx.services.webhooks.endpoints.create(fx.demo.merchantId, {
@@ -286,7 +332,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       await go(hash, ready);
       await noSeriousViolations(hash);
     }
-  });
+  }, 60_000);
 
   it('signs out; the session is gone; nothing was loaded from anywhere else and the CSP was never hit', async () => {
     await go('/overview', '[data-testid=card-created]');

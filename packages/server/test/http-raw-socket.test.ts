@@ -111,6 +111,21 @@ const CASES: [name: string, bytes: string | (() => string), status: number, code
     400,
     'MALFORMED_REQUEST',
   ],
+  // Issue 24 item 5: Node hands CONNECT to 'connect' listeners and closes the socket without one.
+  [
+    'CONNECT to an authority',
+    'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n',
+    400,
+    'MALFORMED_REQUEST',
+  ],
+  ['CONNECT to a path', 'CONNECT /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+  [
+    'a method the parser knows and no route takes',
+    'PROPFIND /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n',
+    405,
+    'METHOD_NOT_ALLOWED',
+  ],
+  ['TRACE', 'TRACE /api/v1/time HTTP/1.1\r\nHost: x\r\n\r\n', 405, 'METHOD_NOT_ALLOWED'],
   ['HTTP/1.1 without Host', 'GET /api/v1/time HTTP/1.1\r\n\r\n', 400, 'MALFORMED_REQUEST'],
   [
     'a percent-encoding that is not UTF-8',

@@ -5,7 +5,7 @@ import { indexBlocks, BLOCK } from '../src/features/addresses/index-blocks.js';
 import { pgGroupCommit } from '../src/store/pg-group-commit.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import type { Db, Store } from '../src/store/store.js';
-import { isStoreUnavailable } from '../src/store/unavailable.js';
+import { isStoreBusy, isStoreUnavailable } from '../src/store/unavailable.js';
 import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
 
 /**
@@ -78,6 +78,30 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
     const results = await Promise.allSettled(['u-1', 'u-2', 'u-3'].map((n) => write(n)));
     expect(results.every((r) => r.status === 'rejected' && isStoreUnavailable(r.reason))).toBe(true);
     expect(statements).toEqual([3]);
+  });
+
+  it("a batch that lost a deadlock is run again whole, not one by one; the store busy is everyone's 503 too", async () => {
+    statements.length = 0;
+    let deadlocks = 1;
+    const write = pgGroupCommit(store.db, async (db, names: string[]) => {
+      if (deadlocks-- > 0) {
+        statements.push(-names.length);
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      }
+      await insertNames(db, names);
+    });
+    await Promise.all(['d-1', 'd-2', 'd-3'].map((n) => write(n)));
+    expect(statements).toEqual([-3, 3]);
+    for (const n of ['d-1', 'd-2', 'd-3']) expect(await visible(n)).toBe(1);
+
+    statements.length = 0;
+    const busy = pgGroupCommit(store.db, async (_db, names: string[]) => {
+      statements.push(names.length);
+      throw Object.assign(new Error('no database connection became free in time'), { code: 'HOSTPAY_POOL_BUSY' });
+    });
+    const results = await Promise.allSettled(['b-1', 'b-2'].map((n) => busy(n)));
+    expect(results.every((r) => r.status === 'rejected' && isStoreBusy(r.reason))).toBe(true);
+    expect(statements).toEqual([2]);
   });
 
   it('more arrivals than a batch holds: batches of at most maxBatch, at most `concurrency` in flight, all written once', async () => {

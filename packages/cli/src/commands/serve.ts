@@ -130,15 +130,33 @@ function heldLog(): ServiceLog & { attach(target: ServiceLog): void } {
   };
 }
 
+/**
+ * What this instance runs on, for the start-up summary: the store (SQLite file, or PostgreSQL URL
+ * without its password, and schema) and Redis (URL without password, key prefix) or none, so an
+ * operator starting several instances sees at once whether they share the same ones.
+ */
+async function backends(config: Config): Promise<{ store: string; redis: string }> {
+  const { redactUrl, sqliteFile } = await loadServer();
+  const store = /^postgres(ql)?:\/\//.test(config.databaseUrl)
+    ? `PostgreSQL ${redactUrl(config.databaseUrl)} (schema ${config.databaseSchema === '' ? 'public' : config.databaseSchema})`
+    : `SQLite ${sqliteFile(config)}`;
+  const redis =
+    config.redisUrl === ''
+      ? 'none (rate limits and cache invalidation of this instance only)'
+      : `${redactUrl(config.redisUrl)} (prefix ${config.redisPrefix})`;
+  return { store, redis };
+}
+
 async function announce(io: Io, opts: ServeOptions, config: Config, services: Services, url: string): Promise<void> {
   const docsUrl = `${url}/docs`;
+  const { store, redis } = await backends(config);
   if (opts.demo !== true) {
     const what = config.sandbox ? 'hostpay sandbox (test deployment: never for real payments)' : 'hostpay';
     printResult(
       io,
       opts.json,
-      { url, docsUrl, dataDir: config.dataDir, sandbox: config.sandbox },
-      () => `${what} listening on ${url} (API docs ${docsUrl})`,
+      { url, docsUrl, dataDir: config.dataDir, store, redis, sandbox: config.sandbox },
+      () => `${what} listening on ${url} (API docs ${docsUrl})\n  store  ${store}\n  redis  ${redis}`,
     );
     return;
   }
@@ -156,6 +174,8 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const info: DemoInfo = {
     url,
     dataDir: config.dataDir,
+    store,
+    redis,
     created: demo.created,
     merchantId: demo.merchantId,
     apiKey: demo.apiKey,
@@ -176,5 +196,7 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
     env,
     requests,
   };
-  printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, demo: demoJson }, () => demoBanner(info));
+  printResult(io, opts.json, { url, docsUrl, dataDir: config.dataDir, store, redis, demo: demoJson }, () =>
+    demoBanner(info),
+  );
 }

@@ -1,7 +1,18 @@
 import { useMemo, useState } from 'preact/hooks';
 import { admin, adminWrite, qs, type Row } from '../api.js';
 import { Chart } from '../chart.js';
-import { ActionStatus, Amount, ErrorNote, Field, Loading, Table, time, useAction, useAsync } from '../ui.js';
+import {
+  ActionStatus,
+  Amount,
+  ErrorNote,
+  Field,
+  Loading,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  useConfirm,
+} from '../ui.js';
 
 /** Fee schedules (with the curve a merchant's preview follows), settlement currencies and rates. */
 export function Fees() {
@@ -37,6 +48,7 @@ export function Fees() {
 
 function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
   const action = useAction();
+  const confirm = useConfirm();
   return (
     <>
       <Table
@@ -68,10 +80,21 @@ function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
                 type="button"
                 class="danger"
                 disabled={action.busy}
-                onClick={async () =>
-                  window.confirm(`Delete the ${t.currency} tier from ${t.fromAmount}?`) &&
-                  (await action.run('Tier deleted.', () => adminWrite('DELETE', `/fees/${t.id}`))) &&
-                  onDone()
+                onClick={() =>
+                  confirm.ask({
+                    title: `Delete the ${t.currency} tier from ${t.fromAmount}?`,
+                    danger: true,
+                    body: (
+                      <p>
+                        Fees of {t.merchantId ? `merchant ${t.merchantId}` : 'every merchant on the default schedule'}{' '}
+                        for {t.currency} amounts from {t.fromAmount} follow the tier below it from now on (checkouts
+                        already created keep their fee).
+                      </p>
+                    ),
+                    confirm: 'Delete tier',
+                    action: async () =>
+                      (await action.run('Tier deleted.', () => adminWrite('DELETE', `/fees/${t.id}`))) && onDone(),
+                  })
                 }
               >
                 Delete{' '}
@@ -85,6 +108,7 @@ function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
         empty="No tiers."
       />
       <ActionStatus action={action} />
+      {confirm.dialog}
     </>
   );
 }

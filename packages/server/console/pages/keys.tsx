@@ -11,6 +11,7 @@ import {
   time,
   useAction,
   useAsync,
+  useConfirm,
   usePager,
 } from '../ui.js';
 
@@ -121,8 +122,10 @@ function KeyActions({
   onDone: () => void;
 }) {
   const action = useAction();
+  const confirm = useConfirm();
   return (
     <div class="row-actions">
+      {confirm.dialog}
       <button type="button" aria-expanded={editing} onClick={onEdit}>
         Edit <span class="sr-only">{k.id}</span>
       </button>
@@ -130,9 +133,23 @@ function KeyActions({
         type="button"
         disabled={action.busy}
         onClick={() =>
-          action.run('Key rotated.', async () => {
-            const r = await adminWrite<{ new: { apiKey: string; apiSecret: string } }>('POST', `/keys/${k.id}/rotate`);
-            onRotated(r.new);
+          confirm.ask({
+            title: `Rotate ${k.id}?`,
+            body: (
+              <p>
+                A new key and secret replace {k.id} of merchant <code>{k.merchantId}</code> (shown once); the old one
+                stops working as the API's rotation rules say. The merchant must switch to the new secret.
+              </p>
+            ),
+            confirm: 'Rotate',
+            action: () =>
+              action.run('Key rotated.', async () => {
+                const r = await adminWrite<{ new: { apiKey: string; apiSecret: string } }>(
+                  'POST',
+                  `/keys/${k.id}/rotate`,
+                );
+                onRotated(r.new);
+              }),
           })
         }
       >
@@ -142,10 +159,20 @@ function KeyActions({
         type="button"
         class="danger"
         disabled={action.busy}
-        onClick={async () =>
-          window.confirm(`Revoke ${k.id}? Requests signed with it are refused from now on.`) &&
-          (await action.run('Key revoked.', () => adminWrite('POST', `/keys/${k.id}/revoke`))) &&
-          onDone()
+        onClick={() =>
+          confirm.ask({
+            title: `Revoke ${k.id}?`,
+            danger: true,
+            body: (
+              <p>
+                Requests of merchant <code>{k.merchantId}</code> signed with {k.id}
+                {k.label ? ` (${k.label})` : ''} are refused from now on. This cannot be undone.
+              </p>
+            ),
+            confirm: `Revoke ${k.id}`,
+            action: async () =>
+              (await action.run('Key revoked.', () => adminWrite('POST', `/keys/${k.id}/revoke`))) && onDone(),
+          })
         }
       >
         Revoke <span class="sr-only">{k.id}</span>

@@ -43,8 +43,10 @@ export function CheckoutList() {
         caption="Checkouts"
         columns={[
           { label: 'Checkout', render: (r) => <a href={link(`/checkouts/${r.id}`)}>{r.id}</a> },
+          { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a> },
           { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
-          { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.currency} /> },
+          { label: 'Amount asked', num: true, render: (r) => <Amount value={r.amount} unit={r.currency} /> },
+          { label: 'Received', num: true, render: (r) => <Received c={r} /> },
           { label: 'Order', render: (r) => r.orderId ?? '—' },
           { label: 'Created', render: (r) => time(r.createdAt) },
         ]}
@@ -66,19 +68,61 @@ export function CheckoutDetail({ id }: { id: string }) {
   );
 }
 
+/** What a checkout received, per asset and chain (live payments), exact; "nothing" when none. */
+export function Received({ c }: { c: Row }) {
+  const sums = new Map<string, string[]>();
+  for (const p of (c.payments ?? []) as Row[]) {
+    if (p.retracted) continue;
+    const key = `${p.asset} on ${p.chain}`;
+    sums.set(key, [...(sums.get(key) ?? []), String(p.amount)]);
+  }
+  if (sums.size === 0) return <>nothing</>;
+  return (
+    <>
+      {[...sums].map(([key, amounts], i) => (
+        <span key={key}>
+          {i > 0 ? ', ' : ''}
+          <Amount value={addDecimals(amounts)} /> {key}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** Exact sum of decimal texts (digits aligned as integers: no float). */
+export function addDecimals(values: string[]): string {
+  const scale = Math.max(0, ...values.map((v) => (v.split('.')[1] ?? '').length));
+  const total = values.reduce((sum, v) => {
+    const [int = '0', frac = ''] = v.split('.');
+    return sum + BigInt(int + frac.padEnd(scale, '0'));
+  }, 0n);
+  const text = total.toString().padStart(scale + 1, '0');
+  const whole = text.slice(0, text.length - scale);
+  const fraction = text.slice(text.length - scale).replace(/0+$/, '');
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
 export function CheckoutFacts({ c }: { c: Row }) {
   return (
     <>
       <dl class="facts">
+        <dt>Merchant</dt>
+        <dd data-testid="checkout-merchant">
+          {c.merchant ? <a href={link(`/merchants/${c.merchant.id}`)}>{c.merchant.name}</a> : '—'}
+        </dd>
         <dt>Status</dt>
         <dd>
           <span class={`status s-${c.status}`}>{c.status}</span> {c.reason ? `(${c.reason})` : ''}
         </dd>
-        <dt>Amount</dt>
+        <dt>Amount asked</dt>
         <dd>
           <Amount value={c.amount} unit={c.currency} />
         </dd>
-        <dt>Fee</dt>
+        <dt>Received</dt>
+        <dd data-testid="checkout-received">
+          <Received c={c} />
+        </dd>
+        <dt>Fee (charged to the merchant)</dt>
         <dd>
           <Amount value={c.fee?.fee} unit={c.fee?.currency} />
         </dd>
@@ -99,8 +143,8 @@ export function CheckoutFacts({ c }: { c: Row }) {
         columns={[
           { label: 'Asset', render: (o: Row) => `${o.asset} on ${o.chain}` },
           { label: 'Address', render: (o: Row) => <code>{o.address}</code> },
-          { label: 'Due', num: true, render: (o: Row) => <Amount value={o.amountDue} /> },
-          { label: 'Received', num: true, render: (o: Row) => <Amount value={o.received} /> },
+          { label: 'Due', num: true, render: (o: Row) => <Amount value={o.amountDue} unit={o.asset} /> },
+          { label: 'Received', num: true, render: (o: Row) => <Amount value={o.received} unit={o.asset} /> },
         ]}
       />
       <h2>Payments</h2>
@@ -110,6 +154,7 @@ export function CheckoutFacts({ c }: { c: Row }) {
         rowKey={(p: Row) => p.id}
         columns={[
           { label: 'Transfer', render: (p: Row) => p.id },
+          { label: 'Transaction', render: (p: Row) => <code class="clip">{p.txHash}</code> },
           { label: 'Amount', num: true, render: (p: Row) => <Amount value={p.amount} unit={p.asset} /> },
           { label: 'Chain', render: (p: Row) => p.chain },
           { label: 'Confirmations', num: true, render: (p: Row) => p.confirmations },

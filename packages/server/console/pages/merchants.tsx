@@ -12,6 +12,7 @@ import {
   time,
   useAction,
   useAsync,
+  useConfirm,
   usePager,
 } from '../ui.js';
 import { KeyList } from './keys.js';
@@ -74,22 +75,38 @@ export function Merchants() {
 
 function SuspendButton({ merchant, onDone }: { merchant: Row; onDone: () => void }) {
   const action = useAction();
+  const confirm = useConfirm();
   const verb = merchant.status === 'active' ? 'suspend' : 'resume';
+  const run = async () =>
+    (await action.run(`${merchant.name}: ${verb}d.`, () => adminWrite('POST', `/merchants/${merchant.id}/${verb}`))) &&
+    onDone();
   return (
     <>
       <button
         type="button"
         class={verb === 'suspend' ? 'danger' : undefined}
         disabled={action.busy}
-        onClick={async () =>
-          (await action.run(`${merchant.name}: ${verb}d.`, () =>
-            adminWrite('POST', `/merchants/${merchant.id}/${verb}`),
-          )) && onDone()
+        onClick={() =>
+          verb === 'suspend'
+            ? confirm.ask({
+                title: `Suspend ${merchant.name}?`,
+                danger: true,
+                body: (
+                  <p>
+                    Every API request of {merchant.name} (<code>{merchant.id}</code>) is refused until it is resumed: no
+                    new checkouts, no reads. Payments still arriving are recorded.
+                  </p>
+                ),
+                confirm: `Suspend ${merchant.name}`,
+                action: run,
+              })
+            : void run()
         }
       >
         {verb === 'suspend' ? 'Suspend' : 'Resume'} <span class="sr-only">{merchant.name}</span>
       </button>
       <ErrorNote error={action.error} />
+      {confirm.dialog}
     </>
   );
 }
@@ -124,8 +141,8 @@ export function MerchantDetail({ id }: { id: string }) {
         rowKey={(w) => w.id}
         columns={[
           { label: 'Asset', render: (w) => `${w.asset} on ${w.chain}` },
-          { label: 'Balance', num: true, render: (w) => <Amount value={w.amount} /> },
-          { label: 'Frozen', num: true, render: (w) => <Amount value={w.freezeAmount} /> },
+          { label: 'Balance (incl. frozen)', num: true, render: (w) => <Amount value={w.amount} unit={w.asset} /> },
+          { label: 'Frozen', num: true, render: (w) => <Amount value={w.freezeAmount} unit={w.asset} /> },
           { label: 'Active', render: (w) => (w.active ? 'yes' : 'no') },
         ]}
         empty="No wallets."

@@ -109,7 +109,7 @@ function Figures({ stats }: { stats: Stats }) {
         {time(stats.from)} to {time(stats.to)}
       </p>
       <div class="cards">
-        <Card label="Checkouts created" testid="created">
+        <Card label="Checkouts created in the range" testid="created">
           {f.created}
         </Card>
         <Card label="Conversion (settled / created)" testid="conversion">
@@ -118,12 +118,12 @@ function Figures({ stats }: { stats: Stats }) {
         <Card label="Median time to settle" testid="median">
           {duration(stats.timeToSettle.medianSeconds)}
         </Card>
-        <Card label="Webhook success rate" testid="webhook-rate">
+        <Card label="Webhook deliveries succeeded" testid="webhook-rate">
           {percentText(stats.webhooks.successRate)}
         </Card>
         {stats.settledTotals.map((t) => (
           <Card
-            label={`Settled ${t.asset} (${t.count} checkout${t.count === '1' ? '' : 's'})`}
+            label={`Credited in ${t.asset}, net of fees (${t.count} settled checkout${t.count === '1' ? '' : 's'})`}
             testid={`settled-${t.asset}`}
             key={t.asset}
           >
@@ -132,11 +132,18 @@ function Figures({ stats }: { stats: Stats }) {
         ))}
       </div>
 
-      <h2>Settled volume per day</h2>
+      <h2>Settled volume per day (credited to merchants, net of fees)</h2>
       {x.length === 0 ? (
         <p class="muted">Nothing settled in this range.</p>
       ) : (
-        <Chart title="Settled volume per day and asset" x={x} series={series} xLabel="day (UTC)" yLabel="amount" time />
+        <Chart
+          title="Credited per day and asset, net of fees"
+          x={x}
+          series={series}
+          xLabel="day (UTC)"
+          yLabel="credited (net of fees)"
+          time
+        />
       )}
       <Table
         caption="Settled volume per day and asset"
@@ -145,8 +152,8 @@ function Figures({ stats }: { stats: Stats }) {
         columns={[
           { label: 'Day (UTC)', render: (r) => r.day },
           { label: 'Asset', render: (r) => r.asset },
-          { label: 'Settled', num: true, render: (r) => <Amount value={r.amount} /> },
-          { label: 'Checkouts', num: true, render: (r) => r.count },
+          { label: 'Credited, net of fees', num: true, render: (r) => <Amount value={r.amount} /> },
+          { label: 'Checkouts settled', num: true, render: (r) => r.count },
         ]}
         empty="No settlements in this range."
       />
@@ -210,7 +217,7 @@ function Figures({ stats }: { stats: Stats }) {
         columns={[
           { label: 'Asset', render: (r) => r.asset },
           { label: 'Chain', render: (r) => r.chain },
-          { label: 'Balance', num: true, render: (r) => <Amount value={r.amount} /> },
+          { label: 'Balance (incl. frozen)', num: true, render: (r) => <Amount value={r.amount} /> },
           { label: 'Frozen', num: true, render: (r) => <Amount value={r.frozen} /> },
           { label: 'Wallets', num: true, render: (r) => r.wallets },
         ]}

@@ -12,9 +12,10 @@ import {
   time,
   useAction,
   useAsync,
+  useConfirm,
   usePager,
 } from '../ui.js';
-import { AuditTrail, CheckoutFacts } from './lists.js';
+import { AuditTrail, CheckoutFacts, Received } from './lists.js';
 
 /** The exceptions operators resolve: checkouts in review (settle / reject) and unmatched transfers (attach). */
 export function Queues() {
@@ -54,8 +55,14 @@ function ReviewQueue() {
             <li key={c.id} data-checkout={c.id}>
               <div class="queue-head">
                 <a href={link(`/checkouts/${c.id}`)}>{c.id}</a> <span class="status s-needs_review">{c.reason}</span>{' '}
-                <Amount value={c.amount} unit={c.currency} /> · {c.description ?? c.orderId ?? ''} · created{' '}
-                {time(c.createdAt)}
+                <a href={link(`/merchants/${c.merchant.id}`)} data-testid="queue-merchant">
+                  {c.merchant.name}
+                </a>{' '}
+                · asked <Amount value={c.amount} unit={c.currency} /> · received{' '}
+                <span data-testid="queue-received">
+                  <Received c={c} />
+                </span>{' '}
+                · {c.description ?? c.orderId ?? ''} · created {time(c.createdAt)}
                 <button
                   type="button"
                   class="link"
@@ -77,14 +84,49 @@ function ReviewQueue() {
   );
 }
 
-/** Settle credits what was received (at the locked rate, or today's for an asset not offered) minus the fee; reject credits nothing. */
+/**
+ * Settle credits what was received (at the locked rate, or today's for an asset not offered) minus
+ * the fee; reject credits nothing. Both ask first: the settle's confirmation shows the server's
+ * own preview (GET /checkouts/{id}/settle-preview), the figures the settle will post.
+ */
 function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
   const action = useAction();
+  const confirm = useConfirm();
   const groups = [
     ...new Set((c.payments ?? []).filter((p: Row) => !p.retracted).map((p: Row) => `${p.asset}/${p.chain}`)),
   ] as string[];
   const [group, setGroup] = useState(groups[0] ?? '');
   const [asset, chain] = group.split('/');
+  const choice = groups.length > 1 ? { asset, chain } : {};
+  const settle = () =>
+    action.run('', async () => {
+      const p = await admin<Row>(`/checkouts/${c.id}/settle-preview${qs(choice)}`);
+      confirm.ask({
+        title: `Settle ${c.id} for ${p.merchant.name}?`,
+        warnings: settleWarnings(p),
+        body: <SettlePreview p={p} />,
+        confirm: `Settle: credit ${p.credit.amount} ${p.credit.asset}`,
+        action: async () =>
+          (await action.run(`Checkout ${c.id} settled: ${p.credit.amount} ${p.credit.asset} credited.`, () =>
+            adminWrite('POST', `/checkouts/${c.id}/settle`, choice),
+          )) && onDone(),
+      });
+    });
+  const reject = () =>
+    confirm.ask({
+      title: `Reject ${c.id} of ${c.merchant.name}?`,
+      danger: true,
+      body: (
+        <p>
+          The checkout becomes invalid and nothing is credited to {c.merchant.name}; the payments received (
+          <Received c={c} />) stay on the chain, credited to nobody. This cannot be undone.
+        </p>
+      ),
+      confirm: 'Reject: credit nothing',
+      action: async () =>
+        (await action.run(`Checkout ${c.id} rejected.`, () => adminWrite('POST', `/checkouts/${c.id}/reject`))) &&
+        onDone(),
+    });
   return (
     <div class="resolve">
       <CheckoutFacts c={c} />
@@ -101,32 +143,74 @@ function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
             </select>
           </Field>
         ) : null}
-        <button
-          type="button"
-          class="primary"
-          disabled={action.busy}
-          onClick={async () =>
-            (await action.run(`Checkout ${c.id} settled.`, () =>
-              adminWrite('POST', `/checkouts/${c.id}/settle`, groups.length > 1 ? { asset, chain } : {}),
-            )) && onDone()
-          }
-        >
-          Settle (credit what was received, minus the fee)
+        <button type="button" class="primary" disabled={action.busy} onClick={settle}>
+          Settle (credit what was received, minus the fee)…
         </button>
-        <button
-          type="button"
-          class="danger"
-          disabled={action.busy}
-          onClick={async () =>
-            (await action.run(`Checkout ${c.id} rejected.`, () => adminWrite('POST', `/checkouts/${c.id}/reject`))) &&
-            onDone()
-          }
-        >
-          Reject (credit nothing)
+        <button type="button" class="danger" disabled={action.busy} onClick={reject}>
+          Reject (credit nothing)…
         </button>
       </div>
       <ActionStatus action={action} />
+      {confirm.dialog}
     </div>
+  );
+}
+
+function settleWarnings(p: Row): string[] {
+  const w: string[] = [];
+  if (!p.wallet.exists)
+    w.push(`${p.merchant.name} has no ${p.credit.asset} wallet on ${p.credit.chain}: the settle creates one.`);
+  else if (!p.wallet.active)
+    w.push(
+      `The ${p.credit.asset} wallet on ${p.credit.chain} of ${p.merchant.name} is inactive: it is credited all the same.`,
+    );
+  if (p.merchant.status !== 'active') w.push(`${p.merchant.name} is ${p.merchant.status}.`);
+  if (p.value.rateSource === 'current')
+    w.push(
+      `${p.received.asset} was not offered by this checkout: it is valued at today's ${p.value.currency}/${p.received.asset} rate.`,
+    );
+  return w;
+}
+
+/** The settle preview's figures, exact as the API gives them. */
+function SettlePreview({ p }: { p: Row }) {
+  return (
+    <dl class="facts" data-testid="settle-preview">
+      <dt>Merchant</dt>
+      <dd data-testid="preview-merchant">{p.merchant.name}</dd>
+      <dt>Received</dt>
+      <dd data-testid="preview-received">
+        <Amount value={p.received.amount} unit={p.received.asset} /> on {p.received.chain}
+      </dd>
+      <dt>Valued at</dt>
+      <dd>
+        <Amount value={p.value.amount} unit={p.value.currency} /> (1 {p.value.currency} ={' '}
+        <Amount value={p.value.rate} unit={p.received.asset} />,{' '}
+        {p.value.rateSource === 'locked' ? 'the rate locked at creation' : "today's rate"})
+      </dd>
+      <dt>Fee</dt>
+      <dd data-testid="preview-fee">
+        <Amount value={p.fee.amount} unit={p.fee.asset} /> (<Amount value={p.fee.quoted} unit={p.fee.currency} />)
+      </dd>
+      <dt>Credited</dt>
+      <dd data-testid="preview-credit">
+        <strong>
+          <Amount value={p.credit.amount} unit={p.credit.asset} />
+        </strong>{' '}
+        on {p.credit.chain}
+      </dd>
+      <dt>Into wallet</dt>
+      <dd data-testid="preview-wallet">
+        {p.wallet.exists ? (
+          <>
+            <code>{p.wallet.id}</code> ({p.wallet.active ? 'active' : 'inactive'}, balance{' '}
+            <Amount value={p.wallet.balance} unit={p.credit.asset} />)
+          </>
+        ) : (
+          'a new wallet (created by the settle)'
+        )}
+      </dd>
+    </dl>
   );
 }
 
@@ -168,17 +252,32 @@ function UnmatchedQueue() {
 function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
   const [checkoutId, setCheckoutId] = useState('');
   const action = useAction();
+  const confirm = useConfirm();
   return (
     <form
       class="actions"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        if (
-          await action.run(`Transfer ${transfer.id} attached to ${checkoutId}.`, () =>
-            adminWrite('POST', `/transfers/${transfer.id}/attach`, { checkoutId: checkoutId.trim() }),
-          )
-        )
-          onDone();
+        const id = checkoutId.trim();
+        void action.run('', async () => {
+          const c = await admin<Row>(`/checkouts/${id}`);
+          confirm.ask({
+            title: `Give ${transfer.id} to ${id} of ${c.merchant.name}?`,
+            body: (
+              <p>
+                <Amount value={transfer.amount} unit={transfer.asset} /> on {transfer.chain} (tx{' '}
+                <code>{transfer.txHash}</code>) becomes a payment of checkout {id} ({c.status}, asked{' '}
+                <Amount value={c.amount} unit={c.currency} />, received so far <Received c={c} />
+                ). If it completes the checkout, {c.merchant.name} is credited at once.
+              </p>
+            ),
+            confirm: 'Attach',
+            action: async () =>
+              (await action.run(`Transfer ${transfer.id} attached to ${id}.`, () =>
+                adminWrite('POST', `/transfers/${transfer.id}/attach`, { checkoutId: id }),
+              )) && onDone(),
+          });
+        });
       }}
     >
       <Field label={`Checkout to give ${transfer.id} to`}>
@@ -188,6 +287,7 @@ function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
         Attach
       </button>
       <ActionStatus action={action} />
+      {confirm.dialog}
     </form>
   );
 }

@@ -77,12 +77,40 @@ export function makeClientErrorHandler(
       socket.destroy(err);
       return;
     }
-    const { head, body } = render(mapped, requestId);
-    const lines = Object.entries(head)
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 ${mapped.status} ${STATUS_TEXT[mapped.status] ?? 'Error'}\r\n${lines}\r\n${body}`);
+    endWith(socket, mapped, requestId);
   };
+}
+
+/** Writes the envelope of `err` as the whole answer on a raw socket, then closes it. */
+function endWith(socket: Socket, err: HostpayError, requestId: string): void {
+  const { head, body } = render(err, requestId);
+  const lines = Object.entries(head)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${err.status} ${STATUS_TEXT[err.status] ?? 'Error'}\r\n${lines}\r\n${body}`);
+}
+
+/**
+ * Node hands a CONNECT request to 'connect' listeners and, with none, destroys the socket: the
+ * client saw the connection close without an answer (issue 24 item 5). It gets the envelope like
+ * every other method the server does not take, then the connection closes (what follows a CONNECT
+ * would be tunnel bytes, not requests).
+ */
+export function installConnectHandler(server: Server, log: () => FastifyBaseLogger): void {
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const requestId = newRequestId();
+    log().debug({ method: req.method, requestId }, 'CONNECT refused');
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) return void socket.destroy();
+    endWith(
+      socket,
+      new HostpayError(
+        'MALFORMED_REQUEST',
+        'CONNECT is not supported (hostpay is not a proxy): use GET, POST, PUT, PATCH or DELETE',
+      ),
+      requestId,
+    );
+  });
 }
 
 const STATUS_TEXT: Record<number, string> = {

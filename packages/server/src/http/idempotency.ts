@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { instanceIdentity, type InstanceIdentity } from '../cluster/instance.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { HostpayError } from '../errors.js';
 import { nowIso } from '../store/ids.js';
@@ -6,17 +7,29 @@ import type { AdminIdempotencyTable } from '../store/schema.js';
 import type { Db, Store } from '../store/store.js';
 
 /**
- * Idempotent admin writes (`Idempotency-Key`). A key is claimed by inserting a pending row
- * (status 0) before the write runs; the primary key (operator, key) makes that insert the lock,
- * so of several concurrent identical requests exactly one executes and the others wait for its
- * answer. The answer is stored sealed under the master key: it can hold a new API secret.
+ * Idempotent writes (`Idempotency-Key`). A key is claimed by inserting a pending row (status 0)
+ * before the write runs; the primary key (operator, key) makes that insert the lock, so of several
+ * concurrent identical requests exactly one executes and the others wait for its answer. The
+ * answer is stored sealed under the master key: it can hold a new API secret.
+ *
+ * A claim has an owner (`<instance id>/<boot id>`, cluster/instance.ts) and a lease: a claim
+ * whose owner is gone never blocks its key (issue 32). A retry takes it over and runs the request
+ * again when the claim belongs to an earlier run of the same instance (killed, restarted), to
+ * this process but no request of it holds it (its answer could not be stored: the store was down),
+ * or to any instance past its lease. Nothing else releases a pending claim.
  */
 const PENDING = 0;
 
 // --- repository: the admin_idempotency table ---------------------------------------------
 
 /** True when this call inserted the row, false when (operator, key) already exists. */
-export async function insertPending(db: Db, row: Omit<AdminIdempotencyTable, 'status' | 'body'>): Promise<boolean> {
+export async function insertPending(
+  db: Db,
+  row: Omit<AdminIdempotencyTable, 'status' | 'body' | 'owner' | 'lease_until'> & {
+    owner: string;
+    lease_until: string;
+  },
+): Promise<boolean> {
   const res = await db
     .insertInto('admin_idempotency')
     .values({ ...row, status: PENDING, body: '' })
@@ -40,6 +53,7 @@ export async function saveAnswer(
   key: string,
   status: number,
   sealedBody: string,
+  owner: string,
 ): Promise<void> {
   await db
     .updateTable('admin_idempotency')
@@ -47,13 +61,39 @@ export async function saveAnswer(
     .where('operator', '=', operator)
     .where('key', '=', key)
     .where('status', '=', PENDING)
+    .where('owner', '=', owner)
     .execute();
 }
 
-/** Deletes the entry; with `createdAt`, only that generation of it (not a newer claim). */
-export async function deleteEntry(db: Db, operator: string, key: string, createdAt?: string): Promise<void> {
+/** Moves a pending claim from `from` (as read) to `to`; true when this call did it. */
+export async function takeOver(
+  db: Db,
+  row: AdminIdempotencyTable,
+  to: { owner: string; lease_until: string; request_hash: string },
+): Promise<boolean> {
+  let q = db
+    .updateTable('admin_idempotency')
+    .set(to)
+    .where('operator', '=', row.operator)
+    .where('key', '=', row.key)
+    .where('status', '=', PENDING);
+  q = row.owner === null ? q.where('owner', 'is', null) : q.where('owner', '=', row.owner);
+  q = row.lease_until === null ? q.where('lease_until', 'is', null) : q.where('lease_until', '=', row.lease_until);
+  const res = await q.executeTakeFirst();
+  return (res.numUpdatedRows ?? 0n) > 0n;
+}
+
+/** Deletes the entry; with `createdAt`, only that generation of it; with `owner`, only a claim of that owner. */
+export async function deleteEntry(
+  db: Db,
+  operator: string,
+  key: string,
+  createdAt?: string,
+  owner?: string,
+): Promise<void> {
   let q = db.deleteFrom('admin_idempotency').where('operator', '=', operator).where('key', '=', key);
   if (createdAt !== undefined) q = q.where('created_at', '=', createdAt);
+  if (owner !== undefined) q = q.where('owner', '=', owner).where('status', '=', PENDING);
   await q.execute();
 }
 
@@ -78,6 +118,11 @@ export interface IdempotencyOptions {
   retentionMs?: number;
   /** How long a duplicate waits for the first request's answer before 409 (default 5 s). */
   waitMs?: number;
+  /**
+   * How long a claim of a live instance is honoured (default 30 s, well past any request: the
+   * store's statement timeout and pool queue bound one): past it, a retry takes the claim over.
+   */
+  leaseMs?: number;
 }
 
 export function requestHash(req: IdempotentRequest): string {
@@ -86,10 +131,25 @@ export function requestHash(req: IdempotentRequest): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function adminIdempotency({ store, box }: { store: Store; box: SecretBox }, options: IdempotencyOptions = {}) {
+export function adminIdempotency(
+  { store, box, identity }: { store: Store; box: SecretBox; identity?: InstanceIdentity | undefined },
+  options: IdempotencyOptions = {},
+) {
   const db = store.db;
   const retentionMs = options.retentionMs ?? 86_400_000;
   const waitMs = options.waitMs ?? 5_000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const me = identity ?? instanceIdentity(`anon_${randomBytes(6).toString('hex')}`, '');
+  /** Claims held by requests of this process right now: `operator\nkey`. */
+  const held = new Set<string>();
+  const slot = (operator: string, key: string) => `${operator}\n${key}`;
+  /** Whether a pending claim's owner is gone, so a retry may take it over. */
+  const ownerGone = (row: AdminIdempotencyTable, nowMs: number): boolean => {
+    if (row.owner === null || row.lease_until === null) return true;
+    if (row.owner === me.owner) return !held.has(slot(row.operator, row.key));
+    if (row.owner.startsWith(`${me.id}/`)) return true; // an earlier run of this instance
+    return Date.parse(row.lease_until) < nowMs;
+  };
   const aad = (operator: string, key: string) => `idempotency:${operator}:${key}`;
   let nextPrune = 0;
 
@@ -109,9 +169,21 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
       const hash = requestHash(request);
       const deadline = Date.now() + waitMs;
       await prune(Date.now());
+      const lease = () => new Date(Date.now() + leaseMs).toISOString();
       for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-        if (await insertPending(db, { operator, key, request_hash: hash, created_at: nowIso() }))
+        if (
+          await insertPending(db, {
+            operator,
+            key,
+            request_hash: hash,
+            created_at: nowIso(),
+            owner: me.owner,
+            lease_until: lease(),
+          })
+        ) {
+          held.add(slot(operator, key));
           return { kind: 'claimed' };
+        }
         const row = await findEntry(db, operator, key);
         if (row === undefined) continue; // released between our insert and read: try again
         if (Date.parse(row.created_at) < Date.now() - retentionMs) {
@@ -126,6 +198,14 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
           );
         }
         if (row.status !== PENDING) return { kind: 'replay', status: row.status, body: open(row) };
+        // A claim whose owner is gone (killed, or its answer could not be stored): run it again.
+        if (
+          ownerGone(row, Date.now()) &&
+          (await takeOver(db, row, { owner: me.owner, lease_until: lease(), request_hash: hash }))
+        ) {
+          held.add(slot(operator, key));
+          return { kind: 'claimed' };
+        }
         if (Date.now() + delay > deadline) {
           throw new HostpayError(
             'IDEMPOTENCY_CONFLICT',
@@ -139,11 +219,22 @@ export function adminIdempotency({ store, box }: { store: Store; box: SecretBox 
 
     /** Stores the answer of a claimed request, for replays. */
     async complete(operator: string, key: string, status: number, body: string): Promise<void> {
-      await saveAnswer(db, operator, key, status, box.seal(body, aad(operator, key)));
+      try {
+        await saveAnswer(db, operator, key, status, box.seal(body, aad(operator, key)), me.owner);
+      } finally {
+        // Stored or not, no request holds it now: if it is still pending, the next retry takes it.
+        held.delete(slot(operator, key));
+      }
     },
 
     /** Forgets a claim whose request ended without an answer worth replaying (5xx). */
-    release: (operator: string, key: string): Promise<void> => deleteEntry(db, operator, key),
+    async release(operator: string, key: string): Promise<void> {
+      try {
+        await deleteEntry(db, operator, key, undefined, me.owner);
+      } finally {
+        held.delete(slot(operator, key));
+      }
+    },
   };
 
   function open(row: AdminIdempotencyTable): string {

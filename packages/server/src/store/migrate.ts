@@ -8,6 +8,7 @@ import * as m006 from './migrations/006-webhooks.js';
 import * as m007 from './migrations/007-evm-watch.js';
 import * as m008 from './migrations/008-console-sessions.js';
 import * as m009 from './migrations/009-chain-explorer.js';
+import * as m010 from './migrations/010-idempotency-owner.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'evm-watch', up: m007.up },
   { version: 8, name: 'console-sessions', up: m008.up },
   { version: 9, name: 'chain-explorer', up: m009.up },
+  { version: 10, name: 'idempotency-owner', up: m010.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

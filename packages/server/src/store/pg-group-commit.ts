@@ -1,6 +1,10 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from './store.js';
-import { isStoreUnavailable } from './unavailable.js';
+import { retrySerializationFailures } from './retry.js';
+import { isStoreBusy, isStoreUnavailable } from './unavailable.js';
+
+/** The store down or busy (503 for everyone of the batch): nothing to replay one by one. */
+const everyones = (err: unknown): boolean => isStoreUnavailable(err) || isStoreBusy(err);
 
 /**
  * Writes `items` in ONE statement. Run alone it is its own transaction (autocommit): no BEGIN or
@@ -42,8 +46,10 @@ const ROLLBACK = CompiledQuery.raw('rollback');
  * batch and held for that statement only. If it fails for any reason other than the store being
  * unavailable (a constraint one item breaks, a deadlock), nothing of it was written, and the batch
  * is written again item by item in one transaction, each in its own SAVEPOINT: the failing item
- * rolls back to its savepoint and hears its own error, the others commit together. If the store is
- * unavailable, every item of the batch hears that (503) and none was written.
+ * rolls back to its savepoint and hears its own error, the others commit together. A batch that
+ * loses a deadlock or serialization check is run again whole (retry.ts, as writeTransaction
+ * does). If the store is unavailable or busy, every item of the batch hears that (503) and none
+ * was written.
  */
 export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgGroupCommitOptions = {}) {
   const maxBatch = opts.maxBatch ?? 64;
@@ -67,7 +73,7 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
             done.push(p);
           } catch (err) {
             // The store itself failing is everyone's error (below), not this item's.
-            if (isStoreUnavailable(err)) throw err;
+            if (everyones(err)) throw err;
             await conn.executeQuery(ROLLBACK_TO);
             await conn.executeQuery(RELEASE);
             p.reject(err);
@@ -86,12 +92,15 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
 
   async function run(batch: Pending<I>[]): Promise<void> {
     try {
-      await statement(
-        db,
-        batch.map((p) => p.item),
+      // A batch that lost a deadlock or serialization check was rolled back whole: run it again (retry.ts).
+      await retrySerializationFailures(() =>
+        statement(
+          db,
+          batch.map((p) => p.item),
+        ),
       );
     } catch (err) {
-      if (batch.length === 1 || isStoreUnavailable(err)) {
+      if (batch.length === 1 || everyones(err)) {
         for (const p of batch) p.reject(err);
         return;
       }

@@ -55,6 +55,9 @@ export interface AdminIdempotencyTable {
   status: number;
   body: string;
   created_at: string;
+  /** Who holds a pending claim (`<instance id>/<boot id>`) and until when; null before v10. */
+  owner: string | null;
+  lease_until: string | null;
 }
 
 export interface ServerSecretTable {

@@ -138,7 +138,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
           request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
             method: 'POST',
             headers: {
-              ...merchant.signed(CREATE_BODY),
+              ...merchant.signed(CREATE_BODY, { method: 'POST', path: '/api/v1/cp/psp/hosted-pay' }),
               authorization: `Bearer ${merchant.token}`,
               'content-type': 'application/json',
             },

@@ -133,9 +133,17 @@ export class Merchant {
     readonly key: { apiKey: string; apiSecret: string },
   ) {}
 
-  signed(body = ''): Record<string, string> {
+  /** The key headers: version 1, or with `target` version 2 (which every route but the interface's GETs and the token requires). */
+  signed(body = '', target?: { method: string; path: string }): Record<string, string> {
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return { 'api-key': this.key.apiKey, timestamp, signature: sign(this.key.apiSecret, timestamp, body) };
+    if (target === undefined)
+      return { 'api-key': this.key.apiKey, timestamp, signature: sign(this.key.apiSecret, timestamp, body) };
+    return {
+      'api-key': this.key.apiKey,
+      timestamp,
+      'signature-version': '2',
+      signature: signV2(this.key.apiSecret, timestamp, target.method, target.path, body),
+    };
   }
 
   requestToken(): Promise<Answer> {
@@ -150,14 +158,7 @@ export class Merchant {
 
   get(path: string): Promise<Answer> {
     if (this.token === undefined) throw new Error('login first');
-    // Version 2 (the only one most routes accept): the method and path are signed too.
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signed = {
-      'api-key': this.key.apiKey,
-      timestamp,
-      'signature-version': '2',
-      signature: signV2(this.key.apiSecret, timestamp, 'GET', path, ''),
-    };
+    const signed = this.signed('', { method: 'GET', path });
     return request(`${this.baseUrl}${path}`, { headers: { ...signed, authorization: `Bearer ${this.token}` } });
   }
 }
@@ -197,7 +198,7 @@ export function merchantPost(
   return request(`${merchant.baseUrl}${path}`, {
     method: 'POST',
     headers: {
-      ...merchant.signed(text),
+      ...merchant.signed(text, { method: 'POST', path }),
       authorization: `Bearer ${merchant.token}`,
       'content-type': 'application/json',
       ...headers,
