@@ -194,10 +194,15 @@ export function merchantPost(
 ): Promise<Answer> {
   if (merchant.token === undefined) throw new Error('login first');
   const text = JSON.stringify(body);
+  const timestamp = String(Math.floor(Date.now() / 1000));
   return request(`${merchant.baseUrl}${path}`, {
     method: 'POST',
     headers: {
-      ...merchant.signed(text),
+      // Writes take version-2 signatures only (method and target signed too).
+      'api-key': merchant.key.apiKey,
+      timestamp,
+      'signature-version': '2',
+      signature: signV2(merchant.key.apiSecret, timestamp, 'POST', path, text),
       authorization: `Bearer ${merchant.token}`,
       'content-type': 'application/json',
       ...headers,
