@@ -7,6 +7,8 @@ import { createServices, type Services } from './services.js';
 export interface CreateServerOptions {
   /** Sandbox only: may create <dataDir>/master.key when no master key is configured. */
   generateMasterKey?: boolean;
+  /** `hostpay serve`: a long-running server, whose instance id no other live server may share. */
+  serving?: boolean;
   /** false: no logs; an object: pino options (e.g. `{ stream }`) merged over ours. */
   logger?: boolean | object;
   /** Where the services report events such as Redis lost and back, before the app's logger exists. */
@@ -37,6 +39,7 @@ export interface HostpayServer {
 export async function createServer(config: Config, options: CreateServerOptions = {}): Promise<HostpayServer> {
   const services = await createServices(config, {
     generateMasterKey: options.generateMasterKey ?? false,
+    serving: options.serving ?? false,
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   let app: FastifyInstance;

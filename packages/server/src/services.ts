@@ -104,6 +104,8 @@ export async function createServices(
     >,
   opts: {
     generateMasterKey?: boolean;
+    /** A long-running server (`hostpay serve`): its instance id is its own among live processes (cluster/instance.ts). */
+    serving?: boolean;
     store?: Store;
     log?: { warn(msg: string): void; info(msg: string): void };
     /** Clock in ms for checkouts (tests move it). */
@@ -148,7 +150,7 @@ export async function createServices(
       enabled: () => shared.cachesSafe,
     });
     const tokenKey = await loadTokenSigningKey(store, box);
-    const identity = instanceIdentity(config.instanceId ?? '', config.dataDir);
+    const identity = instanceIdentity(config.instanceId ?? '', config.dataDir, opts.serving ?? false);
     const { key: _secret, ...masterInfo } = master;
     let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
     const checkouts = checkoutService({

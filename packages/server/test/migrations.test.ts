@@ -52,7 +52,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
       const { open } = await freshStore();
       const [a, b] = await Promise.all([open(), open()]);
       const results = await Promise.all([migrate(a), migrate(b)]);
-      expect(results.flatMap((r) => r.applied).sort()).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(results.flatMap((r) => r.applied).sort((a, b) => a - b)).toEqual(MIGRATIONS.map((m) => m.version));
     });
 
   it('with automatic migrations off, refuses to start on an unmigrated store, then starts after migrate', async () => {

@@ -69,6 +69,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
   // stderr, keeping stdout for the summary, so `--json` output stays one document.
   const hostpay = await createServer(config, {
     generateMasterKey: opts.demo === true,
+    serving: true,
     log: serviceLog,
     logger: { stream: logs },
   });

@@ -20,8 +20,23 @@ export interface InstanceIdentity {
 export const INSTANCE_ID_FILE = 'instance-id';
 export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
-export function instanceIdentity(configured: string, dataDir: string): InstanceIdentity {
-  const id = configured !== '' ? configured : persistedId(dataDir);
+/** Ids held by an instance of this process (tests run several instances in one process). */
+const inUse = new Set<string>();
+
+/**
+ * `serving`: this process is a long-running server (`hostpay serve`), so it records its pid beside
+ * the id and steps aside from an id another live server holds. Short-lived commands and in-process
+ * instances only check the ids this process already holds.
+ */
+export function instanceIdentity(configured: string, dataDir: string, serving = false): InstanceIdentity {
+  let id = configured !== '' ? configured : persistedId(dataDir);
+  // Two live processes must never share an id, or each would take the other's leases for an
+  // earlier run's and both would send. A data dir whose id another live process holds (two
+  // `hostpay serve` started from one folder, or two instances in one process) gets an id of this
+  // run alone: its leases then wait to expire, as they did before ids survived restarts.
+  if (configured === '' && (inUse.has(id) || (serving && heldByAnotherProcess(dataDir))))
+    id = `ins_${randomBytes(8).toString('hex')}`;
+  inUse.add(id);
   const boot = randomBytes(6).toString('hex');
   return { id, boot, owner: `${id}/${boot}` };
 }
@@ -47,4 +62,34 @@ function persistedId(dataDir: string): string {
     // A read-only data dir: the id lives as long as the process (leases then wait to expire).
   }
   return id;
+}
+
+/**
+ * Whether a live process other than this one holds `<dataDir>/instance-id.pid`; if not, this
+ * process writes its pid there. A stale pid (its process gone, as after kill -9) is taken over.
+ */
+function heldByAnotherProcess(dataDir: string): boolean {
+  const file = join(dataDir, `${INSTANCE_ID_FILE}.pid`);
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return true;
+  } catch {
+    // none yet
+  }
+  try {
+    writeFileSync(file, `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // A read-only data dir: nothing to record.
+  }
+  return false;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, owned by another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

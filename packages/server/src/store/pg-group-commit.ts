@@ -7,9 +7,8 @@ import { isStoreBusy, isStoreUnavailable } from './unavailable.js';
 const everyones = (err: unknown): boolean => isStoreUnavailable(err) || isStoreBusy(err);
 
 /**
- * Writes `items` in ONE statement. Run alone it is its own transaction (autocommit): no BEGIN or
- * COMMIT round trip, and whatever rows it locks stay locked only from where the statement takes
- * them until its commit.
+ * Writes `items` in ONE statement, inside BEGIN … COMMIT: whatever rows it locks stay locked only
+ * from where the statement takes them until the COMMIT that follows it.
  */
 export type BatchStatement<I> = (db: Db, items: I[]) => Promise<void>;
 
@@ -94,10 +93,23 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
     try {
       // A batch that lost a deadlock or serialization check was rolled back whole: run it again (retry.ts).
       await retrySerializationFailures(() =>
-        statement(
-          db,
-          batch.map((p) => p.item),
-        ),
+        db.connection().execute(async (conn) => {
+          // An explicit transaction, not the statement's autocommit: if this process dies while the
+          // statement waits on a lock, PostgreSQL finishes the statement after the lock frees but
+          // never sees a COMMIT, so nothing of a batch nobody was answered for is kept (a retried
+          // Idempotency-Key then runs the create once, not twice). Two round trips per batch.
+          await conn.executeQuery(BEGIN);
+          try {
+            await statement(
+              conn,
+              batch.map((p) => p.item),
+            );
+            await conn.executeQuery(COMMIT);
+          } catch (err) {
+            await conn.executeQuery(ROLLBACK).catch(() => undefined);
+            throw err;
+          }
+        }),
       );
     } catch (err) {
       if (batch.length === 1 || everyones(err)) {

@@ -48,7 +48,10 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     statement_timeout: statementTimeoutMs,
     query_timeout: opts.readTimeoutMs ?? Math.ceil(statementTimeoutMs * 1.25),
     idle_in_transaction_session_timeout: 10_000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // client_connection_check_interval (PostgreSQL 14+): a statement whose instance died (kill -9)
+    // while it waited on a lock is ended when the server sees the socket closed, and its locks
+    // freed, instead of running on for nobody after the lock frees.
+    options: `-c client_connection_check_interval=250${schema ? ` -c search_path=${schema}` : ''}`,
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

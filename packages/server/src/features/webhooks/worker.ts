@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { Database, WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
@@ -249,19 +249,18 @@ export class WebhookWorker {
     const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
     const busy = [...this.#serving.keys()];
     const full = [...this.#perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
-    const leaseFree = (eb: ExpressionBuilder<Database & { e: WebhookEndpointTable }, 'e'>) => {
-      const free = [eb('e.lease_expires_at', 'is', null), eb('e.lease_expires_at', '<', now)];
-      // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
-      const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
-      if (earlier !== undefined)
-        free.push(
-          eb.and([
-            // A byte prefix test (substr): collations may order '/' anywhere.
-            eb(sql<string>`substr(e.lease_owner, 1, ${earlier.length})`, '=', earlier),
-            eb('e.lease_owner', '!=', this.owner),
-          ]),
-        );
-      return eb.or(free);
+    // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
+    const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
+    /** The lease is free: none, expired, or an earlier run's (`p`: the table's alias and a dot, or ''). */
+    const leaseFree = (p: string) => {
+      const until = sql.ref(`${p}lease_expires_at`);
+      const owner = sql.ref(`${p}lease_owner`);
+      // A byte prefix test (substr): collations may order '/' anywhere.
+      const earlierRun =
+        earlier === undefined
+          ? sql``
+          : sql` or (substr(${owner}, 1, ${earlier.length}) = ${earlier} and ${owner} != ${this.owner})`;
+      return sql<SqlBool>`(${until} is null or ${until} < ${now}${earlierRun})`;
     };
     return store.writeTransaction(async (trx) => {
       let inner = trx
@@ -272,7 +271,7 @@ export class WebhookWorker {
           sql<number>`row_number() over (partition by e.merchant_id order by e.lease_expires_at, e.id)`.as('rank'),
         ])
         .where('e.disabled', '=', 0)
-        .where(leaseFree)
+        .where(leaseFree('e.'))
         .where(({ exists, selectFrom }) =>
           exists(
             selectFrom('webhook_deliveries as d')
@@ -303,18 +302,29 @@ export class WebhookWorker {
         picked.push({ id: r.id, merchantId: r.merchant_id });
       }
       if (picked.length === 0) return [];
-      // Still free when written: another instance may have taken it since the select.
+      // Still free when taken: on PostgreSQL another instance may hold or have taken it since the
+      // select, so the picked rows are locked with SKIP LOCKED (as before the fair share) first.
+      let free = picked.map((p) => p.id);
+      if (store.dialect === 'postgres')
+        free = (
+          await trx
+            .selectFrom('webhook_endpoints')
+            .select('id')
+            .where('id', 'in', free)
+            .where('disabled', '=', 0)
+            .where(leaseFree(''))
+            .forUpdate()
+            .skipLocked()
+            .execute()
+        ).map((r) => r.id);
+      if (free.length === 0) return [];
       const won = await trx
-        .updateTable('webhook_endpoints as e')
+        .updateTable('webhook_endpoints')
         .set({ lease_owner: this.owner, lease_expires_at: until })
-        .where(
-          'e.id',
-          'in',
-          picked.map((p) => p.id),
-        )
-        .where('e.disabled', '=', 0)
-        .where(leaseFree)
-        .returning('e.id')
+        .where('id', 'in', free)
+        .where('disabled', '=', 0)
+        .where(leaseFree(''))
+        .returning('id')
         .execute();
       const ids = new Set(won.map((w) => w.id));
       return picked.filter((p) => ids.has(p.id));
