@@ -10,6 +10,7 @@ import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fi
 import { expectError, issueToken, merchantHeaders } from './http-helpers/requests.js';
 import { merchantCall } from './http-helpers/webhooks.js';
 import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
+import { adminCaller, OPERATOR_TOKENS, resultOf } from './http-helpers/admin-fixture.js';
 
 /**
  * GET /api/v1/cp/events/stream: the merchant's events as Server-Sent Events, what `hostpay
@@ -399,6 +400,69 @@ describe('an idle stream costs (almost) no queries', () => {
       await allClosed(fx);
       await cli.close();
     }
+  });
+});
+
+describe('revocation reaches an open stream (issue 24)', () => {
+  let fx: HttpFixture;
+  let base: string;
+  const admin = adminCaller(() => fx.app);
+  beforeAll(async () => {
+    fx = await createFixture({ sandbox: true, adminTokens: OPERATOR_TOKENS });
+    base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await closeFixture(fx);
+  });
+
+  /** A fresh merchant and key (its id is `apiKey`), with a stream open on it. */
+  async function streaming() {
+    const key = await fx.createKey(await fx.createMerchant('Streaming Shop'));
+    const stream = await openOn(fx, base, key);
+    expect(stream.res.status).toBe(200);
+    await stream.next((t) => t.includes('retry: 1000'));
+    return { key, stream };
+  }
+
+  /** The stream ends within 2 s of `act`, its last words naming `code`. */
+  async function endsWithin2s(stream: Awaited<ReturnType<typeof openOn>>, code: string) {
+    const started = Date.now();
+    const text = await stream.next(() => false, 4000).catch((err: Error) => err.message);
+    expect(stream.ended, text).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(text).toContain(`: stream ended: ${code}\n\n`);
+  }
+
+  it('revoking the key (admin API) ends its open stream within 2 s; a stream of another key goes on', async () => {
+    const { key, stream } = await streaming();
+    const bystander = await streaming();
+    expect(resultOf(await admin('POST', `/keys/${key.apiKey}/revoke`))).toMatchObject({ status: 'revoked' });
+    await endsWithin2s(stream, 'KEY_REVOKED');
+    expect(bystander.stream.ended).toBe(false);
+    // Still served: an event after the revocation reaches it.
+    const e = await appendTo(fx.services, bystander.key.merchantId, 1);
+    const text = await bystander.stream.next((t) => parseSse(t).length === 1);
+    expect(Number(parseSse(text)[0]!.id)).toBe(e.sequence);
+    bystander.stream.close();
+    await allClosed(fx);
+  });
+
+  it('suspending the merchant (admin API) ends its open stream within 2 s', async () => {
+    const { key, stream } = await streaming();
+    expect(resultOf(await admin('POST', `/merchants/${key.merchantId}/suspend`))).toMatchObject({
+      status: 'suspended',
+    });
+    await endsWithin2s(stream, 'MERCHANT_SUSPENDED');
+    await allClosed(fx);
+  });
+
+  it('removing the events:read scope from the key (admin API) ends its open stream within 2 s', async () => {
+    const { key, stream } = await streaming();
+    expect(resultOf(await admin('PATCH', `/keys/${key.apiKey}`, { body: { scopes: ['wallets:read'] } }))).toMatchObject(
+      { scopes: ['wallets:read'] },
+    );
+    await endsWithin2s(stream, 'SCOPE_MISSING');
+    await allClosed(fx);
   });
 });
 

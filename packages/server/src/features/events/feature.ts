@@ -6,7 +6,7 @@ import { WakeBus } from './wakeup.js';
 export interface EventsFeatureOptions {
   store: Store;
   /** Event streams: how often one looks at the store when nothing woke it (tests). */
-  streams?: Pick<StreamOptions, 'pollMs'>;
+  streams?: Pick<StreamOptions, 'pollMs' | 'recheckMs'>;
   /** PostgreSQL: where the workers and event streams LISTEN for wake-ups (wakeup.ts). SQLite needs nothing. */
   postgres?: { url: string; schema: string };
 }

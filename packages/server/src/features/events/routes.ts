@@ -10,6 +10,7 @@ import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../
 import type { RouteContext } from '../../http/route-context.js';
 import type { Events } from './feature.js';
 import { parseTypes } from './service.js';
+import { streamCredentialCheck } from './stream-credentials.js';
 import { envelopeJson } from '../../http/success-body.js';
 
 /** What the events routes need beyond the common route context. */
@@ -80,7 +81,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
         operationId: 'streamEvents',
         summary: 'Follow events as Server-Sent Events',
         description:
-          "A `text/event-stream` of the merchant's events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent), or when the bearer token or the key expires; reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.",
+          "A `text/event-stream` of the merchant's events in sequence order: every event after `afterSequence` (default: the newest now), then each new one as it commits. Each message: `id:` the sequence, `event:` the type, `data:` the event JSON exactly as webhooks carry it. `: keep-alive` comments every 15 s. The stream ends after `maxSeconds` (0: once the events there are now are sent), or when the bearer token or the key expires, and within about a second when the key is revoked, its merchant suspended or its `events:read` scope removed (a `: stream ended: <CODE>` comment, then the end); reconnect with the last id as `afterSequence`. At most 5 streams at once per merchant (429 RATE_LIMITED). What `hostpay listen` follows.",
         security: SECURITY.merchant,
         querystring: Type.Object(
           {
@@ -127,8 +128,11 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
         throw new HostpayError('INVALID_QUERY', 'maxSeconds must be a whole number from 0 to 3600', {
           parameter: 'maxSeconds',
         });
-      // Authenticated once, at connect: the stream ends when its token or key would no longer be accepted.
-      const { key, token } = principalOf(req);
+      // Authenticated at connect: the stream ends when its token or key would no longer be
+      // accepted — at their expiry (maxSeconds), and when revoked, suspended or narrowed (asked
+      // again about every second, stream-credentials.ts).
+      const principal = principalOf(req);
+      const { key, token } = principal;
       const limits = [
         token === null ? Number.POSITIVE_INFINITY : token.exp * 1000,
         key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt),
@@ -141,6 +145,12 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
         types: parseTypes(req.query.type),
         afterSequence: afterSequence === undefined ? undefined : Number(afterSequence),
         maxSeconds,
+        credentials: streamCredentialCheck(ctx.services, principal, {
+          scope: 'events:read',
+          ip: req.ip,
+          merchantId,
+          now: ctx.now,
+        }),
       });
     },
   );

@@ -4,6 +4,7 @@ import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import type { WakeBus } from './wakeup.js';
 import { eventJson } from './view.js';
+import type { StreamCredentialCheck } from './stream-credentials.js';
 
 /**
  * How often an open stream looks for new events when nothing woke it, ms: writers that cannot
@@ -17,12 +18,19 @@ const STREAMS_IN_ALL = 200;
 const PAGE = 200;
 /** Bytes written and not yet taken by the client before the stream is ended. */
 const MAX_BUFFERED = 1024 * 1024;
+/**
+ * How often the credentials of every open stream are asked again, ms (stream-credentials.ts): a
+ * revocation, suspension or removed scope ends the streams it concerns within about this long.
+ */
+const RECHECK_MS = 1000;
 
 export interface StreamOptions {
   /** Where the commits of the merchant's events wake its streams (wakeup.ts); without: the poll only. */
   wakeups?: Pick<WakeBus, 'events'> | undefined;
   /** How often a stream looks when nothing woke it, ms. Default 2000. */
   pollMs?: number | undefined;
+  /** How often open streams' credentials are asked again, ms. Default 1000. */
+  recheckMs?: number | undefined;
 }
 
 export interface StreamRequest {
@@ -30,6 +38,8 @@ export interface StreamRequest {
   afterSequence: number | undefined;
   types: string[] | undefined;
   maxSeconds: number;
+  /** Asked about every second while the stream is open: a reason (error code) ends it. */
+  credentials?: StreamCredentialCheck | undefined;
 }
 
 /** One event as a Server-Sent Events message: `id:` is its sequence (EventSource resumes from it). */
@@ -53,7 +63,13 @@ export function sseMessage(e: { sequence: number | string; type: string }, json:
  */
 export function eventStreams(db: Db, opts: StreamOptions = {}) {
   const pollMs = opts.pollMs ?? POLL_MS;
+  const recheckMs = opts.recheckMs ?? RECHECK_MS;
   const open = new Map<FastifyReply, () => void>();
+  /** The streams whose credentials the sweep asks again, with how to end each with a reason. */
+  const checked = new Map<FastifyReply, { check: StreamCredentialCheck; revoke: (reason: string) => void }>();
+  let sweeper: NodeJS.Timeout | undefined;
+  /** A check still in flight is not asked again (a slow store must not pile them up). */
+  const asking = new Set<FastifyReply>();
   const perMerchant = new Map<string, number>();
   /** Streams counted from the moment they are admitted (before the first await), so a burst cannot pass the limits. */
   let admitted = 0;
@@ -74,6 +90,52 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
       .limit(1)
       .executeTakeFirst();
     return Number(row?.sequence ?? 0);
+  }
+
+  /**
+   * One timer for all the streams of this instance, running only while some are open. A check
+   * answered from the key cache (the usual case) costs a Map lookup; a check that throws (the
+   * store is away) keeps the stream: the next sweep asks again.
+   */
+  function sweep(): void {
+    for (const [reply, { check, revoke }] of checked) {
+      if (asking.has(reply)) continue;
+      let reason: ReturnType<StreamCredentialCheck>;
+      try {
+        reason = check();
+      } catch {
+        continue;
+      }
+      if (!(reason instanceof Promise)) {
+        if (reason !== undefined) revoke(reason);
+        continue;
+      }
+      asking.add(reply);
+      reason.then(
+        (r) => {
+          asking.delete(reply);
+          if (r !== undefined) revoke(r);
+        },
+        () => asking.delete(reply),
+      );
+    }
+  }
+
+  function watch(reply: FastifyReply, check: StreamCredentialCheck, revoke: (reason: string) => void): void {
+    checked.set(reply, { check, revoke });
+    if (sweeper === undefined) {
+      sweeper = setInterval(sweep, recheckMs);
+      sweeper.unref();
+    }
+  }
+
+  function unwatch(reply: FastifyReply): void {
+    checked.delete(reply);
+    asking.delete(reply);
+    if (checked.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   }
 
   return {
@@ -137,10 +199,19 @@ export function eventStreams(db: Db, opts: StreamOptions = {}) {
         clearInterval(keepalive);
         clearTimeout(deadline);
         open.delete(reply);
+        unwatch(reply);
         release(q.merchantId);
         raw.end();
       };
       open.set(reply, end);
+      // The reason goes out as a comment (EventSource and `hostpay listen` skip comments); the
+      // client reconnects and the authentication answers it with the error in full.
+      if (q.credentials !== undefined && q.maxSeconds !== 0)
+        watch(reply, q.credentials, (reason) => {
+          if (ended) return;
+          raw.write(`: stream ended: ${reason}\n\n`);
+          end();
+        });
       // The response closes when the client goes away (the request's own 'close' only means it was read).
       raw.on('close', end);
       raw.on('error', end);
