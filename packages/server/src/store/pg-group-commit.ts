@@ -93,23 +93,16 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
     try {
       // A batch that lost a deadlock or serialization check was rolled back whole: run it again (retry.ts).
       await retrySerializationFailures(() =>
-        db.connection().execute(async (conn) => {
-          // An explicit transaction, not the statement's autocommit: if this process dies while the
-          // statement waits on a lock, PostgreSQL finishes the statement after the lock frees but
-          // never sees a COMMIT, so nothing of a batch nobody was answered for is kept (a retried
-          // Idempotency-Key then runs the create once, not twice). Two round trips per batch.
-          await conn.executeQuery(BEGIN);
-          try {
-            await statement(
-              conn,
-              batch.map((p) => p.item),
-            );
-            await conn.executeQuery(COMMIT);
-          } catch (err) {
-            await conn.executeQuery(ROLLBACK).catch(() => undefined);
-            throw err;
-          }
-        }),
+        // A transaction, not the statement's autocommit: if this process dies while the statement
+        // waits on a lock, PostgreSQL finishes it after the lock frees but never sees a COMMIT, so
+        // nothing of a batch nobody was answered for is kept (a retried Idempotency-Key then runs
+        // the create once, not twice). Two round trips per batch.
+        db.transaction().execute((trx) =>
+          statement(
+            trx,
+            batch.map((p) => p.item),
+          ),
+        ),
       );
     } catch (err) {
       if (batch.length === 1 || everyones(err)) {

@@ -42,15 +42,7 @@ export async function liveTargets(
 }
 
 /** A live transfer still short of the depth: its confirmations are raised as blocks arrive. */
-export interface ShortTransfer {
-  txHash: string;
-  index: number;
-  toAddress: string;
-  asset: string;
-  amount: string;
-  confirmations: number;
-  blockHash: string;
-}
+export type ShortTransfer = Omit<TransferReport, 'chain' | 'blockTime' | 'blockHash'> & { blockHash: string };
 
 /**
  * What a chain watcher may ask of and tell the checkouts feature: the addresses worth watching,
