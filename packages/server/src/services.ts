@@ -11,7 +11,7 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { instanceIdentity, type InstanceIdentity } from './cluster/instance.js';
+import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
 import { startExpiryTimer } from './features/checkouts/expiry.js';
@@ -211,6 +211,7 @@ export async function createServices(
         await events.close();
         await shared.close();
         await store.close();
+        releaseInstanceId(identity);
       },
     };
   } catch (err) {

@@ -64,6 +64,11 @@ function persistedId(dataDir: string): string {
   return id;
 }
 
+/** The instance closed: its id may serve the next instance this process opens on the same data dir. */
+export function releaseInstanceId(identity: InstanceIdentity): void {
+  inUse.delete(identity.id);
+}
+
 /**
  * Whether a live process other than this one holds `<dataDir>/instance-id.pid`; if not, this
  * process writes its pid there. A stale pid (its process gone, as after kill -9) is taken over.
