@@ -58,6 +58,16 @@ const cases: Case[] = [
   ['INVALID_CURRENCY', () => client().previewFees({ amount: '1', currency: 'U$' })],
   ['INVALID_QUERY', () => client().listWallets({ merchantId: 'not valid!' })],
   ['INVALID_BODY', () => client().issueToken({ expiresIn: 5 })],
+  [
+    'INVALID_HEADER',
+    async () => {
+      // Checkouts (the merchant writes that take Idempotency-Key) need a sandbox server with chains.
+      const shop = await startRealServer({ checkouts: true });
+      return client({ baseUrl: shop.url, apiKey: shop.demo.apiKey, apiSecret: shop.demo.apiSecret })
+        .checkouts.create({ amount: '1', currency: 'USDT' }, { idempotencyKey: 'not a valid key!' })
+        .finally(() => shop.close());
+    },
+  ],
   ['MISSING_HEADER', () => client({ fetch: tamper((h) => void delete h.signature) }).issueToken()],
   ['UNKNOWN_API_KEY', () => client({ apiKey: 'hp_unknown' }).listWallets()],
   ['INVALID_TIMESTAMP', () => client({ fetch: tamper((h) => void (h.timestamp = '1.5')) }).issueToken()],

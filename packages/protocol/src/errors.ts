@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   INVALID_CURRENCY: 400,
   INVALID_QUERY: 400,
   INVALID_BODY: 400,
+  /** A request header of ours (`Idempotency-Key`, …) that does not have the documented form. */
+  INVALID_HEADER: 400,
   /** A URL field that is malformed, not https, or points at a refused address. */
   INVALID_URL: 400,
   /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */

@@ -4,7 +4,7 @@ import { PAGE_CSP } from '../src/http/page-headers.js';
 import { qrSvg } from '../src/features/pay/qr.js';
 import { configureChains } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
-import { cancel, createCheckout, simulate } from './pay/helpers.js';
+import { cancel, createCheckout, type CreatedCheckout, simulate } from './pay/helpers.js';
 
 let fx: HttpFixture;
 beforeAll(async () => {
@@ -192,6 +192,39 @@ describe('every state has its screen, on the page and in /status', () => {
     expect((await get(`/pay/${canceled.id}`)).body).toContain('Payment canceled');
     await fx.services.checkouts.rejectReview(under.id, { operator: 'test' });
     expect((await statusOf(under.id)).title).toBe('Payment rejected');
+  });
+
+  it('issue 24 item 8: an ended checkout shows no address, payment URI or QR code, in /status as on the page', async () => {
+    const expiring = await checkout();
+    const canceled = await checkout();
+    const addressesOf = (c: CreatedCheckout) => c.paymentOptions.map((o) => o.address);
+    const ended = { [expiring.id]: addressesOf(expiring), [canceled.id]: addressesOf(canceled) };
+    // Before it ends the status carries the options: what this test looks for below is really there.
+    const before = await get(`/pay/${canceled.id}/status`);
+    for (const address of ended[canceled.id]!) expect(before.body).toContain(address);
+    await cancel(fx, canceled.id);
+    fx.clock.offsetMs += 16 * 60_000;
+    try {
+      await fx.services.checkouts.expireDue();
+    } finally {
+      fx.clock.offsetMs -= 16 * 60_000;
+    }
+    for (const [id, addresses] of Object.entries(ended)) {
+      const status = await get(`/pay/${id}/status`);
+      expect(status.statusCode).toBe(200);
+      expect(status.json().result.options).toEqual([]);
+      for (const address of addresses) {
+        expect(status.body).not.toContain(address);
+        expect((await get(`/pay/${id}`)).body).not.toContain(address);
+      }
+      expect(status.body).not.toMatch(/ethereum:|tron:|bitcoin:/);
+      const qr = await get(`/pay/${id}/qr.svg?option=USDT-ETH`);
+      expect([qr.statusCode, qr.json().error.code]).toEqual([404, 'NOT_FOUND']);
+    }
+    // An open checkout keeps them, QR code included.
+    const open = await checkout();
+    expect((await statusOf(open.id)).options.map((o) => o.key)).toEqual(['USDT-TRON', 'USDT-ETH']);
+    expect((await get(`/pay/${open.id}/qr.svg?option=USDT-ETH`)).statusCode).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { parseExactJson } from '@hostpay/protocol';
 import type { FastifyInstance } from 'fastify';
 import { HostpayError } from '../errors.js';
+import { nulError } from './nul-text.js';
 
 /**
  * JSON bodies kept as received (the signature covers the exact text, `request.rawBody`) and
@@ -16,8 +17,9 @@ export function useExactJsonBody(app: FastifyInstance, bodyLimit: number, exampl
     const raw = body as string;
     req.rawBody = raw;
     if (raw === '') return done(null, {});
+    let value: unknown;
     try {
-      done(null, parseBody(raw));
+      value = parseBody(raw);
     } catch (err) {
       // SyntaxError, or RangeError from nesting deeper than the stack: either way not a body we take.
       const why = err instanceof SyntaxError ? err.message : 'nested too deeply';
@@ -28,7 +30,11 @@ export function useExactJsonBody(app: FastifyInstance, bodyLimit: number, exampl
         ),
         undefined,
       );
+      return;
     }
+    const nul = nulError(raw, value);
+    if (nul !== undefined) return done(nul, undefined);
+    done(null, value);
   });
   app.addHook('preValidation', (req, _reply, done) => {
     if (req.body === undefined) req.body = {};

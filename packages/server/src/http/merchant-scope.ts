@@ -33,7 +33,7 @@ export const BASE_ERRORS = [
   'UNSUPPORTED_MEDIA_TYPE',
   'NOT_FOUND',
 ] as const;
-export const WRITE_ERRORS = [...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT'] as const;
+export const WRITE_ERRORS = [...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'INVALID_HEADER'] as const;
 
 export const ok = successSchema;
 export const okPage = successPageSchema;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HostpayError } from '../errors.js';
+import { nulError } from './nul-text.js';
 
 /**
  * JSON bodies kept as received: the signature covers the exact text, so the parser stores it on
@@ -24,6 +25,8 @@ export function useRawJsonBody(app: FastifyInstance, bodyLimit: number, example 
           undefined,
         );
       }
+      const nul = nulError(raw, value);
+      if (nul !== undefined) return done(nul, undefined);
       done(null, value);
     });
   });

@@ -67,9 +67,13 @@ export function partError(part: 'headers' | 'params', schema: TSchema, first: Va
   const prop = Object.hasOwn(props, name) ? props[name] : undefined;
   const expected = prop ? describeString(prop) : 'a valid value';
   const where = part === 'headers' ? `header \`${name}\`` : `path segment \`${name}\``;
-  return new HostpayError('INVALID_QUERY', `${where} is invalid: expected ${expected}`, {
-    [part === 'headers' ? 'header' : 'parameter']: name,
-  });
+  return new HostpayError(
+    part === 'headers' ? 'INVALID_HEADER' : 'INVALID_QUERY',
+    `${where} is invalid: expected ${expected}`,
+    {
+      [part === 'headers' ? 'header' : 'parameter']: name,
+    },
+  );
 }
 
 function parseAmountReason(text: string): string {

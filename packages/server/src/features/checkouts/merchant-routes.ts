@@ -22,6 +22,7 @@ const CREATE_ERRORS = [
   'INVALID_CURRENCY',
   'INVALID_URL',
   'IDEMPOTENCY_CONFLICT',
+  'INVALID_HEADER',
   'UNSUPPORTED_CURRENCY',
   'NO_FEE_SCHEDULE',
   'NO_RATE',
@@ -137,7 +138,7 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
         body: Type.Object({}, { additionalProperties: false, description: 'no body, or {}' }),
         response: {
           200: one('The canceled checkout.'),
-          ...errorResponses([...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'CHECKOUT_STATE_CONFLICT']),
+          ...errorResponses([...BASE_ERRORS, 'IDEMPOTENCY_CONFLICT', 'INVALID_HEADER', 'CHECKOUT_STATE_CONFLICT']),
         },
       },
       config: { scope: 'checkout:write' },
@@ -170,7 +171,7 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
         body: SimulatePaymentBody,
         response: {
           200: one('The checkout after the payment.'),
-          ...errorResponses([...BASE_ERRORS, 'INVALID_AMOUNT', 'IDEMPOTENCY_CONFLICT']),
+          ...errorResponses([...BASE_ERRORS, 'INVALID_AMOUNT', 'IDEMPOTENCY_CONFLICT', 'INVALID_HEADER']),
         },
       },
       config: { scope: 'checkout:write' },

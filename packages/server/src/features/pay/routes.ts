@@ -9,7 +9,7 @@ import type { CheckoutRouteContext } from '../checkouts/merchant-routes.js';
 import { assetNamed } from './assets.js';
 import { payerLocale } from './format.js';
 import { securityHeaders } from '../../http/page-headers.js';
-import type { PaySource } from './pay-view.js';
+import { PAYABLE, type PaySource } from './pay-view.js';
 import { qrSvg } from './qr.js';
 import { PayParams, PayStatusEnvelope } from './schemas.js';
 import { statusResult } from './status.js';
@@ -118,7 +118,11 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
     const view = await pay.load(id);
     const key = optionOf(req);
     const option = view?.options.find((o) => o.key === key);
-    if (option === undefined) throw new HostpayError('NOT_FOUND', 'no such checkout or payment option');
+    if (view === undefined || option === undefined)
+      throw new HostpayError('NOT_FOUND', 'no such checkout or payment option');
+    // The page shows no payment details once the checkout stops taking payments: neither does its QR.
+    if (!PAYABLE.has(view.status))
+      throw new HostpayError('NOT_FOUND', 'this checkout no longer takes payments: it has no QR code to show');
     return reply
       .header('cache-control', 'no-store')
       .type(SVG)
@@ -133,7 +137,7 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
         operationId: 'getPaymentPageStatus',
         summary: 'What the hosted payment page shows, for its live updates',
         description:
-          "Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount (amountText in the payer's locale from Accept-Language), state with what to do next, per payment option the address, amounts and confirmations, and the payments received with their transaction hashes. No metadata, order id, fee or rate. Unknown and malformed ids are 404.",
+          "Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount (amountText in the payer's locale from Accept-Language), state with what to do next, per payment option (only while the checkout is open or underpaid, as on the page) the address, amounts, confirmations and payment URIs, and the payments received with their transaction hashes. No metadata, order id, fee or rate. Unknown and malformed ids are 404.",
         security: SECURITY.public,
         params: PayParams,
         response: {

@@ -1,11 +1,16 @@
 import { jsonDecimal } from '@hostpay/protocol';
 import { formatCheckoutAmount } from './format.js';
-import type { PayView } from './pay-view.js';
+import { PAYABLE, type PayView } from './pay-view.js';
 import { stateCopy } from './state-copy.js';
 
-/** The status route's `result`: the page's content, amounts as exact number literals. */
+/**
+ * The status route's `result`: the page's content, amounts as exact number literals. Payment
+ * options (addresses, payment URIs) only while the checkout takes payments, as the page shows
+ * them: once it has ended, nobody should be told where to send money.
+ */
 export function statusResult(v: PayView, now: string, locale: string) {
   const copy = stateCopy(v);
+  const shown = PAYABLE.has(v.status) ? v.options : [];
   return {
     id: v.id,
     status: v.status,
@@ -21,7 +26,7 @@ export function statusResult(v: PayView, now: string, locale: string) {
     amountText: formatCheckoutAmount(v.amount, v.currency, v.fiatCurrency, locale),
     expiresAt: v.expiresAt,
     now,
-    options: v.options.map((o) => ({
+    options: shown.map((o) => ({
       key: o.key,
       asset: o.asset,
       chain: o.chain,
