@@ -132,6 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const metrics = new Metrics();
   installMetrics(app, metrics, logger === false ? undefined : logController);
+  // server.ts serves them on HOSTPAY_METRICS_PORT, when set, from this same registry.
+  app.decorate('hostpayMetrics', metrics);
   installErrorHandler(app);
   installNotFound(app);
   await registerCompression(app);
@@ -145,6 +147,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
+  const operatorAuth =
+    admin === undefined
+      ? undefined
+      : createOperatorAuth({
+          tokens: operatorTokens,
+          limiter,
+          failureLimit: config.authFailureLimitPerMinute,
+          allowList: adminAllowList(config),
+        });
   const ctx: PayRouteContext & EventRouteContext & WebhookRouteContext = {
     checkouts: deps.checkouts,
     pay: deps.pay,
@@ -161,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',
     evm: deps.evm,
+    operatorAuth,
   };
   for (const routes of HTTP_FEATURES) await app.register(routes, ctx);
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });

@@ -16,6 +16,19 @@ export const ConfigSchema = Type.Object({
     env: 'HOSTPAY_PORT',
     description: 'port to listen on (0: any free port)',
   }),
+  metricsPort: Type.Integer({
+    minimum: -1,
+    maximum: 65535,
+    default: -1,
+    env: 'HOSTPAY_METRICS_PORT',
+    description:
+      'port of a listener that serves only GET /metrics, without authentication, on HOSTPAY_METRICS_HOST (0: any free port); -1: none, and /metrics on the service port answers only to operator tokens',
+  }),
+  metricsHost: Type.String({
+    default: '127.0.0.1',
+    env: 'HOSTPAY_METRICS_HOST',
+    description: 'address of the metrics listener (loopback: only a scraper on this host reaches it)',
+  }),
   dataDir: Type.String({
     minLength: 1,
     default: './.hostpay',

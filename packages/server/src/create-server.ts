@@ -71,7 +71,12 @@ export async function createServer(config: Config, options: CreateServerOptions 
     app,
     services,
     async listen(listen = {}) {
-      const running = await startServer(app, { host: config.host, port: config.port, ...listen });
+      const running = await startServer(app, {
+        host: config.host,
+        port: config.port,
+        metrics: { port: config.metricsPort, host: config.metricsHost },
+        ...listen,
+      });
       services.setListenUrl(running.url);
       return running;
     },

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface ListenOptions {
@@ -11,10 +12,14 @@ export interface ListenOptions {
   shutdownTimeoutMs?: number;
   /** Install SIGTERM/SIGINT handlers that close gracefully. Default true. */
   handleSignals?: boolean;
+  /** HOSTPAY_METRICS_PORT/HOST: a listener of its own for GET /metrics; port -1 or absent: none. */
+  metrics?: { port: number; host: string };
 }
 
 export interface RunningServer {
   url: string;
+  /** Where the metrics listener serves GET /metrics, when there is one. */
+  metricsUrl?: string;
   /** Stops accepting connections, lets in-flight requests finish, then runs the app's onClose hooks. */
   close(): Promise<void>;
 }
@@ -32,6 +37,22 @@ export async function startServer(app: FastifyInstance, options: ListenOptions):
 
   const address = await app.listen({ host: options.host, port: options.port });
   const url = address.replace('[::1]', 'localhost');
+  let metricsServer: Server | undefined;
+  let metricsUrl: string | undefined;
+  if (options.metrics !== undefined && options.metrics.port >= 0) {
+    try {
+      ({ server: metricsServer, url: metricsUrl } = await listenForMetrics(app, options.metrics));
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
+    const opened = metricsServer;
+    // However the app is closed (signal, close(), a test's app.close()), its listener goes with it.
+    server.once('close', () => {
+      opened.close();
+      opened.closeAllConnections();
+    });
+  }
 
   let closing: Promise<void> | undefined;
   let removeSignalHandlers = (): void => {};
@@ -71,5 +92,44 @@ export async function startServer(app: FastifyInstance, options: ListenOptions):
       process.removeListener('SIGINT', onSignal);
     };
   }
-  return { url, close };
+  return { url, close, ...(metricsUrl === undefined ? {} : { metricsUrl }) };
+}
+
+/**
+ * GET /metrics and nothing else, without authentication: it listens on loopback by default, for a
+ * scraper on the same host (or a monitoring network the operator chose with HOSTPAY_METRICS_HOST).
+ */
+async function listenForMetrics(
+  app: FastifyInstance,
+  at: { port: number; host: string },
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics is served here\n');
+      return;
+    }
+    app.hostpayMetrics.text().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'metrics scrape failed');
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics scrape failed\n');
+      },
+    );
+  });
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address() as { port: number; address: string; family: string };
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return { server, url: `http://${host}:${bound.port}/metrics` };
 }

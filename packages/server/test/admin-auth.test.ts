@@ -200,7 +200,7 @@ describe('request checks', () => {
       const err = errorOf(
         await fx.call('POST', '/merchants', { body: { name: 'x' }, headers: { 'idempotency-key': bad } }),
         400,
-        'INVALID_QUERY',
+        'INVALID_HEADER',
       );
       expect(err.error.details).toEqual({ header: 'idempotency-key' });
     }

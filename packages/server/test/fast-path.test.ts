@@ -239,7 +239,7 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
     const key = await fx.createKey(fx.demo.merchantId);
     const headers = await headersFor(key);
     const metric = async () => {
-      const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      const text = await app.hostpayMetrics.text();
       return Number(
         /hostpay_http_requests_total\{route="\/api\/v1\/cp\/wallets\/",method="GET",status="200"\} (\d+)/.exec(
           text,

@@ -2,6 +2,13 @@ import { TimeEnvelope } from '@hostpay/protocol';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/create-server.js';
+import { ALICE, createAdminFixture, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 
 /** Routes without authentication: time, health, the OpenAPI document and the docs page. */
@@ -47,14 +54,85 @@ describe('time and health', () => {
     });
   });
 
-  it('GET /metrics counts requests by route template and failed authentications by code', async () => {
+  it('the metrics count requests by route template and failed authentications by code', async () => {
     await get('/api/v1/cp/wallets');
-    const text = (await get('/metrics')).body;
+    const text = await fx.app.hostpayMetrics.text();
     expect(text).toMatch(/hostpay_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1/);
     expect(text).toMatch(/hostpay_auth_failures_total\{code="MISSING_HEADER"\} [1-9]/);
     expect(text).toMatch(/hostpay_store_up\{dialect="sqlite"\} 1/);
     // Redis is not configured here: no gauge at all rather than a -1 sentinel.
     expect(text).not.toContain('hostpay_redis_up');
+  });
+});
+
+describe('who reads /metrics (issue 24 item 7)', () => {
+  it('no operator token configured: 404 on the service port, saying where metrics are', async () => {
+    const res = await get('/metrics');
+    expect([res.statusCode, res.json().error.code]).toEqual([404, 'NOT_FOUND']);
+    expect(res.json().message).toContain('HOSTPAY_METRICS_PORT');
+    expect(res.body).not.toContain('hostpay_');
+  });
+
+  it('operator tokens configured: only an operator token reads them on the service port', async () => {
+    const admin = await createAdminFixture();
+    try {
+      const noAuth = await admin.app.inject({ method: 'GET', url: '/metrics' });
+      expect([noAuth.statusCode, noAuth.json().error.code]).toEqual([401, 'MISSING_HEADER']);
+      const wrong = await admin.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer nope' },
+      });
+      expect([wrong.statusCode, wrong.json().error.code]).toEqual([401, 'INVALID_TOKEN']);
+      expect(noAuth.body + wrong.body).not.toContain('hostpay_http_requests_total');
+      const ok = await admin.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${ALICE}` },
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+      expect(ok.body).toMatch(/^hostpay_http_requests_total\{route="\/metrics",method="GET",status="401"\} 2$/m);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('HOSTPAY_METRICS_PORT: a loopback listener of their own serves them; the service port does not', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-metrics-'));
+    const config = loadConfig(
+      {},
+      {
+        dataDir,
+        logLevel: 'silent',
+        port: 0,
+        metricsPort: 0,
+        adminTokens: OPERATOR_TOKENS,
+        masterKey: randomBytes(32).toString('base64'),
+      },
+    );
+    const server = await createServer(config, { logger: false, webhookWorker: false, evmWatcher: false });
+    const running = await server.listen({ handleSignals: false });
+    try {
+      expect(running.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      expect(running.metricsUrl).not.toBe(`${running.url}/metrics`);
+      await fetch(`${running.url}/healthz`);
+      const scraped = await fetch(running.metricsUrl!);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(
+        /^hostpay_http_requests_total\{route="\/healthz",method="GET",status="200"\} 1$/m,
+      );
+      // Nothing else is served there, and the service port no longer answers /metrics, token or not.
+      expect((await fetch(running.metricsUrl!.replace('/metrics', '/healthz'))).status).toBe(404);
+      const here = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${ALICE}` } });
+      expect(here.status).toBe(404);
+      expect(await here.text()).toContain('HOSTPAY_METRICS_PORT=0');
+    } finally {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // Closed with the server: the port no longer accepts connections.
+    await expect(fetch(running.metricsUrl!)).rejects.toThrow();
   });
 });
 

@@ -127,7 +127,7 @@ describe('request counts and access lines, with and without a logger', () => {
       expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
     await app.inject({ method: 'GET', url: '/api/v1/nothing' });
     await app.inject({ method: 'GET', url: WALLETS });
-    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = await app.hostpayMetrics.text();
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="200"')).toBe(5);
     expect(count(text, 'route="unmatched",method="GET",status="404"')).toBe(1);
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="401"')).toBe(1);
@@ -159,7 +159,7 @@ describe('request counts and access lines, with and without a logger', () => {
     const { app, lines } = await loggedApp('warn');
     const headers = await merchantHeaders(fx, fx.demo);
     for (let i = 0; i < 3; i++) expect((await app.inject({ method: 'GET', url: FEES, headers })).statusCode).toBe(200);
-    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = await app.hostpayMetrics.text();
     expect(count(text, 'route="/api/v1/cp/psp/hosted-pay/fees-preview",method="GET",status="200"')).toBe(3);
     expect(lines.filter((l) => l.msg === 'request completed')).toEqual([]);
   });
@@ -170,7 +170,7 @@ describe('request counts and access lines, with and without a logger', () => {
     for (let i = 0; i < 4; i++)
       expect((await app.inject({ method: 'GET', url: WALLETS, headers })).statusCode).toBe(200);
     await app.inject({ method: 'GET', url: '/api/v1/nothing' });
-    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = await app.hostpayMetrics.text();
     expect(count(text, 'route="/api/v1/cp/wallets",method="GET",status="200"')).toBe(4);
     expect(count(text, 'route="unmatched",method="GET",status="404"')).toBe(1);
   });

@@ -333,7 +333,7 @@ describe('endpoints', () => {
 
 describe('metrics', () => {
   it('attempts by result, per-endpoint latency, lag, queue depth and age on /metrics', async () => {
-    const text = (await fx.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = await fx.app.hostpayMetrics.text();
     expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="success"\} [1-9]/m);
     expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="http_5xx"\} [1-9]/m);
     expect(text).toMatch(/^hostpay_webhook_attempts_total\{result="gone"\} 1$/m);

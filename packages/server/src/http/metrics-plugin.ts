@@ -2,6 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
 import type { OneLineLogController } from './logging.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's metrics, for the separate metrics listener (server.ts). */
+    hostpayMetrics: Metrics;
+  }
+}
+
 /** The error code each error response carried, for the auth-failure counter (set by sendError). */
 export const replyErrorCodes = new WeakMap<FastifyReply, string>();
 

@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -36,6 +38,11 @@ export interface RouteContext {
   storeDialect: 'sqlite' | 'postgres';
   /** The app's rate-limit state (shared through Redis with several instances), for public routes that limit per address. */
   limiter: RateLimiter;
+  /**
+   * The admin API's operator authentication, when operator tokens are configured: GET /metrics on
+   * the service port answers only to it (unless HOSTPAY_METRICS_PORT moves /metrics off that port).
+   */
+  operatorAuth?: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
   /** The EVM chain watcher, when the services run one (its state in /readyz, its metrics). */
   evm?: WatcherView | undefined;
 }

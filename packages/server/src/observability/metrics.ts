@@ -57,6 +57,19 @@ export class Metrics {
     for (const name of NON_CONVENTIONAL_DEFAULTS) this.registry.removeSingleMetric(PREFIX + name);
   }
 
+  /** What a scrape refreshes first (the store probe, Redis): added by the routes that own them. */
+  private readonly beforeScrape: (() => unknown)[] = [];
+
+  onScrape(step: () => unknown): void {
+    this.beforeScrape.push(step);
+  }
+
+  /** The exposition text, for GET /metrics on the service port or on the metrics listener. */
+  async text(): Promise<string> {
+    for (const step of this.beforeScrape) await step();
+    return this.registry.metrics();
+  }
+
   /** Records where Redis stands: 1 up, 0 down, and no hostpay_redis_up series when disabled. */
   setRedis(state: RedisState): void {
     const registered = this.registry.getSingleMetric(REDIS_UP) !== undefined;

@@ -355,8 +355,8 @@ suite('EVM watcher on a real node (anvil)', () => {
         expect.objectContaining({ chain: 'ETH', state: 'error', leader: true }),
       ]);
       expect(ready.body).not.toContain(secret);
-      const metrics = await env.app.inject({ method: 'GET', url: '/metrics' });
-      expect(metrics.body).toMatch(/hostpay_evm_rpc_errors_total\{chain="ETH"\} [1-9]/);
+      const metrics = await env.app.hostpayMetrics.text();
+      expect(metrics).toMatch(/hostpay_evm_rpc_errors_total\{chain="ETH"\} [1-9]/);
       const audit = await env.services.store.db
         .selectFrom('audit_log')
         .select(['before', 'after'])

@@ -30,8 +30,12 @@ import {
  */
 const LIMITED_KEY_RATE = 5;
 
+/** /metrics on the service port answers to operator tokens only: the servers here are given this one. */
+const OPERATOR_TOKEN = randomBytes(24).toString('hex');
+
 async function metricRedisUp(url: string): Promise<number | undefined> {
-  const line = /^hostpay_redis_up (-?\d+)$/m.exec((await request(`${url}/metrics`)).text);
+  const scraped = await request(`${url}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  const line = /^hostpay_redis_up (-?\d+)$/m.exec(scraped.text);
   return line?.[1] === undefined ? undefined : Number(line[1]);
 }
 
@@ -81,6 +85,7 @@ describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store
     server = await startServerProcess({
       HOSTPAY_DATA_DIR: seeded.dataDir,
       HOSTPAY_MASTER_KEY: MASTER_KEY,
+      HOSTPAY_ADMIN_TOKEN: OPERATOR_TOKEN,
       HOSTPAY_REDIS_URL: throughProxy(TEST_REDIS_URL, proxy),
       HOSTPAY_REDIS_PREFIX: prefix,
       HOSTPAY_LOG_LEVEL: 'info',
@@ -227,6 +232,7 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
       HOSTPAY_DATABASE_SCHEMA: seeded.schema,
       HOSTPAY_DATA_DIR: seeded.dataDir,
       HOSTPAY_MASTER_KEY: MASTER_KEY,
+      HOSTPAY_ADMIN_TOKEN: OPERATOR_TOKEN,
       HOSTPAY_REDIS_URL: throughProxy(TEST_REDIS_URL, proxy),
       HOSTPAY_REDIS_PREFIX: prefix,
       HOSTPAY_LOG_LEVEL: 'warn',

@@ -20,7 +20,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'GET', path: '/api/v1/time' },
   { side: 'public', method: 'GET', path: '/healthz' },
   { side: 'public', method: 'GET', path: '/readyz' },
-  { side: 'public', method: 'GET', path: '/metrics' },
+  { side: 'operator', method: 'GET', path: '/metrics' },
   { side: 'public', method: 'GET', path: '/pay/{id}/status' },
   { side: 'token', method: 'POST', path: '/api/v1/auth/token', signatureV1: true },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/wallets/', signatureV1: true },

@@ -155,16 +155,25 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
     },
   );
 
+  // Metrics name every route, webhook endpoint and chain of this instance: not for the public.
+  // With HOSTPAY_METRICS_PORT they are served only on that listener (server.ts); without it, here,
+  // to operator tokens only.
+  metrics.onScrape(storeReady);
+  metrics.onScrape(() => metrics.setRedis(ctx.redisState()));
+  const elsewhere = config.metricsPort >= 0;
+  const guard = elsewhere ? undefined : ctx.operatorAuth;
   app.get(
     '/metrics',
     {
+      ...(guard === undefined ? {} : { preHandler: guard }),
       schema: {
         tags: ['public'],
         operationId: 'getMetrics',
-        summary: 'Prometheus metrics of this instance (keep it on the monitoring network)',
+        summary: 'Prometheus metrics of this instance, for operators',
         description:
-          'Prometheus text exposition format 0.0.4: request counts and latencies by route template, failed authentications by code, store and Redis reachability, Node process metrics.',
-        security: SECURITY.public,
+          'Prometheus text exposition format 0.0.4: request counts and latencies by route template, failed authentications by code, store and Redis reachability, webhook deliveries, Node process metrics. On the service port only with an operator token (`Authorization: Bearer`), and not at all when HOSTPAY_METRICS_PORT serves them on a listener of their own (loopback by default, no authentication: keep it on the monitoring network).',
+        // Without operator tokens the document has no operator scheme (and this route answers 404).
+        security: guard === undefined ? SECURITY.public : SECURITY.operator,
         response: {
           200: {
             description: 'The metrics of this instance.',
@@ -174,14 +183,29 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
               },
             },
           },
-          ...errorResponses(ERRORS.public),
+          ...errorResponses([
+            'MISSING_HEADER',
+            'INVALID_TOKEN',
+            'IP_NOT_ALLOWED',
+            'NOT_FOUND',
+            'RATE_LIMITED',
+            'INTERNAL',
+          ]),
         },
       },
     },
     async (_req, reply) => {
-      await storeReady();
-      metrics.setRedis(ctx.redisState());
-      return reply.type(METRICS_TYPE).send(await metrics.registry.metrics());
+      if (elsewhere)
+        throw new HostpayError(
+          'NOT_FOUND',
+          `metrics are served on their own listener (HOSTPAY_METRICS_PORT=${config.metricsPort}, HOSTPAY_METRICS_HOST), not on this port`,
+        );
+      if (guard === undefined)
+        throw new HostpayError(
+          'NOT_FOUND',
+          'metrics are served to operator tokens only, and none is configured: set HOSTPAY_ADMIN_TOKEN(S), or HOSTPAY_METRICS_PORT for a listener of their own',
+        );
+      return reply.type(METRICS_TYPE).send(await metrics.text());
     },
   );
 }

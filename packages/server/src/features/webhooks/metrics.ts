@@ -21,6 +21,13 @@ export function failureReason(r: AttemptResult): string {
 }
 
 /**
+ * Per-endpoint latency series an instance keeps: each costs ~1 KB of memory and 12 lines of every
+ * scrape, and endpoints are created by merchants. Endpoints past this many share `endpoint="other"`.
+ */
+export const MAX_ENDPOINT_SERIES = 100;
+export const OTHER_ENDPOINTS = 'other';
+
+/**
  * Delivery metrics of one instance (attempts, successes, failures by reason, per-endpoint
  * latency) and of the shared queue (depth and age of the oldest due delivery, read from the store
  * at scrape time). Created unregistered; the HTTP app adds them to its /metrics registry.
@@ -45,6 +52,7 @@ export class WebhookMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
     registers: [],
   });
+  private readonly endpointSeries = new Set<string>();
   readonly queueDepth: Gauge;
   readonly queueAge: Gauge;
 
@@ -81,8 +89,15 @@ export class WebhookMetrics {
   observe(endpointId: string, r: AttemptResult, lagMs: number): void {
     const reason = failureReason(r);
     this.attempts.inc({ result: reason === 'none' ? 'success' : reason });
-    this.latency.observe({ endpoint: endpointId }, r.latencyMs / 1000);
+    this.latency.observe({ endpoint: this.endpointLabel(endpointId) }, r.latencyMs / 1000);
     this.lag.observe(Math.max(0, lagMs) / 1000);
+  }
+
+  private endpointLabel(endpointId: string): string {
+    if (this.endpointSeries.has(endpointId)) return endpointId;
+    if (this.endpointSeries.size >= MAX_ENDPOINT_SERIES) return OTHER_ENDPOINTS;
+    this.endpointSeries.add(endpointId);
+    return endpointId;
   }
 
   collectors(): Metric[] {
