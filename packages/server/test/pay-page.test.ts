@@ -27,6 +27,15 @@ const statusOf = async (id: string) =>
       payments: { asset: string; chain: string; amount: number; txHash: string; explorerUrl: string | null }[];
     };
   }>().result;
+/** Expires every checkout still open, by running the expiry 16 minutes ahead of the clock. */
+async function expireOpenCheckouts(): Promise<void> {
+  fx.clock.offsetMs += 16 * 60_000;
+  try {
+    await fx.services.checkouts.expireDue();
+  } finally {
+    fx.clock.offsetMs -= 16 * 60_000;
+  }
+}
 const checkout = (extra: Record<string, unknown> = {}) =>
   createCheckout(fx, {
     amount: '100',
@@ -175,12 +184,7 @@ describe('every state has its screen, on the page and in /status', () => {
     await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1' });
     const canceled = await checkout();
     await cancel(fx, canceled.id);
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
+    await expireOpenCheckouts();
     const e = await statusOf(expiring.id);
     expect([e.status, e.title]).toEqual(['expired', 'This payment request has expired']);
     expect(e.message).toContain('Do not send anything');
@@ -203,12 +207,7 @@ describe('every state has its screen, on the page and in /status', () => {
     const before = await get(`/pay/${canceled.id}/status`);
     for (const address of ended[canceled.id]!) expect(before.body).toContain(address);
     await cancel(fx, canceled.id);
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
+    await expireOpenCheckouts();
     for (const [id, addresses] of Object.entries(ended)) {
       const status = await get(`/pay/${id}/status`);
       expect(status.statusCode).toBe(200);
@@ -309,12 +308,7 @@ describe('issue 26: links, amounts, footers and payments', () => {
     await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1' });
     footers.set('underpaid', (await statusOf(under.id)).footer);
     await simulate(fx, under.id, { asset: 'USDT', chain: 'TRON', amount: '1', confirmations: 0 });
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
+    await expireOpenCheckouts();
     footers.set('needs_review', (await statusOf(under.id)).footer);
     footers.set('expired', (await statusOf(open.id)).footer);
     expect([...footers.keys()].sort()).toEqual(['canceled', 'expired', 'needs_review', 'open', 'settled', 'underpaid']);
