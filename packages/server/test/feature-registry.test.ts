@@ -1,0 +1,105 @@
+import { CHECKOUT_PATHS } from '@hostpay/protocol';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { KERNEL_PROVISIONS, type AnyFeature, type ProvisionName } from '../src/feature-kit/feature.js';
+import { orderFeatures } from '../src/feature-kit/registry.js';
+import { REGISTERED_FEATURES } from '../src/features/index.js';
+import { createServices, type Services } from '../src/services.js';
+import { SRC } from './structure/import-graph.js';
+
+const without = (name: string) => REGISTERED_FEATURES.filter((f) => f.name !== name);
+const fake = (name: string, needs: ProvisionName[], provides: ProvisionName[]): AnyFeature => ({
+  name,
+  needs,
+  provides,
+});
+
+describe('the feature registry (features/index.ts)', () => {
+  it("every registered feature's needs are met, each by a feature made before it", () => {
+    const ordered = orderFeatures(REGISTERED_FEATURES);
+    expect(ordered.map((f) => f.name).sort()).toEqual(REGISTERED_FEATURES.map((f) => f.name).sort());
+    const available = new Set<ProvisionName>(KERNEL_PROVISIONS);
+    for (const feature of ordered) {
+      for (const need of feature.needs) expect(available.has(need), `${feature.name} needs ${need}`).toBe(true);
+      for (const name of feature.provides) available.add(name);
+    }
+  });
+
+  it('every feature folder with a feature.ts is registered under its folder name', () => {
+    const folders = readdirSync(join(SRC, 'features'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(SRC, 'features', d.name, 'feature.ts')))
+      .map((d) => d.name)
+      .sort();
+    expect(REGISTERED_FEATURES.map((f) => f.name).sort()).toEqual(folders);
+  });
+
+  it('a list missing the feature that provides a need fails, naming the feature and the need', () => {
+    expect(() => orderFeatures(without('checkouts'))).toThrow(
+      'feature "pay" needs "checkouts", which no registered feature provides',
+    );
+    expect(() => orderFeatures(without('events'))).toThrow(
+      'feature "webhooks" needs "events", which no registered feature provides',
+    );
+  });
+
+  it('orders providers first, keeping the registration order otherwise; refuses two providers of a name', () => {
+    const consumer = fake('consumer', ['store', 'thing' as ProvisionName], []);
+    const other = fake('other', [], []);
+    const provider = fake('provider', ['store'], ['thing' as ProvisionName]);
+    expect(orderFeatures([consumer, other, provider]).map((f) => f.name)).toEqual(['other', 'provider', 'consumer']);
+    expect(() => orderFeatures([provider, fake('again', [], ['thing' as ProvisionName])])).toThrow(
+      'feature "again" provides "thing", which feature "provider" already provides',
+    );
+    expect(() => orderFeatures([fake('store2', [], ['store'])])).toThrow(
+      'feature "store2" provides "store", which the kernel already provides',
+    );
+  });
+});
+
+describe('start-up with a feature missing', () => {
+  let dataDir: string;
+  let services: Services;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hostpay-registry-'));
+    services = await createServices({ dataDir, databaseUrl: '', masterKey: '' }, { generateMasterKey: true });
+  });
+  afterAll(async () => {
+    await services?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('createServices fails before opening anything, naming the feature and its missing need', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'hostpay-registry-'));
+    try {
+      await expect(
+        createServices(
+          { dataDir: empty, databaseUrl: '', masterKey: '' },
+          { generateMasterKey: true, features: without('checkouts') },
+        ),
+      ).rejects.toThrow('feature "pay" needs "checkouts", which no registered feature provides');
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it("buildApp fails when a feature's services are not given, instead of leaving its routes out", async () => {
+    const config = loadConfig({}, { dataDir, logLevel: 'silent' });
+    const { checkouts: _dropped, ...rest } = services;
+    await expect(
+      buildApp({ config, services: services.merchant, features: rest as Services, logger: false }),
+    ).rejects.toThrow('feature "checkouts" provides "checkouts", which buildApp was not given');
+    const app = await buildApp({ config, services: services.merchant, features: services, logger: false });
+    try {
+      // Given everything, the checkout routes are there (401: they exist and ask for credentials).
+      const res = await app.inject({ method: 'GET', url: CHECKOUT_PATHS.checkouts });
+      expect(res.statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
