@@ -1,5 +1,5 @@
 import { CHECKOUT_PATHS } from '@hostpay/protocol';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,5 +101,31 @@ describe('start-up with a feature missing', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('docs/architecture.md shows the real diff of adding a feature', () => {
+  const doc = readFileSync(join(SRC, '../../../docs/architecture.md'), 'utf8');
+  const added = (path: string) => {
+    const start = doc.indexOf(`+++ b/packages/server/src/${path}\n`);
+    expect(start, path).toBeGreaterThan(-1);
+    const hunk = doc.slice(start).split('\n').slice(1);
+    const end = hunk.findIndex((line) => line.startsWith('---') || line.startsWith('```'));
+    return hunk
+      .slice(0, end)
+      .filter((line) => line.startsWith('+'))
+      .map((line) => line.slice(1));
+  };
+
+  it("the stats feature's feature.ts is shown whole, as it is", () => {
+    const file = readFileSync(join(SRC, 'features/stats/feature.ts'), 'utf8');
+    expect(`${added('features/stats/feature.ts').join('\n')}\n`).toBe(file);
+  });
+
+  it('its two lines are the ones in features/index.ts', () => {
+    const lines = readFileSync(join(SRC, 'features/index.ts'), 'utf8').split('\n');
+    const shown = added('features/index.ts');
+    expect(shown).toEqual(["import { statsFeature } from './stats/feature.js';", '  statsFeature,']);
+    for (const line of shown) expect(lines).toContain(line);
   });
 });
