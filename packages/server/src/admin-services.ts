@@ -11,11 +11,23 @@ export function createAdminServices(
   provisions: Provisions,
   features: readonly AnyFeature[] = REGISTERED_FEATURES,
 ): AdminServices {
-  const operations = features.map((feature) => feature.admin?.(provisions) ?? {});
-  return Object.assign({}, ...operations, {
+  const operations: Record<string, unknown> = {
     /** Idempotency-Key bookkeeping of the admin HTTP API. */
     idempotency: adminIdempotency(provisions),
-  }) as AdminServices;
+  };
+  const owner = new Map<string, string>([['idempotency', 'the kernel']]);
+  for (const feature of features) {
+    for (const [name, operation] of Object.entries(feature.admin?.(provisions) ?? {})) {
+      // One flat object: a second feature's operation of the same name would replace the first's.
+      const other = owner.get(name);
+      if (other !== undefined) {
+        throw new Error(`feature "${feature.name}" has an operator operation "${name}", which ${other} has too`);
+      }
+      owner.set(name, `feature "${feature.name}"`);
+      operations[name] = operation;
+    }
+  }
+  return operations as AdminServices;
 }
 
 export type AdminServices = FeatureAdmin & { idempotency: AdminIdempotency };

@@ -144,6 +144,7 @@ export async function createServices(
     const closeFeatures = async () => {
       for (const close of closers.splice(0).reverse()) await close();
     };
+    let admin: AdminServices;
     try {
       for (const feature of features) {
         if (feature.create === undefined) continue;
@@ -151,6 +152,7 @@ export async function createServices(
         Object.assign(provisions, made);
         if (close !== undefined) closers.push(close);
       }
+      admin = createAdminServices(provisions, features);
     } catch (err) {
       await closeFeatures();
       await shared.close();
@@ -169,7 +171,7 @@ export async function createServices(
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices(provisions, features),
+      admin,
       masterKey: masterInfo,
       identity,
       async close() {

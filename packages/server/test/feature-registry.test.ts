@@ -2,8 +2,9 @@ import { CHECKOUT_PATHS } from '@hostpay/protocol';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { createServer } from '../src/create-server.js';
 import { loadConfig } from '../src/config.js';
 import { KERNEL_PROVISIONS, type AnyFeature, type ProvisionName } from '../src/feature-kit/feature.js';
 import { orderFeatures } from '../src/feature-kit/registry.js';
@@ -127,5 +128,48 @@ describe('docs/architecture.md shows the real diff of adding a feature', () => {
     const shown = added('features/index.ts');
     expect(shown).toEqual(["import { statsFeature } from './stats/feature.js';", '  statsFeature,']);
     for (const line of shown) expect(lines).toContain(line);
+  });
+});
+
+describe('operator operations and background work from the descriptors', () => {
+  it("two features' operator operations of one name fail at start-up instead of one replacing the other", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-registry-'));
+    const clash: AnyFeature = { name: 'clash', needs: [], provides: [], admin: () => ({ stats: () => 0 }) };
+    try {
+      await expect(
+        createServices(
+          { dataDir, databaseUrl: '', masterKey: '' },
+          { generateMasterKey: true, features: [...REGISTERED_FEATURES, clash] },
+        ),
+      ).rejects.toThrow('feature "clash" has an operator operation "stats", which feature "stats" has too');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("createServer starts each feature's background work once, except the features told not to", async () => {
+    const starts = (['webhooks', 'evm-watch'] as const).map((name) => {
+      // Both have background work, so `start` is there to spy on.
+      const feature = REGISTERED_FEATURES.find((f) => f.name === name) as Required<Pick<AnyFeature, 'start'>>;
+      return vi.spyOn(feature, 'start').mockImplementation(() => undefined);
+    });
+    const [webhooks, evm] = starts as [MockInstance, MockInstance];
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-registry-'));
+    const config = loadConfig({}, { dataDir, logLevel: 'silent' });
+    try {
+      const all = await createServer(config, { generateMasterKey: true, logger: false });
+      await all.close();
+      expect([webhooks.mock.calls.length, evm.mock.calls.length]).toEqual([1, 1]);
+      expect(webhooks.mock.calls[0]![0]).toBe(all.services);
+      const some = await createServer(config, { logger: false, webhookWorker: false });
+      await some.close();
+      expect([webhooks.mock.calls.length, evm.mock.calls.length]).toEqual([1, 2]);
+      const none = await createServer(config, { logger: false, evmWatcher: false, notStarted: ['webhooks'] });
+      await none.close();
+      expect([webhooks.mock.calls.length, evm.mock.calls.length]).toEqual([1, 2]);
+    } finally {
+      for (const spy of starts) spy.mockRestore();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
