@@ -29,7 +29,7 @@ describe('hostpay master-key rotate', () => {
     const config = loadConfig({}, { dataDir: data.dir, masterKey, masterKeyPrevious, logLevel: 'silent' });
     const services = await createServices(config);
     open.push(services);
-    const app = await buildApp({ config, services: services.merchant, logger: false });
+    const app = await buildApp({ config, services: services.merchant, features: services, logger: false });
     /** Issues a token with the key's secret: the server must decrypt the secret to verify it. */
     const authenticates = async (key: { apiKey: string; apiSecret: string }) => {
       const headers = authHeaders({ baseUrl: '', apiKey: key.apiKey, apiSecret: key.apiSecret, token: undefined });

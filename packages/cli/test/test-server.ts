@@ -37,13 +37,12 @@ async function startTestServer(opts: {
   try {
     const demo = opts.demo === true ? await seedDemo(services, data.dir) : undefined;
     if (opts.checkouts) await configureChains(services);
-    const checkouts = opts.checkouts ? { checkouts: services.checkouts } : {};
     const app = await buildApp({
       config,
       services: services.merchant,
+      features: services,
       admin: services.admin,
       logger: false,
-      ...checkouts,
     });
     const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
     services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does

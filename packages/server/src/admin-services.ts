@@ -1,61 +1,36 @@
-import type { AdminDeps } from './admin/deps.js';
-import { feeAdmin } from './features/fees/service.js';
-import { adminIdempotency } from './http/idempotency.js';
-import type { InstanceIdentity } from './cluster/instance.js';
-import { keyAdmin } from './features/keys/service.js';
-import { rotateMasterKey } from './features/master-key/service.js';
-import { merchantAdmin } from './features/merchants/service.js';
-import { walletAdmin } from './features/wallets/service.js';
-import { ledgerAdmin } from './features/ledger/service.js';
-import { catalogAdmin } from './features/catalog/service.js';
-import { listAudit, type AuditContext, type AuditFilter } from './features/audit/service.js';
-import type { PageRequest } from './admin/pagination.js';
-import type { CheckoutService } from './features/checkouts/service.js';
-import type { Webhooks } from './features/webhooks/feature.js';
-import type { EvmWatch } from './features/evm-watch/feature.js';
-import { consoleSessions, type ConsoleSessionsOptions } from './features/console/sessions.js';
-import { statsAdmin } from './features/stats/service.js';
+import { adminIdempotency, type AdminIdempotency } from './http/idempotency.js';
+import type { AnyFeature, Provisions } from './feature-kit/feature.js';
+import { REGISTERED_FEATURES, type FeatureAdmin } from './features/index.js';
 
 /**
- * Operator operations, shared by the admin HTTP API, the CLI and demo seeding. Every write takes
- * an AuditContext and records who changed what, before and after, in the same transaction.
+ * Operator operations, shared by the admin HTTP API, the CLI and demo seeding: every feature's
+ * `admin` operations in one object. Every write takes an AuditContext and records who changed
+ * what, before and after, in the same transaction.
  */
 export function createAdminServices(
-  deps: AdminDeps & {
-    checkouts: CheckoutService;
-    webhooks: Webhooks;
-    evm: EvmWatch;
-    now?: (() => number) | undefined;
-    /** Owner of this process's Idempotency-Key claims (cluster/instance.ts). */
-    identity?: InstanceIdentity | undefined;
-  },
-) {
-  const now = deps.now ?? Date.now;
-  return {
-    /** Transfers, review and the operators' view of checkouts (features/checkouts). */
-    checkouts: deps.checkouts,
-    ...merchantAdmin(deps),
-    ...keyAdmin(deps),
-    ...walletAdmin(deps),
-    ...ledgerAdmin(deps),
-    ...feeAdmin(deps),
-    ...catalogAdmin(deps),
-    /** Every merchant's webhook endpoints with their health (features/webhooks). */
-    ...deps.webhooks.admin,
-    /** Which EVM chains the watcher follows, through which node (features/evm-watch). */
-    ...deps.evm.admin,
-    /** The console overview's figures (features/stats). */
-    ...statsAdmin(deps.store.db, now),
-    /** Console sessions (features/console), opened by the app with its operator tokens. */
-    consoleSessions: (opts: Omit<ConsoleSessionsOptions, 'db'>) => consoleSessions({ db: deps.store.db, ...opts }),
-    listAudit: (filter: AuditFilter, page: PageRequest) => listAudit(deps.store.db, filter, page),
-    rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(deps.store, deps.box, ctx),
+  provisions: Provisions,
+  features: readonly AnyFeature[] = REGISTERED_FEATURES,
+): AdminServices {
+  const operations: Record<string, unknown> = {
     /** Idempotency-Key bookkeeping of the admin HTTP API. */
-    idempotency: adminIdempotency(deps),
+    idempotency: adminIdempotency(provisions),
   };
+  const owner = new Map<string, string>([['idempotency', 'the kernel']]);
+  for (const feature of features) {
+    for (const [name, operation] of Object.entries(feature.admin?.(provisions) ?? {})) {
+      // One flat object: a second feature's operation of the same name would replace the first's.
+      const other = owner.get(name);
+      if (other !== undefined) {
+        throw new Error(`feature "${feature.name}" has an operator operation "${name}", which ${other} has too`);
+      }
+      owner.set(name, `feature "${feature.name}"`);
+      operations[name] = operation;
+    }
+  }
+  return operations as AdminServices;
 }
 
-export type AdminServices = ReturnType<typeof createAdminServices>;
+export type AdminServices = FeatureAdmin & { idempotency: AdminIdempotency };
 export type { AuditContext, AuditFilter, AuditView } from './features/audit/service.js';
 export type { CreatedApiKey, KeySettings, KeyView } from './features/keys/service.js';
 export type { MerchantView } from './features/merchants/service.js';

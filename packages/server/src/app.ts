@@ -19,15 +19,15 @@ import { installNotFound } from './http/not-found.js';
 import { registerDocs, registerOpenApi } from './http/openapi.js';
 import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
 import { strictValidatorCompiler } from './http/validator.js';
-import type { CheckoutService } from './features/checkouts/service.js';
-import type { PaySource } from './features/pay/pay-view.js';
-import type { PayRouteContext } from './features/pay/routes.js';
-import type { WebhookRouteContext } from './features/webhooks/route-kit.js';
-import type { Webhooks } from './features/webhooks/feature.js';
-import type { Events } from './features/events/feature.js';
-import type { EventRouteContext } from './features/events/routes.js';
-import type { EvmWatch } from './features/evm-watch/feature.js';
-import { ADMIN_FEATURES, FAST_ROUTES, HTTP_FEATURES } from './feature-routes.js';
+import { REGISTERED_FEATURES } from './features/index.js';
+import {
+  KERNEL_PROVISIONS,
+  type FeatureProvisions,
+  type FeatureRouteContext,
+  type ProvisionName,
+  type Provisions,
+} from './feature-kit/feature.js';
+import type { AdminRoutes } from './admin/scope.js';
 import { installFastPath } from './http/fast-path.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -54,16 +54,11 @@ export interface AppDeps {
   redisState?: () => RedisState;
   /** Store dialect label for metrics. */
   storeDialect?: 'sqlite' | 'postgres';
-  /** Checkouts (merchant routes under /api/v1/cp/psp/hosted-pay); absent: those routes do not exist. */
-  checkouts?: CheckoutService;
-  /** The hosted payment pages (/pay/{id}); absent: those routes do not exist. */
-  pay?: PaySource;
-  /** Events (merchant routes under /api/v1/cp/events); absent: those routes do not exist. */
-  events?: Events;
-  /** Webhook endpoints and redelivery (merchant routes under …/webhook-endpoints); absent: those routes do not exist. */
-  webhooks?: Webhooks;
-  /** The EVM chain watcher: its state in /readyz and its metrics on /metrics. */
-  evm?: EvmWatch;
+  /**
+   * What the registered features provide (createServices' result has it all), for their routes.
+   * One missing: buildApp fails naming the feature and what it lacks.
+   */
+  features: FeatureProvisions;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
   /** The console's built files; default: read from the package's dist/console. */
@@ -156,12 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           failureLimit: config.authFailureLimitPerMinute,
           allowList: adminAllowList(config),
         });
-  const ctx: PayRouteContext & EventRouteContext & WebhookRouteContext = {
-    checkouts: deps.checkouts,
-    pay: deps.pay,
+  const ctx: FeatureRouteContext<ProvisionName> = {
+    ...featureProvisions(deps.features),
     limiter,
-    events: deps.events,
-    webhooks: deps.webhooks,
     idempotency: deps.admin?.idempotency,
     config,
     services,
@@ -171,10 +163,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',
-    evm: deps.evm,
     operatorAuth,
   };
-  for (const routes of HTTP_FEATURES) await app.register(routes, ctx);
+  for (const feature of REGISTERED_FEATURES) {
+    for (const routes of feature.merchantRoutes ?? []) await app.register(routes, ctx);
+  }
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
   else {
     const allowList = adminAllowList(config);
@@ -194,7 +187,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       allowList,
       sessions: sessions && asOperatorSessions(sessions, config.publicUrl),
     });
-    await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes: ADMIN_FEATURES });
+    // Each feature's operator routes get every operation; they call their own feature's.
+    const routes = REGISTERED_FEATURES.flatMap((f) => f.adminRoutes ?? []) as AdminRoutes<AdminServices>[];
+    await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes });
     if (sessions !== undefined) {
       const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();
       await app.register(consoleRoutes, {
@@ -212,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
   if (config.trustProxyHops === 0) {
     installFastPath(app, {
-      routes: FAST_ROUTES.flatMap((r) => r(services)),
+      routes: REGISTERED_FEATURES.flatMap((f) => f.fastRoutes ?? []).flatMap((r) => r(services)),
       auth: ctx.auth,
       requests: metrics.requests,
       now,
@@ -220,4 +215,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+const KERNEL = new Set<ProvisionName>(KERNEL_PROVISIONS);
+
+/**
+ * The registered features' provisions out of what the app was given (often the whole services
+ * object), failing at start-up for a feature whose needs are not there.
+ */
+function featureProvisions(given: FeatureProvisions): FeatureProvisions {
+  const picked: Partial<Provisions> = {};
+  for (const feature of REGISTERED_FEATURES) {
+    for (const name of [...feature.needs, ...feature.provides]) {
+      if (KERNEL.has(name)) continue;
+      const value = (given as Partial<Provisions>)[name];
+      if (value === undefined) {
+        const role = feature.needs.includes(name) ? 'needs' : 'provides';
+        throw new Error(
+          `feature "${feature.name}" ${role} "${name}", which buildApp was not given: pass the services (createServices' result) as features`,
+        );
+      }
+      Object.assign(picked, { [name]: value });
+    }
+  }
+  return picked as FeatureProvisions;
 }

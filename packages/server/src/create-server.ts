@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { startServer, type ListenOptions, type RunningServer } from './server.js';
 import { createServices, type Services } from './services.js';
+import { REGISTERED_FEATURES } from './features/index.js';
 
 export interface CreateServerOptions {
   /** Sandbox only: may create <dataDir>/master.key when no master key is configured. */
@@ -21,6 +22,8 @@ export interface CreateServerOptions {
   webhookWorker?: boolean;
   /** false: the EVM chain watcher is not started (tests drive its rounds by hand). Default true. */
   evmWatcher?: boolean;
+  /** Features whose background work is not started (tests drive it by hand), by name. */
+  notStarted?: readonly string[];
 }
 
 export interface HostpayServer {
@@ -48,11 +51,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
       config,
       services: services.merchant,
       admin: services.admin,
-      checkouts: services.checkouts,
-      pay: services.pay,
-      events: services.events,
-      webhooks: services.webhooks,
-      evm: services.evm,
+      features: services,
       rateLimiter: services.shared.rateLimiter,
       redisState: () => services.shared.redis,
       storeDialect: services.store.dialect,
@@ -65,8 +64,12 @@ export async function createServer(config: Config, options: CreateServerOptions 
     throw err;
   }
   app.addHook('onClose', async () => services.close());
-  if (options.webhookWorker !== false) services.webhooks.worker.start();
-  if (options.evmWatcher !== false) services.evm.watcher.start();
+  const notStarted = new Set([
+    ...(options.notStarted ?? []),
+    ...(options.webhookWorker === false ? ['webhooks'] : []),
+    ...(options.evmWatcher === false ? ['evm-watch'] : []),
+  ]);
+  for (const feature of REGISTERED_FEATURES) if (!notStarted.has(feature.name)) feature.start?.(services);
   return {
     app,
     services,

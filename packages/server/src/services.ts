@@ -13,25 +13,21 @@ import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
-import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
-import { startExpiryTimer } from './features/checkouts/expiry.js';
-import { chainPort } from './features/checkouts/watch-targets.js';
-import { paySource, type PaySource } from './features/pay/pay-view.js';
-import { createEvents, type Events, type EventsFeatureOptions } from './features/events/feature.js';
-import { createWebhooks, type Webhooks, type WebhookFeatureOptions } from './features/webhooks/feature.js';
-import { createEvmWatch, type EvmWatch, type EvmWatchFeatureOptions } from './features/evm-watch/feature.js';
+import {
+  KERNEL_PROVISIONS,
+  type AnyFeature,
+  type FeatureOptions,
+  type FeatureProvisions,
+  type KernelName,
+  type Provisions,
+  type ServicesConfig,
+} from './feature-kit/feature.js';
+import { orderFeatures } from './feature-kit/registry.js';
+import { REGISTERED_FEATURES } from './features/index.js';
 
-export interface Services {
+/** The kernel's services and what every registered feature provides (checkouts, events, webhooks, …). */
+export interface Services extends FeatureProvisions {
   store: Store;
-  checkouts: CheckoutService;
-  /** The payer's view of a checkout, for the hosted payment page. */
-  pay: PaySource;
-  /** Events API, event streams and the wake-ups of commits. */
-  events: Events;
-  /** Webhook endpoints and the delivery worker (started by createServer). */
-  webhooks: Webhooks;
-  /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
-  evm: EvmWatch;
   /** Where checkout page links point when HOSTPAY_PUBLIC_URL is not set: the address the server listens on. */
   setListenUrl(url: string): void;
   shared: SharedState;
@@ -83,25 +79,7 @@ export async function openStore(
  * `generateMasterKey`: allowed to create `<dataDir>/master.key` when none is configured.
  */
 export async function createServices(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
-    Partial<
-      Pick<
-        Config,
-        | 'masterKeyPrevious'
-        | 'redisUrl'
-        | 'redisPrefix'
-        | 'autoMigrate'
-        | 'databaseSchema'
-        | 'databasePoolSize'
-        | 'databaseTimeoutMs'
-        | 'publicUrl'
-        | 'sandbox'
-        | 'host'
-        | 'port'
-        | 'webhookLeaseSeconds'
-        | 'instanceId'
-      >
-    >,
+  config: ServicesConfig,
   opts: {
     generateMasterKey?: boolean;
     /** A long-running server (`hostpay serve`): its instance id is its own among live processes (cluster/instance.ts). */
@@ -110,16 +88,12 @@ export async function createServices(
     log?: { warn(msg: string): void; info(msg: string): void };
     /** Clock in ms for checkouts (tests move it). */
     now?: () => number;
-    /** How often the expiry timer looks for due checkouts, ms (0: no timer; tests call expireDue). Default 1000. */
-    expirySweepMs?: number;
-    /** Event stream timings (tests). */
-    events?: Pick<EventsFeatureOptions, 'streams'>;
-    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
-    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
-    /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
-    evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
-  } = {},
+    /** The features to run; default: every registered one (features/index.ts). */
+    features?: readonly AnyFeature[];
+  } & FeatureOptions = {},
 ): Promise<Services> {
+  // Before anything is opened: a feature whose needs nobody provides is a start-up error.
+  const features = orderFeatures(opts.features ?? REGISTERED_FEATURES);
   const master = resolveMasterKey(config.masterKey, config.dataDir, opts.generateMasterKey ?? false);
   const store = opts.store ?? (await openStore(config));
   try {
@@ -153,62 +127,55 @@ export async function createServices(
     const identity = instanceIdentity(config.instanceId ?? '', config.dataDir, opts.serving ?? false);
     const { key: _secret, ...masterInfo } = master;
     let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
-    const checkouts = checkoutService({
+    const kernel: Pick<Provisions, KernelName> = {
+      config,
       store,
+      box,
       caches,
-      sandbox: config.sandbox ?? false,
+      log,
+      now: opts.now,
+      identity,
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
-      ...(opts.now === undefined ? {} : { now: opts.now }),
-    });
-    const events = createEvents({
-      store,
-      ...opts.events,
-      ...(store.dialect === 'postgres'
-        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
-        : {}),
-    });
-    const webhooks = createWebhooks({
-      store,
-      events,
-      box,
-      sandbox: config.sandbox ?? false,
-      log,
-      ...(opts.now === undefined ? {} : { now: opts.now }),
-      ...opts.webhooks,
-      worker: { leaseMs: (config.webhookLeaseSeconds ?? 10) * 1000, identity, ...opts.webhooks?.worker },
-    });
-    const evm = createEvmWatch({
-      store,
-      box,
-      checkouts: chainPort(store.db, checkouts),
-      sandbox: config.sandbox ?? false,
-      log,
-      catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
-      ...(opts.now === undefined ? {} : { now: opts.now }),
-      ...opts.evm,
-    });
-    const stopExpiry = startExpiryTimer(checkouts, opts.expirySweepMs ?? 1000, log.warn);
+      options: opts,
+    };
+    // Filled feature by feature: each create sees the kernel and what the features before it made.
+    const provisions = { ...kernel } as Provisions;
+    const closers: (() => Promise<void> | void)[] = [];
+    const closeFeatures = async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    };
+    let admin: AdminServices;
+    try {
+      for (const feature of features) {
+        if (feature.create === undefined) continue;
+        const { close, ...made } = feature.create(provisions);
+        Object.assign(provisions, made);
+        if (close !== undefined) closers.push(close);
+      }
+      admin = createAdminServices(provisions, features);
+    } catch (err) {
+      await closeFeatures();
+      await shared.close();
+      throw err;
+    }
+    const kernelNames = new Set<string>(KERNEL_PROVISIONS);
+    const provided = Object.fromEntries(
+      Object.entries(provisions).filter(([name]) => !kernelNames.has(name)),
+    ) as FeatureProvisions;
     return {
+      ...provided,
       store,
-      checkouts,
-      pay: paySource(store.db, checkouts),
-      events,
-      webhooks,
-      evm,
       setListenUrl(url: string) {
         listenUrl = url;
       },
       shared,
       caches,
       merchant: createMerchantServices(store, box, caches, tokenKey),
-      admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now, identity }),
+      admin,
       masterKey: masterInfo,
       identity,
       async close() {
-        stopExpiry();
-        await evm.close();
-        await webhooks.close();
-        await events.close();
+        await closeFeatures();
         await shared.close();
         await store.close();
         releaseInstanceId(identity);

@@ -234,7 +234,13 @@ describe('failed operator authentication counts toward the per-address limit', (
 describe('disabled admin API', () => {
   it('no operator token configured: every admin path is 404 NOT_FOUND, and nothing admin in OpenAPI', async () => {
     const config = loadConfig({}, { dataDir: '/tmp/unused', logLevel: 'silent' });
-    const app = await buildApp({ config, services: fx.services.merchant, admin: fx.services.admin, logger: false });
+    const app = await buildApp({
+      config,
+      services: fx.services.merchant,
+      features: fx.services,
+      admin: fx.services.admin,
+      logger: false,
+    });
     try {
       for (const [method, path] of [...ADMIN_ROUTES, ['GET', ''], ['GET', '/']] as const) {
         const res = await app.inject({
@@ -256,7 +262,12 @@ describe('disabled admin API', () => {
     }
   });
   it('tokens configured but no admin services: disabled too', async () => {
-    const app = await buildApp({ config: fx.config, services: fx.services.merchant, logger: false });
+    const app = await buildApp({
+      config: fx.config,
+      services: fx.services.merchant,
+      features: fx.services,
+      logger: false,
+    });
     try {
       errorOf(
         await app.inject({ method: 'GET', url: '/admin/v1/merchants', headers: { authorization: `Bearer ${ALICE}` } }),

@@ -10,6 +10,7 @@ import { browserTestsEnabled, launchChromium } from './browser/chromium.js';
 import { ALICE, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { requestToken } from './http-helpers/requests.js';
+import { drain } from './http-helpers/webhooks.js';
 
 /**
  * The operator console in a real browser (system Chromium through playwright-core) against the
@@ -305,7 +306,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       url: 'http://127.0.0.1:9/hooks',
     });
     const ping = await fx.services.webhooks.endpoints.test(fx.demo.merchantId, endpoint.id);
-    await fx.services.webhooks.worker.drain();
+    await drain(fx.services.webhooks.worker);
     await go('/webhooks', 'table');
     await page.getByRole('button', { name: `Deliveries of ${endpoint.url}` }).click();
     const log = page.locator('table', { has: page.locator('caption', { hasText: 'Delivery attempts' }) });

@@ -5,7 +5,7 @@ import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
 import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
 import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
-import { merchantCall } from './http-helpers/webhooks.js';
+import { drain, merchantCall } from './http-helpers/webhooks.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -428,7 +428,7 @@ describe('events and webhook endpoints (merchant and operator)', () => {
     verify('POST', `${W}/{id}/rotate-secret`, await m('POST', `${W}/we_nobody/rotate-secret`), 404);
     const ping = verify('POST', `${W}/{id}/test`, await m('POST', `${W}/${endpoint.id}/test`), 202);
     verify('POST', `${W}/{id}/test`, await m('POST', `${W}/we_nobody/test`), 404);
-    await fx.services.webhooks.worker.drain();
+    await drain(fx.services.webhooks.worker);
     expect(verify('GET', `${W}/{id}/deliveries`, await m('GET', `${W}/${endpoint.id}/deliveries`), 200)).toHaveLength(
       1,
     );

@@ -101,7 +101,7 @@ describe.each(DIALECTS)('stats on %s', (dialect) => {
       config,
       services: env.services.merchant,
       admin: env.services.admin,
-      checkouts: env.services.checkouts,
+      features: env.services,
       now,
       logger: false,
     });

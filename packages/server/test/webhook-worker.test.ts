@@ -10,7 +10,7 @@ import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js'
 import { createServices, type Services } from '../src/services.js';
 import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
-import { merchantCall, Receiver } from './http-helpers/webhooks.js';
+import { crashableStore, drain, merchantCall, Receiver } from './http-helpers/webhooks.js';
 import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
 
 /**
@@ -90,7 +90,9 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     const realSender = new WebhookSender({ sandbox: true, resolve: async () => [] });
     // The first worker's request reaches the receiver, then the process "dies": its send never
     // returns, so nothing is recorded and the lease is never released or renewed.
+    const dead = crashableStore(store);
     const dying = fx.services.webhooks.spawnWorker({
+      store: dead.store,
       sender: {
         send: (url: string, h: Record<string, string>, body: string) =>
           realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)),
@@ -98,12 +100,12 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     });
     void dying.tick();
     await rx.waitFor(1);
-    dying.crash();
+    dead.crash();
     const survivor = fx.services.webhooks.worker;
-    await survivor.drain();
+    await drain(survivor);
     expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
     fx.clock.offsetMs += 61_000;
-    await survivor.drain();
+    await drain(survivor);
     expect(rx.received).toHaveLength(2);
     expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId, ping.eventId]);
     const delivery = await store.db
@@ -122,16 +124,18 @@ describe('a worker that dies mid-delivery loses nothing', () => {
     const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
       eventId: string;
     };
+    const dead = crashableStore(fx.services.store);
     const abandoned = fx.services.webhooks.spawnWorker({
+      store: dead.store,
       sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender,
     });
     expect(await abandoned.claim(10)).toEqual([endpoint.id]);
-    abandoned.crash();
+    dead.crash();
     const before = rx.received.length;
-    await fx.services.webhooks.worker.drain();
+    await drain(fx.services.webhooks.worker);
     expect(rx.received.length).toBe(before);
     fx.clock.offsetMs += 61_000;
-    await fx.services.webhooks.worker.drain();
+    await drain(fx.services.webhooks.worker);
     expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
   });
 });
@@ -160,7 +164,7 @@ describe('a send that outlasts the lease', () => {
     const held: (() => void)[] = [];
     rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
     const first = fx.services.webhooks.worker;
-    const serving = first.drain();
+    const serving = drain(first);
     await rx.waitFor(1);
     const other = fx.services.webhooks.spawnWorker();
     const until = Date.now() + 6500;

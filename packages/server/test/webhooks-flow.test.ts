@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutCall, configureChains, resultOf } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { expectError } from './http-helpers/requests.js';
-import { merchantCall, Receiver } from './http-helpers/webhooks.js';
+import { drain as drainWorker, merchantCall, Receiver } from './http-helpers/webhooks.js';
 import { adminCaller, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 
 /**
@@ -51,7 +51,7 @@ const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: u
   merchantCall(fx, key, method, url, body);
 /** The result with numbers as numbers (no amounts in these answers). */
 const json = <T>(res: { body: string }): T => (JSON.parse(res.body) as { result: T }).result;
-const drain = () => fx.services.webhooks.worker.drain();
+const drain = () => drainWorker(fx.services.webhooks.worker);
 async function paidCheckout(): Promise<string> {
   const created = resultOf<{ id: string }>(
     await checkoutCall(fx, fx.demo, 'POST', C, {

@@ -46,12 +46,13 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
   const services = await createServices(config, { generateMasterKey: true });
   const demo = await seedDemo(services, dataDir);
   if (options.checkouts) await configureChains(services);
-  const checkoutDeps = options.checkouts ? { admin: services.admin, checkouts: services.checkouts } : {};
+  const checkoutDeps = options.checkouts ? { admin: services.admin } : {};
   let shift = 0;
   const merchant = options.wrap ? options.wrap(services.merchant) : services.merchant;
   const app = await buildApp({
     config,
     services: merchant,
+    features: services,
     logger: false,
     now: () => Date.now() + shift,
     ...checkoutDeps,

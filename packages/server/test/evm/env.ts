@@ -155,11 +155,7 @@ export async function watchEnv(
     config,
     services: services.merchant,
     admin: services.admin,
-    checkouts: services.checkouts,
-    pay: services.pay,
-    events: services.events,
-    webhooks: services.webhooks,
-    evm: services.evm,
+    features: services,
     now,
     logger: false,
   });

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import type { HttpFixture, TestKey } from './fixture.js';
 import { issueToken, signedHeaders } from './requests.js';
+import type { Store } from '../../src/store/store.js';
+import type { WebhookWorker } from '../../src/features/webhooks/worker.js';
 
 /** A merchant call with the four headers (fresh token) and the JSON body signed as sent; any method. */
 export async function merchantCall(
@@ -92,4 +94,35 @@ export class Receiver {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
+}
+
+/** Ticks the worker until nothing is due or being sent (tests drive workers by hand). */
+export async function drain(worker: WebhookWorker, maxRounds = 100): Promise<void> {
+  for (let i = 0; i < maxRounds; i++) {
+    const claimed = await worker.tick();
+    await worker.settled();
+    if (claimed === 0 && worker.busy === 0) return;
+  }
+}
+
+/**
+ * A store for a worker that dies as a process killed with SIGKILL would: after `crash()` its
+ * writes never commit, so it renews, releases and records nothing more, and its leases stay
+ * until they expire. Reads still answer; a dead process's reads change nothing.
+ */
+export function crashableStore(store: Store): { store: Store; crash(): void } {
+  let crashed = false;
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'writeTransaction' && crashed) return () => new Promise<never>(() => undefined);
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return {
+    store: wrapped,
+    crash: () => {
+      crashed = true;
+    },
+  };
 }

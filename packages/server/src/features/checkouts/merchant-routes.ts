@@ -10,7 +10,7 @@ import type { CheckoutService } from './service.js';
 
 /** What the merchant checkout routes need beyond the common route context. */
 export interface CheckoutRouteContext extends RouteContext {
-  checkouts?: CheckoutService | undefined;
+  checkouts: CheckoutService;
   idempotency?: AdminIdempotency | undefined;
 }
 
@@ -38,7 +38,6 @@ const many = okPage(Type.Ref(Checkout), 'Checkouts, newest first.');
  */
 export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteContext): Promise<void> {
   const checkouts = ctx.checkouts;
-  if (checkouts === undefined) return;
   const merchantOf = merchantScope(app, ctx, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
 
   app.post(

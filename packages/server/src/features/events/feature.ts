@@ -1,3 +1,5 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { eventMerchantRoutes } from './routes.js';
 import type { Store } from '../../store/store.js';
 import { eventService } from './service.js';
 import { eventStreams, type StreamOptions } from './stream.js';
@@ -34,3 +36,31 @@ export function createEvents(opts: EventsFeatureOptions) {
 }
 
 export type Events = ReturnType<typeof createEvents>;
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** Events API, event streams and the wake-ups of commits. */
+    events: Events;
+  }
+  interface FeatureOptions {
+    /** Event stream timings (tests). */
+    events?: Pick<EventsFeatureOptions, 'streams'>;
+  }
+}
+
+export const eventsFeature = defineFeature({
+  name: 'events',
+  needs: ['store', 'config', 'options'],
+  provides: ['events'],
+  create({ store, config, options }) {
+    const events = createEvents({
+      store,
+      ...options.events,
+      ...(store.dialect === 'postgres'
+        ? { postgres: { url: config.databaseUrl, schema: config.databaseSchema ?? '' } }
+        : {}),
+    });
+    return { events, close: () => events.close() };
+  },
+  merchantRoutes: [eventMerchantRoutes],
+});

@@ -15,7 +15,7 @@ import { envelopeJson } from '../../http/success-body.js';
 
 /** What the events routes need beyond the common route context. */
 export interface EventRouteContext extends RouteContext {
-  events?: Events | undefined;
+  events: Events;
   idempotency?: AdminIdempotency | undefined;
 }
 
@@ -26,7 +26,6 @@ export interface EventRouteContext extends RouteContext {
  */
 export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext): Promise<void> {
   const events = ctx.events;
-  if (events === undefined) return;
   const merchantOf = merchantScope(app, ctx, 8 * 1024, '{"endpointId": "we_…"}');
   // Open streams would hold the shutdown until they end by themselves.
   app.addHook('preClose', async () => events.streams.closeAll());

@@ -1,3 +1,5 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { evmWatchAdminRoutes } from './routes.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
@@ -66,3 +68,37 @@ export function createEvmWatch(opts: EvmWatchFeatureOptions) {
 }
 
 export type EvmWatch = ReturnType<typeof createEvmWatch>;
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
+    evm: EvmWatch;
+  }
+  interface FeatureOptions {
+    /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
+    evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
+  }
+}
+
+export const evmWatchFeature = defineFeature({
+  name: 'evm-watch',
+  needs: ['store', 'box', 'caches', 'config', 'log', 'now', 'options', 'chainPort'],
+  provides: ['evm'],
+  create({ store, box, caches, config, log, now, options, chainPort }) {
+    const evm = createEvmWatch({
+      store,
+      box,
+      checkouts: chainPort,
+      sandbox: config.sandbox ?? false,
+      log,
+      catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
+      ...(now === undefined ? {} : { now }),
+      ...options.evm,
+    });
+    return { evm, close: () => evm.close() };
+  },
+  /** Which EVM chains the watcher follows, through which node. */
+  admin: ({ evm }) => evm.admin,
+  adminRoutes: [evmWatchAdminRoutes],
+  start: ({ evm }) => evm.watcher.start(),
+});

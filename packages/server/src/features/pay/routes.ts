@@ -18,7 +18,7 @@ import { messagePage, notFoundPage } from './templates/not-found.js';
 
 /** What the pay routes need beyond the checkout routes' context. */
 export interface PayRouteContext extends CheckoutRouteContext {
-  pay?: PaySource | undefined;
+  pay: PaySource;
 }
 
 /**
@@ -47,7 +47,6 @@ function optionOf(req: FastifyRequest): string | undefined {
  */
 export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<void> {
   const pay = ctx.pay;
-  if (pay === undefined) return;
   const { sandbox } = ctx.config;
   const nowIso = () => new Date(ctx.now()).toISOString();
 

@@ -1,3 +1,6 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { webhookAdminRoutes } from './admin-routes.js';
+import { eventRedeliverRoutes, webhookMerchantRoutes } from './routes.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { Events } from '../events/feature.js';
@@ -75,3 +78,39 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** Webhook endpoints and the delivery worker (started by createServer). */
+    webhooks: Webhooks;
+  }
+  interface FeatureOptions {
+    /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
+    webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
+  }
+}
+
+export const webhooksFeature = defineFeature({
+  name: 'webhooks',
+  needs: ['store', 'box', 'config', 'log', 'now', 'identity', 'options', 'events'],
+  provides: ['webhooks'],
+  create({ store, box, config, log, now, identity, options, events }) {
+    const webhooks = createWebhooks({
+      store,
+      events,
+      box,
+      sandbox: config.sandbox ?? false,
+      log,
+      ...(now === undefined ? {} : { now }),
+      ...options.webhooks,
+      worker: { leaseMs: (config.webhookLeaseSeconds ?? 10) * 1000, identity, ...options.webhooks?.worker },
+    });
+    return { webhooks, close: () => webhooks.close() };
+  },
+  /** Every merchant's webhook endpoints with their health. */
+  admin: ({ webhooks }) => webhooks.admin,
+  // After the events routes: redelivery takes their body example.
+  merchantRoutes: [eventRedeliverRoutes, webhookMerchantRoutes],
+  adminRoutes: [webhookAdminRoutes],
+  start: ({ webhooks }) => webhooks.worker.start(),
+});

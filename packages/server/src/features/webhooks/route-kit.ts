@@ -7,7 +7,7 @@ export { BASE_ERRORS, MerchantQuery, ok, okPage, send, WRITE_ERRORS } from '../.
 
 /** What the events and webhook-endpoint routes need beyond the common route context. */
 export interface WebhookRouteContext extends RouteContext {
-  webhooks?: Webhooks | undefined;
+  webhooks: Webhooks;
   idempotency?: AdminIdempotency | undefined;
 }
 

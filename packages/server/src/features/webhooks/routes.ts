@@ -56,7 +56,6 @@ const Redelivered = Type.Object(
  */
 export async function eventRedeliverRoutes(app: TypedApp, ctx: WebhookRouteContext): Promise<void> {
   const webhooks = ctx.webhooks;
-  if (webhooks === undefined) return;
   const merchantOf = merchantScope(app, ctx, '{"endpointId": "we_…"}');
 
   app.post(
@@ -99,7 +98,6 @@ export async function eventRedeliverRoutes(app: TypedApp, ctx: WebhookRouteConte
  */
 export async function webhookMerchantRoutes(app: TypedApp, ctx: WebhookRouteContext): Promise<void> {
   const webhooks = ctx.webhooks;
-  if (webhooks === undefined) return;
   for (const metric of webhooks.metrics.collectors() as (Metric & { name: string })[]) {
     if (ctx.metrics.registry.getSingleMetric(metric.name) === undefined) ctx.metrics.registry.registerMetric(metric);
   }

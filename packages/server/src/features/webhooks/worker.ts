@@ -77,15 +77,13 @@ export interface WorkerOptions {
  */
 export class WebhookWorker {
   readonly owner: string;
-  readonly #o: Required<
+  readonly #options: Required<
     Omit<WorkerOptions, 'store' | 'box' | 'sender' | 'now' | 'metrics' | 'log' | 'wakeups' | 'identity'>
   > &
     WorkerOptions;
   readonly #serving = new Map<string, Promise<void>>();
   /** Endpoints served right now per merchant (the fair share's count). */
   readonly #perMerchant = new Map<string, number>();
-  readonly #heartbeats = new Set<NodeJS.Timeout>();
-  #crashed = false;
   #subscription: { stop(): Promise<void> } | undefined;
   /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
   #wakes = 0;
@@ -97,7 +95,7 @@ export class WebhookWorker {
   #again = false;
 
   constructor(opts: WorkerOptions) {
-    this.#o = {
+    this.#options = {
       pollMs: 250,
       timeoutMs: 10_000,
       leaseMs: 10_000,
@@ -112,14 +110,14 @@ export class WebhookWorker {
 
   start(): void {
     this.#stopping = false;
-    this.#subscription ??= this.#o.wakeups?.(() => this.wake());
+    this.#subscription ??= this.#options.wakeups?.(() => this.wake());
     const loop = () => {
       this.#timer = setTimeout(() => {
         this.tick().then(loop, (err: Error) => {
-          this.#o.log.warn(`webhook worker: ${err.message}`);
+          this.#options.log.warn(`webhook worker: ${err.message}`);
           loop();
         });
-      }, this.#o.pollMs);
+      }, this.#options.pollMs);
       this.#timer.unref();
     };
     loop();
@@ -135,7 +133,7 @@ export class WebhookWorker {
     const run = () => {
       this.#wakeTimer = undefined;
       this.#lastWake = performance.now();
-      this.tick().catch((err: Error) => this.#o.log.warn(`webhook worker: ${err.message}`));
+      this.tick().catch((err: Error) => this.#options.log.warn(`webhook worker: ${err.message}`));
     };
     const wait = this.#lastWake + WAKE_SPACING_MS - performance.now();
     if (wait <= 0) {
@@ -156,24 +154,7 @@ export class WebhookWorker {
     await this.#subscription?.stop();
     this.#subscription = undefined;
     await this.#ticking?.catch(() => undefined);
-    await Promise.allSettled([...this.#serving.values()]);
-  }
-
-  /**
-   * Tests: stops as a process killed with SIGKILL would: no more sends, renewals or releases, and
-   * nothing recorded for the sends in flight. Its leases stay until they expire.
-   */
-  crash(): void {
-    this.#crashed = true;
-    this.#stopping = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    clearTimeout(this.#wakeTimer);
-    this.#wakeTimer = undefined;
-    for (const h of this.#heartbeats) clearInterval(h);
-    this.#heartbeats.clear();
-    void this.#subscription?.stop();
-    this.#subscription = undefined;
+    await this.settled();
   }
 
   /** Endpoints served right now by this worker. */
@@ -197,24 +178,20 @@ export class WebhookWorker {
     return this.#ticking;
   }
 
-  /** Tests: ticks until nothing is due or being sent. */
-  async drain(maxRounds = 100): Promise<void> {
-    for (let i = 0; i < maxRounds; i++) {
-      const claimed = await this.tick();
-      await Promise.allSettled([...this.#serving.values()]);
-      if (claimed === 0 && this.#serving.size === 0) return;
-    }
+  /** Resolves when the endpoints served now are done (each send is bounded by the timeout). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#serving.values()]);
   }
 
   async #claimAndServe(): Promise<number> {
-    const free = this.#o.maxEndpoints - this.#serving.size;
+    const free = this.#options.maxEndpoints - this.#serving.size;
     if (free <= 0 || this.#stopping) return 0;
     const claimed = await this.claimFair(free);
     for (const { id, merchantId } of claimed) {
       const wakes = this.#wakes;
       this.#perMerchant.set(merchantId, (this.#perMerchant.get(merchantId) ?? 0) + 1);
       const serving = this.#serve(id)
-        .catch((err: Error) => this.#o.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
+        .catch((err: Error) => this.#options.log.warn(`webhook worker: endpoint ${id}: ${err.message}`))
         .finally(() => {
           this.#serving.delete(id);
           const left = (this.#perMerchant.get(merchantId) ?? 1) - 1;
@@ -243,14 +220,14 @@ export class WebhookWorker {
    * then finds the lease taken.
    */
   async claimFair(limit: number): Promise<{ id: string; merchantId: string }[]> {
-    const { store } = this.#o;
-    const cap = this.#o.maxPerMerchant;
-    const now = new Date(this.#o.now()).toISOString();
-    const until = new Date(this.#o.now() + this.#o.leaseMs).toISOString();
+    const { store } = this.#options;
+    const cap = this.#options.maxPerMerchant;
+    const now = new Date(this.#options.now()).toISOString();
+    const until = new Date(this.#options.now() + this.#options.leaseMs).toISOString();
     const busy = [...this.#serving.keys()];
     const full = [...this.#perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
     // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
-    const earlier = this.#o.identity === undefined ? undefined : earlierRunPrefix(this.#o.identity);
+    const earlier = this.#options.identity === undefined ? undefined : earlierRunPrefix(this.#options.identity);
     /** The lease is free: none, expired, or an earlier run's (`p`: the table's alias and a dot, or ''). */
     const leaseFree = (p: string) => {
       const until = sql.ref(`${p}lease_expires_at`);
@@ -338,10 +315,10 @@ export class WebhookWorker {
    */
   async #renew(endpointId: string, lease: Lease, force = false): Promise<boolean> {
     if (lease.lost) return false;
-    if (!force && this.#o.now() < lease.until - this.#o.leaseMs / 2) return true;
-    lease.until = this.#o.now() + this.#o.leaseMs;
+    if (!force && this.#options.now() < lease.until - this.#options.leaseMs / 2) return true;
+    lease.until = this.#options.now() + this.#options.leaseMs;
     const until = new Date(lease.until).toISOString();
-    const r = await this.#o.store.writeTransaction((trx) =>
+    const r = await this.#options.store.writeTransaction((trx) =>
       trx
         .updateTable('webhook_endpoints')
         .set({ lease_expires_at: until })
@@ -354,7 +331,7 @@ export class WebhookWorker {
   }
 
   async #release(endpointId: string): Promise<void> {
-    await this.#o.store.writeTransaction((trx) =>
+    await this.#options.store.writeTransaction((trx) =>
       trx
         .updateTable('webhook_endpoints')
         .set({ lease_owner: null, lease_expires_at: null })
@@ -365,19 +342,18 @@ export class WebhookWorker {
   }
 
   async #serve(endpointId: string): Promise<void> {
-    const { db } = this.#o.store;
+    const { db } = this.#options.store;
     // Claimed just now, for leaseMs.
-    const lease: Lease = { until: this.#o.now() + this.#o.leaseMs, lost: false };
+    const lease: Lease = { until: this.#options.now() + this.#options.leaseMs, lost: false };
     const heartbeat = setInterval(
       () => {
         this.#renew(endpointId, lease, true).catch((err: Error) =>
-          this.#o.log.warn(`webhook worker: renewing the lease of ${endpointId}: ${err.message}`),
+          this.#options.log.warn(`webhook worker: renewing the lease of ${endpointId}: ${err.message}`),
         );
       },
-      Math.max(500, Math.floor(this.#o.leaseMs / 3)),
+      Math.max(500, Math.floor(this.#options.leaseMs / 3)),
     );
     heartbeat.unref();
-    this.#heartbeats.add(heartbeat);
     try {
       while (!this.#stopping) {
         const endpoint = await db
@@ -386,7 +362,7 @@ export class WebhookWorker {
           .where('id', '=', endpointId)
           .executeTakeFirst();
         if (endpoint === undefined || endpoint.disabled === 1 || endpoint.lease_owner !== this.owner) return;
-        const now = new Date(this.#o.now()).toISOString();
+        const now = new Date(this.#options.now()).toISOString();
         const due = await db
           .selectFrom('webhook_deliveries')
           .selectAll()
@@ -395,7 +371,7 @@ export class WebhookWorker {
           .where('next_attempt_at', '<=', now)
           .orderBy('sequence')
           .orderBy('created_at')
-          .limit(this.#o.batch)
+          .limit(this.#options.batch)
           .execute();
         if (due.length === 0) return;
         const events = new Map(
@@ -410,7 +386,7 @@ export class WebhookWorker {
         const secrets = this.#secrets(endpoint);
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
         // again (same webhook-id); a round's attempts are all recorded before the next round reads.
-        const recorder = new AttemptRecorder(this.#o.store, this.#o.recordEvery);
+        const recorder = new AttemptRecorder(this.#options.store, this.#options.recordEvery);
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;
@@ -418,25 +394,23 @@ export class WebhookWorker {
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
             const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
-            if (this.#crashed) return;
             if (attemptSucceeded(rec.result)) recorder.success(rec);
             else if ((await recorder.failure(rec)) === 'disabled') return;
           }
         } finally {
-          if (!this.#crashed) await recorder.settle();
+          await recorder.settle();
         }
       }
     } finally {
       clearInterval(heartbeat);
-      this.#heartbeats.delete(heartbeat);
-      if (!this.#crashed) await this.#release(endpointId).catch(() => undefined);
+      await this.#release(endpointId).catch(() => undefined);
     }
   }
 
   #secrets(endpoint: WebhookEndpointTable): string[] {
-    const { box } = this.#o;
+    const { box } = this.#options;
     const secrets = [box.open(endpoint.secret_sealed, secretOwner(endpoint.id)).toString('utf8')];
-    const nowIso = new Date(this.#o.now()).toISOString();
+    const nowIso = new Date(this.#options.now()).toISOString();
     if (
       endpoint.previous_secret_sealed !== null &&
       endpoint.previous_secret_expires_at !== null &&
@@ -453,11 +427,11 @@ export class WebhookWorker {
     delivery: WebhookDeliveryTable,
     body: string,
   ): Promise<AttemptRecord> {
-    const startedMs = this.#o.now();
+    const startedMs = this.#options.now();
     const timestamp = Math.floor(startedMs / 1000);
     const headers = webhookHeaders(secrets, delivery.event_id, timestamp, body);
-    const result = await this.#o.sender.send(endpoint.url, headers, body, this.#o.timeoutMs);
-    this.#o.metrics.observe(endpoint.id, result, startedMs - Date.parse(delivery.created_at));
-    return { endpoint, delivery, result, startedMs, now: this.#o.now() };
+    const result = await this.#options.sender.send(endpoint.url, headers, body, this.#options.timeoutMs);
+    this.#options.metrics.observe(endpoint.id, result, startedMs - Date.parse(delivery.created_at));
+    return { endpoint, delivery, result, startedMs, now: this.#options.now() };
   }
 }

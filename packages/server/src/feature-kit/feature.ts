@@ -1,0 +1,135 @@
+import type { AdminRoutes } from '../admin/scope.js';
+import type { MerchantServices } from '../auth/ports.js';
+import type { Caches } from '../cache/caches.js';
+import type { InstanceIdentity } from '../cluster/instance.js';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { FastRoute } from '../http/fast-path.js';
+import type { AdminIdempotency } from '../http/idempotency.js';
+import type { RouteContext, TypedApp } from '../http/route-context.js';
+import type { Store } from '../store/store.js';
+
+/** The configuration the services read (createServices takes less than a full Config). */
+export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
+  Partial<
+    Pick<
+      Config,
+      | 'masterKeyPrevious'
+      | 'redisUrl'
+      | 'redisPrefix'
+      | 'autoMigrate'
+      | 'databaseSchema'
+      | 'databasePoolSize'
+      | 'databaseTimeoutMs'
+      | 'publicUrl'
+      | 'sandbox'
+      | 'host'
+      | 'port'
+      | 'webhookLeaseSeconds'
+      | 'instanceId'
+    >
+  >;
+
+/**
+ * Everything a feature can need, by name. The kernel's part is written here; each feature adds
+ * what it provides from its own feature.ts (`declare module`), so a new provision is typed where
+ * it is made and nowhere else.
+ */
+export interface Provisions {
+  config: ServicesConfig;
+  store: Store;
+  box: SecretBox;
+  caches: Caches;
+  log: { warn(msg: string): void; info(msg: string): void };
+  /** The clock tests move; undefined: Date.now. */
+  now: (() => number) | undefined;
+  /** Who this process is in the leases it holds (cluster/instance.ts). */
+  identity: InstanceIdentity;
+  /** Where checkout page links point: HOSTPAY_PUBLIC_URL, else the address the server listens on. */
+  publicBaseUrl: () => string;
+  /** createServices' options meant for one feature (timings, DNS in tests). */
+  options: FeatureOptions;
+}
+
+/** createServices' options that belong to one feature, added by that feature (`declare module`). */
+// biome-ignore lint/suspicious/noEmptyInterface: features merge their options into it.
+export interface FeatureOptions {}
+
+/** What createServices makes before any feature, in this order of names. */
+export const KERNEL_PROVISIONS = [
+  'config',
+  'store',
+  'box',
+  'caches',
+  'log',
+  'now',
+  'identity',
+  'publicBaseUrl',
+  'options',
+] as const satisfies readonly (keyof Provisions)[];
+
+export type ProvisionName = keyof Provisions;
+export type KernelName = (typeof KERNEL_PROVISIONS)[number];
+/** What the features provide: the services' feature fields and what the app's routes get. */
+export type FeatureProvisions = Omit<Provisions, KernelName>;
+
+/** The route context of a feature's merchant and public routes: the common one plus its provisions. */
+export type FeatureRouteContext<N extends ProvisionName = never> = RouteContext &
+  Pick<FeatureProvisions, Exclude<N, KernelName>> & {
+    /** Idempotency-Key bookkeeping, shared with the admin API; absent without it. */
+    idempotency?: AdminIdempotency | undefined;
+  };
+
+/**
+ * One feature, declared in its folder's feature.ts and registered in features/index.ts.
+ * `needs` and `provides` are provision names; createServices makes features in an order where
+ * every need is provided first and fails at start-up, naming both, when one is not.
+ */
+export interface Feature<N extends ProvisionName = never, P extends ProvisionName = never, A extends object = object> {
+  name: string;
+  needs: readonly N[];
+  provides: readonly P[];
+  /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
+  create?: (deps: Pick<Provisions, N>) => Pick<Provisions, P> & { close?: () => Promise<void> | void };
+  /** Operator operations, spread into the services' `admin` (the admin API, the CLI). */
+  admin?: (deps: Pick<Provisions, N | P>) => A;
+  /** Public and merchant HTTP routes. */
+  merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<N | P>) => Promise<void>)[];
+  /** Operator routes under /admin/v1; they get the operator operations. */
+  adminRoutes?: readonly AdminRoutes<A>[];
+  /** Cached merchant reads also answered before Fastify (http/fast-path.ts), each standing for a merchant route. */
+  fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  /** Starts background work (createServer, unless told not to); the feature's `close` stops it. */
+  start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
+}
+
+/** Keeps a descriptor's own types (needs, provides, operations) for the registration list. */
+export function defineFeature<
+  const N extends ProvisionName = never,
+  const P extends ProvisionName = never,
+  A extends object = object,
+>(feature: Feature<N, P, A>): Feature<N, P, A> {
+  return feature;
+}
+
+/**
+ * Any registered feature, as the composition walks them. Each feature's own functions take less
+ * than these parameters offer (its needs out of every provision), so any descriptor fits.
+ */
+export interface AnyFeature {
+  name: string;
+  needs: readonly ProvisionName[];
+  provides: readonly ProvisionName[];
+  create?: (deps: Provisions) => Partial<Provisions> & { close?: () => Promise<void> | void };
+  admin?: (deps: Provisions) => object;
+  merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<ProvisionName>) => Promise<void>)[];
+  adminRoutes?: readonly AdminRoutes<never>[];
+  fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  start?: (provided: FeatureProvisions) => void;
+}
+
+/** The operator operations of a list of features, as one object type. */
+export type AdminOf<F> = UnionToIntersection<
+  F extends { admin?: ((deps: never) => infer A) | undefined } ? (A extends object ? A : never) : never
+>;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,0 +1,13 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { grantAdminRoutes } from './grant-routes.js';
+import { keyAdminRoutes } from './routes.js';
+import { keyAdmin } from './service.js';
+
+/** API keys and the grants that let a platform key act for other merchants. */
+export const keysFeature = defineFeature({
+  name: 'keys',
+  needs: ['store', 'box', 'caches'],
+  provides: [],
+  admin: keyAdmin,
+  adminRoutes: [keyAdminRoutes, grantAdminRoutes],
+});

@@ -1,0 +1,5 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { tokenRoutes } from './routes.js';
+
+/** POST /api/v1/auth/token; the signing key is the kernel's (loaded by createServices). */
+export const tokensFeature = defineFeature({ name: 'tokens', needs: [], provides: [], merchantRoutes: [tokenRoutes] });

@@ -1,0 +1,15 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { walletFastRoutes, walletMerchantRoutes } from './merchant-routes.js';
+import { walletAdminRoutes } from './routes.js';
+import { walletAdmin } from './service.js';
+
+/** Wallets: the merchant's wallet list (also on the fast path) and the operators' wallet operations. */
+export const walletsFeature = defineFeature({
+  name: 'wallets',
+  needs: ['store', 'box', 'caches'],
+  provides: [],
+  admin: walletAdmin,
+  merchantRoutes: [walletMerchantRoutes],
+  fastRoutes: [walletFastRoutes],
+  adminRoutes: [walletAdminRoutes],
+});
