@@ -1,7 +1,7 @@
 import { parseAmount } from '@hostpay/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { ValueError } from '@sinclair/typebox/errors';
-import { ISO_TIME_HELP } from '../admin/deps.js';
+import { ISO_TIME_HELP } from './iso-time.js';
 import { HostpayError } from '../errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isoTime } from '../admin/deps.js';
+import { isoTime } from './iso-time.js';
 import { bodyError, partError, queryError } from './validation-errors.js';
 
 // TypeBox refuses every value of a format it does not know. `date-time` in a request is the
