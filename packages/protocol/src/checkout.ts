@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKOUT_STATUS_VALUES } from './checkout-status.js';
+import { DECIMAL_FORMAT } from './schemas.js';
 
 /**
  * The hosted checkout on the wire (spec/checkout.md, "Checkout object"). Amounts are exact
  * decimals written as JSON number literals, as everywhere in hostpay.
  */
-const Amount = (description: string) => Type.Number({ description: `${description} (exact decimal)` });
+const Amount = (description: string) =>
+  Type.Number({ format: DECIMAL_FORMAT, description: `${description} (exact decimal)` });
 const Time = (description: string) => Type.String({ format: 'date-time', description });
 
 export const PaymentOption = Type.Object(
@@ -84,7 +86,7 @@ export type Checkout = Static<typeof Checkout>;
 /** The create body. Amounts may be JSON numbers or strings: both are read exactly. */
 export const CreateCheckoutBody = Type.Object(
   {
-    amount: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], {
+    amount: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number({ format: DECIMAL_FORMAT })], {
       description:
         'positive decimal, at most 18 fractional digits, at most 10^15; a JSON number or a string, read exactly either way',
     }),
@@ -124,7 +126,7 @@ export const SimulatePaymentBody = Type.Object(
     asset: Type.String({ minLength: 1, maxLength: 12 }),
     chain: Type.String({ minLength: 1, maxLength: 12 }),
     amount: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number()], {
+      Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number({ format: DECIMAL_FORMAT })], {
         description: 'default: what is still due on that option',
       }),
     ),

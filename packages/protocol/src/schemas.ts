@@ -7,9 +7,19 @@ import { ERROR_CODES } from './errors.js';
  * Field names and types are fixed by spec/interface.md; additions are optional fields only.
  */
 
+/**
+ * The `format` of every JSON number that holds an exact decimal: OpenAPI has no decimal type, so
+ * generators and readers can tell these from binary floats only by it (docs/api.md, "Decimals").
+ * TypeBox and Ajv check no format on numbers; the document's readers are what it is for.
+ */
+export const DECIMAL_FORMAT = 'decimal';
+
 /** A JSON number written from an exact decimal (up to 18 fractional digits, no exponent). */
 export const ExactNumber = (description: string) =>
-  Type.Number({ description: `${description} Exact decimal written as a JSON number literal; parse it losslessly.` });
+  Type.Number({
+    format: DECIMAL_FORMAT,
+    description: `${description} Exact decimal written as a JSON number literal; parse it losslessly.`,
+  });
 
 export const Envelope = <T extends TSchema>(result: T, name: string) =>
   Type.Object(

@@ -1,5 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { createHmac } from 'node:crypto';
+import { Checkout } from './checkout.js';
+import { ExactNumber } from './schemas.js';
 
 /**
  * Events and webhooks on the wire (spec/checkout.md, "Events and webhooks"), signed as Standard
@@ -91,6 +93,72 @@ export const WebhookEndpoint = Type.Object(
   { additionalProperties: false },
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+/** `data.object` of a `wallet.balance_changed` event: the posting and the balances after it. */
+export const WalletBalanceChange = Type.Object(
+  {
+    walletId: Type.String(),
+    postingId: Type.String(),
+    kind: Type.Union([Type.Literal('credit'), Type.Literal('debit'), Type.Literal('freeze'), Type.Literal('unfreeze')]),
+    amount: ExactNumber('The posting.'),
+    balance: ExactNumber('The balance after it.'),
+    freezeAmount: ExactNumber('The frozen part after it.'),
+    checkoutId: Type.Optional(
+      Type.String({ description: "the checkout whose settlement this is (chk_…); a settlement's credit only" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `data.object` of a `test.ping` event. */
+export const TestPing = Type.Object(
+  {
+    endpointId: Type.String({ description: 'we_…: the endpoint the test was sent to' }),
+    url: Type.String(),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export type EventType = (typeof EVENT_TYPE_VALUES)[number];
+
+/**
+ * What each event type carries as `data.object` and when it is written (docs/webhooks.md):
+ * the OpenAPI document's `webhooks` section is built from this, one entry per type.
+ */
+export const EVENT_OBJECTS: Record<EventType, { object: TSchema; name: string; when: string }> = {
+  'checkout.created': { object: Checkout, name: 'Checkout', when: 'a checkout was created' },
+  'checkout.underpaid': {
+    object: Checkout,
+    name: 'Checkout',
+    when: "a payment arrived, less than due (beyond the merchant's tolerance)",
+  },
+  'checkout.processing': { object: Checkout, name: 'Checkout', when: 'enough was paid; waiting for confirmations' },
+  'checkout.settled': { object: Checkout, name: 'Checkout', when: 'paid and confirmed; the wallet was credited' },
+  'checkout.expired': { object: Checkout, name: 'Checkout', when: 'the checkout expired unpaid' },
+  'checkout.canceled': { object: Checkout, name: 'Checkout', when: 'the merchant canceled it' },
+  'checkout.needs_review': {
+    object: Checkout,
+    name: 'Checkout',
+    when: 'an operator must look at it (paid late, overpaid, …)',
+  },
+  'checkout.invalid': { object: Checkout, name: 'Checkout', when: 'an operator rejected it' },
+  'wallet.balance_changed': {
+    object: WalletBalanceChange,
+    name: 'WalletBalanceChange',
+    when: "a ledger posting changed a wallet: a settlement's credit, or an operator's credit, debit, freeze or unfreeze",
+  },
+  'webhook_endpoint.disabled': {
+    object: WebhookEndpoint,
+    name: 'WebhookEndpoint',
+    when: 'one of your endpoints was disabled (it answered 410, or 5 days of failures); sent to your other endpoints',
+  },
+  'test.ping': {
+    object: TestPing,
+    name: 'TestPing',
+    when: 'only from POST …/webhook-endpoints/{id}/test, only to that endpoint',
+  },
+};
 
 export const WebhookAttempt = Type.Object(
   {

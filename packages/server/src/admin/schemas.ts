@@ -1,4 +1,6 @@
+import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_PAGE, MAX_PAGE } from './pagination.js';
 import { SECURITY } from '../http/route-schemas.js';
 
 /**
@@ -13,20 +15,37 @@ export const Id = (what: string) =>
 
 export const IdParams = (what: string) => Type.Object({ id: Id(what) }, { additionalProperties: false });
 
-/** `limit` and `cursor` (query values are strings: nothing is coerced). */
+/** `limit` and `cursor`; `limit` arrives as text and is read as an integer (http/validator.ts). */
 export const PageQuery = {
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'page size, 1 to 200 (default 50)' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      description: `page size, 1 to ${MAX_PAGE} (default ${DEFAULT_PAGE})`,
+    }),
+  ),
   cursor: Type.Optional(
     Type.String({ minLength: 1, maxLength: 512, description: 'the nextCursor of the previous page, unchanged' }),
   ),
 };
 
-export function pageOf(q: { limit?: string; cursor?: string }): {
+export function pageOf(q: { limit?: number; cursor?: string }): {
   limit: number | undefined;
   cursor: string | undefined;
 } {
-  return { limit: q.limit === undefined ? undefined : Number(q.limit), cursor: q.cursor };
+  return { limit: q.limit, cursor: q.cursor };
 }
+
+/** A checkout status filter: one of the contract's statuses (an enum in the document). */
+export const CheckoutStatusQuery = (description: string) =>
+  Type.Union(
+    CHECKOUT_STATUS_VALUES.map((s) => Type.Literal(s)),
+    { description },
+  );
+
+/** A time filter: a full RFC 3339 time with an offset (`format: date-time`, checked by http/validator.ts). */
+export const TimeQuery = (description: string) =>
+  Type.String({ format: 'date-time', maxLength: 64, description: `${description}, e.g. 2027-01-01T00:00:00Z` });
 
 export const Query = <P extends Record<string, TSchema>>(props: P) =>
   Type.Object(props, { additionalProperties: false });

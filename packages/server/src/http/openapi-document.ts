@@ -63,3 +63,35 @@ function shapeOf(schema: JsonObject): string {
   const { $id: _id, description: _description, ...rest } = schema;
   return JSON.stringify(rest);
 }
+
+/**
+ * TypeBox writes a union of string literals (a checkout's status) as `anyOf` of one-value
+ * schemas; generators and Swagger UI read `enum` as a list of choices (a dropdown, a literal
+ * union), so such a union becomes one `{type: string, enum}` keeping its description.
+ */
+export function collapseStringEnums(doc: JsonObject): void {
+  const visit = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isObject(node)) return node;
+    for (const [k, v] of Object.entries(node)) node[k] = visit(v);
+    const values = Array.isArray(node.anyOf) ? node.anyOf.map(singleString) : [];
+    if (values.length === 0 || values.some((v) => v === undefined)) return node;
+    const { anyOf: _anyOf, ...rest } = node;
+    return { type: 'string', enum: values as string[], ...rest };
+  };
+  if (isObject(doc.components)) doc.components = visit(doc.components);
+  if (isObject(doc.paths)) doc.paths = visit(doc.paths);
+  if (isObject(doc.webhooks)) doc.webhooks = visit(doc.webhooks);
+}
+
+/** The one string a schema allows when it is just `{type: string, const}` or `{type: string, enum: [x]}`. */
+function singleString(schema: Json): string | undefined {
+  if (!isObject(schema) || schema.type !== 'string') return undefined;
+  const keys = Object.keys(schema).sort().join(',');
+  if (keys === 'const,type' && typeof schema.const === 'string') return schema.const;
+  if (keys === 'enum,type' && Array.isArray(schema.enum) && schema.enum.length === 1) {
+    const [only] = schema.enum;
+    return typeof only === 'string' ? only : undefined;
+  }
+  return undefined;
+}

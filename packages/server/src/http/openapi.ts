@@ -12,7 +12,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
 import { JSON_UTF8 } from './envelope.js';
-import { markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
+import { addWebhooks } from './openapi-webhooks.js';
+import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas themselves, so it cannot drift from
@@ -127,6 +128,8 @@ export async function registerOpenApi(
         'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
       ) as Parameters<typeof markOptionalBodies>[0];
       markOptionalBodies(doc);
+      addWebhooks(doc);
+      collapseStringEnums(doc);
       referenceNamedSchemas(doc);
       return doc;
     },

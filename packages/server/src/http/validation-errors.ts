@@ -1,6 +1,7 @@
 import { parseAmount } from '@hostpay/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { ValueError } from '@sinclair/typebox/errors';
+import { ISO_TIME_HELP } from './iso-time.js';
 import { HostpayError } from '../errors.js';
 
 /**
@@ -47,7 +48,7 @@ export function queryError(schema: TSchema, query: unknown, first: ValueError | 
     );
   }
   const prop = Object.hasOwn(props, name) ? props[name] : undefined;
-  const expected = prop ? describeString(prop) : 'a valid value';
+  const expected = prop ? describeValue(prop) : 'a valid value';
   return new HostpayError('INVALID_QUERY', `query parameter \`${name}\` is invalid: expected ${expected}`, {
     parameter: name,
   });
@@ -79,6 +80,16 @@ export function partError(part: 'headers' | 'params', schema: TSchema, first: Va
 function parseAmountReason(text: string): string {
   const check = parseAmount(text);
   return check.ok ? 'is invalid' : check.reason;
+}
+
+/** What a query parameter takes, in words: a range of whole numbers, a list of values, a time or text. */
+function describeValue(schema: TSchema): string {
+  if (schema.type === 'integer')
+    return `a whole number from ${String(schema.minimum ?? 'any')} to ${String(schema.maximum ?? 'any')}`;
+  const choices = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]).map((s) => s.const) : [];
+  if (choices.length > 0 && choices.every((c) => typeof c === 'string')) return `one of ${choices.join(', ')}`;
+  if (schema.format === 'date-time') return ISO_TIME_HELP;
+  return describeString(schema);
 }
 
 function describeString(schema: TSchema): string {

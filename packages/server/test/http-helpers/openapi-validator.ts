@@ -11,9 +11,16 @@ import type { LightMyRequestResponse } from 'fastify';
  */
 export interface OpenApiDoc {
   paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, WebhookOperation>>;
   components: { schemas: Record<string, Schema> };
 }
 type Schema = Record<string, unknown>;
+export interface WebhookOperation {
+  operationId: string;
+  parameters: { in: string; name: string; required?: boolean }[];
+  requestBody: { required: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, unknown>;
+}
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 }
@@ -38,7 +45,11 @@ function rebase(schema: unknown): unknown {
 const mediaType = (contentType: string) => contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
 
 export class ResponseValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
+  // `decimal` marks the JSON numbers that hold exact decimals (protocol DECIMAL_FORMAT).
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: true })).addFormat('decimal', {
+    type: 'number',
+    validate: Number.isFinite,
+  });
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(readonly doc: OpenApiDoc) {
@@ -48,6 +59,14 @@ export class ResponseValidator {
 
   operation(method: string, path: string): Operation | undefined {
     return this.doc.paths[path]?.[method.toLowerCase()];
+  }
+
+  /** What is wrong with `value` as an instance of the component schema `name`; [] if nothing. */
+  schemaProblems(name: string, value: unknown): string[] {
+    const validate = this.ajv.getSchema(BASE + name);
+    if (validate === undefined) return [`${name}: no such component`];
+    if (validate(value)) return [];
+    return [`${name}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`];
   }
 
   /** What is wrong with `res` as an answer of `method path` (a documented path template); [] if nothing. */

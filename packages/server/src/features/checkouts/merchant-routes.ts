@@ -2,7 +2,14 @@ import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody } fro
 import { Type } from '@sinclair/typebox';
 import type { AdminIdempotency } from '../../http/idempotency.js';
 import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../http/merchant-scope.js';
-import { IdempotencyHeaders, IdParams, PageQuery, pageOf } from '../../admin/schemas.js';
+import {
+  CheckoutStatusQuery,
+  IdempotencyHeaders,
+  IdParams,
+  PageQuery,
+  pageOf,
+  TimeQuery,
+} from '../../admin/schemas.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { envelopeJson, successBody, successPageBody } from '../../http/success-body.js';
@@ -78,10 +85,10 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
           {
             ...MerchantQuery,
             ...PageQuery,
-            status: Type.Optional(Type.String({ maxLength: 20, description: 'one status' })),
+            status: Type.Optional(CheckoutStatusQuery('one status')),
             orderId: Type.Optional(Type.String({ maxLength: 64 })),
-            createdFrom: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, inclusive' })),
-            createdTo: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601, exclusive' })),
+            createdFrom: Type.Optional(TimeQuery('created at or after (inclusive)')),
+            createdTo: Type.Optional(TimeQuery('created before (exclusive)')),
           },
           { additionalProperties: false },
         ),

@@ -1,9 +1,21 @@
-import { Checkout } from '@hostpay/protocol';
+import { Checkout, DECIMAL_FORMAT } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { ok, send } from '../../http/merchant-scope.js';
 import { auditOf, type AdminRouteContext } from '../../admin/reply.js';
 import { Page } from '../../admin/views.js';
-import { DecimalString, Id, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
+import {
+  CheckoutStatusQuery,
+  DecimalString,
+  Id,
+  IdParams,
+  NoBody,
+  pageOf,
+  PageQuery,
+  Query,
+  READ,
+  TimeQuery,
+  WRITE,
+} from '../../admin/schemas.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
@@ -21,7 +33,7 @@ const TransferView = Type.Object(
     index: Type.Integer(),
     toAddress: Type.String(),
     asset: Type.String(),
-    amount: Type.Number({ description: 'exact decimal' }),
+    amount: Type.Number({ format: DECIMAL_FORMAT, description: 'exact decimal' }),
     confirmations: Type.Integer(),
     blockTime: Type.Union([Type.String(), Type.Null()]),
     blockHash: Type.Union([Type.String(), Type.Null()]),
@@ -50,7 +62,8 @@ const AdminCheckout = Type.Composite(
   { additionalProperties: false },
 );
 
-const Exact = (description: string) => Type.Number({ description: `${description}; exact decimal` });
+const Exact = (description: string) =>
+  Type.Number({ format: DECIMAL_FORMAT, description: `${description}; exact decimal` });
 const SettlePreview = Type.Object(
   {
     checkoutId: Type.String(),
@@ -266,10 +279,10 @@ export async function checkoutAdminRoutes(
         querystring: Query({
           ...PageQuery,
           merchantId: Type.Optional(Id('merchant')),
-          status: Type.Optional(Type.String({ maxLength: 20 })),
+          status: Type.Optional(CheckoutStatusQuery('one status')),
           orderId: Type.Optional(Type.String({ maxLength: 64 })),
-          createdFrom: Type.Optional(Type.String({ maxLength: 64 })),
-          createdTo: Type.Optional(Type.String({ maxLength: 64 })),
+          createdFrom: Type.Optional(TimeQuery('created at or after')),
+          createdTo: Type.Optional(TimeQuery('created before')),
         }),
         response: { 200: ok(Page(AdminCheckout), 'A page of checkouts.'), ...errorResponses(ERRORS.adminRead) },
       },

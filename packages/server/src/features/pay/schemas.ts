@@ -1,7 +1,9 @@
+import { DECIMAL_FORMAT } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { successSchema } from '../../http/success-body.js';
 
-const Amount = (description: string) => Type.Number({ description: `${description}; exact decimal literal` });
+const Amount = (description: string) =>
+  Type.Number({ format: DECIMAL_FORMAT, description: `${description}; exact decimal literal` });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const PayOptionStatus = Type.Object(

@@ -1,3 +1,4 @@
+import { DECIMAL_FORMAT } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { ISO_TIME_HELP, isoTime } from '../../admin/deps.js';
 import { responses, send, type AdminRouteContext } from '../../admin/reply.js';
@@ -9,6 +10,7 @@ import { MAX_RANGE_DAYS, type StatsAdmin } from './service.js';
 
 const Exact = (description: string) =>
   Type.Number({
+    format: DECIMAL_FORMAT,
     description: `${description}; an exact decimal written as a JSON number literal (read it with an exact parser)`,
   });
 const Rate = (description: string) =>

@@ -13,8 +13,9 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const Health = Type.Object(
   {
     attempts24h: Type.Integer(),
-    successRate24h: Type.Union([Type.Number(), Type.Null()], {
-      description: 'share of the last 24 h of attempts that got a 2xx; null without attempts',
+    // A ratio computed in binary floating point, not an amount: `double`, unlike the decimals.
+    successRate24h: Type.Union([Type.Number({ format: 'double' }), Type.Null()], {
+      description: 'share of the last 24 h of attempts that got a 2xx (a float, 0 to 1); null without attempts',
     }),
     lastSuccessAt: Nullable(Type.String()),
     failingSince: Nullable(Type.String()),
