@@ -4,7 +4,7 @@ import { eventSchemaName } from '../src/http/openapi-webhooks.js';
 import { checkoutCall, configureChains, resultOf } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc, type WebhookOperation } from './http-helpers/openapi-validator.js';
-import { merchantCall, Receiver } from './http-helpers/webhooks.js';
+import { drain, merchantCall, Receiver } from './http-helpers/webhooks.js';
 
 /**
  * The document's OpenAPI 3.1 `webhooks` section: one entry per event type the server writes,
@@ -128,8 +128,8 @@ describe('real deliveries', () => {
     const endpoint = resultOf<{ id: string }>(await merchantCall(fx, fx.demo, 'POST', E, { url: gone.url }));
     expect((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).statusCode).toBe(202);
     // Deliver: the 410 disables the second endpoint, whose `webhook_endpoint.disabled` goes to the first.
-    await fx.services.webhooks.worker.drain();
-    await fx.services.webhooks.worker.drain();
+    await drain(fx.services.webhooks.worker);
+    await drain(fx.services.webhooks.worker);
 
     const types = new Set<string>();
     for (const r of rx.received) {
