@@ -156,6 +156,7 @@ export async function createServices(
     } catch (err) {
       await closeFeatures();
       await shared.close();
+      releaseInstanceId(identity);
       throw err;
     }
     const kernelNames = new Set<string>(KERNEL_PROVISIONS);

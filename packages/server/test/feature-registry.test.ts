@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { INSTANCE_ID_FILE } from '../src/cluster/instance.js';
 import { createServer } from '../src/create-server.js';
 import { loadConfig } from '../src/config.js';
 import { KERNEL_PROVISIONS, type AnyFeature, type ProvisionName } from '../src/feature-kit/feature.js';
@@ -142,6 +143,10 @@ describe('operator operations and background work from the descriptors', () => {
           { generateMasterKey: true, features: [...REGISTERED_FEATURES, clash] },
         ),
       ).rejects.toThrow('feature "clash" has an operator operation "stats", which feature "stats" has too');
+      // What the failed start took is given back: the next start on this data dir has its instance id.
+      const next = await createServices({ dataDir, databaseUrl: '', masterKey: '' });
+      await next.close();
+      expect(next.identity.id).toBe(readFileSync(join(dataDir, INSTANCE_ID_FILE), 'utf8').trim());
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
