@@ -11,6 +11,7 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
+import { sealPlaintextColumns } from './features/master-key/seal-plaintext.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { checkoutService, type CheckoutService } from './features/checkouts/service.js';
@@ -39,6 +40,8 @@ export interface Services {
   admin: AdminServices;
   caches: Caches;
   masterKey: Omit<MasterKeySource, 'key'>;
+  /** Seals and opens what the store keeps sealed (secrets, xpubs, webhook and RPC URLs) under the master key. */
+  box: SecretBox;
   /** Who this process is in the leases it holds (cluster/instance.ts). */
   identity: InstanceIdentity;
   close(): Promise<void>;
@@ -134,6 +137,8 @@ export async function createServices(
       .filter((k) => k.trim() !== '')
       .map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
+    // Rows an earlier release wrote in plain text (migration 011), sealed before anything reads them.
+    await sealPlaintextColumns(store, box);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
     const shared = await createSharedState(
@@ -156,6 +161,7 @@ export async function createServices(
     const checkouts = checkoutService({
       store,
       caches,
+      box,
       sandbox: config.sandbox ?? false,
       publicBaseUrl: () => (config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : listenUrl),
       ...(opts.now === undefined ? {} : { now: opts.now }),
@@ -203,6 +209,7 @@ export async function createServices(
       merchant: createMerchantServices(store, box, caches, tokenKey),
       admin: createAdminServices({ store, box, caches, checkouts, webhooks, evm, now: opts.now, identity }),
       masterKey: masterInfo,
+      box,
       identity,
       async close() {
         stopExpiry();
