@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -18,7 +19,8 @@ import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js'
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, TEST_DATABASE_URL, tempServices, type Dialect, type TempEnv } from './helpers.js';
-import { Receiver } from './http-helpers/webhooks.js';
+import { createFixture } from './http-helpers/fixture.js';
+import { merchantCall, Receiver } from './http-helpers/webhooks.js';
 
 /**
  * Account xpubs and webhook URLs at rest (issue 24, item 6): sealed under the master key, shown
@@ -263,6 +265,53 @@ describe.each(DIALECTS)('xpubs and webhook URLs at rest on %s', (dialect: Dialec
     expect(got.map((r) => JSON.parse(r.body).data.object.url)).toEqual(Array(3).fill(`${rx.url}/tok_…?sig=***`));
     expect(open.mock.calls.filter(([, owner]) => owner === 'webhook-url:we_legacy')).toHaveLength(1);
     open.mockRestore();
+  });
+});
+
+describe('webhook URLs over the merchant API', () => {
+  it('whole in the answer that set it; masked in every other answer, the operator list, the test event and the logs', async () => {
+    const fx = await createFixture({ sandbox: true }, { webhooks: { worker: { pollMs: 60_000 } } });
+    const rx = await Receiver.start();
+    try {
+      const lines: string[] = [];
+      const stream = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+      const logged = { ...fx, app: await fx.buildApp({ logger: { level: 'trace', stream } }) };
+      const E = '/api/v1/cp/webhook-endpoints';
+      const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) => {
+        const res = await merchantCall(logged, fx.demo, method, path, body);
+        expect(res.statusCode, `${method} ${path}: ${res.body}`).toBeLessThan(300);
+        return JSON.parse(res.body).result;
+      };
+      const url = `${rx.url}/${TOKEN}?sig=${QUERY_SECRET}`;
+      const masked = `${rx.url}/tok_…?sig=***`;
+      const created = await call('POST', E, { url });
+      expect(created.url).toBe(url);
+      const id = created.id as string;
+      expect((await call('GET', E)).find((e: { id: string }) => e.id === id).url).toBe(masked);
+      expect((await call('GET', `${E}/${id}`)).url).toBe(masked);
+      expect((await call('PATCH', `${E}/${id}`, { description: 'shop' })).url).toBe(masked);
+      expect((await call('POST', `${E}/${id}/rotate-secret`)).url).toBe(masked);
+      const operators = await fx.services.webhooks.admin.getWebhookEndpoint(id);
+      expect(operators.url).toBe(masked);
+      await call('POST', `${E}/${id}/test`);
+      await fx.services.webhooks.worker.drain();
+      const [ping] = await rx.waitFor(1);
+      expect(ping!.path).toBe(`/hooks/${TOKEN}?sig=${QUERY_SECRET}`);
+      expect(JSON.parse(ping!.body).data.object.url).toBe(masked);
+      // A new URL: whole in that answer, and the next delivery goes there (the cached one is not reused).
+      const moved = `${rx.url}/moved/${TOKEN}X`;
+      expect((await call('PATCH', `${E}/${id}`, { url: moved })).url).toBe(moved);
+      await call('POST', `${E}/${id}/test`);
+      await fx.services.webhooks.worker.drain();
+      expect((await rx.waitFor(2))[1]!.path).toBe(`/hooks/moved/${TOKEN}X`);
+      expect((await call('DELETE', `${E}/${id}`)).url).toBe(`${rx.url}/moved/tok_…`);
+      expect(lines.length).toBeGreaterThan(5);
+      expect(lines.join('')).not.toContain(TOKEN);
+      expect(lines.join('')).not.toContain(QUERY_SECRET);
+    } finally {
+      await rx.close();
+      await fx.close();
+    }
   });
 });
 
