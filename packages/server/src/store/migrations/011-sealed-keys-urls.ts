@@ -1,5 +1,7 @@
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { createBase58check } from '@scure/base';
 import { sql, type Kysely } from 'kysely';
-import { keyFingerprint, keyPreview } from '../../features/catalog/fields.js';
 import { maskWebhookUrl } from '../../outbound/mask-url.js';
 import type { ColumnTypes } from './column-types.js';
 
@@ -37,6 +39,13 @@ export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {
   await db.schema.alterTable('webhook_endpoints').addColumn('url_shown', 'text').execute();
   await scrubCopies(db);
 }
+
+// The store imports no feature: these two are features/catalog/fields.ts's, as of this migration.
+const keyFingerprint = (xpub: string): string =>
+  Buffer.from(ripemd160(sha256(createBase58check(sha256).decode(xpub).subarray(45, 78))).subarray(0, 4)).toString(
+    'hex',
+  );
+const keyPreview = (xpub: string): string => `${xpub.slice(0, 12)}…${xpub.slice(-6)}`;
 
 /** An audit snapshot of a key as new entries write it (catalog/keys.ts): id, fingerprint, preview. */
 function auditedKey(snapshot: Record<string, unknown>): Record<string, unknown> {
