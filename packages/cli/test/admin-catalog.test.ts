@@ -323,7 +323,13 @@ describe('address list', () => {
     for (const checkoutId of ['chk_1', 'chk_2'])
       taken.push(
         await store.writeTransaction((trx) =>
-          allocateAddress(trx, eth, { checkoutId, optionId: `opt_${checkoutId}` }, new Date().toISOString()),
+          allocateAddress(
+            trx,
+            server.services.box,
+            eth,
+            { checkoutId, optionId: `opt_${checkoutId}` },
+            new Date().toISOString(),
+          ),
         ),
       );
     const table = cells(text(await remote('address', 'list', '--chain', 'eth')));

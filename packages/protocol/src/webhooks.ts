@@ -76,7 +76,10 @@ export type WebhookEvent = Static<typeof WebhookEvent>;
 export const WebhookEndpoint = Type.Object(
   {
     id: Type.String({ description: 'we_…' }),
-    url: Type.String(),
+    url: Type.String({
+      description:
+        'whole only in the answers of create and of an update that sets it; elsewhere masked: user info and query values as ***, token-like path segments (16+ characters) cut to their first 4 characters and …',
+    }),
     description: Nullable(Type.String()),
     enabledEvents: Type.Array(Type.String(), { description: 'event types sent to this endpoint; empty: every type' }),
     disabled: Type.Boolean(),

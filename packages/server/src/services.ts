@@ -11,6 +11,7 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
+import { sealPlaintextColumns } from './features/master-key/seal-plaintext.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import {
@@ -35,6 +36,8 @@ export interface Services extends FeatureProvisions {
   admin: AdminServices;
   caches: Caches;
   masterKey: Omit<MasterKeySource, 'key'>;
+  /** Seals and opens what the store keeps sealed (secrets, xpubs, webhook and RPC URLs) under the master key. */
+  box: SecretBox;
   /** Who this process is in the leases it holds (cluster/instance.ts). */
   identity: InstanceIdentity;
   close(): Promise<void>;
@@ -108,6 +111,8 @@ export async function createServices(
       .filter((k) => k.trim() !== '')
       .map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
+    // Rows an earlier release wrote in plain text (migration 011), sealed before anything reads them.
+    await sealPlaintextColumns(store, box);
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
     const shared = await createSharedState(
@@ -174,6 +179,7 @@ export async function createServices(
       merchant: createMerchantServices(store, box, caches, tokenKey),
       admin,
       masterKey: masterInfo,
+      box,
       identity,
       async close() {
         await closeFeatures();

@@ -434,7 +434,13 @@ describe.each(DIALECTS)('catalog admin API on %s', (dialect: Dialect) => {
     const take = async (symbol: string, checkoutId: string) => {
       const chain = await chainRow(symbol);
       return store.writeTransaction((trx) =>
-        allocateAddress(trx, chain, { checkoutId, optionId: `${checkoutId}_opt` }, new Date().toISOString()),
+        allocateAddress(
+          trx,
+          fx.services.box,
+          chain,
+          { checkoutId, optionId: `${checkoutId}_opt` },
+          new Date().toISOString(),
+        ),
       );
     };
     const a = await take('ETH', 'chk_a');

@@ -93,7 +93,8 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
     const endpoint = (id: string, enabled: string, disabled = 0) => ({
       id,
       merchant_id: merchantId,
-      url: 'http://127.0.0.1:9/hook',
+      url_sealed: 'unused',
+      url_shown: 'http://127.0.0.1:9/hook',
       description: null,
       enabled_events: enabled,
       disabled,

@@ -36,7 +36,7 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
     store = await openPostgresStore(TEST_DATABASE_URL, { schema });
     other = await openPostgresStore(TEST_DATABASE_URL, { schema });
     await sql`create table names (name text primary key)`.execute(store.db);
-    await sql`create table account_keys (id text primary key, xpub text not null, next_index integer not null)`.execute(
+    await sql`create table account_keys (id text primary key, xpub_sealed text not null, next_index integer not null)`.execute(
       store.db,
     );
   });
@@ -129,7 +129,9 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
   });
 
   it('index blocks: two instances taking 300 indices of one key at once never take one twice', async () => {
-    await sql`insert into account_keys (id, xpub, next_index) values ('akey_1', 'xpub-1', 5)`.execute(store.db);
+    await sql`insert into account_keys (id, xpub_sealed, next_index) values ('akey_1', 'sealed-1', 5)`.execute(
+      store.db,
+    );
     const chain = { id: 'chn', symbol: 'TRON', family: 'tron', network_type: 'mainnet', account_key_id: 'akey_1' };
     const one = indexBlocks(store.db);
     const two = indexBlocks(other.db);
@@ -137,7 +139,7 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
     const indices = taken.map((t) => t.index);
     expect(new Set(indices).size).toBe(300);
     expect(Math.min(...indices)).toBeGreaterThanOrEqual(5);
-    expect(taken.every((t) => t.keyId === 'akey_1' && t.xpub === 'xpub-1')).toBe(true);
+    expect(taken.every((t) => t.keyId === 'akey_1' && t.xpubSealed === 'sealed-1')).toBe(true);
     const { next_index } = (
       await sql<{ next_index: number }>`select next_index from account_keys where id = 'akey_1'`.execute(store.db)
     ).rows[0]!;

@@ -9,6 +9,7 @@ import * as m007 from './migrations/007-evm-watch.js';
 import * as m008 from './migrations/008-console-sessions.js';
 import * as m009 from './migrations/009-chain-explorer.js';
 import * as m010 from './migrations/010-idempotency-owner.js';
+import * as m011 from './migrations/011-sealed-keys-urls.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: 'console-sessions', up: m008.up },
   { version: 9, name: 'chain-explorer', up: m009.up },
   { version: 10, name: 'idempotency-owner', up: m010.up },
+  { version: 11, name: 'sealed-keys-urls', up: m011.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */
@@ -40,21 +42,23 @@ async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
   if (store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(7426001)`.execute(trx);
 }
 
-export async function migrate(store: Store): Promise<{ applied: number[] }> {
-  if (store.dialect !== 'sqlite') return run(store);
+/** `upTo`: stop after that version (tests build a store as an earlier release left it). */
+export async function migrate(store: Store, opts: { upTo?: number } = {}): Promise<{ applied: number[] }> {
+  const upTo = opts.upTo ?? LATEST_VERSION;
+  if (store.dialect !== 'sqlite') return run(store, upTo);
   // The serving store keeps temporary data in memory (store/sqlite.ts). A migration may build an
   // index over a large table: its sort spills to a temporary file instead, as SQLite's default.
   // (The setting cannot change inside a transaction, so it wraps all of them.)
   const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
   await sql`PRAGMA temp_store = FILE`.execute(store.db);
   try {
-    return await run(store);
+    return await run(store, upTo);
   } finally {
     await sql.raw(`PRAGMA temp_store = ${Number(rows[0]?.temp_store ?? 0)}`).execute(store.db);
   }
 }
 
-async function run(store: Store): Promise<{ applied: number[] }> {
+async function run(store: Store, upTo: number): Promise<{ applied: number[] }> {
   await store.writeTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
@@ -66,7 +70,7 @@ async function run(store: Store): Promise<{ applied: number[] }> {
       .execute();
   });
   const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
+  for (const migration of MIGRATIONS.filter((m) => m.version <= upTo)) {
     const done = await store.writeTransaction(async (trx) => {
       await lock(store, trx as unknown as Kysely<unknown>);
       const row = await trx

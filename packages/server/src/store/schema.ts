@@ -171,8 +171,18 @@ export interface AccountKeyTable {
   id: string;
   family: string;
   network_type: string;
-  /** The key as the operator gave it (xpub/tpub/zpub/vpub); public, never a private key. */
-  xpub: string;
+  /**
+   * The key in its xpub/tpub spelling, sealed (owner `accountKeyOwner(id)`): public in the BIP-32
+   * sense, but whoever holds it links every deposit address. Plaintext only in a row an earlier
+   * release wrote, until the services first open the store (migration 011).
+   */
+  xpub_sealed: string;
+  /** SHA-256 of the xpub/tpub text: the unique lookup (one key, one row, one counter). Null: not sealed yet. */
+  xpub_hash: string | null;
+  /** First 12 and last 6 characters, for the operator's chain views. */
+  xpub_preview: string | null;
+  /** BIP-32 fingerprint (HASH160 of the public key, 4 bytes hex). */
+  xpub_fingerprint: string | null;
   next_index: number;
   created_at: string;
 }
@@ -272,7 +282,10 @@ export interface EventTable {
 export interface WebhookEndpointTable {
   id: string;
   merchant_id: string;
-  url: string;
+  /** The URL, sealed (owner `urlOwner(id)`); plaintext only in a row an earlier release wrote (migration 011). */
+  url_sealed: string;
+  /** The URL masked (outbound/mask-url.ts): what lists, logs and events show. Null: not sealed yet. */
+  url_shown: string | null;
   description: string | null;
   /** JSON array text of event types; '[]' means every type. */
   enabled_events: string;

@@ -5,6 +5,7 @@ import type { Services } from '../../src/services.js';
 import { TRANSITIONS, type CheckoutStatus } from '../../src/features/checkouts/states.js';
 import type { HttpFixture, TestKey } from './fixture.js';
 import { issueToken, signedHeaders } from './requests.js';
+import { sealedKeyColumns } from '../../src/features/catalog/keys.js';
 
 interface AddressVectors {
   chains: { chain: string; network: string; accountXpub: string }[];
@@ -30,7 +31,8 @@ export async function configureChains(services: Services, confirmations = 1): Pr
           id: keyId,
           family: chain.family,
           network_type: 'mainnet',
-          xpub: v.accountXpub,
+          // Sealed as the operator API stores it (catalog/keys.ts).
+          ...sealedKeyColumns(services.box, keyId, v.accountXpub),
           next_index: 0,
           created_at: new Date().toISOString(),
         })

@@ -6,15 +6,24 @@ import type { Db } from '../../store/store.js';
 import type { Insertable } from 'kysely';
 import type { ChainTable, DepositAddressTable } from '../../store/schema.js';
 import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
+import { openXpub, type KeyOpener } from './sealed-key.js';
 
-/** Parsed account keys by id: parsing and the `/0` step cost more than deriving one child. */
+/**
+ * Parsed account keys by row and sealed text: parsing and the `/0` step cost more than deriving
+ * one child, and the box is opened once per key, not per address. A row's xpub never changes (a
+ * new key is a new row); its sealed text does when the master key rotates, which opens it again.
+ */
 const parsed = new LRUCache<string, AccountKey>({ max: 64 });
 
-function accountKey(id: string, xpub: string, family: string, network: string): AccountKey {
-  const cacheId = `${id}|${xpub}`;
+/** Tests and the benchmark: how often a sealed key was opened (a miss of the cache above). */
+export const keyOpens = { count: 0 };
+
+function accountKey(box: KeyOpener, id: string, sealed: string, family: string, network: string): AccountKey {
+  const cacheId = `${id}|${sealed}`;
   let key = parsed.get(cacheId);
   if (key === undefined) {
-    key = parseAccountKey(xpub, family as ChainFamily, network as ChainNetwork);
+    keyOpens.count++;
+    key = parseAccountKey(openXpub(box, id, sealed), family as ChainFamily, network as ChainNetwork);
     parsed.set(cacheId, key);
   }
   return key;
@@ -25,7 +34,7 @@ const bumpIndex = prepared(['keyId'], (db, v) =>
     .updateTable('account_keys')
     .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
     .where('id', '=', v.keyId as string)
-    .returning(['id', 'xpub', 'next_index']),
+    .returning(['id', 'xpub_sealed', 'next_index']),
 );
 
 export interface AllocatedAddress {
@@ -37,7 +46,8 @@ export interface AllocatedAddress {
 /** A key's next derivation index, taken: its counter was bumped. */
 export interface ReservedIndex {
   keyId: string;
-  xpub: string;
+  /** The key's stored (sealed) text, opened when the address is derived. */
+  xpubSealed: string;
   index: number;
 }
 
@@ -64,7 +74,7 @@ export async function reserveIndex(db: Db, chain: AddressChain): Promise<Reserve
   const keyId = keyOf(chain);
   const [bumped] = (await bumpIndex(db, { keyId })).rows;
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
-  return { keyId: bumped.id, xpub: bumped.xpub, index: Number(bumped.next_index) - 1 };
+  return { keyId: bumped.id, xpubSealed: bumped.xpub_sealed, index: Number(bumped.next_index) - 1 };
 }
 
 /**
@@ -74,24 +84,26 @@ export async function reserveIndex(db: Db, chain: AddressChain): Promise<Reserve
  */
 export async function recordAddress(
   trx: Db,
+  box: KeyOpener,
   chain: AddressChain,
   reserved: ReservedIndex,
   owner: { checkoutId: string; optionId: string },
   at: string,
 ): Promise<AllocatedAddress> {
-  const row = addressRow(chain, reserved, owner, at);
+  const row = addressRow(box, chain, reserved, owner, at);
   await insertRow(trx, 'deposit_addresses', row);
   return { address: row.address, accountKeyId: reserved.keyId, index: reserved.index };
 }
 
 /** The `deposit_addresses` row of a reserved index (derived here, written by the caller: recordAddress, or a batch). */
 export function addressRow(
+  box: KeyOpener,
   chain: AddressChain,
   reserved: ReservedIndex,
   owner: { checkoutId: string; optionId: string },
   at: string,
 ): Insertable<DepositAddressTable> & { address: string } {
-  const key = accountKey(reserved.keyId, reserved.xpub, chain.family, chain.network_type);
+  const key = accountKey(box, reserved.keyId, reserved.xpubSealed, chain.family, chain.network_type);
   const { address } = deriveAddress(key, reserved.index);
   return {
     id: newId('adr'),
@@ -108,9 +120,10 @@ export function addressRow(
 /** The next deposit address of `chain`, taken and recorded inside the caller's transaction. */
 export async function allocateAddress(
   trx: Db,
+  box: KeyOpener,
   chain: AddressChain,
   owner: { checkoutId: string; optionId: string },
   at: string,
 ): Promise<AllocatedAddress> {
-  return recordAddress(trx, chain, await reserveIndex(trx, chain), owner, at);
+  return recordAddress(trx, box, chain, await reserveIndex(trx, chain), owner, at);
 }

@@ -7,7 +7,7 @@ const bumpBlock = prepared(['keyId', 'count'], (db, v) =>
     .updateTable('account_keys')
     .set((eb) => ({ next_index: eb('next_index', '+', v.count as number) }))
     .where('id', '=', v.keyId as string)
-    .returning(['xpub', 'next_index']),
+    .returning(['xpub_sealed', 'next_index']),
 );
 
 /** Indices taken per reservation, and how few may be left before the next is taken ahead. */
@@ -15,7 +15,8 @@ export const BLOCK = 64;
 const LOW = 32;
 
 interface KeyIndices {
-  xpub: string;
+  /** The key's sealed text as last read (allocate.ts opens it, once per key and sealed text). */
+  xpubSealed: string;
   /** Reserved and not handed out yet, in order: [from, to) each. */
   ranges: [number, number][];
   pending: Promise<void> | undefined;
@@ -39,7 +40,7 @@ export function indexBlocks(db: Db) {
       .then(({ rows: [row] }) => {
         if (row === undefined) throw new Error(`account key ${keyId} is missing`);
         const to = Number(row.next_index);
-        k.xpub = row.xpub;
+        k.xpubSealed = row.xpub_sealed;
         k.ranges.push([to - BLOCK, to]);
       })
       .finally(() => {
@@ -56,7 +57,7 @@ export function indexBlocks(db: Db) {
       const keyId = keyOf(chain);
       let k = keys.get(keyId);
       if (k === undefined) {
-        k = { xpub: '', ranges: [], pending: undefined };
+        k = { xpubSealed: '', ranges: [], pending: undefined };
         keys.set(keyId, k);
       }
       while (k.ranges.length === 0) await refill(keyId, k);
@@ -65,7 +66,7 @@ export function indexBlocks(db: Db) {
       if (range[0] === range[1]) k.ranges.shift();
       // Ahead of need; a failure here is seen (and reported) by the create that next runs dry.
       if (left(k) < LOW) refill(keyId, k).catch(() => undefined);
-      return { keyId, xpub: k.xpub, index };
+      return { keyId, xpubSealed: k.xpubSealed, index };
     },
   };
 }

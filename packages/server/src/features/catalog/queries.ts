@@ -49,7 +49,11 @@ export function listChainsWithKeys(db: Db, symbol?: string) {
     .selectFrom('chains')
     .leftJoin('account_keys', 'account_keys.id', 'chains.account_key_id')
     .selectAll('chains')
-    .select(['account_keys.xpub as key_xpub', 'account_keys.next_index as key_next_index']);
+    .select([
+      'account_keys.xpub_preview as key_preview',
+      'account_keys.xpub_fingerprint as key_fingerprint',
+      'account_keys.next_index as key_next_index',
+    ]);
   if (symbol !== undefined) q = q.where('chains.symbol', '=', symbol);
   return q.orderBy('chains.symbol').execute();
 }
@@ -73,18 +77,19 @@ export function listNetworkDetails(
 }
 export type NetworkDetailRow = Awaited<ReturnType<typeof listNetworkDetails>>[number];
 
+/** The key of a family and network type by its `xpubHash` (the stored text is sealed). */
 export function findAccountKey(
   db: Db,
   family: string,
   networkType: string,
-  xpub: string,
+  hash: string,
 ): Promise<AccountKeyRow | undefined> {
   return db
     .selectFrom('account_keys')
     .selectAll()
     .where('family', '=', family)
     .where('network_type', '=', networkType)
-    .where('xpub', '=', xpub)
+    .where('xpub_hash', '=', hash)
     .executeTakeFirst();
 }
 

@@ -223,7 +223,7 @@ export function catalogAdmin(deps: AdminDeps) {
           objectType: 'chain',
           objectId: row.id,
           before: null,
-          after: chainView({ ...row, key_xpub: null, key_next_index: null }),
+          after: chainView({ ...row, key_preview: null, key_fingerprint: null, key_next_index: null }),
         });
       });
       return getChain(symbol);

@@ -1,5 +1,4 @@
 import type { AssetRow, ChainWithKeyRow, NetworkDetailRow } from './queries.js';
-import { keyFingerprint, keyPreview } from './fields.js';
 
 /** Stored catalog rows as the admin API shows them. */
 
@@ -23,12 +22,12 @@ export const chainView = (r: ChainWithKeyRow) => ({
   active: r.active === 1,
   explorerTxUrl: r.explorer_tx_url,
   accountKey:
-    r.account_key_id === null || r.key_xpub === null
+    r.account_key_id === null || r.key_preview === null || r.key_fingerprint === null
       ? null
       : {
           id: r.account_key_id,
-          preview: keyPreview(r.key_xpub),
-          fingerprint: keyFingerprint(r.key_xpub),
+          preview: r.key_preview,
+          fingerprint: r.key_fingerprint,
           nextIndex: Number(r.key_next_index),
         },
 });

@@ -5,6 +5,7 @@ import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Insertable } from 'kysely';
 import { addressRow, reserveIndex, type ReservedIndex } from '../addresses/allocate.js';
+import type { KeyOpener } from '../addresses/sealed-key.js';
 import type { CheckoutOptionTable, DepositAddressTable } from '../../store/schema.js';
 import type { CreateBatch } from './create-batch.js';
 import { appendEvent } from '../events/outbox.js';
@@ -146,6 +147,8 @@ export interface CreateContext {
   tolerance: (merchantId: string) => { percent: string } | Promise<{ percent: string }>;
   /** PostgreSQL: where the rows go instead of a transaction of their own (create-batch.ts). */
   batch?: CreateBatch | undefined;
+  /** Opens the sealed account keys addresses are derived from. */
+  box: KeyOpener;
 }
 
 /** A new checkout, and its view as exact JSON: written once, for the `checkout.created` event and the answer. */
@@ -237,7 +240,7 @@ export async function createCheckout(
     const addresses: Insertable<DepositAddressTable>[] = [];
     for (const [i, { c, p }] of priced.entries()) {
       const optionId = newId('opt');
-      const address = addressRow(c.chainRow, reserved[i]!, { checkoutId: id, optionId }, at);
+      const address = addressRow(ctx.box, c.chainRow, reserved[i]!, { checkoutId: id, optionId }, at);
       addresses.push(address);
       options.push({
         id: optionId,

@@ -20,12 +20,13 @@ declare module '../../feature-kit/feature.js' {
 /** Checkouts: the state table, the engine, transfers, the expiry timer and their routes. */
 export const checkoutsFeature = defineFeature({
   name: 'checkouts',
-  needs: ['store', 'caches', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
+  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
   provides: ['checkouts', 'chainPort'],
-  create({ store, caches, config, publicBaseUrl, now, log, options }) {
+  create({ store, caches, box, config, publicBaseUrl, now, log, options }) {
     const checkouts = checkoutService({
       store,
       caches,
+      box,
       sandbox: config.sandbox ?? false,
       publicBaseUrl,
       ...(now === undefined ? {} : { now }),

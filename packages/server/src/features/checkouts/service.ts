@@ -26,6 +26,7 @@ import {
 } from './transfers.js';
 import { settlementQuote, settlePreview, withMerchants } from './review.js';
 import { checkoutView } from './view.js';
+import type { KeyOpener } from '../addresses/sealed-key.js';
 
 export interface CheckoutFilter {
   status?: string | undefined;
@@ -41,6 +42,8 @@ export interface CheckoutServiceOptions {
   /** `<public base URL>` of `/pay/<id>` links (HOSTPAY_PUBLIC_URL, default the listen address). */
   publicBaseUrl: () => string;
   sandbox: boolean;
+  /** Opens the sealed account keys deposit addresses are derived from. */
+  box: KeyOpener;
   now?: () => number;
 }
 
@@ -106,6 +109,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       offer,
       tolerance,
       batch: batches?.(merchantId),
+      box: opts.box,
     });
   }
 

@@ -2,9 +2,12 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { rpcOwner } from '../evm-watch/rpc-url.js';
+import { accountKeyOwner } from '../addresses/sealed-key.js';
+import { urlOwner } from '../webhooks/service.js';
 
 /**
- * Re-seals every sealed value (API, server and webhook secrets, EVM node URLs) under the box's
+ * Re-seals every sealed value (API, server and webhook secrets, webhook URLs, account xpubs, EVM
+ * node URLs) under the box's
  * current master key. The box must also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to
  * open the old ones. Each row is
  * re-sealed in its own short transaction, so running servers keep answering; servers that hold
@@ -70,15 +73,16 @@ export async function rotateMasterKey(
     );
     resealed++;
   }
-  // Webhook endpoint secrets (current and, while a rotation overlaps, previous).
+  // Webhook endpoint secrets (current and, while a rotation overlaps, previous) and URLs.
   const endpoints = await store.db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'secret_sealed', 'previous_secret_sealed'])
+    .select(['id', 'secret_sealed', 'previous_secret_sealed', 'url_sealed'])
     .execute();
   for (const e of endpoints) {
     for (const [column, owner] of [
       ['secret_sealed', `webhook:${e.id}`],
       ['previous_secret_sealed', `webhook-previous:${e.id}`],
+      ['url_sealed', urlOwner(e.id)],
     ] as const) {
       const sealed = e[column];
       if (sealed === null) continue;
@@ -97,6 +101,25 @@ export async function rotateMasterKey(
       );
       resealed++;
     }
+  }
+  // Account xpubs (whoever holds one links every deposit address of its chains).
+  const accountKeys = await store.db.selectFrom('account_keys').select(['id', 'xpub_sealed']).execute();
+  for (const k of accountKeys) {
+    if (box.isCurrent(k.xpub_sealed)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = accountKeyOwner(k.id);
+    const sealed = box.seal(box.open(k.xpub_sealed, owner), owner);
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('account_keys')
+        .set({ xpub_sealed: sealed })
+        .where('id', '=', k.id)
+        .where('xpub_sealed', '=', k.xpub_sealed)
+        .execute(),
+    );
+    resealed++;
   }
   // EVM node URLs (they carry the provider's key).
   const watches = await store.db.selectFrom('evm_watches').select(['chain_id', 'rpc_url_sealed']).execute();

@@ -9,6 +9,7 @@ import type { WebhookEndpointTable } from '../../store/schema.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendEvent, EVENT_TYPES } from '../events/outbox.js';
 import { checkWebhookUrl, type GuardOptions } from '../../outbound/guard.js';
+import { maskWebhookUrl } from '../../outbound/mask-url.js';
 import { insertDeliveries, subscribed } from './queue.js';
 import { attemptView, endpointView } from './view.js';
 
@@ -17,6 +18,14 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 /** Owner ids bind a sealed secret to its endpoint (and slot): copied elsewhere it does not open. */
 export const secretOwner = (id: string, slot: 'current' | 'previous' = 'current') =>
   slot === 'current' ? `webhook:${id}` : `webhook-previous:${id}`;
+/** Who an endpoint's sealed URL belongs to. */
+export const urlOwner = (id: string) => `webhook-url:${id}`;
+
+/** The stored columns of endpoint `id`'s URL: sealed (it may carry the merchant's token), and masked for lists and logs. */
+export const urlColumns = (box: Pick<SecretBox, 'seal'>, id: string, url: string) => ({
+  url_sealed: box.seal(url, urlOwner(id)),
+  url_shown: maskWebhookUrl(url),
+});
 
 export interface EndpointInput {
   url?: string | undefined;
@@ -78,7 +87,7 @@ export function webhookService(opts: WebhookServiceOptions) {
       const row: WebhookEndpointTable = {
         id,
         merchant_id: merchantId,
-        url,
+        ...urlColumns(box, id, url),
         description: input.description ?? null,
         enabled_events: enabled,
         disabled: input.disabled === true ? 1 : 0,
@@ -95,7 +104,7 @@ export function webhookService(opts: WebhookServiceOptions) {
         updated_at: at,
       };
       await store.writeTransaction((trx) => trx.insertInto('webhook_endpoints').values(row).execute());
-      return endpointView(row, at, secret);
+      return endpointView(row, at, { secret, url });
     },
 
     async list(merchantId: string, req: PageRequest) {
@@ -118,7 +127,7 @@ export function webhookService(opts: WebhookServiceOptions) {
       const row = await store.writeTransaction(async (trx) => {
         const before = await owned(merchantId, id, trx);
         const set: Partial<WebhookEndpointTable> = { updated_at: at };
-        if (url !== undefined) set.url = url;
+        if (url !== undefined) Object.assign(set, urlColumns(box, id, url));
         if (enabled !== undefined) set.enabled_events = enabled;
         if (input.description !== undefined) set.description = input.description;
         if (input.disabled === true && before.disabled === 0)
@@ -130,7 +139,7 @@ export function webhookService(opts: WebhookServiceOptions) {
         return { ...before, ...set };
       });
       if (input.disabled === false) opts.wake();
-      return endpointView(row, at);
+      return endpointView(row, at, url === undefined ? {} : { url });
     },
 
     async remove(merchantId: string, id: string) {
@@ -159,7 +168,7 @@ export function webhookService(opts: WebhookServiceOptions) {
         await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
         return { ...before, ...set };
       });
-      return endpointView(row, at, secret);
+      return endpointView(row, at, { secret });
     },
 
     /** A `test.ping` event, queued for this endpoint only (a disabled endpoint gets it once enabled). */
@@ -169,7 +178,8 @@ export function webhookService(opts: WebhookServiceOptions) {
         const row = await owned(merchantId, id, trx);
         const object = JSON.stringify({
           endpointId: id,
-          url: row.url,
+          // Events are stored and streamed as they are: the URL masked, as in lists.
+          url: row.url_shown,
           message: 'test event from hostpay: your endpoint receives and verifies webhooks',
         });
         const event = await appendEvent(trx, merchantId, 'test.ping', object, at);

@@ -1,11 +1,15 @@
 import type { WebhookAttemptTable, WebhookEndpointTable } from '../../store/schema.js';
 
-/** The endpoint as merchants (and operators) see it; the secret only when just made. */
-export function endpointView(row: WebhookEndpointTable, nowIso: string, secret?: string) {
+/**
+ * The endpoint as merchants (and operators) see it: the URL masked (outbound/mask-url.ts) except
+ * in the answer to the request that set it, the secret only when just made.
+ */
+export function endpointView(row: WebhookEndpointTable, nowIso: string, just: { secret?: string; url?: string } = {}) {
   const previousValid = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > nowIso;
+  const { secret } = just;
   return {
     id: row.id,
-    url: row.url,
+    url: just.url ?? row.url_shown ?? '(not sealed yet)',
     description: row.description,
     enabledEvents: JSON.parse(row.enabled_events) as string[],
     disabled: row.disabled === 1,

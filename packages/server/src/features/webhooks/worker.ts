@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { sql, type SqlBool } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
@@ -8,7 +9,7 @@ import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
 import { AttemptRecorder, attemptSucceeded, RECORD_EVERY, type AttemptRecord } from './record.js';
 import type { WebhookSender } from './sender.js';
-import { secretOwner } from './service.js';
+import { secretOwner, urlOwner } from './service.js';
 import type { WebhookMetrics } from './metrics.js';
 import type { WakeSubscription } from '../events/wakeup.js';
 
@@ -84,6 +85,11 @@ export class WebhookWorker {
   readonly #serving = new Map<string, Promise<void>>();
   /** Endpoints served right now per merchant (the fair share's count). */
   readonly #perMerchant = new Map<string, number>();
+  /**
+   * Opened URLs by endpoint, with the sealed text they came from: a changed URL (or a master-key
+   * rotation) changes that text, and the cached one is not used again.
+   */
+  readonly #urls = new LRUCache<string, { sealed: string; url: string }>({ max: 4096 });
   #subscription: { stop(): Promise<void> } | undefined;
   /** Counts wake-ups, so an endpoint that was busy when one came is looked at again. */
   #wakes = 0;
@@ -384,6 +390,7 @@ export class WebhookWorker {
           ).map((e) => [e.id, e]),
         );
         const secrets = this.#secrets(endpoint);
+        const url = this.#url(endpoint);
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
         // again (same webhook-id); a round's attempts are all recorded before the next round reads.
         const recorder = new AttemptRecorder(this.#options.store, this.#options.recordEvery);
@@ -393,7 +400,7 @@ export class WebhookWorker {
             recorder.check();
             const event = events.get(delivery.event_id);
             if (event === undefined) continue;
-            const rec = await this.#send(endpoint, secrets, delivery, eventJson(event));
+            const rec = await this.#send(endpoint, url, secrets, delivery, eventJson(event));
             if (attemptSucceeded(rec.result)) recorder.success(rec);
             else if ((await recorder.failure(rec)) === 'disabled') return;
           }
@@ -421,8 +428,18 @@ export class WebhookWorker {
     return secrets;
   }
 
+  /** Where the endpoint's deliveries go, in clear: opened once per endpoint and sealed text. */
+  #url(endpoint: WebhookEndpointTable): string {
+    const known = this.#urls.get(endpoint.id);
+    if (known !== undefined && known.sealed === endpoint.url_sealed) return known.url;
+    const url = this.#options.box.open(endpoint.url_sealed, urlOwner(endpoint.id)).toString('utf8');
+    this.#urls.set(endpoint.id, { sealed: endpoint.url_sealed, url });
+    return url;
+  }
+
   async #send(
     endpoint: WebhookEndpointTable,
+    url: string,
     secrets: string[],
     delivery: WebhookDeliveryTable,
     body: string,
@@ -430,7 +447,7 @@ export class WebhookWorker {
     const startedMs = this.#options.now();
     const timestamp = Math.floor(startedMs / 1000);
     const headers = webhookHeaders(secrets, delivery.event_id, timestamp, body);
-    const result = await this.#options.sender.send(endpoint.url, headers, body, this.#options.timeoutMs);
+    const result = await this.#options.sender.send(url, headers, body, this.#options.timeoutMs);
     this.#options.metrics.observe(endpoint.id, result, startedMs - Date.parse(delivery.created_at));
     return { endpoint, delivery, result, startedMs, now: this.#options.now() };
   }
