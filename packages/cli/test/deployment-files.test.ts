@@ -52,6 +52,18 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('production dependencies (what the image installs)', () => {
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
+  const production = Object.entries(lock.packages)
+    .filter(([path, p]) => path.includes('node_modules/') && p.dev !== true)
+    .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+
+  it('hold a QR encoder without a command-line parser or a PNG codec (qrcode brought yargs and pngjs)', () => {
+    expect(production).toContain('qr');
+    for (const name of ['qrcode', 'yargs', 'pngjs']) expect(production).not.toContain(name);
+  });
+});
+
 describe('compose.yaml', () => {
   it('parses, and runs two hostpay replicas behind the load balancer on PostgreSQL and Redis', () => {
     const doc = parse(read('compose.yaml')) as {
