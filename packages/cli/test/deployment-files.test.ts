@@ -52,6 +52,38 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('production dependencies (what the image installs)', () => {
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { dev?: boolean; version?: string }>;
+  };
+  const production = Object.entries(lock.packages)
+    .filter(([path, p]) => path.includes('node_modules/') && p.dev !== true)
+    .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+
+  it('hold a QR encoder without a command-line parser or a PNG codec (qrcode brought yargs and pngjs)', () => {
+    expect(production).toContain('qr');
+    for (const name of ['qrcode', 'yargs', 'pngjs']) expect(production).not.toContain(name);
+  });
+
+  it('hold the secp256k1 implementations docs/benchmarks.md accounts for, and no other', () => {
+    const versions = Object.entries(lock.packages)
+      .filter(
+        ([path, p]) => p.dev !== true && /node_modules\/(@noble\/curves|tiny-secp256k1|elliptic|secp256k1)$/.test(path),
+      )
+      .map(([path, p]) => `${path.replace(/^node_modules\//, '')}@${p.version}`)
+      .sort();
+    // @noble/curves 2 for ours and @scure/bip32's; libsecp256k1 (WebAssembly) for the child tweak,
+    // 2-3x faster; @noble/curves 1 only inside viem (and the ox it pins): its newest release pins
+    // 1.9.1, and viem 3, on @noble/curves 2, is a prerelease.
+    expect(versions).toEqual([
+      '@noble/curves@2.4.0',
+      'ox/node_modules/@noble/curves@1.9.1',
+      'tiny-secp256k1@2.2.4',
+      'viem/node_modules/@noble/curves@1.9.1',
+    ]);
+  });
+});
+
 describe('compose.yaml', () => {
   it('parses, and runs two hostpay replicas behind the load balancer on PostgreSQL and Redis', () => {
     const doc = parse(read('compose.yaml')) as {

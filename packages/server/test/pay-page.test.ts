@@ -1,3 +1,4 @@
+import jsqr from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS } from '../src/features/pay/assets.js';
 import { PAGE_CSP } from '../src/http/page-headers.js';
@@ -127,6 +128,22 @@ describe('GET /pay/{id}', () => {
     );
     expect((await get(`/pay/${c.id}/qr.svg?option=BTC-BTC`)).statusCode).toBe(404);
     expect((await get(`/pay/${c.id}/qr.svg`)).statusCode).toBe(404);
+  });
+
+  it('the QR code reads back as its payment URI with an independent reader (jsQR), dark on an opaque white square', async () => {
+    const uris = [
+      'ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=0x52908400098527886E0F7030069857D2E4169EE7&uint256=100000000',
+      'bitcoin:bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu?amount=0.00115',
+      'tron:TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8',
+    ];
+    for (const uri of uris) {
+      const svg = await qrSvg(uri);
+      // The white square is what keeps it scannable on a page or viewer with a dark background.
+      expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 (\d+) \1"[^>]*><path fill="#ffffff" d="M0 0h\1v\1H0z"\/>/);
+      const { pixels, width } = rasterise(svg, 4);
+      // jsqr is CommonJS: its module object is the function, with itself as .default (what the types name).
+      expect(jsqr.default(pixels, width, width)?.data, uri).toBe(uri);
+    }
   });
 
   it('static files: content-hashed names, cached a year, integrity as the page says', async () => {
@@ -345,3 +362,30 @@ describe('GET /pay/{id}/status', () => {
     expect(page.body).toContain('Too many requests');
   });
 });
+
+/**
+ * Paints what a browser paints for qrSvg's document (a white square, then a stroke of width 1
+ * along y + 0.5 for each dark run, written as absolute M and relative m/h steps) at `scale` pixels a
+ * module, as RGBA. Any other drawing command fails the test rather than being skipped.
+ */
+function rasterise(svg: string, scale: number): { pixels: Uint8ClampedArray; width: number } {
+  const size = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
+  const width = size * scale;
+  const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
+  const runs = /<path stroke="#000000" d="([^"]*)"\/>/.exec(svg)![1]!;
+  expect(runs).toMatch(/^([Mm][\d.]+ [\d.]+h\d+)+$/);
+  let x = 0;
+  let y = 0;
+  for (const [, command, a, b] of runs.matchAll(/([Mmh])([\d.]+)(?: ([\d.]+))?/g)) {
+    if (command === 'M') [x, y] = [Number(a), Number(b)];
+    else if (command === 'm') [x, y] = [x + Number(a), y + Number(b)];
+    else {
+      const top = (y - 0.5) * scale;
+      for (let py = top; py < top + scale; py++)
+        for (let px = x * scale; px < (x + Number(a)) * scale; px++)
+          pixels.fill(0, (py * width + px) * 4, (py * width + px) * 4 + 3);
+      x += Number(a);
+    }
+  }
+  return { pixels, width };
+}
