@@ -15,7 +15,8 @@ import {
   useConfirm,
   usePager,
 } from '../ui.js';
-import { AuditTrail, CheckoutFacts, Received } from './lists.js';
+import { AuditTrail } from './audit.js';
+import { CheckoutFacts, Received } from './checkouts.js';
 
 /** The exceptions operators resolve: checkouts in review (settle / reject) and unmatched transfers (attach). */
 export function Queues() {

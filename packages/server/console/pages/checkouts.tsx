@@ -1,9 +1,10 @@
 import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol/checkout-status';
 import { admin, qs, type Row } from '../api.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
+import { AuditTrail } from './audit.js';
 import { FilterForm, FilterInput, PagedTable, type Page, useFilters } from './list-kit.js';
 
-/** Checkouts: the filterable list, one checkout's detail, and any object's audit trail. */
+/** Checkouts: the filterable list and one checkout's detail (what it asked, received and went through). */
 
 const STATUSES = ['', ...CHECKOUT_STATUS_VALUES];
 
@@ -170,33 +171,6 @@ export function CheckoutFacts({ c }: { c: Row }) {
           </li>
         ))}
       </ol>
-    </>
-  );
-}
-
-/** The audit entries of one object (who did what, before and after). */
-export function AuditTrail({ objectId }: { objectId: string }) {
-  const entries = useAsync(() => admin<{ items: Row[] }>(`/audit${qs({ objectId, limit: '50' })}`), [objectId]);
-  return (
-    <>
-      <h2>Audit trail</h2>
-      <ErrorNote error={entries.error} />
-      {entries.data === undefined ? (
-        <Loading what="audit entries" />
-      ) : (
-        <Table
-          caption={`Audit trail of ${objectId}`}
-          rows={entries.data.items}
-          rowKey={(r) => r.id}
-          columns={[
-            { label: 'When', render: (r) => time(r.at) },
-            { label: 'Operator', render: (r) => r.operator },
-            { label: 'Action', render: (r) => r.action },
-            { label: 'After', render: (r) => <code class="clip">{JSON.stringify(r.after)}</code> },
-          ]}
-          empty="No operator action on it yet."
-        />
-      )}
     </>
   );
 }
