@@ -1,6 +1,7 @@
-import { admin, qs, type Row } from '../api.js';
+import { admin, qs } from '../api.js';
+import type { AuditEntry, Page } from '../views.js';
 import { ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
-import { FilterForm, FilterInput, PagedTable, type Page, useDetail, useFilters } from './list-kit.js';
+import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from './list-kit.js';
 
 /** The audit log (who did what, before and after): searchable, and the trail of one object. */
 
@@ -10,7 +11,7 @@ export function AuditList() {
   const detail = useDetail();
   const list = useAsync(
     () =>
-      admin<Page>(
+      admin<Page<AuditEntry>>(
         `/audit${qs({ ...f.applied, since: f.applied.since && `${f.applied.since}T00:00:00Z`, cursor: pager.cursor })}`,
       ),
     [f.applied, pager.cursor],
@@ -55,7 +56,7 @@ export function AuditList() {
 
 /** The audit entries of one object (who did what, before and after). */
 export function AuditTrail({ objectId }: { objectId: string }) {
-  const entries = useAsync(() => admin<{ items: Row[] }>(`/audit${qs({ objectId, limit: '50' })}`), [objectId]);
+  const entries = useAsync(() => admin<Page<AuditEntry>>(`/audit${qs({ objectId, limit: '50' })}`), [objectId]);
   return (
     <>
       <h2>Audit trail</h2>

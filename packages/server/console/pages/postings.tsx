@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { admin, qs, type Row } from '../api.js';
+import { admin, qs } from '../api.js';
+import type { Page, Posting, Wallet } from '../views.js';
 import { Amount, ErrorNote, Field, time, useAsync, usePager } from '../ui.js';
-import { PagedTable, type Page, useDetail } from './list-kit.js';
+import { PagedTable, useDetail } from './list-kit.js';
 
 /** Ledger postings of one wallet, oldest first, each row to its full record. */
 
 export function PostingList() {
-  const wallets = useAsync(() => admin<{ items: Row[] }>('/wallets?limit=200'), []);
+  const wallets = useAsync(() => admin<Page<Wallet>>('/wallets?limit=200'), []);
   const [walletId, setWalletId] = useState('');
   const pager = usePager();
   const detail = useDetail();
@@ -14,7 +15,7 @@ export function PostingList() {
     () =>
       walletId === ''
         ? Promise.resolve(undefined)
-        : admin<Page>(`/wallets/${walletId}/postings${qs({ cursor: pager.cursor })}`),
+        : admin<Page<Posting>>(`/wallets/${walletId}/postings${qs({ cursor: pager.cursor })}`),
     [walletId, pager.cursor],
   );
   return (

@@ -1,6 +1,7 @@
 import { admin, qs } from '../api.js';
+import type { Page, Transfer } from '../views.js';
 import { Amount, ErrorNote, Field, link, time, useAsync, usePager } from '../ui.js';
-import { FilterForm, FilterInput, PagedTable, type Page, useDetail, useFilters } from './list-kit.js';
+import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from './list-kit.js';
 
 /** Payments: the transfers chain indexers reported, matched to a checkout or not, each row to its full record. */
 
@@ -8,7 +9,7 @@ export function PaymentList() {
   const f = useFilters({ matched: '', chain: '', checkoutId: '' });
   const pager = usePager();
   const list = useAsync(
-    () => admin<Page>(`/transfers${qs({ ...f.applied, cursor: pager.cursor })}`),
+    () => admin<Page<Transfer>>(`/transfers${qs({ ...f.applied, cursor: pager.cursor })}`),
     [f.applied, pager.cursor],
   );
   const detail = useDetail();
