@@ -7,7 +7,6 @@ import { parseExactJson } from '@hostpay/protocol/exact-json';
  * passes through a float.
  */
 export type Json = null | boolean | string | Json[] | { [k: string]: Json };
-export type Row = Record<string, any>;
 
 export class ApiError extends Error {
   constructor(
@@ -30,9 +29,17 @@ export function whenSignedOut(f: () => void): void {
   onSignedOut = f;
 }
 
+/** The envelope every answer comes in (a JSON body of any other shape reads as a failure). */
+interface Answer {
+  status?: unknown;
+  result?: unknown;
+  message?: unknown;
+  error?: { code?: unknown; requestId?: string };
+}
+
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export async function call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (WRITES.has(method)) {
     headers['x-csrf-token'] = csrfToken;
@@ -47,9 +54,9 @@ export async function call<T = any>(method: string, path: string, body?: unknown
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  let parsed: any;
+  let parsed: Answer | null;
   try {
-    parsed = parseExactJson(text);
+    parsed = parseExactJson(text) as Answer | null;
   } catch {
     throw new ApiError(res.status, 'INTERNAL', `the server answered HTTP ${res.status} without JSON`);
   }
@@ -66,9 +73,12 @@ export async function call<T = any>(method: string, path: string, body?: unknown
 /** Fired on window after every successful operator write. */
 export const CHANGED = 'hostpay:changed';
 
-export const admin = <T = any>(path: string) => call<T>('GET', `/admin/v1${path}`);
-export const adminWrite = <T = any>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown = {}) =>
-  call<T>(method, `/admin/v1${path}`, body);
+export const admin = <T = unknown>(path: string) => call<T>('GET', `/admin/v1${path}`);
+export const adminWrite = <T = unknown>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown = {},
+) => call<T>(method, `/admin/v1${path}`, body);
 
 /** `?a=1&b=2` of the defined, non-empty values. */
 export function qs(params: Record<string, string | undefined | null>): string {

@@ -3,14 +3,16 @@ import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, setCsrf, whenSignedOut } from './api.js';
+import { AuditList } from './pages/audit.js';
 import { Chains } from './pages/chains.js';
+import { CheckoutDetail, CheckoutList } from './pages/checkouts.js';
 import { Fees } from './pages/fees.js';
 import { Keys } from './pages/keys.js';
-import { CheckoutDetail, CheckoutList } from './pages/lists.js';
-import { AuditList, PaymentList, PostingList } from './pages/records.js';
 import { MerchantDetail, Merchants } from './pages/merchants.js';
 import { Overview } from './pages/overview.js';
+import { PostingList } from './pages/postings.js';
 import { Queues } from './pages/queues.js';
+import { PaymentList } from './pages/transfers.js';
 import { Webhooks } from './pages/webhooks.js';
 import { ErrorNote, Field, time } from './ui.js';
 

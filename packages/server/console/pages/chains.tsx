@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { admin, adminWrite, type Row } from '../api.js';
+import { admin, adminWrite } from '../api.js';
+import type { Chain } from '../views.js';
 import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../ui.js';
 
 /** Chains with their confirmation counts and the extended public keys deposit addresses come from. */
 export function Chains() {
-  const list = useAsync(() => admin<Row[]>('/chains'), []);
+  const list = useAsync(() => admin<Chain[]>('/chains'), []);
   const [chain, setChain] = useState('');
   const [xpub, setXpub] = useState('');
   const [confirmations, setConfirmations] = useState('');

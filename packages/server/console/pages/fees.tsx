@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
-import { admin, adminWrite, qs, type Row } from '../api.js';
+import { admin, adminWrite, qs } from '../api.js';
+import type { FeePreview, FeeTier, Merchant, Page, Rate, SettlementCurrency } from '../views.js';
 import { Chart } from '../chart.js';
 import {
   ActionStatus,
@@ -17,8 +18,8 @@ import {
 /** Fee schedules (with the curve a merchant's preview follows), settlement currencies and rates. */
 export function Fees() {
   const [merchantFilter, setMerchantFilter] = useState('');
-  const tiers = useAsync(() => admin<Row[]>(`/fees${qs({ merchantId: merchantFilter })}`), [merchantFilter]);
-  const merchants = useAsync(() => admin<{ items: Row[] }>('/merchants?limit=200'), []);
+  const tiers = useAsync(() => admin<FeeTier[]>(`/fees${qs({ merchantId: merchantFilter })}`), [merchantFilter]);
+  const merchants = useAsync(() => admin<Page<Merchant>>('/merchants?limit=200'), []);
   return (
     <section aria-labelledby="fees-h">
       <h1 id="fees-h">Fees, settlement currencies and rates</h1>
@@ -46,7 +47,7 @@ export function Fees() {
   );
 }
 
-function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
+function TierTable({ tiers, onDone }: { tiers: FeeTier[]; onDone: () => void }) {
   const action = useAction();
   const confirm = useConfirm();
   return (
@@ -113,7 +114,7 @@ function TierTable({ tiers, onDone }: { tiers: Row[]; onDone: () => void }) {
   );
 }
 
-function AddTier({ merchants, onDone }: { merchants: Row[]; onDone: () => void }) {
+function AddTier({ merchants, onDone }: { merchants: Merchant[]; onDone: () => void }) {
   const [f, setF] = useState({
     merchantId: '',
     currency: 'USDT',
@@ -195,7 +196,7 @@ function sampleAmounts(starts: number[]): string[] {
 }
 
 /** The fee a merchant's preview gives across amounts: every point is GET /admin/v1/fees/preview. */
-function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
+function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[] }) {
   const currencies = [...new Set(tiers.map((t) => t.currency as string))].sort();
   const [merchantId, setMerchantId] = useState('');
   const [currency, setCurrency] = useState('USDT');
@@ -208,7 +209,9 @@ function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
     async () =>
       mid === ''
         ? []
-        : Promise.all(amounts.map((amount) => admin<Row>(`/fees/preview${qs({ merchantId: mid, currency, amount })}`))),
+        : Promise.all(
+            amounts.map((amount) => admin<FeePreview>(`/fees/preview${qs({ merchantId: mid, currency, amount })}`)),
+          ),
     [mid, currency, amounts.join(',')],
   );
   const boundaries =
@@ -275,7 +278,7 @@ function FeeCurve({ merchants, tiers }: { merchants: Row[]; tiers: Row[] }) {
 }
 
 function Settlements() {
-  const list = useAsync(() => admin<Row[]>('/settlement-currencies'), []);
+  const list = useAsync(() => admin<SettlementCurrency[]>('/settlement-currencies'), []);
   const [f, setF] = useState({ currency: '', settlementCurrency: '', merchantId: '' });
   const action = useAction();
   return (
@@ -333,7 +336,7 @@ function Settlements() {
 }
 
 function Rates() {
-  const list = useAsync(() => admin<Row[]>('/rates'), []);
+  const list = useAsync(() => admin<Rate[]>('/rates'), []);
   const [f, setF] = useState({ base: '', quote: '', rate: '' });
   const action = useAction();
   return (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { admin, adminWrite, qs, type Row } from '../api.js';
+import { admin, adminWrite, qs } from '../api.js';
+import type { ApiKey, Merchant, Page } from '../views.js';
 import {
   ActionStatus,
   ErrorNote,
@@ -30,7 +31,7 @@ export function Keys() {
 export function KeyList({ merchantId }: { merchantId?: string }) {
   const pager = usePager();
   const list = useAsync(
-    () => admin<{ items: Row[]; nextCursor: string | null }>(`/keys${qs({ merchantId, cursor: pager.cursor })}`),
+    () => admin<Page<ApiKey>>(`/keys${qs({ merchantId, cursor: pager.cursor })}`),
     [merchantId, pager.cursor],
   );
   const [secret, setSecret] = useState<{ apiKey: string; apiSecret: string } | null>(null);
@@ -67,10 +68,10 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
                   </span>
                 ),
               },
-              { label: 'Scopes', render: (k) => (k.scopes as string[]).join(', ') },
+              { label: 'Scopes', render: (k) => k.scopes.join(', ') },
               {
                 label: 'IP allow-list',
-                render: (k) => (k.ipAllowList ? (k.ipAllowList as string[]).join(', ') : 'any address'),
+                render: (k) => (k.ipAllowList ? k.ipAllowList.join(', ') : 'any address'),
               },
               {
                 label: 'Actions',
@@ -115,7 +116,7 @@ function KeyActions({
   onRotated,
   onDone,
 }: {
-  k: Row;
+  k: ApiKey;
   editing: boolean;
   onEdit: () => void;
   onRotated: (s: { apiKey: string; apiSecret: string }) => void;
@@ -214,7 +215,7 @@ function CreateKey({
   onCreated: (k: { apiKey: string; apiSecret: string }) => void;
 }) {
   const merchants = useAsync(
-    () => (merchantId ? Promise.resolve({ items: [] as Row[] }) : admin<{ items: Row[] }>('/merchants?limit=200')),
+    () => (merchantId ? Promise.resolve({ items: [] as Merchant[] }) : admin<Page<Merchant>>('/merchants?limit=200')),
     [merchantId],
   );
   const [form, setForm] = useState({ merchantId: merchantId ?? '', label: '', allow: '', scopes: [...SCOPES] });
@@ -285,9 +286,9 @@ function SecretOnce({ secret, onClose }: { secret: { apiKey: string; apiSecret: 
   );
 }
 
-function EditKey({ k, onDone }: { k: Row; onDone: () => void }) {
+function EditKey({ k, onDone }: { k: ApiKey; onDone: () => void }) {
   const [scopes, setScopes] = useState<string[]>(k.scopes);
-  const [allow, setAllow] = useState(((k.ipAllowList as string[] | null) ?? []).join('\n'));
+  const [allow, setAllow] = useState((k.ipAllowList ?? []).join('\n'));
   const action = useAction();
   return (
     <form

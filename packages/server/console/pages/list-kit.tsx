@@ -1,15 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Row } from '../api.js';
 import { type Column, Field, JsonBlock, Loading, Pager, Table, type usePager } from '../ui.js';
+import type { Page } from '../views.js';
 
 /** What the list screens share: filters applied on submit, a page of rows with its pager, and a row's full record on demand. */
 
-/** A page of a cursor-paginated admin list. */
-export interface Page {
-  items: Row[];
-  nextCursor: string | null;
-}
+/** What a list row has for the detail button and the table's keys. */
+type Identified = { id: string };
 
 type Pagination = ReturnType<typeof usePager>;
 
@@ -21,7 +18,7 @@ export function useDetail() {
   const [open, setOpen] = useState<string | null>(null);
   const column = (what: string, shown?: string) => ({
     label: 'Detail',
-    render: (r: Row) => (
+    render: (r: Identified) => (
       <button
         type="button"
         class="link"
@@ -37,7 +34,7 @@ export function useDetail() {
       </button>
     ),
   });
-  const block = (rows: Row[]) => {
+  const block = (rows: Identified[]) => {
     const row = rows.find((r) => r.id === open);
     return row === undefined ? null : <JsonBlock value={row} />;
   };
@@ -105,7 +102,7 @@ export function FilterInput<K extends string>({
 }
 
 /** A page of rows: "loading" until it is there, then the table, the record opened below it, and the pager. */
-export function PagedTable({
+export function PagedTable<T extends Identified>({
   page,
   what,
   pager,
@@ -114,11 +111,11 @@ export function PagedTable({
   empty,
   detail,
 }: {
-  page: Page | undefined;
+  page: Page<T> | undefined;
   what: string;
   pager: Pagination;
   caption: string;
-  columns: Column<Row>[];
+  columns: Column<T>[];
   empty: string;
   detail?: ReturnType<typeof useDetail>;
 }) {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { admin, adminWrite, qs, type Row } from '../api.js';
+import { admin, adminWrite, qs } from '../api.js';
+import type { Merchant, Page, Wallet } from '../views.js';
 import {
   ActionStatus,
   Amount,
@@ -20,10 +21,7 @@ import { KeyList } from './keys.js';
 /** Merchants: create, suspend and resume; each links to its keys and wallets. */
 export function Merchants() {
   const pager = usePager();
-  const list = useAsync(
-    () => admin<{ items: Row[]; nextCursor: string | null }>(`/merchants${qs({ cursor: pager.cursor })}`),
-    [pager.cursor],
-  );
+  const list = useAsync(() => admin<Page<Merchant>>(`/merchants${qs({ cursor: pager.cursor })}`), [pager.cursor]);
   const [name, setName] = useState('');
   const create = useAction();
   return (
@@ -73,7 +71,7 @@ export function Merchants() {
   );
 }
 
-function SuspendButton({ merchant, onDone }: { merchant: Row; onDone: () => void }) {
+function SuspendButton({ merchant, onDone }: { merchant: Merchant; onDone: () => void }) {
   const action = useAction();
   const confirm = useConfirm();
   const verb = merchant.status === 'active' ? 'suspend' : 'resume';
@@ -112,8 +110,8 @@ function SuspendButton({ merchant, onDone }: { merchant: Row; onDone: () => void
 }
 
 export function MerchantDetail({ id }: { id: string }) {
-  const m = useAsync(() => admin<Row>(`/merchants/${id}`), [id]);
-  const wallets = useAsync(() => admin<{ items: Row[] }>(`/wallets${qs({ merchantId: id, limit: '200' })}`), [id]);
+  const m = useAsync(() => admin<Merchant>(`/merchants/${id}`), [id]);
+  const wallets = useAsync(() => admin<Page<Wallet>>(`/wallets${qs({ merchantId: id, limit: '200' })}`), [id]);
   return (
     <section aria-labelledby="merchant-h">
       <h1 id="merchant-h">{m.data?.name ?? 'Merchant'}</h1>

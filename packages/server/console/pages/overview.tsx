@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { admin, qs } from '../api.js';
 import { Chart, type Series } from '../chart.js';
 import { Amount, duration, ErrorNote, Field, Loading, percentText, Table, time, useAsync } from '../ui.js';
+import type { Stats } from '../views.js';
 
 const DAY = 86_400_000;
 const PRESETS = [
@@ -12,33 +13,6 @@ const PRESETS = [
   ['custom', 'Custom range'],
 ] as const;
 const COLORS = ['#1f5fbf', '#b35900', '#2e7d32', '#8e24aa', '#c62828', '#00838f'];
-
-interface Stats {
-  from: string;
-  to: string;
-  settledVolume: { day: string; asset: string; amount: string; count: string }[];
-  settledTotals: { asset: string; amount: string; count: string }[];
-  timeToSettle: { settled: string; medianSeconds: string | null };
-  funnel: {
-    created: string;
-    paid: string;
-    settled: string;
-    expired: string;
-    needsReview: string;
-    conversionRate: string | null;
-    paidRate: string | null;
-  };
-  byStatus: Record<string, string>;
-  balances: { asset: string; chain: string; amount: string; frozen: string; wallets: string }[];
-  webhooks: {
-    attempts: string;
-    succeeded: string;
-    successRate: string | null;
-    queued: string;
-    oldestQueuedAt: string | null;
-    endpointsFailingOrDisabled: string;
-  };
-}
 
 const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { admin, adminWrite, qs, type Row } from '../api.js';
+import { admin, adminWrite, qs } from '../api.js';
+import type { AuditEntry, Checkout, Page, SettlePreviewView, Transfer } from '../views.js';
 import {
   ActionStatus,
   Amount,
@@ -15,7 +16,8 @@ import {
   useConfirm,
   usePager,
 } from '../ui.js';
-import { AuditTrail, CheckoutFacts, Received } from './lists.js';
+import { AuditTrail } from './audit.js';
+import { CheckoutFacts, Received } from './checkouts.js';
 
 /** The exceptions operators resolve: checkouts in review (settle / reject) and unmatched transfers (attach). */
 export function Queues() {
@@ -32,10 +34,7 @@ export function Queues() {
 function ReviewQueue() {
   const pager = usePager();
   const list = useAsync(
-    () =>
-      admin<{ items: Row[]; nextCursor: string | null }>(
-        `/checkouts${qs({ status: 'needs_review', cursor: pager.cursor })}`,
-      ),
+    () => admin<Page<Checkout>>(`/checkouts${qs({ status: 'needs_review', cursor: pager.cursor })}`),
     [pager.cursor],
   );
   const [open, setOpen] = useState<string | null>(null);
@@ -89,18 +88,16 @@ function ReviewQueue() {
  * the fee; reject credits nothing. Both ask first: the settle's confirmation shows the server's
  * own preview (GET /checkouts/{id}/settle-preview), the figures the settle will post.
  */
-function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
+function Resolve({ c, onDone }: { c: Checkout; onDone: () => void }) {
   const action = useAction();
   const confirm = useConfirm();
-  const groups = [
-    ...new Set((c.payments ?? []).filter((p: Row) => !p.retracted).map((p: Row) => `${p.asset}/${p.chain}`)),
-  ] as string[];
+  const groups = [...new Set(c.payments.filter((p) => !p.retracted).map((p) => `${p.asset}/${p.chain}`))];
   const [group, setGroup] = useState(groups[0] ?? '');
   const [asset, chain] = group.split('/');
   const choice = groups.length > 1 ? { asset, chain } : {};
   const settle = () =>
     action.run('', async () => {
-      const p = await admin<Row>(`/checkouts/${c.id}/settle-preview${qs(choice)}`);
+      const p = await admin<SettlePreviewView>(`/checkouts/${c.id}/settle-preview${qs(choice)}`);
       confirm.ask({
         title: `Settle ${c.id} for ${p.merchant.name}?`,
         warnings: settleWarnings(p),
@@ -156,7 +153,7 @@ function Resolve({ c, onDone }: { c: Row; onDone: () => void }) {
   );
 }
 
-function settleWarnings(p: Row): string[] {
+function settleWarnings(p: SettlePreviewView): string[] {
   const w: string[] = [];
   if (!p.wallet.exists)
     w.push(`${p.merchant.name} has no ${p.credit.asset} wallet on ${p.credit.chain}: the settle creates one.`);
@@ -173,7 +170,7 @@ function settleWarnings(p: Row): string[] {
 }
 
 /** The settle preview's figures, exact as the API gives them. */
-function SettlePreview({ p }: { p: Row }) {
+function SettlePreview({ p }: { p: SettlePreviewView }) {
   return (
     <dl class="facts" data-testid="settle-preview">
       <dt>Merchant</dt>
@@ -217,8 +214,7 @@ function SettlePreview({ p }: { p: Row }) {
 function UnmatchedQueue() {
   const pager = usePager();
   const list = useAsync(
-    () =>
-      admin<{ items: Row[]; nextCursor: string | null }>(`/transfers${qs({ matched: 'false', cursor: pager.cursor })}`),
+    () => admin<Page<Transfer>>(`/transfers${qs({ matched: 'false', cursor: pager.cursor })}`),
     [pager.cursor],
   );
   return (
@@ -249,7 +245,7 @@ function UnmatchedQueue() {
   );
 }
 
-function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
+function Attach({ transfer, onDone }: { transfer: Transfer; onDone: () => void }) {
   const [checkoutId, setCheckoutId] = useState('');
   const action = useAction();
   const confirm = useConfirm();
@@ -260,7 +256,7 @@ function Attach({ transfer, onDone }: { transfer: Row; onDone: () => void }) {
         e.preventDefault();
         const id = checkoutId.trim();
         void action.run('', async () => {
-          const c = await admin<Row>(`/checkouts/${id}`);
+          const c = await admin<Checkout>(`/checkouts/${id}`);
           confirm.ask({
             title: `Give ${transfer.id} to ${id} of ${c.merchant.name}?`,
             body: (
@@ -297,7 +293,7 @@ function RecentResolutions() {
   const settles = useAsync(async () => {
     const lists = await Promise.all(
       ['checkout.settle', 'checkout.reject', 'transfer.attach'].map((action) =>
-        admin<{ items: Row[] }>(`/audit${qs({ action, since, limit: '50' })}`),
+        admin<Page<AuditEntry>>(`/audit${qs({ action, since, limit: '50' })}`),
       ),
     );
     return lists.flatMap((l) => l.items).sort((a, b) => (a.at < b.at ? 1 : -1));

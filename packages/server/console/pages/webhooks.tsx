@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { admin, adminWrite, qs, type Row } from '../api.js';
+import { admin, adminWrite, qs } from '../api.js';
+import type { Page, WebhookAttempt, WebhookEndpoint } from '../views.js';
 import {
   ActionStatus,
   ErrorNote,
@@ -18,7 +19,7 @@ import {
 export function Webhooks() {
   const pager = usePager();
   const list = useAsync(
-    () => admin<{ items: Row[]; nextCursor: string | null }>(`/webhook-endpoints${qs({ cursor: pager.cursor })}`),
+    () => admin<Page<WebhookEndpoint>>(`/webhook-endpoints${qs({ cursor: pager.cursor })}`),
     [pager.cursor],
   );
   const [open, setOpen] = useState<string | null>(null);
@@ -79,10 +80,7 @@ export function Webhooks() {
 function Deliveries({ endpointId }: { endpointId: string }) {
   const pager = usePager();
   const log = useAsync(
-    () =>
-      admin<{ items: Row[]; nextCursor: string | null }>(
-        `/webhook-endpoints/${endpointId}/deliveries${qs({ cursor: pager.cursor })}`,
-      ),
+    () => admin<Page<WebhookAttempt>>(`/webhook-endpoints/${endpointId}/deliveries${qs({ cursor: pager.cursor })}`),
     [endpointId, pager.cursor],
   );
   const action = useAction();
@@ -106,7 +104,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
           rowKey={(a) => a.id}
           columns={[
             { label: 'When', render: (a) => time(a.attemptedAt) },
-            { label: 'Event', render: (a) => `${a.eventType ?? a.type ?? ''} ${a.eventId}` },
+            { label: 'Event', render: (a) => `${a.eventType} ${a.eventId}` },
             {
               label: 'Result',
               render: (a) => (a.succeeded ? `ok ${a.statusCode}` : `failed ${a.statusCode ?? a.error ?? ''}`),

@@ -1,9 +1,11 @@
 import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol/checkout-status';
-import { admin, qs, type Row } from '../api.js';
+import { admin, qs } from '../api.js';
+import type { Checkout, Page } from '../views.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
-import { FilterForm, FilterInput, PagedTable, type Page, useFilters } from './list-kit.js';
+import { AuditTrail } from './audit.js';
+import { FilterForm, FilterInput, PagedTable, useFilters } from './list-kit.js';
 
-/** Checkouts: the filterable list, one checkout's detail, and any object's audit trail. */
+/** Checkouts: the filterable list and one checkout's detail (what it asked, received and went through). */
 
 const STATUSES = ['', ...CHECKOUT_STATUS_VALUES];
 
@@ -12,7 +14,7 @@ export function CheckoutList() {
   const pager = usePager();
   const list = useAsync(
     () =>
-      admin<Page>(
+      admin<Page<Checkout>>(
         `/checkouts${qs({ ...f.applied, createdFrom: f.applied.createdFrom && `${f.applied.createdFrom}T00:00:00Z`, createdTo: f.applied.createdTo && `${f.applied.createdTo}T23:59:59Z`, cursor: pager.cursor })}`,
       ),
     [f.applied, pager.cursor],
@@ -57,7 +59,7 @@ export function CheckoutList() {
 }
 
 export function CheckoutDetail({ id }: { id: string }) {
-  const c = useAsync(() => admin<Row>(`/checkouts/${id}`), [id]);
+  const c = useAsync(() => admin<Checkout>(`/checkouts/${id}`), [id]);
   return (
     <section aria-labelledby="checkout-h">
       <h1 id="checkout-h">Checkout {id}</h1>
@@ -69,12 +71,12 @@ export function CheckoutDetail({ id }: { id: string }) {
 }
 
 /** What a checkout received, per asset and chain (live payments), exact; "nothing" when none. */
-export function Received({ c }: { c: Row }) {
+export function Received({ c }: { c: Checkout }) {
   const sums = new Map<string, string[]>();
-  for (const p of (c.payments ?? []) as Row[]) {
+  for (const p of c.payments) {
     if (p.retracted) continue;
     const key = `${p.asset} on ${p.chain}`;
-    sums.set(key, [...(sums.get(key) ?? []), String(p.amount)]);
+    sums.set(key, [...(sums.get(key) ?? []), p.amount]);
   }
   if (sums.size === 0) return <>nothing</>;
   return (
@@ -102,7 +104,7 @@ export function addDecimals(values: string[]): string {
   return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 
-export function CheckoutFacts({ c }: { c: Row }) {
+export function CheckoutFacts({ c }: { c: Checkout }) {
   return (
     <>
       <dl class="facts">
@@ -138,65 +140,38 @@ export function CheckoutFacts({ c }: { c: Row }) {
       <h2>Payment options</h2>
       <Table
         caption="Payment options"
-        rows={c.paymentOptions ?? []}
-        rowKey={(o: Row) => `${o.asset}-${o.chain}`}
+        rows={c.paymentOptions}
+        rowKey={(o) => `${o.asset}-${o.chain}`}
         columns={[
-          { label: 'Asset', render: (o: Row) => `${o.asset} on ${o.chain}` },
-          { label: 'Address', render: (o: Row) => <code>{o.address}</code> },
-          { label: 'Due', num: true, render: (o: Row) => <Amount value={o.amountDue} unit={o.asset} /> },
-          { label: 'Received', num: true, render: (o: Row) => <Amount value={o.received} unit={o.asset} /> },
+          { label: 'Asset', render: (o) => `${o.asset} on ${o.chain}` },
+          { label: 'Address', render: (o) => <code>{o.address}</code> },
+          { label: 'Due', num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
+          { label: 'Received', num: true, render: (o) => <Amount value={o.received} unit={o.asset} /> },
         ]}
       />
       <h2>Payments</h2>
       <Table
         caption="Payments received"
-        rows={c.payments ?? []}
-        rowKey={(p: Row) => p.id}
+        rows={c.payments}
+        rowKey={(p) => p.id}
         columns={[
-          { label: 'Transfer', render: (p: Row) => p.id },
-          { label: 'Transaction', render: (p: Row) => <code class="clip">{p.txHash}</code> },
-          { label: 'Amount', num: true, render: (p: Row) => <Amount value={p.amount} unit={p.asset} /> },
-          { label: 'Chain', render: (p: Row) => p.chain },
-          { label: 'Confirmations', num: true, render: (p: Row) => p.confirmations },
-          { label: 'Retracted', render: (p: Row) => (p.retracted ? 'yes' : 'no') },
+          { label: 'Transfer', render: (p) => p.id },
+          { label: 'Transaction', render: (p) => <code class="clip">{p.txHash}</code> },
+          { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
+          { label: 'Chain', render: (p) => p.chain },
+          { label: 'Confirmations', num: true, render: (p) => p.confirmations },
+          { label: 'Retracted', render: (p) => (p.retracted ? 'yes' : 'no') },
         ]}
         empty="No payments."
       />
       <h2>Timeline</h2>
       <ol class="timeline">
-        {(c.timeline ?? []).map((t: Row, i: number) => (
+        {c.timeline.map((t, i) => (
           <li key={i}>
             {time(t.at)}: <strong>{t.status}</strong> {t.reason ? `(${t.reason})` : ''}
           </li>
         ))}
       </ol>
-    </>
-  );
-}
-
-/** The audit entries of one object (who did what, before and after). */
-export function AuditTrail({ objectId }: { objectId: string }) {
-  const entries = useAsync(() => admin<{ items: Row[] }>(`/audit${qs({ objectId, limit: '50' })}`), [objectId]);
-  return (
-    <>
-      <h2>Audit trail</h2>
-      <ErrorNote error={entries.error} />
-      {entries.data === undefined ? (
-        <Loading what="audit entries" />
-      ) : (
-        <Table
-          caption={`Audit trail of ${objectId}`}
-          rows={entries.data.items}
-          rowKey={(r) => r.id}
-          columns={[
-            { label: 'When', render: (r) => time(r.at) },
-            { label: 'Operator', render: (r) => r.operator },
-            { label: 'Action', render: (r) => r.action },
-            { label: 'After', render: (r) => <code class="clip">{JSON.stringify(r.after)}</code> },
-          ]}
-          empty="No operator action on it yet."
-        />
-      )}
     </>
   );
 }
