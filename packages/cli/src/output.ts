@@ -69,6 +69,24 @@ export function printResult(io: Io, json: boolean | undefined, value: unknown, h
   io.stdout(json ? writeExactJson(value) + '\n' : human().replace(/\n?$/, '\n'));
 }
 
+/**
+ * What every list command prints with `--json`: one page and the cursor of the next (`null` on
+ * the last page, and always for lists the API returns whole), so scripts handle every list alike.
+ */
+export interface ListDocument<T> {
+  items: readonly T[];
+  nextCursor: string | null;
+}
+
+export const listDocument = <T>(items: readonly T[], nextCursor?: string | null): ListDocument<T> => ({
+  items,
+  nextCursor: nextCursor ?? null,
+});
+
+/** The text line after a list's table when there is a next page. */
+export const moreLine = (nextCursor: string | null | undefined): string =>
+  nextCursor === null || nextCursor === undefined ? '' : `\nmore: repeat with --cursor ${nextCursor}`;
+
 /** A one-line notice on stderr that is not an error (generated keys, shutdown). */
 export function notice(io: Io, message: string): void {
   io.stderr(`hostpay: ${oneLine(message)}\n`);

@@ -84,11 +84,11 @@ describe('merchant commands', () => {
     expect(new Set(balanceDots).size).toBe(1);
   });
 
-  it('wallets --json: one document equal to the API result, amounts as exact number literals', async () => {
+  it('wallets --json: one document, the API result as its items, amounts as exact number literals', async () => {
     const out = ok(await hostpay(['wallets', '--json'], creds()));
     expect(lines(out)).toHaveLength(1);
     expect(out).toContain('"amount":3.141592653589793238,"freezeAmount":0.5');
-    expect(parseExactJson(out)).toEqual(await apiResult('/api/v1/cp/wallets/'));
+    expect(parseExactJson(out)).toEqual({ items: await apiResult('/api/v1/cp/wallets/'), nextCursor: null });
   });
 
   it('fees-preview 100 EUR: the rule, the rate and the fee in the fee currency', async () => {
