@@ -131,8 +131,11 @@ export function describeError(
   return { line: `hostpay: ${message}`, exitCode: EXIT_FAILURE, envelope: envelopeOf('FAILED', message) };
 }
 
+/** A gateway's answer for a server behind it that is down or slow: no hostpay answer either. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
 function exitCodeOf(code: string, status: unknown): number {
-  if (UNREACHABLE_CODES.has(code)) return EXIT_UNREACHABLE;
+  if (UNREACHABLE_CODES.has(code) || GATEWAY_STATUSES.has(status as number)) return EXIT_UNREACHABLE;
   if (status === 401 || status === 403) return EXIT_AUTH;
   return EXIT_FAILURE;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommandError, describeError } from '../src/output.js';
 import { hostpay, lines, type Result } from './helpers.js';
 import { startCheckoutServer, type RealServer } from './test-server.js';
 
@@ -152,5 +153,35 @@ describe('exit codes and the --json error envelope', () => {
     const r = await hostpay(['checkout', 'get', '--', '--json'], merchant());
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
+  });
+});
+
+/** Errors no test server gives on demand (a proxy's 502, a rate limit): the mapping itself. */
+describe('exit code of a failure', () => {
+  /** A HostpayError of @hostpay/client, recognised by its shape. */
+  const clientError = (code: string, status: number) =>
+    Object.assign(new Error('x'), { name: 'HostpayError', code, status, requestId: undefined, details: undefined });
+
+  it.each<[string, number, string, unknown]>([
+    ['a proxy answered 502 without an envelope', 3, 'HTTP_ERROR', clientError('HTTP_ERROR', 502)],
+    [
+      'a proxy answered 504 (admin API)',
+      3,
+      'UNEXPECTED_RESPONSE',
+      new CommandError('UNEXPECTED_RESPONSE', 'x', undefined, { status: 504 }),
+    ],
+    ['the store is busy', 3, 'STORE_BUSY', clientError('STORE_BUSY', 503)],
+    ['rate limited', 1, 'RATE_LIMITED', new CommandError('RATE_LIMITED', 'x', 'req_1', { status: 429 })],
+    ['a scope is missing', 4, 'SCOPE_MISSING', clientError('SCOPE_MISSING', 403)],
+    [
+      'a 200 that is no envelope',
+      1,
+      'UNEXPECTED_RESPONSE',
+      new CommandError('UNEXPECTED_RESPONSE', 'x', undefined, { status: 200 }),
+    ],
+    ['an error without a code', 1, 'FAILED', new Error('EACCES: permission denied')],
+  ])('%s: exit %i, code %s', (_, exit, code, err) => {
+    const { exitCode, envelope } = describeError(err);
+    expect([exitCode, envelope?.code]).toEqual([exit, code]);
   });
 });
