@@ -51,7 +51,10 @@ export async function callServer<T>(
     if (creds.token !== undefined && GIVEN_TOKEN_CODES.has(err.code)) {
       const hint =
         'the token came from --token or HOSTPAY_TOKEN: leave both out and hostpay obtains a fresh one itself';
-      throw new CommandError(err.code, `${err.message.replace(/[.\s]+$/, '')}; ${hint}`, err.requestId);
+      throw new CommandError(err.code, `${err.message.replace(/[.\s]+$/, '')}; ${hint}`, err.requestId, {
+        status: err.status,
+        details: err.details,
+      });
     }
     throw err;
   }

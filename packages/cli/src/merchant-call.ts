@@ -60,7 +60,7 @@ export function answerOf<T>(status: number, text: string, url: string): ApiAnswe
         message?: unknown;
         result?: unknown;
         nextCursor?: string | null;
-        error?: { code?: unknown; requestId?: unknown };
+        error?: { code?: unknown; requestId?: unknown; details?: Record<string, unknown> };
       }
     | undefined;
   try {
@@ -75,9 +75,17 @@ export function answerOf<T>(status: number, text: string, url: string): ApiAnswe
       env.error.code,
       String(env.message),
       typeof env.error.requestId === 'string' ? env.error.requestId : undefined,
+      { status, details: env.error.details },
     );
   }
-  throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
+  throw new CommandError(
+    'UNEXPECTED_RESPONSE',
+    `unexpected HTTP ${status} response from ${url}: not a hostpay envelope`,
+    undefined,
+    {
+      status,
+    },
+  );
 }
 
 export type MerchantCall = ReturnType<typeof merchantCaller>;

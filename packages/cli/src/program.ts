@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, Help } from 'commander';
+import { writeExactJson } from '@hostpay/protocol';
 import { registerAddress } from './commands/address.js';
 import { registerAsset } from './commands/asset.js';
 import { registerAudit } from './commands/audit.js';
@@ -95,7 +96,11 @@ function sharedOptionsLast(this: Help, cmd: Command) {
   return [...all.filter((o) => rank(o) === -1), ...all.filter((o) => rank(o) !== -1).sort((a, b) => rank(a) - rank(b))];
 }
 
-/** Runs one command line (arguments after `hostpay`) and returns the exit code; never exits. */
+/**
+ * Runs one command line (arguments after `hostpay`) and returns the exit code; never exits. A
+ * failure is one line on stderr; with `--json` its envelope is also the one document on stdout,
+ * for the script that asked for JSON (a usage error included, before any command ran).
+ */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let errorHelp = '';
   const program = buildProgram(io, (text) => (errorHelp += text));
@@ -103,8 +108,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (err) {
-    const { line, exitCode } = describeError(err, errorHelp);
+    const { line, exitCode, envelope } = describeError(err, errorHelp);
     if (line !== null) io.stderr(line + '\n');
+    if (envelope !== null && asksForJson(argv)) io.stdout(writeExactJson(envelope) + '\n');
     return exitCode;
   }
+}
+
+/** `--json` among the options (not after `--`, where it would be an argument). */
+function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }

@@ -39,7 +39,12 @@ function envelopeResult(url: string, status: number, text: string): unknown {
     parsed = undefined;
   }
   const env = parsed as
-    | { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } }
+    | {
+        status?: unknown;
+        message?: unknown;
+        result?: unknown;
+        error?: { code?: unknown; requestId?: unknown; details?: Record<string, unknown> };
+      }
     | undefined;
   if (env?.status === true && typeof env.result === 'object' && env.result !== null) return env.result;
   if (env?.status === false && typeof env.error?.code === 'string') {
@@ -47,7 +52,11 @@ function envelopeResult(url: string, status: number, text: string): unknown {
       env.error.code,
       String(env.message),
       typeof env.error.requestId === 'string' ? env.error.requestId : undefined,
+      { status, details: env.error.details },
     );
   }
-  throw new Error(`unexpected HTTP ${status} response from ${url}: not a hostpay envelope`);
+  throw new CommandError(
+    'UNEXPECTED_RESPONSE',
+    `unexpected HTTP ${status} response from ${url}: not a hostpay envelope`,
+  );
 }

@@ -56,7 +56,7 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
       // json() reads numbers as their exact text.
       expect(updated).toMatchObject({ symbol: 'DAI', precision: '6', active: false, image: 'dai.svg' });
       expect(
-        json<{ symbol: string; precision: string }[]>(await run('asset', 'list', '--json')).find(
+        json<{ items: { symbol: string; precision: string }[] }>(await run('asset', 'list', '--json')).items.find(
           (a) => a.symbol === 'DAI',
         )?.precision,
       ).toBe('6');

@@ -25,8 +25,8 @@ describe('the remote backend', () => {
   const env = () => ({ HOSTPAY_ADMIN_URL: server.url, HOSTPAY_ADMIN_TOKEN: TOKEN });
   const remote = (...args: string[]): Promise<Result> => cli(args, env());
   /** The one stderr line of a failed command, with exit 1 and nothing on stdout. */
-  const failure = (r: Result): string => {
-    expect([r.code, r.stdout, lines(r.stderr).length], r.stderr).toEqual([1, '', 1]);
+  const failure = (r: Result, code = 1): string => {
+    expect([r.code, r.stdout, lines(r.stderr).length], r.stderr).toEqual([code, '', 1]);
     return r.stderr.trimEnd();
   };
 
@@ -108,7 +108,7 @@ describe('the remote backend', () => {
     );
   });
 
-  it('server errors are one line with the code and the request id, exit 1', async () => {
+  it('server errors are one line with the code and the request id, exit 1 (4 for a refused token)', async () => {
     expect(failure(await remote('wallet', 'get', 'wal_nope'))).toMatch(
       /^hostpay: NOT_FOUND: wallet wal_nope does not exist \(request id req_\w+\)$/,
     );
@@ -119,14 +119,14 @@ describe('the remote backend', () => {
       /^hostpay: UNSUPPORTED_CURRENCY: .* \(request id req_\w+\)$/,
     );
     const badToken = await cli(['merchant', 'list'], { ...env(), HOSTPAY_ADMIN_TOKEN: 'x'.repeat(40) });
-    expect(failure(badToken)).toMatch(
+    expect(failure(badToken, 4)).toMatch(
       /^hostpay: INVALID_TOKEN: operator token is not valid: .* \(request id req_\w+\)$/,
     );
   });
 
   it('an unreachable server, or one without the admin API, is a one-line failure naming the address', async () => {
     const down = await cli(['merchant', 'list', '--admin-url', 'http://127.0.0.1:9'], { HOSTPAY_ADMIN_TOKEN: TOKEN });
-    expect(failure(down)).toMatch(
+    expect(failure(down, 3)).toMatch(
       /^hostpay: UNAVAILABLE: cannot reach http:\/\/127\.0\.0\.1:9\/admin\/v1: .*; check --admin-url or HOSTPAY_ADMIN_URL$/,
     );
 

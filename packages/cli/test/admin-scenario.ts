@@ -226,7 +226,7 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
         ['default', 'USDT', '1.5 %'],
         [merchantId, 'EUR', 'fixed 0.5'],
       ]);
-      expect(json<unknown[]>(await run('fee', 'list', '--default', '--json'))).toHaveLength(1);
+      expect(json<{ items: unknown[] }>(await run('fee', 'list', '--default', '--json')).items).toHaveLength(1);
       expect(cells(text(await run('settlement', 'list')))[1]?.slice(0, 3)).toEqual([merchantId, 'EUR', 'USDT']);
       expect(cells(text(await run('rate', 'list')))[1]?.slice(0, 4)).toEqual(['EUR', 'USDT', '1.0842', 'manual']);
 
@@ -244,7 +244,10 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       );
 
       expect(text(await run('fee', 'delete', override.id))).toBe(`deleted fee tier ${override.id}\n`);
-      expect(json<unknown[]>(await run('fee', 'list', '--merchant', merchantId, '--json'))).toEqual([]);
+      expect(json(await run('fee', 'list', '--merchant', merchantId, '--json'))).toEqual({
+        items: [],
+        nextCursor: null,
+      });
     });
 
     it('audit list: every change above, by this operator, filterable', async () => {

@@ -149,7 +149,7 @@ describe('hostpay listen on a silent stream', () => {
     const { url, streams } = await streamServer(silent);
     const started = Date.now();
     const { io, code } = listen(url, '--idle-timeout', '1');
-    expect(await within(code, 4000, 'exit'), io.out).toBe(1);
+    expect(await within(code, 4000, 'exit'), io.out).toBe(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(io.err).toMatch(/^hostpay: UNAVAILABLE: cannot reach http:\/\/127\.0\.0\.1:\d+: no data for 1 s;/);
     expect(io.out).not.toContain('Ready');

@@ -84,11 +84,11 @@ describe('merchant commands', () => {
     expect(new Set(balanceDots).size).toBe(1);
   });
 
-  it('wallets --json: one document equal to the API result, amounts as exact number literals', async () => {
+  it('wallets --json: one document, the API result as its items, amounts as exact number literals', async () => {
     const out = ok(await hostpay(['wallets', '--json'], creds()));
     expect(lines(out)).toHaveLength(1);
     expect(out).toContain('"amount":3.141592653589793238,"freezeAmount":0.5');
-    expect(parseExactJson(out)).toEqual(await apiResult('/api/v1/cp/wallets/'));
+    expect(parseExactJson(out)).toEqual({ items: await apiResult('/api/v1/cp/wallets/'), nextCursor: null });
   });
 
   it('fees-preview 100 EUR: the rule, the rate and the fee in the fee currency', async () => {
@@ -139,16 +139,16 @@ describe('merchant commands', () => {
     expect(doc.toleranceSeconds).toBe(60);
   });
 
-  it('a wrong secret: exit 1, one stderr line with the code and the request id (in-process)', async () => {
+  it('a wrong secret: exit 4, one stderr line with the code and the request id (in-process)', async () => {
     const io = memoryIo({ ...creds(), HOSTPAY_API_SECRET: 'sk_wrong' });
-    expect(await run(['wallets'], io)).toBe(1);
+    expect(await run(['wallets'], io)).toBe(4);
     expect(io.out).toBe('');
     expect(lines(io.err)).toEqual([expect.stringMatching(/^hostpay: INVALID_SIGNATURE: .*\(request id req_\w+\)$/)]);
   });
 
   it('a rejected --token / HOSTPAY_TOKEN says where the token came from (in-process)', async () => {
     const io = memoryIo({ ...creds(), HOSTPAY_TOKEN: 'not.a.token' });
-    expect(await run(['fees-preview', '100', 'EUR'], io)).toBe(1);
+    expect(await run(['fees-preview', '100', 'EUR'], io)).toBe(4);
     expect(lines(io.err)).toEqual([
       expect.stringMatching(
         /^hostpay: INVALID_TOKEN: .*; the token came from --token or HOSTPAY_TOKEN: .* \(request id req_\w+\)$/,
@@ -160,12 +160,12 @@ describe('merchant commands', () => {
     const env = () => ({ HOSTPAY_CONFIG_DIR: profileDir });
     const file = join(profileDir, 'profiles.json');
 
-    it('login checks the key first: a wrong secret exits 1 with INVALID_SIGNATURE and writes nothing', async () => {
+    it('login checks the key first: a wrong secret exits 4 with INVALID_SIGNATURE and writes nothing', async () => {
       const r = await hostpay(
         ['login', '--base-url', server.url, '--api-key', server.demo.apiKey, '--api-secret', 'sk_wrong'],
         env(),
       );
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(4);
       expect(r.stdout).toBe('');
       expect(lines(r.stderr)).toEqual([expect.stringMatching(/^hostpay: INVALID_SIGNATURE: /)]);
       expect(r.stderr.trim()).toMatch(REQUEST_ID);

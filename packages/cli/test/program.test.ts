@@ -152,13 +152,13 @@ describe('command line parsing (in-process)', () => {
     expect(io.out).toBe('');
   });
 
-  it('reports an unreachable server as one UNAVAILABLE line, exit 1', async () => {
+  it('reports an unreachable server as one UNAVAILABLE line, exit 3', async () => {
     const io = memoryIo({
       HOSTPAY_API_KEY: 'hp_x',
       HOSTPAY_API_SECRET: 'sk_x',
       HOSTPAY_BASE_URL: 'http://127.0.0.1:9',
     });
-    expect(await run(['token'], io)).toBe(1);
+    expect(await run(['token'], io)).toBe(3);
     expect(lines(io.err)).toEqual([
       expect.stringMatching(
         /^hostpay: UNAVAILABLE: cannot reach http:\/\/127\.0\.0\.1:9\/api\/v1\/auth\/token: .*npx hostpay serve --demo/,
@@ -166,13 +166,13 @@ describe('command line parsing (in-process)', () => {
     ]);
   });
 
-  it('reports an unreachable server for a merchant command as one line naming the address, exit 1', async () => {
+  it('reports an unreachable server for a merchant command as one line naming the address, exit 3', async () => {
     const io = memoryIo({
       HOSTPAY_API_KEY: 'hp_x',
       HOSTPAY_API_SECRET: 'sk_x',
       HOSTPAY_BASE_URL: 'http://127.0.0.1:9',
     });
-    expect(await run(['time'], io)).toBe(1);
+    expect(await run(['time'], io)).toBe(3);
     expect(lines(io.err)).toEqual([
       expect.stringMatching(
         /^hostpay: NETWORK_ERROR: cannot reach http:\/\/127\.0\.0\.1:9: .*npx hostpay serve --demo$/,

@@ -71,7 +71,7 @@ describe('the published tarballs', () => {
       expect(files, pkg).toContain('package/LICENSE');
       expect(files, pkg).toContain('package/package.json');
       expect(
-        files.filter((f) => /^package\/(src|test)\/|\.tsbuildinfo$|\.test\./.test(f)),
+        files.filter((f) => /^package\/(src|test)\/|\.tsbuildinfo$|\.chunks\.json$|\.bundle-|\.test\./.test(f)),
         pkg,
       ).toEqual([]);
     }

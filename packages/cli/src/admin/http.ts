@@ -106,7 +106,12 @@ function unwrap(response: Response, text: string, what: string): unknown {
     doc = undefined;
   }
   const env = doc as
-    | { status?: unknown; message?: unknown; result?: unknown; error?: { code?: unknown; requestId?: unknown } }
+    | {
+        status?: unknown;
+        message?: unknown;
+        result?: unknown;
+        error?: { code?: unknown; requestId?: unknown; details?: Record<string, unknown> };
+      }
     | undefined;
   if (response.ok && env?.status === true) return fromWire(env.result);
   const headerId = response.headers.get('x-request-id') ?? undefined;
@@ -116,12 +121,14 @@ function unwrap(response: Response, text: string, what: string): unknown {
       env.error.code,
       typeof env.message === 'string' ? env.message : `HTTP ${response.status}`,
       requestId,
+      { status: response.status, details: env.error.details },
     );
   }
   throw new CommandError(
     'UNEXPECTED_RESPONSE',
     `${what} answered HTTP ${response.status} without a hostpay envelope: is the admin URL a hostpay server with the admin API enabled (HOSTPAY_ADMIN_TOKEN set on the server)?`,
     headerId,
+    { status: response.status },
   );
 }
 

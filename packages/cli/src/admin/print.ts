@@ -1,4 +1,4 @@
-import { printResult, type Io } from '../output.js';
+import { listDocument, moreLine, printResult, type Io } from '../output.js';
 import { renderTable, type Column } from '../table.js';
 import type { Page } from './backend.js';
 import { toJsonOutput } from './exact.js';
@@ -25,15 +25,17 @@ export function table<T>(items: readonly T[], spec: TableSpec<T>): string {
  * option that fetches the next page when there is one.
  */
 export function printPage<T>(io: Io, json: boolean | undefined, page: Page<T>, spec: TableSpec<T>): void {
-  printAdmin(io, json, page, () => {
-    const more = page.nextCursor === null ? '' : `\nmore: repeat with --cursor ${page.nextCursor}`;
-    return table(page.items, spec) + more;
-  });
+  printAdmin(
+    io,
+    json,
+    listDocument(page.items, page.nextCursor),
+    () => table(page.items, spec) + moreLine(page.nextCursor),
+  );
 }
 
-/** A list the API returns whole (fees, rates, settlement currencies, grants, networks). */
+/** A list the API returns whole (fees, rates, settlement currencies, grants, networks): the same shape, no next page. */
 export function printList<T>(io: Io, json: boolean | undefined, items: readonly T[], spec: TableSpec<T>): void {
-  printAdmin(io, json, items, () => table(items, spec));
+  printAdmin(io, json, listDocument(items), () => table(items, spec));
 }
 
 export const orDash = (value: string | null | undefined): string =>

@@ -6,7 +6,7 @@ import { CLIENT_TOKEN_HELP, resolveCredentials, withCredentialOptions, type Cred
 import { callServer, merchantClient, withJsonDecimals } from '../merchant-api.js';
 import { openUrl } from '../open-url.js';
 import { integerIn, withJsonOption } from '../options.js';
-import { notice, printResult, UsageError, type Io } from '../output.js';
+import { listDocument, moreLine, notice, printResult, UsageError, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 import { registerCheckoutReview } from './checkout-review.js';
 
@@ -167,10 +167,9 @@ export function registerCheckout(program: Command, io: Io): void {
           merchantId: opts.merchant,
         };
         const page = await withClient(io, opts, (client) => client.checkouts.list(filters));
-        printResult(io, opts.json, withJsonDecimals(page), () => {
+        printResult(io, opts.json, withJsonDecimals(listDocument(page.items, page.nextCursor)), () => {
           if (page.items.length === 0) return 'no checkouts: create one with hostpay checkout create 100 EUR';
-          const more = page.nextCursor === null ? '' : `\nmore: repeat with --cursor ${page.nextCursor}`;
-          return renderTable(CHECKOUT_COLUMNS, page.items.map(checkoutRow)) + more;
+          return renderTable(CHECKOUT_COLUMNS, page.items.map(checkoutRow)) + moreLine(page.nextCursor);
         });
       },
     );

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolveCredentials, withCredentialOptions, type CredentialFlags } from '../credentials.js';
 import { merchantCaller } from '../merchant-call.js';
 import { integerIn, withJsonOption } from '../options.js';
-import { printResult, type Io } from '../output.js';
+import { listDocument, moreLine, printResult, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 
 const TOKEN_HELP = 'bearer token (default: $HOSTPAY_TOKEN; without one the command obtains its own)';
@@ -34,7 +34,7 @@ export function registerEvents(program: Command, io: Io): void {
       if (opts.type !== undefined) q.set('type', opts.type);
       if (opts.cursor !== undefined) q.set('cursor', opts.cursor);
       const page = await call<EventView[]>('GET', `/api/v1/cp/events?${q}`);
-      printResult(io, opts.json, { events: page.result, nextCursor: page.nextCursor ?? null }, () => {
+      printResult(io, opts.json, listDocument(page.result, page.nextCursor), () => {
         if (page.result.length === 0) return 'no events yet: create a checkout (hostpay trigger checkout.settled)';
         const table = renderTable(
           [
@@ -46,7 +46,7 @@ export function registerEvents(program: Command, io: Io): void {
           ],
           page.result.map((e) => [String(e.sequence), e.id, e.type, String(e.data.object.id ?? ''), e.createdAt]),
         );
-        return page.nextCursor ? `${table}\nmore: --cursor ${page.nextCursor}` : table;
+        return table + moreLine(page.nextCursor);
       });
     });
 

@@ -4,7 +4,7 @@ import { decimalText, Decimal } from '@hostpay/protocol';
 import { CLIENT_TOKEN_HELP, resolveCredentials, withCredentialOptions, type CredentialFlags } from '../credentials.js';
 import { callServer, merchantClient, withJsonDecimals } from '../merchant-api.js';
 import { withJsonOption } from '../options.js';
-import { printResult, type Io } from '../output.js';
+import { listDocument, printResult, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 
 interface WalletsOptions extends CredentialFlags {
@@ -23,12 +23,12 @@ export function registerWallets(program: Command, io: Io): void {
   withJsonOption(withCredentialOptions(cmd, { tokenHelp: CLIENT_TOKEN_HELP }))
     .addHelpText(
       'after',
-      '\nAvailable = balance - frozen, computed exactly. With --json: the API result as it is, one JSON\ndocument, amounts as exact JSON number literals (read them with a lossless JSON parser).',
+      '\nAvailable = balance - frozen, computed exactly. With --json: {"items": [the wallets, as the API returns them], "nextCursor": null},\namounts as exact JSON number literals (read them with a lossless JSON parser).',
     )
     .action(async (opts: WalletsOptions) => {
       const creds = resolveCredentials(opts, io.env);
       const wallets = await callServer(creds, () => merchantClient(creds).listWallets({ merchantId: opts.merchant }));
-      printResult(io, opts.json, withJsonDecimals(wallets), () => walletTable(wallets));
+      printResult(io, opts.json, withJsonDecimals(listDocument(wallets)), () => walletTable(wallets));
     });
 }
 

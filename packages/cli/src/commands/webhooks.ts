@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolveCredentials, withCredentialOptions, type CredentialFlags } from '../credentials.js';
 import { merchantCaller } from '../merchant-call.js';
 import { commaList, integerIn, withJsonOption } from '../options.js';
-import { printResult, type Io } from '../output.js';
+import { listDocument, moreLine, printResult, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 
 const TOKEN_HELP = 'bearer token (default: $HOSTPAY_TOKEN; without one the command obtains its own)';
@@ -27,6 +27,19 @@ interface Attempt {
   succeeded: boolean;
 }
 type Flags = CredentialFlags & { json?: boolean };
+type PageFlags = Flags & { limit?: number; cursor?: string };
+
+/** `--limit` and `--cursor`, as every paged list takes them. */
+const pageOptions = (cmd: Command, defaultLimit: number): Command =>
+  cmd
+    .option('--limit <n>', `at most this many, 1 to 200 (default ${defaultLimit})`, integerIn(1, 200))
+    .option('--cursor <cursor>', 'the next page: the cursor the previous page printed');
+
+const pageQuery = (opts: PageFlags, defaultLimit: number): URLSearchParams => {
+  const q = new URLSearchParams({ limit: String(opts.limit ?? defaultLimit) });
+  if (opts.cursor !== undefined) q.set('cursor', opts.cursor);
+  return q;
+};
 
 const secretLine = (e: Endpoint) =>
   `${e.id} ${e.url}\nsecret ${e.secret} (shown once: store it now; verify deliveries with it, see docs/webhooks.md)`;
@@ -54,9 +67,9 @@ export function registerWebhooks(program: Command, io: Io): void {
       printResult(io, opts.json, result, () => secretLine(result));
     });
 
-  sub('list', 'your endpoints, newest first').action(async (opts: Flags) => {
-    const { result } = await caller(opts)<Endpoint[]>('GET', `${W}?limit=200`);
-    printResult(io, opts.json, result, () =>
+  pageOptions(sub('list', 'your endpoints, newest first'), 50).action(async (opts: PageFlags) => {
+    const { result, nextCursor } = await caller(opts)<Endpoint[]>('GET', `${W}?${pageQuery(opts, 50)}`);
+    printResult(io, opts.json, listDocument(result, nextCursor), () =>
       result.length === 0
         ? 'no endpoints yet: hostpay webhooks create --url https://…'
         : renderTable(
@@ -74,7 +87,7 @@ export function registerWebhooks(program: Command, io: Io): void {
               e.disabled ? `disabled (${e.disabledReason})` : 'enabled',
               e.lastSuccessAt ?? '-',
             ]),
-          ),
+          ) + moreLine(nextCursor),
     );
   });
 
@@ -90,35 +103,35 @@ export function registerWebhooks(program: Command, io: Io): void {
       );
     });
 
-  sub('deliveries', 'every attempt to one endpoint, newest first: status or error, latency')
-    .argument('<id>', 'we_…')
-    .option('--limit <n>', 'how many (1-200, default 20)', integerIn(1, 200))
-    .action(async (id: string, opts: Flags & { limit?: number }) => {
-      const { result } = await caller(opts)<Attempt[]>(
-        'GET',
-        `${W}/${encodeURIComponent(id)}/deliveries?limit=${opts.limit ?? 20}`,
-      );
-      printResult(io, opts.json, result, () =>
-        result.length === 0
-          ? 'no attempts yet'
-          : renderTable(
-              [
-                { header: 'AT' },
-                { header: 'EVENT' },
-                { header: 'TYPE' },
-                { header: 'RESULT' },
-                { header: 'MS', align: 'decimal' },
-              ],
-              result.map((a) => [
-                a.attemptedAt,
-                a.eventId,
-                a.eventType,
-                a.statusCode === null ? `error: ${a.error}` : `HTTP ${a.statusCode}`,
-                String(a.latencyMs),
-              ]),
-            ),
-      );
-    });
+  pageOptions(
+    sub('deliveries', 'every attempt to one endpoint, newest first: status or error, latency').argument('<id>', 'we_…'),
+    20,
+  ).action(async (id: string, opts: PageFlags) => {
+    const { result, nextCursor } = await caller(opts)<Attempt[]>(
+      'GET',
+      `${W}/${encodeURIComponent(id)}/deliveries?${pageQuery(opts, 20)}`,
+    );
+    printResult(io, opts.json, listDocument(result, nextCursor), () =>
+      result.length === 0
+        ? 'no attempts yet'
+        : renderTable(
+            [
+              { header: 'AT' },
+              { header: 'EVENT' },
+              { header: 'TYPE' },
+              { header: 'RESULT' },
+              { header: 'MS', align: 'decimal' },
+            ],
+            result.map((a) => [
+              a.attemptedAt,
+              a.eventId,
+              a.eventType,
+              a.statusCode === null ? `error: ${a.error}` : `HTTP ${a.statusCode}`,
+              String(a.latencyMs),
+            ]),
+          ) + moreLine(nextCursor),
+    );
+  });
 
   sub('rotate-secret', 'new secret; the old one keeps signing for 24 h')
     .argument('<id>', 'we_…')
