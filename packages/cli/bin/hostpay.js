@@ -11,7 +11,4 @@ if (major < 22 || (major === 22 && minor < 14)) {
   );
   process.exit(2);
 }
-// V8's code cache on disk (Node >= 22.1; in the OS temp dir, keyed by file content): the bundle's
-// compilation was a fifth of `hostpay serve`'s start, and a warm start skips it.
-(await import('node:module')).enableCompileCache?.();
 await import('../dist/hostpay.js');
