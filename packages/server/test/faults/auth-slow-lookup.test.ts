@@ -2,7 +2,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import {
-  MASTER_KEY,
   Merchant,
   postgresAvailable,
   seedPostgresSchema,
@@ -31,13 +30,7 @@ describe.skipIf(!postgresAvailable)('slow key lookups after a restart (PostgreSQ
 
   beforeAll(async () => {
     seeded = await seedPostgresSchema();
-    env = {
-      HOSTPAY_DATABASE_URL: TEST_DATABASE_URL,
-      HOSTPAY_DATABASE_SCHEMA: seeded.schema,
-      HOSTPAY_MASTER_KEY: MASTER_KEY,
-      HOSTPAY_DATA_DIR: seeded.dataDir,
-      HOSTPAY_LOG_LEVEL: 'warn',
-    };
+    env = seeded.serverEnv;
   }, 60_000);
   afterAll(async () => {
     for (const s of servers) await s.kill();

@@ -4,7 +4,6 @@ import { startServerProcess, type ServerProcess } from './server-process.js';
 import {
   ADMIN_TOKEN,
   adminHeaders,
-  MASTER_KEY,
   postgresAvailable,
   request,
   seedPostgresSchema,
@@ -36,14 +35,10 @@ describe.skipIf(!postgresAvailable)('a busy PostgreSQL pool under hostpay serve'
   beforeAll(async () => {
     seeded = await seedPostgresSchema();
     server = await startServerProcess({
-      HOSTPAY_DATABASE_URL: TEST_DATABASE_URL,
-      HOSTPAY_DATABASE_SCHEMA: seeded.schema,
+      ...seeded.serverEnv,
       HOSTPAY_DATABASE_POOL_SIZE: String(POOL_SIZE),
       HOSTPAY_DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
-      HOSTPAY_MASTER_KEY: MASTER_KEY,
       HOSTPAY_ADMIN_TOKEN: ADMIN_TOKEN,
-      HOSTPAY_DATA_DIR: seeded.dataDir,
-      HOSTPAY_LOG_LEVEL: 'warn',
     });
   }, 60_000);
   afterAll(async () => {

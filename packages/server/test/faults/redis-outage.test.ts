@@ -228,14 +228,10 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
     direct = await directRedis();
     proxy = await startTcpProxy(targetOf(TEST_REDIS_URL, 6379));
     server = await startServerProcess({
-      HOSTPAY_DATABASE_URL: TEST_DATABASE_URL,
-      HOSTPAY_DATABASE_SCHEMA: seeded.schema,
-      HOSTPAY_DATA_DIR: seeded.dataDir,
-      HOSTPAY_MASTER_KEY: MASTER_KEY,
+      ...seeded.serverEnv,
       HOSTPAY_ADMIN_TOKEN: OPERATOR_TOKEN,
       HOSTPAY_REDIS_URL: throughProxy(TEST_REDIS_URL, proxy),
       HOSTPAY_REDIS_PREFIX: prefix,
-      HOSTPAY_LOG_LEVEL: 'warn',
     });
     // Another instance, in this process, straight to Redis: its writes publish invalidations.
     other = await createServices(

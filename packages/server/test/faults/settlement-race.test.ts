@@ -6,7 +6,6 @@ import { startServerProcess, type ServerProcess } from './server-process.js';
 import {
   ADMIN_TOKEN,
   adminPost,
-  MASTER_KEY,
   Merchant,
   merchantPost,
   postgresAvailable,
@@ -42,13 +41,9 @@ describe.skipIf(!postgresAvailable)('settlements racing on PostgreSQL', () => {
     // Two confirmations: a first report moves a checkout to `processing`, the second settles it.
     await store.db.updateTable('chains').set({ confirmations_required: 2 }).where('symbol', '=', 'TRON').execute();
     server = await startServerProcess({
-      HOSTPAY_DATABASE_URL: TEST_DATABASE_URL,
-      HOSTPAY_DATABASE_SCHEMA: seeded.schema,
-      HOSTPAY_MASTER_KEY: MASTER_KEY,
+      ...seeded.serverEnv,
       HOSTPAY_ADMIN_TOKEN: ADMIN_TOKEN,
-      HOSTPAY_DATA_DIR: seeded.dataDir,
       HOSTPAY_SANDBOX: 'true',
-      HOSTPAY_LOG_LEVEL: 'warn',
     });
     merchant = new Merchant(server.url, seeded.demo);
     await merchant.login();

@@ -34,6 +34,8 @@ export interface SeededSchema {
   schema: string;
   dataDir: string;
   demo: DemoCredentials;
+  /** The environment of a `hostpay serve` on this schema and data dir (log level warn); add what a test needs. */
+  serverEnv: Record<string, string>;
   remove(): Promise<void>;
 }
 
@@ -56,7 +58,14 @@ export async function seedPostgresSchema(): Promise<SeededSchema> {
     );
     try {
       const demo = await seedDemo(services, dataDir);
-      return { schema, dataDir, demo, remove };
+      const serverEnv = {
+        HOSTPAY_DATABASE_URL: TEST_DATABASE_URL,
+        HOSTPAY_DATABASE_SCHEMA: schema,
+        HOSTPAY_MASTER_KEY: MASTER_KEY,
+        HOSTPAY_DATA_DIR: dataDir,
+        HOSTPAY_LOG_LEVEL: 'warn',
+      };
+      return { schema, dataDir, demo, serverEnv, remove };
     } finally {
       await services.close();
     }
