@@ -1,9 +1,22 @@
 import { admin, qs } from '../api.js';
 import type { AuditEntry, Page } from '../views.js';
-import { ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
+import { type Column, ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
 import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from './list-kit.js';
 
 /** The audit log (who did what, before and after): searchable, and the trail of one object. */
+
+/** When, who and what: the first columns of every table of audit entries. */
+export const AUDIT_ACTION: Column<AuditEntry>[] = [
+  { label: 'When', render: (r) => time(r.at) },
+  { label: 'Operator', render: (r) => r.operator },
+  { label: 'Action', render: (r) => r.action },
+];
+
+/** The object as the entry left it. */
+export const AUDIT_AFTER: Column<AuditEntry> = {
+  label: 'After',
+  render: (r) => <code class="clip">{JSON.stringify(r.after)}</code>,
+};
 
 export function AuditList() {
   const f = useFilters({ objectType: '', objectId: '', operator: '', action: '', since: '' });
@@ -33,9 +46,7 @@ export function AuditList() {
         pager={pager}
         caption="Audit entries"
         columns={[
-          { label: 'When', render: (r) => time(r.at) },
-          { label: 'Operator', render: (r) => r.operator },
-          { label: 'Action', render: (r) => r.action },
+          ...AUDIT_ACTION,
           {
             label: 'Object',
             render: (r) =>
@@ -68,12 +79,7 @@ export function AuditTrail({ objectId }: { objectId: string }) {
           caption={`Audit trail of ${objectId}`}
           rows={entries.data.items}
           rowKey={(r) => r.id}
-          columns={[
-            { label: 'When', render: (r) => time(r.at) },
-            { label: 'Operator', render: (r) => r.operator },
-            { label: 'Action', render: (r) => r.action },
-            { label: 'After', render: (r) => <code class="clip">{JSON.stringify(r.after)}</code> },
-          ]}
+          columns={[...AUDIT_ACTION, AUDIT_AFTER]}
           empty="No operator action on it yet."
         />
       )}

@@ -16,7 +16,7 @@ import {
   useConfirm,
   usePager,
 } from '../ui.js';
-import { AuditTrail } from './audit.js';
+import { AUDIT_ACTION, AUDIT_AFTER, AuditTrail } from './audit.js';
 import { CheckoutFacts, Received } from './checkouts.js';
 
 /** The exceptions operators resolve: checkouts in review (settle / reject) and unmatched transfers (attach). */
@@ -310,15 +310,13 @@ function RecentResolutions() {
           rows={settles.data}
           rowKey={(r) => r.id}
           columns={[
-            { label: 'When', render: (r) => time(r.at) },
-            { label: 'Operator', render: (r) => r.operator },
-            { label: 'Action', render: (r) => r.action },
+            ...AUDIT_ACTION,
             {
               label: 'Object',
               render: (r) =>
                 r.objectType === 'checkout' ? <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a> : r.objectId,
             },
-            { label: 'After', render: (r) => <code class="clip">{JSON.stringify(r.after)}</code> },
+            AUDIT_AFTER,
           ]}
           empty="No resolutions yet."
         />
