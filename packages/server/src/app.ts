@@ -142,15 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const tokens = createTokenCodec(services.tokenSigningKey);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter({ now });
-  const operatorAuth =
-    admin === undefined
-      ? undefined
-      : createOperatorAuth({
-          tokens: operatorTokens,
-          limiter,
-          failureLimit: config.authFailureLimitPerMinute,
-          allowList: adminAllowList(config),
-        });
+  // One operator check for the admin API (which also takes console sessions) and /metrics.
+  const allowList = admin === undefined ? null : adminAllowList(config);
+  const operatorCheck = { tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList };
+  const operatorAuth = admin === undefined ? undefined : createOperatorAuth(operatorCheck);
   const ctx: FeatureRouteContext<ProvisionName> = {
     ...featureProvisions(deps.features),
     limiter,
@@ -170,7 +165,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
   else {
-    const allowList = adminAllowList(config);
     // The console (features/console) is a browser front for this same admin API: its session
     // cookie, with the CSRF token on writes, stands in for the bearer token.
     const sessions = config.console
@@ -181,10 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         })
       : undefined;
     const auth = createOperatorAuth({
-      tokens: operatorTokens,
-      limiter,
-      failureLimit: config.authFailureLimitPerMinute,
-      allowList,
+      ...operatorCheck,
       sessions: sessions && asOperatorSessions(sessions, config.publicUrl),
     });
     // Each feature's operator routes get every operation; they call their own feature's.
