@@ -35,6 +35,3 @@ export async function requireAssetRow(db: Db, symbol: string) {
 export function invalid(message: string): never {
   throw new HostpayError('INVALID_BODY', message);
 }
-
-// Where the request validator reads them too (the http folder cannot import this one back).
-export { ISO_TIME_HELP, isoTime } from '../http/iso-time.js';

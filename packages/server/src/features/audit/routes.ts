@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { HostpayError } from '../../errors.js';
-import { ISO_TIME_HELP, isoTime } from '../../admin/deps.js';
+import { ISO_TIME_HELP, isoTime } from '../../http/iso-time.js';
 import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { responses, send, type AdminRouteContext } from '../../admin/reply.js';

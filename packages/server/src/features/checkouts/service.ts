@@ -1,6 +1,6 @@
 import { Decimal, decimalText, jsonDecimal } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
-import { isoTime, ISO_TIME_HELP } from '../../admin/deps.js';
+import { isoTime, ISO_TIME_HELP } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
 import type { TransferTable } from '../../store/schema.js';

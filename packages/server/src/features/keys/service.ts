@@ -6,7 +6,8 @@ import { newId, nowIso } from '../../store/ids.js';
 import type { ApiKeyTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { invalid, ISO_TIME_HELP, isoTime, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { invalid, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { ISO_TIME_HELP, isoTime } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 
 export interface KeySettings {

@@ -1,6 +1,6 @@
 import { DECIMAL_FORMAT } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import { ISO_TIME_HELP, isoTime } from '../../admin/deps.js';
+import { ISO_TIME_HELP, isoTime } from '../../http/iso-time.js';
 import { responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import { Id, Query, READ } from '../../admin/schemas.js';
 import { HostpayError } from '../../errors.js';

@@ -1,6 +1,6 @@
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { randomBytes } from 'node:crypto';
-import { isoTime, ISO_TIME_HELP } from '../../admin/deps.js';
+import { isoTime, ISO_TIME_HELP } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
