@@ -10,6 +10,7 @@ import * as m008 from './migrations/008-console-sessions.js';
 import * as m009 from './migrations/009-chain-explorer.js';
 import * as m010 from './migrations/010-idempotency-owner.js';
 import * as m011 from './migrations/011-sealed-keys-urls.js';
+import * as m012 from './migrations/012-rate-freshness.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: 'chain-explorer', up: m009.up },
   { version: 10, name: 'idempotency-owner', up: m010.up },
   { version: 11, name: 'sealed-keys-urls', up: m011.up },
+  { version: 12, name: 'rate-freshness', up: m012.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

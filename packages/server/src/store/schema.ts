@@ -165,6 +165,12 @@ export interface RateTable {
   rate: string;
   source: string;
   updated_at: string;
+  /** When the source answered (an operator's rate: when it was set). */
+  fetched_at: string | null;
+  /** How long after fetched_at the rate may be quoted; null: no limit (an operator's pinned rate). */
+  max_age_seconds: number | null;
+  /** 1: set by an operator, never overwritten by a rate feed until removed. */
+  pinned: number;
 }
 
 export interface AccountKeyTable {

@@ -181,8 +181,8 @@ export async function createCheckout(
   const refused = [...refusedByCatalog];
   const priced: { c: Candidate; p: ReturnType<typeof priceOption> }[] = [];
   for (const c of offer) {
-    const rate = await fees.rateOf(req.currency, c.asset);
-    const feeRate = await fees.rateOf(fee.currency, c.asset);
+    const rate = (await fees.rateOf(req.currency, c.asset))?.rate ?? null;
+    const feeRate = (await fees.rateOf(fee.currency, c.asset))?.rate ?? null;
     if (rate === null) {
       refused.push(`${c.asset} on ${c.chain}: no ${req.currency}/${c.asset} rate`);
       continue;

@@ -61,7 +61,7 @@ export async function settlementQuote(
   }
   // The locked rate when the asset was offered on that chain, else today's operator rate.
   const option = c.options.find((o) => o.asset_id === g.assetId && o.chain_id === g.chainId);
-  const rate = option ? new Decimal(option.rate) : await fees.rateOf(c.row.currency, g.asset);
+  const rate = option ? new Decimal(option.rate) : ((await fees.rateOf(c.row.currency, g.asset))?.rate ?? null);
   if (rate === null)
     throw new HostpayError(
       'NO_RATE',
@@ -77,7 +77,7 @@ export async function settlementQuote(
       `the value received (${decimalText(value)} ${c.row.currency}) cannot be charged a fee: ${parsed.reason}`,
     );
   const quote = await fees.preview(c.row.merchant_id, parsed.value, c.row.currency);
-  const feeRate = await fees.rateOf(quote.currency, g.asset);
+  const feeRate = (await fees.rateOf(quote.currency, g.asset))?.rate ?? null;
   if (feeRate === null)
     throw new HostpayError(
       'NO_RATE',

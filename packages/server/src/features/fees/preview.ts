@@ -5,6 +5,7 @@ import type { Db } from '../../store/store.js';
 import { findAssetBySymbol } from '../catalog/queries.js';
 import { findRates, findSettlementCurrency, listFeeTiers } from './queries.js';
 import { quoteFee } from './engine.js';
+import { identityQuote, quoteOfRow, type RateQuote } from '../rates/quote.js';
 
 /** What a fee preview of one merchant and currency depends on besides the amount. */
 interface FeeFacts {
@@ -23,14 +24,14 @@ interface FeeFacts {
  */
 export class FeeService {
   readonly #facts: FactCache<FeeFacts>;
-  readonly #rates: FactCache<{ rate: Decimal | null }>;
+  readonly #rates: FactCache<{ quote: RateQuote | null }>;
 
   constructor(
     private readonly db: Db,
     private readonly caches: Caches,
   ) {
     this.#facts = caches.facts<FeeFacts>(['fees', 'catalog']);
-    this.#rates = caches.facts<{ rate: Decimal | null }>(['fees', 'catalog']);
+    this.#rates = caches.facts<{ quote: RateQuote | null }>(['fees', 'catalog']);
   }
 
   async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
@@ -40,13 +41,13 @@ export class FeeService {
     return quoteFee({ amount, originalCurrency: currency, ...facts });
   }
 
-  /** `resolveRate`, through the rate cache. */
-  async rateOf(base: string, quote: string): Promise<Decimal | null> {
+  /** `resolveRate`, through the rate cache (staleness is the caller's to judge: `rateAge`). */
+  async rateOf(base: string, quote: string): Promise<RateQuote | null> {
     return (
       await this.caches.through(this.#rates.map, `${base}|${quote}`, async () => ({
-        rate: await resolveRate(this.db, base, quote),
+        quote: await resolveRate(this.db, base, quote),
       }))
-    ).rate;
+    ).quote;
   }
 
   private async loadFacts(merchantId: string, currency: string): Promise<FeeFacts> {
@@ -89,7 +90,7 @@ export class FeeService {
 
   private async rate(base: string, quote: string): Promise<Decimal> {
     const rate = await resolveRate(this.db, base, quote);
-    if (rate !== null) return rate;
+    if (rate !== null) return rate.rate;
     throw new HostpayError(
       'NO_RATE',
       `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`,
@@ -99,18 +100,20 @@ export class FeeService {
 }
 
 /**
- * 1 `base` = rate `quote`, from the operator's rates: the direct pair, else the inverse of the
- * reverse pair; null when neither is configured. The same rule for fee previews and checkouts.
+ * 1 `base` = rate `quote`, from the stored rates: the direct pair, else the inverse of the
+ * reverse pair (same source, time and maximum age); null when neither is stored. The same rule
+ * for fee previews and checkouts.
  */
-export async function resolveRate(db: Db, base: string, quote: string): Promise<Decimal | null> {
-  if (base === quote) return new Decimal(1);
+export async function resolveRate(db: Db, base: string, quote: string): Promise<RateQuote | null> {
+  if (base === quote) return identityQuote(new Date(0).toISOString());
   const rows = await findRates(db, base, quote);
   const direct = rows.find((r) => r.base === base);
-  if (direct) return new Decimal(direct.rate);
+  if (direct) return quoteOfRow(direct);
   const inverse = rows.find((r) => r.base === quote);
+  if (!inverse) return null;
+  const q = quoteOfRow(inverse);
   // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
-  if (inverse) return new Decimal(1).dividedBy(inverse.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP);
-  return null;
+  return { ...q, rate: new Decimal(1).dividedBy(q.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP) };
 }
 
 const shared = new WeakMap<Caches, FeeService>();

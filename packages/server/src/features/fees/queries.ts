@@ -80,7 +80,14 @@ export async function upsertRate(db: Db, row: RateRow): Promise<void> {
     .insertInto('rates')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['base', 'quote']).doUpdateSet({ rate: row.rate, source: row.source, updated_at: row.updated_at }),
+      oc.columns(['base', 'quote']).doUpdateSet({
+        rate: row.rate,
+        source: row.source,
+        updated_at: row.updated_at,
+        fetched_at: row.fetched_at,
+        max_age_seconds: row.max_age_seconds,
+        pinned: row.pinned,
+      }),
     )
     .execute();
 }

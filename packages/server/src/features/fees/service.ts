@@ -257,12 +257,17 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       if (base === quote) invalid('a rate needs two different currencies');
       const rate = nonNegative('rate', req.rate);
       if (new Decimal(rate).isZero()) throw new HostpayError('INVALID_AMOUNT', 'rate must be greater than 0');
+      const now = nowIso();
+      // An operator's rate pins the pair: rate feeds leave it alone until it is removed.
       const row: RateTable = {
         base,
         quote,
         rate,
         source: (req.source ?? 'manual').slice(0, 100),
-        updated_at: nowIso(),
+        updated_at: now,
+        fetched_at: now,
+        max_age_seconds: null,
+        pinned: 1,
       };
       return write(async (trx) => {
         const before = await trx
