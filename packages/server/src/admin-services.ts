@@ -41,7 +41,10 @@ export type { WalletFilter } from './features/wallets/service.js';
 // The shapes of what the operations return, for typed clients of the admin API (the CLI).
 type Item<F extends (...args: never[]) => Promise<{ items: unknown[] }>> = Awaited<ReturnType<F>>['items'][number];
 export type FeeTierView = ReturnType<typeof import('./features/fees/service.js').feeTierView>;
-export type RateView = ReturnType<typeof import('./features/fees/service.js').rateView>;
+export type RateView = ReturnType<typeof import('./features/rates/service.js').rateStatusView>;
+export type RateSourceView = ReturnType<typeof import('./features/rates/sources.js').sourceView>;
+export type RatePairView = Awaited<ReturnType<AdminServices['listRatePairs']>>[number];
+export type { SourceRequest as RateSourceRequest } from './features/rates/sources.js';
 export type PostingView = ReturnType<typeof import('./features/ledger/service.js').postingView>;
 export type WalletSummaryView = Item<AdminServices['listWallets']>;
 export type SettlementView = Awaited<ReturnType<AdminServices['listSettlementCurrencies']>>[number];

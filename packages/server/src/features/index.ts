@@ -11,6 +11,7 @@ import { ledgerFeature } from './ledger/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
+import { ratesFeature } from './rates/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -30,6 +31,7 @@ const FEATURES = [
   walletsFeature,
   ledgerFeature,
   feesFeature,
+  ratesFeature,
   auditFeature,
   checkoutsFeature,
   payFeature,

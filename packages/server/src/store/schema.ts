@@ -338,6 +338,47 @@ export interface WebhookAttemptTable {
   succeeded: number;
 }
 
+/** A rate feed an operator configured (features/rates). */
+export interface RateSourceTable {
+  id: string;
+  kind: string;
+  /** Null: the provider's own address. */
+  base_url_sealed: string | null;
+  base_url_shown: string | null;
+  /** JSON array text: ["BTC/EUR", …]. */
+  pairs: string;
+  refresh_seconds: number;
+  max_age_seconds: number;
+  enabled: number;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_latency_ms: number | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A source's last answer for one pair (1 base = rate quote). */
+export interface RateObservationTable {
+  source_id: string;
+  base: string;
+  quote: string;
+  rate: string;
+  fetched_at: string;
+}
+
+/** Per-pair rules of the rate feeds. */
+export interface RatePairTable {
+  base: string;
+  quote: string;
+  allow_cross: number;
+  /** Percent; null: the default. */
+  max_deviation_percent: string | null;
+  updated_at: string;
+}
+
 export interface EvmWatchTable {
   chain_id: string;
   rpc_url_sealed: string;
@@ -416,6 +457,9 @@ export interface Database {
   evm_watches: EvmWatchTable;
   evm_watch_blocks: EvmWatchBlockTable;
   console_sessions: ConsoleSessionTable;
+  rate_sources: RateSourceTable;
+  rate_observations: RateObservationTable;
+  rate_pairs: RatePairTable;
 }
 
 export type { Generated };

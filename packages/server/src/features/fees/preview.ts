@@ -3,7 +3,8 @@ import { HostpayError } from '../../errors.js';
 import type { Caches, FactCache } from '../../cache/caches.js';
 import type { Db } from '../../store/store.js';
 import { findAssetBySymbol } from '../catalog/queries.js';
-import { findRates, findSettlementCurrency, listFeeTiers } from './queries.js';
+import { findSettlementCurrency, listFeeTiers } from './queries.js';
+import { findRates } from '../rates/queries.js';
 import { quoteFee } from './engine.js';
 import { identityQuote, quoteOfRow, type RateQuote } from '../rates/quote.js';
 

@@ -1,8 +1,7 @@
 import type { Db } from '../../store/store.js';
-import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
+import type { FeeScheduleTable } from '../../store/schema.js';
 
 export type FeeScheduleRow = FeeScheduleTable;
-export type RateRow = RateTable;
 
 /** The default ('') and the merchant's tiers for a currency; the caller picks the override. */
 export function listFeeTiers(db: Db, merchantId: string, currency: string): Promise<FeeScheduleRow[]> {
@@ -57,37 +56,6 @@ export async function upsertSettlementCurrency(
     .values({ merchant_id: merchantId, currency, settlement_currency: settlement, updated_at: at })
     .onConflict((oc) =>
       oc.columns(['merchant_id', 'currency']).doUpdateSet({ settlement_currency: settlement, updated_at: at }),
-    )
-    .execute();
-}
-
-/** Rate for base -> quote, directly or as the inverse of quote -> base. */
-export function findRates(db: Db, base: string, quote: string): Promise<RateRow[]> {
-  return db
-    .selectFrom('rates')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('base', '=', base), eb('quote', '=', quote)]),
-        eb.and([eb('base', '=', quote), eb('quote', '=', base)]),
-      ]),
-    )
-    .execute();
-}
-
-export async function upsertRate(db: Db, row: RateRow): Promise<void> {
-  await db
-    .insertInto('rates')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['base', 'quote']).doUpdateSet({
-        rate: row.rate,
-        source: row.source,
-        updated_at: row.updated_at,
-        fetched_at: row.fetched_at,
-        max_age_seconds: row.max_age_seconds,
-        pinned: row.pinned,
-      }),
     )
     .execute();
 }

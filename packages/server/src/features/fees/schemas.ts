@@ -24,12 +24,4 @@ export const SettlementView = obj({
   updatedAt: Type.Optional(Time),
 });
 
-export const RateView = obj({
-  base: Type.String(),
-  quote: Type.String(),
-  rate: ExactNumber('1 base = rate quote.'),
-  source: Type.String({ description: 'where the rate came from (default manual)' }),
-  updatedAt: Time,
-});
-
 export const FeePreviewView = obj({ ...FeePreview.properties });

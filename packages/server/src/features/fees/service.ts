@@ -1,12 +1,12 @@
 import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
-import { findSettlementCurrency, upsertFeeTier, upsertRate, upsertSettlementCurrency } from './queries.js';
-import type { FeeScheduleTable, RateTable } from '../../store/schema.js';
+import { findSettlementCurrency, upsertFeeTier, upsertSettlementCurrency } from './queries.js';
+import type { FeeScheduleTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 import { feeService } from './preview.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { invalid, requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 
 export interface FeeTierRequest {
   currency: string;
@@ -43,14 +43,6 @@ export const feeTierView = (r: FeeScheduleTable) => ({
   minValue: jsonDecimal(r.min_value),
   onChainFee: jsonDecimal(r.on_chain_fee),
   createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-export const rateView = (r: RateTable) => ({
-  base: r.base,
-  quote: r.quote,
-  rate: jsonDecimal(r.rate),
-  source: r.source,
   updatedAt: r.updated_at,
 });
 
@@ -250,46 +242,6 @@ export function feeAdmin({ store, caches }: AdminDeps) {
         updatedAt: r.updated_at,
       }));
     },
-
-    async setRate(req: { base: string; quote: string; rate: string; source?: string | undefined }, ctx: AuditContext) {
-      const base = (await requireAssetRow(db, req.base)).symbol;
-      const quote = (await requireAssetRow(db, req.quote)).symbol;
-      if (base === quote) invalid('a rate needs two different currencies');
-      const rate = nonNegative('rate', req.rate);
-      if (new Decimal(rate).isZero()) throw new HostpayError('INVALID_AMOUNT', 'rate must be greater than 0');
-      const now = nowIso();
-      // An operator's rate pins the pair: rate feeds leave it alone until it is removed.
-      const row: RateTable = {
-        base,
-        quote,
-        rate,
-        source: (req.source ?? 'manual').slice(0, 100),
-        updated_at: now,
-        fetched_at: now,
-        max_age_seconds: null,
-        pinned: 1,
-      };
-      return write(async (trx) => {
-        const before = await trx
-          .selectFrom('rates')
-          .selectAll()
-          .where('base', '=', base)
-          .where('quote', '=', quote)
-          .executeTakeFirst();
-        await upsertRate(trx, row);
-        await recordAudit(trx, ctx, {
-          action: 'rate.set',
-          objectType: 'rate',
-          objectId: `${base}/${quote}`,
-          before: before ? rateView(before) : null,
-          after: rateView(row),
-        });
-        return rateView(row);
-      });
-    },
-
-    listRates: async () =>
-      (await db.selectFrom('rates').selectAll().orderBy('base').orderBy('quote').execute()).map(rateView),
 
     /** Which schedule and tier would apply for a merchant, currency and amount, with the quote. */
     async operatorPreview(merchantId: string, currency: string, amount: string) {

@@ -3,18 +3,17 @@ import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import type { FeeAdmin } from './service.js';
-import { Currency, DecimalString, Id, READ, WRITE } from '../../admin/schemas.js';
-import { RateView, SettlementView } from './schemas.js';
+import { Currency, Id, READ, WRITE } from '../../admin/schemas.js';
+import { SettlementView } from './schemas.js';
 
 /**
- * What fees are charged in: settlement currencies (per merchant or default) and the exchange
- * rates used when the asked currency differs from it.
+ * What fees are charged in: settlement currencies (per merchant or default); the exchange rates
+ * used when the asked currency differs from it are the rates feature's.
  */
 const Settlements = Type.Array(SettlementView);
-const Rates = Type.Array(RateView);
 const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_AMOUNT', 'UNSUPPORTED_CURRENCY'] as const;
 
-export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<FeeAdmin>): Promise<void> {
+export async function settlementAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<FeeAdmin>): Promise<void> {
   app.put(
     '/settlement-currencies',
     {
@@ -58,45 +57,5 @@ export async function rateAdminRoutes(app: TypedApp, { admin }: AdminRouteContex
     },
     async (_req, reply) =>
       send(reply, 200, Settlements, 'settlement currencies', await admin.listSettlementCurrencies()),
-  );
-
-  app.put(
-    '/rates',
-    {
-      schema: {
-        ...WRITE,
-        operationId: 'setExchangeRate',
-        summary: 'Set an exchange rate (1 base = rate quote); the inverse is derived when needed',
-        description:
-          'Used by fee previews when the settlement currency differs from the asked one. The rate is an exact decimal given as a JSON string.',
-        body: Type.Object(
-          {
-            base: Currency('base currency'),
-            quote: Currency('quote currency'),
-            rate: DecimalString('Rate, greater than 0'),
-            source: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 100, description: 'where the rate comes from (default manual)' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: responses(200, RateView, 'The rate as stored, with its source and time.', WRITE_ERRORS),
-      },
-    },
-    async (req, reply) => send(reply, 200, RateView, 'rate set', await admin.setRate(req.body, auditOf(req))),
-  );
-
-  app.get(
-    '/rates',
-    {
-      schema: {
-        ...READ,
-        operationId: 'listExchangeRates',
-        summary: 'List exchange rates with their source and time',
-        description: 'Every stored rate, with where it came from and when it was set.',
-        response: responses(200, Rates, 'Every rate.', ERRORS.adminRead),
-      },
-    },
-    async (_req, reply) => send(reply, 200, Rates, 'rates', await admin.listRates()),
   );
 }
