@@ -65,7 +65,14 @@ export async function ratesEnv(
       ...(dialect === 'postgres' ? { store: await openPostgresStore(TEST_DATABASE_URL, { schema }) } : {}),
     });
   const services = await open(true);
-  const app = await buildApp({ config, services: services.merchant, admin: services.admin, features: services, now, logger: false });
+  const app = await buildApp({
+    config,
+    services: services.merchant,
+    admin: services.admin,
+    features: services,
+    now,
+    logger: false,
+  });
   await app.ready();
   const admin = adminCaller(() => app);
   const others: Services[] = [];
@@ -145,8 +152,7 @@ export async function standIn(answer: (url: URL) => Answer): Promise<{
 
 /** The documented answer shapes, with chosen prices. */
 export const shapes = {
-  coinbase: (currency: string, rates: Record<string, string>) =>
-    JSON.stringify({ data: { currency, rates } }),
+  coinbase: (currency: string, rates: Record<string, string>) => JSON.stringify({ data: { currency, rates } }),
   kraken: (result: Record<string, string>) =>
     JSON.stringify({
       error: [],

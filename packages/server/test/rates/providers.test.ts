@@ -117,7 +117,9 @@ describe.each(DIALECTS)('rate providers on %s', (dialect: Dialect) => {
   it('the ECB document is read strictly: two days, no envelope, a bad rate are refused', () => {
     expect(parseEcbDaily(shapes.ecb('2026-11-25', { USD: '1.0842' })).rates.get('USD')).toBe('1.0842');
     expect(() => parseEcbDaily('<Cube><Cube time="2026-11-25"></Cube></Cube>')).toThrow(/gesmes:Envelope/);
-    const two = shapes.ecb('2026-11-25', { USD: '1.0842' }).replace("<Cube time='2026-11-25'>", "<Cube time='2026-11-24'></Cube><Cube time='2026-11-25'>");
+    const two = shapes
+      .ecb('2026-11-25', { USD: '1.0842' })
+      .replace("<Cube time='2026-11-25'>", "<Cube time='2026-11-24'></Cube><Cube time='2026-11-25'>");
     expect(() => parseEcbDaily(two)).toThrow(/one day/);
     expect(() => parseEcbDaily(shapes.ecb('2026-11-25', { USD: '1,0842' }))).toThrow(/decimal/);
   });
