@@ -396,6 +396,33 @@ describe('EVM chain watches (operator)', () => {
   });
 });
 
+describe('rates: pins, pair rules and rate sources (operator)', () => {
+  it('delete a rate; pair rules; sources set, read, list, delete; refused URLs', async () => {
+    await admin('PUT', '/rates', '/rates', 200, { body: { base: 'BTC', quote: 'USD', rate: '63000.5' } });
+    await admin('DELETE', '/rates/{base}/{quote}', '/rates/BTC/USD', 200);
+    await admin('DELETE', '/rates/{base}/{quote}', '/rates/BTC/USD', 404);
+    const R = '/rate-pairs/{base}/{quote}';
+    await admin('PUT', R, '/rate-pairs/EUR/BTC', 200, { body: { allowCross: true, maxDeviationPercent: '2.5' } });
+    await admin('PUT', R, '/rate-pairs/EUR/BTC', 400, { body: { maxDeviationPercent: 2.5 } });
+    await admin('GET', '/rate-pairs', '/rate-pairs', 200);
+    await admin('GET', '/rate-pairs', '/rate-pairs', 401, { token: null });
+    const S = '/rate-sources/{id}';
+    await admin('PUT', S, '/rate-sources/cb', 200, {
+      body: { kind: 'coinbase', baseUrl: 'http://127.0.0.1:9/proxy', pairs: ['BTC/EUR'], refreshSeconds: 30 },
+    });
+    await admin('PUT', S, '/rate-sources/cb', 400, {
+      body: { kind: 'coinbase', baseUrl: 'http://10.0.0.1', pairs: ['BTC/EUR'] },
+    });
+    await admin('PUT', S, '/rate-sources/cb', 422, { body: { kind: 'coinbase', pairs: ['BTC/XYZ'] } });
+    await admin('GET', S, '/rate-sources/cb', 200);
+    await admin('GET', '/rate-sources', '/rate-sources', 200);
+    await admin('GET', '/rate-sources', '/rate-sources', 401, { token: null });
+    await admin('DELETE', S, '/rate-sources/cb', 200);
+    await admin('GET', S, '/rate-sources/cb', 404);
+    await admin('DELETE', S, '/rate-sources/cb', 404);
+  });
+});
+
 describe('events and webhook endpoints (merchant and operator)', () => {
   it("events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators' view", async () => {
     const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>

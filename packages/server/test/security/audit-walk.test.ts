@@ -99,6 +99,16 @@ const STEPS: [route: string, run: () => Promise<[path: string, options: CallOpti
     ],
   ],
   ['PUT /admin/v1/rates', async () => ['/rates', { body: { base: 'EUR', quote: 'USDT', rate: '1.0842' } }]],
+  ['DELETE /admin/v1/rates/{base}/{quote}', async () => ['/rates/EUR/USDT', {}]],
+  ['PUT /admin/v1/rate-pairs/{base}/{quote}', async () => ['/rate-pairs/EUR/BTC', { body: { allowCross: true } }]],
+  [
+    'PUT /admin/v1/rate-sources/{id}',
+    async () => [
+      '/rate-sources/cb',
+      { body: { kind: 'coinbase', baseUrl: 'http://127.0.0.1:9/p', pairs: ['BTC/EUR'] } },
+    ],
+  ],
+  ['DELETE /admin/v1/rate-sources/{id}', async () => ['/rate-sources/cb', {}]],
   ['POST /admin/v1/assets', async () => ['/assets', { body: { symbol: 'DAI', name: 'Dai', precision: 18 } }]],
   ['PATCH /admin/v1/assets/{symbol}', async () => ['/assets/DAI', { body: { name: 'Dai Stablecoin' } }]],
   [
