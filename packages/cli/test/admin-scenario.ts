@@ -229,6 +229,46 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       expect(json<{ items: unknown[] }>(await run('fee', 'list', '--default', '--json')).items).toHaveLength(1);
       expect(cells(text(await run('settlement', 'list')))[1]?.slice(0, 3)).toEqual([merchantId, 'EUR', 'USDT']);
       expect(cells(text(await run('rate', 'list')))[1]?.slice(0, 4)).toEqual(['EUR', 'USDT', '1.0842', 'manual']);
+      expect(cells(text(await run('rate', 'list')))[1]?.slice(7)).toEqual(['no', 'yes']);
+
+      expect(
+        text(
+          await run(
+            'rates',
+            'source',
+            'set',
+            'cb',
+            '--kind',
+            'coinbase',
+            '--pairs',
+            'BTC/EUR,ETH/EUR',
+            '--refresh-seconds',
+            '30',
+          ),
+        ),
+      ).toBe(
+        'rate source cb (coinbase at https://api.coinbase.com): BTC/EUR, ETH/EUR, every 30 s, quoted up to 600 s\n',
+      );
+      const sources = json<{ items: { id: string; health: { state: string } }[] }>(
+        await run('rates', 'source', 'list', '--json'),
+      );
+      expect(sources.items).toEqual([
+        expect.objectContaining({ id: 'cb', health: expect.objectContaining({ state: 'unknown' }) }),
+      ]);
+      expect(cells(text(await run('rates', 'source', 'list')))[1]?.slice(0, 5)).toEqual([
+        'cb',
+        'coinbase',
+        'BTC/EUR,ETH/EUR',
+        '30 s',
+        'unknown',
+      ]);
+      expect(text(await run('rates', 'source', 'remove', 'cb'))).toBe('rate source cb removed\n');
+      expect(json<{ items: unknown[] }>(await run('rates', 'source', 'list', '--json')).items).toEqual([]);
+      expect(text(await run('rate', 'pair', 'EUR', 'BTC', '--allow-cross'))).toBe(
+        'pair EUR/BTC: cross rates allowed, sources further than 5% from the median dropped\n',
+      );
+      await run('rate', 'set', 'BTC', 'EUR', '58000');
+      expect(text(await run('rate', 'remove', 'BTC', 'EUR'))).toBe('rate BTC/EUR removed\n');
 
       const preview = json(await run('fee', 'preview', '--merchant', merchantId, '100', 'eur', '--json'));
       expect(preview).toMatchObject({
@@ -264,6 +304,9 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
           'wallet.deactivate',
           'fee.delete',
           'rate.set',
+          'rate.delete',
+          'rate_source.set',
+          'rate_source.delete',
         ]),
       );
 

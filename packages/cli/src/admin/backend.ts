@@ -22,6 +22,9 @@ import type {
   PostingKind,
   PostingResult,
   Rate,
+  RatePair,
+  RateSource,
+  RateSourceRequest,
   SettlementCurrency,
   Transfer,
   TransferOutcome,
@@ -124,6 +127,25 @@ export interface AdminBackend {
   readonly rates: {
     set(req: { base: string; quote: string; rate: string; source?: string | undefined }, w?: Write): Promise<Rate>;
     list(): Promise<Rate[]>;
+    /** Removes a stored rate (an operator's pin); `replacedBy` is the feeds' rate written in its place. */
+    remove(
+      base: string,
+      quote: string,
+      w?: Write,
+    ): Promise<{ base: string; quote: string; deleted: true; replacedBy: Rate | null }>;
+    setPair(
+      base: string,
+      quote: string,
+      req: { allowCross?: boolean | undefined; maxDeviationPercent?: string | undefined },
+      w?: Write,
+    ): Promise<RatePair>;
+    pairs(): Promise<RatePair[]>;
+    readonly sources: {
+      set(id: string, req: RateSourceRequest, w?: Write): Promise<RateSource>;
+      get(id: string): Promise<RateSource>;
+      list(): Promise<RateSource[]>;
+      remove(id: string, w?: Write): Promise<{ id: string; deleted: true }>;
+    };
   };
   readonly audit: {
     list(q: AuditFilter & PageRequest): Promise<Page<AuditEntry>>;

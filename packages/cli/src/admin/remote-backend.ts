@@ -115,6 +115,16 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
     rates: {
       set: (req, w) => call('PUT', '/rates', { body: defined(req), write: w ?? {} }),
       list: () => call('GET', '/rates'),
+      remove: (base, quote, w) => call('DELETE', `/rates/${seg(base)}/${seg(quote)}`, { write: w ?? {} }),
+      setPair: (base, quote, req, w) =>
+        call('PUT', `/rate-pairs/${seg(base)}/${seg(quote)}`, { body: defined(req), write: w ?? {} }),
+      pairs: () => call('GET', '/rate-pairs'),
+      sources: {
+        set: (id, req, w) => call('PUT', `/rate-sources/${seg(id)}`, { body: defined(req), write: w ?? {} }),
+        get: (id) => call('GET', `/rate-sources/${seg(id)}`),
+        list: () => call('GET', '/rate-sources'),
+        remove: (id, w) => call('DELETE', `/rate-sources/${seg(id)}`, { write: w ?? {} }),
+      },
     },
     audit: {
       list: (q) => call('GET', '/audit', { query: { ...q } }),

@@ -9,6 +9,8 @@ import type {
   MerchantView,
   NetworkView,
   PostingView,
+  RatePairView,
+  RateSourceView,
   RateView,
   SettlementView,
   WalletSummaryView,
@@ -31,6 +33,9 @@ export type Network = NetworkView;
 export type FeeTier = DecimalsAsStrings<FeeTierView>;
 export type SettlementCurrency = Omit<SettlementView, 'updatedAt'> & { updatedAt?: string | undefined };
 export type Rate = DecimalsAsStrings<RateView>;
+export type RateSource = RateSourceView;
+export type RatePair = DecimalsAsStrings<RatePairView>;
+export type { RateSourceRequest } from '@hostpay/server';
 /** Snapshots of the object are any JSON (numbers kept exact where the source had them exact). */
 export type AuditEntry = AuditView;
 
