@@ -83,6 +83,7 @@ describe('one list shape', () => {
     ['fee list', [], 'operator'],
     ['settlement list', [], 'operator'],
     ['rate list', [], 'operator'],
+    ['rates source list', [], 'operator'],
     ['audit list', [], 'operator'],
     ['transfer list', [], 'operator'],
     ['checkout review list', [], 'operator'],

@@ -23,7 +23,6 @@ const describeSource = (s: RateSource) =>
 export function registerRate(program: Command, io: Io): void {
   const rate = program
     .command('rate')
-    .alias('rates')
     .description('manage conversion rates: set or remove them by hand, or feed them from rate sources');
 
   withWriteOptions(
@@ -115,7 +114,12 @@ export function registerRate(program: Command, io: Io): void {
       },
     );
 
-  const source = rate.command('source').description('rate sources: coinbase, kraken, binance, ecb (demo on a sandbox)');
+  // `hostpay rates source …` (issue 27's spelling): the feeds' sources, beside the rates themselves.
+  const source = program
+    .command('rates')
+    .description('rate feeds (docs/rates.md)')
+    .command('source')
+    .description('rate sources: coinbase, kraken, binance, ecb (demo on a sandbox)');
 
   withWriteOptions(source.command('set').description('create or change a rate source'))
     .argument('<id>', 'a name of your choice, e.g. coinbase')
