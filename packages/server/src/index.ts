@@ -5,6 +5,7 @@ export type * from './admin-services.js';
 export { seedDemo, type DemoCredentials } from './demo/seed.js';
 export { demoOperatorToken } from './demo/operator-token.js';
 export { demoCheckoutUrl, seedDemoCheckouts } from './demo/checkouts.js';
+export { seedDemoRates } from './demo/rates.js';
 export { migrate, schemaVersion } from './store/migrate.js';
 export { openSqliteStore } from './store/sqlite.js';
 export type { Store } from './store/store.js';

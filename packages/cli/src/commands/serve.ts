@@ -163,6 +163,7 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   }
   const server = await loadServer();
   const demo = await server.seedDemo(services, config.dataDir);
+  await server.seedDemoRates(services);
   // Checkouts are seeded once, with the data, after listening: their page links use this address.
   if (demo.created) await server.seedDemoCheckouts(services, demo.merchantId);
   const checkoutUrl = await server.demoCheckoutUrl(services, demo.merchantId);
