@@ -201,7 +201,8 @@ describe.each(DIALECTS)('xpubs and webhook URLs at rest on %s', (dialect: Dialec
       })
       .execute();
 
-    expect(await migrate(store)).toEqual({ applied: [11] });
+    // 011 and every later migration: only 011 matters here.
+    expect((await migrate(store)).applied[0]).toBe(11);
     const dump = async (table: 'account_keys' | 'webhook_endpoints' | 'audit_log' | 'events') =>
       JSON.stringify(await store.db.selectFrom(table).selectAll().execute());
     // The copies needed no key: rewritten by the migration itself.

@@ -4,10 +4,11 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { rpcOwner } from '../evm-watch/rpc-url.js';
 import { accountKeyOwner } from '../addresses/sealed-key.js';
 import { urlOwner } from '../webhooks/service.js';
+import { sourceOwner } from '../rates/source-url.js';
 
 /**
  * Re-seals every sealed value (API, server and webhook secrets, webhook URLs, account xpubs, EVM
- * node URLs) under the box's
+ * node URLs, rate source URLs) under the box's
  * current master key. The box must also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to
  * open the old ones. Each row is
  * re-sealed in its own short transaction, so running servers keep answering; servers that hold
@@ -136,6 +137,30 @@ export async function rotateMasterKey(
         .set({ rpc_url_sealed: sealed })
         .where('chain_id', '=', w.chain_id)
         .where('rpc_url_sealed', '=', w.rpc_url_sealed)
+        .execute(),
+    );
+    resealed++;
+  }
+  // Rate source URLs (a self-hosted proxy's may carry a key).
+  const sources = await store.db
+    .selectFrom('rate_sources')
+    .select(['id', 'base_url_sealed'])
+    .where('base_url_sealed', 'is not', null)
+    .execute();
+  for (const r of sources) {
+    const old = r.base_url_sealed!;
+    if (box.isCurrent(old)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = sourceOwner(r.id);
+    const sealed = box.seal(box.open(old, owner), owner);
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('rate_sources')
+        .set({ base_url_sealed: sealed })
+        .where('id', '=', r.id)
+        .where('base_url_sealed', '=', old)
         .execute(),
     );
     resealed++;
