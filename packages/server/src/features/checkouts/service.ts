@@ -9,7 +9,7 @@ import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
-import { candidates, createCheckout, loadTolerance, type Offer } from './create.js';
+import { candidates, createCheckout, loadTerms, type MerchantTerms, type Offer } from './create.js';
 import { createBatch } from './create-batch.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
@@ -76,10 +76,10 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return found;
     });
   }
-  // Changed only by a merchant update, which drops the `keys` scope (merchants/service.ts).
-  const tolerances = caches.facts<{ percent: string }>(['keys'], { merchantKeyed: true });
-  const tolerance = (merchantId: string) =>
-    caches.through(tolerances.map, merchantId, () => loadTolerance(db, merchantId));
+  // Changed by a merchant update, which drops the `keys` scope (merchants/service.ts), and by the
+  // default spread, which drops `fees` (merchants/spread.ts).
+  const termsCache = caches.facts<MerchantTerms>(['keys', 'fees'], { merchantKeyed: true });
+  const terms = (merchantId: string) => caches.through(termsCache.map, merchantId, () => loadTerms(db, merchantId));
   const now = opts.now ?? Date.now;
   // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
   const batches = createBatch(store);
@@ -107,7 +107,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       publicBaseUrl: opts.publicBaseUrl(),
       nowMs: now(),
       offer,
-      tolerance,
+      terms,
       batch: batches?.(merchantId),
       box: opts.box,
     });
