@@ -31,6 +31,8 @@ export async function settlementQuote(
   fees: Fees,
   c: LoadedCheckout,
   req: { asset?: string | undefined; chain?: string | undefined },
+  /** The clock today's rates are judged by: a rate past its maximum age is not used (RATE_STALE). */
+  nowMs: number,
 ): Promise<SettlementQuote> {
   const live = c.transfers.filter((t) => t.retracted === 0);
   const groups = new Map<string, { assetId: string; chainId: string; asset: string; chain: string; amount: Decimal }>();
@@ -70,7 +72,6 @@ export async function settlementQuote(
       `no ${c.row.currency}/${g.asset} rate is configured, so the ${g.asset} received cannot be valued: set the rate, or reject the checkout`,
       { base: c.row.currency, quote: g.asset },
     );
-  const nowMs = Date.now();
   const staleRate = today && staleness(c.row.currency, g.asset, today, nowMs);
   if (staleRate) throw rateStaleError(`the ${g.asset} received cannot be valued`, [staleRate]);
   const asset = await db.selectFrom('assets').select('decimals').where('id', '=', g.assetId).executeTakeFirstOrThrow();

@@ -290,7 +290,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
           `checkout ${id} is ${c.row.status}: only a checkout in needs_review can be settled`,
           { status: c.row.status, reason: c.row.reason },
         );
-      const quote = await settlementQuote(db, fees, c, req).catch((err: unknown) => {
+      const quote = await settlementQuote(db, fees, c, req, now()).catch((err: unknown) => {
         // The same refusal as the settle's, named for where a preview takes its choice: the query.
         if (err instanceof HostpayError && err.code === 'INVALID_BODY')
           throw new HostpayError('INVALID_QUERY', err.message, err.details);
@@ -384,7 +384,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       audit: AuditContext,
     ) {
       const c = await loadOwned(undefined, id);
-      const { settlement } = await settlementQuote(db, fees, c, req);
+      const { settlement } = await settlementQuote(db, fees, c, req, now());
       const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {
