@@ -31,6 +31,11 @@ export type Network = NetworkView;
 export type FeeTier = DecimalsAsStrings<FeeTierView>;
 export type SettlementCurrency = Omit<SettlementView, 'updatedAt'> & { updatedAt?: string | undefined };
 export type Rate = DecimalsAsStrings<RateView>;
+/** The operators' default rate spread (GET/PUT /admin/v1/rate-spread), the percent as exact text. */
+export interface RateSpread {
+  percent: string;
+  updatedAt: string | null;
+}
 /** Snapshots of the object are any JSON (numbers kept exact where the source had them exact). */
 export type AuditEntry = AuditView;
 

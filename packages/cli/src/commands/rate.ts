@@ -3,6 +3,7 @@ import { withBackend } from '../admin/open-backend.js';
 import { withAdminOptions, withWriteOptions, type AdminOptions, type WriteOptions } from '../admin/options.js';
 import { printAdmin, printList } from '../admin/print.js';
 import type { Io } from '../output.js';
+import { registerRateSpread } from './rate-spread.js';
 
 /** Rates convert a checkout amount into the fee currency (`fee set --fee-currency`, `settlement set`). */
 export function registerRate(program: Command, io: Io): void {
@@ -34,4 +35,6 @@ export function registerRate(program: Command, io: Io): void {
       empty: 'no rates: set one with hostpay rate set BASE QUOTE RATE',
     });
   });
+
+  registerRateSpread(rate, io);
 }
