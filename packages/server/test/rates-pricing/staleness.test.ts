@@ -123,6 +123,39 @@ describe.each(DIALECTS)('stale rates on %s', (dialect: Dialect) => {
     expect(exact<{ status: string }>(read).status).toBe('open');
   });
 
+  it("an operator's settle preview of an asset that was not offered needs today's rate: stale is 503 RATE_STALE", async () => {
+    w.clock.offsetMs = 0;
+    // A USDT checkout paid in TRX, which it did not offer: in review (wrong_asset).
+    const created = await w.merchant('POST', CHECKOUTS, {
+      amount: '10',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    const review = { ...exact<Created>(created), currency: 'USDT' };
+    const reported = await w.admin('POST', '/transfers', {
+      body: {
+        chain: 'TRON',
+        txHash: 'f'.repeat(64),
+        index: 0,
+        toAddress: review.paymentOptions[0]!.address,
+        asset: 'TRX',
+        amount: '40',
+        confirmations: 30,
+      },
+    });
+    expect(reported.statusCode, reported.body).toBeLessThan(300);
+    const preview = () => w.admin('GET', `/checkouts/${review.id}/settle-preview`);
+    await w.setRate(review.currency, 'TRX', '3.5', { fetchedAtMs: w.now() - 90_000, maxAgeSeconds: 60 });
+    const stale = await preview();
+    expect(stale.statusCode, stale.body).toBe(503);
+    expect(stale.headers['retry-after']).toBe('10');
+    expect(errorBody(stale).details).toMatchObject({ pair: `${review.currency}/TRX`, ageSeconds: 90 });
+    await w.setRate(review.currency, 'TRX', '3.5', { maxAgeSeconds: 60 });
+    const fresh = await preview();
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(exact<{ value: { rate: string } }>(fresh).value.rate).toBe('3.5');
+  });
+
   it('the fee preview (merchant, cached, and operator) answers 503 RATE_STALE once its conversion rate is past its age, and recovers', async () => {
     w.clock.offsetMs = 0;
     const url = '/api/v1/cp/psp/hosted-pay/fees-preview?amount=100&currency=EUR';

@@ -118,6 +118,7 @@ export function errorBody(res: LightMyRequestResponse): {
 export interface OptionView {
   asset: string;
   chain: string;
+  address: string;
   amountDue: string;
   rate: string;
   rateSource: string | null;
