@@ -322,7 +322,7 @@ describe('checkout and transfer commands', () => {
   it('operator: merchant update --underpayment-tolerance, shown by merchant get; out of range is INVALID_BODY', async () => {
     const id = server.demo.merchantId;
     expect(text(await operator('merchant', 'update', id, '--underpayment-tolerance', '0.50'))).toMatch(
-      new RegExp(`^updated merchant ${id} \\(.+\\): underpayment tolerance 0\\.5 %\\n$`),
+      new RegExp(`^updated merchant ${id} \\(.+\\): underpayment tolerance 0\\.5 %, rate spread the default\\n$`),
     );
     expect(text(await operator('merchant', 'get', id))).toMatch(/underpayment tolerance +0\.5 %/);
     expect(
@@ -338,6 +338,27 @@ describe('checkout and transfer commands', () => {
       'settled',
     );
     await operator('merchant', 'update', id, '--underpayment-tolerance', '0');
+  });
+
+  it('operator: rate spread set|show and merchant update --rate-spread P|default; a converted option carries it', async () => {
+    const id = server.demo.merchantId;
+    expect(text(await operator('rate', 'spread', 'show'))).toBe('default rate spread: 0 % (never set)\n');
+    expect(text(await operator('rate', 'spread', 'set', '1.50'))).toBe('default rate spread set: 1.5 %\n');
+    expect(json<{ percent: string }>(await operator('rate', 'spread', 'show', '--json')).percent).toBe('1.5');
+    expect(failure(await operator('rate', 'spread', 'set', '12'), 1)).toMatch(
+      /^hostpay: INVALID_BODY: percent must be a decimal string from 0 to 10/,
+    );
+    expect(text(await operator('merchant', 'update', id, '--rate-spread', '0.25'))).toMatch(/rate spread 0\.25 %\n$/);
+    expect(text(await operator('merchant', 'get', id))).toMatch(/rate spread +0\.25 %/);
+    // EUR → USDT at the demo's 1.0842, plus 0.25 %.
+    const c = json<{ paymentOptions: { rate: string; rateSpreadPercent: string }[] }>(
+      await merchant('checkout', 'create', '100', 'EUR', '--option', 'USDT/TRON', '--json'),
+    );
+    expect(c.paymentOptions[0]).toMatchObject({ rate: '1.0869105', rateSpreadPercent: '0.25' });
+    expect(text(await operator('merchant', 'update', id, '--rate-spread', 'default'))).toMatch(
+      /rate spread the default\n$/,
+    );
+    await operator('rate', 'spread', 'set', '0');
   });
 });
 

@@ -20,6 +20,9 @@ export interface WirePaymentOption {
   address: string;
   amountDue: number;
   rate: number;
+  rateSource: string | null;
+  rateAt: string | null;
+  rateSpreadPercent: number | null;
   received: number;
   remaining: number;
   fee: number;

@@ -49,7 +49,8 @@ export type ErrorCode =
   | 'HEADERS_TOO_LARGE'
   | 'INTERNAL'
   | 'UNAVAILABLE'
-  | 'STORE_BUSY';
+  | 'STORE_BUSY'
+  | 'RATE_STALE';
 
 export interface WireWallet {
   id: string;

@@ -133,6 +133,21 @@ const cases: Case[] = [
   ['NO_FEE_SCHEDULE', () => client().previewFees({ amount: 1, currency: 'TRX' })],
   ['NO_RATE', () => client().previewFees({ amount: 1, currency: 'USDC' })],
   [
+    'RATE_STALE',
+    async () => {
+      // USD fees are charged in USDT (demo): its rate, as a feed that stopped answering 10 minutes ago left it.
+      const fetchedAt = new Date(Date.now() - 600_000).toISOString();
+      await server.services.store.db
+        .updateTable('rates')
+        .set({ pinned: 0, max_age_seconds: 60, fetched_at: fetchedAt })
+        .where('base', '=', 'USD')
+        .where('quote', '=', 'USDT')
+        .execute();
+      await server.services.caches.invalidate({ kind: 'fees' });
+      return client().previewFees({ amount: 1, currency: 'USD' });
+    },
+  ],
+  [
     'RATE_LIMITED',
     async () => {
       const c = await keyClient({ rateLimitPerMinute: 2 });
@@ -190,6 +205,10 @@ describe('every error code the merchant API can produce surfaces as a typed Host
       if (code === 'TIMESTAMP_OUT_OF_WINDOW')
         expect((error as HostpayError).details?.serverTime).toEqual(expect.any(Number));
       if (code === 'RATE_LIMITED') expect((error as HostpayError).retryAfter).toBeGreaterThan(0);
+      if (code === 'RATE_STALE') {
+        expect((error as HostpayError).retryAfter).toBe(10);
+        expect((error as HostpayError).details).toMatchObject({ pair: 'USD/USDT', maxAgeSeconds: 60 });
+      }
       if (code === 'INTERNAL') expect((error as HostpayError).message).not.toMatch(/boom/);
     });
   }

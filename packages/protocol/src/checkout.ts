@@ -20,7 +20,18 @@ export const PaymentOption = Type.Object(
     }),
     address: Type.String({ description: 'fresh deposit address of this option, used for nothing else' }),
     amountDue: Amount('what the payer sends in the asset: amount × rate, rounded up to the asset precision'),
-    rate: Amount('1 unit of the checkout currency in the asset, locked until expiresAt'),
+    rate: Amount(
+      '1 unit of the checkout currency in the asset, locked until expiresAt: the source rate × (1 + rateSpreadPercent / 100), rounded up at 18 fractional digits',
+    ),
+    rateSource: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'where the source rate came from (`manual` for an operator rate, a feed id, `identity` when the asset is the currency); null for checkouts created before it was recorded',
+    }),
+    rateAt: Type.Union([
+      Time('when the source rate was quoted (its source answered, or the operator set it)'),
+      Type.Null(),
+    ]),
+    rateSpreadPercent: Type.Union([Amount('the operator spread applied to the source rate, in percent'), Type.Null()]),
     received: Amount('everything received on this option so far'),
     remaining: Amount('amountDue − received, at least 0'),
     fee: Amount('the fee in the asset'),

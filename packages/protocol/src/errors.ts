@@ -65,6 +65,11 @@ export const ERROR_STATUS = {
    * waited in too long (load, not an outage): retry after `Retry-After` seconds.
    */
   STORE_BUSY: 503,
+  /**
+   * A rate the answer needs is older than its maximum age (its source stopped answering): nothing
+   * is priced with it. `details` name the pair(s) and their age; retry after `Retry-After` seconds.
+   */
+  RATE_STALE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

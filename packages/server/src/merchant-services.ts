@@ -7,6 +7,7 @@ import { listWalletDetails } from './features/wallets/queries.js';
 import type { LRUCache } from 'lru-cache';
 import { MISSING_KEY, type Caches } from './cache/caches.js';
 import { successBody } from './http/success-body.js';
+import { andThen } from './http/envelope.js';
 import { feeService } from './features/fees/preview.js';
 import type { ApiKeyAuth, MerchantServices } from './auth/ports.js';
 import { walletView } from './features/wallets/view.js';
@@ -22,6 +23,8 @@ export function createMerchantServices(
   box: SecretBox,
   caches: Caches,
   tokenSigningKey: Buffer,
+  /** The clock rates' ages are judged by (tests move it). */
+  now: () => number = Date.now,
 ): MerchantServices {
   const fees = feeService(store.db, caches);
 
@@ -79,8 +82,12 @@ export function createMerchantServices(
       return cached(caches.walletBodies, merchantId, () => loadWalletBody(merchantId));
     },
     feePreviewBody(merchantId: string, amount: Decimal, currency: string, amountText = amount.toFixed()) {
-      return cached(caches.feeBodies, `${merchantId}|${currency}|${amountText}`, async () =>
-        successBody(await fees.preview(merchantId, amount, currency)),
+      // A cached answer is only as good as its conversion rate's freshness, judged now (RATE_STALE).
+      const nowMs = now();
+      return andThen(fees.assertFresh(merchantId, currency, nowMs), () =>
+        cached(caches.feeBodies, `${merchantId}|${currency}|${amountText}`, async () =>
+          successBody(await fees.preview(merchantId, amount, currency, nowMs)),
+        ),
       );
     },
     checkReady: () => store.ping(),

@@ -176,7 +176,7 @@ export async function createServices(
       },
       shared,
       caches,
-      merchant: createMerchantServices(store, box, caches, tokenKey),
+      merchant: createMerchantServices(store, box, caches, tokenKey, opts.now),
       admin,
       masterKey: masterInfo,
       box,

@@ -164,6 +164,7 @@ describe('audit trail and secrets', () => {
     });
     steps.push(fee);
     steps.push(await step('fee.delete', 'DELETE', `/fees/${fee.result.id}`));
+    steps.push(await step('rate_spread.set', 'PUT', '/rate-spread', { percent: '0.5' }));
     steps.push(
       await step('settlement.set', 'PUT', '/settlement-currencies', {
         currency: 'EUR',

@@ -82,6 +82,60 @@ describe('checkout option pricing', () => {
     );
   });
 
+  it('a spread raises the payer rate exactly, rounded up at 18 fractional digits; the fee conversion has none', () => {
+    const p = priceOption({
+      amount: new Decimal('100'),
+      rate: new Decimal('0.123456789012345678'),
+      spreadPercent: new Decimal('0.0001'),
+      assetDecimals: 8,
+      fee: new Decimal('1'),
+      feeRate: new Decimal('0.5'),
+    });
+    // 0.123456789012345678 × 1.000001 = 0.123456912469134690345678 → up at 18 places.
+    expect(p.rate.toFixed()).toBe('0.123456912469134691');
+    expect(p.amountDue.toFixed()).toBe('12.34569125');
+    expect(p.spreadPercent.toFixed()).toBe('0.0001');
+    expect(p.feeInAsset.toFixed()).toBe('0.5');
+    // Nothing converted: no spread.
+    const same = priceOption({
+      amount: new Decimal('7'),
+      rate: null,
+      spreadPercent: new Decimal('5'),
+      assetDecimals: 2,
+      fee: new Decimal(0),
+      feeRate: null,
+    });
+    expect([same.rate.toFixed(), same.spreadPercent.toFixed(), same.amountDue.toFixed()]).toEqual(['1', '0', '7']);
+  });
+
+  it('for any rate and spread 0..10 %: the locked rate is rate × (1 + spread/100) to within 10^-18 above, amountDue covers it', () => {
+    fc.assert(
+      fc.property(
+        decimal(6),
+        decimal(8, 0.00000001, 100_000),
+        fc.integer({ min: 0, max: 100_000 }).map((n) => new Decimal(n).dividedBy(10_000)),
+        fc.integer({ min: 0, max: 18 }),
+        (amount, rate, spread, dp) => {
+          const p = priceOption({
+            amount,
+            rate,
+            spreadPercent: spread,
+            assetDecimals: dp,
+            fee: new Decimal(0),
+            feeRate: null,
+          });
+          const exact = rate.times(new Decimal(1).plus(spread.dividedBy(100)));
+          expect(p.rate.gte(exact)).toBe(true);
+          expect(p.rate.minus(exact).lt(new Decimal(10).pow(-18))).toBe(true);
+          expect(p.rate.decimalPlaces()).toBeLessThanOrEqual(18);
+          expect(p.amountDue.gte(amount.times(exact))).toBe(true);
+          expect(p.amountDue.eq(amount.times(p.rate).toDecimalPlaces(dp, Decimal.ROUND_UP))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('settling credits received − fee, never below zero', () => {
     expect(creditFor(new Decimal('10.5'), new Decimal('0.5')).toFixed()).toBe('10');
     expect(creditFor(new Decimal('0.2'), new Decimal('0.5')).toFixed()).toBe('0');

@@ -234,6 +234,14 @@ describe('admin routes', () => {
     await admin('GET', '/audit', '/audit?since=yesterday', 400);
   });
 
+  it('the default rate spread', async () => {
+    await admin('PUT', '/rate-spread', '/rate-spread', 200, { body: { percent: '1.25' } });
+    await admin('PUT', '/rate-spread', '/rate-spread', 400, { body: { percent: '11' } });
+    await admin('GET', '/rate-spread', '/rate-spread', 200);
+    await admin('GET', '/rate-spread', '/rate-spread', 401, { token: null });
+    await admin('PUT', '/rate-spread', '/rate-spread', 200, { body: { percent: '0' } });
+  });
+
   it('the catalog: assets, chains and their keys, networks, deposit addresses', async () => {
     await admin('GET', '/assets', '/assets', 200);
     await admin('GET', '/assets', '/assets', 401, { token: null });

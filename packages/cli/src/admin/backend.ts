@@ -25,6 +25,7 @@ import type {
   RatePair,
   RateSource,
   RateSourceRequest,
+  RateSpread,
   SettlementCurrency,
   Transfer,
   TransferOutcome,
@@ -53,12 +54,21 @@ export interface AdminBackend {
     rename(id: string, name: string, w?: Write): Promise<Merchant>;
     suspend(id: string, w?: Write): Promise<Merchant>;
     resume(id: string, w?: Write): Promise<Merchant>;
-    /** Name and/or underpayment tolerance (percent, decimal text 0..5). */
+    /** Name, underpayment tolerance (percent, decimal text 0..5) and/or rate spread (0..10; null: the default). */
     update(
       id: string,
-      change: { name?: string | undefined; underpaymentTolerancePercent?: string | undefined },
+      change: {
+        name?: string | undefined;
+        underpaymentTolerancePercent?: string | undefined;
+        rateSpreadPercent?: string | null | undefined;
+      },
       w?: Write,
     ): Promise<Merchant>;
+  };
+  /** The default rate spread, for merchants without their own. */
+  readonly rateSpread: {
+    get(): Promise<RateSpread>;
+    set(percent: string, w?: Write): Promise<RateSpread>;
   };
   readonly transfers: {
     /** Idempotent on chain + txHash + index: a repeat may only raise confirmations (`created: false`). */

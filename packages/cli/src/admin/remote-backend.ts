@@ -22,6 +22,10 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       resume: (id, w) => call('POST', `/merchants/${seg(id)}/resume`, { body: {}, write: w ?? {} }),
       update: (id, change, w) => call('PATCH', `/merchants/${seg(id)}`, { body: defined(change), write: w ?? {} }),
     },
+    rateSpread: {
+      get: () => call('GET', '/rate-spread'),
+      set: (percent, w) => call('PUT', '/rate-spread', { body: { percent }, write: w ?? {} }),
+    },
     transfers: {
       report: (req, w) => call('POST', '/transfers', { body: defined({ ...req }), write: w ?? {} }),
       list: (q) =>

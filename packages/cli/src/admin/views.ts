@@ -36,6 +36,11 @@ export type Rate = DecimalsAsStrings<RateView>;
 export type RateSource = RateSourceView;
 export type RatePair = DecimalsAsStrings<RatePairView>;
 export type { RateSourceRequest } from '@hostpay/server';
+/** The operators' default rate spread (GET/PUT /admin/v1/rate-spread), the percent as exact text. */
+export interface RateSpread {
+  percent: string;
+  updatedAt: string | null;
+}
 /** Snapshots of the object are any JSON (numbers kept exact where the source had them exact). */
 export type AuditEntry = AuditView;
 

@@ -52,6 +52,7 @@ export function registerMerchant(program: Command, io: Io): void {
           ['name', m.name],
           ['status', m.status],
           ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`],
+          ['rate spread', m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`],
           ['created', m.createdAt],
           ['updated', m.updatedAt],
         ]),
@@ -66,21 +67,42 @@ export function registerMerchant(program: Command, io: Io): void {
       show(opts, m, `renamed merchant ${m.id} to ${m.name}`);
     });
 
-  withWriteOptions(merchant.command('update').description("change a merchant's settings: name, underpayment tolerance"))
+  withWriteOptions(
+    merchant.command('update').description("change a merchant's settings: name, underpayment tolerance, rate spread"),
+  )
     .argument('<merchant-id>', 'e.g. mer_...')
     .option('--name <name>', 'new display name, 1 to 200 characters')
     .option(
       '--underpayment-tolerance <percent>',
       'how far below the amount due (percent, 0 to 5, e.g. 0.5) a payment still completes a checkout; applies to checkouts created afterwards',
     )
-    .action(async (id: string, opts: WriteOptions & { name?: string; underpaymentTolerance?: string }) => {
-      if (opts.name === undefined && opts.underpaymentTolerance === undefined)
-        throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance');
-      const m = await withBackend(io, opts, (b) =>
-        b.merchants.update(id, { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance }, opts),
-      );
-      show(opts, m, `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %`);
-    });
+    .option(
+      '--rate-spread <percent>',
+      "markup on the payer's rate of converted checkout options (percent, 0 to 10, e.g. 1.5), or `default` for the operators' default (hostpay rate spread show); applies to checkouts created afterwards",
+    )
+    .action(
+      async (
+        id: string,
+        opts: WriteOptions & { name?: string; underpaymentTolerance?: string; rateSpread?: string },
+      ) => {
+        if (opts.name === undefined && opts.underpaymentTolerance === undefined && opts.rateSpread === undefined)
+          throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance, --rate-spread');
+        const spread = opts.rateSpread === 'default' ? null : opts.rateSpread;
+        const m = await withBackend(io, opts, (b) =>
+          b.merchants.update(
+            id,
+            { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance, rateSpreadPercent: spread },
+            opts,
+          ),
+        );
+        const ownSpread = m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`;
+        show(
+          opts,
+          m,
+          `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %, rate spread ${ownSpread}`,
+        );
+      },
+    );
 
   withWriteOptions(
     merchant

@@ -5,6 +5,7 @@ import { withAdminOptions, withWriteOptions, type AdminOptions, type WriteOption
 import { orDash, printAdmin, printList, yesNo } from '../admin/print.js';
 import { integerIn } from '../options.js';
 import { UsageError, type Io } from '../output.js';
+import { registerRateSpread } from './rate-spread.js';
 
 interface SourceOptions extends WriteOptions {
   kind: string;
@@ -113,6 +114,8 @@ export function registerRate(program: Command, io: Io): void {
         );
       },
     );
+
+  registerRateSpread(rate, io);
 
   // `hostpay rates source …` (issue 27's spelling): the feeds' sources, beside the rates themselves.
   const source = program

@@ -146,6 +146,16 @@ export function CheckoutFacts({ c }: { c: Checkout }) {
           { label: 'Asset', render: (o) => `${o.asset} on ${o.chain}` },
           { label: 'Address', render: (o) => <code>{o.address}</code> },
           { label: 'Due', num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
+          {
+            label: 'Rate',
+            num: true,
+            render: (o) => (
+              <span title={o.rateSource === null ? undefined : `${o.rateSource}, ${o.rateAt ?? ''}`}>
+                <Amount value={o.rate} />
+                {o.rateSpreadPercent === null ? '' : ` (+${o.rateSpreadPercent} %)`}
+              </span>
+            ),
+          },
           { label: 'Received', num: true, render: (o) => <Amount value={o.received} unit={o.asset} /> },
         ]}
       />

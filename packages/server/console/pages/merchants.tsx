@@ -126,6 +126,8 @@ export function MerchantDetail({ id }: { id: string }) {
           <dd>{m.data.status}</dd>
           <dt>Underpayment tolerance</dt>
           <dd>{m.data.underpaymentTolerancePercent} %</dd>
+          <dt>Rate spread</dt>
+          <dd>{m.data.rateSpreadPercent === null ? 'the default' : `${m.data.rateSpreadPercent} %`}</dd>
           <dt>Created</dt>
           <dd>{time(m.data.createdAt)}</dd>
         </dl>

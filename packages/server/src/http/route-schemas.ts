@@ -50,6 +50,7 @@ export const ERRORS = {
     'UNSUPPORTED_CURRENCY',
     'NO_FEE_SCHEDULE',
     'NO_RATE',
+    'RATE_STALE',
     ...ALWAYS,
   ],
   token: [...AUTH_401, ...KEY_403, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ALWAYS],

@@ -12,6 +12,8 @@ export interface MerchantTable {
   underpayment_tolerance_percent: string;
   created_at: string;
   updated_at: string;
+  /** Decimal text, 0..10: the merchant's own rate spread (percent); null: the default (pricing_settings). */
+  rate_spread_percent: string | null;
 }
 
 export interface ApiKeyTable {
@@ -240,6 +242,19 @@ export interface CheckoutOptionTable {
   fee_in_asset: string;
   net_amount: string;
   confirmations_required: number;
+  /** The quote's source (`identity` when the asset is the currency); null: created before v16. */
+  rate_source: string | null;
+  /** When the quote was made (its source answered). */
+  rate_at: string | null;
+  /** The spread (percent, decimal text) `rate` includes. */
+  rate_spread_percent: string | null;
+}
+
+/** Operator settings of pricing, one row per name (`rate_spread_percent`: the default spread). */
+export interface PricingSettingTable {
+  name: string;
+  value: string;
+  updated_at: string;
 }
 
 export interface TransferTable {
@@ -439,6 +454,7 @@ export interface Database {
   fee_schedules: FeeScheduleTable;
   settlement_currencies: SettlementCurrencyTable;
   rates: RateTable;
+  pricing_settings: PricingSettingTable;
   hostpay_migrations: MigrationTable;
   audit_log: AuditLogTable;
   admin_idempotency: AdminIdempotencyTable;

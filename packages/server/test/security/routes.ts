@@ -38,6 +38,8 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'PATCH', path: '/admin/v1/merchants/{id}' },
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/suspend' },
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/resume' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/rate-spread' },
+  { side: 'operator', method: 'PUT', path: '/admin/v1/rate-spread' },
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/keys' },
   { side: 'operator', method: 'GET', path: '/admin/v1/keys' },
   { side: 'operator', method: 'GET', path: '/admin/v1/keys/{id}' },

@@ -12,6 +12,9 @@ import { appendEvent } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
 import { priceOption } from './pricing.js';
+import type { RateQuote } from '../rates/quote.js';
+import { rateStaleError, staleness, staleText, type StalePair } from '../fees/stale.js';
+import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
 import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
 import { checkoutView } from './view.js';
 
@@ -124,18 +127,37 @@ export async function candidates(
   return { offer, refused };
 }
 
-const toleranceQuery = prepared(['merchantId'], (db, v) =>
+const termsQuery = prepared(['merchantId'], (db, v) =>
   db
     .selectFrom('merchants')
-    .select('underpayment_tolerance_percent')
+    .select((eb) => [
+      'underpayment_tolerance_percent',
+      'rate_spread_percent',
+      eb
+        .selectFrom('pricing_settings')
+        .select('value')
+        .where('name', '=', DEFAULT_SPREAD_SETTING)
+        .as('default_spread_percent'),
+    ])
     .where('id', '=', v.merchantId as string),
 );
 
-/** The merchant's underpayment tolerance (copied onto each new checkout): what `CreateContext.tolerance` reads on a miss. */
-export async function loadTolerance(db: Db, merchantId: string): Promise<{ percent: string }> {
-  const [merchant] = (await toleranceQuery(db, { merchantId })).rows;
+/** A merchant's terms a new checkout is priced and judged with. */
+export interface MerchantTerms {
+  /** Underpayment tolerance, percent (copied onto each new checkout). */
+  percent: string;
+  /** The rate spread, percent: the merchant's own, else the operator's default, else 0. */
+  spreadPercent: string;
+}
+
+/** What `CreateContext.terms` reads on a miss. */
+export async function loadTerms(db: Db, merchantId: string): Promise<MerchantTerms> {
+  const [merchant] = (await termsQuery(db, { merchantId })).rows;
   if (merchant === undefined) throw new Error(`merchant ${merchantId} is missing`);
-  return { percent: merchant.underpayment_tolerance_percent };
+  return {
+    percent: merchant.underpayment_tolerance_percent,
+    spreadPercent: merchant.rate_spread_percent ?? merchant.default_spread_percent ?? '0',
+  };
 }
 
 export interface CreateContext {
@@ -143,8 +165,8 @@ export interface CreateContext {
   nowMs: number;
   /** The request's offer: `candidates`, possibly from a cache (never changed here). */
   offer: (merchantId: string, wanted: { asset: string; chain: string }[] | null) => Offer | Promise<Offer>;
-  /** The merchant's tolerance: `loadTolerance`, possibly from a cache. */
-  tolerance: (merchantId: string) => { percent: string } | Promise<{ percent: string }>;
+  /** The merchant's tolerance and spread: `loadTerms`, possibly from a cache. */
+  terms: (merchantId: string) => MerchantTerms | Promise<MerchantTerms>;
   /** PostgreSQL: where the rows go instead of a transaction of their own (create-batch.ts). */
   batch?: CreateBatch | undefined;
   /** Opens the sealed account keys addresses are derived from. */
@@ -175,45 +197,66 @@ export async function createCheckout(
   req: CheckedCreateRequest,
   ctx: CreateContext,
 ): Promise<CreatedCheckout> {
-  const fee = await fees.preview(merchantId, req.amount, req.currency);
+  const fee = await fees.preview(merchantId, req.amount, req.currency, ctx.nowMs);
   const feeTotal = new Decimal(String(fee.fee));
   const { offer, refused: refusedByCatalog } = await ctx.offer(merchantId, req.paymentOptions);
+  const terms = await ctx.terms(merchantId);
+  const at = new Date(ctx.nowMs).toISOString();
   const refused = [...refusedByCatalog];
-  const priced: { c: Candidate; p: ReturnType<typeof priceOption> }[] = [];
+  // Options refused only because a rate is past its maximum age: a retry may offer them.
+  const stale: StalePair[] = [];
+  let refusedOtherwise = refusedByCatalog.length;
+  const priced: { c: Candidate; p: ReturnType<typeof priceOption>; quote: RateQuote | null }[] = [];
   for (const c of offer) {
-    const rate = (await fees.rateOf(req.currency, c.asset))?.rate ?? null;
-    const feeRate = (await fees.rateOf(fee.currency, c.asset))?.rate ?? null;
-    if (rate === null) {
-      refused.push(`${c.asset} on ${c.chain}: no ${req.currency}/${c.asset} rate`);
+    const converted = c.asset !== req.currency;
+    const quote = converted ? await fees.rateOf(req.currency, c.asset) : null;
+    const feeQuote = c.asset !== fee.currency ? await fees.rateOf(fee.currency, c.asset) : null;
+    const name = `${c.asset} on ${c.chain}`;
+    if (converted && quote === null) {
+      refused.push(`${name}: no ${req.currency}/${c.asset} rate`);
+      refusedOtherwise++;
       continue;
     }
-    if (feeRate === null) {
-      refused.push(`${c.asset} on ${c.chain}: no ${fee.currency}/${c.asset} rate for the fee`);
+    if (c.asset !== fee.currency && feeQuote === null) {
+      refused.push(`${name}: no ${fee.currency}/${c.asset} rate for the fee`);
+      refusedOtherwise++;
+      continue;
+    }
+    // Judged now, with the server's clock: a rate goes stale by time passing, not by a write.
+    const tooOld = [
+      quote && staleness(req.currency, c.asset, quote, ctx.nowMs),
+      feeQuote && staleness(fee.currency, c.asset, feeQuote, ctx.nowMs),
+    ].filter((s): s is StalePair => s !== null);
+    if (tooOld.length > 0) {
+      refused.push(`${name}: ${tooOld.map(staleText).join('; ')}`);
+      stale.push(...tooOld);
       continue;
     }
     const p = priceOption({
       amount: req.amount,
-      rate: c.asset === req.currency ? null : rate,
+      rate: quote?.rate ?? null,
+      spreadPercent: new Decimal(terms.spreadPercent),
       assetDecimals: c.assetDecimals,
       fee: feeTotal,
-      feeRate: c.asset === fee.currency ? null : feeRate,
+      feeRate: feeQuote?.rate ?? null,
     });
-    if (!p.payable)
-      refused.push(
-        `${c.asset} on ${c.chain}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`,
-      );
-    else priced.push({ c, p });
+    if (!p.payable) {
+      refused.push(`${name}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`);
+      refusedOtherwise++;
+    } else priced.push({ c, p, quote });
   }
-  // Named options must all be payable; by default the payable ones are offered.
+  // Named options must all be payable; by default the payable ones are offered. When fresh rates
+  // would have made it payable, the answer is RATE_STALE (retry later), not NO_PAYABLE_OPTION.
   if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
+    const what = `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}`;
+    if (stale.length > 0 && (req.paymentOptions === null || refusedOtherwise === 0))
+      throw rateStaleError(what, stale, { refused });
     throw new HostpayError(
       'NO_PAYABLE_OPTION',
-      `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}: ${refused.join('; ') || 'the merchant has no active wallet'}`,
+      `${what}: ${refused.join('; ') || 'the merchant has no active wallet'}`,
       { refused },
     );
   }
-  const tolerance = await ctx.tolerance(merchantId);
-  const at = new Date(ctx.nowMs).toISOString();
   const id = newCheckoutId(ctx.nowMs);
   const row = {
     id,
@@ -228,7 +271,7 @@ export async function createCheckout(
     metadata: JSON.stringify(req.metadata),
     success_url: req.successUrl,
     cancel_url: req.cancelUrl,
-    tolerance_percent: tolerance.percent,
+    tolerance_percent: terms.percent,
     settled_option_id: null,
     credited_posting_id: null,
     expires_at: new Date(ctx.nowMs + req.expiresIn * 1000).toISOString(),
@@ -238,7 +281,7 @@ export async function createCheckout(
   const build = (reserved: ReservedIndex[]): BuiltCheckout => {
     const options: OptionRow[] = [];
     const addresses: Insertable<DepositAddressTable>[] = [];
-    for (const [i, { c, p }] of priced.entries()) {
+    for (const [i, { c, p, quote }] of priced.entries()) {
       const optionId = newId('opt');
       const address = addressRow(ctx.box, c.chainRow, reserved[i]!, { checkoutId: id, optionId }, at);
       addresses.push(address);
@@ -255,6 +298,10 @@ export async function createCheckout(
         fee_in_asset: decimalText(p.feeInAsset),
         net_amount: decimalText(p.netAmount),
         confirmations_required: c.chainRow.confirmations_required,
+        // Nothing converted: the identity rate, quoted when the checkout was made.
+        rate_source: quote?.source ?? 'identity',
+        rate_at: quote?.at ?? at,
+        rate_spread_percent: decimalText(p.spreadPercent),
         asset_symbol: c.asset,
         asset_decimals: c.assetDecimals,
         chain_symbol: c.chain,
@@ -312,5 +359,8 @@ export function optionColumns(o: OptionRow): Insertable<CheckoutOptionTable> {
     fee_in_asset: o.fee_in_asset,
     net_amount: o.net_amount,
     confirmations_required: o.confirmations_required,
+    rate_source: o.rate_source,
+    rate_at: o.rate_at,
+    rate_spread_percent: o.rate_spread_percent,
   };
 }

@@ -34,6 +34,7 @@ const CREATE_ERRORS = [
   'NO_FEE_SCHEDULE',
   'NO_RATE',
   'NO_PAYABLE_OPTION',
+  'RATE_STALE',
 ] as const;
 const one = (description: string) => ok(Type.Ref(Checkout), description);
 const many = okPage(Type.Ref(Checkout), 'Checkouts, newest first.');

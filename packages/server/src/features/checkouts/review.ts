@@ -2,6 +2,7 @@ import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protoco
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import type { feeService } from '../fees/preview.js';
+import { rateStaleError, staleness } from '../fees/stale.js';
 import type { OperatorSettlement } from './engine.js';
 import type { LoadedCheckout } from './queries.js';
 
@@ -30,6 +31,8 @@ export async function settlementQuote(
   fees: Fees,
   c: LoadedCheckout,
   req: { asset?: string | undefined; chain?: string | undefined },
+  /** The clock today's rates are judged by: a rate past its maximum age is not used (RATE_STALE). */
+  nowMs: number,
 ): Promise<SettlementQuote> {
   const live = c.transfers.filter((t) => t.retracted === 0);
   const groups = new Map<string, { assetId: string; chainId: string; asset: string; chain: string; amount: Decimal }>();
@@ -61,13 +64,16 @@ export async function settlementQuote(
   }
   // The locked rate when the asset was offered on that chain, else today's operator rate.
   const option = c.options.find((o) => o.asset_id === g.assetId && o.chain_id === g.chainId);
-  const rate = option ? new Decimal(option.rate) : ((await fees.rateOf(c.row.currency, g.asset))?.rate ?? null);
+  const today = option ? null : await fees.rateOf(c.row.currency, g.asset);
+  const rate = option ? new Decimal(option.rate) : (today?.rate ?? null);
   if (rate === null)
     throw new HostpayError(
       'NO_RATE',
       `no ${c.row.currency}/${g.asset} rate is configured, so the ${g.asset} received cannot be valued: set the rate, or reject the checkout`,
       { base: c.row.currency, quote: g.asset },
     );
+  const staleRate = today && staleness(c.row.currency, g.asset, today, nowMs);
+  if (staleRate) throw rateStaleError(`the ${g.asset} received cannot be valued`, [staleRate]);
   const asset = await db.selectFrom('assets').select('decimals').where('id', '=', g.assetId).executeTakeFirstOrThrow();
   const value = g.amount.dividedBy(rate).toDecimalPlaces(18, Decimal.ROUND_DOWN);
   const parsed = parseAmount(decimalText(value));
@@ -76,14 +82,17 @@ export async function settlementQuote(
       'INVALID_AMOUNT',
       `the value received (${decimalText(value)} ${c.row.currency}) cannot be charged a fee: ${parsed.reason}`,
     );
-  const quote = await fees.preview(c.row.merchant_id, parsed.value, c.row.currency);
-  const feeRate = (await fees.rateOf(quote.currency, g.asset))?.rate ?? null;
+  const quote = await fees.preview(c.row.merchant_id, parsed.value, c.row.currency, nowMs);
+  const feeQuote = await fees.rateOf(quote.currency, g.asset);
+  const feeRate = feeQuote?.rate ?? null;
   if (feeRate === null)
     throw new HostpayError(
       'NO_RATE',
       `no ${quote.currency}/${g.asset} rate is configured for the fee: set it, or reject the checkout`,
       { base: quote.currency, quote: g.asset },
     );
+  const staleFee = feeQuote && staleness(quote.currency, g.asset, feeQuote, nowMs);
+  if (staleFee) throw rateStaleError(`the fee cannot be converted into ${g.asset}`, [staleFee]);
   const quoted = new Decimal(String(quote.fee));
   const fee = quoted.times(feeRate).toDecimalPlaces(asset.decimals, Decimal.ROUND_HALF_UP);
   return {

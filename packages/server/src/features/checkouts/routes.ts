@@ -159,6 +159,7 @@ const WRITE_ERRORS = [
   'CHECKOUT_STATE_CONFLICT',
   'NO_RATE',
   'NO_FEE_SCHEDULE',
+  'RATE_STALE',
 ] as const;
 
 export async function checkoutAdminRoutes(
@@ -336,6 +337,7 @@ export async function checkoutAdminRoutes(
             'CHECKOUT_STATE_CONFLICT',
             'INVALID_QUERY',
             'NO_RATE',
+            'RATE_STALE',
             'INVALID_AMOUNT',
           ]),
         },

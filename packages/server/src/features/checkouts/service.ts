@@ -9,7 +9,7 @@ import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
 import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
-import { candidates, createCheckout, loadTolerance, type Offer } from './create.js';
+import { candidates, createCheckout, loadTerms, type MerchantTerms, type Offer } from './create.js';
 import { createBatch } from './create-batch.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
@@ -76,10 +76,10 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return found;
     });
   }
-  // Changed only by a merchant update, which drops the `keys` scope (merchants/service.ts).
-  const tolerances = caches.facts<{ percent: string }>(['keys'], { merchantKeyed: true });
-  const tolerance = (merchantId: string) =>
-    caches.through(tolerances.map, merchantId, () => loadTolerance(db, merchantId));
+  // Changed by a merchant update, which drops the `keys` scope (merchants/service.ts), and by the
+  // default spread, which drops `fees` (merchants/spread.ts).
+  const termsCache = caches.facts<MerchantTerms>(['keys', 'fees'], { merchantKeyed: true });
+  const terms = (merchantId: string) => caches.through(termsCache.map, merchantId, () => loadTerms(db, merchantId));
   const now = opts.now ?? Date.now;
   // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
   const batches = createBatch(store);
@@ -107,7 +107,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       publicBaseUrl: opts.publicBaseUrl(),
       nowMs: now(),
       offer,
-      tolerance,
+      terms,
       batch: batches?.(merchantId),
       box: opts.box,
     });
@@ -290,7 +290,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
           `checkout ${id} is ${c.row.status}: only a checkout in needs_review can be settled`,
           { status: c.row.status, reason: c.row.reason },
         );
-      const quote = await settlementQuote(db, fees, c, req).catch((err: unknown) => {
+      const quote = await settlementQuote(db, fees, c, req, now()).catch((err: unknown) => {
         // The same refusal as the settle's, named for where a preview takes its choice: the query.
         if (err instanceof HostpayError && err.code === 'INVALID_BODY')
           throw new HostpayError('INVALID_QUERY', err.message, err.details);
@@ -384,7 +384,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       audit: AuditContext,
     ) {
       const c = await loadOwned(undefined, id);
-      const { settlement } = await settlementQuote(db, fees, c, req);
+      const { settlement } = await settlementQuote(db, fees, c, req, now());
       const result = await applyChange(async (trx, ctx) => {
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {

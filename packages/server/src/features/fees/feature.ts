@@ -7,7 +7,7 @@ import { feeAdmin } from './service.js';
 /** Fee schedules and settlement currencies; the merchant's fee preview (also on the fast path). */
 export const feesFeature = defineFeature({
   name: 'fees',
-  needs: ['store', 'box', 'caches'],
+  needs: ['store', 'box', 'caches', 'now'],
   provides: [],
   admin: feeAdmin,
   merchantRoutes: [feeMerchantRoutes],

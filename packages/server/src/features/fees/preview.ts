@@ -7,6 +7,7 @@ import { findSettlementCurrency, listFeeTiers } from './queries.js';
 import { findRates } from '../rates/queries.js';
 import { quoteFee } from './engine.js';
 import { identityQuote, quoteOfRow, type RateQuote } from '../rates/quote.js';
+import { rateStaleError, staleness } from './stale.js';
 
 /** What a fee preview of one merchant and currency depends on besides the amount. */
 interface FeeFacts {
@@ -14,6 +15,8 @@ interface FeeFacts {
   currency: string;
   currencyDecimals: number;
   rate: Decimal | null;
+  /** The quote `rate` came from: kept so that its age is judged at each preview, not when cached. */
+  rateQuote: RateQuote | null;
   scheduleSource: 'merchant' | 'default';
   tiers: { fromAmount: string; isPercentage: boolean; value: string; minValue: string; onChainFee: string }[];
 }
@@ -35,11 +38,46 @@ export class FeeService {
     this.#rates = caches.facts<{ quote: RateQuote | null }>(['fees', 'catalog']);
   }
 
-  async preview(merchantId: string, amount: Decimal, currency: string): Promise<WithExactNumbers<FeePreview>> {
-    const facts = await this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () =>
+  /**
+   * The fee of `amount`; 503 RATE_STALE when its conversion rate is past its maximum age at
+   * `nowMs` (the server's clock at the moment of use).
+   */
+  async preview(
+    merchantId: string,
+    amount: Decimal,
+    currency: string,
+    nowMs = Date.now(),
+  ): Promise<WithExactNumbers<FeePreview>> {
+    const facts = await this.facts(merchantId, currency);
+    checkFresh(currency, facts, nowMs);
+    const { currency: feeCurrency, currencyDecimals, rate, scheduleSource, tiers } = facts;
+    return quoteFee({
+      amount,
+      originalCurrency: currency,
+      currency: feeCurrency,
+      currencyDecimals,
+      rate,
+      scheduleSource,
+      tiers,
+    });
+  }
+
+  /**
+   * Throws what `preview` would for a stale conversion rate: the gate in front of an answer cache
+   * of previews (merchant-services.ts), whose texts outlive the rate's freshness. Answered in the
+   * same turn when the facts are cached.
+   */
+  assertFresh(merchantId: string, currency: string, nowMs = Date.now()): void | Promise<void> {
+    const facts = this.facts(merchantId, currency);
+    return facts instanceof Promise
+      ? facts.then((f) => checkFresh(currency, f, nowMs))
+      : checkFresh(currency, facts, nowMs);
+  }
+
+  private facts(merchantId: string, currency: string): FeeFacts | Promise<FeeFacts> {
+    return this.caches.through(this.#facts.map, `${merchantId}|${currency}`, () =>
       this.loadFacts(merchantId, currency),
     );
-    return quoteFee({ amount, originalCurrency: currency, ...facts });
   }
 
   /** `resolveRate`, through the rate cache (staleness is the caller's to judge: `rateAge`). */
@@ -73,11 +111,12 @@ export class FeeService {
     const feeCurrency = (await findSettlementCurrency(this.db, merchantId, currency)) ?? currency;
     const feeAsset = feeCurrency === currency ? asked : await findAssetBySymbol(this.db, feeCurrency);
     if (!feeAsset) throw new Error(`settlement currency ${feeCurrency} for ${currency} is not a known asset`);
-    const rate = feeCurrency === currency ? null : await this.rate(currency, feeCurrency);
+    const rateQuote = feeCurrency === currency ? null : await this.rate(currency, feeCurrency);
     return {
       currency: feeCurrency,
       currencyDecimals: feeAsset.decimals,
-      rate,
+      rate: rateQuote?.rate ?? null,
+      rateQuote,
       scheduleSource: own.length > 0 ? 'merchant' : 'default',
       tiers: chosen.map((r) => ({
         fromAmount: r.from_amount,
@@ -89,15 +128,21 @@ export class FeeService {
     };
   }
 
-  private async rate(base: string, quote: string): Promise<Decimal> {
+  private async rate(base: string, quote: string): Promise<RateQuote> {
     const rate = await resolveRate(this.db, base, quote);
-    if (rate !== null) return rate.rate;
+    if (rate !== null) return rate;
     throw new HostpayError(
       'NO_RATE',
       `fees for ${base} are charged in ${quote}, but no ${base}/${quote} rate is configured; try again later or contact support`,
       { base, quote },
     );
   }
+}
+
+function checkFresh(currency: string, facts: FeeFacts, nowMs: number): void {
+  if (facts.rateQuote === null) return;
+  const stale = staleness(currency, facts.currency, facts.rateQuote, nowMs);
+  if (stale !== null) throw rateStaleError(`fees for ${currency} are charged in ${facts.currency}`, [stale]);
 }
 
 /**

@@ -123,6 +123,7 @@ export async function feeAdminRoutes(app: TypedApp, { admin }: AdminRouteContext
           'UNSUPPORTED_CURRENCY',
           'NO_FEE_SCHEDULE',
           'NO_RATE',
+          'RATE_STALE',
         ]),
       },
     },

@@ -82,7 +82,8 @@ async function checkSchedulesFit(
   }
 }
 
-export function feeAdmin({ store, caches }: AdminDeps) {
+/** `now`: the clock a rate's age is judged by (tests move it); undefined: Date.now. */
+export function feeAdmin({ store, caches, now = Date.now }: AdminDeps & { now?: (() => number) | undefined }) {
   const db = store.db;
   const preview = feeService(db, caches);
 
@@ -248,7 +249,7 @@ export function feeAdmin({ store, caches }: AdminDeps) {
       await requireMerchantRow(db, merchantId);
       const parsed = parseAmount(amount);
       if (!parsed.ok) throw new HostpayError('INVALID_AMOUNT', `amount ${parsed.reason}`);
-      return preview.preview(merchantId, parsed.value, currency.toUpperCase());
+      return preview.preview(merchantId, parsed.value, currency.toUpperCase(), now());
     },
   };
 }

@@ -71,32 +71,42 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       schema: {
         ...WRITE,
         operationId: 'updateMerchant',
-        summary: "Change a merchant's name or underpayment tolerance",
+        summary: "Change a merchant's name, underpayment tolerance or rate spread",
         description:
-          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The tolerance applies to checkouts created afterwards; each checkout keeps the one it was created with. Ids, keys and wallets stay as they are. Audited.',
+          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The rate spread (percent, 0 to 10, at most 4 fractional digits; null: the default of PUT /rate-spread) is added to the payer rate of each converted option. Both apply to checkouts created afterwards; each checkout keeps those it was created with. Ids, keys and wallets stay as they are. Audited.',
         params: Params,
         body: Type.Object(
           {
             name: Type.Optional(Name),
             underpaymentTolerancePercent: Type.Optional(DecimalString('Underpayment tolerance in percent, 0 to 5')),
+            rateSpreadPercent: Type.Optional(
+              Type.Union([DecimalString('Rate spread in percent, 0 to 10'), Type.Null()], {
+                description: "the merchant's own rate spread; null: the default applies",
+              }),
+            ),
           },
           {
             additionalProperties: false,
             minProperties: 1,
-            description: 'fields to change: {"name": "..."}, {"underpaymentTolerancePercent": "0.5"}',
+            description:
+              'fields to change: {"name": "..."}, {"underpaymentTolerancePercent": "0.5"}, {"rateSpreadPercent": "1.5"}',
           },
         ),
         response: responses(200, MerchantView, 'The merchant after the change.', ERRORS.adminWrite),
       },
     },
     async (req, reply) => {
-      const { name, underpaymentTolerancePercent } = req.body;
+      const { name, underpaymentTolerancePercent, rateSpreadPercent } = req.body;
       return send(
         reply,
         200,
         MerchantView,
         'merchant updated',
-        await admin.updateMerchant(req.params.id, { name, underpaymentTolerancePercent }, auditOf(req)),
+        await admin.updateMerchant(
+          req.params.id,
+          { name, underpaymentTolerancePercent, rateSpreadPercent },
+          auditOf(req),
+        ),
       );
     },
   );

@@ -11,6 +11,15 @@ export const MerchantView = obj({
   underpaymentTolerancePercent: ExactNumber(
     'How far below amountDue (in percent, 0 to 5) a payment still completes a checkout; copied into each checkout at creation.',
   ),
+  rateSpreadPercent: Type.Union(
+    [
+      ExactNumber(
+        "The merchant's own rate spread in percent (0 to 10), added to the payer's rate of each converted checkout option.",
+      ),
+      Type.Null(),
+    ],
+    { description: "null: the operators' default spread (GET /rate-spread) applies" },
+  ),
   createdAt: Time,
   updatedAt: Time,
 });

@@ -4,12 +4,15 @@ import type { MerchantTable } from '../../store/schema.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
+import { checkSpread } from './spread.js';
 
 export interface MerchantView {
   id: string;
   name: string;
   status: 'active' | 'suspended';
   underpaymentTolerancePercent: JsonDecimal;
+  /** The merchant's own rate spread (percent); null: the operators' default applies. */
+  rateSpreadPercent: JsonDecimal | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -19,6 +22,7 @@ export const merchantView = (r: MerchantTable): MerchantView => ({
   name: r.name,
   status: r.status,
   underpaymentTolerancePercent: jsonDecimal(r.underpayment_tolerance_percent),
+  rateSpreadPercent: r.rate_spread_percent === null ? null : jsonDecimal(r.rate_spread_percent),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -42,6 +46,8 @@ export interface MerchantChange {
   status?: 'active' | 'suspended' | undefined;
   /** Percent, 0..5, as a decimal string. */
   underpaymentTolerancePercent?: string | undefined;
+  /** Percent, 0..10, as a decimal string; null: back to the default. */
+  rateSpreadPercent?: string | null | undefined;
 }
 
 function checkName(name: string): string {
@@ -62,6 +68,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         underpayment_tolerance_percent: '0',
         created_at: at,
         updated_at: at,
+        rate_spread_percent: null,
       };
       await store.writeTransaction(async (trx) => {
         await trx.insertInto('merchants').values(row).execute();
@@ -90,6 +97,10 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         change.underpaymentTolerancePercent === undefined
           ? undefined
           : checkTolerance(change.underpaymentTolerancePercent);
+      const spread =
+        change.rateSpreadPercent === undefined || change.rateSpreadPercent === null
+          ? change.rateSpreadPercent
+          : checkSpread('rateSpreadPercent', change.rateSpreadPercent);
       const after = await store.writeTransaction(async (trx) => {
         const before = await requireMerchantRow(trx, id);
         const next: MerchantTable = {
@@ -97,6 +108,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
           name: change.name === undefined ? before.name : checkName(change.name),
           status: change.status ?? before.status,
           underpayment_tolerance_percent: tolerance ?? before.underpayment_tolerance_percent,
+          rate_spread_percent: spread === undefined ? before.rate_spread_percent : spread,
           updated_at: nowIso(),
         };
         await trx
@@ -105,6 +117,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
             name: next.name,
             status: next.status,
             underpayment_tolerance_percent: next.underpayment_tolerance_percent,
+            rate_spread_percent: next.rate_spread_percent,
             updated_at: next.updated_at,
           })
           .where('id', '=', id)
