@@ -12,6 +12,7 @@ import { MerchantDetail, Merchants } from './pages/merchants.js';
 import { Overview } from './pages/overview.js';
 import { PostingList } from './pages/postings.js';
 import { Queues } from './pages/queues.js';
+import { RateSources } from './pages/rate-sources.js';
 import { PaymentList } from './pages/transfers.js';
 import { Webhooks } from './pages/webhooks.js';
 import { ErrorNote, Field, time } from './ui.js';
@@ -34,6 +35,7 @@ const NAV: [path: string, label: string][] = [
   ['/merchants', 'Merchants'],
   ['/keys', 'API keys'],
   ['/fees', 'Fees & rates'],
+  ['/rate-sources', 'Rate sources'],
   ['/chains', 'Chains'],
   ['/webhooks', 'Webhooks'],
   ['/checkouts', 'Checkouts'],
@@ -55,6 +57,8 @@ function Screen({ path }: { path: string }) {
       return <Keys />;
     case 'fees':
       return <Fees />;
+    case 'rate-sources':
+      return <RateSources />;
     case 'chains':
       return <Chains />;
     case 'webhooks':

@@ -54,6 +54,7 @@ export type Wallet = AsRead<WalletSummaryView>;
 export type ApiKey = AsRead<KeyView>;
 export type FeeTier = AsRead<FeeTierView>;
 export type Rate = AsRead<RateView>;
+export type RateSource = AsRead<ItemOf<Answer<AdminServices['listRateSources']>>>;
 export type SettlementCurrency = AsRead<SettlementView>;
 export type Chain = AsRead<ItemOf<Answer<AdminServices['listChains']>>>;
 export type WebhookEndpoint = AsRead<ItemOf<Answer<AdminServices['listWebhookEndpoints']>>>;

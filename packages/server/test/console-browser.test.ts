@@ -326,6 +326,8 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       ['/merchants', 'table'],
       [`/merchants/${fx.demo.merchantId}`, 'h2'],
       ['/chains', 'table'],
+      ['/rate-sources', 'form'],
+      ['/fees', 'table'],
       ['/payments', 'table'],
       ['/postings', 'form'],
       ['/audit', 'table'],

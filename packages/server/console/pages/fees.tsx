@@ -5,6 +5,7 @@ import { Chart } from '../chart.js';
 import {
   ActionStatus,
   Amount,
+  duration,
   ErrorNote,
   Field,
   Loading,
@@ -351,7 +352,10 @@ function Rates() {
           { label: 'Pair', render: (r) => `1 ${r.base} =` },
           { label: 'Rate', num: true, render: (r) => <Amount value={r.rate} unit={r.quote} /> },
           { label: 'Source', render: (r) => r.source },
-          { label: 'Updated', render: (r) => time(r.updatedAt) },
+          { label: 'Fetched', render: (r) => time(r.fetchedAt) },
+          { label: 'Age', num: true, render: (r) => duration(r.ageSeconds) },
+          { label: 'Stale', render: (r) => (r.stale ? <strong>stale: not used</strong> : 'no') },
+          { label: 'Pinned', render: (r) => (r.pinned ? 'yes' : 'no') },
         ]}
         empty="No rates."
       />

@@ -15,7 +15,7 @@ export interface GuardedFetchOptions {
 }
 
 /**
- * A `fetch` (for viem's http transport, the coming rate sources) whose every connection goes
+ * A `fetch` (for viem's http transport and the rate sources) whose every connection goes
  * through the address check: the agents' DNS lookup checks what a name resolves to when
  * connecting (DNS rebinding included), and an IP literal is checked before the request. Answers
  * are capped.

@@ -161,11 +161,14 @@ describe.each(DIALECTS)('rate feeds on %s', (dialect: Dialect) => {
   });
 
   it('a name resolving to a private address is refused at configuration; loopback only on a sandbox', async () => {
+    let rebinds = 0;
     const guarded = await ratesEnv(dialect, {
       sandbox: false,
-      resolve: async (host) => [
-        { address: host === 'rates.internal.example' ? '192.168.1.20' : '93.184.216.34', family: 4 },
-      ],
+      // rebind.example answers a public address once (at configuration), then loopback (DNS rebinding).
+      resolve: async (host) => {
+        if (host === 'rebind.example') return [{ address: rebinds++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+        return [{ address: host === 'rates.internal.example' ? '192.168.1.20' : '93.184.216.34', family: 4 }];
+      },
     });
     try {
       const res = await guarded.admin('PUT', '/rate-sources/cb', {
@@ -190,6 +193,15 @@ describe.each(DIALECTS)('rate feeds on %s', (dialect: Dialect) => {
       expect(ok.baseUrl).toBe('https://proxy.example/k/0123…');
       const raw = await guarded.services.store.db.selectFrom('rate_sources').selectAll().executeTakeFirstOrThrow();
       expect(raw.base_url_sealed).not.toContain('0123456789abcdef0123');
+      // Checked again when connecting: the name now resolves to loopback, refused before any connection.
+      resultOf(
+        await guarded.admin('PUT', '/rate-sources/rb', {
+          body: { kind: 'coinbase', baseUrl: 'https://rebind.example', pairs: ['BTC/EUR'] },
+        }),
+      );
+      const r = await guarded.services.rates.refresher.refresh('rb');
+      expect(r).toMatchObject({ leader: true, ok: false });
+      expect((r as { error: string }).error).toMatch(/refused.*127\.0\.0\.1.*loopback/);
     } finally {
       await guarded.close();
     }
