@@ -1,5 +1,4 @@
-import { Decimal, decimalText, writeExactJson } from '@hostpay/protocol';
-import { HostpayError } from '../../errors.js';
+import { decimalText, writeExactJson } from '@hostpay/protocol';
 import { newId, randomChunk } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db, Store } from '../../store/store.js';
@@ -11,15 +10,13 @@ import type { CreateBatch } from './create-batch.js';
 import { appendEvent } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
-import { priceOption } from './pricing.js';
-import type { RateQuote } from '../rates/quote.js';
-import { rateStaleError, staleness, staleText, type StalePair } from '../fees/stale.js';
 import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
+import { priceOffer } from './price-offer.js';
 import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
 import { checkoutView } from './view.js';
 
 /** A candidate option: an asset on a chain, with what the catalog says about it. */
-interface Candidate {
+export interface Candidate {
   asset: string;
   chain: string;
   assetId: string;
@@ -198,65 +195,10 @@ export async function createCheckout(
   ctx: CreateContext,
 ): Promise<CreatedCheckout> {
   const fee = await fees.preview(merchantId, req.amount, req.currency, ctx.nowMs);
-  const feeTotal = new Decimal(String(fee.fee));
-  const { offer, refused: refusedByCatalog } = await ctx.offer(merchantId, req.paymentOptions);
+  const offer = await ctx.offer(merchantId, req.paymentOptions);
   const terms = await ctx.terms(merchantId);
+  const priced = await priceOffer(fees, req, fee, offer, terms, ctx.nowMs);
   const at = new Date(ctx.nowMs).toISOString();
-  const refused = [...refusedByCatalog];
-  // Options refused only because a rate is past its maximum age: a retry may offer them.
-  const stale: StalePair[] = [];
-  let refusedOtherwise = refusedByCatalog.length;
-  const priced: { c: Candidate; p: ReturnType<typeof priceOption>; quote: RateQuote | null }[] = [];
-  for (const c of offer) {
-    const converted = c.asset !== req.currency;
-    const quote = converted ? await fees.rateOf(req.currency, c.asset) : null;
-    const feeQuote = c.asset !== fee.currency ? await fees.rateOf(fee.currency, c.asset) : null;
-    const name = `${c.asset} on ${c.chain}`;
-    if (converted && quote === null) {
-      refused.push(`${name}: no ${req.currency}/${c.asset} rate`);
-      refusedOtherwise++;
-      continue;
-    }
-    if (c.asset !== fee.currency && feeQuote === null) {
-      refused.push(`${name}: no ${fee.currency}/${c.asset} rate for the fee`);
-      refusedOtherwise++;
-      continue;
-    }
-    // Judged now, with the server's clock: a rate goes stale by time passing, not by a write.
-    const tooOld = [
-      quote && staleness(req.currency, c.asset, quote, ctx.nowMs),
-      feeQuote && staleness(fee.currency, c.asset, feeQuote, ctx.nowMs),
-    ].filter((s): s is StalePair => s !== null);
-    if (tooOld.length > 0) {
-      refused.push(`${name}: ${tooOld.map(staleText).join('; ')}`);
-      stale.push(...tooOld);
-      continue;
-    }
-    const p = priceOption({
-      amount: req.amount,
-      rate: quote?.rate ?? null,
-      spreadPercent: new Decimal(terms.spreadPercent),
-      assetDecimals: c.assetDecimals,
-      fee: feeTotal,
-      feeRate: feeQuote?.rate ?? null,
-    });
-    if (!p.payable) {
-      refused.push(`${name}: the fee (${decimalText(p.feeInAsset)} ${c.asset}) is not below the amount due`);
-      refusedOtherwise++;
-    } else priced.push({ c, p, quote });
-  }
-  // Named options must all be payable; by default the payable ones are offered. When fresh rates
-  // would have made it payable, the answer is RATE_STALE (retry later), not NO_PAYABLE_OPTION.
-  if (priced.length === 0 || (req.paymentOptions !== null && refused.length > 0)) {
-    const what = `no payment option can be offered for ${decimalText(req.amount)} ${req.currency}`;
-    if (stale.length > 0 && (req.paymentOptions === null || refusedOtherwise === 0))
-      throw rateStaleError(what, stale, { refused });
-    throw new HostpayError(
-      'NO_PAYABLE_OPTION',
-      `${what}: ${refused.join('; ') || 'the merchant has no active wallet'}`,
-      { refused },
-    );
-  }
   const id = newCheckoutId(ctx.nowMs);
   const row = {
     id,
