@@ -109,6 +109,7 @@ const STEPS: [route: string, run: () => Promise<[path: string, options: CallOpti
     ],
   ],
   ['DELETE /admin/v1/rate-sources/{id}', async () => ['/rate-sources/cb', {}]],
+  ['PUT /admin/v1/rate-spread', async () => ['/rate-spread', { body: { percent: '0.5' } }]],
   ['POST /admin/v1/assets', async () => ['/assets', { body: { symbol: 'DAI', name: 'Dai', precision: 18 } }]],
   ['PATCH /admin/v1/assets/{symbol}', async () => ['/assets/DAI', { body: { name: 'Dai Stablecoin' } }]],
   [
