@@ -294,6 +294,45 @@ describe('requests over HTTP', () => {
   });
 });
 
+describe('destination events', () => {
+  it('added (cooling_off, activeFrom = now + cooling-off), activated by an operator (audited), revoked', async () => {
+    const m = await merchantWithWallet('Events Shop');
+    const created = resultOf<{ id: string; status: string; activeFrom: string; createdAt: string }>(
+      await checkoutCall(fx, m.key, 'POST', D, { chain: 'ETH', address: ETH_ADDRESS }),
+    );
+    expect(created.status).toBe('cooling_off');
+    expect(Date.parse(created.activeFrom) - Date.parse(created.createdAt)).toBe(24 * 3600 * 1000);
+    await admin('POST', `/payout-destinations/${created.id}/activate`, { body: {} });
+    await checkoutCall(fx, m.key, 'DELETE', `${D}/${created.id}`);
+    const events = (await eventsOf(fx.services, m.key.merchantId)).filter((e) =>
+      e.type.startsWith('payout_destination.'),
+    );
+    expect(events.map((e) => [e.type, e.object.status])).toEqual([
+      ['payout_destination.added', 'cooling_off'],
+      ['payout_destination.activated', 'active'],
+      ['payout_destination.revoked', 'revoked'],
+    ]);
+    const audit = await fx.services.store.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('object_id', '=', created.id)
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['payout_destination.activate']);
+  });
+
+  it('with a cooling-off of 0 hours a new destination is active at once', async () => {
+    const m = await merchantWithWallet('Instant Shop');
+    await admin('PATCH', `/merchants/${m.key.merchantId}`, { body: { payoutCoolingOffHours: 0 } });
+    const created = await checkoutCall(fx, m.key, 'POST', D, { chain: 'TRON', address: TRON_ADDRESS });
+    expect(resultOf(created)).toMatchObject({ status: 'active' });
+    const merchant = resultOf<Record<string, unknown>>(await admin('GET', `/merchants/${m.key.merchantId}`));
+    expect(merchant).toMatchObject({ payoutCoolingOffHours: 0, payoutAutoApproveLimit: '0', payoutDailyLimit: {} });
+    expect(
+      (await admin('PATCH', `/merchants/${m.key.merchantId}`, { body: { payoutCoolingOffHours: 169 } })).statusCode,
+    ).toBe(400);
+  });
+});
+
 describe('outside a sandbox', () => {
   it('simulate is 404', async () => {
     const plainFx = await createFixture({ sandbox: false });
