@@ -12,6 +12,7 @@ import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
 import { ratesFeature } from './rates/feature.js';
+import { payoutsFeature } from './payouts/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -35,6 +36,7 @@ const FEATURES = [
   auditFeature,
   checkoutsFeature,
   payFeature,
+  payoutsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,

@@ -12,6 +12,7 @@ import * as m010 from './migrations/010-idempotency-owner.js';
 import * as m011 from './migrations/011-sealed-keys-urls.js';
 import * as m012 from './migrations/012-rate-freshness.js';
 import * as m013 from './migrations/013-rate-sources.js';
+import * as m014 from './migrations/014-payouts.js';
 import * as m016 from './migrations/016-rate-spread.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
@@ -37,6 +38,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'sealed-keys-urls', up: m011.up },
   { version: 12, name: 'rate-freshness', up: m012.up },
   { version: 13, name: 'rate-sources', up: m013.up },
+  { version: 14, name: 'payouts', up: m014.up },
   { version: 16, name: 'rate-spread', up: m016.up },
 ];
 

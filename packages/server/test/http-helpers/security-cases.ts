@@ -22,6 +22,8 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
     url: '/api/v1/cp/psp/hosted-pay/fees-preview?amount=250.5&currency=usdt',
     scope: 'fees:read',
   },
+  { name: 'GET payouts', url: '/api/v1/cp/payouts', scope: 'payouts:read' },
+  { name: 'GET payout-destinations', url: '/api/v1/cp/payout-destinations', scope: 'payouts:read' },
 ];
 
 const OTHER_SCOPE: Record<Scope, Scope> = {
@@ -31,6 +33,8 @@ const OTHER_SCOPE: Record<Scope, Scope> = {
   'checkout:write': 'wallets:read',
   'events:read': 'wallets:read',
   'webhooks:write': 'wallets:read',
+  'payouts:read': 'wallets:read',
+  'payouts:write': 'wallets:read',
 };
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {

@@ -6,6 +6,7 @@ import type { MerchantAdmin } from './service.js';
 import { DecimalString, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
 import { Page } from '../../admin/views.js';
 import { MerchantView } from './schemas.js';
+import { PayoutSettingsBody } from './payout-settings.js';
 
 /** Merchants: create, list, read, rename, suspend and resume. */
 const MerchantPage = Page(MerchantView);
@@ -71,9 +72,9 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       schema: {
         ...WRITE,
         operationId: 'updateMerchant',
-        summary: "Change a merchant's name, underpayment tolerance or rate spread",
+        summary: "Change a merchant's name, underpayment tolerance, rate spread or payout settings",
         description:
-          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The rate spread (percent, 0 to 10, at most 4 fractional digits; null: the default of PUT /rate-spread) is added to the payer rate of each converted option. Both apply to checkouts created afterwards; each checkout keeps those it was created with. Ids, keys and wallets stay as they are. Audited.',
+          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The rate spread (percent, 0 to 10, at most 4 fractional digits; null: the default of PUT /rate-spread) is added to the payer rate of each converted option. Both apply to checkouts created afterwards; each checkout keeps those it was created with. Payout settings: payoutCoolingOffHours, payoutAutoApproveLimit, payoutDailyLimit (docs/payouts.md). Ids, keys and wallets stay as they are. Audited.',
         params: Params,
         body: Type.Object(
           {
@@ -84,6 +85,7 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
                 description: "the merchant's own rate spread; null: the default applies",
               }),
             ),
+            ...PayoutSettingsBody,
           },
           {
             additionalProperties: false,
@@ -96,17 +98,12 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       },
     },
     async (req, reply) => {
-      const { name, underpaymentTolerancePercent, rateSpreadPercent } = req.body;
       return send(
         reply,
         200,
         MerchantView,
         'merchant updated',
-        await admin.updateMerchant(
-          req.params.id,
-          { name, underpaymentTolerancePercent, rateSpreadPercent },
-          auditOf(req),
-        ),
+        await admin.updateMerchant(req.params.id, req.body, auditOf(req)),
       );
     },
   );

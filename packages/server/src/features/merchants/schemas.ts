@@ -1,6 +1,7 @@
 import { ExactNumber } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { obj, Time } from '../../admin/views.js';
+import { PayoutSettingsFields } from './payout-settings.js';
 
 // What this feature's admin answers carry; each is trimmed to its schema before it is written.
 
@@ -20,6 +21,7 @@ export const MerchantView = obj({
     ],
     { description: "null: the operators' default spread (GET /rate-spread) applies" },
   ),
+  ...PayoutSettingsFields,
   createdAt: Time,
   updatedAt: Time,
 });

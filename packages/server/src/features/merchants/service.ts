@@ -5,8 +5,14 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { checkSpread } from './spread.js';
+import {
+  payoutSettingsColumns,
+  payoutSettingsView,
+  type PayoutSettingsChange,
+  type PayoutSettingsView,
+} from './payout-settings.js';
 
-export interface MerchantView {
+export interface MerchantView extends PayoutSettingsView {
   id: string;
   name: string;
   status: 'active' | 'suspended';
@@ -23,6 +29,7 @@ export const merchantView = (r: MerchantTable): MerchantView => ({
   status: r.status,
   underpaymentTolerancePercent: jsonDecimal(r.underpayment_tolerance_percent),
   rateSpreadPercent: r.rate_spread_percent === null ? null : jsonDecimal(r.rate_spread_percent),
+  ...payoutSettingsView(r),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -41,7 +48,7 @@ function checkTolerance(text: string): string {
   return decimalText(text);
 }
 
-export interface MerchantChange {
+export interface MerchantChange extends PayoutSettingsChange {
   name?: string | undefined;
   status?: 'active' | 'suspended' | undefined;
   /** Percent, 0..5, as a decimal string. */
@@ -66,6 +73,9 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         name: checkName(name),
         status: 'active',
         underpayment_tolerance_percent: '0',
+        payout_cooling_off_hours: 24,
+        payout_auto_approve_limit: '0',
+        payout_daily_limit: '{}',
         created_at: at,
         updated_at: at,
         rate_spread_percent: null,
@@ -101,6 +111,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         change.rateSpreadPercent === undefined || change.rateSpreadPercent === null
           ? change.rateSpreadPercent
           : checkSpread('rateSpreadPercent', change.rateSpreadPercent);
+      const payoutColumns = payoutSettingsColumns(change);
       const after = await store.writeTransaction(async (trx) => {
         const before = await requireMerchantRow(trx, id);
         const next: MerchantTable = {
@@ -109,6 +120,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
           status: change.status ?? before.status,
           underpayment_tolerance_percent: tolerance ?? before.underpayment_tolerance_percent,
           rate_spread_percent: spread === undefined ? before.rate_spread_percent : spread,
+          ...payoutColumns,
           updated_at: nowIso(),
         };
         await trx
@@ -118,6 +130,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
             status: next.status,
             underpayment_tolerance_percent: next.underpayment_tolerance_percent,
             rate_spread_percent: next.rate_spread_percent,
+            ...payoutColumns,
             updated_at: next.updated_at,
           })
           .where('id', '=', id)
