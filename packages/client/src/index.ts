@@ -1,5 +1,6 @@
 export { HostpayClient, type HostpayClientOptions } from './client.js';
 export type { Checkouts } from './checkouts.js';
+export type { PayoutDestinations, Payouts } from './payouts.js';
 export {
   HostpayError,
   isHostpayError,
@@ -24,6 +25,19 @@ export type {
   CheckoutPage,
   CheckoutStatus,
   CreateCheckoutParams,
+  CreateDestinationParams,
+  CreatePayoutParams,
+  Destination,
+  DestinationPage,
+  DestinationStatus,
+  ListDestinationsParams,
+  ListPayoutsParams,
+  Payout,
+  PayoutPage,
+  PayoutStatus,
+  PayoutTimelineEntry,
+  RefundLink,
+  RefundParams,
   ListCheckoutsParams,
   Payment,
   PaymentOption,

@@ -4,6 +4,7 @@
  * test/wire-types.test.ts holds each one equal to the protocol's schema type, so they cannot drift.
  */
 export * from './wire-checkout.js';
+export * from './wire-payout.js';
 
 /** Stable machine codes the server answers with (protocol ERROR_STATUS). */
 export type ErrorCode =
