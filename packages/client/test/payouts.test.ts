@@ -21,7 +21,7 @@ const DESTINATION_JSON = `{"id":"dst_1","chain":"ETH","address":"0x5290840009852
 const ok = (result: string, status = 200, extra = '') =>
   new Response(`{"status":true,"message":"OK","isSuccess":true,"result":${result}${extra}}`, { status });
 
-function scripted(answers: ((sent: Sent) => Response | Promise<Response>)[], amounts?: 'number') {
+function scripted(answers: ((sent: Sent) => Response | Promise<Response>)[]) {
   const sent: Sent[] = [];
   const fetch = async (input: string, init: RequestInit) => {
     const s: Sent = {
@@ -42,9 +42,16 @@ function scripted(answers: ((sent: Sent) => Response | Promise<Response>)[], amo
     bearerToken: 'tok',
     fetch,
     retryDelay: () => 0,
-    ...(amounts ? { amounts } : {}),
   });
-  return { client, sent };
+  const numbers = new HostpayClient({
+    baseUrl: 'http://hostpay.test',
+    apiKey: 'hp_1',
+    apiSecret: SECRET,
+    bearerToken: 'tok',
+    fetch,
+    amounts: 'number',
+  });
+  return { client, numbers, sent };
 }
 
 const signedV2 = (s: Sent | undefined) =>
@@ -142,8 +149,8 @@ describe('client.payouts', () => {
   });
 
   it("amounts: 'number' gives numbers", async () => {
-    const { client } = scripted([() => ok(PAYOUT_JSON)], 'number');
-    const p = await client.payouts.get('po_1');
+    const { numbers } = scripted([() => ok(PAYOUT_JSON)]);
+    const p = await numbers.payouts.get('po_1');
     expectTypeOf(p.networkFee).toEqualTypeOf<number>();
     expect(p.networkFee).toBe(1e-18);
   });

@@ -1,6 +1,9 @@
 import type { FeePreview } from '@hostpay/client';
 import type { CatalogBackend } from './catalog-backend.js';
 import type {
+  AdminPayout,
+  Destination,
+  PayoutFilter,
   AdminWallet,
   Checkout,
   CheckoutFilter,
@@ -73,6 +76,20 @@ export interface AdminBackend {
     /** Only in needs_review: credits what was received minus the fee for it. */
     settle(id: string, pick: { asset?: string | undefined; chain?: string | undefined }, w?: Write): Promise<Checkout>;
     reject(id: string, w?: Write): Promise<Checkout>;
+  };
+  readonly payouts: {
+    /** Every merchant's payouts, filtered (status, merchant, chain). */
+    list(q: PayoutFilter & PageRequest): Promise<Page<AdminPayout>>;
+    get(id: string): Promise<AdminPayout>;
+    approve(id: string, w?: Write): Promise<AdminPayout>;
+    reject(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    cancel(id: string, w?: Write): Promise<AdminPayout>;
+    /** The operator paid it (manual sender): the transaction that did. */
+    sent(id: string, txHash: string, w?: Write): Promise<AdminPayout>;
+    complete(id: string, w?: Write): Promise<AdminPayout>;
+    fail(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    /** Ends a destination's cooling-off now. */
+    activateDestination(id: string, w?: Write): Promise<Destination>;
   };
   readonly keys: {
     create(merchantId: string, settings: KeySettings, w?: Write): Promise<CreatedApiKey>;

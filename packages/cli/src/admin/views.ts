@@ -1,4 +1,4 @@
-import type { Checkout, Wallet } from '@hostpay/client';
+import type { Checkout, Destination, Payout, Wallet } from '@hostpay/client';
 import type { DecimalsAsStrings } from '@hostpay/protocol';
 import type {
   TransferView,
@@ -75,4 +75,14 @@ export interface CheckoutFilter {
   orderId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+}
+
+/** A payout as operators see it: the merchant's view (decimals as exact strings) and its merchant. */
+export type AdminPayout = Payout & { merchant?: { id: string; name: string } | undefined };
+export type { Destination };
+
+export interface PayoutFilter {
+  status?: string | undefined;
+  merchantId?: string | undefined;
+  chain?: string | undefined;
 }

@@ -2,18 +2,13 @@ import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Checkout, CheckoutStatus, CreateCheckoutParams } from '@hostpay/client';
 import { CHECKOUT_COLUMNS, checkoutRow, describeCheckout } from '../checkout-view.js';
-import { CLIENT_TOKEN_HELP, resolveCredentials, withCredentialOptions, type CredentialFlags } from '../credentials.js';
-import { callServer, merchantClient, withJsonDecimals } from '../merchant-api.js';
+import { withJsonDecimals } from '../merchant-api.js';
+import { merchantCommand, withClient, type MerchantFlags } from '../merchant-command.js';
 import { openUrl } from '../open-url.js';
-import { integerIn, withJsonOption } from '../options.js';
+import { integerIn } from '../options.js';
 import { listDocument, moreLine, notice, printResult, UsageError, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 import { registerCheckoutReview } from './checkout-review.js';
-
-interface MerchantFlags extends CredentialFlags {
-  merchant?: string;
-  json?: boolean;
-}
 
 interface CreateFlags extends MerchantFlags {
   orderId?: string;
@@ -43,25 +38,6 @@ function collectMetadata(text: string, previous: Record<string, string> = {}) {
   const key = text.slice(0, eq);
   if (Object.hasOwn(previous, key)) throw new InvalidArgumentError(`key ${JSON.stringify(key)} given twice`);
   return { ...previous, [key]: text.slice(eq + 1) };
-}
-
-/** A merchant command's options: credentials, --merchant, --json. */
-function merchantCommand(cmd: Command): Command {
-  cmd.option(
-    '--merchant <id>',
-    "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)",
-  );
-  return withJsonOption(withCredentialOptions(cmd, { tokenHelp: CLIENT_TOKEN_HELP }));
-}
-
-/** Runs a call with the merchant's client, then prints the checkout (or the --json document). */
-async function withClient<T>(
-  io: Io,
-  opts: MerchantFlags,
-  call: (client: ReturnType<typeof merchantClient>) => Promise<T>,
-): Promise<T> {
-  const creds = resolveCredentials(opts, io.env);
-  return callServer(creds, () => call(merchantClient(creds)));
 }
 
 export function registerCheckout(program: Command, io: Io): void {
