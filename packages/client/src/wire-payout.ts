@@ -37,6 +37,8 @@ export interface WirePayout {
   /** amount + networkFee: what leaves the wallet. */
   total: number;
   destination: string;
+  /** The destination of the address book (dst_...); null for an address a payer gave (refund link). */
+  destinationId: string | null;
   reference: string | null;
   /** The checkout this payout refunds, or null. */
   refundOf: string | null;
@@ -59,6 +61,8 @@ export interface WireDestination {
   status: WireDestinationStatus;
   /** When the cooling-off period ends (or ended). */
   activeFrom: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** The create-payout body: a destination by id, or the address of an active destination. */

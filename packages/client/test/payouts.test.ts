@@ -14,10 +14,10 @@ const SECRET = 'sk_test';
 // A payout as the server writes it: decimals as number literals a float would round.
 const PAYOUT_JSON = `{"id":"po_1","status":"pending_approval","reason":null,"walletId":"w_1","asset":"ETH","chain":"ETH","network":"ERC20",
   "amount":1234567890.123456789012345678,"networkFee":0.000000000000000001,"total":1234567890.123456789012345679,
-  "destination":"0x52908400098527886E0F7030069857D2E4169EE7","reference":"inv-7","refundOf":null,"txHash":null,"confirmations":0,
+  "destination":"0x52908400098527886E0F7030069857D2E4169EE7","destinationId":"dst_1","reference":"inv-7","refundOf":null,"txHash":null,"confirmations":0,
   "createdAt":"2030-01-01T00:00:00.000Z","updatedAt":"2030-01-01T00:00:00.000Z",
   "timeline":[{"status":"pending_approval","reason":null,"at":"2030-01-01T00:00:00.000Z","by":"merchant"}]}`;
-const DESTINATION_JSON = `{"id":"dst_1","chain":"ETH","address":"0x52908400098527886E0F7030069857D2E4169EE7","label":"treasury","status":"cooling_off","activeFrom":"2030-01-02T00:00:00.000Z"}`;
+const DESTINATION_JSON = `{"id":"dst_1","chain":"ETH","address":"0x52908400098527886E0F7030069857D2E4169EE7","label":"treasury","status":"cooling_off","activeFrom":"2030-01-02T00:00:00.000Z","createdAt":"2030-01-01T00:00:00.000Z","updatedAt":"2030-01-01T00:00:00.000Z"}`;
 const ok = (result: string, status = 200, extra = '') =>
   new Response(`{"status":true,"message":"OK","isSuccess":true,"result":${result}${extra}}`, { status });
 

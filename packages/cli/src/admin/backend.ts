@@ -53,12 +53,8 @@ export interface AdminBackend {
     rename(id: string, name: string, w?: Write): Promise<Merchant>;
     suspend(id: string, w?: Write): Promise<Merchant>;
     resume(id: string, w?: Write): Promise<Merchant>;
-    /** Name and/or underpayment tolerance (percent, decimal text 0..5). */
-    update(
-      id: string,
-      change: { name?: string | undefined; underpaymentTolerancePercent?: string | undefined },
-      w?: Write,
-    ): Promise<Merchant>;
+    /** Name, underpayment tolerance (percent, decimal text 0..5), payout settings. */
+    update(id: string, change: MerchantChange, w?: Write): Promise<Merchant>;
   };
   readonly transfers: {
     /** Idempotent on chain + txHash + index: a repeat may only raise confirmations (`created: false`). */
@@ -151,6 +147,15 @@ export interface AdminBackend {
   };
   /** Closes the store (local); nothing to do for the remote backend. */
   close(): Promise<void>;
+}
+
+/** What `merchant update` changes; payout limits are decimal text, the daily limit per asset. */
+export interface MerchantChange {
+  name?: string | undefined;
+  underpaymentTolerancePercent?: string | undefined;
+  payoutCoolingOffHours?: number | undefined;
+  payoutAutoApproveLimit?: string | undefined;
+  payoutDailyLimit?: Record<string, string> | undefined;
 }
 
 /** Options of a change (defined beside the HTTP calls that send them). */
