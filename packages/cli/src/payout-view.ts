@@ -5,16 +5,16 @@ import { renderPairs } from './table.js';
  * How a payout and a destination read in a terminal, for the merchant and the operator commands
  * alike. Every figure is the server's exact text; nothing is recomputed here.
  */
-export function describePayout(p: Payout & { merchant?: { id: string; name: string } | undefined }): string {
+export function describePayout(p: Payout & { merchantId?: string | undefined }): string {
   const pairs: [string, string][] = [['id', p.id]];
-  if (p.merchant !== undefined) pairs.push(['merchant', `${p.merchant.name} (${p.merchant.id})`]);
+  if (p.merchantId !== undefined) pairs.push(['merchant', p.merchantId]);
   pairs.push(
     ['status', statusText(p)],
     ['amount', `${p.amount} ${p.asset}`],
     ['network fee', `${p.networkFee} ${p.asset}`],
     ['total', `${p.total} ${p.asset} (leaves wallet ${p.walletId})`],
     ['chain', `${p.chain} (${p.network})`],
-    ['destination', p.destination],
+    ['destination', p.destinationId === null ? p.destination : `${p.destination} (${p.destinationId})`],
   );
   if (p.reference !== null) pairs.push(['reference', p.reference]);
   if (p.refundOf !== null) pairs.push(['refund of', p.refundOf]);

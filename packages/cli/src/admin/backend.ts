@@ -3,6 +3,7 @@ import type { CatalogBackend } from './catalog-backend.js';
 import type {
   AdminPayout,
   Destination,
+  PayoutExport,
   PayoutFilter,
   AdminWallet,
   Checkout,
@@ -84,6 +85,8 @@ export interface AdminBackend {
     sent(id: string, txHash: string, w?: Write): Promise<AdminPayout>;
     complete(id: string, w?: Write): Promise<AdminPayout>;
     fail(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    /** The manual sender's queue: approved payouts, oldest first (CSV text too with format csv). */
+    export(q: { format: 'json' | 'csv'; chain?: string | undefined }): Promise<PayoutExport>;
     /** Ends a destination's cooling-off now. */
     activateDestination(id: string, w?: Write): Promise<Destination>;
   };

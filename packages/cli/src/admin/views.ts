@@ -78,7 +78,28 @@ export interface CheckoutFilter {
 }
 
 /** A payout as operators see it: the merchant's view (decimals as exact strings) and its merchant. */
-export type AdminPayout = Payout & { merchant?: { id: string; name: string } | undefined };
+export type AdminPayout = Payout & { merchantId: string };
+
+/** The manual sender's queue (GET /admin/v1/payouts/export): approved payouts as rows, and as CSV text when asked. */
+export interface PayoutExport {
+  format: 'json' | 'csv';
+  count: number;
+  items: {
+    id: string;
+    merchantId: string;
+    chain: string;
+    network: string;
+    asset: string;
+    contract: string | null;
+    amount: string;
+    networkFee: string;
+    destination: string;
+    reference: string | null;
+    refundOf: string | null;
+    createdAt: string;
+  }[];
+  csv: string | null;
+}
 export type { Destination };
 
 export interface PayoutFilter {

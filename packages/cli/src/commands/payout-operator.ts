@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { AdminPayout } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
 import {
@@ -10,7 +10,7 @@ import {
   type PageOptions,
   type WriteOptions,
 } from '../admin/options.js';
-import { printAdmin, printPage } from '../admin/print.js';
+import { printAdmin, printPage, table } from '../admin/print.js';
 import type { Io } from '../output.js';
 import { PAYOUT_COLUMNS, describeDestination, describePayout, payoutRow } from '../payout-view.js';
 
@@ -22,7 +22,7 @@ interface QueueOptions extends AdminOptions, PageOptions {
 }
 
 const merchantColumns = [{ header: 'MERCHANT' }, ...PAYOUT_COLUMNS];
-const merchantRow = (p: AdminPayout): string[] => [p.merchant?.id ?? '-', ...payoutRow(p)];
+const merchantRow = (p: AdminPayout): string[] => [p.merchantId, ...payoutRow(p)];
 
 /**
  * The operators' side of `hostpay payout`, through the admin API (or the local store through the
@@ -111,6 +111,30 @@ export function registerPayoutOperator(payout: Command, destination: Command, io
       printAdmin(io, opts.json, p, () => `payout ${p.id} failed (${opts.reason}): ${p.total} ${p.asset} unfrozen`);
     });
 
+  withAdminOptions(
+    payout
+      .command('export')
+      .description('operators (manual sender): the approved payouts to pay, oldest first, as CSV or JSON rows')
+      .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']).default('csv'))
+      .option('--chain <symbol>', 'only payouts on this chain'),
+  )
+    .addHelpText(
+      'after',
+      "\nCSV goes to stdout as it is (header line first): hostpay payout export > payouts.csv. Pay each row from your own\nwallet or custodian, then report it: hostpay payout sent ID --tx-hash HASH. --json: the API's {format, count, items, csv}.",
+    )
+    .action(async (opts: AdminOptions & { format: 'csv' | 'json'; chain?: string }) => {
+      const doc = await withBackend(io, opts, (b) => b.payouts.export({ format: opts.format, chain: opts.chain }));
+      if (opts.json) return printAdmin(io, true, doc, () => '');
+      if (opts.format === 'csv') return io.stdout(ensureNewline(doc.csv ?? ''));
+      printAdmin(io, false, doc, () =>
+        table(doc.items, {
+          columns: EXPORT_COLUMNS,
+          row: (r) => [r.id, r.merchantId, r.chain, r.asset, r.amount, r.networkFee, r.destination, r.reference ?? '-'],
+          empty: 'no approved payouts to send',
+        }),
+      );
+    });
+
   withWriteOptions(
     destination
       .command('activate')
@@ -121,3 +145,16 @@ export function registerPayoutOperator(payout: Command, destination: Command, io
     printAdmin(io, opts.json, d, () => `activated destination ${d.id}\n\n${describeDestination(d)}`);
   });
 }
+
+const EXPORT_COLUMNS = [
+  { header: 'ID' },
+  { header: 'MERCHANT' },
+  { header: 'CHAIN' },
+  { header: 'ASSET' },
+  { header: 'AMOUNT', align: 'decimal' as const },
+  { header: 'FEE', align: 'decimal' as const },
+  { header: 'DESTINATION' },
+  { header: 'REFERENCE' },
+];
+
+const ensureNewline = (text: string): string => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
