@@ -165,6 +165,11 @@ const OPERATOR_ONLY: ErrorCode[] = [
   'CHECKOUT_STATE_CONFLICT',
   'NO_PAYABLE_OPTION',
   'CSRF_TOKEN_INVALID',
+  // The payouts' codes: the client has no payout calls yet (a later helper adds them).
+  'INVALID_ADDRESS',
+  'PAYOUT_STATE_CONFLICT',
+  'PAYOUT_LIMIT',
+  'DESTINATION_NOT_ACTIVE',
 ];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];
