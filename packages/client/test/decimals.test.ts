@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Checkout, FeePreview, Wallet } from '@hostpay/protocol';
+import { Checkout, FeePreview, Payout, Wallet } from '@hostpay/protocol';
 import { DECIMAL_FIELDS, decimalText } from '../src/index.js';
 import { parseJson } from '../src/decimals.js';
 
@@ -88,8 +88,7 @@ describe('DECIMAL_FIELDS', () => {
     walk(Wallet as TSchemaLike);
     walk(FeePreview as TSchemaLike);
     walk(Checkout as TSchemaLike);
-    // The payout's decimals (spec payouts.md: amount, networkFee, total), until the protocol has its schema.
-    for (const f of ['amount', 'networkFee', 'total']) found.add(f);
+    walk(Payout as TSchemaLike);
     expect([...found].sort()).toEqual([...DECIMAL_FIELDS].sort());
   });
 });
