@@ -6,3 +6,4 @@ export * from './schemas.js';
 export * from './checkout.js';
 export * from './checkout-status.js';
 export * from './webhooks.js';
+export * from './refunds.js';

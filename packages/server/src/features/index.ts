@@ -11,6 +11,7 @@ import { ledgerFeature } from './ledger/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
+import { refundsFeature } from './refunds/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -33,6 +34,7 @@ const FEATURES = [
   auditFeature,
   checkoutsFeature,
   payFeature,
+  refundsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,
