@@ -276,6 +276,26 @@ describe('admin routes', () => {
   });
 });
 
+describe('refund routes', () => {
+  it('a refund link, a refund without destination (a link), and their refusals', async () => {
+    const C = '/api/v1/cp/psp/hosted-pay';
+    const m = (url: string, body?: unknown) => checkoutCall(fx, fx.demo, 'POST', url, body);
+    const paid = verify(
+      'POST',
+      C,
+      await m(C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }),
+      201,
+    );
+    await m(`${C}/${paid.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON' });
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/${paid.id}/refund-link`, { amount: '4' }), 201);
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/${paid.id}/refund-link`, { amount: '11' }), 422);
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/chk_nobody/refund-link`, {}), 404);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: 2 }), 201);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: '10.5' }), 422);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, {}), 400);
+  });
+});
+
 describe('checkout routes (merchant and operator)', () => {
   it('create, list, get, cancel, simulate; transfers, review', async () => {
     const C = '/api/v1/cp/psp/hosted-pay';

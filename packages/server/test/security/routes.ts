@@ -69,6 +69,8 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/cancel' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/simulate-payment' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refund-link' },
   { side: 'operator', method: 'POST', path: '/admin/v1/transfers' },
   { side: 'operator', method: 'GET', path: '/admin/v1/transfers' },
   { side: 'operator', method: 'POST', path: '/admin/v1/transfers/{id}/retract' },
