@@ -165,6 +165,11 @@ const OPERATOR_ONLY: ErrorCode[] = [
   'CHECKOUT_STATE_CONFLICT',
   'NO_PAYABLE_OPTION',
   'CSRF_TOKEN_INVALID',
+  // The payouts' codes: the client has no payout calls yet (a later helper adds them).
+  'INVALID_ADDRESS',
+  'PAYOUT_STATE_CONFLICT',
+  'PAYOUT_LIMIT',
+  'DESTINATION_NOT_ACTIVE',
   // The refunds' code: the client has no refund calls yet.
   'REFUND_TOO_LARGE',
 ];

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   INVALID_URL: 400,
   /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */
   MALFORMED_REQUEST: 400,
+  /** A payout destination that is not a valid address of its chain (and network). */
+  INVALID_ADDRESS: 400,
   // 401 — we could not tell who is calling
   MISSING_HEADER: 401,
   UNKNOWN_API_KEY: 401,
@@ -44,6 +46,8 @@ export const ERROR_STATUS = {
   KEY_ALREADY_ROTATED: 409,
   /** The checkout is not in a state that allows this (cancel after payment, settle when not in review). */
   CHECKOUT_STATE_CONFLICT: 409,
+  /** The payout (or payout destination) is not in a state that allows this move. */
+  PAYOUT_STATE_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,
@@ -58,6 +62,10 @@ export const ERROR_STATUS = {
   NO_PAYABLE_OPTION: 422,
   /** The chain has no extended public key to derive deposit addresses from. */
   CHAIN_NOT_CONFIGURED: 422,
+  /** The payout would take the merchant past its rolling 24 h limit for the asset. */
+  PAYOUT_LIMIT: 422,
+  /** The payout destination is still cooling off, revoked, or on another chain. */
+  DESTINATION_NOT_ACTIVE: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,

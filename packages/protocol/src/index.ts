@@ -6,4 +6,5 @@ export * from './schemas.js';
 export * from './checkout.js';
 export * from './checkout-status.js';
 export * from './webhooks.js';
+export * from './payouts.js';
 export * from './refunds.js';

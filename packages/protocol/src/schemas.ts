@@ -214,8 +214,16 @@ export const SCOPES = [
   'checkout:write',
   'events:read',
   'webhooks:write',
+  'payouts:read',
+  'payouts:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * What a key gets when created without a scope list: every scope but `payouts:write`, which moves
+ * money out and must be asked for by name (spec/payouts.md, "Protection against a stolen API key").
+ */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'payouts:write');
 
 /** The four authentication headers, interface §5 (lower case as HTTP/2 and Node see them). */
 export const AUTH_HEADERS = ['api-key', 'timestamp', 'signature', 'authorization'] as const;

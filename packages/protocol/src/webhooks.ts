@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { createHmac } from 'node:crypto';
 import { Checkout } from './checkout.js';
+import { Payout, PayoutDestination } from './payouts.js';
 import { ExactNumber } from './schemas.js';
 
 /**
@@ -49,6 +50,16 @@ export const EVENT_TYPE_VALUES = [
   'wallet.balance_changed',
   'webhook_endpoint.disabled',
   'test.ping',
+  'payout.requested',
+  'payout.approved',
+  'payout.rejected',
+  'payout.canceled',
+  'payout.sent',
+  'payout.completed',
+  'payout.failed',
+  'payout_destination.added',
+  'payout_destination.activated',
+  'payout_destination.revoked',
 ] as const;
 
 const Time = (description: string) => Type.String({ format: 'date-time', description });
@@ -109,6 +120,11 @@ export const WalletBalanceChange = Type.Object(
     checkoutId: Type.Optional(
       Type.String({ description: "the checkout whose settlement this is (chk_…); a settlement's credit only" }),
     ),
+    payoutId: Type.Optional(
+      Type.String({
+        description: "the payout whose freeze, unfreeze or debit this is (po_…); a payout's postings only",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -160,6 +176,36 @@ export const EVENT_OBJECTS: Record<EventType, { object: TSchema; name: string; w
     object: TestPing,
     name: 'TestPing',
     when: 'only from POST …/webhook-endpoints/{id}/test, only to that endpoint',
+  },
+  'payout.requested': { object: Payout, name: 'Payout', when: 'a payout was requested; its total is frozen' },
+  'payout.approved': {
+    object: Payout,
+    name: 'Payout',
+    when: 'a payout was approved (by an operator or the auto-approve limit)',
+  },
+  'payout.rejected': { object: Payout, name: 'Payout', when: 'an operator rejected a payout; its total is unfrozen' },
+  'payout.canceled': { object: Payout, name: 'Payout', when: 'a payout was canceled; its total is unfrozen' },
+  'payout.sent': {
+    object: Payout,
+    name: 'Payout',
+    when: 'a payout transaction was sent (or a reorganisation restarted its confirmations)',
+  },
+  'payout.completed': { object: Payout, name: 'Payout', when: 'a payout is confirmed; its total was debited' },
+  'payout.failed': { object: Payout, name: 'Payout', when: 'a payout transaction failed; its total is unfrozen' },
+  'payout_destination.added': {
+    object: PayoutDestination,
+    name: 'PayoutDestination',
+    when: 'a payout destination was added to the address book (cooling off)',
+  },
+  'payout_destination.activated': {
+    object: PayoutDestination,
+    name: 'PayoutDestination',
+    when: 'an operator activated a payout destination before its cooling-off ended',
+  },
+  'payout_destination.revoked': {
+    object: PayoutDestination,
+    name: 'PayoutDestination',
+    when: 'a payout destination was revoked',
   },
 };
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { SCOPES } from '@hostpay/protocol';
+import { DEFAULT_SCOPES, SCOPES } from '@hostpay/protocol';
 import type { ApiKey, CreatedApiKey, KeySettings, KeyStatus } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
 import {
@@ -32,7 +32,11 @@ export function registerKey(program: Command, io: Io): void {
 
   withWriteOptions(key.command('create').description('create an API key for a merchant; the secret is shown once'))
     .requiredOption('--merchant <id>', 'merchant the key acts for')
-    .option('--scopes <list>', `comma-separated scopes (default: all: ${SCOPES.join(',')})`, commaList)
+    .option(
+      '--scopes <list>',
+      `comma-separated scopes (default: all but payouts:write: ${DEFAULT_SCOPES.join(',')})`,
+      commaList,
+    )
     .option(
       '--rate-limit <n>',
       'requests per minute for this key (default: the server setting)',

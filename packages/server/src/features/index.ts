@@ -11,6 +11,7 @@ import { ledgerFeature } from './ledger/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
+import { payoutsFeature } from './payouts/feature.js';
 import { refundsFeature } from './refunds/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
@@ -34,6 +35,7 @@ const FEATURES = [
   auditFeature,
   checkoutsFeature,
   payFeature,
+  payoutsFeature,
   refundsFeature,
   eventsFeature,
   catalogFeature,

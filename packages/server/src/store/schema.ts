@@ -10,6 +10,12 @@ export interface MerchantTable {
   status: 'active' | 'suspended';
   /** Decimal text, 0..5: how far below amountDue a payment still completes a checkout. */
   underpayment_tolerance_percent: string;
+  /** Hours a new payout destination cools off before use, 0..168 (migration 014). */
+  payout_cooling_off_hours: number;
+  /** Decimal text: a payout whose total is at most this (in its asset) is approved without an operator. */
+  payout_auto_approve_limit: string;
+  /** JSON object, asset symbol → decimal text: the rolling 24 h payout total allowed per asset. */
+  payout_daily_limit: string;
   created_at: string;
   updated_at: string;
 }
@@ -402,6 +408,64 @@ export interface MigrationTable {
   applied_at: string;
 }
 
+/** A merchant's payout address book (spec/payouts.md, "Destination"). */
+export interface PayoutDestinationTable {
+  id: string;
+  merchant_id: string;
+  chain_id: string;
+  address: string;
+  label: string | null;
+  /** 'cooling_off' | 'active' | 'revoked'; cooling_off reads as active once active_from has passed. */
+  status: string;
+  active_from: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PayoutTable {
+  id: string;
+  merchant_id: string;
+  wallet_id: string;
+  asset_id: string;
+  chain_id: string;
+  network_id: string;
+  status: string;
+  reason: string | null;
+  amount: string;
+  network_fee: string;
+  total: string;
+  /** What this payout holds frozen in its wallet now: total until a final move, then 0. */
+  frozen: string;
+  destination: string;
+  destination_id: string | null;
+  /** 'book' (the merchant's address book) | 'payer' (a refund link's address). */
+  destination_source: string;
+  reference: string | null;
+  refund_of: string | null;
+  tx_hash: string | null;
+  confirmations: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PayoutTimelineTable {
+  payout_id: string;
+  seq: number;
+  status: string;
+  reason: string | null;
+  /** 'merchant' | 'operator' | 'system'. */
+  by: string;
+  at: string;
+}
+
+/** The operators' estimate of a payout's network fee, in the asset paid out (default 0). */
+export interface PayoutNetworkFeeTable {
+  chain_id: string;
+  asset_id: string;
+  fee: string;
+  updated_at: string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -432,6 +496,10 @@ export interface Database {
   evm_watches: EvmWatchTable;
   evm_watch_blocks: EvmWatchBlockTable;
   console_sessions: ConsoleSessionTable;
+  payout_destinations: PayoutDestinationTable;
+  payouts: PayoutTable;
+  payout_timeline: PayoutTimelineTable;
+  payout_network_fees: PayoutNetworkFeeTable;
   refund_links: RefundLinkTable;
 }
 

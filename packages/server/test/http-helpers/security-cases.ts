@@ -31,6 +31,8 @@ const OTHER_SCOPE: Record<Scope, Scope> = {
   'checkout:write': 'wallets:read',
   'events:read': 'wallets:read',
   'webhooks:write': 'wallets:read',
+  'payouts:read': 'wallets:read',
+  'payouts:write': 'wallets:read',
 };
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {

@@ -15,7 +15,7 @@ const Settings = {
     Type.Array(Type.String({ maxLength: 64 }), {
       minItems: 1,
       maxItems: 16,
-      description: `any of ${SCOPES.join(', ')} (default all)`,
+      description: `any of ${SCOPES.join(', ')} (default all but payouts:write)`,
     }),
   ),
   rateLimitPerMinute: Type.Optional(

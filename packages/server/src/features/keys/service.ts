@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SCOPES, type Scope } from '@hostpay/protocol';
+import { DEFAULT_SCOPES, SCOPES, type Scope } from '@hostpay/protocol';
 import { parseCidr } from '../../auth/cidr.js';
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
@@ -125,7 +125,7 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       id,
       merchant_id: merchantId,
       secret_sealed: box.seal(secret, id),
-      scopes: JSON.stringify([...SCOPES]),
+      scopes: JSON.stringify([...DEFAULT_SCOPES]),
       status: 'active',
       expires_at: null,
       ip_allow_list: null,

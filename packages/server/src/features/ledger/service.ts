@@ -136,7 +136,11 @@ export async function postToLedger(
 }
 
 /** `data.object` of a `wallet.balance_changed` event: the posting and the balances after it. */
-export function balanceChangedJson(walletId: string, p: PostingRow, extra: { checkoutId?: string } = {}): string {
+export function balanceChangedJson(
+  walletId: string,
+  p: PostingRow,
+  extra: { checkoutId?: string; payoutId?: string } = {},
+): string {
   const num = (text: string) => jsonDecimal(decimalText(text));
   return writeExactJson({
     walletId,
@@ -250,4 +254,39 @@ export async function creditInTransaction(
   await insertPosting(trx, posting);
   await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
   return { posting, walletId: wallet.id, replayed: false };
+}
+
+/**
+ * Freezes, unfreezes or debits a wallet inside the caller's transaction (payouts): the same rule
+ * as every posting (`0 ≤ freezeAmount ≤ amount` after it, else 422 INSUFFICIENT_FUNDS and the
+ * caller's transaction rolls back), the same idempotency key per wallet. The caller holds the
+ * lock order (features/checkouts/states.ts): its own row, then the merchant's event counter
+ * (`lockEventCounter`), then this wallet; it writes the `wallet.balance_changed` event and drops
+ * the wallet caches after commit.
+ */
+export async function postInTransaction(
+  trx: Db,
+  dialect: 'sqlite' | 'postgres',
+  req: { walletId: string; kind: PostingKind; amount: Decimal; idempotencyKey: string; at: string },
+): Promise<{ posting: PostingRow; replayed: boolean }> {
+  const wallet = await lockWallet(trx, req.walletId, dialect);
+  if (!wallet) throw new HostpayError('NOT_FOUND', `wallet ${req.walletId} does not exist`);
+  const previous = await findPostingByKey(trx, wallet.id, req.idempotencyKey);
+  if (previous) return { posting: previous, replayed: true };
+  const next = apply(req.kind, req.amount, new Decimal(wallet.amount), new Decimal(wallet.freeze_amount));
+  if (typeof next === 'string') throw new HostpayError('INSUFFICIENT_FUNDS', next, { walletId: wallet.id });
+  const at = new Date(Math.max(Date.parse(req.at), Date.parse(wallet.updated_at) + 1)).toISOString();
+  const posting: PostingRow = {
+    id: newId('pst'),
+    wallet_id: wallet.id,
+    kind: req.kind,
+    amount: decimalText(req.amount),
+    idempotency_key: req.idempotencyKey,
+    amount_after: decimalText(next[0]),
+    freeze_amount_after: decimalText(next[1]),
+    created_at: at,
+  };
+  await insertPosting(trx, posting);
+  await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
+  return { posting, replayed: false };
 }

@@ -6,6 +6,7 @@ import type { MerchantAdmin } from './service.js';
 import { DecimalString, IdParams, NoBody, pageOf, PageQuery, Query, READ, WRITE } from '../../admin/schemas.js';
 import { Page } from '../../admin/views.js';
 import { MerchantView } from './schemas.js';
+import { PayoutSettingsBody } from './payout-settings.js';
 
 /** Merchants: create, list, read, rename, suspend and resume. */
 const MerchantPage = Page(MerchantView);
@@ -71,14 +72,15 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       schema: {
         ...WRITE,
         operationId: 'updateMerchant',
-        summary: "Change a merchant's name or underpayment tolerance",
+        summary: "Change a merchant's name, underpayment tolerance or payout settings",
         description:
-          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The tolerance applies to checkouts created afterwards; each checkout keeps the one it was created with. Ids, keys and wallets stay as they are. Audited.',
+          'Changes the display name and/or the underpayment tolerance (percent, 0 to 5: a payment at least amountDue × (1 − tolerance) completes a checkout). The tolerance applies to checkouts created afterwards; each checkout keeps the one it was created with. Payout settings: payoutCoolingOffHours, payoutAutoApproveLimit, payoutDailyLimit (docs/payouts.md). Ids, keys and wallets stay as they are. Audited.',
         params: Params,
         body: Type.Object(
           {
             name: Type.Optional(Name),
             underpaymentTolerancePercent: Type.Optional(DecimalString('Underpayment tolerance in percent, 0 to 5')),
+            ...PayoutSettingsBody,
           },
           {
             additionalProperties: false,
@@ -90,13 +92,12 @@ export async function merchantAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       },
     },
     async (req, reply) => {
-      const { name, underpaymentTolerancePercent } = req.body;
       return send(
         reply,
         200,
         MerchantView,
         'merchant updated',
-        await admin.updateMerchant(req.params.id, { name, underpaymentTolerancePercent }, auditOf(req)),
+        await admin.updateMerchant(req.params.id, req.body, auditOf(req)),
       );
     },
   );

@@ -1,6 +1,7 @@
 import { ExactNumber } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { obj, Time } from '../../admin/views.js';
+import { PayoutSettingsFields } from './payout-settings.js';
 
 // What this feature's admin answers carry; each is trimmed to its schema before it is written.
 
@@ -11,6 +12,7 @@ export const MerchantView = obj({
   underpaymentTolerancePercent: ExactNumber(
     'How far below amountDue (in percent, 0 to 5) a payment still completes a checkout; copied into each checkout at creation.',
   ),
+  ...PayoutSettingsFields,
   createdAt: Time,
   updatedAt: Time,
 });

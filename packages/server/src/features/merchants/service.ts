@@ -4,8 +4,14 @@ import type { MerchantTable } from '../../store/schema.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
+import {
+  payoutSettingsColumns,
+  payoutSettingsView,
+  type PayoutSettingsChange,
+  type PayoutSettingsView,
+} from './payout-settings.js';
 
-export interface MerchantView {
+export interface MerchantView extends PayoutSettingsView {
   id: string;
   name: string;
   status: 'active' | 'suspended';
@@ -19,6 +25,7 @@ export const merchantView = (r: MerchantTable): MerchantView => ({
   name: r.name,
   status: r.status,
   underpaymentTolerancePercent: jsonDecimal(r.underpayment_tolerance_percent),
+  ...payoutSettingsView(r),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -37,7 +44,7 @@ function checkTolerance(text: string): string {
   return decimalText(text);
 }
 
-export interface MerchantChange {
+export interface MerchantChange extends PayoutSettingsChange {
   name?: string | undefined;
   status?: 'active' | 'suspended' | undefined;
   /** Percent, 0..5, as a decimal string. */
@@ -60,6 +67,9 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         name: checkName(name),
         status: 'active',
         underpayment_tolerance_percent: '0',
+        payout_cooling_off_hours: 24,
+        payout_auto_approve_limit: '0',
+        payout_daily_limit: '{}',
         created_at: at,
         updated_at: at,
       };
@@ -90,6 +100,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         change.underpaymentTolerancePercent === undefined
           ? undefined
           : checkTolerance(change.underpaymentTolerancePercent);
+      const payoutColumns = payoutSettingsColumns(change);
       const after = await store.writeTransaction(async (trx) => {
         const before = await requireMerchantRow(trx, id);
         const next: MerchantTable = {
@@ -97,6 +108,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
           name: change.name === undefined ? before.name : checkName(change.name),
           status: change.status ?? before.status,
           underpayment_tolerance_percent: tolerance ?? before.underpayment_tolerance_percent,
+          ...payoutColumns,
           updated_at: nowIso(),
         };
         await trx
@@ -105,6 +117,7 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
             name: next.name,
             status: next.status,
             underpayment_tolerance_percent: next.underpayment_tolerance_percent,
+            ...payoutColumns,
             updated_at: next.updated_at,
           })
           .where('id', '=', id)

@@ -1,0 +1,29 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { payoutMerchantRoutes } from './merchant-routes.js';
+import { payoutAdminRoutes } from './routes.js';
+import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
+import { payoutService, type PayoutService } from './service.js';
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    payouts: PayoutService;
+    /** The port payout senders (manual, EVM hot wallet, chain verification) work through (sender-port.ts). */
+    payoutSender: PayoutSenderPort;
+  }
+}
+
+/** Payouts: the address book, requests, approval, the manual sender and the senders' port. */
+export const payoutsFeature = defineFeature({
+  name: 'payouts',
+  needs: ['store', 'caches', 'config', 'now'],
+  provides: ['payouts', 'payoutSender'],
+  create({ store, caches, config, now }) {
+    return {
+      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now }),
+      payoutSender: payoutSenderPort(store, caches, now ?? Date.now),
+    };
+  },
+  admin: ({ payouts }) => ({ payouts }),
+  merchantRoutes: [payoutMerchantRoutes],
+  adminRoutes: [payoutAdminRoutes],
+});
