@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parseExactJson } from '@hostpay/protocol';
+import { parseExactJson, SCOPES } from '@hostpay/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { dropPostgresSchema } from '../../src/store/postgres.js';
 import { TEST_DATABASE_URL, type Dialect } from '../helpers.js';
@@ -10,7 +10,13 @@ import { createCheckout, simulate } from '../pay/helpers.js';
 export const C = '/api/v1/cp/psp/hosted-pay';
 
 /** The HTTP world on either store, in a sandbox, with the demo chains' deposit keys. */
-export async function refundFixture(dialect: Dialect): Promise<HttpFixture & { drop(): Promise<void> }> {
+export type RefundFixture = HttpFixture & {
+  /** The demo merchant's key with every scope, `payouts:write` included (never granted by default). */
+  refunder: TestKey;
+  drop(): Promise<void>;
+};
+
+export async function refundFixture(dialect: Dialect): Promise<RefundFixture> {
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const fx = await createFixture(
     dialect === 'postgres'
@@ -18,8 +24,10 @@ export async function refundFixture(dialect: Dialect): Promise<HttpFixture & { d
       : { sandbox: true },
   );
   await configureChains(fx.services);
+  const refunder = await fx.createKey(fx.demo.merchantId, { scopes: [...SCOPES] });
   return {
     ...fx,
+    refunder,
     async drop() {
       await fx.close();
       if (dialect === 'postgres') await dropPostgresSchema(TEST_DATABASE_URL, schema);
@@ -40,10 +48,10 @@ export const exact = <T = Record<string, unknown>>(res: LightMyRequestResponse):
 export const errorCode = (res: LightMyRequestResponse): string =>
   (JSON.parse(res.body) as { error: { code: string } }).error.code;
 
-export const refundLink = (fx: HttpFixture, id: string, body: Record<string, unknown> = {}, key: TestKey = fx.demo) =>
+export const refundLink = (fx: RefundFixture, id: string, body: Record<string, unknown> = {}, key = fx.refunder) =>
   checkoutCall(fx, key, 'POST', `${C}/${id}/refund-link`, body);
 
-export const refund = (fx: HttpFixture, id: string, body: Record<string, unknown>, key: TestKey = fx.demo) =>
+export const refund = (fx: RefundFixture, id: string, body: Record<string, unknown>, key = fx.refunder) =>
   checkoutCall(fx, key, 'POST', `${C}/${id}/refunds`, body);
 
 /** The path of a refund link's URL. */

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_PAGE_CSP } from '../../src/features/refunds/page-routes.js';
 import { tokenHash } from '../../src/features/refunds/links.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
-import type { HttpFixture } from '../http-helpers/fixture.js';
 import { cancel, createCheckout } from '../pay/helpers.js';
-import { errorCode, exact, paidCheckout, pathOf, refundFixture, refundLink } from './helpers.js';
+import { errorCode, exact, paidCheckout, pathOf, type RefundFixture, refundFixture, refundLink } from './helpers.js';
 
 interface Link {
   id: string;
@@ -26,7 +25,7 @@ function expectPageHeaders(res: { headers: Record<string, unknown> }): void {
 }
 
 describe.each(DIALECTS)('refund links on %s', (dialect: Dialect) => {
-  let fx: HttpFixture & { drop(): Promise<void> };
+  let fx: RefundFixture;
   beforeAll(async () => {
     fx = await refundFixture(dialect);
   });
@@ -77,7 +76,7 @@ describe.each(DIALECTS)('refund links on %s', (dialect: Dialect) => {
     expect(await fx.services.store.db.selectFrom('refund_links').select('id').execute()).toHaveLength(before.length);
   });
 
-  it("a checkout that received nothing is 409; another merchant's checkout is 404; a bad amount is 400", async () => {
+  it("a checkout that received nothing is 409; another merchant's checkout is 404; a bad amount is 400; a key without payouts:write is 403", async () => {
     const open = await createCheckout(fx, {
       amount: '10',
       currency: 'USDT',
@@ -88,7 +87,7 @@ describe.each(DIALECTS)('refund links on %s', (dialect: Dialect) => {
     expect(errorCode(openRes)).toBe('CHECKOUT_STATE_CONFLICT');
     await cancel(fx, open.id);
     expect((await refundLink(fx, open.id)).statusCode).toBe(409);
-    const other = await fx.createKey(await fx.createMerchant('Other Shop'));
+    const other = await fx.createKey(await fx.createMerchant('Other Shop'), { scopes: ['payouts:write'] });
     const id = await paidCheckout(fx);
     const theirs = await refundLink(fx, id, {}, other);
     expect(theirs.statusCode).toBe(404);
@@ -98,6 +97,10 @@ describe.each(DIALECTS)('refund links on %s', (dialect: Dialect) => {
       expect(bad.statusCode, amount).toBe(400);
       expect(errorCode(bad)).toBe('INVALID_AMOUNT');
     }
+    // Created without scopes, the demo key has every scope but payouts:write: a link is money out.
+    const plain = await refundLink(fx, id, {}, fx.demo);
+    expect(plain.statusCode).toBe(403);
+    expect(errorCode(plain)).toBe('SCOPE_MISSING');
   });
 
   it('an unknown token, a token of another checkout or a malformed one is the 404 page; an expired link is 410', async () => {

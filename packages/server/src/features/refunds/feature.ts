@@ -1,7 +1,7 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { refundMerchantRoutes } from './merchant-routes.js';
 import { refundPageRoutes } from './page-routes.js';
-import { refundedSoFar } from './payouts-port.js';
+import { payoutsForRefunds, refundedSoFar } from './payouts-port.js';
 import { refundService, type RefundService } from './service.js';
 
 declare module '../../feature-kit/feature.js' {
@@ -14,7 +14,7 @@ declare module '../../feature-kit/feature.js' {
 /** Refunds (spec/payouts.md, "Refunds"): the merchant's routes and the payer's refund page. */
 export const refundsFeature = defineFeature({
   name: 'refunds',
-  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts'],
+  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
   provides: ['refunds'],
   create: ({ store, caches, publicBaseUrl, now }) => ({
     refunds: refundService({
@@ -22,7 +22,7 @@ export const refundsFeature = defineFeature({
       caches,
       publicBaseUrl,
       now: now ?? Date.now,
-      payouts: undefined,
+      payouts: payoutsForRefunds(store.dialect),
       refundedSoFar,
     }),
   }),

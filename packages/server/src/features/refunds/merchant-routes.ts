@@ -55,7 +55,13 @@ export async function refundMerchantRoutes(app: TypedApp, ctx: RefundRouteContex
         body: RefundBody,
         response: {
           201: ok(REFUND_RESULT, 'The refund (a payout with refundOf), or without a destination the refund link.'),
-          ...errorResponses([...REFUND_ERRORS, 'INSUFFICIENT_FUNDS']),
+          ...errorResponses([
+            ...REFUND_ERRORS,
+            'INVALID_ADDRESS',
+            'DESTINATION_NOT_ACTIVE',
+            'INSUFFICIENT_FUNDS',
+            'PAYOUT_LIMIT',
+          ]),
         },
       },
       config: { scope: REFUND_SCOPE },

@@ -10,7 +10,7 @@ import {
   lockCheckout,
   type LoadedCheckout,
 } from '../checkouts/queries.js';
-import { appendEvent, lockEventCounter, type EventType } from '../events/outbox.js';
+import { appendEvent, lockEventCounter } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
 import {
@@ -175,7 +175,7 @@ export function refundService(deps: RefundDeps) {
       at: when,
     });
     await appendTimeline(trx, c.row.id, c.timeline.length, REFUND_TIMELINE_STATUS, null, when);
-    await appendEvent(trx, merchantId, 'refund.requested' as EventType, payout.json, when);
+    await appendEvent(trx, merchantId, 'refund.requested', payout.json, when);
     return payout;
   }
 
@@ -295,8 +295,7 @@ export function refundService(deps: RefundDeps) {
     try {
       checked = await payouts.checkAddress(db, before.target!.chainId, address.trim());
     } catch (err) {
-      if (err instanceof HostpayError && (err.code as string) === 'INVALID_ADDRESS')
-        return { page: before.page, error: err };
+      if (err instanceof HostpayError && err.code === 'INVALID_ADDRESS') return { page: before.page, error: err };
       throw err;
     }
     const merchantId = before.link!.merchant_id;
