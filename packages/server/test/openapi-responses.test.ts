@@ -1,3 +1,4 @@
+import { SCOPES } from '@hostpay/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/admin-fixture.js';
@@ -279,7 +280,9 @@ describe('admin routes', () => {
 describe('refund routes', () => {
   it('a refund link, a refund without destination (a link), and their refusals', async () => {
     const C = '/api/v1/cp/psp/hosted-pay';
-    const m = (url: string, body?: unknown) => checkoutCall(fx, fx.demo, 'POST', url, body);
+    // Refunds move money out: payouts:write, which a key gets only when asked for by name.
+    const refunder = await fx.createKey(fx.demo.merchantId, { scopes: [...SCOPES] });
+    const m = (url: string, body?: unknown) => checkoutCall(fx, refunder, 'POST', url, body);
     const paid = verify(
       'POST',
       C,
@@ -293,6 +296,18 @@ describe('refund routes', () => {
     verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: 2 }), 201);
     verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: '10.5' }), 422);
     verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, {}), 400);
+    verify(
+      'POST',
+      `${C}/{id}/refunds`,
+      await m(`${C}/${paid.id}/refunds`, { amount: 1, destination: '0x52908400098527886E0F7030069857D2E4169EE7' }),
+      400,
+    );
+    verify(
+      'POST',
+      `${C}/{id}/refunds`,
+      await checkoutCall(fx, fx.demo, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
+      403,
+    );
   });
 });
 

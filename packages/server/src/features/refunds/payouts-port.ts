@@ -10,8 +10,11 @@ import type { RefundPayouts } from './service.js';
 /** Refunds move money out: the payouts' scope, never granted by default. */
 export const REFUND_SCOPE = 'payouts:write' as const;
 
+// The payout's shape without its `$id`: inlined here, it never clashes with the shared schema of that id.
+const { $id: _payoutId, ...PayoutShape } = Payout;
+
 /** What POST …/refunds answers: the payout (with `refundOf`), or without a destination the refund link. */
-export const REFUND_RESULT = Type.Union([Payout, RefundLink]);
+export const REFUND_RESULT = Type.Union([PayoutShape, RefundLink]);
 
 /** Refunds that took or may still take money: every payout with this refundOf but those given up. */
 export async function refundedSoFar(db: Db, checkoutId: string): Promise<Decimal> {
