@@ -218,6 +218,8 @@ const OPERATOR_ONLY: ErrorCode[] = [
   'CHECKOUT_STATE_CONFLICT',
   'NO_PAYABLE_OPTION',
   'CSRF_TOKEN_INVALID',
+  // The refunds' code: reached through client.checkouts.refund below.
+  'REFUND_TOO_LARGE',
 ];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];

@@ -12,6 +12,7 @@ import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
+import { refundsFeature } from './refunds/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -35,6 +36,7 @@ const FEATURES = [
   checkoutsFeature,
   payFeature,
   payoutsFeature,
+  refundsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,

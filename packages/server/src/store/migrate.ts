@@ -12,6 +12,7 @@ import * as m010 from './migrations/010-idempotency-owner.js';
 import * as m011 from './migrations/011-sealed-keys-urls.js';
 import * as m012 from './migrations/012-rate-freshness.js';
 import * as m014 from './migrations/014-payouts.js';
+import * as m017 from './migrations/017-refund-links.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -36,6 +37,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'sealed-keys-urls', up: m011.up },
   { version: 12, name: 'rate-freshness', up: m012.up },
   { version: 14, name: 'payouts', up: m014.up },
+  { version: 17, name: 'refund-links', up: m017.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

@@ -90,6 +90,8 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'POST', path: '/admin/v1/payout-destinations/{id}/activate' },
   { side: 'operator', method: 'PUT', path: '/admin/v1/payout-fees' },
   { side: 'operator', method: 'GET', path: '/admin/v1/payout-fees' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
+  { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refund-link' },
   { side: 'operator', method: 'POST', path: '/admin/v1/transfers' },
   { side: 'operator', method: 'GET', path: '/admin/v1/transfers' },
   { side: 'operator', method: 'POST', path: '/admin/v1/transfers/{id}/retract' },
