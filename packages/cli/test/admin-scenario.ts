@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '@hostpay/protocol';
+import { DEFAULT_SCOPES } from '@hostpay/protocol';
 import { cells, json, text } from './admin-helpers.js';
 import type { Result } from './helpers.js';
 
@@ -80,7 +80,7 @@ export function operatorScenario(name: string, setup: () => Promise<ScenarioTarg
       ).id;
       const list = cells(text(await run('key', 'list', '--merchant', merchantId)));
       expect(list[0]).toEqual(['KEY', 'MERCHANT', 'STATUS', 'SCOPES', 'EXPIRES', 'LAST USED', 'LABEL']);
-      expect(list[1]).toEqual([keyId, merchantId, 'active', SCOPES.join(','), '-', '-', 'checkout']);
+      expect(list[1]).toEqual([keyId, merchantId, 'active', DEFAULT_SCOPES.join(','), '-', '-', 'checkout']);
       // Never a secret outside `key create` / `key rotate`.
       expect(JSON.stringify(json(await run('key', 'get', keyId, '--json')))).not.toMatch(/sk_|apiSecret/);
 

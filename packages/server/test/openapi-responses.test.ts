@@ -1,6 +1,7 @@
 import { SCOPES } from '@hostpay/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '@hostpay/protocol';
 import { ALICE, adminCaller, OPERATOR_TOKENS, type CallOptions } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-validator.js';
@@ -555,6 +556,86 @@ describe('the validator', () => {
       'content type text/html not documented',
     );
     expect(validator.problems('GET', '/nowhere', fake(200, json, ok))[0]).toContain('not in the document');
+  });
+});
+
+describe('payout routes (merchant and operator)', () => {
+  it('destinations, requests, the manual sender, simulate, fees', async () => {
+    const ctx = { operator: 'test' };
+    const merchantId = await fx.createMerchant('Payout Shop');
+    const key = await fx.createKey(merchantId, { scopes: [...SCOPES] });
+    const walletId = (await fx.services.admin.createWallet({ merchantId, asset: 'USDT', chain: 'TRON' }, ctx)).id;
+    await fx.services.admin.post({ walletId, kind: 'credit', amount: '50' }, ctx);
+    const P = '/api/v1/cp/payouts';
+    const D = '/api/v1/cp/payout-destinations';
+    const m = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+      checkoutCall(fx, key, method, url, body);
+    const address = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    const dst = verify('POST', D, await m('POST', D, { chain: 'TRON', address }), 201);
+    verify('POST', D, await m('POST', D, { chain: 'TRON', address: 'T123' }), 400);
+    verify('GET', D, await m('GET', `${D}?limit=1`), 200);
+    verify('GET', D, await m('GET', `${D}?limit=0`), 400);
+    await admin('GET', '/payout-destinations', `/payout-destinations?merchantId=${merchantId}`, 200);
+    await admin('GET', '/payout-destinations', '/payout-destinations?status=lost', 400);
+    verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 422);
+    await admin('POST', '/payout-destinations/{id}/activate', `/payout-destinations/${dst.id}/activate`, 200, {
+      body: {},
+    });
+    await admin('POST', '/payout-destinations/{id}/activate', `/payout-destinations/${dst.id}/activate`, 409, {
+      body: {},
+    });
+    await admin('PUT', '/payout-fees', '/payout-fees', 200, {
+      body: { chain: 'TRON', asset: 'USDT', networkFee: '0.5' },
+    });
+    await admin('PUT', '/payout-fees', '/payout-fees', 404, {
+      body: { chain: 'NOPE', asset: 'USDT', networkFee: '0.5' },
+    });
+    await admin('GET', '/payout-fees', '/payout-fees', 200);
+    await admin('GET', '/payout-fees', '/payout-fees', 401, { token: null });
+    const first = verify(
+      'POST',
+      P,
+      await m('POST', P, { walletId, amount: '2', destinationId: dst.id, reference: 'r1' }),
+      201,
+    );
+    verify('GET', P, await m('GET', `${P}?status=pending_approval`), 200);
+    verify('GET', P, await m('GET', `${P}?status=lost`), 400);
+    verify('GET', `${P}/{id}`, await m('GET', `${P}/${first.id}`), 200);
+    verify('GET', `${P}/{id}`, await m('GET', `${P}/po_nobody`), 404);
+    await admin('GET', '/payouts', '/payouts?status=pending_approval', 200);
+    await admin('GET', '/payouts', '/payouts?status=lost', 400);
+    await admin('GET', '/payouts/{id}', `/payouts/${first.id}`, 200);
+    await admin('GET', '/payouts/{id}', '/payouts/po_nobody', 404);
+    await admin('POST', '/payouts/{id}/approve', `/payouts/${first.id}/approve`, 200, { body: {} });
+    await admin('POST', '/payouts/{id}/approve', `/payouts/${first.id}/approve`, 409, { body: {} });
+    await admin('GET', '/payouts/export', '/payouts/export?format=csv', 200);
+    await admin('GET', '/payouts/export', '/payouts/export?format=xml', 400);
+    await admin('POST', '/payouts/{id}/complete', `/payouts/${first.id}/complete`, 409, { body: {} });
+    await admin('POST', '/payouts/{id}/sent', `/payouts/${first.id}/sent`, 400, { body: {} });
+    await admin('POST', '/payouts/{id}/sent', `/payouts/${first.id}/sent`, 200, {
+      body: { txHash: 'abc', networkFee: '0.4' },
+    });
+    await admin('POST', '/payouts/{id}/complete', `/payouts/${first.id}/complete`, 200, { body: {} });
+    await admin('POST', '/payouts/{id}/fail', `/payouts/${first.id}/fail`, 409, { body: { reason: 'x' } });
+    const second = verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 201);
+    await admin('POST', '/payouts/{id}/reject', `/payouts/${second.id}/reject`, 400, { body: {} });
+    await admin('POST', '/payouts/{id}/reject', `/payouts/${second.id}/reject`, 200, { body: { reason: 'unknown' } });
+    await admin('POST', '/payouts/{id}/cancel', `/payouts/${second.id}/cancel`, 409, { body: {} });
+    const third = verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 201);
+    verify('POST', `${P}/{id}/simulate`, await m('POST', `${P}/${third.id}/simulate`, { outcome: 'completed' }), 409);
+    await admin('POST', '/payouts/{id}/approve', `/payouts/${third.id}/approve`, 200, { body: {} });
+    verify('POST', `${P}/{id}/simulate`, await m('POST', `${P}/${third.id}/simulate`, { outcome: 'failed' }), 200);
+    const fourth = verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 201);
+    await admin('POST', '/payouts/{id}/approve', `/payouts/${fourth.id}/approve`, 200, { body: {} });
+    await admin('POST', '/payouts/{id}/sent', `/payouts/${fourth.id}/sent`, 200, { body: { txHash: 'def' } });
+    await admin('POST', '/payouts/{id}/fail', `/payouts/${fourth.id}/fail`, 200, { body: { reason: 'dropped' } });
+    const fifth = verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 201);
+    await admin('POST', '/payouts/{id}/cancel', `/payouts/${fifth.id}/cancel`, 200, { body: {} });
+    verify('POST', `${P}/{id}/cancel`, await m('POST', `${P}/${fifth.id}/cancel`, {}), 409);
+    const sixth = verify('POST', P, await m('POST', P, { walletId, amount: '1', destinationId: dst.id }), 201);
+    verify('POST', `${P}/{id}/cancel`, await m('POST', `${P}/${sixth.id}/cancel`, {}), 200);
+    verify('DELETE', `${D}/{id}`, await m('DELETE', `${D}/${dst.id}`), 200);
+    verify('DELETE', `${D}/{id}`, await m('DELETE', `${D}/${dst.id}`), 409);
   });
 });
 

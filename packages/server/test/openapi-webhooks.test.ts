@@ -69,7 +69,13 @@ describe('the webhooks section', () => {
         'webhook_endpoint.disabled': 'WebhookEndpoint',
         'test.ping': 'TestPing',
       };
-      const expected = type.startsWith('checkout.') ? 'Checkout' : others[type];
+      const expected = type.startsWith('checkout.')
+        ? 'Checkout'
+        : type.startsWith('payout.')
+          ? 'Payout'
+          : type.startsWith('payout_destination.')
+            ? 'PayoutDestination'
+            : others[type];
       expect(object, type).toBe(`#/components/schemas/${expected}`);
     }
     expect(ids.size).toBe(EVENT_TYPES.length);

@@ -1,4 +1,4 @@
-import { ErrorEnvelope } from '@hostpay/protocol';
+import { ErrorEnvelope, SCOPES } from '@hostpay/protocol';
 import { Value } from '@sinclair/typebox/value';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,11 @@ beforeAll(async () => {
   const ctx = { operator: 'security-suite' };
   const merchant = await fx.services.admin.createMerchant('Target Shop', ctx);
   await fx.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '1' }, ctx);
-  const key = await fx.services.admin.createApiKey(merchant.id, {}, ctx);
-  const otherKey = await fx.services.admin.createApiKey(merchant.id, {}, ctx);
-  const v2Key = await fx.services.admin.createApiKey(merchant.id, { requireSignatureV2: true }, ctx);
+  // Every scope, payouts:write included (never granted by default): the baseline reaches every route.
+  const scopes = [...SCOPES];
+  const key = await fx.services.admin.createApiKey(merchant.id, { scopes }, ctx);
+  const otherKey = await fx.services.admin.createApiKey(merchant.id, { scopes }, ctx);
+  const v2Key = await fx.services.admin.createApiKey(merchant.id, { requireSignatureV2: true, scopes }, ctx);
   const signIn = await fx.app.inject({ method: 'POST', url: '/console/session', payload: { token: ALICE } });
   const consoleSession = {
     cookie: String(signIn.headers['set-cookie']).split(';')[0]!,

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   Checkout,
+  Payout,
+  PayoutDestination,
   ErrorEnvelope,
   FeePreviewEnvelope,
   TimeEnvelope,
@@ -48,6 +50,11 @@ const TAGS = [
       'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.',
   },
   {
+    name: 'payouts',
+    description:
+      'Money out: payouts to the address book (destinations cool off first), cancel, and in a sandbox simulate; writes need scope payouts:write, never granted by default.',
+  },
+  {
     name: 'webhooks',
     description:
       'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.',
@@ -71,7 +78,16 @@ export async function registerOpenApi(
   options: { admin?: boolean; console?: boolean } = {},
 ): Promise<void> {
   const admin = options.admin === true;
-  for (const schema of [ErrorEnvelope, WalletListEnvelope, FeePreviewEnvelope, TokenEnvelope, TimeEnvelope, Checkout])
+  for (const schema of [
+    ErrorEnvelope,
+    WalletListEnvelope,
+    FeePreviewEnvelope,
+    TokenEnvelope,
+    TimeEnvelope,
+    Checkout,
+    Payout,
+    PayoutDestination,
+  ])
     app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

@@ -52,7 +52,7 @@ export async function configureChains(services: Services, confirmations = 1): Pr
 export async function checkoutCall(
   fx: HttpFixture,
   key: TestKey,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH',
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},

@@ -22,6 +22,8 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
     url: '/api/v1/cp/psp/hosted-pay/fees-preview?amount=250.5&currency=usdt',
     scope: 'fees:read',
   },
+  { name: 'GET payouts', url: '/api/v1/cp/payouts', scope: 'payouts:read' },
+  { name: 'GET payout-destinations', url: '/api/v1/cp/payout-destinations', scope: 'payouts:read' },
 ];
 
 const OTHER_SCOPE: Record<Scope, Scope> = {

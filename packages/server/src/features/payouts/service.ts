@@ -1,4 +1,4 @@
-import { Decimal, decimalText, jsonDecimal, PAYOUT_STATUS_VALUES, type PayoutActor } from '@hostpay/protocol';
+import { PAYOUT_STATUS_VALUES, writeExactJson, type PayoutActor } from '@hostpay/protocol';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { HostpayError } from '../../errors.js';
@@ -21,8 +21,8 @@ import {
   payoutView,
   type LoadedPayout,
 } from './queries.js';
+import { payoutOperatorTools } from './operator-tools.js';
 import { requestPayout, type PayoutRequestInput } from './request.js';
-import { writeExactJson } from '@hostpay/protocol';
 
 export interface PayoutServiceOptions {
   store: Store;
@@ -52,6 +52,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   // PostgreSQL: one merchant's requests wait in memory, not on a pooled connection (ledger/wallet-queue.ts).
   const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString() });
+  const operatorTools = payoutOperatorTools(store, () => context().at);
 
   async function dropWallets(merchantId: string | null): Promise<void> {
     if (merchantId !== null) await caches.invalidate({ kind: 'wallets', merchantId });
@@ -319,121 +320,8 @@ export function payoutService(opts: PayoutServiceOptions) {
       return page(q, 'd.created_at', req, (d) => ({ ...destinationView(d, at), merchantId: d.merchant_id }));
     },
 
-    /** The manual sender's queue: approved payouts, oldest first, as rows or CSV text. */
-    async exportApproved(filter: { chain?: string | undefined; format: 'json' | 'csv' }) {
-      let q = payoutsWithNames(db).where('p.status', '=', 'approved');
-      if (filter.chain !== undefined) q = q.where('c.symbol', '=', filter.chain.toUpperCase());
-      const rows = await q.orderBy('p.created_at').orderBy('p.id').limit(10_000).execute();
-      const items = rows.map((r) => ({
-        id: r.id,
-        merchantId: r.merchant_id,
-        chain: r.chain_symbol,
-        network: r.network_name,
-        asset: r.asset_symbol,
-        contract: r.token_contract,
-        amount: jsonDecimal(decimalText(r.amount)),
-        networkFee: jsonDecimal(decimalText(r.network_fee)),
-        destination: r.destination,
-        reference: r.reference,
-        refundOf: r.refund_of,
-        createdAt: r.created_at,
-      }));
-      const csv =
-        filter.format === 'csv'
-          ? [
-              'id,merchantId,chain,network,asset,contract,amount,networkFee,destination,reference,refundOf,createdAt',
-              ...rows.map((r) =>
-                [
-                  r.id,
-                  r.merchant_id,
-                  r.chain_symbol,
-                  r.network_name,
-                  r.asset_symbol,
-                  r.token_contract ?? '',
-                  decimalText(r.amount),
-                  decimalText(r.network_fee),
-                  r.destination,
-                  r.reference ?? '',
-                  r.refund_of ?? '',
-                  r.created_at,
-                ]
-                  .map(csvField)
-                  .join(','),
-              ),
-            ].join('\n') + '\n'
-          : null;
-      return { format: filter.format, count: items.length, items, csv };
-    },
-
-    async setNetworkFee(p: { chain: string; asset: string; networkFee: string }, audit: AuditContext) {
-      const chain = await chainRow(p.chain);
-      const asset = await db
-        .selectFrom('assets')
-        .select(['id', 'symbol', 'decimals'])
-        .where('symbol', '=', p.asset.toUpperCase())
-        .executeTakeFirst();
-      if (asset === undefined) throw new HostpayError('NOT_FOUND', `asset ${p.asset} does not exist`);
-      const fee = new Decimal(p.networkFee);
-      if (fee.isNeg() || fee.decimalPlaces() > asset.decimals)
-        throw new HostpayError(
-          'INVALID_AMOUNT',
-          `networkFee must be ≥ 0 with at most ${asset.decimals} decimal places`,
-        );
-      const at = context().at;
-      const view = {
-        chain: chain.symbol,
-        asset: asset.symbol,
-        networkFee: jsonDecimal(decimalText(fee)),
-        updatedAt: at,
-      };
-      await store.writeTransaction(async (trx) => {
-        const before = await trx
-          .selectFrom('payout_network_fees')
-          .select('fee')
-          .where('chain_id', '=', chain.id)
-          .where('asset_id', '=', asset.id)
-          .executeTakeFirst();
-        await trx
-          .insertInto('payout_network_fees')
-          .values({ chain_id: chain.id, asset_id: asset.id, fee: decimalText(fee), updated_at: at })
-          .onConflict((oc) =>
-            oc.columns(['chain_id', 'asset_id']).doUpdateSet({ fee: decimalText(fee), updated_at: at }),
-          )
-          .execute();
-        await recordAudit(trx, audit, {
-          action: 'payout_network_fee.set',
-          objectType: 'payout_network_fee',
-          objectId: `${chain.symbol}/${asset.symbol}`,
-          before: before === undefined ? null : { networkFee: decimalText(before.fee) },
-          after: view,
-        });
-      });
-      return view;
-    },
-
-    async listNetworkFees() {
-      const rows = await db
-        .selectFrom('payout_network_fees as f')
-        .innerJoin('chains as c', 'c.id', 'f.chain_id')
-        .innerJoin('assets as a', 'a.id', 'f.asset_id')
-        .select(['c.symbol as chain', 'a.symbol as asset', 'f.fee', 'f.updated_at'])
-        .orderBy('c.symbol')
-        .orderBy('a.symbol')
-        .execute();
-      return rows.map((r) => ({
-        chain: r.chain,
-        asset: r.asset,
-        networkFee: jsonDecimal(decimalText(r.fee)),
-        updatedAt: r.updated_at,
-      }));
-    },
+    ...operatorTools,
   };
-}
-
-/** A CSV field, quoted when it holds a comma, quote or line break; a leading formula sign is neutralised. */
-function csvField(value: string): string {
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export type PayoutService = ReturnType<typeof payoutService>;
