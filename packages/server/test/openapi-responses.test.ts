@@ -1,4 +1,3 @@
-import { SCOPES } from '@hostpay/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '@hostpay/protocol';
