@@ -84,9 +84,9 @@ export class Checkouts<M extends AmountMode = 'string'> {
    * `refundOf` = the checkout, in its asset and chain, of at most what it received minus earlier
    * refunds. Without `destination` the server answers with a refund link for the payer instead.
    */
-  async refund(id: string, params: RefundParams, options: WriteOptions = {}): Promise<Payout<M> | RefundLink> {
+  async refund(id: string, params: RefundParams, options: WriteOptions = {}): Promise<Payout<M> | RefundLink<M>> {
     const body = { ...params, amount: decimalText(params.amount) };
-    return (await this.write(idPath(PAYOUT_PATHS.refunds, id), body, options)) as Payout<M> | RefundLink;
+    return (await this.write(idPath(PAYOUT_PATHS.refunds, id), body, options)) as Payout<M> | RefundLink<M>;
   }
 
   /**
@@ -97,9 +97,9 @@ export class Checkouts<M extends AmountMode = 'string'> {
     id: string,
     params: { amount?: DecimalInput | undefined } = {},
     options: WriteOptions = {},
-  ): Promise<RefundLink> {
+  ): Promise<RefundLink<M>> {
     const body = params.amount === undefined ? {} : { amount: decimalText(params.amount) };
-    return (await this.write(idPath(PAYOUT_PATHS.refundLink, id), body, options)) as RefundLink;
+    return (await this.write(idPath(PAYOUT_PATHS.refundLink, id), body, options)) as RefundLink<M>;
   }
 
   private write(path: string, body: object, options: WriteOptions): Promise<unknown> {

@@ -6,6 +6,7 @@ import type {
   WirePayout,
   WirePayoutStatus,
   WirePayoutTimelineEntry,
+  WireRefundLink,
   WireFeePreview,
   WirePayment,
   WirePaymentOption,
@@ -215,9 +216,5 @@ export interface RefundParams {
   destination?: string | undefined;
 }
 
-/** A link the payer opens on the hosted page to give the address a refund goes to (valid 7 days, once). */
-export interface RefundLink {
-  url: string;
-  expiresAt: string;
-  [field: string]: unknown;
-}
+/** A link the payer opens on the hosted page to give the address a refund goes to (valid 7 days, once); amount as for Wallet. */
+export type RefundLink<M extends AmountMode = 'string'> = WithDecimals<WireRefundLink, DecimalOf<M>>;

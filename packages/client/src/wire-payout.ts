@@ -92,6 +92,24 @@ export interface WireRefundBody {
   destination?: string;
 }
 
+/** The refund-link body: the amount, or none for whatever is still refundable when the payer gives the address. */
+export interface WireRefundLinkBody {
+  amount?: string | number;
+}
+
+/** A link the payer opens on the hosted page to give the address a refund goes to (works once, 7 days). */
+export interface WireRefundLink {
+  id: string;
+  checkoutId: string;
+  url: string;
+  /** What the refund pays; null: whatever is still refundable when the payer gives the address. */
+  amount: number | null;
+  asset: string;
+  chain: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
 /** The payout and refund paths (spec payouts.md, "Routes"); `:id` is the payout, destination or checkout id. */
 export const PAYOUT_PATHS = {
   payouts: '/api/v1/cp/payouts',

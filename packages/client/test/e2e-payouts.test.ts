@@ -142,4 +142,36 @@ describe('client.payoutDestinations and client.payouts against the real server',
     for await (const d of client.payoutDestinations.listAll({ limit: 1 })) all.push(d);
     expect(all.map((d) => d.status).sort()).toEqual(['active', 'revoked']);
   });
+
+  it('checkouts.refund pays a settled checkout back (a payout with refundOf); without a destination, a refund link', async () => {
+    const c = await client.checkouts.create({
+      amount: '20',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    const settled = await client.checkouts.simulatePayment(c.id, { asset: 'USDT', chain: 'TRON' });
+    expect(settled.status).toBe('settled');
+    const refund = await client.checkouts.refund(c.id, { amount: '5.5', destination: TRON_ADDRESS });
+    expect(refund).toMatchObject({
+      refundOf: c.id,
+      amount: '5.5',
+      asset: 'USDT',
+      chain: 'TRON',
+      destination: TRON_ADDRESS,
+    });
+    const again = await client.payouts.get('id' in refund ? refund.id : '');
+    expect(again.refundOf).toBe(c.id);
+
+    const tooMuch = await fail(client.checkouts.refund(c.id, { amount: '15' }));
+    expect([tooMuch.status, tooMuch.code]).toEqual([422, 'REFUND_TOO_LARGE']);
+
+    const link = await client.checkouts.refundLink(c.id, { amount: '1.25' });
+    expect(link).toMatchObject({ checkoutId: c.id, amount: '1.25', asset: 'USDT', chain: 'TRON' });
+    expect(link.url.startsWith(server.url)).toBe(true);
+    const open = await client.checkouts.refundLink(c.id);
+    expect(open.amount).toBeNull();
+    const viaRefund = await client.checkouts.refund(c.id, { amount: '2' });
+    expect(viaRefund).toMatchObject({ checkoutId: c.id, amount: '2' });
+    expect('url' in viaRefund && viaRefund.url).toMatch(/^http/);
+  });
 });

@@ -12,6 +12,10 @@ import type {
   Payout,
   PayoutDestination,
   SimulatePayoutBody,
+  REFUND_PATHS as ProtocolRefundPaths,
+  RefundBody,
+  RefundLink,
+  RefundLinkBody,
   FeePreview,
   PATHS as ProtocolPaths,
   SimulatePaymentBody,
@@ -24,6 +28,7 @@ import {
   ERROR_CODES,
   PATHS as PROTOCOL_PATHS,
   PAYOUT_PATHS as PROTOCOL_PAYOUT_PATHS,
+  REFUND_PATHS as PROTOCOL_REFUND_PATHS,
 } from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -56,15 +61,18 @@ describe("the client's wire types equal the protocol's", () => {
     expectTypeOf<Wire.WireCreatePayoutBody>().toEqualTypeOf<CreatePayoutBody>();
     expectTypeOf<Wire.WireCreateDestinationBody>().toEqualTypeOf<CreateDestinationBody>();
     expectTypeOf<Wire.WireSimulatePayoutBody>().toEqualTypeOf<Static<typeof SimulatePayoutBody>>();
-    // The protocol names the payout routes; the refund routes are the checkouts' (refunds feature).
-    expectTypeOf<Omit<typeof PAYOUT_PATHS, 'refunds' | 'refundLink'>>().toEqualTypeOf<typeof ProtocolPayoutPaths>();
+    expectTypeOf<Wire.WireRefundBody>().toEqualTypeOf<RefundBody>();
+    expectTypeOf<Wire.WireRefundLinkBody>().toEqualTypeOf<RefundLinkBody>();
+    expectTypeOf<Wire.WireRefundLink>().toEqualTypeOf<RefundLink>();
+    // The client keeps the payout and refund paths in one table; the protocol in two.
+    type Both = typeof ProtocolPayoutPaths & typeof ProtocolRefundPaths;
+    expectTypeOf<typeof PAYOUT_PATHS>().toEqualTypeOf<{ readonly [K in keyof Both]: Both[K] }>();
   });
 
   it('values', () => {
     expect(PATHS).toEqual(PROTOCOL_PATHS);
     expect(CHECKOUT_PATHS).toEqual(PROTOCOL_CHECKOUT_PATHS);
-    const { refunds: _refunds, refundLink: _refundLink, ...payoutPaths } = PAYOUT_PATHS;
-    expect(payoutPaths).toEqual(PROTOCOL_PAYOUT_PATHS);
+    expect(PAYOUT_PATHS).toEqual({ ...PROTOCOL_PAYOUT_PATHS, ...PROTOCOL_REFUND_PATHS });
     expect(ERROR_CODES.length).toBeGreaterThan(0);
   });
 });

@@ -59,6 +59,23 @@ if (event.type === 'wallet.balance_changed') {
   console.log(event.data.object.endpointId);
 } else if (event.type === 'webhook_endpoint.disabled') {
   console.log(event.data.object.disabledReason);
+} else if (
+  event.type === 'payout.requested' ||
+  event.type === 'payout.approved' ||
+  event.type === 'payout.rejected' ||
+  event.type === 'payout.canceled' ||
+  event.type === 'payout.sent' ||
+  event.type === 'payout.completed' ||
+  event.type === 'payout.failed' ||
+  event.type === 'refund.requested'
+) {
+  const payout: components['schemas']['Payout'] = event.data.object;
+  console.log(payout.total, payout.refundOf);
+} else if (event.type === 'payout_destination.added') {
+  const address: string = event.data.object.address;
+  console.log(address);
+} else if (event.type === 'payout_destination.activated' || event.type === 'payout_destination.revoked') {
+  console.log(event.data.object.status);
 } else {
   const checkout: Checkout = event.data.object;
   console.log(checkout.status);

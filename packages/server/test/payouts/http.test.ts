@@ -326,7 +326,7 @@ describe('destination events', () => {
     const created = await checkoutCall(fx, m.key, 'POST', D, { chain: 'TRON', address: TRON_ADDRESS });
     expect(resultOf(created)).toMatchObject({ status: 'active' });
     const merchant = resultOf<Record<string, unknown>>(await admin('GET', `/merchants/${m.key.merchantId}`));
-    expect(merchant).toMatchObject({ payoutCoolingOffHours: 0, payoutAutoApproveLimit: '0', payoutDailyLimit: {} });
+    expect(merchant).toMatchObject({ payoutCoolingOffHours: '0', payoutAutoApproveLimit: '0', payoutDailyLimit: {} });
     expect(
       (await admin('PATCH', `/merchants/${m.key.merchantId}`, { body: { payoutCoolingOffHours: 169 } })).statusCode,
     ).toBe(400);

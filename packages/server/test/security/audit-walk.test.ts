@@ -61,6 +61,29 @@ const checkoutInReview = async (txHash: string) => {
 const XPUB =
   'xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt';
 
+/** A merchant with 100 USDT on TRON and a destination still cooling off, for the payout steps. */
+const payoutSetup = async () => {
+  const ctx = { operator: 'test' };
+  const merchantId = (await fx.services.admin.createMerchant('Payout Walk Shop', ctx)).id;
+  ids.payoutMerchant = merchantId;
+  ids.payoutWallet = (await fx.services.admin.createWallet({ merchantId, asset: 'USDT', chain: 'TRON' }, ctx)).id;
+  await fx.services.admin.post({ walletId: ids.payoutWallet, kind: 'credit', amount: '100' }, ctx);
+  ids.destination = (
+    await fx.services.payouts.addDestination(merchantId, {
+      chain: 'TRON',
+      address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    })
+  ).id;
+};
+const payout = async () =>
+  (
+    await fx.services.payouts.create(ids.payoutMerchant!, {
+      walletId: ids.payoutWallet!,
+      amount: '1',
+      destinationId: ids.destination!,
+    })
+  ).id;
+
 /** One successful call per write route, in an order where each finds what it needs. */
 const STEPS: [route: string, run: () => Promise<[path: string, options: CallOptions]>][] = [
   ['POST /admin/v1/merchants', async () => ['/merchants', { body: { name: 'Audit Walk Shop' } }]],
@@ -155,6 +178,38 @@ const STEPS: [route: string, run: () => Promise<[path: string, options: CallOpti
     async () => ['/chains/ETH/watch', { body: { rpcUrl: 'http://127.0.0.1:9/v3/0123456789abcdef', confirmations: 2 } }],
   ],
   ['DELETE /admin/v1/chains/{symbol}/watch', async () => ['/chains/ETH/watch', {}]],
+  [
+    'PUT /admin/v1/payout-fees',
+    async () => ['/payout-fees', { body: { chain: 'TRON', asset: 'USDT', networkFee: '0.5' } }],
+  ],
+  [
+    'POST /admin/v1/payout-destinations/{id}/activate',
+    async () => {
+      await payoutSetup();
+      return [`/payout-destinations/${ids.destination}/activate`, {}];
+    },
+  ],
+  [
+    'POST /admin/v1/payouts/{id}/approve',
+    async () => {
+      ids.payout = await payout();
+      return [`/payouts/${ids.payout}/approve`, {}];
+    },
+  ],
+  ['POST /admin/v1/payouts/{id}/sent', async () => [`/payouts/${ids.payout}/sent`, { body: { txHash: '0xwalk' } }]],
+  ['POST /admin/v1/payouts/{id}/complete', async () => [`/payouts/${ids.payout}/complete`, {}]],
+  ['POST /admin/v1/payouts/{id}/reject', async () => [`/payouts/${await payout()}/reject`, { body: { reason: 'no' } }]],
+  ['POST /admin/v1/payouts/{id}/cancel', async () => [`/payouts/${await payout()}/cancel`, {}]],
+  [
+    'POST /admin/v1/payouts/{id}/fail',
+    async () => {
+      const id = await payout();
+      const audit = { operator: 'test' };
+      await fx.services.payouts.approve(id, audit);
+      await fx.services.payouts.markSent(id, { txHash: '0xwalkfail' }, audit);
+      return [`/payouts/${id}/fail`, { body: { reason: 'dropped' } }];
+    },
+  ],
   [
     'POST /admin/v1/webhook-endpoints/{id}/redeliver',
     async () => {

@@ -1,5 +1,5 @@
 import { Decimal, Payout, RefundLink, writeExactJson } from '@hostpay/protocol';
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import { checkPayoutAddress } from '../payouts/address.js';
@@ -14,7 +14,7 @@ export const REFUND_SCOPE = 'payouts:write' as const;
 const { $id: _payoutId, ...PayoutShape } = Payout;
 
 /** What POST …/refunds answers: the payout (with `refundOf`), or without a destination the refund link. */
-export const REFUND_RESULT = Type.Union([PayoutShape, RefundLink]);
+export const REFUND_RESULT: TSchema = Type.Union([PayoutShape, RefundLink]);
 
 /** Refunds that took or may still take money: every payout with this refundOf but those given up. */
 export async function refundedSoFar(db: Db, checkoutId: string): Promise<Decimal> {
