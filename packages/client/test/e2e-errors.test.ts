@@ -218,7 +218,7 @@ const OPERATOR_ONLY: ErrorCode[] = [
   'CHECKOUT_STATE_CONFLICT',
   'NO_PAYABLE_OPTION',
   'CSRF_TOKEN_INVALID',
-  // The refunds' code: reached through client.checkouts.refund below.
+  // Needs a paid checkout (a sandbox server): client.checkouts.refund reaches it in e2e-payouts.test.ts.
   'REFUND_TOO_LARGE',
 ];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
