@@ -232,4 +232,28 @@ describe('payout commands', () => {
     });
     expect(failure(denied, 4)).toMatch(/^hostpay: SCOPE_MISSING: /);
   });
+
+  it('checkout refund pays a settled checkout back to the payer; without a destination, and refund-link, print a link', async () => {
+    const c = json<{ id: string }>(
+      await merchant('checkout', 'create', '20', 'USDT', '--option', 'USDT/TRON', '--json'),
+    );
+    text(await merchant('checkout', 'pay', c.id));
+    // A merchant-given refund address is one of its address book, active (the earlier one was revoked).
+    const d = json<DestinationDoc>(await merchant('payout', 'destination', 'add', 'TRON', TRON_ADDRESS, '--json'));
+    text(await operator('payout', 'destination', 'activate', d.id));
+    const r = text(await merchant('checkout', 'refund', c.id, '3.5', '--destination', TRON_ADDRESS));
+    expect(r).toMatch(new RegExp(`^refund payout po_\\w+: \\w+, 3\\.5 USDT to ${TRON_ADDRESS}\\n$`));
+    const doc = json<PayoutDoc & { refundOf: string }>(
+      await merchant('checkout', 'refund', c.id, '1', '--destination', TRON_ADDRESS, '--json'),
+    );
+    expect([doc.refundOf, doc.amount]).toEqual([c.id, '1']);
+    expect(failure(await merchant('checkout', 'refund', c.id, '50', '--destination', TRON_ADDRESS), 1)).toMatch(
+      /^hostpay: REFUND_TOO_LARGE: /,
+    );
+    const link = lines(text(await merchant('checkout', 'refund', c.id, '2')));
+    expect(link[0]).toMatch(/^refund link for 2 USDT \(hand it to the payer only; works once, until .+\):$/);
+    expect(link[1]?.startsWith(server.url)).toBe(true);
+    const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
+    expect(open[0]).toMatch(/^refund link for what is still refundable USDT /);
+  });
 });

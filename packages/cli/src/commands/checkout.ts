@@ -218,5 +218,51 @@ export function registerCheckout(program: Command, io: Io): void {
     },
   );
 
+  merchantCommand(
+    checkout
+      .command('refund')
+      .description(
+        'refund a checkout that received money: a payout of AMOUNT to the payer (needs payouts:write); without --destination, a refund link for the payer',
+      )
+      .argument('<checkout-id>', 'e.g. chk_...')
+      .argument('<amount>', "in the checkout's asset; at most what it received minus earlier refunds")
+      .option('--destination <address>', "the payer's address on the checkout's chain")
+      .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command refunds once'),
+  ).action(
+    async (id: string, amount: string, opts: MerchantFlags & { destination?: string; idempotencyKey?: string }) => {
+      const r = await withClient(io, opts, (client) =>
+        client.checkouts.refund(
+          id,
+          { amount, destination: opts.destination },
+          { merchantId: opts.merchant, idempotencyKey: opts.idempotencyKey },
+        ),
+      );
+      printResult(io, opts.json, withJsonDecimals(r), () =>
+        'url' in r
+          ? `refund link for ${r.amount ?? 'what is still refundable'} ${r.asset} (hand it to the payer only; works once, until ${r.expiresAt}):\n${r.url}`
+          : `refund payout ${r.id}: ${r.status}, ${r.amount} ${r.asset} to ${r.destination}`,
+      );
+    },
+  );
+
+  merchantCommand(
+    checkout
+      .command('refund-link')
+      .description("a link the payer opens on the payment page to give the refund's address (7 days, once)")
+      .argument('<checkout-id>', 'e.g. chk_...')
+      .option('--amount <amount>', 'what the payer gets back (default: whatever is still refundable then)'),
+  ).action(async (id: string, opts: MerchantFlags & { amount?: string }) => {
+    const link = await withClient(io, opts, (client) =>
+      client.checkouts.refundLink(id, { amount: opts.amount }, { merchantId: opts.merchant }),
+    );
+    printResult(
+      io,
+      opts.json,
+      withJsonDecimals(link),
+      () =>
+        `refund link for ${link.amount ?? 'what is still refundable'} ${link.asset} (hand it to the payer only; works once, until ${link.expiresAt}):\n${link.url}`,
+    );
+  });
+
   registerCheckoutReview(checkout, io);
 }
