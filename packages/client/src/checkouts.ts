@@ -1,10 +1,8 @@
 import { decimalText, type AmountMode, type DecimalInput } from './decimals.js';
 import { idPath as pathOf, limitText, pages, page, write } from './calls.js';
 import type { RequestSpec, Transport } from './transport.js';
+import type { Payout, RefundLink, RefundParams } from './payout-types.js';
 import type {
-  Payout,
-  RefundLink,
-  RefundParams,
   Checkout,
   CheckoutPage,
   CreateCheckoutParams,

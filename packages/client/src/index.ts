@@ -1,6 +1,21 @@
 export { HostpayClient, type HostpayClientOptions } from './client.js';
 export type { Checkouts } from './checkouts.js';
 export type { PayoutDestinations, Payouts } from './payouts.js';
+export type {
+  CreateDestinationParams,
+  CreatePayoutParams,
+  Destination,
+  DestinationPage,
+  DestinationStatus,
+  ListDestinationsParams,
+  ListPayoutsParams,
+  Payout,
+  PayoutPage,
+  PayoutStatus,
+  PayoutTimelineEntry,
+  RefundLink,
+  RefundParams,
+} from './payout-types.js';
 export {
   HostpayError,
   isHostpayError,
@@ -25,19 +40,6 @@ export type {
   CheckoutPage,
   CheckoutStatus,
   CreateCheckoutParams,
-  CreateDestinationParams,
-  CreatePayoutParams,
-  Destination,
-  DestinationPage,
-  DestinationStatus,
-  ListDestinationsParams,
-  ListPayoutsParams,
-  Payout,
-  PayoutPage,
-  PayoutStatus,
-  PayoutTimelineEntry,
-  RefundLink,
-  RefundParams,
   ListCheckoutsParams,
   Payment,
   PaymentOption,

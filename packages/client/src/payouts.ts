@@ -10,9 +10,8 @@ import type {
   ListPayoutsParams,
   Payout,
   PayoutPage,
-  ReadOptions,
-  WriteOptions,
-} from './types.js';
+} from './payout-types.js';
+import type { ReadOptions, WriteOptions } from './types.js';
 import { PAYOUT_PATHS } from './wire.js';
 
 const payoutPath = (template: string, id: string) => idPath(template, id, 'a payout id (po_...)');
