@@ -8,6 +8,7 @@ import {
   type PayoutMove,
   type PayoutStatus,
 } from '../../src/features/payouts/states.js';
+import { payoutView } from '../../src/features/payouts/queries.js';
 import type { Services } from '../../src/services.js';
 import { DIALECTS, tempServices, type Dialect } from '../helpers.js';
 import { balances, ctx, eventsOf, payoutWorld, plain, type PayoutWorld } from './world.js';
@@ -228,6 +229,28 @@ describe.each(DIALECTS)('payout moves on %s', (dialect: Dialect) => {
     expect(await balances(services, w.walletId)).toEqual({ amount: '100', frozen: '20' });
     await services.payouts.cancel(w.merchantId, first.id);
     expect((await request('25')).status).toBe('pending_approval');
+  });
+
+  it("requestPayout for refunds: a payer's address skips the cooling-off, is checked per chain, keeps refundOf", async () => {
+    await services.admin.updateMerchant(w.merchantId, { payoutCoolingOffHours: 48, payoutAutoApproveLimit: '5' }, ctx);
+    const input = {
+      merchantId: w.merchantId,
+      walletId: w.walletId,
+      destination: { source: 'payer' as const, address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8' },
+      refundOf: 'chk_refunded',
+      by: 'system' as const,
+    };
+    const small = plain(payoutView(await services.payouts.request({ ...input, amount: '5' })));
+    expect(small).toMatchObject({ status: 'approved', refundOf: 'chk_refunded', destinationId: null, total: 5 });
+    expect((small.timeline as { by: string }[])[0]!.by).toBe('system');
+    const big = plain(payoutView(await services.payouts.request({ ...input, amount: '6' })));
+    expect(big.status).toBe('pending_approval');
+    expect(
+      await codeOf(
+        services.payouts.request({ ...input, amount: '1', destination: { source: 'payer', address: 'T1234' } }),
+      ),
+    ).toBe('INVALID_ADDRESS');
+    expect(await balances(services, w.walletId)).toEqual({ amount: '100', frozen: '11' });
   });
 
   it('the sender port: approved jobs oldest first; every mark is idempotent', async () => {

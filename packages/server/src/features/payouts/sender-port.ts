@@ -1,5 +1,6 @@
 import { decimalText } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
+import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import { lockPayout, payoutsWithNames } from './queries.js';
@@ -97,7 +98,7 @@ export function payoutSenderPort(store: Store, caches: Caches, now: () => number
     async markConfirmations(id, confirmations) {
       await store.writeTransaction(async (trx) => {
         const row = await lockPayout(trx, id, store.dialect);
-        if (row === undefined) throw new Error(`payout ${id} does not exist`);
+        if (row === undefined) throw new HostpayError('NOT_FOUND', `payout ${id} does not exist`);
         // Only a sent payout counts confirmations; a late report for a finished one changes nothing.
         if (row.status !== 'sent' || row.confirmations === confirmations) return;
         await trx
@@ -118,7 +119,7 @@ export function payoutSenderPort(store: Store, caches: Caches, now: () => number
     async holdWithReason(id, reason) {
       await store.writeTransaction(async (trx) => {
         const row = await lockPayout(trx, id, store.dialect);
-        if (row === undefined) throw new Error(`payout ${id} does not exist`);
+        if (row === undefined) throw new HostpayError('NOT_FOUND', `payout ${id} does not exist`);
         // Only an approved payout waits for its sender; a second hold with the same reason is a no-op.
         if (row.status !== 'approved' || row.reason === reason) return;
         await trx.updateTable('payouts').set({ reason, updated_at: context().at }).where('id', '=', id).execute();

@@ -33,14 +33,16 @@ const STATUS: Record<RefundPage['kind'], number> = {
 
 /**
  * A form post from another site is refused: the token in the URL is the credential, and this
- * keeps a page elsewhere from submitting an address with it. Browsers send Origin (and
- * Sec-Fetch-Site) on every POST; a client that sends neither (curl) holds the link itself.
+ * keeps a page elsewhere from submitting an address with it. Browsers send Sec-Fetch-Site on
+ * every request and it decides; the page's `Referrer-Policy: no-referrer` makes them send
+ * `Origin: null` on its own form, so Origin is judged only without it (older browsers) and only
+ * when it names a site. A client that sends neither (curl) holds the link itself.
  */
 export function crossSite(req: FastifyRequest, publicBaseUrl: string): boolean {
   const site = req.headers['sec-fetch-site'];
-  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return true;
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
   const origin = req.headers.origin;
-  if (origin === undefined) return false;
+  if (origin === undefined || origin === 'null') return false;
   const own = new Set([`${req.protocol}://${req.host}`]);
   try {
     own.add(new URL(publicBaseUrl).origin);

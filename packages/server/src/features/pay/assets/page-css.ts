@@ -50,7 +50,7 @@ footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font
 .refund input{display:block;width:100%;min-height:44px;margin:.5rem 0 .75rem;padding:.5rem .75rem;border:1px solid var(--muted);border-radius:8px;background:var(--card);color:var(--fg);font:1rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .refund input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .refund input[aria-invalid=true]{border:2px solid var(--bad)}
-.field-error{margin:.5rem 0 0;color:var(--bad);font-weight:600}
+.field-error{margin:.5rem 0 0;color:var(--bad);font-weight:600;overflow-wrap:anywhere}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 [hidden]{display:none!important}
 `.trim();
