@@ -19,6 +19,7 @@ import { registerLogin } from './commands/login.js';
 import { registerMasterKey } from './commands/master-key.js';
 import { registerMerchant } from './commands/merchant.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerPayout } from './commands/payout.js';
 import { registerNetwork } from './commands/network.js';
 import { registerRate } from './commands/rate.js';
 import { registerServe } from './commands/serve.js';
@@ -75,6 +76,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerWallets(program, io);
   registerFeesPreview(program, io);
   registerCheckout(program, io);
+  registerPayout(program, io);
   registerTime(program, io);
   registerToken(program, io);
   registerCurl(program, io);

@@ -1,6 +1,7 @@
-import { decimalText, type AmountMode } from './decimals.js';
-import { HostpayError } from './errors.js';
+import { decimalText, type AmountMode, type DecimalInput } from './decimals.js';
+import { idPath as pathOf, limitText, pages, page, write } from './calls.js';
 import type { RequestSpec, Transport } from './transport.js';
+import type { Payout, RefundLink, RefundParams } from './payout-types.js';
 import type {
   Checkout,
   CheckoutPage,
@@ -10,25 +11,9 @@ import type {
   SimulatePaymentParams,
   WriteOptions,
 } from './types.js';
-import { CHECKOUT_PATHS } from './wire.js';
+import { CHECKOUT_PATHS, PAYOUT_PATHS } from './wire.js';
 
-/**
- * A random Idempotency-Key. crypto.randomUUID exists on Node, Deno, Bun and edge runtimes, but
- * browsers offer it only in secure contexts: there 16 random bytes as hex do the same job.
- */
-function newIdempotencyKey(): string {
-  const c = globalThis.crypto;
-  if (typeof c.randomUUID === 'function') return c.randomUUID();
-  return Array.from(c.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** An id put into a path: never empty (that would name another route), always one segment. */
-function idPath(template: string, id: string): string {
-  if (typeof id !== 'string' || id === '') {
-    throw new HostpayError({ status: 0, code: 'INVALID_ARGUMENT', message: 'a checkout id (chk_...) is required' });
-  }
-  return template.replace(':id', encodeURIComponent(id));
-}
+const idPath = (template: string, id: string): string => pathOf(template, id, 'a checkout id (chk_...)');
 
 const isoText = (value: string | Date | undefined): string | undefined =>
   value instanceof Date ? value.toISOString() : value;
@@ -60,29 +45,22 @@ export class Checkouts<M extends AmountMode = 'string'> {
   }
 
   /** One page of checkouts, newest first, filtered; pass `nextCursor` back as `cursor`. */
-  async list(params: ListCheckoutsParams = {}): Promise<CheckoutPage<M>> {
+  list(params: ListCheckoutsParams = {}): Promise<CheckoutPage<M>> {
     const query = {
       merchantId: params.merchantId,
       status: params.status,
       orderId: params.orderId,
       createdFrom: isoText(params.createdFrom),
       createdTo: isoText(params.createdTo),
-      limit: params.limit === undefined ? undefined : String(params.limit),
+      limit: limitText(params.limit),
       cursor: params.cursor,
     };
-    const spec: RequestSpec = { method: 'GET', path: CHECKOUT_PATHS.checkouts, query, auth: 'bearer', envelope: true };
-    const doc = (await this.transport.call(spec, params)) as { result: Checkout<M>[]; nextCursor?: string | null };
-    return { items: doc.result, nextCursor: doc.nextCursor ?? null };
+    return page<Checkout<M>>(this.transport, CHECKOUT_PATHS.checkouts, query, params);
   }
 
   /** Every checkout matching the filters, page after page (`limit` is the page size). */
-  async *listAll(params: Omit<ListCheckoutsParams, 'cursor'> = {}): AsyncGenerator<Checkout<M>, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ ...params, cursor });
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+  listAll(params: Omit<ListCheckoutsParams, 'cursor'> = {}): AsyncGenerator<Checkout<M>, void, undefined> {
+    return pages((p: ListCheckoutsParams) => this.list(p), params);
   }
 
   /** Cancels an open checkout; anything else is CHECKOUT_STATE_CONFLICT (409). */
@@ -99,11 +77,30 @@ export class Checkouts<M extends AmountMode = 'string'> {
     return (await this.write(idPath(CHECKOUT_PATHS.simulatePayment, id), body, options)) as Checkout<M>;
   }
 
+  /**
+   * Refunds a checkout that received money (POST …/hosted-pay/{id}/refunds): a payout with
+   * `refundOf` = the checkout, in its asset and chain, of at most what it received minus earlier
+   * refunds. Without `destination` the server answers with a refund link for the payer instead.
+   */
+  async refund(id: string, params: RefundParams, options: WriteOptions = {}): Promise<Payout<M> | RefundLink<M>> {
+    const body = { ...params, amount: decimalText(params.amount) };
+    return (await this.write(idPath(PAYOUT_PATHS.refunds, id), body, options)) as Payout<M> | RefundLink<M>;
+  }
+
+  /**
+   * A link the payer opens on the hosted page to give the refund's address (valid 7 days, usable
+   * once), for `amount` when given.
+   */
+  async refundLink(
+    id: string,
+    params: { amount?: DecimalInput | undefined } = {},
+    options: WriteOptions = {},
+  ): Promise<RefundLink<M>> {
+    const body = params.amount === undefined ? {} : { amount: decimalText(params.amount) };
+    return (await this.write(idPath(PAYOUT_PATHS.refundLink, id), body, options)) as RefundLink<M>;
+  }
+
   private write(path: string, body: object, options: WriteOptions): Promise<unknown> {
-    const headers = { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() };
-    return this.transport.call(
-      { method: 'POST', path, query: { merchantId: options.merchantId }, body, auth: 'bearer', headers },
-      options,
-    );
+    return write(this.transport, 'POST', path, body, options);
   }
 }

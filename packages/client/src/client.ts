@@ -1,4 +1,5 @@
 import { Checkouts } from './checkouts.js';
+import { PayoutDestinations, Payouts } from './payouts.js';
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
 import { PATHS } from './wire.js';
@@ -70,6 +71,10 @@ export class HostpayClient<M extends AmountMode = 'string'> {
   private readonly transport: Transport;
   /** Hosted checkouts: create, get, list, cancel and (sandbox) simulatePayment. */
   readonly checkouts: Checkouts<M>;
+  /** Payouts: create (request), get, list, cancel and (sandbox) simulate. */
+  readonly payouts: Payouts<M>;
+  /** The payout address book: create, list, revoke. */
+  readonly payoutDestinations: PayoutDestinations;
 
   constructor(options: HostpayClientOptions<M>) {
     this.transport = new Transport({
@@ -87,6 +92,8 @@ export class HostpayClient<M extends AmountMode = 'string'> {
       signatureVersion: version(options.signatureVersion),
     });
     this.checkouts = new Checkouts<M>(this.transport);
+    this.payouts = new Payouts<M>(this.transport);
+    this.payoutDestinations = new PayoutDestinations(this.transport);
   }
 
   /** Server clock minus local clock in ms, as learned from the server (0 until it was needed). */

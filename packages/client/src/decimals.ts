@@ -4,7 +4,7 @@
  * quoted before parsing and come back as their exact text.
  */
 
-/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments). */
+/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments, Payout). */
 export const DECIMAL_FIELDS = [
   'amount',
   'freezeAmount',
@@ -21,6 +21,8 @@ export const DECIMAL_FIELDS = [
   'received',
   'remaining',
   'netAmount',
+  'networkFee',
+  'total',
 ] as const;
 export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 

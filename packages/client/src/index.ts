@@ -1,5 +1,21 @@
 export { HostpayClient, type HostpayClientOptions } from './client.js';
 export type { Checkouts } from './checkouts.js';
+export type { PayoutDestinations, Payouts } from './payouts.js';
+export type {
+  CreateDestinationParams,
+  CreatePayoutParams,
+  Destination,
+  DestinationPage,
+  DestinationStatus,
+  ListDestinationsParams,
+  ListPayoutsParams,
+  Payout,
+  PayoutPage,
+  PayoutStatus,
+  PayoutTimelineEntry,
+  RefundLink,
+  RefundParams,
+} from './payout-types.js';
 export {
   HostpayError,
   isHostpayError,

@@ -8,7 +8,7 @@ import type { CallOptions, TimeResult, TokenResult } from './types.js';
 import { PATHS, versionFor } from './wire.js';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;

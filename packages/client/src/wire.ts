@@ -4,6 +4,7 @@
  * test/wire-types.test.ts holds each one equal to the protocol's schema type, so they cannot drift.
  */
 export * from './wire-checkout.js';
+export * from './wire-payout.js';
 
 /** Stable machine codes the server answers with (protocol ERROR_STATUS). */
 export type ErrorCode =
@@ -47,6 +48,7 @@ export type ErrorCode =
   | 'NO_FEE_SCHEDULE'
   | 'NO_RATE'
   | 'INSUFFICIENT_FUNDS'
+  | 'REFUND_TOO_LARGE'
   | 'NO_PAYABLE_OPTION'
   | 'CHAIN_NOT_CONFIGURED'
   | 'RATE_LIMITED'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '@hostpay/protocol';
+import { ERROR_CODES, ERROR_STATUS, SCOPES, type ErrorCode } from '@hostpay/protocol';
 import type { KeySettings } from '@hostpay/server';
 import { HostpayClient, HostpayError, type HostpayClientOptions } from '../src/index.js';
 import { startRealServer, type RealServer } from './helpers/real-server.js';
@@ -43,6 +43,23 @@ async function keyClient(
   return client({ apiKey: key.apiKey, apiSecret: key.apiSecret, ...extra });
 }
 
+const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+/**
+ * A merchant of its own with a USDT wallet on TRON holding 10, a key with every scope (payouts:write
+ * included), its payout settings as given, and one destination (active when the cooling-off is 0).
+ */
+async function payoutWorld(settings: { payoutCoolingOffHours?: number; payoutDailyLimit?: Record<string, string> }) {
+  const { admin } = server.services;
+  const merchant = await admin.createMerchant('Payout Shop', ctx);
+  const walletId = (await admin.createWallet({ merchantId: merchant.id, asset: 'USDT', chain: 'TRON' }, ctx)).id;
+  await admin.post({ walletId, kind: 'credit', amount: '10' }, ctx);
+  await admin.updateMerchant(merchant.id, settings, ctx);
+  const c = await keyClient({ scopes: [...SCOPES] }, merchant.id);
+  const destinationId = (await c.payoutDestinations.create({ chain: 'TRON', address: TRON_ADDRESS })).id;
+  return { c, walletId, destinationId };
+}
+
 /** A fetch that alters each request before it goes out, to provoke what a correct client never sends. */
 const tamper =
   // biome-ignore lint/suspicious/noConfusingVoidType: a change may return nothing (it edits the headers in place)
@@ -58,6 +75,43 @@ const cases: Case[] = [
   ['INVALID_CURRENCY', () => client().previewFees({ amount: '1', currency: 'U$' })],
   ['INVALID_QUERY', () => client().listWallets({ merchantId: 'not valid!' })],
   ['INVALID_BODY', () => client().issueToken({ expiresIn: 5 })],
+  [
+    'INVALID_ADDRESS',
+    async () =>
+      (await keyClient({ scopes: [...SCOPES] })).payoutDestinations.create({ chain: 'TRON', address: '0xnot-tron' }),
+  ],
+  [
+    'DESTINATION_NOT_ACTIVE',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({}); // the default 24 h cooling-off
+      return c.payouts.create({ walletId, amount: '1', destinationId });
+    },
+  ],
+  [
+    'INSUFFICIENT_FUNDS',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
+      return c.payouts.create({ walletId, amount: '10.000001', destinationId });
+    },
+  ],
+  [
+    'PAYOUT_LIMIT',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({
+        payoutCoolingOffHours: 0,
+        payoutDailyLimit: { USDT: '1' },
+      });
+      return c.payouts.create({ walletId, amount: '2', destinationId });
+    },
+  ],
+  [
+    'PAYOUT_STATE_CONFLICT',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
+      const p = await c.payouts.cancel((await c.payouts.create({ walletId, amount: '1', destinationId })).id);
+      return c.payouts.cancel(p.id);
+    },
+  ],
   [
     'INVALID_HEADER',
     async () => {
@@ -173,18 +227,14 @@ const cases: Case[] = [
 /** Codes only the operator API can produce; the merchant endpoints never answer with them. */
 const OPERATOR_ONLY: ErrorCode[] = [
   'IDEMPOTENCY_CONFLICT',
-  'INSUFFICIENT_FUNDS',
   'KEY_ALREADY_ROTATED',
   'CHAIN_NOT_CONFIGURED',
   'INVALID_URL',
   'CHECKOUT_STATE_CONFLICT',
   'NO_PAYABLE_OPTION',
   'CSRF_TOKEN_INVALID',
-  // The payouts' codes: the client has no payout calls yet (a later helper adds them).
-  'INVALID_ADDRESS',
-  'PAYOUT_STATE_CONFLICT',
-  'PAYOUT_LIMIT',
-  'DESTINATION_NOT_ACTIVE',
+  // Needs a paid checkout (a sandbox server): client.checkouts.refund reaches it in e2e-payouts.test.ts.
+  'REFUND_TOO_LARGE',
 ];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];

@@ -3,7 +3,19 @@ import type {
   CHECKOUT_STATUS_VALUES,
   CHECKOUT_PATHS as ProtocolCheckoutPaths,
   CreateCheckoutBody,
+  CreateDestinationBody,
+  CreatePayoutBody,
+  DESTINATION_STATUS_VALUES,
   ErrorCode,
+  PAYOUT_PATHS as ProtocolPayoutPaths,
+  PAYOUT_STATUS_VALUES,
+  Payout,
+  PayoutDestination,
+  SimulatePayoutBody,
+  REFUND_PATHS as ProtocolRefundPaths,
+  RefundBody,
+  RefundLink,
+  RefundLinkBody,
   FeePreview,
   PATHS as ProtocolPaths,
   SimulatePaymentBody,
@@ -11,11 +23,17 @@ import type {
   TokenResult,
   Wallet,
 } from '@hostpay/protocol';
-import { CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS, ERROR_CODES, PATHS as PROTOCOL_PATHS } from '@hostpay/protocol';
+import {
+  CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS,
+  ERROR_CODES,
+  PATHS as PROTOCOL_PATHS,
+  PAYOUT_PATHS as PROTOCOL_PAYOUT_PATHS,
+  REFUND_PATHS as PROTOCOL_REFUND_PATHS,
+} from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Wire from '../src/wire.js';
-import { CHECKOUT_PATHS, PATHS } from '../src/wire.js';
+import { CHECKOUT_PATHS, PATHS, PAYOUT_PATHS } from '../src/wire.js';
 
 // The client's published types stand alone (no import of @hostpay/protocol in its .d.ts files);
 // these checks fail the type-check the moment either side changes without the other.
@@ -35,11 +53,26 @@ describe("the client's wire types equal the protocol's", () => {
     expectTypeOf<Wire.WireCreateCheckoutBody>().toEqualTypeOf<CreateCheckoutBody>();
     expectTypeOf<Wire.WireSimulatePaymentBody>().toEqualTypeOf<Static<typeof SimulatePaymentBody>>();
     expectTypeOf<typeof CHECKOUT_PATHS>().toEqualTypeOf<typeof ProtocolCheckoutPaths>();
+    expectTypeOf<Wire.WirePayout>().toEqualTypeOf<Payout>();
+    expectTypeOf<Wire.WirePayoutTimelineEntry>().toEqualTypeOf<Payout['timeline'][number]>();
+    expectTypeOf<Wire.WirePayoutStatus>().toEqualTypeOf<(typeof PAYOUT_STATUS_VALUES)[number]>();
+    expectTypeOf<Wire.WireDestination>().toEqualTypeOf<PayoutDestination>();
+    expectTypeOf<Wire.WireDestinationStatus>().toEqualTypeOf<(typeof DESTINATION_STATUS_VALUES)[number]>();
+    expectTypeOf<Wire.WireCreatePayoutBody>().toEqualTypeOf<CreatePayoutBody>();
+    expectTypeOf<Wire.WireCreateDestinationBody>().toEqualTypeOf<CreateDestinationBody>();
+    expectTypeOf<Wire.WireSimulatePayoutBody>().toEqualTypeOf<Static<typeof SimulatePayoutBody>>();
+    expectTypeOf<Wire.WireRefundBody>().toEqualTypeOf<RefundBody>();
+    expectTypeOf<Wire.WireRefundLinkBody>().toEqualTypeOf<RefundLinkBody>();
+    expectTypeOf<Wire.WireRefundLink>().toEqualTypeOf<RefundLink>();
+    // The client keeps the payout and refund paths in one table; the protocol in two.
+    type Both = typeof ProtocolPayoutPaths & typeof ProtocolRefundPaths;
+    expectTypeOf<typeof PAYOUT_PATHS>().toEqualTypeOf<{ readonly [K in keyof Both]: Both[K] }>();
   });
 
   it('values', () => {
     expect(PATHS).toEqual(PROTOCOL_PATHS);
     expect(CHECKOUT_PATHS).toEqual(PROTOCOL_CHECKOUT_PATHS);
+    expect(PAYOUT_PATHS).toEqual({ ...PROTOCOL_PAYOUT_PATHS, ...PROTOCOL_REFUND_PATHS });
     expect(ERROR_CODES.length).toBeGreaterThan(0);
   });
 });

@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   NO_FEE_SCHEDULE: 422,
   NO_RATE: 422,
   INSUFFICIENT_FUNDS: 422,
+  /** A refund larger than what the checkout received minus its earlier refunds (or nothing is left). */
+  REFUND_TOO_LARGE: 422,
   /** No payment option of the checkout can be offered (no wallet, rate, address key or fee room). */
   NO_PAYABLE_OPTION: 422,
   /** The chain has no extended public key to derive deposit addresses from. */

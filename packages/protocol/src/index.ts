@@ -7,3 +7,4 @@ export * from './checkout.js';
 export * from './checkout-status.js';
 export * from './webhooks.js';
 export * from './payouts.js';
+export * from './refunds.js';

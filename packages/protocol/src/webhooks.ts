@@ -60,6 +60,7 @@ export const EVENT_TYPE_VALUES = [
   'payout_destination.added',
   'payout_destination.activated',
   'payout_destination.revoked',
+  'refund.requested',
 ] as const;
 
 const Time = (description: string) => Type.String({ format: 'date-time', description });
@@ -206,6 +207,11 @@ export const EVENT_OBJECTS: Record<EventType, { object: TSchema; name: string; w
     object: PayoutDestination,
     name: 'PayoutDestination',
     when: 'a payout destination was revoked',
+  },
+  'refund.requested': {
+    object: Payout,
+    name: 'Payout',
+    when: "a refund of a checkout was requested (the payout, with refundOf; the checkout's timeline has its entry)",
   },
 };
 

@@ -10,6 +10,8 @@ import { Fees } from './pages/fees.js';
 import { Keys } from './pages/keys.js';
 import { MerchantDetail, Merchants } from './pages/merchants.js';
 import { Overview } from './pages/overview.js';
+import { PayoutApprovals } from './pages/payout-approvals.js';
+import { PayoutDetail, PayoutList } from './pages/payouts.js';
 import { PostingList } from './pages/postings.js';
 import { Queues } from './pages/queues.js';
 import { RateSources } from './pages/rate-sources.js';
@@ -32,6 +34,7 @@ interface Session {
 const NAV: [path: string, label: string][] = [
   ['/overview', 'Overview'],
   ['/queues', 'Work queues'],
+  ['/payout-approvals', 'Payout approvals'],
   ['/merchants', 'Merchants'],
   ['/keys', 'API keys'],
   ['/fees', 'Fees & rates'],
@@ -40,6 +43,7 @@ const NAV: [path: string, label: string][] = [
   ['/webhooks', 'Webhooks'],
   ['/checkouts', 'Checkouts'],
   ['/payments', 'Payments'],
+  ['/payouts', 'Payouts'],
   ['/postings', 'Postings'],
   ['/audit', 'Audit log'],
 ];
@@ -67,6 +71,10 @@ function Screen({ path }: { path: string }) {
       return id ? <CheckoutDetail id={decodeURIComponent(id)} /> : <CheckoutList />;
     case 'payments':
       return <PaymentList />;
+    case 'payout-approvals':
+      return <PayoutApprovals />;
+    case 'payouts':
+      return id ? <PayoutDetail id={decodeURIComponent(id)} /> : <PayoutList />;
     case 'postings':
       return <PostingList />;
     case 'audit':

@@ -60,3 +60,9 @@ export type Chain = AsRead<ItemOf<Answer<AdminServices['listChains']>>>;
 export type WebhookEndpoint = AsRead<ItemOf<Answer<AdminServices['listWebhookEndpoints']>>>;
 export type WebhookAttempt = AsRead<ItemOf<Answer<AdminServices['webhookAttempts']>>>;
 export type Stats = AsRead<Answer<AdminServices['stats']>>;
+
+/** A payout as operators see it: the merchant's object plus its merchant id. */
+export type Payout = AsRead<Answer<AdminServices['payouts']['getAny']>>;
+export type PayoutTimelineEntry = Payout['timeline'][number];
+/** A payout destination of any merchant's address book, with its merchant id. */
+export type PayoutDestination = AsRead<ItemOf<Answer<AdminServices['payouts']['listAllDestinations']>>>;

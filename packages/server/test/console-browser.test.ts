@@ -225,6 +225,81 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await resolutions.getByText('checkout.settle').waitFor({ timeout: 5_000 });
   });
 
+  it('approves a payout after a preview naming merchant, amounts, destination and its age; rejects one with a reason', async () => {
+    const ctx = { operator: 'setup' };
+    const { admin, payouts } = fx.services;
+    const merchant = await admin.createMerchant('Payout Shop', ctx);
+    const wallet = await admin.createWallet({ merchantId: merchant.id, asset: 'USDT', chain: 'TRON' }, ctx);
+    await admin.post({ walletId: wallet.id, kind: 'credit', amount: '5000' }, ctx);
+    await payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.5' }, ctx);
+    await admin.updateMerchant(merchant.id, { payoutCoolingOffHours: 0 }, ctx);
+    const address = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    const dst = await payouts.addDestination(merchant.id, { chain: 'TRON', address, label: 'treasury' });
+    const a = await payouts.create(merchant.id, { walletId: wallet.id, amount: '1234.5', destinationId: dst.id });
+    const b = await payouts.create(merchant.id, { walletId: wallet.id, amount: '10', destinationId: dst.id });
+
+    await go('/payout-approvals', '[data-testid=approval-queue]');
+    await noSeriousViolations('payout approvals');
+    const item = page.locator(`[data-payout="${a.id}"]`);
+    await item.getByRole('button', { name: 'Approve…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('preview-merchant').textContent()).toBe(`Payout Shop (${merchant.id})`);
+    expect(await dialog.getByTestId('preview-amount').textContent()).toBe('1,234.5 USDT on TRON (TRC20)');
+    expect(await dialog.getByTestId('preview-fee').textContent()).toBe('1.5 USDT');
+    expect(await dialog.getByTestId('preview-total').textContent()).toBe('1,236 USDT');
+    expect(await dialog.getByTestId('preview-destination').textContent()).toBe(`${address} (treasury)`);
+    expect(await dialog.getByTestId('preview-destination-age').textContent()).toMatch(
+      /^for \d+ minutes? \(added .+, active\)$/,
+    );
+    // A destination added less than a day ago is what a stolen key would add: said first.
+    expect(await dialog.locator('.warning').first().textContent()).toMatch(
+      /added to the address book \d+ minutes? ago/,
+    );
+    await noSeriousViolations('payout approval confirmation');
+    await shot('payout-approve-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(`/payouts/${a.id}`)).status).toBe('pending_approval');
+    // Keyboard: the dialog takes focus, Escape closes it, nothing is sent.
+    await item.getByRole('button', { name: 'Approve…' }).click();
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(`/payouts/${a.id}`)).status).toBe('pending_approval');
+    await item.getByRole('button', { name: 'Approve…' }).click();
+    await dialog.getByRole('button', { name: 'Approve: send 1234.5 USDT' }).click();
+    await item.waitFor({ state: 'detached' });
+    expect((await api(`/payouts/${a.id}`)).status).toBe('approved');
+    const audit = (await api(`/audit?objectId=${a.id}`)).items;
+    expect(audit.map((e: any) => [e.action, e.operator])).toEqual([['payout.approve', 'alice']]);
+
+    const other = page.locator(`[data-payout="${b.id}"]`);
+    await other.getByLabel(`Reason to reject ${b.id}`).fill('unknown address');
+    await other.getByRole('button', { name: 'Reject…' }).click();
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('“unknown address”');
+    await dialog.getByRole('button', { name: 'Reject: send nothing' }).click();
+    await page.getByTestId('approvals-empty').waitFor();
+    expect(await api(`/payouts/${b.id}`)).toMatchObject({ status: 'rejected', reason: 'unknown address' });
+
+    // The list filters by status; the detail shows the timeline, who moved it and the audit trail.
+    await go('/payouts', 'form');
+    await page.getByLabel('Status').selectOption('rejected');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: b.id }).waitFor();
+    expect(await page.getByRole('link', { name: a.id }).count()).toBe(0);
+    await noSeriousViolations('/payouts');
+    await go(`/payouts/${a.id}`, '[data-testid=payout-timeline]');
+    expect(await page.getByTestId('payout-timeline').locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/: pending_approval {2}by merchant$/),
+      expect.stringMatching(/: approved {2}by operator$/),
+    ]);
+    await page.getByText('payout.approve').waitFor();
+    await noSeriousViolations('payout detail');
+  });
+
   it('creates a key (the secret shown once, and it works), then revokes it', async () => {
     await go('/keys', 'form[aria-label="Create an API key"]');
     await noSeriousViolations('keys');

@@ -285,6 +285,40 @@ describe('admin routes', () => {
   });
 });
 
+describe('refund routes', () => {
+  it('a refund link, a refund without destination (a link), and their refusals', async () => {
+    const C = '/api/v1/cp/psp/hosted-pay';
+    // Refunds move money out: payouts:write, which a key gets only when asked for by name.
+    const refunder = await fx.createKey(fx.demo.merchantId, { scopes: [...SCOPES] });
+    const m = (url: string, body?: unknown) => checkoutCall(fx, refunder, 'POST', url, body);
+    const paid = verify(
+      'POST',
+      C,
+      await m(C, { amount: 10, currency: 'USDT', paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] }),
+      201,
+    );
+    await m(`${C}/${paid.id}/simulate-payment`, { asset: 'USDT', chain: 'TRON' });
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/${paid.id}/refund-link`, { amount: '4' }), 201);
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/${paid.id}/refund-link`, { amount: '11' }), 422);
+    verify('POST', `${C}/{id}/refund-link`, await m(`${C}/chk_nobody/refund-link`, {}), 404);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: 2 }), 201);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, { amount: '10.5' }), 422);
+    verify('POST', `${C}/{id}/refunds`, await m(`${C}/${paid.id}/refunds`, {}), 400);
+    verify(
+      'POST',
+      `${C}/{id}/refunds`,
+      await m(`${C}/${paid.id}/refunds`, { amount: 1, destination: '0x52908400098527886E0F7030069857D2E4169EE7' }),
+      400,
+    );
+    verify(
+      'POST',
+      `${C}/{id}/refunds`,
+      await checkoutCall(fx, fx.demo, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
+      403,
+    );
+  });
+});
+
 describe('checkout routes (merchant and operator)', () => {
   it('create, list, get, cancel, simulate; transfers, review', async () => {
     const C = '/api/v1/cp/psp/hosted-pay';

@@ -66,7 +66,8 @@ if (event.type === 'wallet.balance_changed') {
   event.type === 'payout.canceled' ||
   event.type === 'payout.sent' ||
   event.type === 'payout.completed' ||
-  event.type === 'payout.failed'
+  event.type === 'payout.failed' ||
+  event.type === 'refund.requested'
 ) {
   const payout: components['schemas']['Payout'] = event.data.object;
   console.log(payout.total, payout.refundOf);

@@ -71,7 +71,7 @@ describe('the webhooks section', () => {
       };
       const expected = type.startsWith('checkout.')
         ? 'Checkout'
-        : type.startsWith('payout.')
+        : type.startsWith('payout.') || type === 'refund.requested'
           ? 'Payout'
           : type.startsWith('payout_destination.')
             ? 'PayoutDestination'

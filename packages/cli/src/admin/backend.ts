@@ -1,6 +1,10 @@
 import type { FeePreview } from '@hostpay/client';
 import type { CatalogBackend } from './catalog-backend.js';
 import type {
+  AdminPayout,
+  Destination,
+  PayoutExport,
+  PayoutFilter,
   AdminWallet,
   Checkout,
   CheckoutFilter,
@@ -54,16 +58,8 @@ export interface AdminBackend {
     rename(id: string, name: string, w?: Write): Promise<Merchant>;
     suspend(id: string, w?: Write): Promise<Merchant>;
     resume(id: string, w?: Write): Promise<Merchant>;
-    /** Name, underpayment tolerance (percent, decimal text 0..5) and/or rate spread (0..10; null: the default). */
-    update(
-      id: string,
-      change: {
-        name?: string | undefined;
-        underpaymentTolerancePercent?: string | undefined;
-        rateSpreadPercent?: string | null | undefined;
-      },
-      w?: Write,
-    ): Promise<Merchant>;
+    /** Name, underpayment tolerance (percent, decimal text 0..5), rate spread (0..10; null: the default), payout settings. */
+    update(id: string, change: MerchantChange, w?: Write): Promise<Merchant>;
   };
   /** The default rate spread, for merchants without their own. */
   readonly rateSpread: {
@@ -86,6 +82,22 @@ export interface AdminBackend {
     /** Only in needs_review: credits what was received minus the fee for it. */
     settle(id: string, pick: { asset?: string | undefined; chain?: string | undefined }, w?: Write): Promise<Checkout>;
     reject(id: string, w?: Write): Promise<Checkout>;
+  };
+  readonly payouts: {
+    /** Every merchant's payouts, filtered (status, merchant, chain). */
+    list(q: PayoutFilter & PageRequest): Promise<Page<AdminPayout>>;
+    get(id: string): Promise<AdminPayout>;
+    approve(id: string, w?: Write): Promise<AdminPayout>;
+    reject(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    cancel(id: string, w?: Write): Promise<AdminPayout>;
+    /** The operator paid it (manual sender): the transaction that did. */
+    sent(id: string, txHash: string, w?: Write): Promise<AdminPayout>;
+    complete(id: string, w?: Write): Promise<AdminPayout>;
+    fail(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    /** The manual sender's queue: approved payouts, oldest first (CSV text too with format csv). */
+    export(q: { format: 'json' | 'csv'; chain?: string | undefined }): Promise<PayoutExport>;
+    /** Ends a destination's cooling-off now. */
+    activateDestination(id: string, w?: Write): Promise<Destination>;
   };
   readonly keys: {
     create(merchantId: string, settings: KeySettings, w?: Write): Promise<CreatedApiKey>;
@@ -166,6 +178,17 @@ export interface AdminBackend {
   };
   /** Closes the store (local); nothing to do for the remote backend. */
   close(): Promise<void>;
+}
+
+/** What `merchant update` changes; payout limits are decimal text, the daily limit per asset. */
+export interface MerchantChange {
+  name?: string | undefined;
+  underpaymentTolerancePercent?: string | undefined;
+  /** null: the operators' default spread applies again. */
+  rateSpreadPercent?: string | null | undefined;
+  payoutCoolingOffHours?: number | undefined;
+  payoutAutoApproveLimit?: string | undefined;
+  payoutDailyLimit?: Record<string, string> | undefined;
 }
 
 /** Options of a change (defined beside the HTTP calls that send them). */

@@ -17,6 +17,7 @@ const INTEGER_FIELDS = new Set([
   'nextIndex',
   'index',
   'confirmations',
+  'payoutCoolingOffHours',
 ]);
 /** Decimal fields of admin objects: the merchant API's, plus a posting's balances after it and a merchant's tolerance. */
 const DECIMALS = new Set<string>([
@@ -24,7 +25,10 @@ const DECIMALS = new Set<string>([
   'amountAfter',
   'freezeAmountAfter',
   'underpaymentTolerancePercent',
+  'payoutAutoApproveLimit',
 ]);
+/** Objects whose every value is a decimal (keyed by asset): a merchant's rolling 24 h payout limits. */
+const DECIMAL_MAPS = new Set(['payoutDailyLimit']);
 /** Audit snapshots hold any JSON: left as they are, never reinterpreted by field name. */
 const OPAQUE_FIELDS = new Set(['before', 'after']);
 const NUMBER_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
@@ -45,6 +49,11 @@ export function fromWire(value: unknown, key = ''): unknown {
 /** The value for `--json`: decimal fields become JSON number literals again. */
 export function toJsonOutput(value: unknown, key = ''): unknown {
   if (typeof value === 'string' && DECIMALS.has(key) && NUMBER_LITERAL.test(value)) return jsonDecimal(value);
+  if (DECIMAL_MAPS.has(key) && isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, typeof v === 'string' && NUMBER_LITERAL.test(v) ? jsonDecimal(v) : v]),
+    );
+  }
   if (Array.isArray(value)) return value.map((item) => toJsonOutput(item));
   if (isPlainObject(value)) {
     return Object.fromEntries(

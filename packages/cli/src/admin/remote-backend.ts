@@ -42,6 +42,22 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       settle: (id, pick, w) => call('POST', `/checkouts/${seg(id)}/settle`, { body: defined(pick), write: w ?? {} }),
       reject: (id, w) => call('POST', `/checkouts/${seg(id)}/reject`, { body: {}, write: w ?? {} }),
     },
+    payouts: {
+      list: (q) =>
+        call('GET', '/payouts', {
+          query: { limit: q.limit, cursor: q.cursor, status: q.status, merchantId: q.merchantId, chain: q.chain },
+        }),
+      get: (id) => call('GET', `/payouts/${seg(id)}`),
+      approve: (id, w) => call('POST', `/payouts/${seg(id)}/approve`, { body: {}, write: w ?? {} }),
+      reject: (id, reason, w) => call('POST', `/payouts/${seg(id)}/reject`, { body: { reason }, write: w ?? {} }),
+      cancel: (id, w) => call('POST', `/payouts/${seg(id)}/cancel`, { body: {}, write: w ?? {} }),
+      sent: (id, txHash, w) => call('POST', `/payouts/${seg(id)}/sent`, { body: { txHash }, write: w ?? {} }),
+      complete: (id, w) => call('POST', `/payouts/${seg(id)}/complete`, { body: {}, write: w ?? {} }),
+      fail: (id, reason, w) => call('POST', `/payouts/${seg(id)}/fail`, { body: { reason }, write: w ?? {} }),
+      export: (q) => call('GET', '/payouts/export', { query: { format: q.format, chain: q.chain } }),
+      activateDestination: (id, w) =>
+        call('POST', `/payout-destinations/${seg(id)}/activate`, { body: {}, write: w ?? {} }),
+    },
     keys: {
       create: (merchantId, settings, w) =>
         call('POST', `/merchants/${seg(merchantId)}/keys`, { body: keyBody(settings), write: w ?? {} }),

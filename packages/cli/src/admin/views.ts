@@ -1,4 +1,4 @@
-import type { Checkout, Wallet } from '@hostpay/client';
+import type { Checkout, Destination, Payout, Wallet } from '@hostpay/client';
 import type { DecimalsAsStrings } from '@hostpay/protocol';
 import type {
   TransferView,
@@ -85,4 +85,35 @@ export interface CheckoutFilter {
   orderId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
+}
+
+/** A payout as operators see it: the merchant's view (decimals as exact strings) and its merchant. */
+export type AdminPayout = Payout & { merchantId: string };
+
+/** The manual sender's queue (GET /admin/v1/payouts/export): approved payouts as rows, and as CSV text when asked. */
+export interface PayoutExport {
+  format: 'json' | 'csv';
+  count: number;
+  items: {
+    id: string;
+    merchantId: string;
+    chain: string;
+    network: string;
+    asset: string;
+    contract: string | null;
+    amount: string;
+    networkFee: string;
+    destination: string;
+    reference: string | null;
+    refundOf: string | null;
+    createdAt: string;
+  }[];
+  csv: string | null;
+}
+export type { Destination };
+
+export interface PayoutFilter {
+  status?: string | undefined;
+  merchantId?: string | undefined;
+  chain?: string | undefined;
 }

@@ -2,18 +2,13 @@ import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Checkout, CheckoutStatus, CreateCheckoutParams } from '@hostpay/client';
 import { CHECKOUT_COLUMNS, checkoutRow, describeCheckout } from '../checkout-view.js';
-import { CLIENT_TOKEN_HELP, resolveCredentials, withCredentialOptions, type CredentialFlags } from '../credentials.js';
-import { callServer, merchantClient, withJsonDecimals } from '../merchant-api.js';
+import { withJsonDecimals } from '../merchant-api.js';
+import { merchantCommand, withClient, type MerchantFlags } from '../merchant-command.js';
 import { openUrl } from '../open-url.js';
-import { integerIn, withJsonOption } from '../options.js';
+import { integerIn } from '../options.js';
 import { listDocument, moreLine, notice, printResult, UsageError, type Io } from '../output.js';
 import { renderTable } from '../table.js';
 import { registerCheckoutReview } from './checkout-review.js';
-
-interface MerchantFlags extends CredentialFlags {
-  merchant?: string;
-  json?: boolean;
-}
 
 interface CreateFlags extends MerchantFlags {
   orderId?: string;
@@ -43,25 +38,6 @@ function collectMetadata(text: string, previous: Record<string, string> = {}) {
   const key = text.slice(0, eq);
   if (Object.hasOwn(previous, key)) throw new InvalidArgumentError(`key ${JSON.stringify(key)} given twice`);
   return { ...previous, [key]: text.slice(eq + 1) };
-}
-
-/** A merchant command's options: credentials, --merchant, --json. */
-function merchantCommand(cmd: Command): Command {
-  cmd.option(
-    '--merchant <id>',
-    "act for this sub-merchant (platform keys an operator granted it; default: the key's merchant)",
-  );
-  return withJsonOption(withCredentialOptions(cmd, { tokenHelp: CLIENT_TOKEN_HELP }));
-}
-
-/** Runs a call with the merchant's client, then prints the checkout (or the --json document). */
-async function withClient<T>(
-  io: Io,
-  opts: MerchantFlags,
-  call: (client: ReturnType<typeof merchantClient>) => Promise<T>,
-): Promise<T> {
-  const creds = resolveCredentials(opts, io.env);
-  return callServer(creds, () => call(merchantClient(creds)));
 }
 
 export function registerCheckout(program: Command, io: Io): void {
@@ -241,6 +217,52 @@ export function registerCheckout(program: Command, io: Io): void {
       });
     },
   );
+
+  merchantCommand(
+    checkout
+      .command('refund')
+      .description(
+        'refund a checkout that received money: a payout of AMOUNT to the payer (needs payouts:write); without --destination, a refund link for the payer',
+      )
+      .argument('<checkout-id>', 'e.g. chk_...')
+      .argument('<amount>', "in the checkout's asset; at most what it received minus earlier refunds")
+      .option('--destination <address>', "the payer's address on the checkout's chain")
+      .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command refunds once'),
+  ).action(
+    async (id: string, amount: string, opts: MerchantFlags & { destination?: string; idempotencyKey?: string }) => {
+      const r = await withClient(io, opts, (client) =>
+        client.checkouts.refund(
+          id,
+          { amount, destination: opts.destination },
+          { merchantId: opts.merchant, idempotencyKey: opts.idempotencyKey },
+        ),
+      );
+      printResult(io, opts.json, withJsonDecimals(r), () =>
+        'url' in r
+          ? `refund link for ${r.amount ?? 'what is still refundable'} ${r.asset} (hand it to the payer only; works once, until ${r.expiresAt}):\n${r.url}`
+          : `refund payout ${r.id}: ${r.status}, ${r.amount} ${r.asset} to ${r.destination}`,
+      );
+    },
+  );
+
+  merchantCommand(
+    checkout
+      .command('refund-link')
+      .description("a link the payer opens on the payment page to give the refund's address (7 days, once)")
+      .argument('<checkout-id>', 'e.g. chk_...')
+      .option('--amount <amount>', 'what the payer gets back (default: whatever is still refundable then)'),
+  ).action(async (id: string, opts: MerchantFlags & { amount?: string }) => {
+    const link = await withClient(io, opts, (client) =>
+      client.checkouts.refundLink(id, { amount: opts.amount }, { merchantId: opts.merchant }),
+    );
+    printResult(
+      io,
+      opts.json,
+      withJsonDecimals(link),
+      () =>
+        `refund link for ${link.amount ?? 'what is still refundable'} ${link.asset} (hand it to the payer only; works once, until ${link.expiresAt}):\n${link.url}`,
+    );
+  });
 
   registerCheckoutReview(checkout, io);
 }

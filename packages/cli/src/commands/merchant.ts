@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { Merchant, MerchantStatus } from '../admin/backend.js';
+import { InvalidArgumentError } from 'commander';
+import type { Merchant, MerchantChange, MerchantStatus } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
 import {
   pageRequest,
@@ -11,12 +12,14 @@ import {
   type WriteOptions,
 } from '../admin/options.js';
 import { printAdmin, printPage } from '../admin/print.js';
+import { integerIn } from '../options.js';
 import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
 
 export function registerMerchant(program: Command, io: Io): void {
   const merchant = program.command('merchant').description('manage merchants');
-  const show = (opts: AdminOptions, m: Merchant, line: string) => printAdmin(io, opts.json, m, () => line);
+  const show = (opts: AdminOptions, m: Merchant, line: string | (() => string)) =>
+    printAdmin(io, opts.json, m, typeof line === 'string' ? () => line : line);
 
   withWriteOptions(merchant.command('create').description('create a merchant'))
     .requiredOption('--name <name>', 'display name, 1 to 200 characters')
@@ -44,19 +47,7 @@ export function registerMerchant(program: Command, io: Io): void {
     .argument('<merchant-id>', 'e.g. mer_...')
     .action(async (id: string, opts: AdminOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.get(id));
-      show(
-        opts,
-        m,
-        renderPairs([
-          ['id', m.id],
-          ['name', m.name],
-          ['status', m.status],
-          ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`],
-          ['rate spread', m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`],
-          ['created', m.createdAt],
-          ['updated', m.updatedAt],
-        ]),
-      );
+      show(opts, m, merchantPairs(m));
     });
 
   withWriteOptions(merchant.command('rename').description("change a merchant's display name"))
@@ -68,7 +59,11 @@ export function registerMerchant(program: Command, io: Io): void {
     });
 
   withWriteOptions(
-    merchant.command('update').description("change a merchant's settings: name, underpayment tolerance, rate spread"),
+    merchant
+      .command('update')
+      .description(
+        "change a merchant's settings: name, underpayment tolerance, rate spread, payout cooling-off and limits",
+      ),
   )
     .argument('<merchant-id>', 'e.g. mer_...')
     .option('--name <name>', 'new display name, 1 to 200 characters')
@@ -80,29 +75,42 @@ export function registerMerchant(program: Command, io: Io): void {
       '--rate-spread <percent>',
       "markup on the payer's rate of converted checkout options (percent, 0 to 10, e.g. 1.5), or `default` for the operators' default (hostpay rate spread show); applies to checkouts created afterwards",
     )
-    .action(
-      async (
-        id: string,
-        opts: WriteOptions & { name?: string; underpaymentTolerance?: string; rateSpread?: string },
-      ) => {
-        if (opts.name === undefined && opts.underpaymentTolerance === undefined && opts.rateSpread === undefined)
-          throw new UsageError('merchant update needs at least one of --name, --underpayment-tolerance, --rate-spread');
-        const spread = opts.rateSpread === 'default' ? null : opts.rateSpread;
-        const m = await withBackend(io, opts, (b) =>
-          b.merchants.update(
-            id,
-            { name: opts.name, underpaymentTolerancePercent: opts.underpaymentTolerance, rateSpreadPercent: spread },
-            opts,
-          ),
+    .option(
+      '--payout-cooling-off-hours <hours>',
+      'hours a new payout destination cools off before payouts can use it, 0 to 168 (default 24)',
+      integerIn(0, 168),
+    )
+    .option(
+      '--payout-auto-approve-limit <amount>',
+      'a payout whose total is at most this (in its asset) is approved without an operator (default 0: every payout waits)',
+    )
+    .option(
+      '--payout-daily-limit <asset=amount>',
+      'the most that may leave in payouts per rolling 24 h for this asset, e.g. USDT=1000; repeat for more (replaces the list)',
+      collectLimit,
+    )
+    .action(async (id: string, opts: UpdateOptions) => {
+      const change: MerchantChange = {
+        name: opts.name,
+        underpaymentTolerancePercent: opts.underpaymentTolerance,
+        rateSpreadPercent: opts.rateSpread === 'default' ? null : opts.rateSpread,
+        payoutCoolingOffHours: opts.payoutCoolingOffHours,
+        payoutAutoApproveLimit: opts.payoutAutoApproveLimit,
+        payoutDailyLimit: opts.payoutDailyLimit,
+      };
+      if (Object.values(change).every((v) => v === undefined))
+        throw new UsageError(
+          'merchant update needs at least one of --name, --underpayment-tolerance, --rate-spread, --payout-cooling-off-hours, --payout-auto-approve-limit, --payout-daily-limit',
         );
-        const ownSpread = m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`;
-        show(
-          opts,
-          m,
-          `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %, rate spread ${ownSpread}`,
-        );
-      },
-    );
+      const m = await withBackend(io, opts, (b) => b.merchants.update(id, change, opts));
+      const payoutChanged =
+        change.payoutCoolingOffHours !== undefined ||
+        change.payoutAutoApproveLimit !== undefined ||
+        change.payoutDailyLimit !== undefined;
+      const ownSpread = m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`;
+      const line = `updated merchant ${m.id} (${m.name}): underpayment tolerance ${m.underpaymentTolerancePercent} %, rate spread ${ownSpread}`;
+      show(opts, m, () => (payoutChanged ? `${line}\n\n${merchantPairs(m)}` : line));
+    });
 
   withWriteOptions(
     merchant
@@ -125,4 +133,51 @@ export function registerMerchant(program: Command, io: Io): void {
       const m = await withBackend(io, opts, (b) => b.merchants.resume(id, opts));
       show(opts, m, `resumed merchant ${m.id} (${m.name}): status ${m.status}`);
     });
+}
+
+interface UpdateOptions extends WriteOptions {
+  name?: string;
+  underpaymentTolerance?: string;
+  rateSpread?: string;
+  payoutCoolingOffHours?: number;
+  payoutAutoApproveLimit?: string;
+  payoutDailyLimit?: Record<string, string>;
+}
+
+/** `--payout-daily-limit USDT=1000`, repeatable; an asset given twice is a mistake, not an overwrite. */
+function collectLimit(text: string, previous: Record<string, string> = {}): Record<string, string> {
+  const m = /^([A-Za-z0-9]{1,12})=(.+)$/.exec(text.trim());
+  if (!m) throw new InvalidArgumentError('must be ASSET=AMOUNT, e.g. USDT=1000');
+  const asset = (m[1] as string).toUpperCase();
+  if (Object.hasOwn(previous, asset)) throw new InvalidArgumentError(`asset ${asset} given twice`);
+  return { ...previous, [asset]: m[2] as string };
+}
+
+/** A merchant's settings as label/value lines (payout settings when the server has them). */
+function merchantPairs(m: Merchant): string {
+  const payout = m as Merchant & {
+    payoutCoolingOffHours?: number;
+    payoutAutoApproveLimit?: string;
+    payoutDailyLimit?: Record<string, string>;
+  };
+  const pairs: [string, string][] = [
+    ['id', m.id],
+    ['name', m.name],
+    ['status', m.status],
+    ['underpayment tolerance', `${m.underpaymentTolerancePercent} %`],
+    ['rate spread', m.rateSpreadPercent === null ? 'the default' : `${m.rateSpreadPercent} %`],
+  ];
+  if (payout.payoutCoolingOffHours !== undefined)
+    pairs.push(['payout cooling-off', `${payout.payoutCoolingOffHours} h`]);
+  if (payout.payoutAutoApproveLimit !== undefined)
+    pairs.push(['payout auto-approve up to', payout.payoutAutoApproveLimit]);
+  if (payout.payoutDailyLimit !== undefined) {
+    const limits = Object.entries(payout.payoutDailyLimit);
+    pairs.push([
+      'payout daily limit',
+      limits.length === 0 ? 'none' : limits.map(([asset, amount]) => `${amount} ${asset}`).join(', '),
+    ]);
+  }
+  pairs.push(['created', m.createdAt], ['updated', m.updatedAt]);
+  return renderPairs(pairs);
 }

@@ -13,6 +13,7 @@ import { merchantsFeature } from './merchants/feature.js';
 import { payFeature } from './pay/feature.js';
 import { ratesFeature } from './rates/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
+import { refundsFeature } from './refunds/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -37,6 +38,7 @@ const FEATURES = [
   checkoutsFeature,
   payFeature,
   payoutsFeature,
+  refundsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,

@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-rate-freshness.js';
 import * as m013 from './migrations/013-rate-sources.js';
 import * as m014 from './migrations/014-payouts.js';
 import * as m016 from './migrations/016-rate-spread.js';
+import * as m017 from './migrations/017-refund-links.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: 'rate-sources', up: m013.up },
   { version: 14, name: 'payouts', up: m014.up },
   { version: 16, name: 'rate-spread', up: m016.up },
+  { version: 17, name: 'refund-links', up: m017.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

@@ -442,6 +442,22 @@ export interface ConsoleSessionTable {
   expires_at: string;
 }
 
+/** A payer's refund link (migration 017, features/refunds): the token itself is never stored. */
+export interface RefundLinkTable {
+  id: string;
+  /** SHA-256 hex of the token in the link's URL. */
+  token_hash: string;
+  checkout_id: string;
+  merchant_id: string;
+  /** Decimal text in the checkout's refund asset; null: whatever is refundable when the payer submits. */
+  amount: string | null;
+  expires_at: string;
+  used_at: string | null;
+  /** The refund (payout) the payer's address requested. */
+  payout_id: string | null;
+  created_at: string;
+}
+
 export interface MigrationTable {
   version: number;
   name: string;
@@ -544,6 +560,7 @@ export interface Database {
   payouts: PayoutTable;
   payout_timeline: PayoutTimelineTable;
   payout_network_fees: PayoutNetworkFeeTable;
+  refund_links: RefundLinkTable;
 }
 
 export type { Generated };

@@ -46,6 +46,11 @@ button{min-height:44px;padding:.5rem .9rem;border:0;border-radius:8px;background
 .tx{font:.875rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}
 @media (min-width:48rem){main,footer{max-width:46rem}.option{display:grid;grid-template-columns:1fr auto;column-gap:1.5rem;align-items:start}.option .hint{grid-column:1/-1}.option .qr{margin:0 auto .5rem}}
 footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:var(--muted);font-size:.8125rem;overflow-wrap:anywhere}
+.refund label{display:block;font-weight:600}
+.refund input{display:block;width:100%;min-height:44px;margin:.5rem 0 .75rem;padding:.5rem .75rem;border:1px solid var(--muted);border-radius:8px;background:var(--card);color:var(--fg);font:1rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.refund input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.refund input[aria-invalid=true]{border:2px solid var(--bad)}
+.field-error{margin:.5rem 0 0;color:var(--bad);font-weight:600;overflow-wrap:anywhere}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 [hidden]{display:none!important}
 `.trim();

@@ -1,0 +1,160 @@
+import { Option, type Command } from 'commander';
+import type { AdminPayout } from '../admin/backend.js';
+import { withBackend } from '../admin/open-backend.js';
+import {
+  pageRequest,
+  withAdminOptions,
+  withPageOptions,
+  withWriteOptions,
+  type AdminOptions,
+  type PageOptions,
+  type WriteOptions,
+} from '../admin/options.js';
+import { printAdmin, printPage, table } from '../admin/print.js';
+import type { Io } from '../output.js';
+import { PAYOUT_COLUMNS, describeDestination, describePayout, payoutRow } from '../payout-view.js';
+
+interface QueueOptions extends AdminOptions, PageOptions {
+  all?: boolean;
+  status?: string;
+  merchant?: string;
+  chain?: string;
+}
+
+const merchantColumns = [{ header: 'MERCHANT' }, ...PAYOUT_COLUMNS];
+const merchantRow = (p: AdminPayout): string[] => [p.merchantId, ...payoutRow(p)];
+
+/**
+ * The operators' side of `hostpay payout`, through the admin API (or the local store through the
+ * same API): every merchant's payouts, the approval queue, and the manual sender's reports.
+ */
+export function registerPayoutOperator(payout: Command, destination: Command, io: Io): void {
+  const review = payout
+    .command('review')
+    .description('operators: payouts of every merchant, those waiting for approval by default');
+  withPageOptions(
+    withAdminOptions(
+      review
+        .command('list')
+        .description('operators: payouts waiting for approval (pending_approval); --all or --status for others'),
+    ),
+  )
+    .option('--all', 'every status, not only pending_approval')
+    .option('--status <status>', 'only this status (instead of pending_approval)')
+    .option('--merchant <id>', "only this merchant's payouts")
+    .option('--chain <symbol>', 'only payouts on this chain')
+    .action(async (opts: QueueOptions) => {
+      const status = opts.status ?? (opts.all ? undefined : 'pending_approval');
+      const page = await withBackend(io, opts, (b) =>
+        b.payouts.list({ ...pageRequest(opts), status, merchantId: opts.merchant, chain: opts.chain }),
+      );
+      printPage(io, opts.json, page, {
+        columns: merchantColumns,
+        row: merchantRow,
+        empty: status === 'pending_approval' ? 'no payouts wait for approval' : 'no payouts',
+      });
+    });
+
+  withAdminOptions(
+    review.command('get').description('operators: one payout of any merchant').argument('<payout-id>', 'e.g. po_...'),
+  ).action(async (id: string, opts: AdminOptions) => {
+    const p = await withBackend(io, opts, (b) => b.payouts.get(id));
+    printAdmin(io, opts.json, p, () => describePayout(p));
+  });
+
+  withWriteOptions(
+    review
+      .command('cancel')
+      .description('operators: cancel a payout still pending_approval or approved (its total is unfrozen)')
+      .argument('<payout-id>', 'e.g. po_...'),
+  ).action(async (id: string, opts: WriteOptions) => {
+    const p = await withBackend(io, opts, (b) => b.payouts.cancel(id, opts));
+    printAdmin(io, opts.json, p, () => `canceled payout ${p.id}: ${p.total} ${p.asset} unfrozen`);
+  });
+
+  const write = (name: string, description: string) =>
+    withWriteOptions(payout.command(name).description(description).argument('<payout-id>', 'e.g. po_...'));
+
+  write(
+    'approve',
+    "operators: approve a payout waiting for approval; the chain's sender (or you, manual) sends it",
+  ).action(async (id: string, opts: WriteOptions) => {
+    const p = await withBackend(io, opts, (b) => b.payouts.approve(id, opts));
+    printAdmin(io, opts.json, p, () => `approved payout ${p.id}: ${p.amount} ${p.asset} to ${p.destination}`);
+  });
+
+  write('reject', 'operators: reject a payout waiting for approval; its total is unfrozen (final)')
+    .requiredOption('--reason <text>', 'why, kept in its timeline and shown to the merchant')
+    .action(async (id: string, opts: WriteOptions & { reason: string }) => {
+      const p = await withBackend(io, opts, (b) => b.payouts.reject(id, opts.reason, opts));
+      printAdmin(io, opts.json, p, () => `rejected payout ${p.id} (${opts.reason}): ${p.total} ${p.asset} unfrozen`);
+    });
+
+  write('sent', 'operators (manual sender): report the transaction that paid an approved payout')
+    .requiredOption('--tx-hash <hash>', 'the transaction hash')
+    .action(async (id: string, opts: WriteOptions & { txHash: string }) => {
+      const p = await withBackend(io, opts, (b) => b.payouts.sent(id, opts.txHash, opts));
+      printAdmin(io, opts.json, p, () => `payout ${p.id} is ${p.status}: transaction ${p.txHash ?? opts.txHash}`);
+    });
+
+  write('complete', 'operators: confirm a sent payout arrived; its total is debited (final)').action(
+    async (id: string, opts: WriteOptions) => {
+      const p = await withBackend(io, opts, (b) => b.payouts.complete(id, opts));
+      printAdmin(io, opts.json, p, () => `completed payout ${p.id}: ${p.total} ${p.asset} debited`);
+    },
+  );
+
+  write('fail', 'operators: mark a sent payout failed; its total is unfrozen (final)')
+    .requiredOption('--reason <text>', 'why, kept in its timeline and shown to the merchant')
+    .action(async (id: string, opts: WriteOptions & { reason: string }) => {
+      const p = await withBackend(io, opts, (b) => b.payouts.fail(id, opts.reason, opts));
+      printAdmin(io, opts.json, p, () => `payout ${p.id} failed (${opts.reason}): ${p.total} ${p.asset} unfrozen`);
+    });
+
+  withAdminOptions(
+    payout
+      .command('export')
+      .description('operators (manual sender): the approved payouts to pay, oldest first, as CSV or JSON rows')
+      .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']).default('csv'))
+      .option('--chain <symbol>', 'only payouts on this chain'),
+  )
+    .addHelpText(
+      'after',
+      "\nCSV goes to stdout as it is (header line first): hostpay payout export > payouts.csv. Pay each row from your own\nwallet or custodian, then report it: hostpay payout sent ID --tx-hash HASH. --json: the API's {format, count, items, csv}.",
+    )
+    .action(async (opts: AdminOptions & { format: 'csv' | 'json'; chain?: string }) => {
+      const doc = await withBackend(io, opts, (b) => b.payouts.export({ format: opts.format, chain: opts.chain }));
+      if (opts.json) return printAdmin(io, true, doc, () => '');
+      if (opts.format === 'csv') return io.stdout(ensureNewline(doc.csv ?? ''));
+      printAdmin(io, false, doc, () =>
+        table(doc.items, {
+          columns: EXPORT_COLUMNS,
+          row: (r) => [r.id, r.merchantId, r.chain, r.asset, r.amount, r.networkFee, r.destination, r.reference ?? '-'],
+          empty: 'no approved payouts to send',
+        }),
+      );
+    });
+
+  withWriteOptions(
+    destination
+      .command('activate')
+      .description("operators: end a destination's cooling-off now, so payouts can use it")
+      .argument('<destination-id>', 'e.g. dst_...'),
+  ).action(async (id: string, opts: WriteOptions) => {
+    const d = await withBackend(io, opts, (b) => b.payouts.activateDestination(id, opts));
+    printAdmin(io, opts.json, d, () => `activated destination ${d.id}\n\n${describeDestination(d)}`);
+  });
+}
+
+const EXPORT_COLUMNS = [
+  { header: 'ID' },
+  { header: 'MERCHANT' },
+  { header: 'CHAIN' },
+  { header: 'ASSET' },
+  { header: 'AMOUNT', align: 'decimal' as const },
+  { header: 'FEE', align: 'decimal' as const },
+  { header: 'DESTINATION' },
+  { header: 'REFERENCE' },
+];
+
+const ensureNewline = (text: string): string => (text === '' || text.endsWith('\n') ? text : `${text}\n`);

@@ -1,0 +1,30 @@
+import { defineFeature } from '../../feature-kit/feature.js';
+import { refundMerchantRoutes } from './merchant-routes.js';
+import { refundPageRoutes } from './page-routes.js';
+import { payoutsForRefunds, refundedSoFar } from './payouts-port.js';
+import { refundService, type RefundService } from './service.js';
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** Refunds of checkouts: payouts with refundOf, and the payer's refund links. */
+    refunds: RefundService;
+  }
+}
+
+/** Refunds (spec/payouts.md, "Refunds"): the merchant's routes and the payer's refund page. */
+export const refundsFeature = defineFeature({
+  name: 'refunds',
+  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
+  provides: ['refunds'],
+  create: ({ store, caches, publicBaseUrl, now }) => ({
+    refunds: refundService({
+      store,
+      caches,
+      publicBaseUrl,
+      now: now ?? Date.now,
+      payouts: payoutsForRefunds(store.dialect),
+      refundedSoFar,
+    }),
+  }),
+  merchantRoutes: [refundMerchantRoutes, refundPageRoutes],
+});

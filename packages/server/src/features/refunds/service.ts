@@ -1,0 +1,321 @@
+import { Decimal, decimalText, jsonDecimal, writeExactJson } from '@hostpay/protocol';
+import type { Caches } from '../../cache/caches.js';
+import { HostpayError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import type { Db, Store } from '../../store/store.js';
+import {
+  appendTimeline,
+  findCheckout,
+  loadCheckouts,
+  lockCheckout,
+  type LoadedCheckout,
+} from '../checkouts/queries.js';
+import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
+import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
+import {
+  chainFacts,
+  findRefundLink,
+  insertRefundLink,
+  merchantName,
+  useRefundLink,
+  type RefundLinkRow,
+} from './queries.js';
+import { refundability, UNCREDITED_STATUSES, type RefundTarget } from './refundable.js';
+
+/** The checkout's timeline entry of a refund (its `status` field; the checkout's own status is unchanged). */
+export const REFUND_TIMELINE_STATUS = 'refund_requested';
+
+/** Who gave the destination: the merchant (its API) or the payer (a refund link). */
+export type RefundSource = 'merchant' | 'payer';
+
+/**
+ * What refunds ask of the payouts feature: the seam between the two folders. A refund is a
+ * payout with `refundOf`; the payouts feature owns addresses, fees, the freeze and the payout's
+ * own events, so this feature never decides any of them itself.
+ */
+export interface RefundPayouts {
+  /** The address as the chain spells it, or 400 INVALID_ADDRESS (the payouts' validator per chain and network). */
+  checkAddress(trx: Db, chainId: string, address: string): Promise<string>;
+  /** What a payout of `amount` in that asset on that chain would cost in network fee (credited first for an uncredited checkout). */
+  networkFee(trx: Db, assetId: string, chainId: string): Promise<Decimal>;
+  /** Requests the payout inside `trx` (its freeze, timeline, audit and events); its view and the view's JSON. */
+  request(trx: Db, req: RefundPayoutRequest): Promise<{ id: string; total: Decimal; json: string }>;
+}
+
+export interface RefundPayoutRequest {
+  merchantId: string;
+  assetId: string;
+  chainId: string;
+  amount: Decimal;
+  destination: string;
+  source: RefundSource;
+  refundOf: string;
+  at: string;
+}
+
+export interface RefundDeps {
+  store: Store;
+  caches: Caches;
+  publicBaseUrl: () => string;
+  now: () => number;
+  /** Undefined: no payouts feature registered; refunds answer 503 until it is. */
+  payouts: RefundPayouts | undefined;
+  /** What earlier refunds of a checkout took (payouts with refundOf, not rejected, canceled or failed). */
+  refundedSoFar: (db: Db, checkoutId: string) => Promise<Decimal>;
+}
+
+const num = (d: Decimal | string) => jsonDecimal(decimalText(d));
+
+/** What a payer's refund page shows: the state of the link and, while usable, what it refunds. */
+export type RefundPage =
+  | { kind: 'not_found' }
+  | (RefundFacts & { kind: 'form'; amount: string })
+  | (RefundFacts & { kind: 'expired' })
+  | (RefundFacts & { kind: 'used'; usedAt: string })
+  | (RefundFacts & { kind: 'nothing_left' });
+
+export interface RefundFacts {
+  checkoutId: string;
+  merchantName: string;
+  asset: string;
+  chain: string;
+  chainName: string;
+  /** The asset's network name on that chain (ERC20, TRC20, Bitcoin), else the chain's name. */
+  network: string;
+  family: string;
+  networkType: string;
+  expiresAt: string;
+}
+
+export function refundService(deps: RefundDeps) {
+  const { store } = deps;
+  const db = store.db;
+  const at = () => new Date(deps.now()).toISOString();
+
+  function payoutsPort(): RefundPayouts {
+    if (deps.payouts === undefined)
+      throw new HostpayError('UNAVAILABLE', 'refunds need the payouts feature, which this server does not run');
+    return deps.payouts;
+  }
+
+  async function loadOwned(trx: Db, merchantId: string, checkoutId: string, lock: boolean): Promise<LoadedCheckout> {
+    const row = lock ? await lockCheckout(trx, checkoutId, store.dialect) : await findCheckout(trx, checkoutId);
+    // Another merchant's checkout is "not found", never "forbidden", as on every checkout route.
+    if (row === undefined || row.merchant_id !== merchantId)
+      throw new HostpayError('NOT_FOUND', `checkout ${checkoutId} does not exist`);
+    const [loaded] = await loadCheckouts(trx, [row]);
+    return loaded!;
+  }
+
+  /** The refundable amount, or the refusal: 409 for a checkout that took no money, 422 over what is left. */
+  async function checkAmount(trx: Db, c: LoadedCheckout, asked: Decimal | null) {
+    const r = refundability(c, await deps.refundedSoFar(trx, c.row.id));
+    if (!r.ok) throw new HostpayError('CHECKOUT_STATE_CONFLICT', r.why, { status: c.row.status });
+    const amount = asked ?? r.refundable;
+    if (amount.lte(0) || amount.gt(r.refundable))
+      throw new HostpayError(
+        'REFUND_TOO_LARGE',
+        `${r.refundable.lte(0) ? 'nothing is left to refund' : `at most ${decimalText(r.refundable)} ${r.target.asset} can still be refunded`} of checkout ${c.row.id}: it received ${decimalText(r.target.received)} ${r.target.asset} on ${r.target.chain}, minus earlier refunds`,
+        {
+          refundable: num(r.refundable),
+          received: num(r.target.received),
+          asset: r.target.asset,
+          chain: r.target.chain,
+        },
+      );
+    return { target: r.target, amount };
+  }
+
+  /**
+   * The refund itself, inside the caller's write transaction: the checkout row locked first, then
+   * the merchant's event counter, then the wallet (the lock order of checkouts/states.ts). A
+   * checkout whose money was never credited (in review, rejected) has the refund's total credited
+   * in the same transaction, so the wallet is unchanged net; then the payout is requested, the
+   * checkout's timeline gets its entry and `refund.requested` is written.
+   */
+  async function refundIn(
+    trx: Db,
+    c: LoadedCheckout,
+    target: RefundTarget,
+    amount: Decimal,
+    destination: string,
+    source: RefundSource,
+    when: string,
+  ) {
+    const payouts = payoutsPort();
+    const merchantId = c.row.merchant_id;
+    await lockEventCounter(trx, merchantId, store.dialect);
+    if (UNCREDITED_STATUSES.has(c.row.status)) {
+      const total = amount.plus(await payouts.networkFee(trx, target.assetId, target.chainId));
+      const { posting, walletId } = await creditInTransaction(trx, store.dialect, {
+        merchantId,
+        assetId: target.assetId,
+        chainId: target.chainId,
+        amount: total,
+        idempotencyKey: `refund-credit:${newId('rfc')}`,
+        at: when,
+      });
+      await appendEvent(
+        trx,
+        merchantId,
+        'wallet.balance_changed',
+        balanceChangedJson(walletId, posting, { checkoutId: c.row.id }),
+        when,
+      );
+    }
+    const payout = await payouts.request(trx, {
+      merchantId,
+      assetId: target.assetId,
+      chainId: target.chainId,
+      amount,
+      destination,
+      source,
+      refundOf: c.row.id,
+      at: when,
+    });
+    await appendTimeline(trx, c.row.id, c.timeline.length, REFUND_TIMELINE_STATUS, null, when);
+    await appendEvent(trx, merchantId, 'refund.requested', payout.json, when);
+    return payout;
+  }
+
+  async function committed<T>(merchantId: string, fn: (trx: Db) => Promise<T>): Promise<T> {
+    const result = await store.writeTransaction(fn);
+    await deps.caches.invalidate({ kind: 'wallets', merchantId });
+    return result;
+  }
+
+  /** POST …/refund-link: a link the payer opens to give the address; nothing is frozen until the payer submits. */
+  async function createLink(merchantId: string, checkoutId: string, asked: Decimal | null) {
+    const c = await loadOwned(db, merchantId, checkoutId, false);
+    const { target } = await checkAmount(db, c, asked);
+    const token = newRefundToken();
+    const createdAt = at();
+    const row: RefundLinkRow = {
+      id: newId('rfl'),
+      token_hash: tokenHash(token),
+      checkout_id: checkoutId,
+      merchant_id: merchantId,
+      amount: asked === null ? null : decimalText(asked),
+      expires_at: new Date(deps.now() + REFUND_LINK_TTL_MS).toISOString(),
+      used_at: null,
+      payout_id: null,
+      created_at: createdAt,
+    };
+    await insertRefundLink(db, row);
+    return {
+      id: row.id,
+      checkoutId,
+      url: `${deps.publicBaseUrl()}${refundLinkPath(checkoutId, token)}`,
+      amount: asked === null ? null : num(asked),
+      asset: target.asset,
+      chain: target.chain,
+      expiresAt: row.expires_at,
+      createdAt,
+    };
+  }
+
+  /** POST …/refunds: with a destination, the refund (a payout with refundOf); without, a refund link. */
+  async function refund(merchantId: string, checkoutId: string, amount: Decimal, destination: string | undefined) {
+    if (destination === undefined)
+      return { kind: 'link' as const, link: await createLink(merchantId, checkoutId, amount) };
+    const payouts = payoutsPort();
+    const json = await committed(merchantId, async (trx) => {
+      const c = await loadOwned(trx, merchantId, checkoutId, true);
+      const checked = await checkAmount(trx, c, amount);
+      const address = await payouts.checkAddress(trx, checked.target.chainId, destination);
+      return (await refundIn(trx, c, checked.target, checked.amount, address, 'merchant', at())).json;
+    });
+    return { kind: 'payout' as const, json };
+  }
+
+  async function linkOf(trx: Db, checkoutId: string, token: string, lock: boolean) {
+    if (!isTokenShaped(token) || !checkoutId.startsWith('chk_')) return undefined;
+    return findRefundLink(trx, checkoutId, tokenHash(token), lock ? store.dialect : undefined);
+  }
+
+  async function factsOf(trx: Db, link: RefundLinkRow, c: LoadedCheckout, target: RefundTarget): Promise<RefundFacts> {
+    const [name, chain] = await Promise.all([
+      merchantName(trx, link.merchant_id),
+      chainFacts(trx, target.assetId, target.chainId),
+    ]);
+    return {
+      checkoutId: c.row.id,
+      merchantName: name ?? '',
+      asset: target.asset,
+      chain: target.chain,
+      chainName: chain?.name ?? target.chain,
+      network: chain?.network ?? chain?.name ?? target.chain,
+      family: chain?.family ?? '',
+      networkType: chain?.network_type ?? 'mainnet',
+      expiresAt: link.expires_at,
+    };
+  }
+
+  /** The page's state for this link (GET, and a POST's starting point). */
+  async function pageIn(trx: Db, checkoutId: string, token: string, lock: boolean) {
+    const link = await linkOf(trx, checkoutId, token, lock);
+    if (link === undefined) return { page: { kind: 'not_found' } as RefundPage };
+    const c = await loadOwned(trx, link.merchant_id, checkoutId, lock);
+    const r = refundability(c, await deps.refundedSoFar(trx, checkoutId));
+    if (!r.ok) return { page: { kind: 'not_found' } as RefundPage };
+    const facts = await factsOf(trx, link, c, r.target);
+    let page: RefundPage;
+    if (link.used_at !== null) page = { ...facts, kind: 'used', usedAt: link.used_at };
+    else if (Date.parse(link.expires_at) <= deps.now()) page = { ...facts, kind: 'expired' };
+    else {
+      const amount = link.amount === null ? r.refundable : new Decimal(link.amount);
+      page =
+        r.refundable.lte(0) || amount.gt(r.refundable)
+          ? { ...facts, kind: 'nothing_left' }
+          : { ...facts, kind: 'form', amount: decimalText(amount) };
+    }
+    return { page, link, checkout: c, target: r.target };
+  }
+
+  /** GET /pay/{id}/refund/{token}. */
+  const page = async (checkoutId: string, token: string): Promise<RefundPage> =>
+    (await pageIn(db, checkoutId, token, false)).page;
+
+  /**
+   * POST /pay/{id}/refund/{token} with the payer's address: validated for the chain first (a
+   * wrong address leaves the link usable), then, in one transaction with the link locked, the
+   * refund and the link marked used by it. A payer's address skips the cooling-off of the
+   * merchant's address book; the payouts' approval rules still apply.
+   */
+  async function submit(
+    checkoutId: string,
+    token: string,
+    address: string,
+  ): Promise<{ page: RefundPage; error?: HostpayError; requested?: { address: string; amount: string } }> {
+    const payouts = payoutsPort();
+    const before = await pageIn(db, checkoutId, token, false);
+    if (before.page.kind !== 'form') return { page: before.page };
+    let checked: string;
+    try {
+      checked = await payouts.checkAddress(db, before.target!.chainId, address.trim());
+    } catch (err) {
+      if (err instanceof HostpayError && err.code === 'INVALID_ADDRESS') return { page: before.page, error: err };
+      throw err;
+    }
+    const merchantId = before.link!.merchant_id;
+    return committed(merchantId, async (trx) => {
+      const now = await pageIn(trx, checkoutId, token, true);
+      if (now.page.kind !== 'form') return { page: now.page };
+      const amount = new Decimal(now.page.amount);
+      const payout = await refundIn(trx, now.checkout!, now.target!, amount, checked, 'payer', at());
+      if (!(await useRefundLink(trx, now.link!.id, payout.id, at())))
+        throw new Error(`refund link ${now.link!.id} was used inside the transaction that holds it`);
+      return { page: now.page, requested: { address: checked, amount: now.page.amount } };
+    });
+  }
+
+  return { createLink, refund, page, submit };
+}
+
+export type RefundService = ReturnType<typeof refundService>;
+
+/** A refund link as the merchant API answers it. */
+export type RefundLinkView = Awaited<ReturnType<RefundService['createLink']>>;
+
+export const refundLinkJson = (link: RefundLinkView) => writeExactJson(link);
