@@ -11,6 +11,7 @@ import * as m009 from './migrations/009-chain-explorer.js';
 import * as m010 from './migrations/010-idempotency-owner.js';
 import * as m011 from './migrations/011-sealed-keys-urls.js';
 import * as m012 from './migrations/012-rate-freshness.js';
+import * as m015 from './migrations/015-hot-wallet.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: 'idempotency-owner', up: m010.up },
   { version: 11, name: 'sealed-keys-urls', up: m011.up },
   { version: 12, name: 'rate-freshness', up: m012.up },
+  { version: 15, name: 'hot-wallet', up: m015.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */
