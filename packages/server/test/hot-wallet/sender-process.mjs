@@ -28,8 +28,7 @@ const services = await createServices(
     now: () => Date.now() + offset,
     hotWallet: {
       port,
-      sender:
-        env.HOTWALLET_KILL_AFTER_SIGN === '1' ? { afterSign: () => process.kill(process.pid, 'SIGKILL') } : {},
+      sender: env.HOTWALLET_KILL_AFTER_SIGN === '1' ? { afterSign: () => process.kill(process.pid, 'SIGKILL') } : {},
     },
   },
 );
