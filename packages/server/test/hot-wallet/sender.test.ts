@@ -111,6 +111,28 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
     expect(before - (await tokenBalance(address))).toBe(parseUnits('12.345678', 6));
   });
 
+  it('one sender per chain: another instance stays on standby while the lease is held, and signs nothing', async () => {
+    const other = env.services.hotWallet.spawnSender({ port });
+    try {
+      const job = await jobFor(env.services, 'ETH', '0.01', null);
+      port.add(job);
+      await round();
+      expect(await other.round('ETH')).toEqual({ leader: false, reason: 'standby' });
+      expect(await txRows(env.services, job.id)).toHaveLength(1);
+      expect(port.of(job.id).filter((c) => c[0] === 'sent')).toHaveLength(1);
+      await chain.mine(2);
+      await round();
+      expect(port.of(job.id).at(-1)?.[0]).toBe('completed');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('without the payouts feature attached, the sender does nothing', async () => {
+    const idle = env.services.hotWallet.spawnSender({ port: undefined });
+    expect(await idle.round('ETH')).toEqual({ leader: false, reason: 'no_payouts' });
+  });
+
   it('an amount finer than the token carries is never rounded: the payout stays approved with the reason', async () => {
     const job = await jobFor(env.services, 'USDT', '1.0000001', { contract: token, decimals: 6 });
     port.add(job);

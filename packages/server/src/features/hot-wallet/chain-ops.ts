@@ -59,7 +59,11 @@ export async function balanceOf(rpc: Rpc, address: Hex, contract: string | null)
   return data === undefined || data === '0x' ? 0n : BigInt(data);
 }
 
-/** Errors a node answers to a transaction it already has, or already mined: the broadcast is done. */
+/**
+ * Errors a node answers to a transaction it already has, or already mined: the broadcast is done.
+ * "Underpriced" too: a fee bump a node wants higher than +12.5 % stays recorded as broadcast, the
+ * transaction it replaces is still followed, and the next bump offers more.
+ */
 const KNOWN =
   /already known|already imported|nonce too low|known transaction|already exists|replacement transaction underpriced/i;
 

@@ -100,13 +100,18 @@ export async function broadcastRow(c: SendContext, row: TxRow, again: boolean): 
   await markSentOnce(c, row);
 }
 
-/** The payout learns its transaction hash (a fee bump's new hash too); recorded so a restart does not repeat it. */
+/**
+ * The payout learns the hash of its transaction: the first broadcast, a fee bump's, or the one of
+ * them that was mined. `marked_sent` marks the one the payout knows now, so a restart does not
+ * repeat it and a change is told once.
+ */
 export async function markSentOnce(c: SendContext, row: TxRow): Promise<void> {
   if (row.marked_sent === 1 || c.port === undefined) return;
   await c.port.markSent(row.payout_id, { txHash: row.tx_hash }, 'system');
-  await c.store.writeTransaction((trx) =>
-    trx.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', row.id).execute(),
-  );
+  await c.store.writeTransaction(async (trx) => {
+    await trx.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('payout_id', '=', row.payout_id).execute();
+    await trx.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', row.id).execute();
+  });
   row.marked_sent = 1;
 }
 

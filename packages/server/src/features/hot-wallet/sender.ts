@@ -40,7 +40,7 @@ export interface SenderOptions {
 
 export type SenderRound =
   | { leader: true; sent: number; unsent: number }
-  | { leader: false; reason: 'no_hot_wallet' | 'not_watched' | 'standby' };
+  | { leader: false; reason: 'no_payouts' | 'no_hot_wallet' | 'not_watched' | 'standby' };
 
 interface Loop {
   timer: NodeJS.Timeout | undefined;
@@ -112,6 +112,8 @@ export class HotWalletSender {
   /** One round for one chain, now (the loops call it; tests drive it by hand). Errors are thrown, masked. */
   async round(symbol: string): Promise<SenderRound> {
     const sym = symbol.toUpperCase();
+    // Without the payouts feature nothing is sent, and nothing in flight is followed: its news would be lost.
+    if (this.#o.port === undefined) return { leader: false, reason: 'no_payouts' };
     const loop = this.#loop(sym);
     const hw = await hotWalletQuery(this.#o.store.db).where('c.symbol', '=', sym).executeTakeFirst();
     if (hw === undefined) return { leader: false, reason: 'no_hot_wallet' };
