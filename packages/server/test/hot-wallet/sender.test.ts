@@ -1,8 +1,8 @@
-import { formatEther, parseEther, parseUnits, type Address, type Hash } from 'viem';
-import { generatePrivateKey } from 'viem/accounts';
+import { formatEther, keccak256, parseEther, parseUnits, type Address, type Hash } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HotWalletSender } from '../../src/features/hot-wallet/sender.js';
-import { resultOf } from '../http-helpers/admin-fixture.js';
+import { ALICE, resultOf } from '../http-helpers/admin-fixture.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { anvilBinary, startAnvil, type Anvil } from '../evm/anvil.js';
 import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
@@ -218,6 +218,64 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
     }
   });
 
+  it('a stored transaction that reverts on chain (here: too little gas for the token transfer) fails the payout', async () => {
+    const job = await jobFor(env.services, 'USDT', '1', { contract: token, decimals: 6 });
+    const nonce = await chain.pub.getTransactionCount({ address });
+    const fees = await chain.pub.estimateFeesPerGas();
+    // As a crash would leave it: signed and stored, its nonce taken, not broadcast.
+    const raw = await privateKeyToAccount(key).signTransaction({
+      type: 'eip1559',
+      chainId: 31337,
+      nonce,
+      to: token,
+      data: `0xa9059cbb${job.destination.slice(2).padStart(64, '0')}${(1_000_000).toString(16).padStart(64, '0')}`,
+      gas: 25_000n,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    await env.services.store.writeTransaction(async (trx) => {
+      await trx
+        .insertInto('hot_wallet_txs')
+        .values({
+          id: `hwtx_${job.id}`,
+          payout_id: job.id,
+          chain_id: job.chainId,
+          nonce,
+          raw,
+          tx_hash: keccak256(raw),
+          max_fee_per_gas: fees.maxFeePerGas.toString(),
+          max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
+          gas_limit: '25000',
+          status: 'signed',
+          block_hash: null,
+          block_number: null,
+          marked_sent: 0,
+          confirmations: 0,
+          replaced_by: null,
+          created_at: new Date().toISOString(),
+          broadcast_at: null,
+        })
+        .execute();
+      await trx
+        .updateTable('hot_wallets')
+        .set({ next_nonce: nonce + 1 })
+        .where('chain_id', '=', job.chainId)
+        .execute();
+    });
+    await round();
+    expect(port.of(job.id)).toEqual([['sent', job.id, keccak256(raw)]]);
+    await round();
+    expect(port.of(job.id)).toEqual([
+      ['sent', job.id, keccak256(raw)],
+      ['failed', job.id, expect.stringMatching(/^the transaction 0x[0-9a-f]{64} reverted on chain/)],
+    ]);
+    expect((await txRows(env.services, job.id))[0]).toMatchObject({ status: 'failed' });
+    expect(await tokenBalance(job.destination as Address)).toBe(0n);
+    // Nothing more of it later.
+    await round();
+    expect(port.of(job.id)).toHaveLength(2);
+  });
+
   it('a hot wallet without gas: the payout stays approved with the reason, the metric raised; funded, it is sent', async () => {
     // A new key with nothing on it (the old one has nothing in flight, so it may be replaced).
     const poor = generatePrivateKey();
@@ -232,6 +290,10 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
       ['held', job.id, expect.stringMatching(/hot wallet 0x[0-9a-f]{40} balance too low: 0 ETH/)],
     ]);
     expect(await metricValue(env.services, 'hostpay_hot_wallet_insufficient_funds')).toBe(1);
+    // On /metrics, for the alert.
+    const metrics = await env.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${ALICE}` } });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toContain('hostpay_hot_wallet_insufficient_funds{chain="ETH"} 1');
     expect(await txRows(env.services, job.id)).toEqual([]);
     expect(await chain.pub.getTransactionCount({ address: poorAddress as Address })).toBe(0);
     // The same reason is not repeated every round.
