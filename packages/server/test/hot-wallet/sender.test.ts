@@ -133,13 +133,18 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
     expect(await idle.round('ETH')).toEqual({ leader: false, reason: 'no_payouts' });
   });
 
-  it('an amount finer than the token carries is never rounded: the payout stays approved with the reason', async () => {
+  it('an amount finer than the token carries is never rounded, a malformed destination never signed: the payout stays approved with the reason', async () => {
     const job = await jobFor(env.services, 'USDT', '1.0000001', { contract: token, decimals: 6 });
     port.add(job);
     await round();
     expect(port.of(job.id)).toEqual([['held', job.id, expect.stringContaining('more decimals than USDT')]]);
     expect(await txRows(env.services, job.id)).toEqual([]);
     port.approvedJobs.delete(job.id);
+    const odd = await jobFor(env.services, 'ETH', '1', null, '0x1234');
+    port.add(odd);
+    await round();
+    expect(port.of(odd.id)).toEqual([['held', odd.id, expect.stringContaining('not a 0x address')]]);
+    port.approvedJobs.delete(odd.id);
   });
 
   it('a counted transaction a reorganisation takes out → back to sent, broadcast again from the stored bytes, completed once', async () => {

@@ -138,6 +138,10 @@ export async function sendApproved(c: SendContext): Promise<number> {
       .executeTakeFirst();
     // Signed before (a crash, another sender): the tracker carries it on, never a second signature.
     if (taken !== undefined) continue;
+    if (!ADDRESS.test(job.destination) || (job.contract !== null && !ADDRESS.test(job.contract))) {
+      await hold(c, job, `the destination or token contract is not a 0x address of 40 hex digits: it cannot be sent`);
+      continue;
+    }
     const units = toBaseUnits(job.amount, job.decimals);
     if (units === null) {
       await hold(
@@ -180,7 +184,18 @@ export async function sendApproved(c: SendContext): Promise<number> {
         );
         continue;
       }
-      throw err;
+      // The node says the call itself would fail (a token that refuses the transfer): that payout
+      // waits with the reason, the others go on. Anything else (the node down) fails the round.
+      const reverted = (err as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk?.(
+        (e) => (e as Error).name === 'ExecutionRevertedError',
+      );
+      if (!reverted) throw err;
+      await hold(
+        c,
+        job,
+        `the node says the transfer would revert: ${(reverted as Error & { shortMessage?: string }).shortMessage ?? 'execution reverted'}`,
+      );
+      continue;
     }
     const gasCost = gas * fees.maxFeePerGas;
     if (native < gasCost + call.value) {
@@ -222,5 +237,7 @@ async function nextNonce(c: SendContext): Promise<number> {
   const stored = c.hw.next_nonce === null ? 0 : Number(c.hw.next_nonce);
   return Math.max(stored, chainCount);
 }
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const fmt = (v: bigint, decimals: number) => new Decimal(v.toString()).div(new Decimal(10).pow(decimals)).toFixed();

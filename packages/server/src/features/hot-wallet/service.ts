@@ -5,7 +5,6 @@ import type { Db, Store } from '../../store/store.js';
 import type { HotWalletTable } from '../../store/schema.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { requireChain } from '../catalog/queries.js';
-import { loadViem } from '../evm-watch/rpc.js';
 import { hotWalletOwner, normaliseKey } from './key.js';
 
 /** Transactions the wallet still follows: their nonce and fees belong to its address. */
@@ -97,7 +96,6 @@ export function hotWalletAdmin(opts: HotWalletAdminOptions) {
           `chain ${chain.symbol} is a ${chain.family} chain: hot wallets send on EVM chains only; pay ${chain.family} payouts with the manual sender`,
         );
       const { privateKeyToAccount, generatePrivateKey } = await import('viem/accounts');
-      await loadViem();
       let key = generatePrivateKey();
       if (req.privateKey !== undefined) {
         const given = normaliseKey(req.privateKey);
