@@ -133,6 +133,23 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
     expect(await idle.round('ETH')).toEqual({ leader: false, reason: 'no_payouts' });
   });
 
+  it('a node of another network than the watched one: nothing is signed, the error shown on the hot wallet', async () => {
+    const db = env.services.store.db;
+    await db.updateTable('evm_watches').set({ node_chain_id: 1 }).execute();
+    try {
+      const job = await jobFor(env.services, 'ETH', '0.02', null);
+      port.add(job);
+      await expect(sender.round('ETH')).rejects.toThrow(/answers for chain id 31337, but ETH is watched on chain id 1/);
+      expect(await txRows(env.services, job.id)).toEqual([]);
+      expect(resultOf(await env.admin('GET', '/chains/ETH/hot-wallet')).lastError).toMatch(/chain id 31337/);
+      port.approvedJobs.delete(job.id);
+    } finally {
+      await db.updateTable('evm_watches').set({ node_chain_id: null }).execute();
+    }
+    await round();
+    expect(resultOf(await env.admin('GET', '/chains/ETH/hot-wallet')).lastError).toBeNull();
+  });
+
   it('an amount finer than the token carries is never rounded, a malformed destination never signed: the payout stays approved with the reason', async () => {
     const job = await jobFor(env.services, 'USDT', '1.0000001', { contract: token, decimals: 6 });
     port.add(job);

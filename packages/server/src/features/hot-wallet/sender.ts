@@ -155,6 +155,11 @@ export class HotWalletSender {
 
   async #context(hw: HotWalletRow, w: WatchRow, rpc: Rpc, loop: Loop, leaseMs: number): Promise<SendContext> {
     const [nodeChainId, head] = await Promise.all([rpc.chainId(), rpc.client.getBlockNumber({ cacheTime: 0 })]);
+    // Signatures are bound to a chain id (EIP-155): never sign for another network than the one watched.
+    if (w.node_chain_id !== null && Number(w.node_chain_id) !== nodeChainId)
+      throw new Error(
+        `the node answers for chain id ${nodeChainId}, but ${hw.symbol} is watched on chain id ${w.node_chain_id}: nothing is signed until they agree`,
+      );
     return {
       store: this.#o.store,
       box: this.#o.box,
