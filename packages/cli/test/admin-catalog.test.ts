@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocateAddress } from '../../server/src/features/addresses/allocate.js';
 import { readVectorFile } from '../../protocol/test/vectors.js';
@@ -280,6 +282,56 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
       expect(failure(await run('chain', 'show-watch', 'ETH'))).toMatch(/^hostpay: NOT_FOUND: chain ETH is not watched/);
       const audit = await run('audit', 'list', '--json');
       expect(audit.stdout).not.toContain(key);
+    });
+
+    it('chain set-hot-wallet, show-hot-wallet, remove-hot-wallet: the key from a file or the environment, never printed', async () => {
+      // anvil's third default account: a well-known test key.
+      const hotKey = '5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+      const address = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
+      const dir = tempDir();
+      try {
+        const file = join(dir.dir, 'hot.key');
+        writeFileSync(file, `0x${hotKey}\n`, { mode: 0o600 });
+        const fromFile = await run('chain', 'set-hot-wallet', 'ETH', '--private-key-file', file);
+        expect(text(fromFile)).toBe(
+          `chain ETH sends payouts from ${address}: fund it with the coin for gas and the assets it pays\n`,
+        );
+        const fromEnv = json<{ chain: string; address: string }>(
+          await target.runEnv(
+            { HOT_KEY: hotKey },
+            'chain',
+            'set-hot-wallet',
+            'eth',
+            '--private-key-env',
+            'HOT_KEY',
+            '--json',
+          ),
+        );
+        expect(fromEnv).toEqual({ chain: 'ETH', address });
+        expect(text(await run('chain', 'show-hot-wallet', 'ETH'))).toMatch(new RegExp(`address\\s+${address}`));
+        expect(failure(await run('chain', 'set-hot-wallet', 'ETH'), 2)).toMatch(/exactly one of --private-key-file/);
+        writeFileSync(file, 'not a key at all'.padEnd(64, '-'));
+        const refused = failure(await run('chain', 'set-hot-wallet', 'ETH', '--private-key-file', file));
+        expect(refused).toMatch(/^hostpay: INVALID_BODY: privateKey must be 32 bytes in hex/);
+        expect(refused).not.toContain('not a key');
+        const generated = json<{ address: string }>(
+          await run('chain', 'set-hot-wallet', 'ETH', '--generate', '--json'),
+        );
+        expect(generated.address).toMatch(/^0x[0-9a-f]{40}$/);
+        expect(generated.address).not.toBe(address);
+        expect(text(await run('chain', 'remove-hot-wallet', 'ETH'))).toBe(
+          `chain ETH has no hot wallet any more (it was ${generated.address})\n`,
+        );
+        expect(failure(await run('chain', 'show-hot-wallet', 'ETH'))).toMatch(
+          /^hostpay: NOT_FOUND: chain ETH has no hot wallet/,
+        );
+        const audit = await run('audit', 'list', '--json');
+        expect(audit.stdout).toContain(address);
+        expect(audit.stdout).not.toContain(hotKey);
+        expect(fromFile.stdout + fromFile.stderr).not.toContain(hotKey);
+      } finally {
+        dir.remove();
+      }
     });
   });
 }

@@ -54,3 +54,4 @@ export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKe
 export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
 export type { TransferReport } from './features/checkouts/transfers.js';
 export type { WatchRequest, WatchView } from './features/evm-watch/service.js';
+export type { HotWalletView } from './features/hot-wallet/service.js';

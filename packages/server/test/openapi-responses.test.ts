@@ -466,6 +466,23 @@ describe('rates: pins, pair rules and rate sources (operator)', () => {
   });
 });
 
+describe('EVM hot wallets (operator)', () => {
+  it('set (given or generated), read, delete; refused keys and chains', async () => {
+    const H = '/chains/{symbol}/hot-wallet';
+    await admin('PUT', H, '/chains/ETH/hot-wallet', 200, {
+      body: { privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
+    });
+    await admin('PUT', H, '/chains/ETH/hot-wallet', 200, { body: {} });
+    await admin('PUT', H, '/chains/ETH/hot-wallet', 400, { body: { privateKey: 'z'.repeat(64) } });
+    await admin('PUT', H, '/chains/BTC/hot-wallet', 400, { body: {} });
+    await admin('GET', H, '/chains/ETH/hot-wallet', 200);
+    await admin('GET', H, '/chains/ETH/hot-wallet', 401, { token: null });
+    await admin('DELETE', H, '/chains/ETH/hot-wallet', 200);
+    await admin('GET', H, '/chains/ETH/hot-wallet', 404);
+    await admin('DELETE', H, '/chains/ETH/hot-wallet', 404);
+  });
+});
+
 describe('events and webhook endpoints (merchant and operator)', () => {
   it("events, endpoints, secrets, tests, deliveries, redelivery, replay; the operators' view", async () => {
     const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>

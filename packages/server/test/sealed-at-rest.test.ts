@@ -11,14 +11,16 @@ import { SecretBox } from '../src/crypto/secret-box.js';
 import { allocateAddress, keyOpens } from '../src/features/addresses/allocate.js';
 import { accountKeyOwner } from '../src/features/addresses/sealed-key.js';
 import { sealPlaintextColumns } from '../src/features/master-key/seal-plaintext.js';
+import { hotWalletOwner } from '../src/features/hot-wallet/key.js';
 import { secretOwner } from '../src/features/webhooks/service.js';
 import { maskWebhookUrl } from '../src/outbound/mask-url.js';
 import { createServices, type Services } from '../src/services.js';
-import { migrate } from '../src/store/migrate.js';
+import { MIGRATIONS, migrate } from '../src/store/migrate.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, TEST_DATABASE_URL, tempServices, type Dialect, type TempEnv } from './helpers.js';
+import { adminCaller, ALICE } from './http-helpers/admin-fixture.js';
 import { createFixture } from './http-helpers/fixture.js';
 import { drain, merchantCall, Receiver } from './http-helpers/webhooks.js';
 
@@ -201,8 +203,8 @@ describe.each(DIALECTS)('xpubs and webhook URLs at rest on %s', (dialect: Dialec
       })
       .execute();
 
-    // 011 and every later migration: only 011 matters here.
-    expect((await migrate(store)).applied[0]).toBe(11);
+    // 011 and every migration after it (each release adds its own).
+    expect(await migrate(store)).toEqual({ applied: MIGRATIONS.map((m) => m.version).filter((v) => v >= 11) });
     const dump = async (table: 'account_keys' | 'webhook_endpoints' | 'audit_log' | 'events') =>
       JSON.stringify(await store.db.selectFrom(table).selectAll().execute());
     // The copies needed no key: rewritten by the migration itself.
@@ -311,6 +313,98 @@ describe('webhook URLs over the merchant API', () => {
       expect(lines.join('')).not.toContain(QUERY_SECRET);
     } finally {
       await rx.close();
+      await fx.close();
+    }
+  });
+});
+
+/** anvil's second default account: a well-known key, fine to print in a test, never to be printed by hostpay. */
+const HOT_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const HOT_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+describe.each(DIALECTS)('hot wallet keys at rest on %s', (dialect: Dialect) => {
+  it('sealed, bound to the chain; never in an answer, the audit trail or a store column; re-sealed by a rotation', async () => {
+    const env: TempEnv = await tempServices(dialect);
+    try {
+      const set = await env.services.admin.setHotWallet('ETH', { privateKey: `0x${HOT_KEY}` }, ctx);
+      expect(set).toEqual({ chain: 'ETH', address: HOT_ADDRESS });
+      const shown = await env.services.admin.getHotWallet('ETH');
+      expect(shown.address).toBe(HOT_ADDRESS);
+      // The key in either case and without its 0x, and any long piece of it.
+      const leaks = (text: string) =>
+        [HOT_KEY, HOT_KEY.toUpperCase(), HOT_KEY.slice(10, 42)].filter((k) => text.includes(k));
+      expect(leaks(JSON.stringify([set, shown]))).toEqual([]);
+      const db = env.services.store.db;
+      const tables = ['hot_wallets', 'hot_wallet_txs', 'audit_log', 'admin_idempotency', 'server_secrets'] as const;
+      for (const table of tables)
+        expect(leaks(JSON.stringify(await db.selectFrom(table).selectAll().execute()))).toEqual([]);
+      const [audit] = await db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'chain.hot_wallet.set')
+        .execute();
+      expect(JSON.parse(audit!.after!)).toEqual({ chain: 'ETH', address: HOT_ADDRESS, generated: false });
+      const row = await db.selectFrom('hot_wallets').selectAll().executeTakeFirstOrThrow();
+      // Bound to its chain: the sealed text copied to another owner does not open.
+      expect(() => env.services.box.open(row.key_sealed, hotWalletOwner('chn_other'))).toThrow();
+      expect(env.services.box.open(row.key_sealed, hotWalletOwner(row.chain_id)).toString()).toBe(`0x${HOT_KEY}`);
+
+      const oldMaster = readFileSync(`${env.dataDir}/master.key`, 'utf8').trim();
+      const newMaster = randomBytes(32).toString('base64');
+      await env.services.close();
+      const rotated = await env.reopen({ masterKey: newMaster, masterKeyPrevious: oldMaster });
+      // The token signing key and the hot wallet key.
+      expect(await rotated.admin.rotateMasterKey(ctx)).toEqual({ resealed: 2, alreadyCurrent: 0 });
+      await rotated.close();
+      env.services = await env.reopen({ masterKey: newMaster });
+      const after = await env.services.store.db.selectFrom('hot_wallets').selectAll().executeTakeFirstOrThrow();
+      expect(after.key_sealed).not.toBe(row.key_sealed);
+      expect(
+        new SecretBox(parseMasterKey(newMaster)).open(after.key_sealed, hotWalletOwner(after.chain_id)).toString(),
+      ).toBe(`0x${HOT_KEY}`);
+    } finally {
+      await env.services.close();
+      await env.cleanup();
+    }
+  });
+});
+
+describe('hot wallet keys over the admin API', () => {
+  it('set, generated, refused, read and removed: the key in no answer and no log line, a malformed one not quoted', async () => {
+    const fx = await createFixture({ sandbox: true, adminTokens: `alice:${ALICE}` });
+    try {
+      const lines: string[] = [];
+      const stream = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+      const app = await fx.buildApp({ logger: { level: 'trace', stream } });
+      const admin = adminCaller(() => app);
+      const bodies: string[] = [];
+      const call = async (method: string, body?: unknown) => {
+        const res = await admin(method, '/chains/ETH/hot-wallet', body === undefined ? {} : { body });
+        bodies.push(res.body);
+        return res;
+      };
+      const set = await call('PUT', { privateKey: HOT_KEY });
+      expect(set.statusCode, set.body).toBe(200);
+      expect(JSON.parse(set.body).result).toEqual({ chain: 'ETH', address: HOT_ADDRESS });
+      // One digit off: refused without echoing what was sent.
+      const typo = `${HOT_KEY.slice(0, 40)}g${HOT_KEY.slice(41)}`;
+      const refused = await call('PUT', { privateKey: typo });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).not.toContain(typo.slice(0, 40));
+      expect((await call('GET')).statusCode).toBe(200);
+      const generated = JSON.parse((await call('PUT', {})).body).result;
+      expect(generated.address).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(generated.address).not.toBe(HOT_ADDRESS);
+      expect(Object.keys(generated).sort()).toEqual(['address', 'chain']);
+      expect((await call('DELETE')).statusCode).toBe(200);
+      const generatedKey = fx.services.store.db.selectFrom('hot_wallets').selectAll().execute();
+      expect(await generatedKey).toEqual([]);
+      expect(lines.length).toBeGreaterThan(4);
+      for (const text of [lines.join(''), bodies.join('')]) {
+        expect(text).not.toContain(HOT_KEY);
+        expect(text).not.toContain(HOT_KEY.slice(10, 42));
+      }
+    } finally {
       await fx.close();
     }
   });

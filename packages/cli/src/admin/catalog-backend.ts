@@ -8,6 +8,7 @@ import type {
   ChainRequest,
   ChainView,
   DepositAddressView,
+  HotWalletView,
   NetworkChange,
   NetworkRequest,
   Page,
@@ -27,6 +28,12 @@ export type ChainXpub = XpubView;
 export type DepositAddress = DepositAddressView;
 export type ChainWatch = WatchView;
 export type { WatchRequest };
+export type HotWallet = HotWalletView;
+/** What setting or removing a hot wallet answers: never the key. */
+export interface HotWalletAddress {
+  chain: string;
+  address: string;
+}
 
 /** The catalog operations of the admin API: assets, chains and their keys, networks, deposit addresses. */
 export interface CatalogBackend {
@@ -47,6 +54,10 @@ export interface CatalogBackend {
     getWatch(symbol: string): Promise<ChainWatch>;
     watches(): Promise<ChainWatch[]>;
     unwatch(symbol: string, w?: Write): Promise<ChainWatch>;
+    /** The EVM hot wallet of a chain (features/hot-wallet): a key given, or generated without one. */
+    setHotWallet(symbol: string, privateKey: string | undefined, w?: Write): Promise<HotWalletAddress>;
+    getHotWallet(symbol: string): Promise<HotWallet>;
+    removeHotWallet(symbol: string, w?: Write): Promise<HotWalletAddress>;
   };
   readonly networks: {
     list(q: { asset?: string | undefined; chain?: string | undefined }): Promise<CatalogNetwork[]>;
@@ -79,6 +90,13 @@ export function catalogBackend(call: AdminCall): CatalogBackend {
       getWatch: (symbol) => call('GET', `/chains/${seg(symbol)}/watch`),
       watches: () => call('GET', '/chain-watches'),
       unwatch: (symbol, w) => call('DELETE', `/chains/${seg(symbol)}/watch`, { write: w ?? {} }),
+      setHotWallet: (symbol, privateKey, w) =>
+        call('PUT', `/chains/${seg(symbol)}/hot-wallet`, {
+          body: privateKey === undefined ? {} : { privateKey },
+          write: w ?? {},
+        }),
+      getHotWallet: (symbol) => call('GET', `/chains/${seg(symbol)}/hot-wallet`),
+      removeHotWallet: (symbol, w) => call('DELETE', `/chains/${seg(symbol)}/hot-wallet`, { write: w ?? {} }),
     },
     networks: {
       list: (q) => call('GET', '/networks', { query: { asset: q.asset, chain: q.chain } }),

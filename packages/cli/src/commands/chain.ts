@@ -7,6 +7,7 @@ import { integerIn } from '../options.js';
 import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
 import { activeFlag } from './catalog-flags.js';
+import { registerChainHotWallet } from './chain-hot-wallet.js';
 import { registerChainWatch } from './chain-watch.js';
 
 interface ChainOptions extends WriteOptions {
@@ -183,4 +184,5 @@ export function registerChain(program: Command, io: Io): void {
     });
 
   registerChainWatch(chain, io);
+  registerChainHotWallet(chain, io);
 }

@@ -6,6 +6,7 @@ import { consoleFeature } from './console/feature.js';
 import { eventsFeature } from './events/feature.js';
 import { evmWatchFeature } from './evm-watch/feature.js';
 import { feesFeature } from './fees/feature.js';
+import { hotWalletFeature } from './hot-wallet/feature.js';
 import { keysFeature } from './keys/feature.js';
 import { ledgerFeature } from './ledger/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
@@ -43,6 +44,7 @@ const FEATURES = [
   catalogFeature,
   webhooksFeature,
   evmWatchFeature,
+  hotWalletFeature,
   statsFeature,
   consoleFeature,
   masterKeyFeature,

@@ -13,6 +13,7 @@ import * as m011 from './migrations/011-sealed-keys-urls.js';
 import * as m012 from './migrations/012-rate-freshness.js';
 import * as m013 from './migrations/013-rate-sources.js';
 import * as m014 from './migrations/014-payouts.js';
+import * as m015 from './migrations/015-hot-wallet.js';
 import * as m016 from './migrations/016-rate-spread.js';
 import * as m017 from './migrations/017-refund-links.js';
 import type { Store } from './store.js';
@@ -40,6 +41,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: 'rate-freshness', up: m012.up },
   { version: 13, name: 'rate-sources', up: m013.up },
   { version: 14, name: 'payouts', up: m014.up },
+  { version: 15, name: 'hot-wallet', up: m015.up },
   { version: 16, name: 'rate-spread', up: m016.up },
   { version: 17, name: 'refund-links', up: m017.up },
 ];

@@ -430,6 +430,41 @@ export interface EvmWatchBlockTable {
   hash: string;
 }
 
+export interface HotWalletTable {
+  chain_id: string;
+  address: string;
+  key_sealed: string;
+  next_nonce: number | string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type HotWalletTxStatus = 'signed' | 'broadcast' | 'mined' | 'confirmed' | 'replaced' | 'failed';
+
+export interface HotWalletTxTable {
+  id: string;
+  payout_id: string;
+  chain_id: string;
+  nonce: number | string;
+  raw: string;
+  tx_hash: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  gas_limit: string;
+  status: HotWalletTxStatus;
+  block_hash: string | null;
+  block_number: number | string | null;
+  marked_sent: number;
+  confirmations: number;
+  replaced_by: string | null;
+  created_at: string;
+  broadcast_at: string | null;
+}
+
 export interface ConsoleSessionTable {
   /** SHA-256 hex of the session id (the cookie value); the id itself is never stored. */
   id_hash: string;
@@ -561,6 +596,8 @@ export interface Database {
   payout_timeline: PayoutTimelineTable;
   payout_network_fees: PayoutNetworkFeeTable;
   refund_links: RefundLinkTable;
+  hot_wallets: HotWalletTable;
+  hot_wallet_txs: HotWalletTxTable;
 }
 
 export type { Generated };

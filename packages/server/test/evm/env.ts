@@ -104,6 +104,8 @@ export interface WatchEnv {
   app: FastifyInstance;
   admin: AdminCall;
   merchantId: string;
+  /** The server's data directory (its SQLite file and master.key), for processes that open the same store. */
+  dataDir: string;
   clock: { offsetMs: number };
   now(): number;
   /** Services over the same store with their own watcher, as another instance (same clock). */
@@ -166,6 +168,7 @@ export async function watchEnv(
     app,
     admin: adminCaller(() => app),
     merchantId: demo.merchantId,
+    dataDir,
     clock,
     now,
     async another() {

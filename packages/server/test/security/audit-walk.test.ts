@@ -189,6 +189,8 @@ const STEPS: [route: string, run: () => Promise<[path: string, options: CallOpti
     async () => ['/chains/ETH/watch', { body: { rpcUrl: 'http://127.0.0.1:9/v3/0123456789abcdef', confirmations: 2 } }],
   ],
   ['DELETE /admin/v1/chains/{symbol}/watch', async () => ['/chains/ETH/watch', {}]],
+  ['PUT /admin/v1/chains/{symbol}/hot-wallet', async () => ['/chains/ETH/hot-wallet', { body: {} }]],
+  ['DELETE /admin/v1/chains/{symbol}/hot-wallet', async () => ['/chains/ETH/hot-wallet', {}]],
   [
     'PUT /admin/v1/payout-fees',
     async () => ['/payout-fees', { body: { chain: 'TRON', asset: 'USDT', networkFee: '0.5' } }],

@@ -3,12 +3,13 @@ import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { rpcOwner } from '../evm-watch/rpc-url.js';
 import { accountKeyOwner } from '../addresses/sealed-key.js';
+import { hotWalletOwner } from '../hot-wallet/key.js';
 import { urlOwner } from '../webhooks/service.js';
 import { sourceOwner } from '../rates/source-url.js';
 
 /**
  * Re-seals every sealed value (API, server and webhook secrets, webhook URLs, account xpubs, EVM
- * node URLs, rate source URLs) under the box's
+ * node URLs, rate source URLs, hot wallet keys) under the box's
  * current master key. The box must also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to
  * open the old ones. Each row is
  * re-sealed in its own short transaction, so running servers keep answering; servers that hold
@@ -161,6 +162,25 @@ export async function rotateMasterKey(
         .set({ base_url_sealed: sealed })
         .where('id', '=', r.id)
         .where('base_url_sealed', '=', old)
+        .execute(),
+    );
+    resealed++;
+  }
+  // EVM hot wallet keys (they spend).
+  const hotWallets = await store.db.selectFrom('hot_wallets').select(['chain_id', 'key_sealed']).execute();
+  for (const h of hotWallets) {
+    if (box.isCurrent(h.key_sealed)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const owner = hotWalletOwner(h.chain_id);
+    const sealed = box.seal(box.open(h.key_sealed, owner), owner);
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('hot_wallets')
+        .set({ key_sealed: sealed })
+        .where('chain_id', '=', h.chain_id)
+        .where('key_sealed', '=', h.key_sealed)
         .execute(),
     );
     resealed++;

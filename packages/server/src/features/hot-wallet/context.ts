@@ -1,0 +1,61 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { HotWalletTxTable } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import { LeaseLost } from '../evm-watch/round.js';
+import type { Rpc } from '../evm-watch/rpc.js';
+import type { HotWalletMetrics } from './metrics.js';
+import type { PayoutSenderPort } from './port.js';
+import type { HotWalletRow } from './service.js';
+
+/** What one round of a chain's sender works with (the lease is held when it runs). */
+export interface SendContext {
+  store: Store;
+  box: SecretBox;
+  port: PayoutSenderPort | undefined;
+  metrics: HotWalletMetrics;
+  log: { warn(msg: string): void };
+  now: () => number;
+  owner: string;
+  leaseMs: number;
+  /** A transaction not mined this long after its broadcast is replaced with a higher fee. */
+  replaceAfterMs: number;
+  /** Most replacements per nonce; after that the last one is only broadcast again. */
+  maxFeeBumps: number;
+  /** Approved payouts taken per round. */
+  batch: number;
+  /** Tests: runs after a signed transaction is committed and before it is broadcast (a crash there). */
+  afterSign?: ((tx: { payoutId: string; txHash: string; nonce: number }) => void | Promise<void>) | undefined;
+  /** Payouts held for funds at their last try, with the reason given (not repeated while unchanged). */
+  held: Map<string, string>;
+  hw: HotWalletRow;
+  rpc: Rpc;
+  nodeChainId: number;
+  head: number;
+  /** The chain's confirmationsRequired. */
+  required: number;
+  nativeDecimals: number;
+  nativeAsset: string | null;
+}
+
+export type TxRow = HotWalletTxTable;
+
+/** Renews the chain's sender lease inside the transaction that relies on it; LeaseLost when another instance sends now. */
+export async function holdSenderLease(
+  trx: Store['db'],
+  c: Pick<SendContext, 'owner' | 'now' | 'leaseMs'>,
+  chainId: string,
+): Promise<void> {
+  const now = new Date(c.now()).toISOString();
+  const until = new Date(c.now() + c.leaseMs).toISOString();
+  const r = await trx
+    .updateTable('hot_wallets')
+    .set({ lease_owner: c.owner, lease_expires_at: until })
+    .where('chain_id', '=', chainId)
+    .where((eb) =>
+      eb.or([eb('lease_owner', '=', c.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
+    )
+    .executeTakeFirst();
+  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance sends on chain ${chainId} now`);
+}
+
+export const iso = (c: Pick<SendContext, 'now'>) => new Date(c.now()).toISOString();

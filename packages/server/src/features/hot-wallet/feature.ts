@@ -1,0 +1,100 @@
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { defineFeature } from '../../feature-kit/feature.js';
+import { systemResolver, type Resolver } from '../../outbound/guard.js';
+import type { Store } from '../../store/store.js';
+import { HotWalletMetrics } from './metrics.js';
+import type { PayoutSenderPort } from './port.js';
+import { hotWalletAdminRoutes, hotWalletMetricsRoutes } from './routes.js';
+import { HotWalletSender, type SenderOptions } from './sender.js';
+import { hotWalletAdmin } from './service.js';
+import { createVerifier } from './verify.js';
+
+export type { PayoutJob, PayoutSenderPort } from './port.js';
+export type { ExpectedTransfer, Verification, VerifyTransfer } from './verify.js';
+
+type SenderTimings = Partial<
+  Pick<
+    SenderOptions,
+    'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'replaceAfterMs' | 'maxFeeBumps' | 'batch' | 'maxBackoffMs' | 'afterSign'
+  >
+>;
+
+export interface HotWalletFeatureOptions {
+  store: Store;
+  box: SecretBox;
+  sandbox: boolean;
+  now?: () => number;
+  resolve?: Resolver;
+  log?: { warn(msg: string): void };
+  /** The payouts feature's port; may also be attached later (`sender.attach`). */
+  port?: PayoutSenderPort;
+  sender?: SenderTimings;
+}
+
+/**
+ * The evm-hot-wallet sender, wired once: the operators' hot wallet keys, the sender (created
+ * stopped: the server starts it; tests drive rounds by hand) and verifyTransfer for the manual
+ * sender's reported transactions.
+ */
+export function createHotWallet(opts: HotWalletFeatureOptions) {
+  const now = opts.now ?? Date.now;
+  const resolve = opts.resolve ?? systemResolver;
+  const metrics = new HotWalletMetrics();
+  const base: SenderOptions = {
+    store: opts.store,
+    box: opts.box,
+    metrics,
+    sandbox: opts.sandbox,
+    resolve,
+    now,
+    log: opts.log ?? { warn: () => undefined },
+    port: opts.port,
+    ...opts.sender,
+  };
+  const sender = new HotWalletSender(base);
+  return {
+    admin: hotWalletAdmin({ store: opts.store, box: opts.box, now, changed: () => sender.wake() }),
+    sender,
+    metrics,
+    verifyTransfer: createVerifier({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve }),
+    /** Another sender over the same store, as a second instance would run (tests). */
+    spawnSender: (overrides: Partial<SenderOptions> = {}) => new HotWalletSender({ ...base, ...overrides }),
+    close: () => sender.stop(),
+  };
+}
+
+export type HotWallet = ReturnType<typeof createHotWallet>;
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** The EVM hot wallets, their sender (started by createServer) and verifyTransfer. */
+    hotWallet: HotWallet;
+  }
+  interface FeatureOptions {
+    /** Hot wallet sender: the payouts port (tests), DNS for the RPC address checks, timings. */
+    hotWallet?: Pick<HotWalletFeatureOptions, 'port' | 'resolve' | 'sender'>;
+  }
+}
+
+export const hotWalletFeature = defineFeature({
+  name: 'hot-wallet',
+  needs: ['store', 'box', 'config', 'log', 'now', 'options'],
+  provides: ['hotWallet'],
+  create({ store, box, config, log, now, options }) {
+    const hotWallet = createHotWallet({
+      store,
+      box,
+      sandbox: config.sandbox ?? false,
+      log,
+      ...(now === undefined ? {} : { now }),
+      ...(options.evm?.resolve === undefined ? {} : { resolve: options.evm.resolve }),
+      ...options.hotWallet,
+    });
+    return { hotWallet, close: () => hotWallet.close() };
+  },
+  /** Which key sends payouts on which EVM chain. */
+  admin: ({ hotWallet }) => hotWallet.admin,
+  adminRoutes: [hotWalletAdminRoutes],
+  merchantRoutes: [hotWalletMetricsRoutes],
+  start: ({ hotWallet }) => hotWallet.sender.start(),
+});

@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Resolver } from '../../outbound/guard.js';
+import type { Store } from '../../store/store.js';
+import { findWatch, type WatchRow } from '../evm-watch/config.js';
+import { LeaseLost } from '../evm-watch/round.js';
+import { openRpc, type Rpc } from '../evm-watch/rpc.js';
+import { rpcOwner, scrubMessage } from '../evm-watch/rpc-url.js';
+import { holdSenderLease, type SendContext } from './context.js';
+import type { HotWalletMetrics } from './metrics.js';
+import type { PayoutSenderPort } from './port.js';
+import { sendApproved } from './send.js';
+import { hotWalletQuery, type HotWalletRow } from './service.js';
+import { trackOpen } from './track.js';
+
+export interface SenderOptions {
+  store: Store;
+  box: SecretBox;
+  metrics: HotWalletMetrics;
+  sandbox: boolean;
+  resolve: Resolver;
+  now: () => number;
+  log: { warn(msg: string): void };
+  /** The payouts feature's side: approved payouts in, their progress out. Without it nothing new is sent. */
+  port?: PayoutSenderPort | undefined;
+  /** How long a chain stays with this instance without a round, ms. Default 10,000 (at least 3 polls). */
+  leaseMs?: number;
+  /** How often the list of hot wallets is read again, ms. Default 5,000. */
+  reloadMs?: number;
+  rpcTimeoutMs?: number;
+  /** A transaction not mined this long after its broadcast is replaced with a higher fee. Default 180,000. */
+  replaceAfterMs?: number;
+  /** Most fee bumps per nonce. Default 10. */
+  maxFeeBumps?: number;
+  /** Approved payouts taken per round. Default 20. */
+  batch?: number;
+  maxBackoffMs?: number;
+  afterSign?: SendContext['afterSign'];
+}
+
+export type SenderRound =
+  | { leader: true; sent: number; unsent: number }
+  | { leader: false; reason: 'no_payouts' | 'no_hot_wallet' | 'not_watched' | 'standby' };
+
+interface Loop {
+  timer: NodeJS.Timeout | undefined;
+  running: Promise<unknown> | undefined;
+  rpc: Rpc | undefined;
+  rpcKey: string;
+  errors: number;
+  held: Map<string, string>;
+}
+
+/**
+ * The hot wallet sender of one instance: a loop per chain with a hot wallet, which takes the
+ * chain's lease (one sender per chain across instances, like the watcher's), follows the
+ * transactions in flight and sends new approved payouts. The node is the chain's watch's (its
+ * sealed RPC URL, through the same address guard); its poll interval paces the loop.
+ */
+export class HotWalletSender {
+  readonly owner = `hws_${randomBytes(8).toString('hex')}`;
+  readonly #o: SenderOptions;
+  readonly #loops = new Map<string, Loop>();
+  #reload: NodeJS.Timeout | undefined;
+  #started = false;
+
+  constructor(opts: SenderOptions) {
+    this.#o = opts;
+  }
+
+  /** Connects the payouts feature (the lead wires it once both features exist). */
+  attach(port: PayoutSenderPort): void {
+    this.#o.port = port;
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const again = () => {
+      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#o.reloadMs ?? 5000);
+      this.#reload.unref();
+    };
+    void this.#sync().finally(again);
+  }
+
+  wake(): void {
+    if (this.#started) void this.#sync();
+  }
+
+  async stop(): Promise<void> {
+    this.#started = false;
+    clearTimeout(this.#reload);
+    const loops = [...this.#loops.entries()];
+    this.#loops.clear();
+    for (const [, l] of loops) clearTimeout(l.timer);
+    await Promise.allSettled(loops.map(([, l]) => l.running));
+    for (const [symbol, l] of loops) {
+      l.rpc?.close();
+      this.#o.metrics.leader.set({ chain: symbol }, 0);
+      await this.#o.store
+        .writeTransaction((trx) =>
+          trx
+            .updateTable('hot_wallets')
+            .set({ lease_owner: null, lease_expires_at: null })
+            .where('lease_owner', '=', this.owner)
+            .execute(),
+        )
+        .catch(() => undefined);
+    }
+  }
+
+  /** One round for one chain, now (the loops call it; tests drive it by hand). Errors are thrown, masked. */
+  async round(symbol: string): Promise<SenderRound> {
+    const sym = symbol.toUpperCase();
+    // Without the payouts feature nothing is sent, and nothing in flight is followed: its news would be lost.
+    if (this.#o.port === undefined) return { leader: false, reason: 'no_payouts' };
+    const loop = this.#loop(sym);
+    const hw = await hotWalletQuery(this.#o.store.db).where('c.symbol', '=', sym).executeTakeFirst();
+    if (hw === undefined) return { leader: false, reason: 'no_hot_wallet' };
+    const w = await findWatch(this.#o.store.db, sym);
+    if (w === undefined) return { leader: false, reason: 'not_watched' };
+    const leaseMs = Math.max(this.#o.leaseMs ?? 10_000, 3 * w.poll_interval_ms);
+    const lease = { owner: this.owner, now: this.#o.now, leaseMs };
+    try {
+      await this.#o.store.writeTransaction((trx) => holdSenderLease(trx, lease, hw.chain_id));
+    } catch (err) {
+      if (!(err instanceof LeaseLost)) throw err;
+      this.#o.metrics.leader.set({ chain: sym }, 0);
+      return { leader: false, reason: 'standby' };
+    }
+    this.#o.metrics.leader.set({ chain: sym }, 1);
+    const rpcUrl = this.#o.box.open(w.rpc_url_sealed, rpcOwner(w.chain_id)).toString('utf8');
+    try {
+      const rpc = await this.#rpc(loop, w, rpcUrl);
+      const c = await this.#context(hw, w, rpc, loop, leaseMs);
+      const { unsent } = await trackOpen(c);
+      const sent = unsent > 0 ? 0 : await sendApproved(c);
+      loop.errors = 0;
+      if (c.hw.last_error !== null) await this.#setError(hw.chain_id, null);
+      return { leader: true, sent, unsent };
+    } catch (err) {
+      if (err instanceof LeaseLost) return { leader: false, reason: 'standby' };
+      const message = scrubMessage(
+        err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err),
+        rpcUrl,
+      );
+      loop.errors++;
+      this.#o.metrics.errors.inc({ chain: sym });
+      loop.rpc?.close();
+      loop.rpc = undefined;
+      await this.#setError(hw.chain_id, message).catch(() => undefined);
+      throw new Error(message);
+    }
+  }
+
+  async #context(hw: HotWalletRow, w: WatchRow, rpc: Rpc, loop: Loop, leaseMs: number): Promise<SendContext> {
+    const [nodeChainId, head] = await Promise.all([rpc.chainId(), rpc.client.getBlockNumber({ cacheTime: 0 })]);
+    // Signatures are bound to a chain id (EIP-155): never sign for another network than the one watched.
+    if (w.node_chain_id !== null && Number(w.node_chain_id) !== nodeChainId)
+      throw new Error(
+        `the node answers for chain id ${nodeChainId}, but ${hw.symbol} is watched on chain id ${w.node_chain_id}: nothing is signed until they agree`,
+      );
+    return {
+      store: this.#o.store,
+      box: this.#o.box,
+      port: this.#o.port,
+      metrics: this.#o.metrics,
+      log: this.#o.log,
+      now: this.#o.now,
+      owner: this.owner,
+      leaseMs,
+      replaceAfterMs: this.#o.replaceAfterMs ?? 180_000,
+      maxFeeBumps: this.#o.maxFeeBumps ?? 10,
+      batch: this.#o.batch ?? 20,
+      afterSign: this.#o.afterSign,
+      held: loop.held,
+      hw,
+      rpc,
+      nodeChainId,
+      head: Number(head),
+      required: w.confirmations_required,
+      nativeDecimals: w.native_decimals,
+      nativeAsset: w.native_asset,
+    };
+  }
+
+  async #setError(chainId: string, message: string | null): Promise<void> {
+    await this.#o.store.writeTransaction((trx) =>
+      trx
+        .updateTable('hot_wallets')
+        .set({ last_error: message, last_error_at: message === null ? null : new Date(this.#o.now()).toISOString() })
+        .where('chain_id', '=', chainId)
+        .where('lease_owner', '=', this.owner)
+        .execute(),
+    );
+  }
+
+  #loop(symbol: string): Loop {
+    let loop = this.#loops.get(symbol);
+    if (loop === undefined) {
+      loop = { timer: undefined, running: undefined, rpc: undefined, rpcKey: '', errors: 0, held: new Map() };
+      this.#loops.set(symbol, loop);
+    }
+    return loop;
+  }
+
+  async #rpc(loop: Loop, w: WatchRow, url: string): Promise<Rpc> {
+    const key = `${w.rpc_url_sealed}|${w.allow_private_rpc}`;
+    if (loop.rpc !== undefined && loop.rpcKey === key) return loop.rpc;
+    loop.rpc?.close();
+    loop.rpc = await openRpc(
+      url,
+      { sandbox: this.#o.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: this.#o.resolve },
+      this.#o.rpcTimeoutMs ?? 15_000,
+    );
+    loop.rpcKey = key;
+    return loop.rpc;
+  }
+
+  async #sync(): Promise<void> {
+    if (!this.#started) return;
+    let symbols: string[];
+    try {
+      symbols = (await hotWalletQuery(this.#o.store.db).execute()).map((h) => h.symbol);
+    } catch (err) {
+      this.#o.log.warn(`hot wallet: cannot read the hot wallets: ${(err as Error).message}`);
+      return;
+    }
+    for (const symbol of symbols) {
+      const loop = this.#loop(symbol);
+      if (loop.timer === undefined && loop.running === undefined) this.#schedule(symbol, loop, 0);
+    }
+    for (const [symbol, loop] of this.#loops) {
+      if (symbols.includes(symbol)) continue;
+      clearTimeout(loop.timer);
+      this.#loops.delete(symbol);
+      loop.rpc?.close();
+      this.#o.metrics.leader.set({ chain: symbol }, 0);
+    }
+  }
+
+  #schedule(symbol: string, loop: Loop, ms: number): void {
+    loop.timer = setTimeout(() => {
+      loop.timer = undefined;
+      loop.running = this.#turn(symbol, loop).then((next) => {
+        loop.running = undefined;
+        if (this.#started && this.#loops.get(symbol) === loop) this.#schedule(symbol, loop, next);
+      });
+    }, ms);
+    loop.timer.unref();
+  }
+
+  async #turn(symbol: string, loop: Loop): Promise<number> {
+    const poll =
+      (await findWatch(this.#o.store.db, symbol).catch(() => undefined))?.poll_interval_ms ?? this.#o.reloadMs ?? 5000;
+    try {
+      await this.round(symbol);
+      return poll;
+    } catch (err) {
+      const backoff = Math.min(this.#o.maxBackoffMs ?? 60_000, poll * 2 ** Math.min(loop.errors, 8));
+      this.#o.log.warn(`hot wallet ${symbol}: ${(err as Error).message}; next try in ${Math.round(backoff / 1000)} s`);
+      return backoff;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import type { Hash, Hex } from 'viem';
+import { bumpedFees, currentFees, nodeKnows, receiptOf } from './chain-ops.js';
+import { iso, type SendContext, type TxRow } from './context.js';
+import { broadcastRow, markSentOnce, signAndStore } from './send.js';
+import { OPEN_STATUSES } from './service.js';
+
+/**
+ * Follows every nonce the wallet has a transaction in flight for: one of its transactions (the
+ * original or a fee bump) mined → its confirmations are counted up to the chain's depth, then the
+ * payout completes; a mined transaction the chain lost (reorganisation) → the payout goes back to
+ * sent and the stored bytes are broadcast again; nothing mined in time → a replacement with a
+ * higher fee, stored before it is broadcast. Returns how many transactions are still only signed
+ * (a broadcast that failed): no new payout is signed behind them.
+ */
+export async function trackOpen(c: SendContext): Promise<{ unsent: number }> {
+  const db = c.store.db;
+  const open = await db
+    .selectFrom('hot_wallet_txs')
+    .select('nonce')
+    .distinct()
+    .where('chain_id', '=', c.hw.chain_id)
+    .where('status', 'in', [...OPEN_STATUSES])
+    .execute();
+  let unsent = 0;
+  for (const { nonce } of open.sort((a, b) => Number(a.nonce) - Number(b.nonce))) {
+    const rows = await db
+      .selectFrom('hot_wallet_txs')
+      .selectAll()
+      .where('chain_id', '=', c.hw.chain_id)
+      .where('nonce', '=', nonce)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    if (!(await trackNonce(c, rows))) unsent++;
+  }
+  return { unsent };
+}
+
+/** One nonce's transactions (oldest first); false when its latest is still unbroadcast. */
+async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
+  const chain = c.hw.symbol;
+  let mined: { row: TxRow; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> } | undefined;
+  for (const row of rows) {
+    const receipt = await receiptOf(c.rpc, row.tx_hash as Hash);
+    if (receipt !== null) mined = { row, receipt };
+  }
+  const payoutId = rows[0]!.payout_id;
+  const counted = rows.find((r) => r.status === 'mined');
+  const port = c.port;
+
+  if (mined === undefined) {
+    if (counted !== undefined) {
+      // The block it was counted in is no longer the chain's: back to sent, counted again later.
+      c.metrics.reorgs.inc({ chain });
+      await c.store.writeTransaction((trx) =>
+        trx
+          .updateTable('hot_wallet_txs')
+          .set({ status: 'broadcast', block_hash: null, block_number: null, confirmations: 0 })
+          .where('id', '=', counted.id)
+          .execute(),
+      );
+      await port?.markReorged(payoutId);
+      counted.status = 'broadcast';
+      counted.block_hash = null;
+      counted.block_number = null;
+      counted.confirmations = 0;
+    }
+    const latest = counted ?? rows[rows.length - 1]!;
+    if (latest.status === 'signed') {
+      await broadcastRow(c, latest, true);
+      return true;
+    }
+    const bumps = rows.length - 1;
+    const since = latest.broadcast_at === null ? 0 : c.now() - new Date(latest.broadcast_at).getTime();
+    if (counted === undefined && since >= c.replaceAfterMs && bumps < c.maxFeeBumps) {
+      const fees = bumpedFees(
+        { maxFeePerGas: BigInt(latest.max_fee_per_gas), maxPriorityFeePerGas: BigInt(latest.max_priority_fee_per_gas) },
+        await currentFees(c.rpc),
+      );
+      const tx = c.rpc.viem.parseTransaction(latest.raw as Hex);
+      const next = await signAndStore(
+        c,
+        {
+          payoutId,
+          nonce: Number(latest.nonce),
+          to: tx.to as Hex,
+          value: tx.value ?? 0n,
+          data: tx.data,
+          gas: BigInt(latest.gas_limit),
+          fees,
+        },
+        latest,
+      );
+      c.metrics.replaced.inc({ chain });
+      await broadcastRow(c, next, false);
+      return true;
+    }
+    // The node forgot it (a restart of the node, a reorganisation that dropped it): the same bytes again.
+    if (!(await nodeKnows(c.rpc, latest.tx_hash as Hash))) await broadcastRow(c, latest, true);
+    else await markSentOnce(c, latest);
+    return true;
+  }
+
+  const { row, receipt } = mined;
+  const others = rows.filter((r) => r.id !== row.id && r.status !== 'replaced');
+  const blockNumber = Number(receipt.blockNumber);
+  const moved = counted !== undefined && (counted.id !== row.id || counted.block_hash !== receipt.blockHash);
+  if (moved) {
+    // Mined again in another block: the confirmations restart from there.
+    c.metrics.reorgs.inc({ chain });
+    await port?.markReorged(payoutId);
+  }
+  await markSentOnce(c, row);
+  if (receipt.status === 'reverted') {
+    await c.store.writeTransaction(async (trx) => {
+      await trx
+        .updateTable('hot_wallet_txs')
+        .set({ status: 'failed', block_hash: receipt.blockHash, block_number: blockNumber })
+        .where('id', '=', row.id)
+        .execute();
+      if (others.length > 0)
+        await trx
+          .updateTable('hot_wallet_txs')
+          .set({ status: 'replaced', replaced_by: row.id })
+          .where(
+            'id',
+            'in',
+            others.map((o) => o.id),
+          )
+          .execute();
+    });
+    await port?.markFailed(
+      payoutId,
+      `the transaction ${row.tx_hash} reverted on chain (block ${blockNumber})`,
+      'system',
+    );
+    return true;
+  }
+  const confirmations = Math.max(0, Math.min(c.head - blockNumber + 1, c.required));
+  const done = confirmations >= c.required;
+  const before = moved ? 0 : row.status === 'mined' ? row.confirmations : 0;
+  if (confirmations !== before || done) await port?.markConfirmations(payoutId, confirmations);
+  if (done)
+    await port?.markCompleted(
+      payoutId,
+      c.nativeAsset !== null && c.rpc.viem.parseTransaction(row.raw as Hex).data === undefined
+        ? { networkFee: fee(receipt.gasUsed * receipt.effectiveGasPrice, c.nativeDecimals) }
+        : {},
+    );
+  await c.store.writeTransaction(async (trx) => {
+    await trx
+      .updateTable('hot_wallet_txs')
+      .set({
+        status: done ? 'confirmed' : 'mined',
+        block_hash: receipt.blockHash,
+        block_number: blockNumber,
+        confirmations,
+        broadcast_at: row.broadcast_at ?? iso(c),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    if (others.length > 0)
+      await trx
+        .updateTable('hot_wallet_txs')
+        .set({ status: 'replaced', replaced_by: row.id })
+        .where(
+          'id',
+          'in',
+          others.map((o) => o.id),
+        )
+        .execute();
+  });
+  return true;
+}
+
+function fee(wei: bigint, decimals: number): string {
+  const s = wei.toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, s.length - decimals);
+  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
+  return frac === '' ? whole : `${whole}.${frac}`;
+}
