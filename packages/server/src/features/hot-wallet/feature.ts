@@ -78,12 +78,14 @@ declare module '../../feature-kit/feature.js' {
 
 export const hotWalletFeature = defineFeature({
   name: 'hot-wallet',
-  needs: ['store', 'box', 'config', 'log', 'now', 'options'],
+  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender'],
   provides: ['hotWallet'],
-  create({ store, box, config, log, now, options }) {
+  create({ store, box, config, log, now, options, payoutSender }) {
     const hotWallet = createHotWallet({
       store,
       box,
+      // The payouts feature's port; tests may hand in their own through options.hotWallet.port.
+      port: payoutSender,
       sandbox: config.sandbox ?? false,
       log,
       ...(now === undefined ? {} : { now }),
