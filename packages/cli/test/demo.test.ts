@@ -125,14 +125,24 @@ describe('serve --demo, from start to curl', () => {
       headers: { authorization: `Bearer ${operatorToken}` },
     });
     expect(((await review.json()) as { result: { items: unknown[] } }).result.items).toHaveLength(1);
-    // Offline rate feed: the demo source priced BTC, ETH and TRX in EUR and USD at start, fresh.
+    // Offline rate feed: the demo source priced BTC, ETH and TRX in EUR, USD and USDT at start, fresh.
     const rates = (await (
       await fetch(`${url}/admin/v1/rates`, { headers: { authorization: `Bearer ${operatorToken}` } })
     ).json()) as { result: { base: string; quote: string; source: string; stale: boolean; pinned: boolean }[] };
     const fed = rates.result
       .filter((r) => r.source === 'demo' && !r.pinned && !r.stale)
       .map((r) => `${r.base}/${r.quote}`);
-    expect(fed.sort()).toEqual(['BTC/EUR', 'BTC/USD', 'ETH/EUR', 'ETH/USD', 'TRX/EUR', 'TRX/USD']);
+    expect(fed.sort()).toEqual([
+      'BTC/EUR',
+      'BTC/USD',
+      'BTC/USDT',
+      'ETH/EUR',
+      'ETH/USD',
+      'ETH/USDT',
+      'TRX/EUR',
+      'TRX/USD',
+      'TRX/USDT',
+    ]);
 
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);

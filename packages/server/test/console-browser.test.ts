@@ -62,6 +62,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     base = `http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`;
     fx.services.setListenUrl(base);
     await seedDemoCheckouts(fx.services, fx.demo.merchantId);
+    // The demo offers TRX (an active wallet); switched off here so the settle confirmation's warning shows.
+    const wallets = await fx.services.admin.listWallets({ merchantId: fx.demo.merchantId, asset: 'TRX' });
+    const trx = wallets.items[0];
+    await fx.services.admin.setWalletActive(trx!.id, false, { operator: 'test' });
     browser = await launchChromium();
     context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
@@ -198,7 +202,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     expect(await dialog.getByTestId('preview-credit').textContent()).toBe(
       `${grouped(preview.credit.amount)} TRX on TRON`,
     );
-    // The demo's TRX wallet is inactive (or missing): the confirmation says so before anything moves.
+    // The TRX wallet is inactive (switched off above): the confirmation says so before anything moves.
     expect(preview.wallet.exists && preview.wallet.active).toBe(false);
     expect(await dialog.locator('.warning').first().textContent()).toMatch(/inactive|creates one/);
     await noSeriousViolations('settle confirmation');

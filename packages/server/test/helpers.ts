@@ -76,18 +76,21 @@ export interface TempEnv {
 export async function tempServices(
   dialect: Dialect = 'sqlite',
   options: { now?: () => number; expirySweepMs?: number } = {},
+  /** More configuration (e.g. `sandbox: true`, as `serve --demo` runs). */
+  extra: { sandbox?: boolean } = {},
 ): Promise<TempEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-test-'));
   if (dialect === 'sqlite') {
     const services = await createServices(
-      { dataDir, databaseUrl: '', masterKey: '' },
+      { dataDir, databaseUrl: '', masterKey: '', ...extra },
       { generateMasterKey: true, ...options },
     );
     return {
       services,
       dataDir,
       databaseUrl: '',
-      reopen: (config = {}) => createServices({ dataDir, databaseUrl: '', masterKey: '', ...config }, options),
+      reopen: (config = {}) =>
+        createServices({ dataDir, databaseUrl: '', masterKey: '', ...extra, ...config }, options),
       cleanup: async () => {
         await services.close();
         rmSync(dataDir, { recursive: true, force: true });
@@ -97,7 +100,7 @@ export async function tempServices(
   const schema = `hp_test_${randomBytes(6).toString('hex')}`;
   const store = await openPostgresStore(TEST_DATABASE_URL, { schema });
   const services = await createServices(
-    { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '' },
+    { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...extra },
     { generateMasterKey: true, store, ...options },
   );
   return {
@@ -107,7 +110,7 @@ export async function tempServices(
     schema,
     reopen: async (config = {}) =>
       createServices(
-        { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...config },
+        { dataDir, databaseUrl: TEST_DATABASE_URL, databaseSchema: schema, masterKey: '', ...extra, ...config },
         { store: await openPostgresStore(TEST_DATABASE_URL, { schema }), ...options },
       ),
     cleanup: async () => {

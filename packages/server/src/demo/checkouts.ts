@@ -44,10 +44,14 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   await checkouts.cancel(merchantId, canceled.id);
   const review = await make('10', 'Demo: paid in the wrong asset', 'demo-review');
   await pay(review, '25', 1, 'TRX');
-  // Settling it values the TRX received at today's rates (the checkout offered no TRX, so no rate was locked).
+  // Settling it values the TRX received at today's rates (the checkout offered no TRX, so no rate
+  // was locked): the demo feed's (`serve --demo` starts it first), else rates set here.
   const ctx = { operator: 'demo' };
-  await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
-  await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
+  const fed = (await services.admin.listRates()).some((r) => r.base === 'TRX' && r.quote === 'EUR');
+  if (!fed) {
+    await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
+    await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
+  }
   const settled: string[] = [];
   for (const [amount, orderId] of [
     ['25', 'demo-settled-1'],

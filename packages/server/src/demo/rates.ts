@@ -1,7 +1,21 @@
 import type { Services } from '../services.js';
 
-/** What the demo's checkouts are priced with: BTC, ETH and TRX in EUR and USD (USDT goes through the pinned EUR/USDT and USD/USDT). */
-export const DEMO_RATE_PAIRS = ['BTC/EUR', 'BTC/USD', 'ETH/EUR', 'ETH/USD', 'TRX/EUR', 'TRX/USD'];
+/**
+ * What the demo's checkouts are priced with: BTC, ETH and TRX in EUR and USD (USDT goes through
+ * the pinned EUR/USDT and USD/USDT), and in USDT, the currency the demo charges EUR and USD fees
+ * in (an option's fee is converted into its asset).
+ */
+export const DEMO_RATE_PAIRS = [
+  'BTC/EUR',
+  'BTC/USD',
+  'BTC/USDT',
+  'ETH/EUR',
+  'ETH/USD',
+  'ETH/USDT',
+  'TRX/EUR',
+  'TRX/USD',
+  'TRX/USDT',
+];
 
 /**
  * The demo's rate feed: a `demo` source (no network, so `npm start` works offline) whose prices

@@ -43,7 +43,7 @@ const WALLETS: [string, string, boolean, [kind: 'credit' | 'freeze', amount: str
       ['freeze', '0.5'],
     ],
   ],
-  ['TRX', 'TRON', false, []],
+  ['TRX', 'TRON', true, []],
 ];
 
 /**

@@ -12,6 +12,10 @@ export const DEMO_PRICES: Readonly<Record<string, string>> = {
   'USDT/EUR': '0.9223',
   'USDT/USD': '1.0002',
   'EUR/USD': '1.0842',
+  // The demo charges EUR and USD fees in USDT: the fee of a BTC, ETH or TRX option is converted through these.
+  'BTC/USDT': '62900',
+  'ETH/USDT': '3365',
+  'TRX/USDT': '0.1195',
 };
 
 /** Tenths of a percent, one step a minute: small moves, the same for every instance at the same time. */
