@@ -15,6 +15,7 @@ import { TEST_DATABASE_URL, type Dialect } from '../helpers.js';
 
 export interface RatesEnv {
   services: Services;
+  dataDir: string;
   app: FastifyInstance;
   admin: AdminCall;
   clock: { offsetMs: number };
@@ -34,11 +35,13 @@ export interface RatesEnv {
  */
 export async function ratesEnv(
   dialect: Dialect,
-  opts: { sandbox?: boolean; resolve?: Resolver; timeoutMs?: number } = {},
+  /** `stillClock`: time stands still unless a test moves `clock.offsetMs` (ages exact to the second). */
+  opts: { sandbox?: boolean; resolve?: Resolver; timeoutMs?: number; stillClock?: boolean } = {},
 ): Promise<RatesEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-rates-'));
   const clock = { offsetMs: 0 };
-  const now = () => Date.now() + clock.offsetMs;
+  const start = Date.now();
+  const now = () => (opts.stillClock === true ? start : Date.now()) + clock.offsetMs;
   const schema = `hp_rates_${randomBytes(6).toString('hex')}`;
   const config = loadConfig(
     {},
@@ -78,6 +81,7 @@ export async function ratesEnv(
   const others: Services[] = [];
   return {
     services,
+    dataDir,
     app,
     admin,
     clock,
