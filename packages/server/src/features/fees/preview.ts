@@ -151,6 +151,8 @@ function checkFresh(currency: string, facts: FeeFacts, nowMs: number): void {
  * for fee previews and checkouts.
  */
 export async function resolveRate(db: Db, base: string, quote: string): Promise<RateQuote | null> {
+  // Its time is never shown: it is never stale, and an option in its own currency records the
+  // checkout's creation as its rateAt (checkouts/create.ts); a fixed time keeps it cacheable.
   if (base === quote) return identityQuote(new Date(0).toISOString());
   const rows = await findRates(db, base, quote);
   const direct = rows.find((r) => r.base === base);
