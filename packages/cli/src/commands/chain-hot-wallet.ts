@@ -21,7 +21,7 @@ make one with --generate. There is no --private-key option on purpose: a key typ
 line stays in the shell history and shows in every process list (ps, /proc/<pid>/cmdline) while
 the command runs. The key is stored sealed under the master key and never shown again: keep your
 own copy (or use --generate and fund only what the payouts need). Only the address is printed.
-See docs/hot-wallet.md.`;
+See docs/payouts.md, "The evm-hot-wallet sender".`;
 
 function readKey(io: Io, opts: SetOptions): string | undefined {
   const given = [opts.privateKeyFile !== undefined, opts.privateKeyEnv !== undefined, opts.generate === true];

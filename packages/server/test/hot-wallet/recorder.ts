@@ -1,4 +1,4 @@
-import type { PayoutJob, PayoutSenderPort } from '../../src/features/hot-wallet/port.js';
+import type { PayoutJob, PayoutSenderPort, SentPayoutJob } from '../../src/features/hot-wallet/port.js';
 
 export type PortCall =
   | ['sent', string, string]
@@ -45,5 +45,9 @@ export class RecorderPort implements PayoutSenderPort {
   }
   async holdWithReason(payoutId: string, reason: string): Promise<void> {
     this.calls.push(['held', payoutId, reason]);
+  }
+  /** The recorder stands for the hot wallet's own payouts only: none reported by an operator. */
+  async sent(): Promise<SentPayoutJob[]> {
+    return [];
   }
 }

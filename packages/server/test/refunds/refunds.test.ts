@@ -219,4 +219,58 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
     expect(await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON')).toEqual(before);
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '0' }, ops);
   });
+
+  it('a refund of a checkout in review given up (rejected, then failed after sent) debits back what it credited: the wallet exactly as before', async () => {
+    const c = await createCheckout(fx, {
+      amount: '100',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '30' });
+    fx.clock.offsetMs += 16 * 60_000;
+    try {
+      await fx.services.checkouts.expireDue();
+    } finally {
+      fx.clock.offsetMs -= 16 * 60_000;
+    }
+    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.25' }, ops);
+    const before = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
+
+    const first = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, c.id)).url), payerTron);
+    expect(first.statusCode, first.body).toBe(201);
+    const [rejected] = await payoutsOf(c.id);
+    expect(Number((await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!.amount) - Number(before.amount)).toBe(
+      31.25,
+    );
+    await fx.services.admin.payouts.reject(rejected!.id, 'not this one', ops);
+    expect(await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON')).toEqual(before);
+    const debits = await db()
+      .selectFrom('ledger_postings')
+      .select(['kind', 'amount'])
+      .where('idempotency_key', 'like', `payout:${rejected!.id}:%`)
+      .orderBy('id')
+      .execute();
+    expect(debits.map((d) => [d.kind, Number(d.amount)]).sort()).toEqual(
+      [
+        ['credit', 31.25],
+        ['freeze', 31.25],
+        ['unfreeze', 31.25],
+        ['debit', 31.25],
+      ].sort(),
+    );
+
+    // The amount is refundable again; this time the payout is sent and fails.
+    const second = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, c.id)).url), payerTron);
+    expect(second.statusCode, second.body).toBe(201);
+    const failed = (await payoutsOf(c.id)).find((p) => p.id !== rejected!.id)!;
+    await fx.services.admin.payouts.approve(failed.id, ops);
+    const res = await checkoutCall(fx, fx.refunder, 'POST', `/api/v1/cp/payouts/${failed.id}/simulate`, {
+      outcome: 'failed',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON')).toEqual(before);
+    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '0' }, ops);
+  });
 });

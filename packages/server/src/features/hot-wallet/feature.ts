@@ -8,8 +8,9 @@ import { hotWalletAdminRoutes, hotWalletMetricsRoutes } from './routes.js';
 import { HotWalletSender, type SenderOptions } from './sender.js';
 import { hotWalletAdmin } from './service.js';
 import { createVerifier } from './verify.js';
+import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
 
-export type { PayoutJob, PayoutSenderPort } from './port.js';
+export type { PayoutJob, PayoutSenderPort, SentPayoutJob } from './port.js';
 export type { ExpectedTransfer, Verification, VerifyTransfer } from './verify.js';
 
 type SenderTimings = Partial<
@@ -29,6 +30,8 @@ export interface HotWalletFeatureOptions {
   /** The payouts feature's port; may also be attached later (`sender.attach`). */
   port?: PayoutSenderPort;
   sender?: SenderTimings;
+  /** The check of operator-reported transactions on watched chains: its timings. */
+  verify?: Pick<SentVerifierOptions, 'everyMs' | 'notFoundFailMs'>;
 }
 
 /**
@@ -52,14 +55,28 @@ export function createHotWallet(opts: HotWalletFeatureOptions) {
     ...opts.sender,
   };
   const sender = new HotWalletSender(base);
+  const verifyTransfer = createVerifier({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve });
+  const verifier = new SentVerifier({
+    store: opts.store,
+    verifyTransfer,
+    now,
+    log: base.log,
+    port: opts.port,
+    ...opts.verify,
+  });
   return {
     admin: hotWalletAdmin({ store: opts.store, box: opts.box, now, changed: () => sender.wake() }),
     sender,
     metrics,
-    verifyTransfer: createVerifier({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve }),
+    verifyTransfer,
+    /** Checks the transactions operators report on watched EVM chains (started with the sender). */
+    verifier,
     /** Another sender over the same store, as a second instance would run (tests). */
     spawnSender: (overrides: Partial<SenderOptions> = {}) => new HotWalletSender({ ...base, ...overrides }),
-    close: () => sender.stop(),
+    close: async () => {
+      await verifier.stop();
+      await sender.stop();
+    },
   };
 }
 
@@ -72,7 +89,7 @@ declare module '../../feature-kit/feature.js' {
   }
   interface FeatureOptions {
     /** Hot wallet sender: the payouts port (tests), DNS for the RPC address checks, timings. */
-    hotWallet?: Pick<HotWalletFeatureOptions, 'port' | 'resolve' | 'sender'>;
+    hotWallet?: Pick<HotWalletFeatureOptions, 'port' | 'resolve' | 'sender' | 'verify'>;
   }
 }
 
@@ -98,5 +115,8 @@ export const hotWalletFeature = defineFeature({
   admin: ({ hotWallet }) => hotWallet.admin,
   adminRoutes: [hotWalletAdminRoutes],
   merchantRoutes: [hotWalletMetricsRoutes],
-  start: ({ hotWallet }) => hotWallet.sender.start(),
+  start: ({ hotWallet }) => {
+    hotWallet.sender.start();
+    hotWallet.verifier.start();
+  },
 });

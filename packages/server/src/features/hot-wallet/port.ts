@@ -14,6 +14,8 @@ export interface PayoutSenderPort {
   markReorged(payoutId: string): Promise<void>;
   /** The payout stays `approved`, with this reason shown (a hot wallet too poor to send it). */
   holdWithReason(payoutId: string, reason: string): Promise<void>;
+  /** Sent payouts on the chain, oldest first, with their transaction: what the verifier of reported transactions checks. */
+  sent(chainId: string, limit: number): Promise<SentPayoutJob[]>;
 }
 
 export interface PayoutJob {
@@ -32,4 +34,11 @@ export interface PayoutJob {
   /** Exact decimal text of what the destination receives. */
   amount: string;
   destination: string;
+}
+
+export interface SentPayoutJob extends PayoutJob {
+  txHash: string;
+  confirmations: number;
+  /** When the payout last changed (sent, a reorganisation, a confirmation count): ISO time. */
+  updatedAt: string;
 }

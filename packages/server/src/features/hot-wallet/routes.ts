@@ -52,7 +52,7 @@ const SetBody = Type.Object(
   closed,
 );
 
-/** The hot wallet that sends approved payouts on an EVM chain by itself (docs/hot-wallet.md). */
+/** The hot wallet that sends approved payouts on an EVM chain by itself (docs/payouts.md, "The evm-hot-wallet sender"). */
 export async function hotWalletAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<HotWalletAdmin>): Promise<void> {
   app.put(
     '/chains/:symbol/hot-wallet',

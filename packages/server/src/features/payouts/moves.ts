@@ -8,6 +8,13 @@ import { balanceChangedJson, postInTransaction } from '../ledger/service.js';
 import { appendPayoutTimeline, findPayout, lockPayout, payoutView, type LoadedPayout } from './queries.js';
 import { payoutTransition, type PayoutMove, type PayoutStatus } from './states.js';
 
+/**
+ * The ledger key of the credit a refund of a never-credited checkout (in review, invalid) posts
+ * before its payout freezes it: the refund's marker. A refund given up (rejected, canceled,
+ * failed) debits that credit back in its final move, so the checkout's money stays uncredited.
+ */
+export const refundCreditKey = (payoutId: string) => `payout:${payoutId}:refund-credit`;
+
 /** The reason of a payout back at zero confirmations after a reorganisation. */
 export const REORG_REASON = 'reorganisation';
 
@@ -139,6 +146,15 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
   if (row.money === 'unfreeze') {
     await postForPayout(trx, ctx, owner, 'unfreeze', frozen, 'unfreeze');
     next.frozen = '0';
+    if (locked.refund_of !== null) {
+      const credit = await trx
+        .selectFrom('ledger_postings')
+        .select('amount')
+        .where('idempotency_key', '=', refundCreditKey(id))
+        .executeTakeFirst();
+      if (credit !== undefined)
+        await postForPayout(trx, ctx, owner, 'debit', new Decimal(String(credit.amount)), 'refund-credit-back');
+    }
   } else if (row.money === 'debit') {
     await postForPayout(trx, ctx, owner, 'unfreeze', frozen, 'unfreeze');
     await postForPayout(trx, ctx, owner, 'debit', new Decimal(next.total), 'debit');

@@ -27,6 +27,8 @@ export interface PayoutRequestInput {
   refundOf?: string | null | undefined;
   /** Who asked: the merchant (API), or the system (a payer's refund link). */
   by: PayoutActor;
+  /** The payout's id when the caller named it first (a refund credits money under it before the request). */
+  id?: string | undefined;
 }
 
 const ROLLING_WINDOW_MS = 24 * 3600 * 1000;
@@ -164,7 +166,7 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
   const autoApproved = active && total.lte(merchant.payout_auto_approve_limit);
   const row = payoutTransition(null, autoApproved ? 'request_approved' : 'request', input.by);
   if (row === undefined) throw new HostpayError('PAYOUT_STATE_CONFLICT', `a ${input.by} cannot request a payout`);
-  const id = newId('po');
+  const id = input.id ?? newId('po');
   const payout: PayoutTable = {
     id,
     merchant_id: input.merchantId,

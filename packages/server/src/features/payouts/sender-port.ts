@@ -42,6 +42,8 @@ export interface PayoutJob {
 export interface SentPayoutJob extends PayoutJob {
   txHash: string;
   confirmations: number;
+  /** When the payout last changed (sent, a reorganisation, a confirmation count): ISO time. */
+  updatedAt: string;
 }
 
 export function payoutSenderPort(store: Store, caches: Caches, now: () => number = Date.now): PayoutSenderPort {
@@ -85,6 +87,7 @@ export function payoutSenderPort(store: Store, caches: Caches, now: () => number
         ...job(r),
         txHash: r.tx_hash ?? '',
         confirmations: r.confirmations,
+        updatedAt: r.updated_at,
       })),
 
     markSent: (id, p, by) =>

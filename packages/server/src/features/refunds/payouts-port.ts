@@ -79,6 +79,7 @@ export function payoutsForRefunds(dialect: 'sqlite' | 'postgres'): RefundPayouts
               ? { source: 'payer', address: req.destination }
               : { source: 'book', address: req.destination },
           refundOf: req.refundOf,
+          id: req.payoutId,
           by: req.source === 'payer' ? 'system' : 'merchant',
         },
       );

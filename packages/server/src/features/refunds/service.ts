@@ -12,6 +12,7 @@ import {
 } from '../checkouts/queries.js';
 import { appendEvent, lockEventCounter } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
+import { refundCreditKey } from '../payouts/moves.js';
 import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
 import {
   chainFacts,
@@ -52,6 +53,8 @@ export interface RefundPayoutRequest {
   source: RefundSource;
   refundOf: string;
   at: string;
+  /** The payout's id, named before the request (the credit of an uncredited checkout is keyed by it). */
+  payoutId?: string | undefined;
 }
 
 export interface RefundDeps {
@@ -146,6 +149,7 @@ export function refundService(deps: RefundDeps) {
     const payouts = payoutsPort();
     const merchantId = c.row.merchant_id;
     await lockEventCounter(trx, merchantId, store.dialect);
+    const payoutId = newId('po');
     if (UNCREDITED_STATUSES.has(c.row.status)) {
       const total = amount.plus(await payouts.networkFee(trx, target.assetId, target.chainId));
       const { posting, walletId } = await creditInTransaction(trx, store.dialect, {
@@ -153,7 +157,8 @@ export function refundService(deps: RefundDeps) {
         assetId: target.assetId,
         chainId: target.chainId,
         amount: total,
-        idempotencyKey: `refund-credit:${newId('rfc')}`,
+        // Keyed by the payout: if the refund is given up, its final move debits this credit back.
+        idempotencyKey: refundCreditKey(payoutId),
         at: when,
       });
       await appendEvent(
@@ -172,6 +177,7 @@ export function refundService(deps: RefundDeps) {
       destination,
       source,
       refundOf: c.row.id,
+      payoutId,
       at: when,
     });
     await appendTimeline(trx, c.row.id, c.timeline.length, REFUND_TIMELINE_STATUS, null, when);

@@ -1,0 +1,246 @@
+import { Decimal } from '@hostpay/protocol';
+import { formatEther, parseEther, type Address, type Hash } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anvilBinary } from '../evm/anvil.js';
+import { TOKEN_ABI } from '../evm/token.js';
+import { DIALECTS, type Dialect } from '../helpers.js';
+import { freshAddress, metricValue } from '../hot-wallet/common.js';
+import { resultOf } from '../http-helpers/admin-fixture.js';
+import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
+import { balances, ctx, eventsOf } from './world.js';
+
+/**
+ * Payouts end to end on a real node (anvil), through the real payouts feature and its sender
+ * port (no recorder): the merchant requests, the operator activates the destination and
+ * approves, the evm-hot-wallet sender sends, the node mines, the payout completes once with the
+ * wallet debited exactly its total; a reorganisation sends it back to `sent` and it completes
+ * once; a wallet without gas holds it `approved` with a reason. Both stores.
+ */
+const suite = anvilBinary === null ? describe.skip : describe;
+
+suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Dialect) => {
+  let w: EvmPayoutWorld;
+
+  beforeAll(async () => {
+    w = await evmPayoutWorld(dialect);
+  }, 60_000);
+  afterAll(async () => w?.close());
+
+  const round = async () => {
+    const r = await w.env.services.hotWallet.sender.round('ETH');
+    expect(r.leader).toBe(true);
+    return r;
+  };
+  const payout = (id: string) => w.env.services.payouts.getAny(id);
+  /** This payout's events (and its postings'), oldest first: the type alone. */
+  const eventsOfPayout = async (id: string) =>
+    (await eventsOf(w.env.services, w.merchantId))
+      .filter((e) => e.object.id === id || e.object.payoutId === id)
+      .map((e) => e.type);
+
+  it('without gas the payout stays approved with the reason and the metric raised; funded, it is sent', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.25');
+    expect(await round()).toMatchObject({ sent: 0 });
+    const held = await payout(p.id);
+    expect(held.status).toBe('approved');
+    expect(held.reason).toMatch(/^hot wallet 0x[0-9a-f]{40} balance too low: 0 ETH/);
+    expect(await metricValue(w.env.services, 'hostpay_hot_wallet_insufficient_funds')).toBe(1);
+
+    await w.chain.payEth(w.hot!, '10');
+    await w.chain.payToken(w.token, w.hot!, '1000');
+    expect(await round()).toMatchObject({ sent: 1 });
+    const sent = await payout(p.id);
+    expect(sent).toMatchObject({ status: 'sent', reason: null });
+    expect(await metricValue(w.env.services, 'hostpay_hot_wallet_insufficient_funds')).toBe(0);
+    await w.chain.mine(2);
+    await round();
+    expect((await payout(p.id)).status).toBe('completed');
+  });
+
+  it('an ETH payout: sent, counted, completed once; the wallet debited amount + the actual fee, the freeze back', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.123456789012345678');
+    expect(await balances(w.env.services, w.ethWallet)).toEqual({
+      amount: before.amount,
+      frozen: new Decimal(before.frozen).plus('0.124456789012345678').toFixed(),
+    });
+    const eventsBefore = (await eventsOfPayout(p.id)).length;
+    expect(await round()).toMatchObject({ sent: 1 });
+    const sent = await payout(p.id);
+    expect(sent.status).toBe('sent');
+    // anvil mined it at once: one confirmation at the next round, then the chain's 3.
+    await round();
+    expect((await payout(p.id)).confirmations).toBe(1);
+    await w.chain.mine(2);
+    await round();
+    await round();
+    const done = await payout(p.id);
+    const receipt = await w.chain.pub.getTransactionReceipt({ hash: sent.txHash as Hash });
+    const fee = formatEther(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(String(done.networkFee)).toBe(new Decimal(fee).toFixed());
+    const total = new Decimal('0.123456789012345678').plus(fee);
+    expect(done).toMatchObject({ status: 'completed', confirmations: 3 });
+    expect(String(done.total)).toBe(total.toFixed());
+    expect(await balances(w.env.services, w.ethWallet)).toEqual({
+      amount: new Decimal(before.amount).minus(total).toFixed(),
+      frozen: before.frozen,
+    });
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(
+      parseEther('0.123456789012345678'),
+    );
+    expect((await eventsOfPayout(p.id)).slice(eventsBefore)).toEqual([
+      'payout.sent',
+      'wallet.balance_changed',
+      'wallet.balance_changed',
+      'payout.completed',
+    ]);
+    expect(done.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'sent', 'completed']);
+  });
+
+  it('an ERC-20 payout: the exact token amount arrives; the wallet is debited amount + the fee estimate', async () => {
+    const before = await balances(w.env.services, w.usdtWallet);
+    const p = await w.approvedPayout(w.usdtWallet, '12.345678');
+    await round();
+    await w.chain.mine(2);
+    await round();
+    const done = await payout(p.id);
+    expect(done).toMatchObject({ status: 'completed', confirmations: 3 });
+    expect(String(done.networkFee)).toBe('1.5');
+    expect(String(done.total)).toBe('13.845678');
+    expect(await balances(w.env.services, w.usdtWallet)).toEqual({
+      amount: new Decimal(before.amount).minus('13.845678').toFixed(),
+      frozen: before.frozen,
+    });
+    const got = await w.chain.pub.readContract({
+      address: w.token,
+      abi: TOKEN_ABI,
+      functionName: 'balanceOf',
+      args: [p.destination as Address],
+    });
+    expect(got).toBe(12_345_678n);
+    expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
+  });
+
+  it('a reorganisation takes the counted transaction out: back to sent (timeline shows it), then completed once, debited once', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.5');
+    const snapshot = await w.chain.snapshot();
+    await round();
+    await w.chain.mine(1);
+    await round();
+    expect((await payout(p.id)).confirmations).toBe(2);
+    await w.chain.revert(snapshot);
+    await w.chain.mine(2);
+    await round();
+    const reorged = await payout(p.id);
+    expect(reorged).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The stored bytes went out again and were mined: counted from the new block to completion.
+    await round();
+    await w.chain.mine(2);
+    await round();
+    const done = await payout(p.id);
+    expect(done.status).toBe('completed');
+    expect(done.timeline.map((t) => [t.status, t.reason])).toEqual([
+      ['pending_approval', null],
+      ['approved', null],
+      ['sent', null],
+      ['sent', 'reorganisation'],
+      ['completed', null],
+    ]);
+    const events = await eventsOfPayout(p.id);
+    expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(
+      (await eventsOf(w.env.services, w.merchantId)).filter(
+        (e) => e.type === 'wallet.balance_changed' && e.object.payoutId === p.id,
+      ),
+    ).toHaveLength(3); // freeze, unfreeze, debit
+    expect(await balances(w.env.services, w.ethWallet)).toEqual({
+      amount: new Decimal(before.amount).minus(String(done.total)).toFixed(),
+      frozen: before.frozen,
+    });
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.5'));
+  });
+});
+
+suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (dialect: Dialect) => {
+  let w: EvmPayoutWorld;
+
+  beforeAll(async () => {
+    w = await evmPayoutWorld(dialect, { hotWallet: false });
+  }, 60_000);
+  afterAll(async () => w?.close());
+
+  const payout = (id: string) => w.env.services.payouts.getAny(id);
+  const verify = () => w.env.services.hotWallet.verifier.roundAll();
+  const reportSent = async (id: string, txHash: string) =>
+    resultOf(await w.env.admin('POST', `/payouts/${id}/sent`, { body: { txHash } }));
+
+  it('a chain without a hot wallet: the approved payout stays in the manual queue (export); the hot wallet sends nothing', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.2');
+    expect(await w.env.services.hotWallet.sender.round('ETH')).toEqual({ leader: false, reason: 'no_hot_wallet' });
+    expect((await payout(p.id)).status).toBe('approved');
+    const exported = resultOf<{ items: { id: string }[] }>(await w.env.admin('GET', '/payouts/export?chain=ETH'));
+    expect(exported.items.map((i) => i.id)).toContain(p.id);
+    await w.env.services.payouts.cancelAny(p.id, ctx);
+  });
+
+  it('the operator pays by hand and reports the hash: verified on chain, counted, completed; complete by hand is 409', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.2');
+    const hash = await w.chain.payEth(p.destination, '0.2');
+    await reportSent(p.id, hash);
+    const byHand = await w.env.admin('POST', `/payouts/${p.id}/complete`, { body: {} });
+    expect(byHand.statusCode).toBe(409);
+    expect(await verify()).toMatchObject({ checked: 1, completed: 0 });
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 1 });
+    await w.chain.mine(2);
+    expect(await verify()).toMatchObject({ checked: 1, completed: 1 });
+    const done = await payout(p.id);
+    expect(done).toMatchObject({ status: 'completed', confirmations: 3, txHash: hash });
+    expect(done.timeline.at(-1)).toMatchObject({ status: 'completed', by: 'system' });
+    expect(await balances(w.env.services, w.ethWallet)).toEqual({
+      amount: new Decimal(before.amount).minus('0.201').toFixed(),
+      frozen: before.frozen,
+    });
+    // Nothing more to check, nothing moved twice.
+    expect(await verify()).toMatchObject({ checked: 0 });
+  });
+
+  it('a token payout paid by hand is checked by its Transfer log', async () => {
+    const p = await w.approvedPayout(w.usdtWallet, '5');
+    await reportSent(p.id, await w.chain.payToken(w.token, p.destination, '5'));
+    await w.chain.mine(2);
+    await verify();
+    expect((await payout(p.id)).status).toBe('completed');
+  });
+
+  it('a reported transaction to the wrong address: failed with the reason, the wallet unfrozen', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.3');
+    const hash = await w.chain.payEth(freshAddress(), '0.3');
+    await reportSent(p.id, hash);
+    expect(await verify()).toMatchObject({ failed: 1 });
+    const failed = await payout(p.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.reason).toMatch(new RegExp(`^transaction ${hash} pays 0x[0-9a-f]{40}, not ${p.destination}$`));
+    expect(await balances(w.env.services, w.ethWallet)).toEqual(before);
+  });
+
+  it('a wrong amount fails; a hash the node never shows stays sent, and fails 30 minutes after it was reported', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.4');
+    await reportSent(p.id, await w.chain.payEth(p.destination, '0.39'));
+    await verify();
+    expect(await payout(p.id)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/base units, not /) });
+
+    const q = await w.approvedPayout(w.ethWallet, '0.4');
+    await reportSent(q.id, `0x${'ab'.repeat(32)}`);
+    expect(await verify()).toMatchObject({ checked: 1, failed: 0 });
+    expect((await payout(q.id)).status).toBe('sent');
+    w.env.clock.offsetMs += 31 * 60_000;
+    expect(await verify()).toMatchObject({ checked: 1, failed: 1 });
+    expect(await payout(q.id)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/not mined.*31 minutes/),
+    });
+  });
+});

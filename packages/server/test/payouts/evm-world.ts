@@ -1,0 +1,72 @@
+import { generatePrivateKey } from 'viem/accounts';
+import type { Address } from 'viem';
+import { resultOf } from '../http-helpers/admin-fixture.js';
+import { startAnvil, type Anvil } from '../evm/anvil.js';
+import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
+import type { Dialect } from '../helpers.js';
+import { freshAddress, setUpChain } from '../hot-wallet/common.js';
+import { ctx } from './world.js';
+
+/**
+ * The real payouts feature beside a real node: anvil with a 6-decimal token that is the catalog's
+ * USDT on ETH, the ETH watch (3 confirmations) and a hot wallet, a merchant with an ETH and a
+ * USDT wallet on ETH, and fee estimates of 0.001 ETH and 1.5 USDT.
+ */
+export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boolean } = {}) {
+  const anvil: Anvil = await startAnvil();
+  const chain: ChainDriver = chainDriver(anvil);
+  const token: Address = await chain.deployToken(6);
+  const env: WatchEnv = await watchEnv(dialect);
+  resultOf(await env.admin('PATCH', '/networks/net_usdt_eth', { body: { tokenContract: token } }));
+  const key = generatePrivateKey();
+  let hot: Address | null = null;
+  if (opts.hotWallet ?? true) hot = await setUpChain(env, anvil, chain, token, key);
+  else
+    resultOf(
+      await env.admin('PUT', '/chains/ETH/watch', {
+        body: { rpcUrl: anvil.url, confirmations: 3, pollIntervalMs: 500, startBlock: (await chain.head()) + 1 },
+      }),
+    );
+  resultOf(await env.admin('PUT', '/payout-fees', { body: { chain: 'ETH', asset: 'ETH', networkFee: '0.001' } }));
+  resultOf(await env.admin('PUT', '/payout-fees', { body: { chain: 'ETH', asset: 'USDT', networkFee: '1.5' } }));
+  const { admin } = env.services;
+  const merchantId = (await admin.createMerchant('EVM Payout Shop', ctx)).id;
+  const ethWallet = (await admin.createWallet({ merchantId, asset: 'ETH', chain: 'ETH' }, ctx)).id;
+  const usdtWallet = (await admin.createWallet({ merchantId, asset: 'USDT', chain: 'ETH' }, ctx)).id;
+  await admin.post({ walletId: ethWallet, kind: 'credit', amount: '10' }, ctx);
+  await admin.post({ walletId: usdtWallet, kind: 'credit', amount: '1000' }, ctx);
+
+  /** A destination of the merchant's book, still cooling off (24 h), activated by an operator. */
+  async function destination(address = freshAddress()) {
+    const d = await env.services.payouts.addDestination(merchantId, { chain: 'ETH', address });
+    await env.services.payouts.activateDestination(d.id, ctx);
+    return { id: d.id, address: address.toLowerCase() };
+  }
+
+  /** The merchant requests, the operator approves: an approved payout. */
+  async function approvedPayout(walletId: string, amount: string, to?: string) {
+    const d = await destination(to);
+    const p = await env.services.payouts.create(merchantId, { walletId, amount, destinationId: d.id });
+    await env.services.payouts.approve(p.id, ctx);
+    return { id: p.id, destination: d.address };
+  }
+
+  return {
+    anvil,
+    chain,
+    token,
+    env,
+    key,
+    hot,
+    merchantId,
+    ethWallet,
+    usdtWallet,
+    destination,
+    approvedPayout,
+    async close() {
+      await env.close();
+      await anvil.stop();
+    },
+  };
+}
+export type EvmPayoutWorld = Awaited<ReturnType<typeof evmPayoutWorld>>;
