@@ -220,8 +220,7 @@ describe('payout commands', () => {
       `revoked destination ${d?.id}`,
     );
     const after = await merchant('payout', 'request', '1', '--wallet', walletId, '--destination', d?.id as string);
-    // The server looks a revoked destination up as absent (features/payouts/request.ts).
-    expect(failure(after, 1)).toMatch(/^hostpay: NOT_FOUND: payout destination dst_\w+ does not exist/);
+    expect(failure(after, 1)).toMatch(/^hostpay: DESTINATION_NOT_ACTIVE: payout destination dst_\w+ was revoked/);
 
     // A key without payouts:write (created without --scopes): refused, exit 4.
     const plain = await server.services.admin.createApiKey(merchantId, {}, ctx);

@@ -281,13 +281,27 @@ describe('requests over HTTP', () => {
     await checkoutCall(fx, key, 'POST', `${P}/${c.id}/cancel`, {});
   });
 
-  it('revoking a destination: it can no longer be paid; a second revoke is 409', async () => {
-    const dst = await activeDestination(key);
-    const res = await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`);
-    expect(resultOf(res)).toMatchObject({ status: 'revoked' });
+  it('revoking a destination: paying it is 422 DESTINATION_NOT_ACTIVE (by id or address); a second revoke is 409', async () => {
+    // An address of its own: the book's other entries for TRON_ADDRESS stay live.
+    const address = 'TAcWbsKJryUGAGqHSJWa8bhgZQJtkvCaGd';
+    const dst = await activeDestination(key, address);
+    expect(resultOf(await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`))).toMatchObject({ status: 'revoked' });
     expectError(await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`), 409, 'PAYOUT_STATE_CONFLICT');
+    const before = await balances(fx.services, walletId);
+    for (const target of [{ destinationId: dst }, { destination: address }]) {
+      const res = await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', ...target });
+      expect(expectError(res, 422, 'DESTINATION_NOT_ACTIVE').error.details).toMatchObject({
+        destinationId: dst,
+        status: 'revoked',
+      });
+    }
+    expect(await balances(fx.services, walletId)).toEqual(before);
+    // Another merchant's revoked destination stays 404: its id is not revealed.
+    const other = await merchantWithWallet('Revoked Elsewhere');
+    const theirs = await activeDestination(other.key);
+    await checkoutCall(fx, other.key, 'DELETE', `${D}/${theirs}`);
     expectError(
-      await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', destinationId: dst }),
+      await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', destinationId: theirs }),
       404,
       'NOT_FOUND',
     );
