@@ -227,7 +227,12 @@ describe('requests over HTTP', () => {
     expect(exported.csv).toContain(`${po.id},${key.merchantId},TRON,`);
     expect(exported.csv).toContain(',"a,b",');
     const sent = await admin('POST', `/payouts/${po.id}/sent`, { body: { txHash: 'abc123' } });
-    expect(resultOf(sent)).toMatchObject({ status: 'sent', txHash: 'abc123', merchantId: key.merchantId });
+    expect(resultOf(sent)).toMatchObject({
+      status: 'sent',
+      txHash: 'abc123',
+      merchantId: key.merchantId,
+      merchant: { id: key.merchantId, name: 'Payer Shop' },
+    });
     const before = await balances(fx.services, walletId);
     const done = await admin('POST', `/payouts/${po.id}/complete`, { body: {} });
     expect(resultOf(done)).toMatchObject({ status: 'completed' });
@@ -246,10 +251,11 @@ describe('requests over HTTP', () => {
       'balance:debit',
       'payout.completed',
     ]);
-    const list = resultOf<{ items: { id: string }[] }>(
+    const list = resultOf<{ items: { id: string; merchant: { id: string; name: string } }[] }>(
       await admin('GET', `/payouts?status=completed&merchantId=${key.merchantId}&chain=TRON`),
     );
     expect(list.items.map((i) => i.id)).toContain(po.id);
+    for (const i of list.items) expect(i.merchant).toEqual({ id: key.merchantId, name: 'Payer Shop' });
   });
 
   it('sandbox simulate: approved → sent → completed or failed; 409 before approval', async () => {
