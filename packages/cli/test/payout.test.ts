@@ -220,8 +220,7 @@ describe('payout commands', () => {
       `revoked destination ${d?.id}`,
     );
     const after = await merchant('payout', 'request', '1', '--wallet', walletId, '--destination', d?.id as string);
-    // The server looks a revoked destination up as absent (features/payouts/request.ts).
-    expect(failure(after, 1)).toMatch(/^hostpay: NOT_FOUND: payout destination dst_\w+ does not exist/);
+    expect(failure(after, 1)).toMatch(/^hostpay: DESTINATION_NOT_ACTIVE: payout destination dst_\w+ was revoked/);
 
     // A key without payouts:write (created without --scopes): refused, exit 4.
     const plain = await server.services.admin.createApiKey(merchantId, {}, ctx);
@@ -255,5 +254,37 @@ describe('payout commands', () => {
     expect(link[1]?.startsWith(server.url)).toBe(true);
     const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
     expect(open[0]).toMatch(/^refund link for what is still refundable USDT /);
+  });
+
+  it('payout fee set/list: the estimate is frozen with the next payout; --json exact; audited; refusals', async () => {
+    expect(text(await operator('payout', 'fee', 'list'))).toBe('no network fee estimates: every payout estimates 0\n');
+    expect(text(await operator('payout', 'fee', 'set', 'tron', 'usdt', '1.25'))).toBe(
+      'payouts of USDT on TRON now freeze a network fee of 1.25 USDT\n',
+    );
+    const table = cells(text(await operator('payout', 'fee', 'list')));
+    expect(table[0]).toEqual(['CHAIN', 'ASSET', 'NETWORK FEE', 'UPDATED']);
+    expect(table.slice(1).map((r) => r.slice(0, 3))).toEqual([['TRON', 'USDT', '1.25']]);
+    const doc = json<{ items: { chain: string; asset: string; networkFee: string }[] }>(
+      await operator('payout', 'fee', 'list', '--json'),
+    );
+    expect(doc.items).toEqual([expect.objectContaining({ chain: 'TRON', asset: 'USDT', networkFee: '1.25' })]);
+    const audit = json<{ items: { action: string; operator: string }[] }>(
+      await operator('audit', 'list', '--action', 'payout_network_fee.set', '--json'),
+    );
+    expect(audit.items.map((e) => [e.action, e.operator])).toEqual([['payout_network_fee.set', 'alice']]);
+
+    // A payout requested now freezes amount + the estimate.
+    const before = await wallet();
+    const p = json<PayoutDoc>(
+      await merchant('payout', 'request', '2', '--wallet', walletId, '--destination', TRON_ADDRESS, '--json'),
+    );
+    expect([p.amount, p.networkFee, p.total]).toEqual(['2', '1.25', '3.25']);
+    expect(Number((await wallet()).frozen) - Number(before.frozen)).toBe(3.25);
+    text(await merchant('payout', 'cancel', p.id));
+
+    expect(failure(await operator('payout', 'fee', 'set', 'TRON', 'USDT', 'lots'), 1)).toMatch(/^hostpay: INVALID_/);
+    expect(failure(await operator('payout', 'fee', 'set', 'NOPE', 'USDT', '1'), 1)).toMatch(/^hostpay: NOT_FOUND: /);
+    expect(failure(await operator('payout', 'fee', 'set', 'TRON', 'USDT'), 2)).toMatch(/missing required argument/);
+    text(await operator('payout', 'fee', 'set', 'TRON', 'USDT', '0'));
   });
 });

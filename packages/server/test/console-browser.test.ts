@@ -245,6 +245,9 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await go('/payout-approvals', '[data-testid=approval-queue]');
     await noSeriousViolations('payout approvals');
     const item = page.locator(`[data-payout="${a.id}"]`);
+    // The row names the merchant (the operator view's `merchant`), linking to it by id.
+    expect(await item.getByTestId('queue-merchant').textContent()).toBe('Payout Shop');
+    expect(await item.getByTestId('queue-merchant').getAttribute('href')).toContain(`/merchants/${merchant.id}`);
     await item.getByRole('button', { name: 'Approve…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
@@ -294,8 +297,15 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: b.id }).waitFor();
     expect(await page.getByRole('link', { name: a.id }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('row', { name: new RegExp(b.id) })
+        .getByRole('link', { name: 'Payout Shop' })
+        .count(),
+    ).toBe(1);
     await noSeriousViolations('/payouts');
     await go(`/payouts/${a.id}`, '[data-testid=payout-timeline]');
+    expect(await page.getByTestId('payout-merchant').textContent()).toBe(`Payout Shop (${merchant.id})`);
     expect(await page.getByTestId('payout-timeline').locator('li').allTextContents()).toEqual([
       expect.stringMatching(/: pending_approval {2}by merchant$/),
       expect.stringMatching(/: approved {2}by operator$/),

@@ -5,6 +5,7 @@ import type {
   Destination,
   PayoutExport,
   PayoutFilter,
+  PayoutNetworkFee,
   AdminWallet,
   Checkout,
   CheckoutFilter,
@@ -98,6 +99,10 @@ export interface AdminBackend {
     export(q: { format: 'json' | 'csv'; chain?: string | undefined }): Promise<PayoutExport>;
     /** Ends a destination's cooling-off now. */
     activateDestination(id: string, w?: Write): Promise<Destination>;
+    /** The network fee estimate frozen with every payout of an asset on a chain (in the asset). */
+    setFee(req: { chain: string; asset: string; networkFee: string }, w?: Write): Promise<PayoutNetworkFee>;
+    /** Every estimate set; a chain and asset without one estimates 0. */
+    listFees(): Promise<PayoutNetworkFee[]>;
   };
   readonly keys: {
     create(merchantId: string, settings: KeySettings, w?: Write): Promise<CreatedApiKey>;

@@ -57,6 +57,8 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       export: (q) => call('GET', '/payouts/export', { query: { format: q.format, chain: q.chain } }),
       activateDestination: (id, w) =>
         call('POST', `/payout-destinations/${seg(id)}/activate`, { body: {}, write: w ?? {} }),
+      setFee: (req, w) => call('PUT', '/payout-fees', { body: req, write: w ?? {} }),
+      listFees: () => call('GET', '/payout-fees'),
     },
     keys: {
       create: (merchantId, settings, w) =>

@@ -88,7 +88,15 @@ export interface CheckoutFilter {
 }
 
 /** A payout as operators see it: the merchant's view (decimals as exact strings) and its merchant. */
-export type AdminPayout = Payout & { merchantId: string };
+export type AdminPayout = Payout & { merchantId: string; merchant: { id: string; name: string } };
+
+/** The operator's network fee estimate of payouts of an asset on a chain (GET/PUT /admin/v1/payout-fees). */
+export interface PayoutNetworkFee {
+  chain: string;
+  asset: string;
+  networkFee: string;
+  updatedAt: string;
+}
 
 /** The manual sender's queue (GET /admin/v1/payouts/export): approved payouts as rows, and as CSV text when asked. */
 export interface PayoutExport {

@@ -10,7 +10,7 @@ import {
   type PageOptions,
   type WriteOptions,
 } from '../admin/options.js';
-import { printAdmin, printPage, table } from '../admin/print.js';
+import { printAdmin, printList, printPage, table } from '../admin/print.js';
 import type { Io } from '../output.js';
 import { PAYOUT_COLUMNS, describeDestination, describePayout, payoutRow } from '../payout-view.js';
 
@@ -135,6 +135,8 @@ export function registerPayoutOperator(payout: Command, destination: Command, io
       );
     });
 
+  registerPayoutFees(payout, io);
+
   withWriteOptions(
     destination
       .command('activate')
@@ -144,6 +146,52 @@ export function registerPayoutOperator(payout: Command, destination: Command, io
     const d = await withBackend(io, opts, (b) => b.payouts.activateDestination(id, opts));
     printAdmin(io, opts.json, d, () => `activated destination ${d.id}\n\n${describeDestination(d)}`);
   });
+}
+
+/** The operator's network fee estimates: `hostpay payout fee set|list` (PUT/GET /admin/v1/payout-fees). */
+function registerPayoutFees(payout: Command, io: Io): void {
+  const fee = payout
+    .command('fee')
+    .description(
+      'operators: the network fee estimate frozen with each payout (total = amount + fee), per chain and asset',
+    );
+  withWriteOptions(
+    fee
+      .command('set')
+      .description('operators: set the network fee estimate of payouts of ASSET on CHAIN, in ASSET (audited)')
+      .argument('<chain>', 'e.g. TRON')
+      .argument('<asset>', 'e.g. USDT')
+      .argument('<amount>', 'the estimate in the asset, an exact decimal, e.g. 1.1 (0: no estimate)'),
+  )
+    .addHelpText(
+      'after',
+      '\nPayouts requested afterwards freeze amount + this fee; the manual sender may report the actual fee when it\nreports the transaction. Without an estimate a chain and asset estimate 0.',
+    )
+    .action(async (chain: string, asset: string, amount: string, opts: WriteOptions) => {
+      const f = await withBackend(io, opts, (b) => b.payouts.setFee({ chain, asset, networkFee: amount }, opts));
+      printAdmin(
+        io,
+        opts.json,
+        f,
+        () => `payouts of ${f.asset} on ${f.chain} now freeze a network fee of ${f.networkFee} ${f.asset}`,
+      );
+    });
+
+  withAdminOptions(fee.command('list').description('operators: every network fee estimate set (others are 0)')).action(
+    async (opts: AdminOptions) => {
+      const items = await withBackend(io, opts, (b) => b.payouts.listFees());
+      printList(io, opts.json, items, {
+        columns: [
+          { header: 'CHAIN' },
+          { header: 'ASSET' },
+          { header: 'NETWORK FEE', align: 'decimal' },
+          { header: 'UPDATED' },
+        ],
+        row: (f) => [f.chain, f.asset, f.networkFee, f.updatedAt],
+        empty: 'no network fee estimates: every payout estimates 0',
+      });
+    },
+  );
 }
 
 const EXPORT_COLUMNS = [

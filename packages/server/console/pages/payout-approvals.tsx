@@ -44,8 +44,10 @@ export function PayoutApprovals() {
             <li key={p.id} data-payout={p.id}>
               <div class="queue-head">
                 <a href={link(`/payouts/${p.id}`)}>{p.id}</a>{' '}
-                <a href={link(`/merchants/${p.merchantId}`)}>{p.merchantId}</a> ·{' '}
-                <Amount value={p.amount} unit={p.asset} /> on {p.chain} to <code class="clip">{p.destination}</code> ·
+                <a href={link(`/merchants/${p.merchant.id}`)} data-testid="queue-merchant">
+                  {p.merchant.name}
+                </a>{' '}
+                · <Amount value={p.amount} unit={p.asset} /> on {p.chain} to <code class="clip">{p.destination}</code> ·
                 requested {time(p.createdAt)}
               </div>
               <Decide p={p} />

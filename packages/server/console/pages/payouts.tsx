@@ -55,7 +55,7 @@ export function PayoutList() {
         caption="Payouts"
         columns={[
           { label: 'Payout', render: (r) => <a href={link(`/payouts/${r.id}`)}>{r.id}</a> },
-          { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.merchantId}`)}>{r.merchantId}</a> },
+          { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a> },
           { label: 'Status', render: (r) => <Status p={r} /> },
           { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
           { label: 'Network fee', num: true, render: (r) => <Amount value={r.networkFee} unit={r.asset} /> },
@@ -89,7 +89,7 @@ function PayoutFacts({ p }: { p: Payout }) {
       <dl class="facts">
         <dt>Merchant</dt>
         <dd data-testid="payout-merchant">
-          <a href={link(`/merchants/${p.merchantId}`)}>{p.merchantId}</a>
+          <a href={link(`/merchants/${p.merchant.id}`)}>{p.merchant.name}</a> (<code>{p.merchant.id}</code>)
         </dd>
         <dt>Status</dt>
         <dd>

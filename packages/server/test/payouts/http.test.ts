@@ -227,7 +227,12 @@ describe('requests over HTTP', () => {
     expect(exported.csv).toContain(`${po.id},${key.merchantId},TRON,`);
     expect(exported.csv).toContain(',"a,b",');
     const sent = await admin('POST', `/payouts/${po.id}/sent`, { body: { txHash: 'abc123' } });
-    expect(resultOf(sent)).toMatchObject({ status: 'sent', txHash: 'abc123', merchantId: key.merchantId });
+    expect(resultOf(sent)).toMatchObject({
+      status: 'sent',
+      txHash: 'abc123',
+      merchantId: key.merchantId,
+      merchant: { id: key.merchantId, name: 'Payer Shop' },
+    });
     const before = await balances(fx.services, walletId);
     const done = await admin('POST', `/payouts/${po.id}/complete`, { body: {} });
     expect(resultOf(done)).toMatchObject({ status: 'completed' });
@@ -246,10 +251,11 @@ describe('requests over HTTP', () => {
       'balance:debit',
       'payout.completed',
     ]);
-    const list = resultOf<{ items: { id: string }[] }>(
+    const list = resultOf<{ items: { id: string; merchant: { id: string; name: string } }[] }>(
       await admin('GET', `/payouts?status=completed&merchantId=${key.merchantId}&chain=TRON`),
     );
     expect(list.items.map((i) => i.id)).toContain(po.id);
+    for (const i of list.items) expect(i.merchant).toEqual({ id: key.merchantId, name: 'Payer Shop' });
   });
 
   it('sandbox simulate: approved → sent → completed or failed; 409 before approval', async () => {
@@ -281,13 +287,27 @@ describe('requests over HTTP', () => {
     await checkoutCall(fx, key, 'POST', `${P}/${c.id}/cancel`, {});
   });
 
-  it('revoking a destination: it can no longer be paid; a second revoke is 409', async () => {
-    const dst = await activeDestination(key);
-    const res = await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`);
-    expect(resultOf(res)).toMatchObject({ status: 'revoked' });
+  it('revoking a destination: paying it is 422 DESTINATION_NOT_ACTIVE (by id or address); a second revoke is 409', async () => {
+    // An address of its own: the book's other entries for TRON_ADDRESS stay live.
+    const address = 'TAcWbsKJryUGAGqHSJWa8bhgZQJtkvCaGd';
+    const dst = await activeDestination(key, address);
+    expect(resultOf(await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`))).toMatchObject({ status: 'revoked' });
     expectError(await checkoutCall(fx, key, 'DELETE', `${D}/${dst}`), 409, 'PAYOUT_STATE_CONFLICT');
+    const before = await balances(fx.services, walletId);
+    for (const target of [{ destinationId: dst }, { destination: address }]) {
+      const res = await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', ...target });
+      expect(expectError(res, 422, 'DESTINATION_NOT_ACTIVE').error.details).toMatchObject({
+        destinationId: dst,
+        status: 'revoked',
+      });
+    }
+    expect(await balances(fx.services, walletId)).toEqual(before);
+    // Another merchant's revoked destination stays 404: its id is not revealed.
+    const other = await merchantWithWallet('Revoked Elsewhere');
+    const theirs = await activeDestination(other.key);
+    await checkoutCall(fx, other.key, 'DELETE', `${D}/${theirs}`);
     expectError(
-      await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', destinationId: dst }),
+      await checkoutCall(fx, key, 'POST', P, { walletId, amount: '1', destinationId: theirs }),
       404,
       'NOT_FOUND',
     );

@@ -21,9 +21,56 @@ export interface SettlementQuote {
   value: { amount: Decimal; currency: string; rate: Decimal; rateSource: 'locked' | 'current' };
   /** The fee for that value: as the fee preview quotes it, and in the asset received. */
   fee: { quoted: Decimal; currency: string; inAsset: Decimal };
+  /** What completed refunds of it already credited and paid out in that asset and chain (refundsTaken). */
+  refunded: Decimal;
 }
 
 type Fees = ReturnType<typeof feeService>;
+
+/** Refunds that may still move: a settle waits for them (their credit could yet be taken back). */
+const OPEN_REFUND_STATUSES = ['pending_approval', 'approved', 'sent'] as const;
+
+/**
+ * What refunds of a checkout in review already took of its money, in one asset and chain: a
+ * refund of an uncredited checkout credited its total to the wallet when it was requested (the
+ * same amount it froze, posting `payout:<id>:freeze`), so that part of what the checkout received
+ * is already in (and out of) the wallet. Completed refunds count; rejected, canceled and failed
+ * ones gave their credit back. A refund still open refuses the settle (409): whether it will take
+ * its money is not known yet. Read inside the settle's transaction, after the checkout's lock,
+ * which a refund takes first as well.
+ */
+export async function refundsTaken(
+  db: Db,
+  c: LoadedCheckout,
+  where: { assetId: string; chainId: string },
+): Promise<Decimal> {
+  const refunds = await db
+    .selectFrom('payouts')
+    .select(['id', 'status', 'asset_id', 'chain_id'])
+    .where('refund_of', '=', c.row.id)
+    .execute();
+  const open = refunds.filter((r) => (OPEN_REFUND_STATUSES as readonly string[]).includes(r.status));
+  if (open.length > 0)
+    throw new HostpayError(
+      'CHECKOUT_STATE_CONFLICT',
+      `checkout ${c.row.id} has refunds still open (${open.map((r) => `${r.id} ${r.status}`).join(', ')}): settle it once they are completed, rejected, canceled or failed`,
+      { status: c.row.status, refunds: open.map((r) => r.id) },
+    );
+  const done = refunds.filter(
+    (r) => r.status === 'completed' && r.asset_id === where.assetId && r.chain_id === where.chainId,
+  );
+  if (done.length === 0) return new Decimal(0);
+  const credits = await db
+    .selectFrom('ledger_postings')
+    .select('amount')
+    .where(
+      'idempotency_key',
+      'in',
+      done.map((r) => `payout:${r.id}:freeze`),
+    )
+    .execute();
+  return credits.reduce((sum, p) => sum.plus(String(p.amount)), new Decimal(0));
+}
 
 /** The value received, minus the fee for that value, in the asset received (spec/checkout.md, "States"). */
 export async function settlementQuote(
@@ -95,10 +142,16 @@ export async function settlementQuote(
   if (staleFee) throw rateStaleError(`the fee cannot be converted into ${g.asset}`, [staleFee]);
   const quoted = new Decimal(String(quote.fee));
   const fee = quoted.times(feeRate).toDecimalPlaces(asset.decimals, Decimal.ROUND_HALF_UP);
+  const refunded = await refundsTaken(db, c, g);
   return {
-    settlement: { assetId: g.assetId, chainId: g.chainId, amount: Decimal.max(g.amount.minus(fee), 0) },
+    settlement: {
+      assetId: g.assetId,
+      chainId: g.chainId,
+      amount: Decimal.max(g.amount.minus(fee).minus(refunded), 0),
+    },
     received: { asset: g.asset, chain: g.chain, amount: g.amount },
     groups: [...groups.keys()],
+    refunded,
     value: { amount: value, currency: c.row.currency, rate, rateSource: option ? 'locked' : 'current' },
     fee: { quoted, currency: quote.currency, inAsset: fee },
   };

@@ -327,7 +327,7 @@ export async function checkoutAdminRoutes(
         operationId: 'previewSettleCheckout',
         summary: 'What settling a checkout in review would credit, and to which wallet (nothing written)',
         description:
-          'Computed by the same code as POST /checkouts/{id}/settle: the merchant, what arrived (amount, asset, chain), its value, the fee, the amount the settle credits, and the wallet (whether it exists and is active). ?asset=&chain= choose the payments when several assets arrived. Only in needs_review (else 409).',
+          'Computed by the same code as POST /checkouts/{id}/settle: the merchant, what arrived (amount, asset, chain), its value, the fee, the amount the settle credits, and the wallet (whether it exists and is active). ?asset=&chain= choose the payments when several assets arrived. Only in needs_review (else 409); 409 too while a refund of it is open.',
         params: IdParams('checkout'),
         querystring: SettleQuery,
         response: {
@@ -354,7 +354,7 @@ export async function checkoutAdminRoutes(
         operationId: 'settleCheckout',
         summary: 'Settle a checkout in review: credit what was received minus the fee for that value',
         description:
-          "Only in needs_review (else 409). Credits the value received (at the locked rate, or today's rate for an asset not offered) minus the fee for that value, in the asset received. Audited.",
+          "Only in needs_review (else 409). Credits the value received (at the locked rate, or today's rate for an asset not offered) minus the fee for that value, in the asset received, minus what completed refunds of it already credited; 409 while a refund of it is still open. Audited.",
         params: IdParams('checkout'),
         body: Type.Object(
           {

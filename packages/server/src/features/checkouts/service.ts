@@ -14,7 +14,7 @@ import { createBatch } from './create-batch.js';
 import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
-import { findCheckout, loadCheckouts, type LoadedCheckout } from './queries.js';
+import { findCheckout, loadCheckouts, lockCheckout, type LoadedCheckout } from './queries.js';
 import { CHECKOUT_STATUSES } from './states.js';
 import {
   attachTransfer,
@@ -24,7 +24,7 @@ import {
   type ReportOutcome,
   type TransferReport,
 } from './transfers.js';
-import { settlementQuote, settlePreview, withMerchants } from './review.js';
+import { refundsTaken, settlementQuote, settlePreview, withMerchants } from './review.js';
 import { checkoutView } from './view.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
 
@@ -384,8 +384,16 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       audit: AuditContext,
     ) {
       const c = await loadOwned(undefined, id);
-      const { settlement } = await settlementQuote(db, fees, c, req, now());
+      const { settlement, refunded } = await settlementQuote(db, fees, c, req, now());
       const result = await applyChange(async (trx, ctx) => {
+        // A refund racing this settle: the checkout's lock orders them, then the deduction is read again.
+        await lockCheckout(trx, id, store.dialect);
+        if (!(await refundsTaken(trx, c, settlement)).eq(refunded))
+          throw new HostpayError(
+            'CHECKOUT_STATE_CONFLICT',
+            `checkout ${id} changed while it was being settled (a refund of it): preview the settle again`,
+            { status: c.row.status },
+          );
         const evaluation = await evaluate(trx, id, ctx, { event: { kind: 'operator_settle' }, settlement });
         await recordAudit(trx, audit, {
           action: 'checkout.settle',

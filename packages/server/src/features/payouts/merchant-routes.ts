@@ -68,7 +68,7 @@ export async function payoutMerchantRoutes(app: TypedApp, ctx: PayoutRouteContex
         operationId: 'createPayout',
         summary: 'Request a payout to an active destination of your address book',
         description:
-          "Freezes total = amount + the operator's network fee estimate (422 INSUFFICIENT_FUNDS unless balance − frozen ≥ total; nothing is frozen on any refusal). Approved at once when total ≤ your auto-approve limit, else pending_approval. 422 PAYOUT_LIMIT past the rolling 24 h limit of the asset; 422 DESTINATION_NOT_ACTIVE while a destination cools off.",
+          "Freezes total = amount + the operator's network fee estimate (422 INSUFFICIENT_FUNDS unless balance − frozen ≥ total; nothing is frozen on any refusal). Approved at once when total ≤ your auto-approve limit, else pending_approval. 422 PAYOUT_LIMIT past the rolling 24 h limit of the asset; 422 DESTINATION_NOT_ACTIVE while a destination cools off or after it was revoked (another merchant's destination is 404).",
         security: SECURITY.merchant,
         headers: IdempotencyHeaders,
         querystring: Query,

@@ -76,11 +76,12 @@ export function payoutOperatorTools(store: Store, nowIso: () => string) {
         .where('symbol', '=', p.asset.toUpperCase())
         .executeTakeFirst();
       if (asset === undefined) throw new HostpayError('NOT_FOUND', `asset ${p.asset} does not exist`);
-      const fee = new Decimal(p.networkFee);
-      if (fee.isNeg() || fee.decimalPlaces() > asset.decimals)
+      // Checked before Decimal reads it: Decimal throws on text that is no number (a 500, not a 400).
+      const fee = /^[0-9]+(\.[0-9]+)?$/.test(p.networkFee) ? new Decimal(p.networkFee) : undefined;
+      if (fee === undefined || fee.decimalPlaces() > asset.decimals)
         throw new HostpayError(
           'INVALID_AMOUNT',
-          `networkFee must be ≥ 0 with at most ${asset.decimals} decimal places`,
+          `networkFee must be a decimal ≥ 0 (e.g. "1.5") with at most ${asset.decimals} decimal places`,
         );
       const at = nowIso();
       const view = {

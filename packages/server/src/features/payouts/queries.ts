@@ -12,6 +12,7 @@ export type PayoutFull = PayoutTable & {
   chain_family: string;
   network_name: string;
   token_contract: string | null;
+  merchant_name: string;
 };
 
 export interface LoadedPayout {
@@ -31,6 +32,7 @@ export function payoutsWithNames(db: Db) {
     .innerJoin('assets as a', 'a.id', 'p.asset_id')
     .innerJoin('chains as c', 'c.id', 'p.chain_id')
     .innerJoin('networks as n', 'n.id', 'p.network_id')
+    .innerJoin('merchants as m', 'm.id', 'p.merchant_id')
     .selectAll('p')
     .select([
       'a.symbol as asset_symbol',
@@ -39,6 +41,7 @@ export function payoutsWithNames(db: Db) {
       'c.family as chain_family',
       'n.name as network_name',
       'n.token_contract as token_contract',
+      'm.name as merchant_name',
     ]);
 }
 
@@ -108,7 +111,12 @@ export function payoutView({ row, timeline }: LoadedPayout) {
 export type PayoutViewObject = ReturnType<typeof payoutView>;
 
 /** A payout as operators see it: the merchant's object plus its merchant id. */
-export const adminPayoutView = (p: LoadedPayout) => ({ ...payoutView(p), merchantId: p.row.merchant_id });
+/** What operators see: the merchant's view, plus whose payout it is (`merchant`, as operator checkout views have). */
+export const adminPayoutView = (p: LoadedPayout) => ({
+  ...payoutView(p),
+  merchantId: p.row.merchant_id,
+  merchant: { id: p.row.merchant_id, name: p.row.merchant_name },
+});
 
 export type DestinationFull = PayoutDestinationTable & { chain_symbol: string };
 

@@ -98,7 +98,17 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
     let q = trx.selectFrom('payout_destinations').selectAll().where('merchant_id', '=', input.merchantId);
     if (wanted !== undefined) q = q.where('id', '=', wanted);
     else q = q.where('address', '=', checkPayoutAddress(wallet, given!)).where('chain_id', '=', wallet.chain_id);
-    const found = await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').executeTakeFirst();
+    // The live entry first; a revoked one of this merchant is then named as such (422), while
+    // another merchant's id or address stays 404 above: the query is scoped to the merchant.
+    const found =
+      (await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').executeTakeFirst()) ??
+      (await q.orderBy('created_at', 'desc').executeTakeFirst());
+    if (found?.status === 'revoked')
+      throw new HostpayError(
+        'DESTINATION_NOT_ACTIVE',
+        `payout destination ${found.id} was revoked: add the address again (POST /api/v1/cp/payout-destinations)`,
+        { destinationId: found.id, status: 'revoked' },
+      );
     if (found === undefined)
       throw new HostpayError(
         'NOT_FOUND',

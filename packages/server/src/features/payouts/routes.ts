@@ -18,9 +18,21 @@ import type { PayoutService } from './service.js';
 const Exact = (description: string) =>
   Type.Number({ format: DECIMAL_FORMAT, description: `${description} (exact decimal)` });
 /** A payout as operators see it: the merchant's object plus the merchant it belongs to. */
-const AdminPayout = Type.Composite([Payout, Type.Object({ merchantId: Type.String() })], {
-  additionalProperties: false,
-});
+const AdminPayout = Type.Composite(
+  [
+    Payout,
+    Type.Object({
+      merchantId: Type.String(),
+      merchant: Type.Object(
+        { id: Type.String(), name: Type.String() },
+        { description: 'The merchant the payout belongs to (its id is also merchantId).' },
+      ),
+    }),
+  ],
+  {
+    additionalProperties: false,
+  },
+);
 const AdminDestination = Type.Composite([PayoutDestination, Type.Object({ merchantId: Type.String() })], {
   additionalProperties: false,
 });
