@@ -87,6 +87,10 @@ describe('one list shape', () => {
     ['audit list', [], 'operator'],
     ['transfer list', [], 'operator'],
     ['checkout review list', [], 'operator'],
+    ['payout list', [], 'merchant'],
+    ['payout destination list', [], 'merchant'],
+    ['payout review list', [], 'operator'],
+    ['payout fee list', [], 'operator'],
   ];
 
   it('the table names every list command the program has', () => {

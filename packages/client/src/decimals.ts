@@ -23,6 +23,7 @@ export const DECIMAL_FIELDS = [
   'netAmount',
   'networkFee',
   'total',
+  'rateSpreadPercent',
 ] as const;
 export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 
