@@ -1,0 +1,68 @@
+/**
+ * The one seam between the generic chain watcher and a chain family (evm, bitcoin, tron).
+ *
+ * The generic part owns everything that is the same for every chain: the lease per chain, the
+ * loop and its back-off, the durable cursor, the record of the blocks it relied on, the
+ * reorganisation check, confirmations, retractions, health, metrics, routes, CLI and console.
+ * An adapter only talks to one node (or public API) and turns its answers into these shapes.
+ * Adapters never touch the store and never decide confirmations.
+ */
+
+/** A block as the watcher records it: enough to notice it was replaced. */
+export interface BlockRef {
+  number: number;
+  /** As the chain spells it (0x-prefixed for EVM, bare hex for Bitcoin and TRON). */
+  hash: string;
+}
+
+/** An asset the watcher follows on a chain: the native coin, or a token contract. */
+export interface WatchedAsset {
+  /** hostpay's asset symbol (BTC, ETH, TRX, USDT, …). */
+  asset: string;
+  /** null: the chain's native coin; else the token contract as the adapter spells it. */
+  contract: string | null;
+  decimals: number;
+}
+
+/** One payment seen on chain to a deposit address. */
+export interface ChainObservation {
+  txHash: string;
+  /** Position within the transaction: EVM log index, Bitcoin output index (vout), TRON log index
+   * (or 0 for a TRX transfer). With the chain and txHash it identifies the payment (idempotent reports). */
+  index: number;
+  /** The deposit address, normalised by `normalizeAddress`. */
+  to: string;
+  asset: string;
+  /** Amount in the asset's smallest unit (satoshis, wei, sun, token base units): exact. */
+  baseUnits: bigint;
+  block: BlockRef;
+}
+
+export interface ScanRange {
+  from: number;
+  to: number;
+}
+
+export interface ChainAdapter {
+  readonly family: 'evm' | 'bitcoin' | 'tron';
+  /**
+   * What identifies the network the node serves: the EVM chain id as decimal text, the genesis
+   * block hash for Bitcoin and TRON. The watcher refuses a node whose answer differs from the
+   * one configured (a node of another network never reports a payment).
+   */
+  networkId(): Promise<string>;
+  /** The newest block the node offers (for TRON: the newest solidified block is also fine). */
+  head(): Promise<BlockRef>;
+  /** The hash of the block at this height on the node's current chain; null: the node has no such block (yet). */
+  blockHash(number: number): Promise<string | null>;
+  /**
+   * Payments in blocks `from..to` (inclusive) to any of `addresses`, in the given assets. Each
+   * observation names its block (number and hash). The adapter may fetch the range in pieces; it
+   * throws if the chain changed under it (a block's parent not the previous block's hash).
+   */
+  scan(range: ScanRange, addresses: ReadonlySet<string>, assets: readonly WatchedAsset[]): Promise<ChainObservation[]>;
+  /** Payments waiting in the mempool (0 confirmations), where the adapter can see them; optional. */
+  pending?(addresses: ReadonlySet<string>, assets: readonly WatchedAsset[]): Promise<Omit<ChainObservation, 'block'>[]>;
+  /** An address as stored and compared: lower case for EVM and bech32, unchanged for base58 (case matters). */
+  normalizeAddress(address: string): string;
+}
