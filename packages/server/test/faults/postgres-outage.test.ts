@@ -26,6 +26,13 @@ import {
 const TIMEOUT_MS = 500;
 /** What a request may take while the store is away: connect or statement timeout, and a margin. */
 const BUDGET_MS = 2 * TIMEOUT_MS + 500;
+/**
+ * What a request may take while the database is partitioned (config.ts, databaseTimeoutMs): the
+ * read timeout of a dead pooled connection (2.5 × the timeout), plus at most one connect timeout
+ * spent waiting for a connection or opening one, plus 250 ms of scheduling on a loaded machine.
+ * Measured: 1,258–1,495 ms quiet, 1,500.03 ms in a loaded CI run (over the old 1,500 budget).
+ */
+const PARTITION_BUDGET_MS = 2.5 * TIMEOUT_MS + TIMEOUT_MS + 250;
 const POOL_SIZE = 4;
 const CREATE_BODY = '{"amount":"10","currency":"EUR","paymentOptions":[{"asset":"USDT","chain":"TRON"}]}';
 
@@ -250,10 +257,10 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
     expect(server.alive).toBe(true);
     for (const o of outcomes) expectUnavailable(o);
     const slowest = Math.max(...outcomes.map((o) => o.answer!.ms));
-    expect(slowest).toBeLessThan(BUDGET_MS);
+    expect(slowest).toBeLessThan(PARTITION_BUDGET_MS);
     expect(server.logs().filter((l) => l.level >= 50)).toEqual([]);
     console.log(
-      `[faults] PostgreSQL partitioned: ${outcomes.length} requests, all 503 UNAVAILABLE, slowest ${slowest.toFixed(0)} ms (budget ${BUDGET_MS}); every probe 2xx again ${recoveryMs.toFixed(0)} ms after the partition ended`,
+      `[faults] PostgreSQL partitioned: ${outcomes.length} requests, all 503 UNAVAILABLE, slowest ${slowest.toFixed(0)} ms (budget ${PARTITION_BUDGET_MS}); every probe 2xx again ${recoveryMs.toFixed(0)} ms after the partition ended`,
     );
   });
 });
