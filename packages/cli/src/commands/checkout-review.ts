@@ -1,23 +1,13 @@
 import type { Command } from 'commander';
 import type { Checkout } from '@hostpay/client';
 import { withBackend } from '../admin/open-backend.js';
-import {
-  pageRequest,
-  withAdminOptions,
-  withPageOptions,
-  withWriteOptions,
-  type AdminOptions,
-  type PageOptions,
-  type WriteOptions,
-} from '../admin/options.js';
-import { printAdmin, printPage } from '../admin/print.js';
+import { withWriteOptions, type WriteOptions } from '../admin/options.js';
+import { printAdmin } from '../admin/print.js';
+import { registerReviewCommands, type ReviewListOptions } from '../admin/review-commands.js';
 import { CHECKOUT_COLUMNS, checkoutRow, describeCheckout } from '../checkout-view.js';
 import type { Io } from '../output.js';
 
-interface ReviewListOptions extends AdminOptions, PageOptions {
-  all?: boolean;
-  status?: string;
-  merchant?: string;
+interface CheckoutReviewOptions extends ReviewListOptions {
   orderId?: string;
 }
 
@@ -26,40 +16,19 @@ interface ReviewListOptions extends AdminOptions, PageOptions {
  * in needs_review (settle credits what was received minus its fee; reject credits nothing).
  */
 export function registerCheckoutReview(checkout: Command, io: Io): void {
-  const review = checkout
-    .command('review')
-    .description('operators: checkouts of every merchant, those in needs_review by default');
-  const listCmd = withPageOptions(
-    withAdminOptions(
-      review
-        .command('list')
-        .description('operators: checkouts waiting for review (needs_review), oldest first; --all for every status'),
-    ),
-  )
-    .option('--all', 'every status, not only needs_review')
-    .option('--status <status>', 'only this status (instead of needs_review)')
-    .option('--merchant <id>', "only this merchant's checkouts")
-    .option('--order-id <id>', 'only checkouts with this order id');
-  listCmd.action(async (opts: ReviewListOptions) => {
-    const status = opts.status ?? (opts.all ? undefined : 'needs_review');
-    const page = await withBackend(io, opts, (b) =>
-      b.checkouts.list({ ...pageRequest(opts), status, merchantId: opts.merchant, orderId: opts.orderId }),
-    );
-    printPage(io, opts.json, page, {
-      columns: CHECKOUT_COLUMNS,
-      row: checkoutRow,
-      empty: status === 'needs_review' ? 'no checkouts need review' : 'no checkouts',
-    });
-  });
-
-  withAdminOptions(
-    review
-      .command('get')
-      .description('operators: one checkout of any merchant')
-      .argument('<checkout-id>', 'e.g. chk_...'),
-  ).action(async (id: string, opts: AdminOptions) => {
-    const c = await withBackend(io, opts, (b) => b.checkouts.get(id));
-    printAdmin(io, opts.json, c, () => describeCheckout(c));
+  registerReviewCommands<Checkout, CheckoutReviewOptions>(checkout, io, {
+    plural: 'checkouts',
+    queueStatus: 'needs_review',
+    description: 'operators: checkouts of every merchant, those in needs_review by default',
+    listDescription: 'operators: checkouts waiting for review (needs_review), oldest first; --all for every status',
+    getDescription: 'operators: one checkout of any merchant',
+    idArgument: ['<checkout-id>', 'e.g. chk_...'],
+    listOptions: (cmd) => cmd.option('--order-id <id>', 'only checkouts with this order id'),
+    list: (b, q, opts) => b.checkouts.list({ ...q, orderId: opts.orderId }),
+    get: (b, id) => b.checkouts.get(id),
+    table: { columns: CHECKOUT_COLUMNS, row: checkoutRow, empty: 'no checkouts' },
+    emptyQueue: 'no checkouts need review',
+    describe: describeCheckout,
   });
 
   withWriteOptions(

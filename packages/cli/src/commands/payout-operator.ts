@@ -1,23 +1,13 @@
 import { Option, type Command } from 'commander';
 import type { AdminPayout } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
-import {
-  pageRequest,
-  withAdminOptions,
-  withPageOptions,
-  withWriteOptions,
-  type AdminOptions,
-  type PageOptions,
-  type WriteOptions,
-} from '../admin/options.js';
-import { printAdmin, printList, printPage, table } from '../admin/print.js';
+import { withAdminOptions, withWriteOptions, type AdminOptions, type WriteOptions } from '../admin/options.js';
+import { printAdmin, printList, table } from '../admin/print.js';
+import { registerReviewCommands, type ReviewListOptions } from '../admin/review-commands.js';
 import type { Io } from '../output.js';
 import { PAYOUT_COLUMNS, describeDestination, describePayout, payoutRow } from '../payout-view.js';
 
-interface QueueOptions extends AdminOptions, PageOptions {
-  all?: boolean;
-  status?: string;
-  merchant?: string;
+interface QueueOptions extends ReviewListOptions {
   chain?: string;
 }
 
@@ -29,37 +19,19 @@ const merchantRow = (p: AdminPayout): string[] => [p.merchantId, ...payoutRow(p)
  * same API): every merchant's payouts, the approval queue, and the manual sender's reports.
  */
 export function registerPayoutOperator(payout: Command, destination: Command, io: Io): void {
-  const review = payout
-    .command('review')
-    .description('operators: payouts of every merchant, those waiting for approval by default');
-  withPageOptions(
-    withAdminOptions(
-      review
-        .command('list')
-        .description('operators: payouts waiting for approval (pending_approval); --all or --status for others'),
-    ),
-  )
-    .option('--all', 'every status, not only pending_approval')
-    .option('--status <status>', 'only this status (instead of pending_approval)')
-    .option('--merchant <id>', "only this merchant's payouts")
-    .option('--chain <symbol>', 'only payouts on this chain')
-    .action(async (opts: QueueOptions) => {
-      const status = opts.status ?? (opts.all ? undefined : 'pending_approval');
-      const page = await withBackend(io, opts, (b) =>
-        b.payouts.list({ ...pageRequest(opts), status, merchantId: opts.merchant, chain: opts.chain }),
-      );
-      printPage(io, opts.json, page, {
-        columns: merchantColumns,
-        row: merchantRow,
-        empty: status === 'pending_approval' ? 'no payouts wait for approval' : 'no payouts',
-      });
-    });
-
-  withAdminOptions(
-    review.command('get').description('operators: one payout of any merchant').argument('<payout-id>', 'e.g. po_...'),
-  ).action(async (id: string, opts: AdminOptions) => {
-    const p = await withBackend(io, opts, (b) => b.payouts.get(id));
-    printAdmin(io, opts.json, p, () => describePayout(p));
+  const review = registerReviewCommands<AdminPayout, QueueOptions>(payout, io, {
+    plural: 'payouts',
+    queueStatus: 'pending_approval',
+    description: 'operators: payouts of every merchant, those waiting for approval by default',
+    listDescription: 'operators: payouts waiting for approval (pending_approval); --all or --status for others',
+    getDescription: 'operators: one payout of any merchant',
+    idArgument: ['<payout-id>', 'e.g. po_...'],
+    listOptions: (cmd) => cmd.option('--chain <symbol>', 'only payouts on this chain'),
+    list: (b, q, opts) => b.payouts.list({ ...q, chain: opts.chain }),
+    get: (b, id) => b.payouts.get(id),
+    table: { columns: merchantColumns, row: merchantRow, empty: 'no payouts' },
+    emptyQueue: 'no payouts wait for approval',
+    describe: describePayout,
   });
 
   withWriteOptions(
