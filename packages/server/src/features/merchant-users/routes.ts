@@ -253,6 +253,8 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
         tags,
         operationId: 'getDashboardInvitation',
         summary: 'What an invitation link is for',
+        description:
+          'The email, role and merchant of a live invitation; 404 LINK_INVALID once used, revoked or past its 7 days.',
         security: [],
         params: TokenParams,
         response: responses(
@@ -365,6 +367,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
         tags,
         operationId: 'getDashboardPasswordReset',
         summary: 'What a password-reset link is for',
+        description: 'The email and merchant of a live reset link; 404 LINK_INVALID once used or past its 24 hours.',
         security: [],
         params: TokenParams,
         response: responses(

@@ -68,6 +68,7 @@ export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContex
         tags,
         operationId: 'getDashboardTeam',
         summary: 'The team: users and pending invitations',
+        description: 'Every user of the merchant with role and last sign-in, and the invitations not yet accepted.',
         security: [],
         response: responses(
           200,
@@ -116,6 +117,7 @@ export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContex
         tags,
         operationId: 'revokeDashboardInvitation',
         summary: 'Revoke a pending invitation',
+        description: 'The link stops working at once (404 LINK_INVALID).',
         security: [],
         params: IdParams,
         response: responses(200, Empty, 'Revoked.', [...SESSION_ERRORS, 'NOT_FOUND']),
