@@ -59,8 +59,7 @@ const tags = ['dashboard'];
  */
 export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteContext<'merchantUsers'>): Promise<void> {
   const { config, limiter } = ctx;
-  const { accounts, team } = ctx.merchantUsers;
-  const sessions = ctx.merchantUsers.sessionsFor(ctx.config.dashboardIdleMinutes * 60_000);
+  const { accounts, team, sessions } = ctx.merchantUsers.forApp(ctx.config.dashboardIdleMinutes * 60_000, ctx.now);
   const publicUrl = config.publicUrl;
   useRawJsonBody(app, 4096, '{"email": "you@example.com", "password": "…"}');
 

@@ -53,7 +53,8 @@ const issuerOf = (p: SessionPrincipal): Issuer => ({ userId: p.userId, email: p.
 
 /** The team routes (users, roles, invitations, reset links) and the security log, session only. */
 export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContext<'merchantUsers'>): Promise<void> {
-  const { team, store } = ctx.merchantUsers;
+  const { store } = ctx.merchantUsers;
+  const { team } = ctx.merchantUsers.forApp(ctx.config.dashboardIdleMinutes * 60_000, ctx.now);
   useRawJsonBody(app, 2048, '{"email": "colleague@example.com", "role": "developer"}');
   app.addHook('preValidation', ctx.auth.dashboard);
   const any = { dashboard: { roles: ALL_ROLES } };
