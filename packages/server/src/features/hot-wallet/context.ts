@@ -1,8 +1,8 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { HotWalletTxTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
-import { LeaseLost } from '../evm-watch/round.js';
-import type { Rpc } from '../evm-watch/rpc.js';
+import { LeaseLost } from '../chain-watch/round.js';
+import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import type { HotWalletRow } from './service.js';

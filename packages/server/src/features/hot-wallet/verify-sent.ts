@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store.js';
-import { watchQuery } from '../evm-watch/config.js';
+import { watchQuery } from '../chain-watch/config.js';
 import { toBaseUnits } from './chain-ops.js';
 import type { PayoutSenderPort, SentPayoutJob } from './port.js';
 import type { VerifyTransfer } from './verify.js';

@@ -2,9 +2,9 @@ import type { Hash, Hex } from 'viem';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
-import { watchQuery } from '../evm-watch/config.js';
-import { openRpc, type Rpc } from '../evm-watch/rpc.js';
-import { rpcOwner, scrubMessage } from '../evm-watch/rpc-url.js';
+import { watchQuery } from '../chain-watch/config.js';
+import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
+import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
 import { receiptOf } from './chain-ops.js';
 
 export interface ExpectedTransfer {

@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { rpcOwner } from '../evm-watch/rpc-url.js';
+import { rpcOwner } from '../chain-watch/node-url.js';
 import { accountKeyOwner } from '../addresses/sealed-key.js';
 import { hotWalletOwner } from '../hot-wallet/key.js';
 import { urlOwner } from '../webhooks/service.js';

@@ -17,7 +17,7 @@ import {
   type WatchedToken,
   type WatchRow,
 } from './config.js';
-import { checkRpcUrl, maskRpcUrl, rpcOwner } from './rpc-url.js';
+import { checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
 
 export interface WatchRequest {
   /** Required for a new watch; left out, the stored URL stays. */

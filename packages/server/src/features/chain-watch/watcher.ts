@@ -5,10 +5,10 @@ import type { ChainPort } from '../checkouts/watch-targets.js';
 import type { Resolver } from '../../outbound/guard.js';
 import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
-import { openRpc, type Rpc } from './rpc.js';
-import { scrubMessage } from './rpc-url.js';
+import { openRpc, type Rpc } from './adapters/evm/rpc.js';
+import { scrubMessage } from './node-url.js';
 import { ChainMoved, holdLease, LeaseLost, runRound, type ChainState, type RoundResult } from './round.js';
-import { rpcOwner } from './rpc-url.js';
+import { rpcOwner } from './node-url.js';
 import type { LiveStatus } from './service.js';
 
 export interface WatcherOptions {

@@ -4,7 +4,7 @@ import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
 import { blockOf, tokensOf, type WatchRow } from './config.js';
 import type { EvmWatchMetrics } from './metrics.js';
-import type { Rpc } from './rpc.js';
+import type { Rpc } from './adapters/evm/rpc.js';
 
 /** The chain changed under a round (a reorganisation while scanning): nothing is saved, the next round looks again. */
 export class ChainMoved extends Error {
