@@ -1,35 +1,18 @@
-import type { Block, Hash } from 'viem';
+import { holdLease as holdRowLease, LeaseLost } from '../../cluster/leased-loops.js';
 import { isHostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
+import { ChainMoved, type ChainAdapter, type ChainObservation, type WatchedAsset } from './adapter.js';
 import { blockOf, tokensOf, type WatchRow } from './config.js';
-import type { EvmWatchMetrics } from './metrics.js';
-import type { Rpc } from './adapters/evm/rpc.js';
+import type { ChainWatchMetrics } from './metrics.js';
 
-/** The chain changed under a round (a reorganisation while scanning): nothing is saved, the next round looks again. */
-export class ChainMoved extends Error {
-  override readonly name = 'ChainMoved';
-}
-
-/** The watcher lost the chain's lease mid-round (it paused past the expiry); the new holder carries on. */
-export class LeaseLost extends Error {
-  override readonly name = 'LeaseLost';
-}
-
-/** Per-chain scan sizes, adapted as the node answers. */
-export interface ChainState {
-  /** Blocks per eth_getLogs call: halved when the provider refuses a range, grown back after successes. */
-  chunk: number;
-  maxChunk: number;
-  /** Blocks fetched with their transactions per round when the native coin is watched. */
-  nativeBlocks: number;
-}
+export { ChainMoved, LeaseLost };
 
 export interface RoundDeps {
   store: Store;
   /** What the watcher reads of and reports to the checkouts feature. */
   checkouts: ChainPort;
-  metrics: EvmWatchMetrics;
+  metrics: ChainWatchMetrics;
   owner: string;
   now: () => number;
   leaseMs: number;
@@ -48,65 +31,73 @@ export interface RoundResult {
   caughtUp: boolean;
 }
 
-interface Observation {
-  kind: 'token' | 'native';
-  txHash: Hash;
-  index: number;
-  to: string;
-  asset: string;
-  amount: string;
-  blockNumber: number;
-  blockHash: Hash;
+/** The watcher's reports and retractions are audited like an operator's, under this name. */
+const WATCHER_AUDIT = { operator: 'chain-watch' } as const;
+
+/** Every asset a watch follows: its tokens and, unless switched off, the chain's own coin. */
+export function watchedAssets(w: WatchRow): WatchedAsset[] {
+  const tokens: WatchedAsset[] = tokensOf(w).map((t) => ({
+    asset: t.asset,
+    contract: t.contract,
+    decimals: t.decimals,
+  }));
+  return w.native_asset === null
+    ? tokens
+    : [...tokens, { asset: w.native_asset, contract: null, decimals: w.native_decimals }];
 }
 
-const ADDRESS_GROUP = 100;
-/** The watcher's reports and retractions are audited like an operator's, under this name. */
-const WATCHER_AUDIT = { operator: 'evm-watch' } as const;
-const RANGE_ERROR = /range|too many|exceed|limit|too large|response size|max.*results|10000 /i;
+/** Base units as an exact decimal text in the asset (no floating point anywhere). */
+export function unitsText(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const s = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, s.length - decimals);
+  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
+}
 
 /**
- * One round for one chain, with the lease held: check the blocks relied on are still the
- * chain's (else retract what came from the replaced ones and scan again from the fork), scan the
- * next range for token transfers (eth_getLogs, Transfer topic, `to` among the live deposit
- * addresses) and native payments (the range's blocks with their transactions), report each
- * through the transfers code, raise the confirmations of transfers still short of the depth,
- * and save the cursor. Reports are idempotent (chain + tx + log index), so a round cut short
- * anywhere is simply run again.
+ * One round for one chain, with the lease held: check the node serves the watched network, check
+ * the blocks relied on are still the chain's (else retract what came from the replaced ones and
+ * scan again from the fork), scan the next range through the adapter, keep the blocks relied on,
+ * report each payment through the checkouts feature's port, raise the confirmations of payments
+ * still short of the depth, and save the cursor. Reports are idempotent (chain + tx + index), so
+ * a round cut short anywhere is simply run again.
  */
-export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, scan: ChainState): Promise<RoundResult> {
+export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapter): Promise<RoundResult> {
   const chain = w.symbol;
-  const nodeChain = await rpc.chainId();
-  const expected = blockOf(w.node_chain_id);
-  if (expected !== null && expected !== nodeChain) {
+  const network = await adapter.networkId();
+  if (w.network_id !== null && w.network_id !== network) {
     throw new Error(
-      `the node answers for chain id ${nodeChain}, but ${chain} was watched on chain id ${expected} until now: point rpcUrl back at a ${chain} node, or set startBlock to start over on this one`,
+      `the node serves network ${network}, but ${chain} is watched on network ${w.network_id}: point the node URL back at a ${chain} node, or set networkId (and startBlock) to start over on this one`,
     );
   }
-  const head = Number(await rpc.client.getBlockNumber({ cacheTime: 0 }));
-  const targets = await deps.checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now());
+  const head = (await adapter.head()).number;
+  const targets = await deps.checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now(), (a) =>
+    adapter.normalizeAddress(a),
+  );
   const stored = blockOf(w.cursor_block);
   const start =
     stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
-  const undone = await undoReplacedBlocks(deps, w, rpc, head, start);
+  const undone = await undoReplacedBlocks(deps, w, adapter, head, start);
   const cursor = Math.min(undone.cursor, head);
 
+  const assets = watchedAssets(w);
   const from = cursor + 1;
-  const native = w.native_asset;
-  let to = Math.min(head, from + (native === null ? scan.chunk : Math.min(scan.chunk, scan.nativeBlocks)) - 1);
-  const observations: Observation[] = [];
-  const blocks = new Map<number, { hash: Hash; timestamp: bigint }>();
-  const watched = [...targets.addresses] as `0x${string}`[];
-  if (from <= to && watched.length > 0) {
-    to = await scanTokens(w, rpc, scan, watched, from, to, observations);
-    if (native !== null) await scanNative(w, rpc, native, targets.addresses, from, to, observations, blocks);
-  }
-  if (from <= to) await keepBlocks(deps, w, rpc, to, observations, blocks);
-  const reported = await reportObservations(deps, chain, head, observations, blocks);
-  await raiseConfirmations(deps, w, head, targets.depth);
+  const to = Math.min(head, from + Math.max(1, adapter.scanLimit?.(assets) ?? 100) - 1);
+  const observations =
+    from <= to && targets.addresses.size > 0 && assets.length > 0
+      ? await adapter.scan({ from, to }, targets.addresses, assets)
+      : [];
+  if (from <= to) await keepBlocks(deps, w, adapter, to, observations);
+  // Confirmations count up to the last block scanned and kept, never up to a head the node only
+  // names: a node that lies about its head (or runs ahead of what it can show) raises nothing.
+  const scanned = from <= to ? to : cursor;
+  const decimals = new Map(assets.map((a) => [a.asset, a.decimals]));
+  const reported = await reportObservations(deps, chain, scanned, observations, decimals);
+  await raiseConfirmations(deps, w, scanned, targets.depth);
 
   await deps.beforeCursorSave?.();
-  const scanned = from <= to ? to : cursor;
-  await saveCursor(deps, w, { scanned, head, nodeChain, depth: targets.depth });
+  await saveCursor(deps, w, { scanned, head, network, depth: targets.depth });
   const { metrics } = deps;
   metrics.head.set({ chain }, head);
   metrics.cursor.set({ chain }, scanned);
@@ -121,18 +112,16 @@ export async function runRound(deps: RoundDeps, w: WatchRow, rpc: Rpc, scan: Cha
 async function undoReplacedBlocks(
   deps: RoundDeps,
   w: WatchRow,
-  rpc: Rpc,
+  adapter: ChainAdapter,
   head: number,
   start: number,
 ): Promise<{ cursor: number; retracted: number }> {
   const { store, checkouts, metrics } = deps;
-  const db = store.db;
-  const { client } = rpc;
   const chain = w.symbol;
   let cursor = start;
   let retracted = 0;
-  const kept = await db
-    .selectFrom('evm_watch_blocks')
+  const kept = await store.db
+    .selectFrom('chain_watch_blocks')
     .select(['number', 'hash'])
     .where('chain_id', '=', w.chain_id)
     .orderBy('number', 'desc')
@@ -149,9 +138,7 @@ async function undoReplacedBlocks(
       unseen.push({ number: n, hash: k.hash });
       continue;
     }
-    const canonical = await client
-      .getBlock({ blockNumber: BigInt(n) })
-      .catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
+    const canonical = await adapter.blockHash(n);
     // At or below the head the block must exist: "not found" is a node contradicting its own head
     // (two backends at different heights). Nothing is decided on it, neither a retraction nor the
     // confirmations of the transfers in that block: the round fails and the next one asks again.
@@ -160,7 +147,7 @@ async function undoReplacedBlocks(
         `the node has no block ${n} although its head is ${head} (a provider answering from nodes at different heights?); nothing was changed, the next round asks again`,
       );
     // A block still on the chain vouches for every block below it (each names its parent).
-    if (canonical.hash === k.hash) {
+    if (canonical === k.hash) {
       anchor = n;
       break;
     }
@@ -179,7 +166,7 @@ async function undoReplacedBlocks(
     metrics.retracted.inc({ chain }, retracted);
     await store.writeTransaction((trx) =>
       trx
-        .deleteFrom('evm_watch_blocks')
+        .deleteFrom('chain_watch_blocks')
         .where('chain_id', '=', w.chain_id)
         .where(
           'number',
@@ -190,224 +177,114 @@ async function undoReplacedBlocks(
     );
     cursor = Math.min(cursor, anchor ?? Math.min(...replaced.map((r) => r.number)) - 1);
     deps.log.warn(
-      `evm watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`,
+      `chain watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`,
     );
   }
   return { cursor, retracted };
 }
 
 /**
- * Token transfers to the watched addresses in [from, end] (eth_getLogs, Transfer topic). A
- * provider that caps the range gets half as many blocks, remembered in `scan`: returns the end
- * of the range as scanned.
- */
-async function scanTokens(
-  w: WatchRow,
-  rpc: Rpc,
-  scan: ChainState,
-  watched: `0x${string}`[],
-  from: number,
-  end: number,
-  observations: Observation[],
-): Promise<number> {
-  const { client, viem } = rpc;
-  const tokens = tokensOf(w);
-  let to = end;
-  if (tokens.length > 0) {
-    const event = viem.parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
-    const byContract = new Map(tokens.map((t) => [t.contract, t]));
-    for (;;) {
-      try {
-        for (let i = 0; i < watched.length; i += ADDRESS_GROUP) {
-          const logs = await client.getLogs({
-            address: tokens.map((t) => t.contract as `0x${string}`),
-            event,
-            args: { to: watched.slice(i, i + ADDRESS_GROUP) },
-            fromBlock: BigInt(from),
-            toBlock: BigInt(to),
-            strict: true,
-          });
-          for (const log of logs) {
-            const token = byContract.get(log.address.toLowerCase());
-            if (
-              token === undefined ||
-              log.removed ||
-              log.blockHash === null ||
-              log.transactionHash === null ||
-              log.logIndex === null ||
-              log.blockNumber === null
-            )
-              continue;
-            if (log.args.value === 0n) continue;
-            observations.push({
-              kind: 'token',
-              txHash: log.transactionHash,
-              index: log.logIndex,
-              to: log.args.to,
-              asset: token.asset,
-              amount: viem.formatUnits(log.args.value, token.decimals),
-              blockNumber: Number(log.blockNumber),
-              blockHash: log.blockHash,
-            });
-          }
-        }
-        if (to - from + 1 >= scan.chunk) scan.chunk = Math.min(scan.maxChunk, Math.ceil(scan.chunk * 1.5));
-        break;
-      } catch (err) {
-        const text = `${(err as Error).message} ${(err as { details?: string }).details ?? ''}`;
-        if (to <= from || !RANGE_ERROR.test(text)) throw err;
-        // The provider caps the range (or the answer): half as many blocks, and remember it.
-        scan.chunk = Math.max(1, Math.floor((to - from + 1) / 2));
-        to = from + scan.chunk - 1;
-        observations.length = 0;
-      }
-    }
-  }
-
-  return to;
-}
-
-/** Native payments to the watched addresses: the range's blocks with their transactions, successful receipts only. */
-async function scanNative(
-  w: WatchRow,
-  rpc: Rpc,
-  native: string,
-  addresses: Set<string>,
-  from: number,
-  to: number,
-  observations: Observation[],
-  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
-): Promise<void> {
-  const { client, viem } = rpc;
-  const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  for (let i = 0; i < numbers.length; i += 8) {
-    const got = await Promise.all(
-      numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
-    );
-    for (const block of got) {
-      blocks.set(Number(block.number), { hash: block.hash, timestamp: block.timestamp });
-      for (const tx of block.transactions) {
-        if (tx.to === null || tx.value === 0n || !addresses.has(tx.to.toLowerCase())) continue;
-        // A reverted transaction moved nothing: only a successful receipt counts.
-        const receipt = await client.getTransactionReceipt({ hash: tx.hash });
-        if (receipt.status !== 'success') continue;
-        observations.push({
-          kind: 'native',
-          txHash: tx.hash,
-          index: 0,
-          to: tx.to,
-          asset: native,
-          amount: viem.formatUnits(tx.value, w.native_decimals),
-          blockNumber: Number(block.number),
-          blockHash: block.hash,
-        });
-      }
-    }
-  }
-}
-
-/**
- * The blocks relied on (the range's end and every block an observation is in): checked against
- * what was scanned, then kept before anything is reported from them.
+ * The blocks relied on (the range's end and every block a payment is in): asked again after the
+ * scan (a payment's block must still be the one it was seen in), then kept before anything is
+ * reported from them.
  */
 async function keepBlocks(
   deps: RoundDeps,
   w: WatchRow,
-  rpc: Rpc,
+  adapter: ChainAdapter,
   to: number,
-  observations: Observation[],
-  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
+  observations: ChainObservation[],
 ): Promise<void> {
-  const { store } = deps;
-  const { client } = rpc;
   const chain = w.symbol;
-  const needed = new Set<number>([to, ...observations.map((o) => o.blockNumber)]);
-  for (const n of needed) {
-    if (blocks.has(n)) continue;
-    const b: Block = await client.getBlock({ blockNumber: BigInt(n) });
-    blocks.set(n, { hash: b.hash!, timestamp: b.timestamp });
+  const hashes = new Map<number, string>();
+  for (const o of observations) {
+    if (!hashes.has(o.block.number)) {
+      const now = await adapter.blockHash(o.block.number);
+      if (now === null) throw new ChainMoved(`block ${o.block.number} of ${chain} is gone while it was scanned`);
+      hashes.set(o.block.number, now);
+    }
+    if (hashes.get(o.block.number) !== o.block.hash)
+      throw new ChainMoved(`block ${o.block.number} changed while ${chain} was scanned`);
   }
-  for (const o of observations)
-    if (blocks.get(o.blockNumber)!.hash !== o.blockHash)
-      throw new ChainMoved(`block ${o.blockNumber} changed while ${chain} was scanned`);
+  if (!hashes.has(to)) {
+    const end = await adapter.blockHash(to);
+    if (end === null) throw new ChainMoved(`block ${to} of ${chain} is gone while it was scanned`);
+    hashes.set(to, end);
+  }
+  const needed = [...hashes.keys()];
   // Kept before anything is reported from them: a report from a block the store does not
   // know could never be retracted.
-  await store.writeTransaction(async (trx) => {
+  await deps.store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
-    const rows = [...needed].map((n) => ({ chain_id: w.chain_id, number: n, hash: blocks.get(n)!.hash }));
     await trx
-      .insertInto('evm_watch_blocks')
-      .values(rows)
+      .insertInto('chain_watch_blocks')
+      .values(needed.map((n) => ({ chain_id: w.chain_id, number: n, hash: hashes.get(n)! })))
       .onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing())
       .execute();
     const known = await trx
-      .selectFrom('evm_watch_blocks')
+      .selectFrom('chain_watch_blocks')
       .select(['number', 'hash'])
       .where('chain_id', '=', w.chain_id)
-      .where('number', 'in', [...needed])
+      .where('number', 'in', needed)
       .execute();
     for (const k of known)
-      if (blocks.get(Number(k.number))?.hash !== k.hash)
+      if (hashes.get(Number(k.number)) !== k.hash)
         throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
   });
 }
 
-/** Reports what was seen through the transfers code: returns how many were first reports. */
+/** Reports what was seen through the checkouts feature's port: returns how many were first reports. */
 async function reportObservations(
   deps: RoundDeps,
   chain: string,
-  head: number,
-  observations: Observation[],
-  blocks: Map<number, { hash: Hash; timestamp: bigint }>,
+  top: number,
+  observations: ChainObservation[],
+  decimals: Map<string, number>,
 ): Promise<number> {
-  const { metrics } = deps;
   let reported = 0;
   for (const o of observations) {
-    const timestamp = blocks.get(o.blockNumber)!.timestamp;
+    const places = decimals.get(o.asset);
+    if (places === undefined || o.baseUnits <= 0n) continue;
     const created = await report(deps, {
       chain,
       txHash: o.txHash,
       index: o.index,
       toAddress: o.to,
       asset: o.asset,
-      amount: o.amount,
-      confirmations: head - o.blockNumber + 1,
-      blockHash: o.blockHash,
-      blockTime: new Date(Number(timestamp) * 1000).toISOString(),
+      amount: unitsText(o.baseUnits, places),
+      confirmations: top - o.block.number + 1,
+      blockHash: o.block.hash,
+      ...(o.block.time === undefined ? {} : { blockTime: new Date(o.block.time * 1000).toISOString() }),
     });
     if (created) {
       reported++;
-      metrics.transfers.inc({ chain, kind: o.kind });
+      deps.metrics.transfers.inc({ chain, asset: o.asset });
     }
   }
-
   return reported;
 }
 
-/** Confirmations of transfers still short of the depth, raised as blocks arrive. */
-async function raiseConfirmations(deps: RoundDeps, w: WatchRow, head: number, depth: number): Promise<void> {
+/** Confirmations of transfers still short of the depth, raised as blocks are scanned (up to `top`, the last block scanned). */
+async function raiseConfirmations(deps: RoundDeps, w: WatchRow, top: number, depth: number): Promise<void> {
   const { store, checkouts } = deps;
-  const db = store.db;
   const chain = w.symbol;
   const short = await checkouts.shortTransfers(w.chain_id, depth);
-  const heights =
-    short.length === 0
-      ? new Map<string, number>()
-      : new Map(
-          (
-            await db
-              .selectFrom('evm_watch_blocks')
-              .select(['hash', 'number'])
-              .where('chain_id', '=', w.chain_id)
-              .where('hash', 'in', [...new Set(short.map((t) => t.blockHash))])
-              .execute()
-          ).map((b) => [b.hash, Number(b.number)]),
-        );
+  if (short.length === 0) return;
+  const heights = new Map(
+    (
+      await store.db
+        .selectFrom('chain_watch_blocks')
+        .select(['hash', 'number'])
+        .where('chain_id', '=', w.chain_id)
+        .where('hash', 'in', [...new Set(short.map((t) => t.blockHash))])
+        .execute()
+    ).map((b) => [b.hash, Number(b.number)]),
+  );
   for (const t of short) {
     const number = heights.get(t.blockHash);
     // Only transfers from blocks this watcher keeps: it cannot vouch for the others.
     if (number === undefined) continue;
-    const confirmations = head - number + 1;
+    const confirmations = top - number + 1;
     if (confirmations <= t.confirmations) continue;
     await report(deps, { chain, ...t, confirmations });
   }
@@ -417,17 +294,17 @@ async function raiseConfirmations(deps: RoundDeps, w: WatchRow, head: number, de
 async function saveCursor(
   deps: RoundDeps,
   w: WatchRow,
-  at: { scanned: number; head: number; nodeChain: number; depth: number },
+  at: { scanned: number; head: number; network: string; depth: number },
 ): Promise<void> {
-  const { scanned, head, nodeChain, depth } = at;
+  const { scanned, head, network, depth } = at;
   await deps.store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
     await trx
-      .updateTable('evm_watches')
+      .updateTable('chain_watches')
       .set({
         cursor_block: scanned,
         head_block: head,
-        node_chain_id: nodeChain,
+        network_id: network,
         last_round_at: new Date(deps.now()).toISOString(),
         last_error: null,
       })
@@ -435,7 +312,7 @@ async function saveCursor(
       .execute();
     // Blocks below the depth (and a margin) can no longer change anything that counts.
     await trx
-      .deleteFrom('evm_watch_blocks')
+      .deleteFrom('chain_watch_blocks')
       .where('chain_id', '=', w.chain_id)
       .where('number', '<', scanned - depth - 64)
       .execute();
@@ -443,22 +320,12 @@ async function saveCursor(
 }
 
 /** Renews the lease inside the transaction that relies on it; throws LeaseLost when another instance holds it now. */
-export async function holdLease(
+export function holdLease(
   trx: Store['db'],
   deps: Pick<RoundDeps, 'owner' | 'now' | 'leaseMs'>,
   chainId: string,
 ): Promise<void> {
-  const now = new Date(deps.now()).toISOString();
-  const until = new Date(deps.now() + deps.leaseMs).toISOString();
-  const r = await trx
-    .updateTable('evm_watches')
-    .set({ lease_owner: deps.owner, lease_expires_at: until })
-    .where('chain_id', '=', chainId)
-    .where((eb) =>
-      eb.or([eb('lease_owner', '=', deps.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
-    )
-    .executeTakeFirst();
-  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance watches chain ${chainId} now`);
+  return holdRowLease(trx, { table: 'chain_watches', key: 'chain_id' }, chainId, deps);
 }
 
 /** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
@@ -469,7 +336,7 @@ async function report(deps: RoundDeps, r: Parameters<ChainPort['reportTransfer']
     // A report the transfers code refuses (say, an amount finer than the asset) is a fact about
     // that transfer, not about the node: it is logged and the scan goes on.
     if (!isHostpayError(err)) throw err;
-    deps.log.warn(`evm watch ${r.chain}: transfer ${r.txHash}:${r.index} not recorded: ${err.code} ${err.message}`);
+    deps.log.warn(`chain watch ${r.chain}: transfer ${r.txHash}:${r.index} not recorded: ${err.code} ${err.message}`);
     return false;
   }
 }
