@@ -39,7 +39,11 @@ async function checkout(services: Services, merchantId: string, h: ChainHarness,
 }
 
 async function state(services: Services, id: string) {
-  const row = await services.store.db.selectFrom('checkouts').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await services.store.db
+    .selectFrom('checkouts')
+    .select('status')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const transfers = await services.store.db
     .selectFrom('transfers')
     .select(['tx_hash', 'confirmations', 'retracted'])
@@ -57,7 +61,12 @@ async function catchUp(services: Services, chain: string): Promise<void> {
   throw new Error(`the ${chain} watcher did not catch up in 50 rounds`);
 }
 
-async function watch(env: WatchEnv, h: ChainHarness, node: { url: string; networkId: string; apiKey?: string }, o: ContractOptions) {
+async function watch(
+  env: WatchEnv,
+  h: ChainHarness,
+  node: { url: string; networkId: string; apiKey?: string },
+  o: ContractOptions,
+) {
   return resultOf(
     await env.admin('PUT', `/chains/${h.chain}/watch`, {
       body: {
