@@ -204,6 +204,32 @@ suite('EVM watcher on a real node (anvil)', () => {
     await third.stop();
   });
 
+  it('a node that claims a head far ahead of the blocks it has raises no confirmation', async () => {
+    const c = await ethCheckout(env.services, env.merchantId, '46', 'USDT', 'USDT');
+    const watcher = env.services.chainWatch.spawnWatcher();
+    await chain.payToken(token, c.address, c.due);
+    await catchUp(watcher);
+    expect((await checkoutState(env.services, c.id)).transfers).toEqual([
+      expect.objectContaining({ confirmations: 1 }),
+    ]);
+    // A head 100 blocks above the real one, with nothing behind it.
+    const proxy = await laggingProxy(anvil, -100);
+    try {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url } }));
+      for (let i = 0; i < 2; i++) await expect(watcher.round('ETH')).rejects.toThrow(/has no such block/);
+      const s = await checkoutState(env.services, c.id);
+      expect(s.status).toBe('processing');
+      expect(s.transfers).toEqual([expect.objectContaining({ confirmations: 1, retracted: 0 })]);
+    } finally {
+      resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
+      await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    }
+    await chain.mine(2);
+    await catchUp(watcher);
+    expect((await checkoutState(env.services, c.id)).status).toBe('settled');
+    await watcher.stop();
+  });
+
   it('a node a few blocks behind (load-balanced provider) retracts nothing; the payment settles once', async () => {
     const c = await ethCheckout(env.services, env.merchantId, '44', 'USDT', 'USDT');
     const before = await balance(env.services, env.merchantId, 'USDT');
