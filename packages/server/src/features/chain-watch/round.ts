@@ -1,14 +1,15 @@
 import { holdLease as holdRowLease, LeaseLost } from '../../cluster/leased-loops.js';
-import { isHostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
-import { ChainMoved, type ChainAdapter, type ChainObservation, type WatchedAsset } from './adapter.js';
-import { blockOf, tokensOf, type WatchRow } from './config.js';
+import { ChainMoved, type ChainAdapter, type ChainObservation } from './adapter.js';
+import { blockOf, type WatchRow } from './config.js';
 import { followPayouts } from './follow-payouts.js';
+import { raiseConfirmations, reportObservations, WATCHER_AUDIT, watchedAssets } from './reports.js';
 import type { ChainWatchMetrics } from './metrics.js';
 import type { PayoutChainPort } from './payout-port.js';
 
 export { ChainMoved, LeaseLost };
+export { unitsText, watchedAssets } from './reports.js';
 
 export interface RoundDeps {
   store: Store;
@@ -33,30 +34,6 @@ export interface RoundResult {
   reported: number;
   retracted: number;
   caughtUp: boolean;
-}
-
-/** The watcher's reports and retractions are audited like an operator's, under this name. */
-const WATCHER_AUDIT = { operator: 'chain-watch' } as const;
-
-/** Every asset a watch follows: its tokens and, unless switched off, the chain's own coin. */
-export function watchedAssets(w: WatchRow): WatchedAsset[] {
-  const tokens: WatchedAsset[] = tokensOf(w).map((t) => ({
-    asset: t.asset,
-    contract: t.contract,
-    decimals: t.decimals,
-  }));
-  return w.native_asset === null
-    ? tokens
-    : [...tokens, { asset: w.native_asset, contract: null, decimals: w.native_decimals }];
-}
-
-/** Base units as an exact decimal text in the asset (no floating point anywhere). */
-export function unitsText(units: bigint, decimals: number): string {
-  const negative = units < 0n;
-  const s = (negative ? -units : units).toString().padStart(decimals + 1, '0');
-  const whole = s.slice(0, s.length - decimals);
-  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
 }
 
 /**
@@ -238,63 +215,6 @@ async function keepBlocks(
   });
 }
 
-/** Reports what was seen through the checkouts feature's port: returns how many were first reports. */
-async function reportObservations(
-  deps: RoundDeps,
-  chain: string,
-  top: number,
-  observations: ChainObservation[],
-  decimals: Map<string, number>,
-): Promise<number> {
-  let reported = 0;
-  for (const o of observations) {
-    const places = decimals.get(o.asset);
-    if (places === undefined || o.baseUnits <= 0n) continue;
-    const created = await report(deps, {
-      chain,
-      txHash: o.txHash,
-      index: o.index,
-      toAddress: o.to,
-      asset: o.asset,
-      amount: unitsText(o.baseUnits, places),
-      confirmations: top - o.block.number + 1,
-      blockHash: o.block.hash,
-      ...(o.block.time === undefined ? {} : { blockTime: new Date(o.block.time * 1000).toISOString() }),
-    });
-    if (created) {
-      reported++;
-      deps.metrics.transfers.inc({ chain, asset: o.asset });
-    }
-  }
-  return reported;
-}
-
-/** Confirmations of transfers still short of the depth, raised as blocks are scanned (up to `top`, the last block scanned). */
-async function raiseConfirmations(deps: RoundDeps, w: WatchRow, top: number, depth: number): Promise<void> {
-  const { store, checkouts } = deps;
-  const chain = w.symbol;
-  const short = await checkouts.shortTransfers(w.chain_id, depth);
-  if (short.length === 0) return;
-  const heights = new Map(
-    (
-      await store.db
-        .selectFrom('chain_watch_blocks')
-        .select(['hash', 'number'])
-        .where('chain_id', '=', w.chain_id)
-        .where('hash', 'in', [...new Set(short.map((t) => t.blockHash))])
-        .execute()
-    ).map((b) => [b.hash, Number(b.number)]),
-  );
-  for (const t of short) {
-    const number = heights.get(t.blockHash);
-    // Only transfers from blocks this watcher keeps: it cannot vouch for the others.
-    if (number === undefined) continue;
-    const confirmations = top - number + 1;
-    if (confirmations <= t.confirmations) continue;
-    await report(deps, { chain, ...t, confirmations });
-  }
-}
-
 /** Saves where the scan got to (with the lease held) and forgets blocks below the depth. */
 async function saveCursor(
   deps: RoundDeps,
@@ -331,17 +251,4 @@ export function holdLease(
   chainId: string,
 ): Promise<void> {
   return holdRowLease(trx, { table: 'chain_watches', key: 'chain_id' }, chainId, deps);
-}
-
-/** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
-async function report(deps: RoundDeps, r: Parameters<ChainPort['reportTransfer']>[0]): Promise<boolean> {
-  try {
-    return (await deps.checkouts.reportTransfer(r, WATCHER_AUDIT)).created;
-  } catch (err) {
-    // A report the transfers code refuses (say, an amount finer than the asset) is a fact about
-    // that transfer, not about the node: it is logged and the scan goes on.
-    if (!isHostpayError(err)) throw err;
-    deps.log.warn(`chain watch ${r.chain}: transfer ${r.txHash}:${r.index} not recorded: ${err.code} ${err.message}`);
-    return false;
-  }
 }

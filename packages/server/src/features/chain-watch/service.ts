@@ -6,19 +6,10 @@ import { checkConfirmations } from '../catalog/fields.js';
 import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../../outbound/guard.js';
-import {
-  blockOf,
-  DEFAULT_POLL_MS,
-  findWatch,
-  MAX_POLL_MS,
-  MIN_POLL_MS,
-  tokensOf,
-  watchQuery,
-  type WatchedToken,
-  type WatchRow,
-} from './config.js';
-import { ADAPTERS, DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
+import { DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchRow } from './config.js';
 import { apiKeyOwner, checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
+import { checkKind, checkNative, checkTokens, NATIVE_DECIMALS, NETWORK_ID } from './checks.js';
+import { watchView, type LiveStatus } from './view.js';
 
 export interface WatchRequest {
   /** The adapter that talks to the node; default by the chain's family (evm-rpc, esplora, tron-http). */
@@ -39,66 +30,7 @@ export interface WatchRequest {
   enabled?: boolean | undefined;
 }
 
-/** What the instance running the watcher knows beyond the store (per chain). */
-export interface LiveStatus {
-  state: 'watching' | 'standby' | 'error' | 'stopped';
-  /** This instance holds the chain's lease. */
-  leader: boolean;
-  lastError: string | null;
-  consecutiveErrors: number;
-}
-
-/** How a token contract is spelled, per chain family: an 0x address (EVM), a base58 T… address (TRON). */
-const CONTRACT: Record<string, RegExp> = {
-  evm: /^0x[0-9a-fA-F]{40}$/,
-  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-};
-const NATIVE_DECIMALS: Record<string, number> = { evm: 18, btc: 8, tron: 6 };
-const NETWORK_ID = /^[0-9A-Za-z]{1,128}$/;
-
-export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
-  const cursor = blockOf(w.cursor_block);
-  const head = blockOf(w.head_block);
-  const leaseLive =
-    w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
-  return {
-    chain: w.symbol,
-    kind: w.adapter_kind,
-    rpcUrl: w.rpc_url_shown,
-    apiKeySet: w.api_key_sealed !== null,
-    networkId: w.network_id,
-    tokens: tokensOf(w),
-    nativeAsset: w.native_asset,
-    nativeDecimals: w.native_decimals,
-    confirmations: w.confirmations_required,
-    pollIntervalMs: w.poll_interval_ms,
-    allowPrivateRpc: w.allow_private_rpc === 1,
-    enabled: w.enabled === 1,
-    startBlock: blockOf(w.start_block),
-    status: {
-      state: stateOf(w, leaseLive, live),
-      cursorBlock: cursor,
-      headBlock: head,
-      blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
-      lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
-      lastError: live?.leader ? live.lastError : w.last_error,
-      lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
-      leaseHolder: leaseLive ? w.lease_owner : null,
-    },
-    createdAt: new Date(w.created_at).toISOString(),
-    updatedAt: new Date(w.updated_at).toISOString(),
-  };
-}
-export type WatchView = ReturnType<typeof watchView>;
-
-/** This instance's own view when it watches the chain; else what the store says of whoever does. */
-function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined): LiveStatus['state'] {
-  if (w.enabled === 0) return 'stopped';
-  if (live?.leader) return live.state;
-  if (!leaseLive) return 'standby';
-  // A round that succeeds clears last_error (round.ts): it is set exactly when the last one failed.
-  return w.last_error !== null ? 'error' : 'watching';
-}
+export { watchView, type LiveStatus, type WatchView } from './view.js';
 
 export interface WatchAdminOptions {
   store: Store;
@@ -134,98 +66,6 @@ export function watchAdmin(opts: WatchAdminOptions) {
         `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --url URL)`,
       );
     return w;
-  }
-
-  async function checkTokens(
-    trx: typeof db,
-    chainId: string,
-    family: string,
-    req: WatchRequest['tokens'],
-  ): Promise<WatchedToken[]> {
-    const networks = await trx
-      .selectFrom('networks as n')
-      .innerJoin('assets as a', 'a.id', 'n.asset_id')
-      .select(['a.symbol', 'a.decimals', 'n.token_contract'])
-      .where('n.chain_id', '=', chainId)
-      .orderBy('a.symbol')
-      .execute();
-    const wanted =
-      req ??
-      networks
-        .filter((n) => n.token_contract !== null)
-        .map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
-    if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
-    const seen = new Set<string>();
-    return wanted.map((t, i) => {
-      const symbol = t.asset.toUpperCase();
-      const network = networks.find((n) => n.symbol === symbol);
-      if (network === undefined)
-        invalid(
-          `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
-        );
-      const contract = t.contract ?? network.token_contract;
-      const pattern = CONTRACT[family];
-      if (pattern === undefined) invalid(`tokens: a ${family} chain has no token contracts to watch`);
-      if (contract === null || !pattern.test(contract))
-        invalid(
-          `tokens[${i}].contract must be the token's ${family === 'tron' ? 'base58 T… address' : '0x address (40 hex digits)'}${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
-        );
-      const decimals = t.decimals ?? network.decimals;
-      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
-        invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
-      // An amount in base units must be representable in the asset: no rounding, ever.
-      if (decimals > network.decimals)
-        invalid(
-          `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
-        );
-      // EVM addresses compare without case; base58 ones are case-sensitive and stay as they are.
-      const spelled = family === 'evm' ? contract.toLowerCase() : contract;
-      if (seen.has(spelled)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
-      seen.add(spelled);
-      return { asset: symbol, contract: spelled, decimals };
-    });
-  }
-
-  async function checkNative(
-    trx: typeof db,
-    chainId: string,
-    asset: string | null | undefined,
-    decimals: number,
-  ): Promise<string | null> {
-    const natives = await trx
-      .selectFrom('networks as n')
-      .innerJoin('assets as a', 'a.id', 'n.asset_id')
-      .select(['a.symbol', 'a.decimals'])
-      .where('n.chain_id', '=', chainId)
-      .where('n.token_contract', 'is', null)
-      .execute();
-    if (asset === null) return null;
-    const pick = asset === undefined ? natives[0] : natives.find((n) => n.symbol === asset.toUpperCase());
-    if (pick === undefined) {
-      if (asset === undefined) return null;
-      invalid(
-        `nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`,
-      );
-    }
-    if (decimals > pick.decimals)
-      invalid(
-        `nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`,
-      );
-    return pick.symbol;
-  }
-
-  /** The adapter kind of a watch: one this build has, for the chain's family. */
-  function checkKind(chain: { symbol: string; family: string }, asked: string | undefined): AdapterKind {
-    const kind = asked ?? DEFAULT_KIND[chain.family];
-    if (kind === undefined || !isAdapterKind(kind))
-      invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
-    if (KIND_FAMILY[kind] !== chain.family)
-      invalid(`kind ${kind} talks to ${KIND_FAMILY[kind]} nodes, but ${chain.symbol} is a ${chain.family} chain`);
-    if (ADAPTERS[kind] === undefined)
-      invalid(
-        `kind ${kind} is not in this build yet: feed ${chain.symbol} payments through POST /admin/v1/transfers meanwhile (docs/chains.md)`,
-      );
-    return kind;
   }
 
   return {
