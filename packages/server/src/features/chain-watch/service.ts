@@ -6,22 +6,20 @@ import { checkConfirmations } from '../catalog/fields.js';
 import { requireChain } from '../catalog/queries.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../../outbound/guard.js';
-import {
-  blockOf,
-  DEFAULT_POLL_MS,
-  findWatch,
-  MAX_POLL_MS,
-  MIN_POLL_MS,
-  tokensOf,
-  watchQuery,
-  type WatchedToken,
-  type WatchRow,
-} from './config.js';
-import { checkRpcUrl, maskRpcUrl, rpcOwner } from './rpc-url.js';
+import { DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchRow } from './config.js';
+import { apiKeyOwner, checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
+import { checkKind, checkNative, checkTokens, NATIVE_DECIMALS, NETWORK_ID } from './checks.js';
+import { watchView, type LiveStatus } from './view.js';
 
 export interface WatchRequest {
-  /** Required for a new watch; left out, the stored URL stays. */
+  /** The adapter that talks to the node; default by the chain's family (evm-rpc, esplora, tron-http). */
+  kind?: string | undefined;
+  /** The node's URL. Required for a new watch; left out, the stored URL stays. */
   rpcUrl?: string | undefined;
+  /** An API key or credentials for the node (sealed); null removes it; left out, it stays. */
+  apiKey?: string | null | undefined;
+  /** The network the node must serve (EVM chain id in decimal, or genesis hash); null: learnt from the node; left out, it stays. */
+  networkId?: string | null | undefined;
   tokens?: { asset: string; contract?: string | undefined; decimals?: number | undefined }[] | undefined;
   nativeAsset?: string | null | undefined;
   nativeDecimals?: number | undefined;
@@ -32,57 +30,7 @@ export interface WatchRequest {
   enabled?: boolean | undefined;
 }
 
-/** What the instance running the watcher knows beyond the store (per chain). */
-export interface LiveStatus {
-  state: 'watching' | 'standby' | 'error' | 'stopped';
-  /** This instance holds the chain's lease. */
-  leader: boolean;
-  lastError: string | null;
-  consecutiveErrors: number;
-}
-
-const CONTRACT = /^0x[0-9a-fA-F]{40}$/;
-
-export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
-  const cursor = blockOf(w.cursor_block);
-  const head = blockOf(w.head_block);
-  const leaseLive =
-    w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
-  return {
-    chain: w.symbol,
-    rpcUrl: w.rpc_url_shown,
-    tokens: tokensOf(w),
-    nativeAsset: w.native_asset,
-    nativeDecimals: w.native_decimals,
-    confirmations: w.confirmations_required,
-    pollIntervalMs: w.poll_interval_ms,
-    allowPrivateRpc: w.allow_private_rpc === 1,
-    enabled: w.enabled === 1,
-    startBlock: blockOf(w.start_block),
-    status: {
-      state: stateOf(w, leaseLive, live),
-      cursorBlock: cursor,
-      headBlock: head,
-      blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
-      lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
-      lastError: live?.leader ? live.lastError : w.last_error,
-      lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
-      leaseHolder: leaseLive ? w.lease_owner : null,
-    },
-    createdAt: new Date(w.created_at).toISOString(),
-    updatedAt: new Date(w.updated_at).toISOString(),
-  };
-}
-export type WatchView = ReturnType<typeof watchView>;
-
-/** This instance's own view when it watches the chain; else what the store says of whoever does. */
-function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined): LiveStatus['state'] {
-  if (w.enabled === 0) return 'stopped';
-  if (live?.leader) return live.state;
-  if (!leaseLive) return 'standby';
-  // A round that succeeds clears last_error (round.ts): it is set exactly when the last one failed.
-  return w.last_error !== null ? 'error' : 'watching';
-}
+export { watchView, type LiveStatus, type WatchView } from './view.js';
 
 export interface WatchAdminOptions {
   store: Store;
@@ -98,8 +46,9 @@ export interface WatchAdminOptions {
 }
 
 /**
- * The operators' side of the EVM watcher: which chains are watched, through which node, which
- * token contracts, how often. The RPC URL is sealed at rest and shown masked; every change is
+ * The operators' side of the chain watcher: which chains are watched, through which node (and
+ * adapter kind), which token contracts, how often. The node URL and API key are sealed at rest,
+ * the URL shown masked and the key never; every change is
  * audited (with the masked URL). The required confirmations are the chain's own (the catalog's
  * confirmationsRequired, which checkouts copy), so setting them here changes the chain.
  */
@@ -114,89 +63,29 @@ export function watchAdmin(opts: WatchAdminOptions) {
     if (w === undefined)
       throw new HostpayError(
         'NOT_FOUND',
-        `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --rpc-url URL)`,
+        `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --url URL)`,
       );
     return w;
-  }
-
-  async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
-    const networks = await trx
-      .selectFrom('networks as n')
-      .innerJoin('assets as a', 'a.id', 'n.asset_id')
-      .select(['a.symbol', 'a.decimals', 'n.token_contract'])
-      .where('n.chain_id', '=', chainId)
-      .orderBy('a.symbol')
-      .execute();
-    const wanted =
-      req ??
-      networks
-        .filter((n) => n.token_contract !== null)
-        .map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
-    if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
-    const seen = new Set<string>();
-    return wanted.map((t, i) => {
-      const symbol = t.asset.toUpperCase();
-      const network = networks.find((n) => n.symbol === symbol);
-      if (network === undefined)
-        invalid(
-          `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
-        );
-      const contract = t.contract ?? network.token_contract;
-      if (contract === null || !CONTRACT.test(contract))
-        invalid(
-          `tokens[${i}].contract must be the token's 0x address (40 hex digits)${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
-        );
-      const decimals = t.decimals ?? network.decimals;
-      if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
-        invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
-      // An amount in base units must be representable in the asset: no rounding, ever.
-      if (decimals > network.decimals)
-        invalid(
-          `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
-        );
-      const lower = contract.toLowerCase();
-      if (seen.has(lower)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
-      seen.add(lower);
-      return { asset: symbol, contract: lower, decimals };
-    });
-  }
-
-  async function checkNative(
-    trx: typeof db,
-    chainId: string,
-    asset: string | null | undefined,
-    decimals: number,
-  ): Promise<string | null> {
-    const natives = await trx
-      .selectFrom('networks as n')
-      .innerJoin('assets as a', 'a.id', 'n.asset_id')
-      .select(['a.symbol', 'a.decimals'])
-      .where('n.chain_id', '=', chainId)
-      .where('n.token_contract', 'is', null)
-      .execute();
-    if (asset === null) return null;
-    const pick = asset === undefined ? natives[0] : natives.find((n) => n.symbol === asset.toUpperCase());
-    if (pick === undefined) {
-      if (asset === undefined) return null;
-      invalid(
-        `nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`,
-      );
-    }
-    if (decimals > pick.decimals)
-      invalid(
-        `nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`,
-      );
-    return pick.symbol;
   }
 
   return {
     async setChainWatch(symbol: string, req: WatchRequest, audit: AuditContext) {
       const chain = await requireChain(db, symbol.toUpperCase());
-      if (chain.family !== 'evm')
-        invalid(
-          `chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`,
-        );
       const before = await findWatch(db, chain.symbol);
+      const kind = checkKind(chain, req.kind ?? before?.adapter_kind);
+      const networkId = req.networkId === undefined ? (before?.network_id ?? null) : req.networkId;
+      if (networkId !== null && !NETWORK_ID.test(networkId))
+        invalid(
+          'networkId must be the EVM chain id in decimal (1 for Ethereum) or the genesis block hash in hex (Bitcoin, TRON), at most 128 characters',
+        );
+      if (req.apiKey !== undefined && req.apiKey !== null && (req.apiKey.length < 1 || req.apiKey.length > 1024))
+        invalid('apiKey must be 1 to 1024 characters (null removes it)');
+      const apiKeySealed =
+        req.apiKey === undefined
+          ? (before?.api_key_sealed ?? null)
+          : req.apiKey === null
+            ? null
+            : box.seal(req.apiKey, apiKeyOwner(chain.id));
       const allowPrivate = req.allowPrivateRpc ?? before?.allow_private_rpc === 1;
       // Sealed and masked: a change that keeps the URL keeps its sealed text too, so the watcher
       // (which knows its connection by that text) does not reconnect for another setting.
@@ -223,13 +112,15 @@ export function watchAdmin(opts: WatchAdminOptions) {
           });
         url = { sealed: before.rpc_url_sealed, shown: before.rpc_url_shown };
       } else {
-        invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
+        invalid(
+          `rpcUrl is required to start watching ${chain.symbol}: the node's URL (${kind === 'evm-rpc' ? 'JSON-RPC, https://… or wss://…' : 'https://…'})`,
+        );
       }
       const pollIntervalMs = req.pollIntervalMs ?? before?.poll_interval_ms ?? DEFAULT_POLL_MS;
       if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS)
         invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
       const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
-      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? 18;
+      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? NATIVE_DECIMALS[chain.family] ?? 18;
       if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36)
         invalid('nativeDecimals must be a whole number from 0 to 36');
       if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0))
@@ -239,6 +130,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const tokens = await checkTokens(
           trx,
           chain.id,
+          chain.family,
           req.tokens ?? (before === undefined ? undefined : tokensOf(before)),
         );
         const nativeAsset = await checkNative(
@@ -248,6 +140,9 @@ export function watchAdmin(opts: WatchAdminOptions) {
           nativeDecimals,
         );
         const fields = {
+          adapter_kind: kind,
+          api_key_sealed: apiKeySealed,
+          network_id: networkId,
           rpc_url_sealed: url.sealed,
           rpc_url_shown: url.shown,
           tokens: JSON.stringify(tokens),
@@ -261,15 +156,19 @@ export function watchAdmin(opts: WatchAdminOptions) {
         // A new start block starts the scan over from there: the cursor and kept hashes go.
         const restart =
           req.startBlock !== undefined
-            ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null }
+            ? {
+                start_block: req.startBlock,
+                cursor_block: null,
+                head_block: null,
+                ...(req.networkId === undefined ? { network_id: null } : {}),
+              }
             : {};
         if (before === undefined) {
           await trx
-            .insertInto('evm_watches')
+            .insertInto('chain_watches')
             .values({
               chain_id: chain.id,
               ...fields,
-              node_chain_id: null,
               start_block: req.startBlock ?? null,
               cursor_block: null,
               head_block: null,
@@ -283,13 +182,13 @@ export function watchAdmin(opts: WatchAdminOptions) {
             .execute();
         } else {
           await trx
-            .updateTable('evm_watches')
+            .updateTable('chain_watches')
             .set({ ...fields, ...restart })
             .where('chain_id', '=', chain.id)
             .execute();
         }
         if (req.startBlock !== undefined)
-          await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', chain.id).execute();
+          await trx.deleteFrom('chain_watch_blocks').where('chain_id', '=', chain.id).execute();
         if (confirmations !== chain.confirmations_required)
           await trx
             .updateTable('chains')
@@ -319,8 +218,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
     async deleteChainWatch(symbol: string, audit: AuditContext) {
       const before = await require(symbol);
       await store.writeTransaction(async (trx) => {
-        await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', before.chain_id).execute();
-        await trx.deleteFrom('evm_watches').where('chain_id', '=', before.chain_id).execute();
+        await trx.deleteFrom('chain_watch_blocks').where('chain_id', '=', before.chain_id).execute();
+        await trx.deleteFrom('chain_watches').where('chain_id', '=', before.chain_id).execute();
         await recordAudit(trx, audit, {
           action: 'chain.watch.delete',
           objectType: 'chain',

@@ -1,0 +1,106 @@
+import { invalid } from '../../admin/deps.js';
+import type { Db } from '../../store/store.js';
+import { ADAPTERS, DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
+import type { WatchedToken } from './config.js';
+import type { WatchRequest } from './service.js';
+
+/** How a token contract is spelled, per chain family: an 0x address (EVM), a base58 T… address (TRON). */
+const CONTRACT: Record<string, RegExp> = {
+  evm: /^0x[0-9a-fA-F]{40}$/,
+  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+};
+export const NATIVE_DECIMALS: Record<string, number> = { evm: 18, btc: 8, tron: 6 };
+export const NETWORK_ID = /^[0-9A-Za-z]{1,128}$/;
+
+/** The tokens a watch follows, checked against the chain's networks in the catalog (never a rounding contract). */
+export async function checkTokens(
+  trx: Db,
+  chainId: string,
+  family: string,
+  req: WatchRequest['tokens'],
+): Promise<WatchedToken[]> {
+  const networks = await trx
+    .selectFrom('networks as n')
+    .innerJoin('assets as a', 'a.id', 'n.asset_id')
+    .select(['a.symbol', 'a.decimals', 'n.token_contract'])
+    .where('n.chain_id', '=', chainId)
+    .orderBy('a.symbol')
+    .execute();
+  const wanted =
+    req ??
+    networks
+      .filter((n) => n.token_contract !== null)
+      .map((n) => ({ asset: n.symbol, contract: undefined, decimals: undefined }));
+  if (wanted.length > 50) invalid('tokens: at most 50 token contracts per chain');
+  const seen = new Set<string>();
+  return wanted.map((t, i) => {
+    const symbol = t.asset.toUpperCase();
+    const network = networks.find((n) => n.symbol === symbol);
+    if (network === undefined)
+      invalid(
+        `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
+      );
+    const contract = t.contract ?? network.token_contract;
+    const pattern = CONTRACT[family];
+    if (pattern === undefined) invalid(`tokens: a ${family} chain has no token contracts to watch`);
+    if (contract === null || !pattern.test(contract))
+      invalid(
+        `tokens[${i}].contract must be the token's ${family === 'tron' ? 'base58 T… address' : '0x address (40 hex digits)'}${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
+      );
+    const decimals = t.decimals ?? network.decimals;
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+      invalid(`tokens[${i}].decimals must be a whole number from 0 to 36 (the token contract's decimals())`);
+    // An amount in base units must be representable in the asset: no rounding, ever.
+    if (decimals > network.decimals)
+      invalid(
+        `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
+      );
+    // EVM addresses compare without case; base58 ones are case-sensitive and stay as they are.
+    const spelled = family === 'evm' ? contract.toLowerCase() : contract;
+    if (seen.has(spelled)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
+    seen.add(spelled);
+    return { asset: symbol, contract: spelled, decimals };
+  });
+}
+
+export async function checkNative(
+  trx: Db,
+  chainId: string,
+  asset: string | null | undefined,
+  decimals: number,
+): Promise<string | null> {
+  const natives = await trx
+    .selectFrom('networks as n')
+    .innerJoin('assets as a', 'a.id', 'n.asset_id')
+    .select(['a.symbol', 'a.decimals'])
+    .where('n.chain_id', '=', chainId)
+    .where('n.token_contract', 'is', null)
+    .execute();
+  if (asset === null) return null;
+  const pick = asset === undefined ? natives[0] : natives.find((n) => n.symbol === asset.toUpperCase());
+  if (pick === undefined) {
+    if (asset === undefined) return null;
+    invalid(
+      `nativeAsset: ${asset.toUpperCase()} is not a network without a token contract on this chain (the chain's own coin); use null to watch tokens only`,
+    );
+  }
+  if (decimals > pick.decimals)
+    invalid(
+      `nativeDecimals ${decimals} is more than the precision of ${pick.symbol} (${pick.decimals}): raise the asset's precision first`,
+    );
+  return pick.symbol;
+}
+
+/** The adapter kind of a watch: one this build has, for the chain's family. */
+export function checkKind(chain: { symbol: string; family: string }, asked: string | undefined): AdapterKind {
+  const kind = asked ?? DEFAULT_KIND[chain.family];
+  if (kind === undefined || !isAdapterKind(kind))
+    invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
+  if (KIND_FAMILY[kind] !== chain.family)
+    invalid(`kind ${kind} talks to ${KIND_FAMILY[kind]} nodes, but ${chain.symbol} is a ${chain.family} chain`);
+  if (ADAPTERS[kind] === undefined)
+    invalid(
+      `kind ${kind} is not in this build yet: feed ${chain.symbol} payments through POST /admin/v1/transfers meanwhile (docs/chains.md)`,
+    );
+  return kind;
+}
