@@ -1,11 +1,11 @@
 /** The fetch the generic part hands every adapter: connections through the outbound address guard. */
-export type AdapterFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type AdapterFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface TronClientOptions {
   /** The node's HTTP API (java-tron FullNode :8090, or https://api.trongrid.io). */
   url: string;
   /** TronGrid's key, sent as the TRON-PRO-API-KEY header; never part of a message. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   fetch: AdapterFetch;
   /** Per request; default 20 s. */
   timeoutMs?: number;
@@ -46,7 +46,7 @@ export function tronClient(opts: TronClientOptions): TronClient {
     async post(path, body) {
       const url = new URL(path.replace(/^\//, ''), base);
       // The path alone names the call in messages: the base URL may carry a secret.
-      const what = `TRON node ${path}`;
+      const what = `TRON node ${path}${Object.keys(body).length > 0 ? ` ${JSON.stringify(body)}` : ''}`;
       let res: Response;
       try {
         res = await opts.fetch(url, {

@@ -50,10 +50,10 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
     const infoWhat = `gettransactioninfobyblocknum ${n}`;
     const infos = readTxInfos(await client.post('/wallet/gettransactioninfobyblocknum', { num: n }), infoWhat);
     // Asked one after the other: both answers must be of the same block, else it was replaced between them.
+    // java-tron answers one entry per transaction of the block.
     const ids = new Set(block.txs.map((t) => t.txId));
-    for (const info of infos)
-      if (info.blockNumber !== n || !ids.has(info.txId))
-        throw new TronNodeError(`${infoWhat}: transaction ${info.txId} is not in block ${block.id}: the chain changed`);
+    const moved = infos.length !== ids.size || infos.some((i) => i.blockNumber !== n || !ids.has(i.txId));
+    if (moved) throw new TronNodeError(`${infoWhat}: not the transactions of block ${block.id}: the chain changed`);
     return { block, infos };
   }
 
