@@ -140,7 +140,7 @@ export class TronNodeStandIn {
     (json.ret as Json[])[0] = { contractRet: t.success || t.receiptOnly ? 'SUCCESS' : 'REVERT' };
     const raw = json.raw_data as Json;
     raw.timestamp = block.timestamp - 2000;
-    const value = ((raw.contract as Json[])[0]?.parameter as Json).value as Json;
+    const value = (((raw.contract as Json[])[0] as Json).parameter as Json).value as Json;
     value.owner_address = hexOf(PAYER);
     if (t.kind === 'trx') {
       value.to_address = hexOf(t.to);
