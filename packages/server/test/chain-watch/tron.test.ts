@@ -103,6 +103,16 @@ describe('tronAdapter against a java-tron stand-in', () => {
     expect(await a.blockHash(node.head.number + 1)).toBeNull();
   });
 
+  it('a node without /wallet/getblock (before java-tron 4.7): block ids from whole blocks', async () => {
+    node.answerOverrides.set('/wallet/getblock', { status: 404, text: '' });
+    const seen = node.requests.length;
+    const a = adapterFor();
+    expect(await a.networkId()).toBe(node.genesisId);
+    expect(await a.blockHash(2)).toBe(node.blocks[2]?.id);
+    expect(await a.blockHash(node.head.number + 1)).toBeNull();
+    expect(node.requests.slice(seen).filter((r) => r.path === '/wallet/getblock')).toHaveLength(1);
+  });
+
   it('scan: TRX and TRC-20 transfers to watched addresses, exact amounts, successful ones only', async () => {
     const from = node.head.number + 1;
     const trx = node.payTrx(ALICE, 1_500_000n); // 1.5 TRX

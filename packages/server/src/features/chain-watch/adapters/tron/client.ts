@@ -16,6 +16,13 @@ export interface TronClientOptions {
 /** A node's answer that is not what java-tron answers: a clear error for the watcher's health, never a crash. */
 export class TronNodeError extends Error {
   override readonly name = 'TronNodeError';
+  constructor(
+    message: string,
+    /** The HTTP status, when the node answered with an error status. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -68,7 +75,7 @@ export function tronClient(opts: TronClientOptions): TronClient {
         throw new TronNodeError(`${what}: HTTP ${res.status} (API key missing, wrong or out of quota?)`);
       if (res.status === 429)
         throw new TronNodeError(`${what}: HTTP 429 (rate limited: use an API key or slow the polling)`);
-      if (res.status < 200 || res.status > 299) throw new TronNodeError(`${what}: HTTP ${res.status}`);
+      if (res.status < 200 || res.status > 299) throw new TronNodeError(`${what}: HTTP ${res.status}`, res.status);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text, exactAmounts as (key: string, value: unknown) => unknown);

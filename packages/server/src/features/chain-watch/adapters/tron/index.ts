@@ -31,9 +31,21 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
   const client = tronClient(opts);
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? 4, 16));
 
+  /** Nodes before java-tron 4.7 lack /wallet/getblock (a header without the transactions): they get whole blocks. */
+  let headersOnly = true;
+
   async function header(n: number): Promise<BlockRef | null> {
     const what = `getblock ${n}`;
-    const answer = await client.post('/wallet/getblock', { id_or_num: String(n), detail: false });
+    let answer: unknown;
+    if (headersOnly) {
+      try {
+        answer = await client.post('/wallet/getblock', { id_or_num: String(n), detail: false });
+      } catch (err) {
+        if (!(err instanceof TronNodeError && err.status === 404)) throw err;
+        headersOnly = false;
+      }
+    }
+    if (!headersOnly) answer = await client.post('/wallet/getblockbynum', { num: n });
     if (isNoBlock(answer)) return null;
     const h = readHeader(answer, what);
     if (h.number !== n) throw new TronNodeError(`${what}: the node answered block ${h.number}`);
