@@ -103,7 +103,7 @@ describe('tronAdapter against a java-tron stand-in', () => {
     expect(await a.blockHash(node.head.number + 1)).toBeNull();
   });
 
-  it('a node without /wallet/getblock (before java-tron 4.7): block ids from whole blocks', async () => {
+  it('a node without /wallet/getblock (older java-tron): block ids from whole blocks', async () => {
     node.answerOverrides.set('/wallet/getblock', { status: 404, text: '' });
     const seen = node.requests.length;
     const a = adapterFor();

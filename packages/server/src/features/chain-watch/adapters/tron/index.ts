@@ -31,7 +31,7 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
   const client = tronClient(opts);
   const concurrency = Math.max(1, Math.min(opts.concurrency ?? 4, 16));
 
-  /** Nodes before java-tron 4.7 lack /wallet/getblock (a header without the transactions): they get whole blocks. */
+  /** Older java-tron versions lack /wallet/getblock (a header without the transactions): they get whole blocks. */
   let headersOnly = true;
 
   async function header(n: number): Promise<BlockRef | null> {
