@@ -13,6 +13,8 @@ export interface TronBlockHeader {
   number: number;
   id: string;
   parentHash: string;
+  /** Seconds since 1970; absent on the genesis block. */
+  time?: number | undefined;
 }
 
 export interface TronTransfer {
@@ -70,7 +72,10 @@ export function readHeader(answer: unknown, what: string): TronBlockHeader {
   // A TRON block id starts with its height (8 bytes): one that does not is not this block's.
   if (BigInt(`0x${id.slice(0, 16)}`) !== BigInt(number))
     bad(what, `blockID ${id} does not start with height ${number}`);
-  return { number, id, parentHash };
+  const ts = raw.timestamp;
+  if (ts !== undefined && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0))
+    bad(what, 'block_header.raw_data.timestamp is not a time in ms');
+  return { number, id, parentHash, time: ts === undefined ? undefined : Math.floor(ts / 1000) };
 }
 
 function readTx(tx: unknown, what: string, i: number): TronTransfer {

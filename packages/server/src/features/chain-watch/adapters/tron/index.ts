@@ -1,4 +1,11 @@
-import type { BlockRef, ChainAdapter, ChainObservation, ScanRange, WatchedAsset } from '../../adapter.js';
+import {
+  type BlockRef,
+  type ChainAdapter,
+  ChainMoved,
+  type ChainObservation,
+  type ScanRange,
+  type WatchedAsset,
+} from '../../adapter.js';
 import { isTronHexAddress, tronBase58ToHex, tronHexToBase58 } from './address.js';
 import { isNoBlock, readBlock, readHeader, readTxInfos, type TronBlock, type TronTxInfo } from './answers.js';
 import { type TronClientOptions, TronNodeError, tronClient } from './client.js';
@@ -15,7 +22,12 @@ export interface TronAdapterOptions extends TronClientOptions {
   solidifiedHead?: boolean;
   /** Blocks fetched at once within a scan; default 4. */
   concurrency?: number;
+  /** Lets go of the fetch's sockets (the generic part's guarded fetch). */
+  close?: (() => void) | undefined;
 }
+
+/** Most blocks per scan: each is fetched whole (~1 MB on mainnet) with its transaction infos. */
+export const TRON_SCAN_LIMIT = 20;
 
 /** keccak-256 of Transfer(address,address,uint256): the TRC-20 event, same as ERC-20. */
 const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -65,7 +77,8 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
     // java-tron answers one entry per transaction of the block.
     const ids = new Set(block.txs.map((t) => t.txId));
     const moved = infos.length !== ids.size || infos.some((i) => i.blockNumber !== n || !ids.has(i.txId));
-    if (moved) throw new TronNodeError(`${infoWhat}: not the transactions of block ${block.id}: the chain changed`);
+    if (moved)
+      throw new ChainMoved(`TRON node ${infoWhat}: not the transactions of block ${block.id}: the chain changed`);
     return { block, infos };
   }
 
@@ -75,7 +88,7 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
     native: WatchedAsset | undefined,
     tokens: ReadonlyMap<string, WatchedAsset>,
   ): ChainObservation[] {
-    const ref: BlockRef = { number: block.number, hash: block.id };
+    const ref: BlockRef = { number: block.number, hash: block.id, time: block.time };
     const out: ChainObservation[] = [];
     const succeeded = new Set<string>();
     for (const tx of block.txs) {
@@ -121,7 +134,7 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
     async head() {
       const path = opts.solidifiedHead ? '/walletsolidity/getnowblock' : '/wallet/getnowblock';
       const h = readHeader(await client.post(path, {}), path.slice(1));
-      return { number: h.number, hash: h.id };
+      return { number: h.number, hash: h.id, time: h.time };
     },
 
     async blockHash(number) {
@@ -154,14 +167,20 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
         );
         for (const fetched of batch) {
           if (previous !== undefined && fetched.block.parentHash !== previous)
-            throw new TronNodeError(
-              `scan: block ${fetched.block.number} does not follow block ${fetched.block.number - 1} (parent ${fetched.block.parentHash}, expected ${previous}): the chain changed`,
+            throw new ChainMoved(
+              `TRON scan: block ${fetched.block.number} does not follow block ${fetched.block.number - 1} (parent ${fetched.block.parentHash}, expected ${previous}): the chain changed`,
             );
           previous = fetched.block.id;
           out.push(...observe(fetched, watched, native, tokens));
         }
       }
       return out;
+    },
+
+    scanLimit: () => TRON_SCAN_LIMIT,
+
+    close() {
+      opts.close?.();
     },
 
     normalizeAddress(address) {
