@@ -128,7 +128,7 @@ describe('tronAdapter against a java-tron stand-in', () => {
     node.produce(2);
     const a = adapterFor();
     const obs = await a.scan({ from, to: node.head.number }, new Set([ALICE, BOB]), [TRX, USDT]);
-    const b1 = { number: from, hash: node.blocks[from]?.id };
+    const b1 = { number: from, hash: node.blocks[from]?.id, time: (node.blocks[from]?.timestamp ?? 0) / 1000 };
     expect(obs).toEqual([
       { txHash: trx, index: 0, to: ALICE, asset: 'TRX', baseUnits: 1_500_000n, block: expect.objectContaining(b1) },
       {
