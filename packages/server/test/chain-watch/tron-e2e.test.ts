@@ -6,6 +6,7 @@ import { checkoutState, eventTypes } from '../evm/common.js';
 import { resultOf } from '../http-helpers/admin-fixture.js';
 import { waitFor } from '../helpers.js';
 import { tronHarness } from './stand-ins/tron-harness.js';
+import { render } from './stand-ins/tron-node.js';
 
 /**
  * A sandbox server pointed at the java-tron stand-in, its watcher loop running by itself (no
@@ -121,4 +122,26 @@ describe('a sandbox server watching TRON through the stand-in, by itself', () =>
     expect(s.transfers).toEqual([expect.objectContaining({ retracted: 1 })]);
     expect(s.timeline).toEqual(['open', 'processing', 'open:payment_retracted']);
   }, 60_000);
+
+  it('a node that lies about its head raises no confirmation: the rounds fail until it tells the truth', async () => {
+    const c = await usdtCheckout(env.services, env.merchantId);
+    await h.pay(c.address, c.baseUnits);
+    await h.mine(1);
+    await waitFor(async () => (await transfers(c.id))[0]?.confirmations === 1, 'the payment seen', 15_000);
+    // A head 30 blocks ahead of the blocks it has, spelled consistently (id prefixed by the height).
+    const head = h.node.head;
+    const fake = h.node.blockJson(head, true) as { blockID: string; block_header: { raw_data: { number: number } } };
+    const n = head.number + 30;
+    fake.blockID = n.toString(16).padStart(16, '0') + fake.blockID.slice(16);
+    fake.block_header.raw_data.number = n;
+    h.node.answerOverrides.set('/wallet/getnowblock', { text: render(fake) });
+    const watcher = env.services.chainWatch.watcher;
+    await waitFor(() => watcher.live('TRON')?.state === 'error', 'a failed round', 15_000);
+    expect(watcher.live('TRON')?.lastError).toMatch(/has no block/);
+    expect(await transfers(c.id)).toEqual([expect.objectContaining({ confirmations: 1 })]);
+    expect((await checkoutState(env.services, c.id)).status).toBe('processing');
+    h.node.answerOverrides.clear();
+    await h.mine(18);
+    await waitFor(async () => (await checkoutState(env.services, c.id)).status === 'settled', 'the settlement', 90_000);
+  }, 120_000);
 });
