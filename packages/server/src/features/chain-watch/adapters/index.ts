@@ -27,6 +27,7 @@
  */
 import type { ChainAdapter } from '../adapter.js';
 import { evmAdapter } from './evm/index.js';
+import { tronAdapter } from './tron/index.js';
 
 export interface AdapterOptions {
   url: string;
@@ -59,7 +60,7 @@ export const ADAPTERS: Partial<Record<AdapterKind, AdapterFactory>> = {
   'evm-rpc': evmAdapter,
   // esplora: esploraAdapter,            (./bitcoin/index.js)
   // 'bitcoin-core': bitcoinCoreAdapter, (./bitcoin/index.js)
-  // 'tron-http': tronAdapter,           (./tron/index.js)
+  'tron-http': tronAdapter,
 };
 
 export const isAdapterKind = (k: string): k is AdapterKind => (ADAPTER_KINDS as readonly string[]).includes(k);
