@@ -48,7 +48,7 @@ describe.each(DIALECTS)('migration 018 (chain watch) on %s', (dialect: Dialect) 
     await sql`INSERT INTO evm_watch_blocks (chain_id, number, hash) VALUES ('chn_eth', 1234567890123, '0xabc')`.execute(
       store.db,
     );
-    expect(await migrate(store)).toEqual({ applied: [18] });
+    expect(await migrate(store, { upTo: 18 })).toEqual({ applied: [18] });
 
     const w = await store.db.selectFrom('chain_watches').selectAll().executeTakeFirstOrThrow();
     expect({ ...w, cursor_block: Number(w.cursor_block), head_block: Number(w.head_block) }).toMatchObject({
