@@ -24,6 +24,12 @@ export interface CreateServerOptions {
   evmWatcher?: boolean;
   /** Features whose background work is not started (tests drive it by hand), by name. */
   notStarted?: readonly string[];
+  /**
+   * false: no feature's background work starts (no watcher, rate feed, sender or webhook worker).
+   * The CLI's local store commands run one operation and exit: they must never fetch a rate feed
+   * or send anything on the operator's machine.
+   */
+  background?: boolean;
 }
 
 export interface HostpayServer {
@@ -69,7 +75,9 @@ export async function createServer(config: Config, options: CreateServerOptions 
     ...(options.webhookWorker === false ? ['webhooks'] : []),
     ...(options.evmWatcher === false ? ['chain-watch'] : []),
   ]);
-  for (const feature of REGISTERED_FEATURES) if (!notStarted.has(feature.name)) feature.start?.(services);
+  if (options.background !== false) {
+    for (const feature of REGISTERED_FEATURES) if (!notStarted.has(feature.name)) feature.start?.(services);
+  }
   return {
     app,
     services,

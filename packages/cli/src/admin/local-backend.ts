@@ -35,7 +35,7 @@ export async function openLocalBackend(
     generateMasterKey: opts.allowNewMasterKey,
     logger: false,
     operatorTokens: new Map([[operator, token]]),
-    evmWatcher: false,
+    background: false,
   });
   warnIfGeneratedMasterKey(io, config, server.services);
   const api = remoteBackend({ url: 'http://hostpay.local', token, fetch: injectFetch(server.app) });
