@@ -7,7 +7,7 @@
  *
  *   npm run bench:checkout -- [--store sqlite|postgres] [--duration 5] [--connections 50] [--runs 2]
  *                             [--only create|wallets|paced] [--rate N] [--cpu-prof DIR]
- *                             [--no-compare] [--pg-sample]
+ *                             [--no-compare] [--pg-sample] [--bin packages/cli/dist-a/hostpay.js]
  *
  * Two measures of create: wrk's closed loop (the most the server does with `--connections`
  * requests always outstanding) and, after it, `--rate` creates a second (default: 2,000 on SQLite,
@@ -48,6 +48,8 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     'no-compare': { type: 'boolean', default: false },
     'pg-sample': { type: 'boolean', default: false },
+    // Another build's entry (a copy of packages/cli/dist/hostpay.js and its chunks): A/B runs of two trees.
+    bin: { type: 'string', default: 'packages/cli/bin/hostpay.js' },
   },
 });
 if (!hasWrk()) {
@@ -73,6 +75,19 @@ interface StoreResult {
   rate: number;
   samples: { sample: PgSample; creates: number }[];
   load: string;
+  /** CPU µs of the server's main thread per create answered (`--only create` or `paced`; Linux). */
+  threadUsPerCreate: number | undefined;
+}
+
+/** A thread's CPU time so far, µs: utime + stime of /proc/PID/task/TID/stat (clock ticks of 10 ms). */
+function threadCpuUs(pid: number, tid = pid): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 const median = (xs: LoadResult[]) =>
@@ -105,23 +120,22 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   );
   await services.close();
 
-  const profileArgs = opts['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`];
-  const child = spawn(
-    process.execPath,
-    [...profileArgs, 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'],
-    {
-      cwd: root,
-      // PGAPPNAME: pg's application_name, by which --pg-sample finds this server's connections.
-      env: {
-        ...process.env,
-        ...storeEnv,
-        HOSTPAY_MASTER_KEY: masterKey,
-        HOSTPAY_LOG_LEVEL: 'warn',
-        PGAPPNAME: applicationName,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  // One folder per store, with the creates answered beside the profiles (bench/cpu-summary.ts reads both).
+  const profileDir =
+    opts['cpu-prof'] === undefined ? undefined : join(opts['cpu-prof'], postgres ? 'postgres' : 'sqlite');
+  const profileArgs = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const child = spawn(process.execPath, [...profileArgs, opts.bin, 'serve', '--data-dir', dataDir, '--port', '0'], {
+    cwd: root,
+    // PGAPPNAME: pg's application_name, by which --pg-sample finds this server's connections.
+    env: {
+      ...process.env,
+      ...storeEnv,
+      HOSTPAY_MASTER_KEY: masterKey,
+      HOSTPAY_LOG_LEVEL: 'warn',
+      PGAPPNAME: applicationName,
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
@@ -173,8 +187,22 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   const script = join(dataDir, 'post.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
   const samples: { sample: PgSample; creates: number }[] = [];
-  const loadCreates = (durationSeconds: number) =>
-    load({ url: createUrl, headers: createHeaders(), durationSeconds, connections, threads: 1, script });
+  // Creates answered from here on (201s; wrk's rate × its duration) and the serving thread's CPU
+  // time meanwhile: its µs per create, which load on the machine inflates far less than wall time.
+  let answered = 0;
+  const cpuFrom = threadCpuUs(child.pid!);
+  const loadCreates = async (durationSeconds: number) => {
+    const result = await load({
+      url: createUrl,
+      headers: createHeaders(),
+      durationSeconds,
+      connections,
+      threads: 1,
+      script,
+    });
+    answered += Math.round(result.requestsPerSecond * durationSeconds) - result.non2xx;
+    return result;
+  };
   const sampledCreates = async (): Promise<LoadResult> => {
     if (!postgres || !opts['pg-sample']) return loadCreates(duration);
     const stop = await samplePostgres(databaseUrl, applicationName);
@@ -242,12 +270,20 @@ async function measure(postgres: boolean): Promise<StoreResult> {
       );
     }
   }
+  for (const p of pacedRuns) answered += p.answered - p.errors;
+  const cpuTo = threadCpuUs(child.pid!);
+  const threadUsPerCreate =
+    cpuFrom !== undefined && cpuTo !== undefined && measuresCreate && targets.length <= 1 && answered > 0
+      ? (cpuTo - cpuFrom) / answered
+      : undefined;
   const load1 = loadAverage();
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   // Wait for the server to stop (and a profiled one to write its profile) before dropping its schema.
   await exited;
   children.delete(child);
+  if (profileDir !== undefined)
+    writeFileSync(join(profileDir, 'creates.txt'), `${answered} ${threadUsPerCreate ?? ''}\n`);
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
   return {
     label: postgres ? 'PostgreSQL + Redis' : 'embedded SQLite',
@@ -256,6 +292,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     rate,
     samples,
     load: load1,
+    threadUsPerCreate,
   };
 }
 
@@ -281,6 +318,10 @@ function print(r: StoreResult, versus?: StoreResult): void {
       `${`create at ${r.rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${r.pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`,
     );
   }
+  if (r.threadUsPerCreate !== undefined)
+    console.log(
+      `serving thread: ${r.threadUsPerCreate.toFixed(0)} µs of CPU per create (user + system, every create run)`,
+    );
   for (const [i, s] of r.samples.entries())
     console.log(`closed-loop create run ${i + 1}: ${formatSample(s.sample, s.creates)}`);
 }
