@@ -88,6 +88,42 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
     expect(seen.length).toBeGreaterThan(1);
   }, 60_000);
 
+  it("merchant text holding SQL quoting (dollar-quote tags, quotes, backslashes) is written byte for byte: the batch's values are inlined as dollar-quoted literals on PostgreSQL", async () => {
+    const tricky = `$j$ $j0$ $$ it's "q" \\ \u00e9 \u{1F600} ${'$j1$'}`;
+    const created = (await Promise.all(
+      [a, b].map((s, i) =>
+        s.checkouts.create(merchantId, {
+          amount: '12',
+          currency: 'USDT',
+          orderId: `${tricky}-${i}`,
+          description: tricky,
+          metadata: { note: tricky },
+          paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+        }),
+      ),
+    )) as unknown as { id: string }[];
+    for (const [i, c] of created.entries()) {
+      const row = await db()
+        .selectFrom('checkouts')
+        .select(['order_id', 'description', 'metadata'])
+        .where('id', '=', c.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({
+        order_id: `${tricky}-${i}`,
+        description: tricky,
+        metadata: JSON.stringify({ note: tricky }),
+      });
+      const event = await db()
+        .selectFrom('events')
+        .select('data')
+        .where('merchant_id', '=', merchantId)
+        .where('data', 'like', `%${c.id}%`)
+        .executeTakeFirstOrThrow();
+      const object = (JSON.parse(event.data) as { object: { orderId: string; description: string } }).object;
+      expect([object.orderId, object.description]).toEqual([`${tricky}-${i}`, tricky]);
+    }
+  });
+
   it('queues one delivery per subscribed, enabled endpoint, with the event and its sequence, and none for the others', async () => {
     const at = new Date().toISOString();
     const endpoint = (id: string, enabled: string, disabled = 0) => ({
