@@ -42,9 +42,9 @@ const STATEMENT = `with
   ),
   e as (
     insert into events (id, merchant_id, sequence, type, data, created_at)
-    select x.id, x.merchant_id, s.last_sequence - x.n + x.ord, x.type, x.data, x.created_at
+    select x.id, x.merchant_id, s.last_sequence - x.n + x.ord, x.type, x.data::text, x.created_at
     from json_to_recordset($6::json)
-      as x(id text, merchant_id text, ord integer, n integer, type text, data text, created_at timestamptz)
+      as x(id text, merchant_id text, ord integer, n integer, type text, data json, created_at timestamptz)
     join s on s.merchant_id = x.merchant_id
     returning id, merchant_id, sequence, type, created_at
   ),
@@ -67,7 +67,7 @@ function parameters(items: { merchantId: string; built: BuiltCheckout }[]): stri
   const addresses = [];
   const timeline = [];
   const counts = new Map<string, number>();
-  const events = [];
+  const events: { id: string; merchantId: string; ord: number; built: BuiltCheckout }[] = [];
   for (const { merchantId, built } of items) {
     const { checkout } = built;
     checkouts.push(checkout.row);
@@ -76,19 +76,20 @@ function parameters(items: { merchantId: string; built: BuiltCheckout }[]): stri
     timeline.push(...checkout.timeline);
     const ord = (counts.get(merchantId) ?? 0) + 1;
     counts.set(merchantId, ord);
-    events.push({
-      id: newId('evt', 16),
-      merchant_id: merchantId,
-      ord,
-      n: 0,
-      type: 'checkout.created',
-      data: `{"object":${built.json}}`,
-      created_at: built.at,
-    });
+    events.push({ id: newId('evt', 16), merchantId, ord, built });
   }
-  for (const e of events) e.n = counts.get(e.merchant_id)!;
   const sequences = [...counts].map(([merchant_id, n]) => ({ merchant_id, n }));
-  return [checkouts, options, addresses, timeline, sequences, events].map((rows) => JSON.stringify(rows));
+  // The event's data goes in as a JSON value, not as a string holding JSON: the answer's text is
+  // written once, not escaped again, and PostgreSQL reproduces a `json` value exactly as given
+  // (json_to_recordset; `::text` is then that text, byte for byte, as the answer).
+  const eventsJson = events.map(
+    (e) =>
+      `{"id":"${e.id}","merchant_id":${JSON.stringify(e.merchantId)},"ord":${e.ord},"n":${counts.get(e.merchantId)!},"type":"checkout.created","data":{"object":${e.built.json}},"created_at":"${e.built.at}"}`,
+  );
+  return [
+    ...[checkouts, options, addresses, timeline, sequences].map((rows) => JSON.stringify(rows)),
+    `[${eventsJson.join(',')}]`,
+  ];
 }
 
 const write = async (db: Db, items: { merchantId: string; built: BuiltCheckout }[]): Promise<void> => {
