@@ -22,7 +22,13 @@
  * PostgreSQL connections (`pg_stat_activity`, every 5 ms) and the WAL counters during the
  * closed-loop create runs (bench/pg-sample.ts): where the time goes, by statement and wait.
  *
- * `--cpu-prof DIR` writes the server's V8 CPU profile there when it stops (profile first, then fix).
+ * The wallet list is measured beside bare node:http answering the same bytes (bench/bare-server.mjs,
+ * one run before each of hostpay's). With `--store postgres` the summary ends with issue 33's
+ * targets, each MET, NOT MET or not measured (webhook deliveries: bench:webhooks).
+ *
+ * `--cpu-prof DIR` writes the server's V8 CPU profiles to DIR/<store> when it stops, with the
+ * creates answered and the serving thread's CPU µs per create beside them: `npx tsx
+ * bench/cpu-summary.ts DIR/postgres` lists where that time went (profile first, then fix).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -77,6 +83,26 @@ interface StoreResult {
   load: string;
   /** CPU µs of the server's main thread per create answered (`--only create` or `paced`; Linux). */
   threadUsPerCreate: number | undefined;
+  /** bare node:http answering the wallet list's bytes, one run before each of hostpay's. */
+  bareWallets: LoadResult[];
+}
+
+/** Starts bench/bare-server.mjs on `bodiesFile`; its port (stopped when the bench exits). */
+async function startBare(bodiesFile: string): Promise<number> {
+  const child = spawn(process.execPath, ['bench/bare-server.mjs', bodiesFile, '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  return new Promise<number>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      const m = /listening (\d+)/.exec(seen);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`bare server exited ${code}: ${seen}`)));
+  });
 }
 
 /** A thread's CPU time so far, µs: utime + stime of /proc/PID/task/TID/stat (clock ticks of 10 ms). */
@@ -210,17 +236,39 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     samples.push({ sample: await stop(), creates: result.requestsPerSecond * duration });
     return result;
   };
+  // The wallet list's target is a ratio to bare node:http answering the same bytes
+  // (bench/bare-server.mjs), loaded just before each wallet-list run.
+  const bareWallets: LoadResult[] = [];
+  let barePort: number | undefined;
+  const walletsPath = '/api/v1/cp/wallets';
+  const walletHeaders = () => ({ ...keyHeaders(), authorization: `Bearer ${token}` });
   const allTargets = [
     {
       name: 'GET /api/v1/cp/wallets',
-      run: () =>
-        load({
-          url: `${base}/api/v1/cp/wallets`,
-          headers: { ...keyHeaders(), authorization: `Bearer ${token}` },
+      run: async () => {
+        if (barePort === undefined) {
+          const body = await (await fetch(base + walletsPath, { headers: walletHeaders() })).text();
+          const bodies = join(dataDir, 'bare-bodies.json');
+          writeFileSync(bodies, JSON.stringify({ [walletsPath]: body }));
+          barePort = await startBare(bodies);
+        }
+        bareWallets.push(
+          await load({
+            url: `http://127.0.0.1:${barePort}${walletsPath}`,
+            headers: {},
+            durationSeconds: duration,
+            connections,
+            threads: 1,
+          }),
+        );
+        return load({
+          url: base + walletsPath,
+          headers: walletHeaders(),
           durationSeconds: duration,
           connections,
           threads: 1,
-        }),
+        });
+      },
     },
     { name: 'POST hosted-pay (create)', run: sampledCreates },
   ];
@@ -293,6 +341,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     samples,
     load: load1,
     threadUsPerCreate,
+    bareWallets,
   };
 }
 
@@ -303,6 +352,12 @@ function print(r: StoreResult, versus?: StoreResult): void {
   console.log(
     `${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}  runs (req/s)${versus ? `; × ${versus.label} of this invocation` : ''}`,
   );
+  if (r.bareWallets.length > 0) {
+    const m = median(r.bareWallets);
+    console.log(
+      `${'bare node:http (wallets)'.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${r.bareWallets.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`,
+    );
+  }
   for (const [name, xs] of r.results) {
     const m = median(xs);
     const other = versus?.results.get(name);
@@ -326,9 +381,53 @@ function print(r: StoreResult, versus?: StoreResult): void {
     console.log(`closed-loop create run ${i + 1}: ${formatSample(s.sample, s.creates)}`);
 }
 
+/** Issue 33's targets, each met or not, from PostgreSQL's medians (and SQLite's of this invocation). */
+function verdicts(pg: StoreResult, sqlite: StoreResult | undefined): void {
+  const said = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'MET' : 'NOT MET');
+  const lines: [string, boolean | undefined, string][] = [];
+  const creates = pg.results.get('POST hosted-pay (create)');
+  const sqliteCreates = sqlite?.results.get('POST hosted-pay (create)');
+  if (creates) {
+    const rps = median(creates).requestsPerSecond;
+    lines.push(['create, closed loop ≥ 2,000/s', rps >= 2000, `${rps.toFixed(0)}/s`]);
+    if (sqliteCreates) {
+      const ratio = rps / median(sqliteCreates).requestsPerSecond;
+      lines.push(['create ≥ 0.5 × SQLite (same invocation)', ratio >= 0.5, `× ${ratio.toFixed(2)}`]);
+    } else lines.push(['create ≥ 0.5 × SQLite (same invocation)', undefined, '--no-compare or --only paced']);
+  } else lines.push(['create, closed loop ≥ 2,000/s', undefined, '--only leaves it out']);
+  if (pg.pacedRuns.length > 0) {
+    const m = medianPaced(pg.pacedRuns);
+    const sustained = pg.pacedRuns.every((x) => x.unanswered === 0);
+    lines.push([
+      'create paced at 1,000/s: p99 ≤ 30 ms',
+      pg.rate >= 1000 ? sustained && m.errors === 0 && m.p99Ms <= 30 : false,
+      pg.rate >= 1000
+        ? `p99 ${m.p99Ms.toFixed(1)} ms${sustained ? '' : ', not sustained'}`
+        : `only ${pg.rate}/s offered (70 % of the closed loop): p99 ${m.p99Ms.toFixed(1)} ms there`,
+    ]);
+  } else lines.push(['create paced at 1,000/s: p99 ≤ 30 ms', undefined, '--only leaves it out']);
+  const wallets = pg.results.get('GET /api/v1/cp/wallets');
+  if (wallets && pg.bareWallets.length > 0) {
+    const ratio = median(wallets).requestsPerSecond / median(pg.bareWallets).requestsPerSecond;
+    lines.push([
+      'wallet list ≥ 0.75 × bare node:http',
+      ratio >= 0.75,
+      `× ${ratio.toFixed(2)} (${median(wallets).requestsPerSecond.toFixed(0)} vs ${median(pg.bareWallets).requestsPerSecond.toFixed(0)}/s)`,
+    ]);
+  } else lines.push(['wallet list ≥ 0.75 × bare node:http', undefined, '--only leaves it out']);
+  lines.push([
+    'webhook deliveries PostgreSQL ≥ SQLite',
+    undefined,
+    'npm run bench:webhooks -- --store postgres, then --store sqlite',
+  ]);
+  console.log('\nissue 33 targets (PostgreSQL + Redis, medians of this invocation):');
+  for (const [target, met, figure] of lines) console.log(`  ${said(met).padEnd(12)} ${target.padEnd(42)} ${figure}`);
+}
+
 const postgres = opts.store === 'postgres';
 const first = await measure(postgres);
 const second = postgres && !opts['no-compare'] ? await measure(false) : undefined;
 if (second) print(second);
 print(first, second);
+if (postgres) verdicts(first, second);
 process.exit(0);
