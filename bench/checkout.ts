@@ -54,7 +54,8 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     'no-compare': { type: 'boolean', default: false },
     'pg-sample': { type: 'boolean', default: false },
-    // Another build's entry (a copy of packages/cli/dist/hostpay.js and its chunks): A/B runs of two trees.
+    // Another build's entry, for A/B runs of two trees: `cp -r packages/cli/dist packages/cli/dist-a`
+    // after building one (beside dist: the bundle reads ../package.json; remove it before biome check).
     bin: { type: 'string', default: 'packages/cli/bin/hostpay.js' },
   },
 });
