@@ -7,7 +7,7 @@
  *
  *   npm run bench:checkout -- [--store sqlite|postgres] [--duration 5] [--connections 50] [--runs 2]
  *                             [--only create|wallets|paced] [--rate N] [--cpu-prof DIR]
- *                             [--no-compare] [--pg-sample]
+ *                             [--no-compare] [--pg-sample] [--bin packages/cli/dist-a/hostpay.js]
  *
  * Two measures of create: wrk's closed loop (the most the server does with `--connections`
  * requests always outstanding) and, after it, `--rate` creates a second (default: 2,000 on SQLite,
@@ -22,7 +22,13 @@
  * PostgreSQL connections (`pg_stat_activity`, every 5 ms) and the WAL counters during the
  * closed-loop create runs (bench/pg-sample.ts): where the time goes, by statement and wait.
  *
- * `--cpu-prof DIR` writes the server's V8 CPU profile there when it stops (profile first, then fix).
+ * The wallet list is measured beside bare node:http answering the same bytes (bench/bare-server.mjs,
+ * one run before each of hostpay's). With `--store postgres` the summary ends with issue 33's
+ * targets, each MET, NOT MET or not measured (webhook deliveries: bench:webhooks).
+ *
+ * `--cpu-prof DIR` writes the server's V8 CPU profiles to DIR/<store> when it stops, with the
+ * creates answered and the serving thread's CPU µs per create beside them: `npx tsx
+ * bench/cpu-summary.ts DIR/postgres` lists where that time went (profile first, then fix).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -48,6 +54,9 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     'no-compare': { type: 'boolean', default: false },
     'pg-sample': { type: 'boolean', default: false },
+    // Another build's entry, for A/B runs of two trees: `cp -r packages/cli/dist packages/cli/dist-a`
+    // after building one (beside dist: the bundle reads ../package.json; remove it before biome check).
+    bin: { type: 'string', default: 'packages/cli/bin/hostpay.js' },
   },
 });
 if (!hasWrk()) {
@@ -73,6 +82,39 @@ interface StoreResult {
   rate: number;
   samples: { sample: PgSample; creates: number }[];
   load: string;
+  /** CPU µs of the server's main thread per create answered (`--only create` or `paced`; Linux). */
+  threadUsPerCreate: number | undefined;
+  /** bare node:http answering the wallet list's bytes, one run before each of hostpay's. */
+  bareWallets: LoadResult[];
+}
+
+/** Starts bench/bare-server.mjs on `bodiesFile`; its port (stopped when the bench exits). */
+async function startBare(bodiesFile: string): Promise<number> {
+  const child = spawn(process.execPath, ['bench/bare-server.mjs', bodiesFile, '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  return new Promise<number>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      const m = /listening (\d+)/.exec(seen);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`bare server exited ${code}: ${seen}`)));
+  });
+}
+
+/** A thread's CPU time so far, µs: utime + stime of /proc/PID/task/TID/stat (clock ticks of 10 ms). */
+function threadCpuUs(pid: number, tid = pid): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 const median = (xs: LoadResult[]) =>
@@ -105,23 +147,22 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   );
   await services.close();
 
-  const profileArgs = opts['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`];
-  const child = spawn(
-    process.execPath,
-    [...profileArgs, 'packages/cli/bin/hostpay.js', 'serve', '--data-dir', dataDir, '--port', '0'],
-    {
-      cwd: root,
-      // PGAPPNAME: pg's application_name, by which --pg-sample finds this server's connections.
-      env: {
-        ...process.env,
-        ...storeEnv,
-        HOSTPAY_MASTER_KEY: masterKey,
-        HOSTPAY_LOG_LEVEL: 'warn',
-        PGAPPNAME: applicationName,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  // One folder per store, with the creates answered beside the profiles (bench/cpu-summary.ts reads both).
+  const profileDir =
+    opts['cpu-prof'] === undefined ? undefined : join(opts['cpu-prof'], postgres ? 'postgres' : 'sqlite');
+  const profileArgs = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const child = spawn(process.execPath, [...profileArgs, opts.bin, 'serve', '--data-dir', dataDir, '--port', '0'], {
+    cwd: root,
+    // PGAPPNAME: pg's application_name, by which --pg-sample finds this server's connections.
+    env: {
+      ...process.env,
+      ...storeEnv,
+      HOSTPAY_MASTER_KEY: masterKey,
+      HOSTPAY_LOG_LEVEL: 'warn',
+      PGAPPNAME: applicationName,
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
@@ -173,8 +214,22 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   const script = join(dataDir, 'post.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
   const samples: { sample: PgSample; creates: number }[] = [];
-  const loadCreates = (durationSeconds: number) =>
-    load({ url: createUrl, headers: createHeaders(), durationSeconds, connections, threads: 1, script });
+  // Creates answered from here on (201s; wrk's rate × its duration) and the serving thread's CPU
+  // time meanwhile: its µs per create, which load on the machine inflates far less than wall time.
+  let answered = 0;
+  const cpuFrom = threadCpuUs(child.pid!);
+  const loadCreates = async (durationSeconds: number) => {
+    const result = await load({
+      url: createUrl,
+      headers: createHeaders(),
+      durationSeconds,
+      connections,
+      threads: 1,
+      script,
+    });
+    answered += Math.round(result.requestsPerSecond * durationSeconds) - result.non2xx;
+    return result;
+  };
   const sampledCreates = async (): Promise<LoadResult> => {
     if (!postgres || !opts['pg-sample']) return loadCreates(duration);
     const stop = await samplePostgres(databaseUrl, applicationName);
@@ -182,17 +237,39 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     samples.push({ sample: await stop(), creates: result.requestsPerSecond * duration });
     return result;
   };
+  // The wallet list's target is a ratio to bare node:http answering the same bytes
+  // (bench/bare-server.mjs), loaded just before each wallet-list run.
+  const bareWallets: LoadResult[] = [];
+  let barePort: number | undefined;
+  const walletsPath = '/api/v1/cp/wallets';
+  const walletHeaders = () => ({ ...keyHeaders(), authorization: `Bearer ${token}` });
   const allTargets = [
     {
       name: 'GET /api/v1/cp/wallets',
-      run: () =>
-        load({
-          url: `${base}/api/v1/cp/wallets`,
-          headers: { ...keyHeaders(), authorization: `Bearer ${token}` },
+      run: async () => {
+        if (barePort === undefined) {
+          const body = await (await fetch(base + walletsPath, { headers: walletHeaders() })).text();
+          const bodies = join(dataDir, 'bare-bodies.json');
+          writeFileSync(bodies, JSON.stringify({ [walletsPath]: body }));
+          barePort = await startBare(bodies);
+        }
+        bareWallets.push(
+          await load({
+            url: `http://127.0.0.1:${barePort}${walletsPath}`,
+            headers: {},
+            durationSeconds: duration,
+            connections,
+            threads: 1,
+          }),
+        );
+        return load({
+          url: base + walletsPath,
+          headers: walletHeaders(),
           durationSeconds: duration,
           connections,
           threads: 1,
-        }),
+        });
+      },
     },
     { name: 'POST hosted-pay (create)', run: sampledCreates },
   ];
@@ -242,12 +319,20 @@ async function measure(postgres: boolean): Promise<StoreResult> {
       );
     }
   }
+  for (const p of pacedRuns) answered += p.answered - p.errors;
+  const cpuTo = threadCpuUs(child.pid!);
+  const threadUsPerCreate =
+    cpuFrom !== undefined && cpuTo !== undefined && measuresCreate && targets.length <= 1 && answered > 0
+      ? (cpuTo - cpuFrom) / answered
+      : undefined;
   const load1 = loadAverage();
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   // Wait for the server to stop (and a profiled one to write its profile) before dropping its schema.
   await exited;
   children.delete(child);
+  if (profileDir !== undefined)
+    writeFileSync(join(profileDir, 'creates.txt'), `${answered} ${threadUsPerCreate ?? ''}\n`);
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
   return {
     label: postgres ? 'PostgreSQL + Redis' : 'embedded SQLite',
@@ -256,6 +341,8 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     rate,
     samples,
     load: load1,
+    threadUsPerCreate,
+    bareWallets,
   };
 }
 
@@ -266,6 +353,12 @@ function print(r: StoreResult, versus?: StoreResult): void {
   console.log(
     `${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}  runs (req/s)${versus ? `; × ${versus.label} of this invocation` : ''}`,
   );
+  if (r.bareWallets.length > 0) {
+    const m = median(r.bareWallets);
+    console.log(
+      `${'bare node:http (wallets)'.padEnd(28)} ${m.requestsPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.non2xx).padStart(8)}  ${r.bareWallets.map((x) => x.requestsPerSecond.toFixed(0)).join(' ')}`,
+    );
+  }
   for (const [name, xs] of r.results) {
     const m = median(xs);
     const other = versus?.results.get(name);
@@ -281,8 +374,55 @@ function print(r: StoreResult, versus?: StoreResult): void {
       `${`create at ${r.rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${r.pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`,
     );
   }
+  if (r.threadUsPerCreate !== undefined)
+    console.log(
+      `serving thread: ${r.threadUsPerCreate.toFixed(0)} µs of CPU per create (user + system, every create run)`,
+    );
   for (const [i, s] of r.samples.entries())
     console.log(`closed-loop create run ${i + 1}: ${formatSample(s.sample, s.creates)}`);
+}
+
+/** Issue 33's targets, each met or not, from PostgreSQL's medians (and SQLite's of this invocation). */
+function verdicts(pg: StoreResult, sqlite: StoreResult | undefined): void {
+  const said = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'MET' : 'NOT MET');
+  const lines: [string, boolean | undefined, string][] = [];
+  const creates = pg.results.get('POST hosted-pay (create)');
+  const sqliteCreates = sqlite?.results.get('POST hosted-pay (create)');
+  if (creates) {
+    const rps = median(creates).requestsPerSecond;
+    lines.push(['create, closed loop ≥ 2,000/s', rps >= 2000, `${rps.toFixed(0)}/s`]);
+    if (sqliteCreates) {
+      const ratio = rps / median(sqliteCreates).requestsPerSecond;
+      lines.push(['create ≥ 0.5 × SQLite (same invocation)', ratio >= 0.5, `× ${ratio.toFixed(2)}`]);
+    } else lines.push(['create ≥ 0.5 × SQLite (same invocation)', undefined, '--no-compare or --only paced']);
+  } else lines.push(['create, closed loop ≥ 2,000/s', undefined, '--only leaves it out']);
+  if (pg.pacedRuns.length > 0) {
+    const m = medianPaced(pg.pacedRuns);
+    const sustained = pg.pacedRuns.every((x) => x.unanswered === 0);
+    lines.push([
+      'create paced at 1,000/s: p99 ≤ 30 ms',
+      pg.rate >= 1000 ? sustained && m.errors === 0 && m.p99Ms <= 30 : false,
+      pg.rate >= 1000
+        ? `p99 ${m.p99Ms.toFixed(1)} ms${sustained ? '' : ', not sustained'}`
+        : `only ${pg.rate}/s offered (70 % of the closed loop): p99 ${m.p99Ms.toFixed(1)} ms there`,
+    ]);
+  } else lines.push(['create paced at 1,000/s: p99 ≤ 30 ms', undefined, '--only leaves it out']);
+  const wallets = pg.results.get('GET /api/v1/cp/wallets');
+  if (wallets && pg.bareWallets.length > 0) {
+    const ratio = median(wallets).requestsPerSecond / median(pg.bareWallets).requestsPerSecond;
+    lines.push([
+      'wallet list ≥ 0.75 × bare node:http',
+      ratio >= 0.75,
+      `× ${ratio.toFixed(2)} (${median(wallets).requestsPerSecond.toFixed(0)} vs ${median(pg.bareWallets).requestsPerSecond.toFixed(0)}/s)`,
+    ]);
+  } else lines.push(['wallet list ≥ 0.75 × bare node:http', undefined, '--only leaves it out']);
+  lines.push([
+    'webhook deliveries PostgreSQL ≥ SQLite',
+    undefined,
+    'npm run bench:webhooks -- --store postgres, then --store sqlite',
+  ]);
+  console.log('\nissue 33 targets (PostgreSQL + Redis, medians of this invocation):');
+  for (const [target, met, figure] of lines) console.log(`  ${said(met).padEnd(12)} ${target.padEnd(42)} ${figure}`);
 }
 
 const postgres = opts.store === 'postgres';
@@ -290,4 +430,5 @@ const first = await measure(postgres);
 const second = postgres && !opts['no-compare'] ? await measure(false) : undefined;
 if (second) print(second);
 print(first, second);
+if (postgres) verdicts(first, second);
 process.exit(0);

@@ -34,6 +34,8 @@ export interface PacedResult {
   maxMs: number;
   errors: number;
   count: number;
+  /** Every answer, the warm-up's too (a profile's denominator). */
+  answered: number;
   /** Requests unanswered (sent, or still waiting for a connection) 30 s after the last was due: the rate was not sustained. */
   unanswered: number;
 }
@@ -138,6 +140,7 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
     maxMs: latencies[latencies.length - 1] ?? NaN,
     errors,
     count: latencies.length,
+    answered,
     unanswered: sent - answered + waiting.length,
   };
 }

@@ -88,6 +88,43 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
     expect(seen.length).toBeGreaterThan(1);
   }, 60_000);
 
+  it("merchant text holding SQL quoting (dollar-quote tags, quotes, backslashes) is written byte for byte: the batch's values are inlined as dollar-quoted literals on PostgreSQL", async () => {
+    const tricky = `$j$ $j0$ $$ it's "q" \\ \u00e9 \u{1F600} ${'$j1$'}`;
+    // The answers as sent: the `checkout.created` event must hold exactly that text.
+    const answers = await Promise.all(
+      [a, b].map((s, i) =>
+        s.checkouts.createJson(merchantId, {
+          amount: '12',
+          currency: 'USDT',
+          orderId: `${tricky}-${i}`,
+          description: tricky,
+          metadata: { note: tricky },
+          paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+        }),
+      ),
+    );
+    for (const [i, answer] of answers.entries()) {
+      const id = (JSON.parse(answer) as { id: string }).id;
+      const row = await db()
+        .selectFrom('checkouts')
+        .select(['order_id', 'description', 'metadata'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({
+        order_id: `${tricky}-${i}`,
+        description: tricky,
+        metadata: JSON.stringify({ note: tricky }),
+      });
+      const event = await db()
+        .selectFrom('events')
+        .select('data')
+        .where('merchant_id', '=', merchantId)
+        .where('data', 'like', `%${id}%`)
+        .executeTakeFirstOrThrow();
+      expect(event.data).toBe(`{"object":${answer}}`);
+    }
+  });
+
   it('queues one delivery per subscribed, enabled endpoint, with the event and its sequence, and none for the others', async () => {
     const at = new Date().toISOString();
     const endpoint = (id: string, enabled: string, disabled = 0) => ({

@@ -22,28 +22,33 @@ return {c, ttl}`;
 // Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight,
 // a sorted set of slot ids scored by the time each lapses (ARGV[3] ms after it was taken), so a
 // slot whose release never arrived (an instance that died, a lost settle) lapses on its own even
-// while other slots keep being taken. ARGV[4]: this slot's id.
-// Returns {0, failures, ttl}: blocked; {1, …}: every slot in flight, wait; {2, …}: slot taken.
+// while other slots keep being taken. ARGV[4…]: the ids of the slots wanted (the attempts of one
+// bucket that arrived in one turn of the event loop), taken in that order while any is free.
+// Returns {0, failures, ttl, 0}: blocked; {1, …, 0}: every slot in flight, wait;
+// {2, failures, ttl, n}: the first n slots taken (the others wait).
 const RESERVE = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 local f = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
-if f >= tonumber(ARGV[1]) then return {0, f, ttl} end
-local r = redis.call('ZCARD', KEYS[2])
-if f + r >= tonumber(ARGV[1]) then return {1, f, ttl} end
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[4])
+if f >= tonumber(ARGV[1]) then return {0, f, ttl, 0} end
+local free = tonumber(ARGV[1]) - f - redis.call('ZCARD', KEYS[2])
+if free <= 0 then return {1, f, ttl, 0} end
+local n = math.min(free, #ARGV - 3)
+local expires = now + tonumber(ARGV[3])
+for i = 1, n do redis.call('ZADD', KEYS[2], expires, ARGV[3 + i]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return {2, f, ttl}`;
+return {2, f, ttl, n}`;
 
-// Gives slot ARGV[3] back; ARGV[1] = '1' counts a failure (the first of a window sets its expiry).
-const SETTLE = `redis.call('ZREM', KEYS[2], ARGV[3])
-if ARGV[1] == '1' then
-  redis.call('INCR', KEYS[1])
+// Gives slots ARGV[3…] back and counts ARGV[1] failures (the first of a window sets its expiry).
+const SETTLE = `redis.call('ZREM', KEYS[2], unpack(ARGV, 3))
+if tonumber(ARGV[1]) > 0 then
+  redis.call('INCRBY', KEYS[1], ARGV[1])
   if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 end
 return 0`;
 
+const MAX_SETTLES_PER_CALL = 1000;
 const DEFAULT_INFLIGHT_TTL_MS = 10_000;
 // Slots freed on another instance are noticed by polling; freed here, by a wake-up.
 const RESERVE_POLL_MS = 50;
@@ -55,6 +60,26 @@ interface Pending {
   waiters: { limit: number; resolve: (r: RateLimitResult) => void }[];
 }
 
+/** [state, failures, ttl] of one attempt's reservation, as the RESERVE script's states. */
+type GateAnswer = [0 | 1 | 2, number, number];
+
+/** The reservations of one bucket (and limit) wanted in one turn of the event loop. */
+interface PendingReserves {
+  keys: readonly [string, string];
+  limit: number;
+  windowMs: number;
+  waiters: { slot: string; resolve: (a: GateAnswer) => void; reject: (err: unknown) => void }[];
+}
+
+/** The slots of one bucket given back in one turn of the event loop. */
+interface PendingSettles {
+  keys: readonly [string, string];
+  bucket: string;
+  windowMs: number;
+  slots: string[];
+  failures: number;
+}
+
 /**
  * Rate limits shared across instances through Redis. When Redis does not answer, the same
  * limits are applied in-process (per instance) rather than failing requests or letting them
@@ -64,6 +89,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly local = new MemoryRateLimiter();
   private readonly waiting = new WaitQueue();
   private pending = new Map<string, Pending>();
+  private reserves = new Map<string, PendingReserves>();
+  private settles = new Map<string, PendingSettles>();
   // Bounded: buckets are client addresses.
   private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
@@ -100,22 +127,21 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /**
-   * The failure gate shared by every instance: one script takes a slot, one gives it back. An
-   * attempt that finds every slot in flight polls until one settles (RESERVE_WAIT_MS at most).
+   * The failure gate shared by every instance: one script takes slots, one gives them back. The
+   * attempts of a bucket that arrive in one turn of the event loop take their slots with one
+   * script call (in arrival order, while any is free), and the slots given back in one turn go
+   * back with one: the same limit as one call per attempt (failures plus attempts in flight never
+   * exceed it), at two round trips per turn instead of two per request. An attempt that finds
+   * every slot in flight polls until one settles (RESERVE_WAIT_MS at most).
    */
   async reserve(bucket: string, limit: number, windowMs: number): Promise<Reservation> {
     const keys = [`${this.prefix}gate:{${bucket}}:f`, `${this.prefix}gate:{${bucket}}:r`] as const;
     const deadline = Date.now() + RESERVE_WAIT_MS;
-    const gate = this.redis as unknown as Gate;
     const slot = randomUUID();
     for (;;) {
-      let answer: [number, number, number];
+      let answer: GateAnswer;
       try {
-        answer = (await gate.hostpayGateReserve(keys[0], keys[1], limit, windowMs, this.inflightTtlMs, slot)) as [
-          number,
-          number,
-          number,
-        ];
+        answer = await this.takeSlot(keys, limit, windowMs, slot);
       } catch (err) {
         this.onFallback(err as Error);
         return this.local.reserve(bucket, limit, windowMs);
@@ -127,17 +153,68 @@ export class RedisRateLimiter implements RateLimiter {
         return denied(result(failures, false, limit, msLeft));
       }
       if (state === 2) {
-        const settle = once((failed) => {
-          gate.hostpayGateSettle(keys[0], keys[1], failed ? '1' : '0', windowMs, slot).then(
-            () => this.waiting.wakeOne(bucket),
-            (err: unknown) => this.onFallback(err as Error),
-          );
-        });
+        const settle = once((failed) => this.giveBack(keys, bucket, windowMs, slot, failed));
         return { allowed: true, result: result(failures + 1, true, limit, msLeft), settle };
       }
       if (Date.now() >= deadline) return denied(result(limit, false, limit, 1000));
       await this.waiting.wait(bucket, RESERVE_POLL_MS);
     }
+  }
+
+  private takeSlot(keys: readonly [string, string], limit: number, windowMs: number, slot: string) {
+    return new Promise<GateAnswer>((resolve, reject) => {
+      const id = `${keys[1]}\n${limit}\n${windowMs}`;
+      let p = this.reserves.get(id);
+      if (p === undefined) {
+        p = { keys, limit, windowMs, waiters: [] };
+        this.reserves.set(id, p);
+      }
+      p.waiters.push({ slot, resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  private giveBack(keys: readonly [string, string], bucket: string, windowMs: number, slot: string, failed: boolean) {
+    let p = this.settles.get(keys[1]);
+    if (p === undefined) {
+      p = { keys, bucket, windowMs, slots: [], failures: 0 };
+      this.settles.set(keys[1], p);
+    }
+    p.slots.push(slot);
+    if (failed) p.failures++;
+    // Lua's unpack takes a few thousand values at most: a bigger turn sends more than one call.
+    if (p.slots.length >= MAX_SETTLES_PER_CALL) {
+      this.settles.delete(keys[1]);
+      this.sendSettles(p);
+    }
+    this.scheduleFlush();
+  }
+
+  private async sendReserves(p: PendingReserves): Promise<void> {
+    const gate = this.redis as unknown as Gate;
+    try {
+      const [state, failures, ttl, taken] = (await gate.hostpayGateReserve(
+        p.keys[0],
+        p.keys[1],
+        p.limit,
+        p.windowMs,
+        this.inflightTtlMs,
+        ...p.waiters.map((w) => w.slot),
+      )) as [0 | 1 | 2, number, number, number];
+      for (const [i, w] of p.waiters.entries()) w.resolve([i < taken ? 2 : state === 0 ? 0 : 1, failures, ttl]);
+    } catch (err) {
+      for (const w of p.waiters) w.reject(err);
+    }
+  }
+
+  private sendSettles(p: PendingSettles): void {
+    const gate = this.redis as unknown as Gate;
+    gate.hostpayGateSettle(p.keys[0], p.keys[1], p.failures, p.windowMs, ...p.slots).then(
+      () => {
+        for (let i = 0; i < p.slots.length; i++) this.waiting.wakeOne(p.bucket);
+      },
+      (err: unknown) => this.onFallback(err as Error),
+    );
   }
 
   private scheduleFlush(): void {
@@ -148,8 +225,15 @@ export class RedisRateLimiter implements RateLimiter {
 
   private flush(): void {
     const batch = this.pending;
+    const reserves = this.reserves;
+    const settles = this.settles;
     this.pending = new Map();
+    this.reserves = new Map();
+    this.settles = new Map();
     this.flushScheduled = false;
+    // Slots given back first: the reservations sent after them in the same pipeline can take them.
+    for (const p of settles.values()) this.sendSettles(p);
+    for (const p of reserves.values()) void this.sendReserves(p);
     for (const [bucket, p] of batch) void this.send(bucket, p);
   }
 
@@ -210,14 +294,14 @@ interface Gate {
     limit: number,
     windowMs: number,
     inflightTtlMs: number,
-    slot: string,
+    ...slots: string[]
   ): Promise<unknown>;
   hostpayGateSettle(
     failures: string,
     inflight: string,
-    failed: string,
+    failed: number,
     windowMs: number,
-    slot: string,
+    ...slots: string[]
   ): Promise<unknown>;
 }
 

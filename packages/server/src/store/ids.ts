@@ -34,7 +34,13 @@ export function newId(prefix: string, randomLength = 12): string {
     sequence = 0;
   }
   let out = `${prefix}_${now.toString(36).padStart(9, '0')}${(sequence % 46656).toString(36).padStart(3, '0')}`;
-  for (const b of randomChunk(randomLength)) out += ALPHABET[b % 36];
+  // Straight from the pool (nothing keeps the bytes), indexed: no copy, no iterator.
+  if (poolAt + randomLength > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  for (let i = poolAt; i < poolAt + randomLength; i++) out += ALPHABET[pool[i]! % 36];
+  poolAt += randomLength;
   return out;
 }
 

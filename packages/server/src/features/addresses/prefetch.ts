@@ -18,7 +18,7 @@ import { type ChainFamily, encoderForWorker } from './encode.js';
 /** The worker: CommonJS source so it needs no file of its own next to the bundled chunks. */
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { createHmac } = require('node:crypto');
+const { createHmac, createSecretKey } = require('node:crypto');
 const curve = require(workerData.tiny);
 const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 // The encoder of encode.ts, built from its source with this thread's imports of its libraries;
@@ -37,9 +37,11 @@ parentPort.on('message', async (m) => {
   const addresses = [];
   const data = Buffer.alloc(37);
   data.set(m.publicKey, 0);
+  // A KeyObject once per message: from raw bytes createHmac would prepare one for every index.
+  const key = createSecretKey(m.chainCode);
   for (let i = 0; i < m.count; i++) {
     data.writeUInt32BE(m.from + i, 33);
-    const tweak = createHmac('sha512', m.chainCode).update(data).digest().subarray(0, 32);
+    const tweak = createHmac('sha512', key).update(data).digest().subarray(0, 32);
     const t = BigInt('0x' + tweak.toString('hex'));
     let point = null;
     if (t !== 0n && t < ORDER) { try { point = curve.pointAddScalar(m.point, tweak, false); } catch { point = null; } }
