@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { backoff, holdLease, LeasedLoops, LeaseLost, releaseLeases } from '../../cluster/leased-loops.js';
+import {
+  backoff,
+  holdLease,
+  LeasedLoops,
+  LeaseLost,
+  mayHoldLeases,
+  releaseLeases,
+} from '../../cluster/leased-loops.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
@@ -102,7 +109,9 @@ export class ChainWatcher {
   async stop(): Promise<void> {
     await this.#loops.stop();
     for (const symbol of [...this.#chains.keys()]) this.#forget(symbol);
-    await this.#o.store.writeTransaction((trx) => releaseLeases(trx, LEASES, this.owner)).catch(() => undefined);
+    if (mayHoldLeases(LEASES, this.owner)) {
+      await this.#o.store.writeTransaction((trx) => releaseLeases(trx, LEASES, this.owner)).catch(() => undefined);
+    }
   }
 
   /** What this instance knows about a chain it follows. */

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
 import { findWatch, type WatchRow } from '../chain-watch/config.js';
-import { backoff, LeasedLoops, LeaseLost, releaseLeases } from '../../cluster/leased-loops.js';
+import { backoff, LeasedLoops, LeaseLost, mayHoldLeases, releaseLeases } from '../../cluster/leased-loops.js';
 import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
 import { holdSenderLease, SENDER_LEASES, type SendContext } from './context.js';
@@ -94,7 +94,11 @@ export class HotWalletSender {
   async stop(): Promise<void> {
     await this.#leased.stop();
     for (const symbol of [...this.#loops.keys()]) this.#forget(symbol);
-    await this.#o.store.writeTransaction((trx) => releaseLeases(trx, SENDER_LEASES, this.owner)).catch(() => undefined);
+    if (mayHoldLeases(SENDER_LEASES, this.owner)) {
+      await this.#o.store
+        .writeTransaction((trx) => releaseLeases(trx, SENDER_LEASES, this.owner))
+        .catch(() => undefined);
+    }
   }
 
   #forget(symbol: string): void {

@@ -3,7 +3,7 @@ import type { Caches } from '../../cache/caches.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Db, Store } from '../../store/store.js';
-import { holdLease, LeasedLoops, LeaseLost, releaseLeases } from '../../cluster/leased-loops.js';
+import { holdLease, LeasedLoops, LeaseLost, mayHoldLeases, releaseLeases } from '../../cluster/leased-loops.js';
 import { aggregatePairs, type PairOutcome } from './feed.js';
 import type { RateMetrics } from './metrics.js';
 import { PROVIDERS, type Pair } from './providers/index.js';
@@ -88,7 +88,9 @@ export class RateRefresher {
 
   async stop(): Promise<void> {
     await this.#loops.stop();
-    await this.#o.store.writeTransaction((trx) => releaseLeases(trx, LEASES, this.owner)).catch(() => undefined);
+    if (mayHoldLeases(LEASES, this.owner)) {
+      await this.#o.store.writeTransaction((trx) => releaseLeases(trx, LEASES, this.owner)).catch(() => undefined);
+    }
     this.#http.close();
   }
 
