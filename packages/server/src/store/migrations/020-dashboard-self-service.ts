@@ -38,4 +38,3 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .columns(['merchant_id', 'status', 'updated_at'])
     .execute();
 }
-
