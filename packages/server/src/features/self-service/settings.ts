@@ -27,7 +27,7 @@ export type SettingsPatch = Partial<MerchantSettings>;
 
 export const DISPLAY_NAME_MAX = 100;
 // Control characters and the line/paragraph separators: a display name is one line of text.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL = /\p{Cc}|[\u2028\u2029]/u;
 
 function bad(field: string, message: string): never {
   throw new HostpayError('INVALID_BODY', `${field} ${message}`, { field });
