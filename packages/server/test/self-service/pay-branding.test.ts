@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-const audit = { operator: 'dashboard:usr_test' };
+const user = () => ({ merchantId: fx.demo.merchantId, userId: 'usr_test', email: 'owner@shop.example', ip: null });
 const PNG = `data:image/png;base64,${Buffer.from('tiny png').toString('base64')}`;
 const page = async () => {
   const c = await createCheckout(fx, {
@@ -38,11 +38,10 @@ describe('payment page branding', () => {
   });
 
   it('shows the display name (escaped) and a data: logo, CSP unchanged', async () => {
-    await fx.services.selfService.settings.update(
-      fx.demo.merchantId,
-      { displayName: '<img src=x onerror=alert(1)> "Shop"', logoUrl: PNG },
-      audit,
-    );
+    await fx.services.selfService.settings.update(user(), {
+      displayName: '<img src=x onerror=alert(1)> "Shop"',
+      logoUrl: PNG,
+    });
     const { html, csp } = await page();
     expect(html).toContain('<h1>&lt;img src=x onerror=alert(1)&gt; &quot;Shop&quot;</h1>');
     expect(html).not.toContain('<img src=x');
@@ -52,11 +51,10 @@ describe('payment page branding', () => {
   });
 
   it('an https logo: its origin, and only it, is added to img-src', async () => {
-    await fx.services.selfService.settings.update(
-      fx.demo.merchantId,
-      { displayName: 'Café Zürich', logoUrl: 'https://cdn.shop.example/brand/logo.png?v=2' },
-      audit,
-    );
+    await fx.services.selfService.settings.update(user(), {
+      displayName: 'Café Zürich',
+      logoUrl: 'https://cdn.shop.example/brand/logo.png?v=2',
+    });
     const { html, csp } = await page();
     expect(html).toContain('<h1>Café Zürich</h1>');
     expect(html).toContain('<img class="logo" src="https://cdn.shop.example/brand/logo.png?v=2"');

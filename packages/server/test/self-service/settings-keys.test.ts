@@ -28,7 +28,13 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
   let env: TempEnv;
   let merchantId: string;
   let otherId: string;
-  const audit = { operator: 'dashboard:usr_test' };
+  const who = (merchant: () => string, userId = 'usr_test', email = 'owner@shop.example') => ({
+    merchantId: merchant(),
+    userId,
+    email,
+    ip: '203.0.113.7',
+  });
+  const owner0 = () => who(() => merchantId);
   beforeAll(async () => {
     env = await tempServices(dialect, {}, { sandbox: false });
     merchantId = (await seedDemo(env.services, env.dataDir)).merchantId;
@@ -48,16 +54,12 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         successUrl: null,
         cancelUrl: null,
       });
-      const set = await settings().update(
-        merchantId,
-        {
-          displayName: '  Café <Ünïcode> & Co  ',
-          logoUrl: PNG,
-          successUrl: 'https://shop.example/thanks',
-          cancelUrl: 'https://shop.example/cart',
-        },
-        audit,
-      );
+      const set = await settings().update(owner0(), {
+        displayName: '  Café <Ünïcode> & Co  ',
+        logoUrl: PNG,
+        successUrl: 'https://shop.example/thanks',
+        cancelUrl: 'https://shop.example/cart',
+      });
       expect(set).toEqual({
         displayName: 'Café <Ünïcode> & Co',
         logoUrl: PNG,
@@ -72,14 +74,22 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         .where('action', '=', 'merchant.settings.update')
         .where('object_id', '=', merchantId)
         .executeTakeFirstOrThrow();
-      expect(entry.operator).toBe('dashboard:usr_test');
+      expect(entry.operator).toBe('dashboard:owner@shop.example');
+      const security = await env.services.store.db
+        .selectFrom('merchant_security_log')
+        .selectAll()
+        .where('merchant_id', '=', merchantId)
+        .where('action', '=', 'settings.changed')
+        .executeTakeFirstOrThrow();
+      expect(security).toMatchObject({ user_id: 'usr_test', user_email: 'owner@shop.example', ip: '203.0.113.7' });
+      expect(JSON.parse(security.details!)).toEqual({ changed: ['displayName', 'logoUrl', 'successUrl', 'cancelUrl'] });
       // The audit entry names the logo's kind and size, not its 64 KB of base64.
       expect(entry.after).not.toContain(PNG);
       expect(entry.after).toContain('data:image/png;base64,…');
 
-      const cleared = await settings().update(merchantId, { logoUrl: null, cancelUrl: null }, audit);
+      const cleared = await settings().update(owner0(), { logoUrl: null, cancelUrl: null });
       expect(cleared).toMatchObject({ displayName: 'Café <Ünïcode> & Co', logoUrl: null, cancelUrl: null });
-      const https = await settings().update(merchantId, { logoUrl: 'https://cdn.shop.example/logo.webp' }, audit);
+      const https = await settings().update(owner0(), { logoUrl: 'https://cdn.shop.example/logo.webp' });
       expect(https.logoUrl).toBe('https://cdn.shop.example/logo.webp');
     });
 
@@ -98,17 +108,16 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         [{ cancelUrl: 'not a url' }, 'INVALID_URL'],
       ];
       for (const [patch, code] of bad) {
-        const e = await refused(settings().update(merchantId, patch, audit), code);
+        const e = await refused(settings().update(owner0(), patch), code);
         expect(e.details?.field, JSON.stringify(patch)).toBe(Object.keys(patch)[0]);
       }
     });
 
     it('a new checkout without URLs gets the defaults; one with URLs keeps its own', async () => {
-      await settings().update(
-        merchantId,
-        { successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/back' },
-        audit,
-      );
+      await settings().update(owner0(), {
+        successUrl: 'https://shop.example/ok',
+        cancelUrl: 'https://shop.example/back',
+      });
       const plain = await env.services.checkouts.create(merchantId, { amount: '25', currency: 'EUR' });
       expect(plain).toMatchObject({ successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/back' });
       const own = await env.services.checkouts.create(merchantId, {
@@ -122,8 +131,8 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
 
   describe('API keys', () => {
     const keys = () => env.services.selfService.keys;
-    const owner = (): KeyUser => ({ merchantId, scopes: [...SCOPES], audit });
-    const developer = (): KeyUser => ({ merchantId, scopes: DEVELOPER, audit: { operator: 'dashboard:usr_dev' } });
+    const owner = (): KeyUser => ({ ...owner0(), scopes: [...SCOPES] });
+    const developer = (): KeyUser => ({ ...who(() => merchantId, 'usr_dev', 'dev@shop.example'), scopes: DEVELOPER });
 
     it("create shows the secret once; list shows the merchant's keys without secrets", async () => {
       const created = await keys().create(owner(), { label: 'shop backend' });
@@ -173,9 +182,19 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         .orderBy('action')
         .execute();
       expect(rows).toEqual([
-        { action: 'api_key.create', operator: 'dashboard:usr_dev' },
-        { action: 'api_key.revoke', operator: 'dashboard:usr_dev' },
+        { action: 'api_key.create', operator: 'dashboard:dev@shop.example' },
+        { action: 'api_key.revoke', operator: 'dashboard:dev@shop.example' },
       ]);
+      // And in the team's security log, as the user, with the key named (never its secret).
+      const security = await env.services.store.db
+        .selectFrom('merchant_security_log')
+        .select(['action', 'user_id', 'details'])
+        .where('merchant_id', '=', merchantId)
+        .where('user_id', '=', 'usr_dev')
+        .execute();
+      const forKey = security.filter((r) => r.details?.includes(k.id));
+      expect(forKey.map((r) => r.action).sort()).toEqual(['key.created', 'key.revoked']);
+      expect(forKey.some((r) => r.details?.includes(k.apiSecret))).toBe(false);
     });
   });
 });
