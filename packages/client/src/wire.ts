@@ -117,6 +117,23 @@ export interface WireTimeResult {
 /** The dashboard summary's path (protocol SUMMARY_PATHS.summary). */
 export const SUMMARY_PATH = '/api/v1/cp/summary';
 
+/** A checkout's webhook delivery attempts (protocol SUMMARY_PATHS.checkoutWebhookDeliveries); `:id` is the checkout id. */
+export const CHECKOUT_WEBHOOK_DELIVERIES_PATH = '/api/v1/cp/psp/hosted-pay/:id/webhook-deliveries';
+
+/** One delivery attempt of one of a checkout's events (protocol CheckoutWebhookAttempt). */
+export interface WireCheckoutWebhookAttempt {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseBody: string | null;
+  succeeded: boolean;
+  endpointId: string;
+}
+
 /** One checkout currency's settled volume in the summary. */
 export interface WireSettledVolume {
   currency: string;

@@ -218,3 +218,17 @@ describe('client.summary against the real server', () => {
     expect(Array.isArray(after.attention)).toBe(true);
   });
 });
+
+describe('client.checkoutWebhookDeliveries against the real server', () => {
+  it('a page of attempts (none without endpoints); an unknown checkout is NOT_FOUND; no id is refused locally', async () => {
+    const c = client();
+    const created = await c.checkouts.create({
+      amount: '5',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+    });
+    expect(await c.checkoutWebhookDeliveries(created.id, { limit: 10 })).toEqual({ items: [], nextCursor: null });
+    expect((await fail(c.checkoutWebhookDeliveries('chk_nobody'))).code).toBe('NOT_FOUND');
+    expect((await fail(c.checkoutWebhookDeliveries(''))).code).toBe('INVALID_ARGUMENT');
+  });
+});
