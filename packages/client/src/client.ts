@@ -2,7 +2,8 @@ import { Checkouts } from './checkouts.js';
 import { PayoutDestinations, Payouts } from './payouts.js';
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
-import { PATHS } from './wire.js';
+import { idPath, limitText, page } from './calls.js';
+import { CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, SUMMARY_PATH } from './wire.js';
 import { Transport } from './transport.js';
 import type {
   CallOptions,
@@ -10,6 +11,9 @@ import type {
   IssueTokenParams,
   ListWalletsParams,
   PreviewFeesParams,
+  CheckoutWebhookAttemptPage,
+  ListCheckoutWebhookDeliveriesParams,
+  Summary,
   TimeResult,
   TokenResult,
   Wallet,
@@ -110,6 +114,33 @@ export class HostpayClient<M extends AmountMode = 'string'> {
       auth: 'bearer',
     } as const;
     return (await this.transport.call(spec, params)) as Wallet<M>[];
+  }
+
+  /**
+   * The dashboard home's figures (GET /api/v1/cp/summary, scope checkout:read): balances, settled
+   * volume today and this month (UTC) per currency, and the checkouts that need attention.
+   */
+  async summary(params: ListWalletsParams = {}): Promise<Summary<M>> {
+    const spec = {
+      method: 'GET',
+      path: SUMMARY_PATH,
+      query: { merchantId: params.merchantId },
+      auth: 'bearer',
+    } as const;
+    return (await this.transport.call(spec, params)) as Summary<M>;
+  }
+
+  /**
+   * The webhook delivery attempts of one checkout's events, newest first, one page (scope
+   * webhooks:write); pass `nextCursor` back as `cursor`. Another merchant's checkout is NOT_FOUND.
+   */
+  async checkoutWebhookDeliveries(
+    id: string,
+    params: ListCheckoutWebhookDeliveriesParams = {},
+  ): Promise<CheckoutWebhookAttemptPage> {
+    const path = idPath(CHECKOUT_WEBHOOK_DELIVERIES_PATH, id, 'a checkout id (chk_...)');
+    const query = { merchantId: params.merchantId, limit: limitText(params.limit), cursor: params.cursor };
+    return page(this.transport, path, query, params);
   }
 
   /** The fees a hosted checkout of `amount` in `currency` would carry. */

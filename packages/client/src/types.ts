@@ -7,6 +7,8 @@ import type {
   WireTimeResult,
   WireTimelineEntry,
   WireTokenResult,
+  WireCheckoutWebhookAttempt,
+  WireSummary,
   WireWallet,
 } from './wire.js';
 import type { AmountMode, DecimalField, DecimalInput } from './decimals.js';
@@ -75,6 +77,32 @@ export type TimelineEntry = WireTimelineEntry;
 export interface Checkout<M extends AmountMode = 'string'>
   extends Omit<WithDecimals<WireCheckout, DecimalOf<M>>, 'fee'> {
   fee: FeePreview<M>;
+}
+
+/**
+ * The dashboard home's figures (GET /api/v1/cp/summary): balances per wallet, the volume settled
+ * today and this month (UTC) per currency, and the checkouts needing attention; amounts as for Wallet.
+ */
+export interface Summary<M extends AmountMode = 'string'>
+  extends Omit<WithDecimals<WireSummary, DecimalOf<M>>, 'attention'> {
+  attention: Checkout<M>[];
+}
+
+/** A webhook delivery attempt of one of a checkout's events (no decimal fields). */
+export type CheckoutWebhookAttempt = WireCheckoutWebhookAttempt;
+
+/** One page of a checkout's delivery attempts, newest first; `nextCursor` is null on the last page. */
+export interface CheckoutWebhookAttemptPage {
+  items: CheckoutWebhookAttempt[];
+  nextCursor: string | null;
+}
+
+/** Paging of a checkout's delivery attempts. */
+export interface ListCheckoutWebhookDeliveriesParams extends ReadOptions {
+  /** Page size 1..200 (server default 50). */
+  limit?: number | undefined;
+  /** `nextCursor` of the page before. */
+  cursor?: string | undefined;
 }
 
 /** One page of checkouts, newest first; `nextCursor` is null on the last page. */

@@ -22,6 +22,8 @@ import type {
   TimeResult,
   TokenResult,
   Wallet,
+  MerchantSummary,
+  CheckoutWebhookAttempt,
 } from '@hostpay/protocol';
 import {
   CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS,
@@ -29,17 +31,24 @@ import {
   PATHS as PROTOCOL_PATHS,
   PAYOUT_PATHS as PROTOCOL_PAYOUT_PATHS,
   REFUND_PATHS as PROTOCOL_REFUND_PATHS,
+  SUMMARY_PATHS,
 } from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Wire from '../src/wire.js';
-import { CHECKOUT_PATHS, PATHS, PAYOUT_PATHS } from '../src/wire.js';
+import { CHECKOUT_PATHS, CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, PAYOUT_PATHS, SUMMARY_PATH } from '../src/wire.js';
 
 // The client's published types stand alone (no import of @hostpay/protocol in its .d.ts files);
 // these checks fail the type-check the moment either side changes without the other.
 describe("the client's wire types equal the protocol's", () => {
   it('types', () => {
     expectTypeOf<Wire.WireWallet>().toEqualTypeOf<Wallet>();
+    expectTypeOf<Wire.WireSummary>().toEqualTypeOf<MerchantSummary>();
+    expectTypeOf<typeof SUMMARY_PATH>().toEqualTypeOf<(typeof SUMMARY_PATHS)['summary']>();
+    expectTypeOf<Wire.WireCheckoutWebhookAttempt>().toEqualTypeOf<CheckoutWebhookAttempt>();
+    expectTypeOf<typeof CHECKOUT_WEBHOOK_DELIVERIES_PATH>().toEqualTypeOf<
+      (typeof SUMMARY_PATHS)['checkoutWebhookDeliveries']
+    >();
     expectTypeOf<Wire.WireFeePreview>().toEqualTypeOf<FeePreview>();
     expectTypeOf<Wire.WireTokenResult>().toEqualTypeOf<TokenResult>();
     expectTypeOf<Wire.WireTimeResult>().toEqualTypeOf<TimeResult>();
@@ -72,6 +81,8 @@ describe("the client's wire types equal the protocol's", () => {
   it('values', () => {
     expect(PATHS).toEqual(PROTOCOL_PATHS);
     expect(CHECKOUT_PATHS).toEqual(PROTOCOL_CHECKOUT_PATHS);
+    expect(SUMMARY_PATH).toBe(SUMMARY_PATHS.summary);
+    expect(CHECKOUT_WEBHOOK_DELIVERIES_PATH).toBe(SUMMARY_PATHS.checkoutWebhookDeliveries);
     expect(PAYOUT_PATHS).toEqual({ ...PROTOCOL_PAYOUT_PATHS, ...PROTOCOL_REFUND_PATHS });
     expect(ERROR_CODES.length).toBeGreaterThan(0);
   });

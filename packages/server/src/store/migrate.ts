@@ -18,6 +18,7 @@ import * as m016 from './migrations/016-rate-spread.js';
 import * as m017 from './migrations/017-refund-links.js';
 import * as m018 from './migrations/018-chain-watch.js';
 import * as m019 from './migrations/019-merchant-users.js';
+import * as m020 from './migrations/020-dashboard-self-service.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: 'refund-links', up: m017.up },
   { version: 18, name: 'chain-watch', up: m018.up },
   { version: 19, name: 'merchant-users', up: m019.up },
+  { version: 20, name: 'dashboard-self-service', up: m020.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */
