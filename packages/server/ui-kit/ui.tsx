@@ -4,6 +4,12 @@ import { ApiError, CHANGED } from './api.js';
 
 /** Small pieces every screen shares: loading state, errors, tables, paging, exact amounts. */
 
+/** A page of a cursor-paginated list (the admin and merchant lists alike). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
 export function useAsync<T>(
   load: () => Promise<T>,
   deps: unknown[],
