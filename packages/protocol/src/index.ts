@@ -8,3 +8,4 @@ export * from './checkout-status.js';
 export * from './webhooks.js';
 export * from './payouts.js';
 export * from './refunds.js';
+export * from './dashboard.js';

@@ -39,6 +39,7 @@ const view = (description: string, merchantName: string): PayView => ({
   status: 'open',
   reason: null,
   merchantName,
+  logoUrl: null,
   description,
   amount: '10',
   currency: 'EUR',

@@ -16,6 +16,7 @@ import { payFeature } from './pay/feature.js';
 import { ratesFeature } from './rates/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
 import { refundsFeature } from './refunds/feature.js';
+import { selfServiceFeature } from './self-service/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
 import { tokensFeature } from './tokens/feature.js';
@@ -44,6 +45,7 @@ const FEATURES = [
   eventsFeature,
   catalogFeature,
   webhooksFeature,
+  selfServiceFeature,
   evmWatchFeature,
   hotWalletFeature,
   statsFeature,

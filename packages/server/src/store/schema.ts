@@ -20,6 +20,13 @@ export interface MerchantTable {
   updated_at: string;
   /** Decimal text, 0..10: the merchant's own rate spread (percent); null: the default (pricing_settings). */
   rate_spread_percent: string | null;
+  /** What the payment page shows instead of `name`; null: `name` (migration 020). */
+  display_name: string | null;
+  /** The payment page's logo: an https URL or a small data:image URL (merchants/settings.ts); null: none. */
+  logo_url: string | null;
+  /** The successUrl / cancelUrl a checkout gets when its request names none; null: none. */
+  default_success_url: string | null;
+  default_cancel_url: string | null;
 }
 
 export interface ApiKeyTable {
@@ -304,6 +311,8 @@ export interface EventTable {
   /** JSON text of `{object}` (the event's `data`), exact decimals as JSON numbers. */
   data: string;
   created_at: string;
+  /** The checkout the event is about (its checkout.* events, its settlement's and refund's events); migration 020. */
+  checkout_id: string | null;
 }
 
 export interface WebhookEndpointTable {

@@ -130,6 +130,8 @@ const termsQuery = prepared(['merchantId'], (db, v) =>
     .select((eb) => [
       'underpayment_tolerance_percent',
       'rate_spread_percent',
+      'default_success_url',
+      'default_cancel_url',
       eb
         .selectFrom('pricing_settings')
         .select('value')
@@ -145,6 +147,9 @@ export interface MerchantTerms {
   percent: string;
   /** The rate spread, percent: the merchant's own, else the operator's default, else 0. */
   spreadPercent: string;
+  /** The merchant's default return URLs (dashboard settings): used when a request names none. */
+  successUrl: string | null;
+  cancelUrl: string | null;
 }
 
 /** What `CreateContext.terms` reads on a miss. */
@@ -154,6 +159,8 @@ export async function loadTerms(db: Db, merchantId: string): Promise<MerchantTer
   return {
     percent: merchant.underpayment_tolerance_percent,
     spreadPercent: merchant.rate_spread_percent ?? merchant.default_spread_percent ?? '0',
+    successUrl: merchant.default_success_url,
+    cancelUrl: merchant.default_cancel_url,
   };
 }
 
@@ -211,8 +218,8 @@ export async function createCheckout(
     order_id: req.orderId,
     description: req.description,
     metadata: JSON.stringify(req.metadata),
-    success_url: req.successUrl,
-    cancel_url: req.cancelUrl,
+    success_url: req.successUrl ?? terms.successUrl,
+    cancel_url: req.cancelUrl ?? terms.cancelUrl,
     tolerance_percent: terms.percent,
     settled_option_id: null,
     credited_posting_id: null,
@@ -281,7 +288,7 @@ export async function createCheckout(
       await insertRow(trx, 'checkout_options', optionColumns(option));
     }
     await appendTimeline(trx, id, 0, 'open', null, at);
-    await appendEvent(trx, merchantId, 'checkout.created', built.json, at);
+    await appendEvent(trx, merchantId, 'checkout.created', built.json, at, id);
     return { checkout: built.checkout, json: built.json };
   });
 }

@@ -88,7 +88,14 @@ export async function evaluate(
       .execute();
     const type = EVENT_OF[t.to];
     if (type !== undefined)
-      await appendEvent(trx, c.row.merchant_id, type, writeExactJson(checkoutView(c, ctx.publicBaseUrl)), ctx.at);
+      await appendEvent(
+        trx,
+        c.row.merchant_id,
+        type,
+        writeExactJson(checkoutView(c, ctx.publicBaseUrl)),
+        ctx.at,
+        c.row.id,
+      );
     return true;
   };
 
@@ -162,6 +169,7 @@ async function settle(
     'wallet.balance_changed',
     balanceChangedJson(walletId, posting, { checkoutId: c.row.id }),
     ctx.at,
+    c.row.id,
   );
   return c.row.merchant_id;
 }

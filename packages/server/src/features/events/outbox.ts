@@ -75,6 +75,8 @@ export async function appendEvent(
   type: EventType,
   objectJson: string,
   at: string,
+  /** The checkout the event is about, so its webhook deliveries are found by index (migration 020). */
+  checkoutId: string | null = null,
 ): Promise<AppendedEvent> {
   const [bumped] = (await bumpSequence(trx, { merchantId })).rows;
   let sequence = bumped?.last_sequence;
@@ -104,6 +106,7 @@ export async function appendEvent(
     type,
     data: `{"object":${objectJson}}`,
     created_at: at,
+    checkout_id: checkoutId,
   });
   // What subscribers owe the event commits with it (the webhooks' deliveries); the workers and
   // the merchant's open event streams are woken by the commit (wakeup.ts).

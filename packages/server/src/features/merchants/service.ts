@@ -78,6 +78,10 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         payout_daily_limit: '{}',
         created_at: at,
         updated_at: at,
+        display_name: null,
+        logo_url: null,
+        default_success_url: null,
+        default_cancel_url: null,
         rate_spread_percent: null,
       };
       await store.writeTransaction(async (trx) => {

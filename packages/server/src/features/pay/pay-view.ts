@@ -45,6 +45,8 @@ export interface PayView {
   status: string;
   reason: string | null;
   merchantName: string;
+  /** The merchant's logo: an https URL or a data:image URL (merchants/settings.ts), or null. */
+  logoUrl: string | null;
   description: string | null;
   amount: string;
   currency: string;
@@ -129,6 +131,7 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
         status: c.status,
         reason: c.reason,
         merchantName: facts.merchantName,
+        logoUrl: facts.logoUrl,
         description: c.description,
         amount: String(c.amount),
         currency: c.currency,

@@ -2,7 +2,10 @@ import type { Db } from '../../store/store.js';
 
 /** What the page shows beyond the checkout view: who is paid, and how each option's URI is spelled. */
 export interface PageFacts {
+  /** The merchant's display name (dashboard settings), else its name. */
   merchantName: string;
+  /** The merchant's logo (an https URL or a data:image URL, checked when set), or null. */
+  logoUrl: string | null;
   /** The checkout's currency is fiat (a catalog asset that is not crypto, or one the catalog does not hold). */
   fiatCurrency: boolean;
   /** By `ASSET/CHAIN`. */
@@ -17,7 +20,7 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
       .selectFrom('checkouts as k')
       .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
       .leftJoin('assets as a', 'a.symbol', 'k.currency')
-      .select(['m.name', 'a.is_crypto'])
+      .select(['m.name', 'm.display_name', 'm.logo_url', 'a.is_crypto'])
       .where('k.id', '=', checkoutId)
       .executeTakeFirst(),
     db
@@ -36,7 +39,8 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
     .where('explorer_tx_url', 'is not', null)
     .execute();
   return {
-    merchantName: checkout.name,
+    merchantName: checkout.display_name ?? checkout.name,
+    logoUrl: checkout.logo_url,
     fiatCurrency: checkout.is_crypto !== 1,
     options: new Map(
       options.map((o) => [

@@ -8,7 +8,7 @@ import { JSON_UTF8 } from '../../http/envelope.js';
 import type { CheckoutRouteContext } from '../checkouts/merchant-routes.js';
 import { assetNamed } from './assets.js';
 import { payerLocale } from './format.js';
-import { securityHeaders } from '../../http/page-headers.js';
+import { PAGE_CSP, pageCspWithLogo, securityHeaders } from '../../http/page-headers.js';
 import { PAYABLE, type PaySource } from './pay-view.js';
 import { qrSvg } from './qr.js';
 import { PayParams, PayStatusEnvelope } from './schemas.js';
@@ -51,7 +51,9 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
   const nowIso = () => new Date(ctx.now()).toISOString();
 
   app.addHook('onSend', async (_req, reply, payload) => {
-    securityHeaders(reply);
+    // The page itself may widen img-src by its merchant's https logo (page-headers.ts).
+    const csp = reply.getHeader('content-security-policy');
+    securityHeaders(reply, typeof csp === 'string' ? csp : PAGE_CSP);
     return payload;
   });
 
@@ -91,6 +93,7 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
     const { id } = req.params as { id: string };
     const view = await pay.load(id);
     if (view === undefined) return page(reply, 404, notFoundPage(sandbox));
+    reply.header('content-security-policy', pageCspWithLogo(view.logoUrl));
     return page(
       reply,
       200,

@@ -167,6 +167,7 @@ export function refundService(deps: RefundDeps) {
         'wallet.balance_changed',
         balanceChangedJson(walletId, posting, { checkoutId: c.row.id }),
         when,
+        c.row.id,
       );
     }
     const payout = await payouts.request(trx, {
@@ -181,7 +182,7 @@ export function refundService(deps: RefundDeps) {
       at: when,
     });
     await appendTimeline(trx, c.row.id, c.timeline.length, REFUND_TIMELINE_STATUS, null, when);
-    await appendEvent(trx, merchantId, 'refund.requested', payout.json, when);
+    await appendEvent(trx, merchantId, 'refund.requested', payout.json, when, c.row.id);
     return payout;
   }
 

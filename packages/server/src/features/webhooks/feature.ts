@@ -1,6 +1,7 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { webhookAdminRoutes } from './admin-routes.js';
 import { eventRedeliverRoutes, webhookMerchantRoutes } from './routes.js';
+import { checkoutAttempts, checkoutDeliveryRoutes } from './checkout-deliveries.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { Events } from '../events/feature.js';
@@ -55,6 +56,9 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const health = webhookAdmin(opts.store.db, now);
   return {
     endpoints,
+    /** A checkout's delivery attempts (checkout-deliveries.ts). */
+    checkoutAttempts: (merchantId: string, checkoutId: string, req: PageRequest) =>
+      checkoutAttempts(opts.store.db, merchantId, checkoutId, req),
     admin: {
       ...health,
       /** Any merchant's endpoint's attempt log, newest first (the merchant route's, without the ownership check). */
@@ -110,7 +114,7 @@ export const webhooksFeature = defineFeature({
   /** Every merchant's webhook endpoints with their health. */
   admin: ({ webhooks }) => webhooks.admin,
   // After the events routes: redelivery takes their body example.
-  merchantRoutes: [eventRedeliverRoutes, webhookMerchantRoutes],
+  merchantRoutes: [eventRedeliverRoutes, webhookMerchantRoutes, checkoutDeliveryRoutes],
   adminRoutes: [webhookAdminRoutes],
   start: ({ webhooks }) => webhooks.worker.start(),
 });

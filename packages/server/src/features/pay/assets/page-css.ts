@@ -18,6 +18,7 @@ main{max-width:30rem;margin:0 auto;padding:.75rem 1rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 .75rem}
 .to{margin:0;color:var(--muted);font-size:.875rem}
 h1{margin:0;font-size:1.375rem;line-height:1.3;overflow-wrap:anywhere}
+.logo{display:block;height:48px;width:auto;max-width:100%;margin:0 0 .5rem;object-fit:contain}
 h2{margin:0 0 .25rem;font-size:1.125rem}
 .desc{margin:.25rem 0 0;overflow-wrap:anywhere;white-space:pre-line}
 .amount{margin:.25rem 0 0;font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}

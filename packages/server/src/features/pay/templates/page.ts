@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '../html.js';
 import { chosenOption, PAYABLE, type PayOption, type PayPayment, type PayView } from '../pay-view.js';
 import { stateCopy } from '../state-copy.js';
 import { layout } from './layout.js';
+import { isDataImage, logoOrigin } from '../../../http/page-headers.js';
 
 export interface PageInput {
   view: PayView;
@@ -54,6 +55,15 @@ export function paymentItem(p: PayPayment): SafeHtml {
   }</li>`;
 }
 
+/**
+ * The merchant's logo, when it set one: escaped like every value, and only an https or a
+ * data:image URL (checked when set, and here again); the page's CSP allows exactly its origin.
+ */
+function logo(v: PayView): SafeHtml | null {
+  if (logoOrigin(v.logoUrl) === null && !isDataImage(v.logoUrl)) return null;
+  return html`<img class="logo" src="${v.logoUrl}" alt="${v.merchantName}" height="48">`;
+}
+
 /** m:ss (h:mm:ss past an hour) from `now` to `until`; 0:00 once past. */
 export function timeLeft(until: string, now: string): string {
   const s = Math.max(0, Math.floor((Date.parse(until) - Date.parse(now)) / 1000));
@@ -78,6 +88,7 @@ export function paymentPage(p: PageInput): SafeHtml {
     status: v.status,
     body: html`<main id="pay" data-status-url="/pay/${v.id}/status" data-now="${p.now}">
 <header class="card head">
+${logo(v)}
 <p class="to">Payment to</p>
 <h1>${v.merchantName}</h1>
 ${v.description !== null && v.description !== '' && html`<p class="desc">${v.description}</p>`}

@@ -1,0 +1,87 @@
+import { DEFAULT_SCOPES, type Scope } from '@hostpay/protocol';
+import type { PageRequest } from '../../admin/pagination.js';
+import { HostpayError } from '../../errors.js';
+import type { AuditContext } from '../audit/service.js';
+import type { KeyAdmin, KeyView } from '../keys/service.js';
+
+/**
+ * A merchant's own API keys, managed from the dashboard (owner, admin, developer): list, create,
+ * roll, revoke — over the operators' key service (features/keys), so a key is made, sealed,
+ * cached and audited by one code path whoever asks.
+ *
+ * The one rule added here: a user hands out no more than they hold. The scopes of a new key must
+ * be among the user's own (their role's: a developer holds neither payouts:write nor any other
+ * write beyond checkout:write and webhooks:write), and a user rolls or revokes only keys whose
+ * scopes are all among theirs — rolling returns the new secret, so it is the same as creating.
+ * Asking for more is 403 SCOPE_MISSING. Another merchant's key is 404, as a missing one.
+ */
+export interface KeyUser {
+  merchantId: string;
+  /** The user's scopes (their role's). */
+  scopes: readonly Scope[];
+  /** Who is recorded in the audit log as having done it. */
+  audit: AuditContext;
+}
+
+export interface CreateKeyRequest {
+  scopes?: string[] | undefined;
+  label?: string | null | undefined;
+}
+
+function beyond(user: KeyUser, scopes: readonly string[], what: string): void {
+  const extra = scopes.filter((s) => !(user.scopes as readonly string[]).includes(s));
+  if (extra.length > 0)
+    throw new HostpayError(
+      'SCOPE_MISSING',
+      `your role does not hold ${extra.join(', ')}: you cannot ${what} a key with ${extra.length === 1 ? 'that scope' : 'those scopes'}; ask an owner or admin`,
+      { scopes: extra },
+    );
+}
+
+export function merchantKeys(keys: KeyAdmin) {
+  async function owned(user: KeyUser, id: string): Promise<KeyView> {
+    let key: KeyView;
+    try {
+      key = await keys.getApiKey(id);
+    } catch (e) {
+      if (e instanceof HostpayError && e.code === 'NOT_FOUND') throw notFound(id);
+      throw e;
+    }
+    if (key.merchantId !== user.merchantId) throw notFound(id);
+    return key;
+  }
+  const notFound = (id: string) => new HostpayError('NOT_FOUND', `API key ${id} does not exist`);
+
+  return {
+    /** The merchant's keys (revoked ones too), oldest first, without secrets. */
+    list: (user: KeyUser, req: PageRequest & { status?: 'active' | 'revoked' | undefined }) =>
+      keys.listApiKeys({ ...req, merchantId: user.merchantId }),
+
+    /** A new key; its secret is in this answer only. Without scopes: the default (all but payouts:write). */
+    async create(user: KeyUser, req: CreateKeyRequest) {
+      const scopes = req.scopes ?? [...DEFAULT_SCOPES];
+      beyond(user, scopes, 'create');
+      return keys.createApiKey(
+        user.merchantId,
+        { scopes, ...(req.label === undefined ? {} : { label: req.label }) },
+        user.audit,
+      );
+    },
+
+    /** A new key with the same settings and a new secret (shown once); the old one works until `overlapUntil` (default 24 h). */
+    async roll(user: KeyUser, id: string, overlapUntil?: string) {
+      const key = await owned(user, id);
+      beyond(user, key.scopes, 'roll');
+      return keys.rotateApiKey(id, overlapUntil, user.audit);
+    },
+
+    /** Refused from the next request on, with every token it obtained. */
+    async revoke(user: KeyUser, id: string) {
+      const key = await owned(user, id);
+      beyond(user, key.scopes, 'revoke');
+      return keys.revokeApiKey(id, user.audit);
+    },
+  };
+}
+
+export type MerchantKeys = ReturnType<typeof merchantKeys>;
