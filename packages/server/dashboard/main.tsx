@@ -45,7 +45,7 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'payouts':
       return <Payouts session={session} />;
     case 'keys':
-      return <ApiKeys />;
+      return <ApiKeys session={session} />;
     case 'webhooks':
       return <Webhooks />;
     case 'events':

@@ -1,4 +1,6 @@
 import type {
+  CheckoutWebhookAttempt as ProtocolCheckoutAttempt,
+  MerchantSummary,
   Checkout as ProtocolCheckout,
   Payout as ProtocolPayout,
   PayoutDestination as ProtocolDestination,
@@ -22,11 +24,10 @@ export type CheckoutItem = Pick<Checkout, 'id' | 'status' | 'amount' | 'currency
 export type Payout = AsRead<ProtocolPayout>;
 export type Destination = AsRead<ProtocolDestination>;
 
-export interface Summary {
-  balances: { walletId: string; asset: string; chain: string; balance: string }[];
-  settled: { today: { currency: string; amount: string }[]; month: { currency: string; amount: string }[] };
-  attention: CheckoutItem[];
-}
+/** GET /api/v1/cp/summary. */
+export type Summary = AsRead<MerchantSummary>;
+/** A delivery attempt of one of a checkout's events (GET …/hosted-pay/{id}/webhook-deliveries). */
+export type CheckoutAttempt = AsRead<ProtocolCheckoutAttempt>;
 
 export type Wallet = AsRead<ProtocolWallet>;
 export type WebhookEndpoint = AsRead<ProtocolEndpoint>;

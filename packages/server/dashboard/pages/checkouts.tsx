@@ -15,7 +15,7 @@ import {
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
 import { Link, navigate } from '../router.js';
-import type { Checkout, CheckoutItem, WebhookAttempt } from '../views.js';
+import type { Checkout, CheckoutAttempt, CheckoutItem } from '../views.js';
 
 /** Checkouts: the list with its filters, one checkout in full, and a new checkout to share. */
 
@@ -215,7 +215,7 @@ function CheckoutEvents({ id }: { id: string }) {
 
 function CheckoutDeliveries({ id }: { id: string }) {
   const deliveries = useAsync(
-    () => cp<WebhookAttempt[]>(`/psp/hosted-pay/${encodeURIComponent(id)}/webhook-deliveries`),
+    () => cp<CheckoutAttempt[]>(`/psp/hosted-pay/${encodeURIComponent(id)}/webhook-deliveries`),
     [id],
   );
   return (

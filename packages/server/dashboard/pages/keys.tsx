@@ -10,7 +10,7 @@ import {
   useAsync,
   useConfirm,
 } from '../../ui-kit/ui.js';
-import { dash, dashWrite } from '../api.js';
+import { dash, dashWrite, type Session } from '../api.js';
 
 /** API keys of the merchant: create with scopes (the secret shown once), roll, revoke. */
 
@@ -64,10 +64,12 @@ function SecretOnce({ created, onClose }: { created: CreatedKey; onClose: () => 
   );
 }
 
-export function ApiKeys() {
+export function ApiKeys({ session }: { session: Session }) {
+  // A user hands out no more than their role holds (the server refuses more: SCOPE_MISSING).
+  const offered = SCOPES.filter((s) => session.scopes.includes(s));
   const keys = useAsync(() => dash<Key[] | { items: Key[] }>('/keys').then(itemsOf), []);
   const [label, setLabel] = useState('');
-  const [scopes, setScopes] = useState<string[]>(SCOPES.filter((s) => s !== 'payouts:write'));
+  const [scopes, setScopes] = useState<string[]>(offered.filter((s) => s !== 'payouts:write'));
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const action = useAction();
   const confirm = useConfirm();
@@ -98,7 +100,7 @@ export function ApiKeys() {
         </Field>
         <fieldset class="scopes">
           <legend>Scopes</legend>
-          {SCOPES.map((s) => (
+          {offered.map((s) => (
             <label key={s}>
               <input
                 type="checkbox"
