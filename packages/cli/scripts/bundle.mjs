@@ -3,7 +3,7 @@
 // instead of hundreds nearly halves start-up: most of a cold start was Node resolving and reading
 // node_modules files one by one (measured in docs/benchmarks.md).
 //
-// Left outside the bundle: native code (better-sqlite3), packages that read their own files at
+// Left outside the bundle: native code (better-sqlite3, @node-rs/argon2), packages that read their own files at
 // run time (@fastify/swagger-ui serves its static assets; tiny-secp256k1 loads its WebAssembly), and the drivers loaded only when
 // configured (pg, ioredis): they stay ordinary dependencies, resolved from node_modules.
 //
@@ -113,7 +113,15 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   await bundle({
     entry: `${root}dist/run.js`,
     dist: `${root}dist`,
-    external: ['better-sqlite3', '@fastify/swagger-ui', 'tiny-secp256k1', 'pg', 'pg-native', 'ioredis'],
+    external: [
+      'better-sqlite3',
+      '@node-rs/argon2',
+      '@fastify/swagger-ui',
+      'tiny-secp256k1',
+      'pg',
+      'pg-native',
+      'ioredis',
+    ],
     // Bundled CommonJS modules call require() for Node's own modules: give them the real one.
     banner:
       "import { createRequire as __hostpayRequire } from 'node:module';\nconst require = __hostpayRequire(import.meta.url);",

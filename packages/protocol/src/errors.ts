@@ -29,6 +29,12 @@ export const ERROR_STATUS = {
   SIGNATURE_V2_REQUIRED: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,
+  /** No live merchant dashboard session (signed out, idle or past its end, never signed in). */
+  SESSION_REQUIRED: 401,
+  /** Dashboard sign-in: the email and password (or the current password) do not match; never says which. */
+  SIGN_IN_FAILED: 401,
+  /** Dashboard sign-in: the TOTP code or recovery code is wrong, outside the window, or already used. */
+  TOTP_INVALID: 401,
   // 403 — we know who is calling, and the answer is no
   TOKEN_KEY_MISMATCH: 403,
   MERCHANT_FORBIDDEN: 403,
@@ -39,11 +45,19 @@ export const ERROR_STATUS = {
   MERCHANT_SUSPENDED: 403,
   /** A console write without the session's CSRF token in `x-csrf-token` (or with another one). */
   CSRF_TOKEN_INVALID: 403,
+  /** A merchant dashboard write (session cookie) without the session's CSRF token in `x-csrf-token`. */
+  CSRF_FAILED: 403,
+  /** A dashboard route the signed-in user's role may not use (team, security log, …). */
+  ROLE_FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** An invitation or password-reset link that is unknown, used, revoked or expired. */
+  LINK_INVALID: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   KEY_ALREADY_ROTATED: 409,
+  /** A team change that cannot be made: the email is already a user or invited, or the last owner would go. */
+  TEAM_CONFLICT: 409,
   /** The checkout is not in a state that allows this (cancel after payment, settle when not in review). */
   CHECKOUT_STATE_CONFLICT: 409,
   /** The payout (or payout destination) is not in a state that allows this move. */
@@ -67,6 +81,8 @@ export const ERROR_STATUS = {
   /** The payout destination is still cooling off, revoked, or on another chain. */
   DESTINATION_NOT_ACTIVE: 422,
   RATE_LIMITED: 429,
+  /** Dashboard sign-in: too many failures for this account; retry after `Retry-After` seconds. */
+  ACCOUNT_LOCKED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,

@@ -4,6 +4,7 @@ import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js
 import { createAuthHooks } from './auth/authenticate.js';
 import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
 import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
+import { sessionPort } from './features/merchant-users/http.js';
 import { asOperatorSessions, tokenFingerprint } from './features/console/sessions.js';
 import { loadConsoleFiles, type ConsoleFiles } from './features/console/static.js';
 import './auth/principal.js';
@@ -146,15 +147,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const allowList = admin === undefined ? null : adminAllowList(config);
   const operatorCheck = { tokens: operatorTokens, limiter, failureLimit: config.authFailureLimitPerMinute, allowList };
   const operatorAuth = admin === undefined ? undefined : createOperatorAuth(operatorCheck);
+  const provisions = featureProvisions(deps.features);
+  // The merchant dashboard's sessions: a second way into the merchant routes (auth/authenticate.ts).
+  const dashboardSessions = sessionPort(
+    provisions.merchantUsers.sessionsFor(config.dashboardIdleMinutes * 60_000),
+    config.publicUrl,
+  );
   const ctx: FeatureRouteContext<ProvisionName> = {
-    ...featureProvisions(deps.features),
+    ...provisions,
+    sessions: dashboardSessions,
     limiter,
     idempotency: deps.admin?.idempotency,
     config,
     services,
     now,
     tokens,
-    auth: createAuthHooks({ config, services, now, limiter, tokens }),
+    auth: createAuthHooks({ config, services, now, limiter, tokens, sessions: dashboardSessions }),
     metrics,
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',

@@ -122,6 +122,14 @@ export const ConfigSchema = Type.Object({
     env: 'HOSTPAY_CONSOLE_IDLE_MINUTES',
     description: 'a console session ends after this many minutes without a request',
   }),
+  dashboardIdleMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    default: 30,
+    env: 'HOSTPAY_DASHBOARD_IDLE_MINUTES',
+    description:
+      'a merchant dashboard session ends after this many minutes without a request (and 12 hours after sign-in in any case)',
+  }),
   timestampToleranceSeconds: Type.Integer({
     minimum: 1,
     maximum: 3600,

@@ -5,9 +5,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
 import { HostpayError } from '../errors.js';
-import type { ApiKeyAuth, MerchantServices } from './ports.js';
+import type { ApiKeyAuth, MerchantServices, MerchantSessionPort } from './ports.js';
 import { checkTimestamp, readSignedHeaders, type SignedHeaders } from './credentials.js';
-import { checkBearer, checkKeyState, checkScope } from './key-checks.js';
+import { checkBearer, checkKeyState } from './key-checks.js';
+import { SAFE_METHODS } from './cookie-session.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
 import {
   DUMMY_SECRET,
@@ -16,7 +17,7 @@ import {
   signatureMatches,
   type SignedRequest,
 } from './signature.js';
-import type { Principal } from './principal.js';
+import { authorize, type KeyPrincipal, type Principal } from './principal.js';
 import type { TokenCodec } from './tokens.js';
 import { VerifiedCache, type VerifiedEntry } from './verified-cache.js';
 
@@ -26,6 +27,11 @@ export interface AuthDeps {
   now: () => number;
   limiter: RateLimiter;
   tokens: TokenCodec;
+  /**
+   * The merchant dashboard's sessions (features/merchant-users): with them, a session cookie (and
+   * `x-csrf-token` on writes) is a second way into the merchant routes. Absent: signed headers only.
+   */
+  sessions?: MerchantSessionPort | undefined;
 }
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
@@ -124,13 +130,67 @@ const MAX_KEY_ID_LENGTH = 128;
 export function createAuthHooks(deps: AuthDeps): {
   merchant: Hook;
   apiKey: Hook;
-  repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => Principal | undefined;
-  admitNow: (principal: Principal) => RateLimitResult | Promise<RateLimitResult> | undefined;
+  dashboard: Hook;
+  repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => KeyPrincipal | undefined;
+  admitNow: (principal: KeyPrincipal) => RateLimitResult | Promise<RateLimitResult> | undefined;
 } {
   const { config, services, now, limiter, tokens } = deps;
   const tolerance = config.timestampToleranceSeconds;
   const failureLimit = config.authFailureLimitPerMinute;
   const verified = new VerifiedCache();
+  const sessions = deps.sessions;
+
+  /**
+   * A session request: a live, fully signed-in session (failures count towards the address's
+   * failed-authentication limit like bad signatures do), the CSRF token on every write, then the
+   * same authorisation as signed requests (the route's scope against the role's scopes) or, on a
+   * dashboard route, its roles; then the per-user rate limit.
+   */
+  async function fromSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    sessionId: string,
+    dashboard: readonly string[] | undefined,
+  ): Promise<void> {
+    const port = sessions!;
+    const principal = await withFailureLimit(
+      limiter,
+      failedAuthBucket('merchant', req.ip),
+      failureLimit,
+      'too many failed authentication attempts from your address: sign in again, then retry after the Retry-After seconds',
+      () => port.principal(sessionId),
+    );
+    if (!SAFE_METHODS.has(req.method)) {
+      const given = req.headers['x-csrf-token'];
+      if (!port.csrfMatches(sessionId, typeof given === 'string' ? given : undefined)) throw csrfFailed();
+    }
+    const scope = req.routeOptions.config.scope;
+    if (scope !== undefined) authorize(scope, principal);
+    if (dashboard !== undefined && !dashboard.includes(principal.role)) {
+      throw new HostpayError(
+        'ROLE_FORBIDDEN',
+        `this needs one of the roles ${dashboard.join(', ')}; you are ${principal.role}: ask an owner of your team`,
+        { roles: dashboard },
+      );
+    }
+    await admit(req, reply, principal);
+  }
+
+  /** The hook of session-only routes (/dashboard/api): route option `config.dashboard` names the roles allowed. */
+  function dashboardHook(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    reply.header('cache-control', 'no-store');
+    const rule = req.routeOptions.config.dashboard;
+    if (rule === undefined) {
+      done(new Error(`dashboard route ${req.routeOptions.url} has no config.dashboard`));
+      return;
+    }
+    const sessionId = sessions?.idOf(req);
+    if (sessionId === undefined) {
+      done(sessionRequired());
+      return;
+    }
+    fromSession(req, reply, sessionId, rule.roles).then(() => done(), done);
+  }
 
   /**
    * The key lookup, then the decision under the failed-attempt gate. The lookup (a store query
@@ -144,7 +204,7 @@ export function createAuthHooks(deps: AuthDeps): {
     headers: SignedHeaders | Error,
     withBearer: boolean,
     nowMs: number,
-  ): Promise<Principal> {
+  ): Promise<KeyPrincipal> {
     const found =
       headers instanceof Error || headers.apiKey.length > MAX_KEY_ID_LENGTH
         ? undefined
@@ -167,7 +227,7 @@ export function createAuthHooks(deps: AuthDeps): {
     key: ApiKeyAuth | undefined,
     withBearer: boolean,
     nowMs: number,
-  ): Principal {
+  ): KeyPrincipal {
     if (headers instanceof Error) throw headers;
     const h = headers;
     checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
@@ -188,7 +248,7 @@ export function createAuthHooks(deps: AuthDeps): {
     hit: VerifiedEntry | undefined,
     withBearer: boolean,
     nowMs: number,
-  ): Principal {
+  ): KeyPrincipal {
     const signed: SignedRequest = {
       version: h.version,
       timestamp: h.timestamp,
@@ -215,7 +275,8 @@ export function createAuthHooks(deps: AuthDeps): {
     // Key state is checked on every request, cached or not: revoking or suspending acts at once.
     checkKeyState(key, req.ip, nowMs);
     const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
-    if (req.scope !== undefined) checkScope(req.scope, key, token);
+    const principal: KeyPrincipal = { via: 'key', merchantId: key.merchantId, key, token };
+    if (req.scope !== undefined) authorize(req.scope, principal);
     if (hit === undefined && cacheId !== undefined) {
       const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
       const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
@@ -226,7 +287,7 @@ export function createAuthHooks(deps: AuthDeps): {
         expiresAt,
       });
     }
-    return { key, token };
+    return principal;
   }
 
   /**
@@ -240,7 +301,7 @@ export function createAuthHooks(deps: AuthDeps): {
     h: SignedHeaders | Error,
     withBearer: boolean,
     nowMs: number,
-  ): Principal | Promise<Principal> | undefined {
+  ): KeyPrincipal | Promise<KeyPrincipal> | undefined {
     if (h instanceof Error) return undefined;
     const repeat = repeatOf(h, req, nowMs);
     if (repeat === undefined) return undefined;
@@ -273,16 +334,23 @@ export function createAuthHooks(deps: AuthDeps): {
   }
 
   /** A key's rate-limit bucket and its limit per minute (its own, else the server's). */
-  const keyLimit = (key: Principal['key']) => ({
+  const keyLimit = (key: ApiKeyAuth) => ({
     bucket: `key:${key.id}`,
     limit: key.rateLimitPerMinute ?? config.rateLimitPerMinute,
   });
 
   /** After the principal: last-used time, the per-key rate limit and its headers. */
   function admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> {
-    const key = principal.key;
-    services.touchKey(key.id);
-    const { bucket, limit } = keyLimit(key);
+    let bucket: string;
+    let limit: number;
+    if (principal.via === 'key') {
+      services.touchKey(principal.key.id);
+      ({ bucket, limit } = keyLimit(principal.key));
+    } else {
+      // A dashboard user has the server's per-minute limit, counted per user.
+      bucket = `user:${principal.userId}`;
+      limit = config.rateLimitPerMinute;
+    }
     const finish = (rate: RateLimitResult): void => {
       reply.header('ratelimit-limit', limit);
       reply.header('ratelimit-remaining', rate.remaining);
@@ -309,6 +377,15 @@ export function createAuthHooks(deps: AuthDeps): {
     let pending: Promise<void> | void;
     try {
       reply.header('cache-control', 'no-store');
+      // The second way in: a dashboard session cookie, looked at only when no `api-key` is sent,
+      // so a request with both is judged by its signed headers alone (and the signed path reads
+      // nothing more than this one header).
+      const sessionId =
+        withBearer && sessions !== undefined && req.headers['api-key'] === undefined ? sessions.idOf(req) : undefined;
+      if (sessionId !== undefined) {
+        fromSession(req, reply, sessionId, undefined).then(() => done(), done);
+        return;
+      }
       const nowMs = now();
       const headers = readHeaders(req.headers, withBearer);
       const facts = factsOf(req);
@@ -334,7 +411,7 @@ export function createAuthHooks(deps: AuthDeps): {
    * nothing counted or changed: the caller hands the request to the hook, which decides and
    * answers it. Pure: no limiter, no cache write, no last-used time.
    */
-  function repeatedNow(headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number): Principal | undefined {
+  function repeatedNow(headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number): KeyPrincipal | undefined {
     try {
       const h = readHeaders(headers, true);
       if (h instanceof Error) return undefined;
@@ -359,7 +436,7 @@ export function createAuthHooks(deps: AuthDeps): {
    * hook counts and refuses it as usual. A shared limiter (Redis) answers a round trip later,
    * allowed or not, the request counted either way (the caller then answers the 429 itself).
    */
-  function admitNow(principal: Principal): RateLimitResult | Promise<RateLimitResult> | undefined {
+  function admitNow(principal: KeyPrincipal): RateLimitResult | Promise<RateLimitResult> | undefined {
     const key = principal.key;
     const { bucket, limit } = keyLimit(key);
     if (limiter.hitIfAllowedNow !== undefined) {
@@ -375,10 +452,28 @@ export function createAuthHooks(deps: AuthDeps): {
 
   return {
     merchant: (req, reply, done) => authenticate(req, reply, true, done),
+    // The token route: API keys only (a session has no key to issue a token for).
     apiKey: (req, reply, done) => authenticate(req, reply, false, done),
+    dashboard: dashboardHook,
     repeatedNow,
     admitNow,
   };
+}
+
+/** 401 SESSION_REQUIRED: no live dashboard session. */
+export function sessionRequired(): HostpayError {
+  return new HostpayError(
+    'SESSION_REQUIRED',
+    'no live dashboard session (signed out, idle too long, past its 12 hours, or never signed in): sign in at /dashboard',
+  );
+}
+
+/** 403 CSRF_FAILED: a write made with a session cookie but without its CSRF token. */
+export function csrfFailed(): HostpayError {
+  return new HostpayError(
+    'CSRF_FAILED',
+    "a write made with the dashboard session must carry the session's CSRF token in `x-csrf-token` (from GET /dashboard/api/session)",
+  );
 }
 
 const V2_HOW =

@@ -1,5 +1,5 @@
 import { HostpayError } from '../errors.js';
-import type { MerchantServices } from './ports.js';
+import type { ApiKeyAuth, MerchantServices } from './ports.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -12,16 +12,27 @@ export function selectMerchant(
   principal: Principal,
   requested: string | undefined,
 ): string | Promise<string> {
-  const { key } = principal;
-  // The key's own merchant, the usual case, is known at once (no promise, no turn of the loop).
-  if (requested === undefined || requested === key.merchantId) return key.merchantId;
-  return grantedMerchant(services, principal, requested);
+  // The principal's own merchant, the usual case, is known at once (no promise, no turn of the loop).
+  if (requested === undefined || requested === principal.merchantId) return principal.merchantId;
+  // A dashboard user acts for its own merchant only: grants are given to platform keys.
+  if (principal.via === 'session')
+    throw merchantForbidden(
+      'a dashboard session',
+      requested,
+      'omit merchantId: a session acts for its own merchant only',
+    );
+  return grantedMerchant(services, principal.key, requested);
 }
 
-async function grantedMerchant(services: MerchantServices, { key }: Principal, requested: string): Promise<string> {
+async function grantedMerchant(services: MerchantServices, key: ApiKeyAuth, requested: string): Promise<string> {
   if (await services.canActFor(key.id, key.merchantId, requested)) return requested;
-  throw new HostpayError(
-    'MERCHANT_FORBIDDEN',
-    `this API key may not act for merchant \`${requested}\`: omit merchantId to use the key's own merchant, or ask your operator to grant that sub-merchant to this key (a suspended sub-merchant cannot be read)`,
+  throw merchantForbidden(
+    'this API key',
+    requested,
+    "omit merchantId to use the key's own merchant, or ask your operator to grant that sub-merchant to this key (a suspended sub-merchant cannot be read)",
   );
+}
+
+function merchantForbidden(who: string, requested: string, how: string): HostpayError {
+  return new HostpayError('MERCHANT_FORBIDDEN', `${who} may not act for merchant \`${requested}\`: ${how}`);
 }

@@ -1,4 +1,5 @@
 import type { Decimal, Scope } from '@hostpay/protocol';
+import type { SessionPrincipal } from './principal.js';
 
 /**
  * What the HTTP layer needs from the rest of the server. The routes and the authentication hook
@@ -45,4 +46,19 @@ export interface MerchantServices {
   tokenSigningKey: Buffer;
   /** Records that a key was used (throttled to once a minute per key; never blocks the request). */
   touchKey(keyId: string): void;
+}
+
+/** What the merchant hook needs of the dashboard's sessions (features/merchant-users provides it). */
+export interface MerchantSessionPort {
+  /** The session id the request's cookie carries, if any. */
+  idOf(req: { headers: { cookie?: string | undefined }; protocol: string }): string | undefined;
+  /**
+   * The principal of a live, fully signed-in session (marked used); throws 401 SESSION_REQUIRED
+   * when there is none, 403 MERCHANT_SUSPENDED when its merchant is suspended.
+   */
+  principal(sessionId: string): Promise<SessionPrincipal>;
+  /** The same, by the stored hash of the id (an open event stream asks again about every second). */
+  principalByHash(sessionHash: string): Promise<SessionPrincipal>;
+  /** Whether `given` is the session's CSRF token (constant time). */
+  csrfMatches(sessionId: string, given: string | undefined): boolean;
 }

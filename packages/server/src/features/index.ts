@@ -12,6 +12,7 @@ import { keysFeature } from './keys/feature.js';
 import { ledgerFeature } from './ledger/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
+import { merchantUsersFeature } from './merchant-users/feature.js';
 import { payFeature } from './pay/feature.js';
 import { ratesFeature } from './rates/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
@@ -49,6 +50,7 @@ const FEATURES = [
   evmWatchFeature,
   hotWalletFeature,
   statsFeature,
+  merchantUsersFeature,
   consoleFeature,
   dashboardFeature,
   masterKeyFeature,

@@ -3,7 +3,7 @@ import type { Scope } from '@hostpay/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { keyRateLimited, type RequestFacts } from '../auth/authenticate.js';
 import type { RateLimitResult } from '../auth/rate-limit.js';
-import type { Principal } from '../auth/principal.js';
+import type { KeyPrincipal as Principal } from '../auth/principal.js';
 import type { RequestMetrics } from '../observability/request-metrics.js';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
 import { errorBody, JSON_UTF8 } from './envelope.js';

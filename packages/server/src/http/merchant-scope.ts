@@ -51,7 +51,7 @@ export function merchantScope(
   useExactJsonBody(app, bodyLimit, example);
   app.addHook('preValidation', ctx.auth.merchant);
   if (ctx.idempotency !== undefined)
-    installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).key.merchantId}`);
+    installIdempotency(app, ctx.idempotency, (req) => `merchant:${principalOf(req).merchantId}`);
   return (req: { principal: Parameters<typeof principalOf>[0]['principal'] }, requested: string | undefined) =>
     selectMerchant(ctx.services, principalOf(req), requested);
 }

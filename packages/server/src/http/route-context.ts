@@ -13,7 +13,7 @@ import type {
 import type { createAuthHooks } from '../auth/authenticate.js';
 import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
-import type { MerchantServices } from '../auth/ports.js';
+import type { MerchantServices, MerchantSessionPort } from '../auth/ports.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import type { Metric } from 'prom-client';
 
@@ -43,6 +43,8 @@ export interface RouteContext {
    * the service port answers only to it (unless HOSTPAY_METRICS_PORT moves /metrics off that port).
    */
   operatorAuth?: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
+  /** The merchant dashboard's sessions, the second way into merchant routes (features/merchant-users). */
+  sessions?: MerchantSessionPort | undefined;
   /** The EVM chain watcher, when the services run one (its state in /readyz, its metrics). */
   evm?: WatcherView | undefined;
 }

@@ -25,6 +25,8 @@ const AUTH_401: ErrorCode[] = [
 ];
 const KEY_403: ErrorCode[] = ['KEY_REVOKED', 'KEY_EXPIRED', 'MERCHANT_SUSPENDED', 'IP_NOT_ALLOWED', 'SCOPE_MISSING'];
 const ALWAYS: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE', 'STORE_BUSY'];
+/** The second way in: a dashboard session cookie (and its CSRF token on writes). */
+const SESSION: ErrorCode[] = ['SESSION_REQUIRED', 'CSRF_FAILED'];
 
 export const ERRORS = {
   wallets: [
@@ -35,6 +37,7 @@ export const ERRORS = {
     'TOKEN_KEY_MISMATCH',
     'MERCHANT_FORBIDDEN',
     'INVALID_QUERY',
+    ...SESSION,
     ...ALWAYS,
   ],
   feesPreview: [
@@ -51,6 +54,7 @@ export const ERRORS = {
     'NO_FEE_SCHEDULE',
     'NO_RATE',
     'RATE_STALE',
+    ...SESSION,
     ...ALWAYS,
   ],
   token: [...AUTH_401, ...KEY_403, 'INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ALWAYS],

@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-payouts.js';
 import * as m015 from './migrations/015-hot-wallet.js';
 import * as m016 from './migrations/016-rate-spread.js';
 import * as m017 from './migrations/017-refund-links.js';
+import * as m019 from './migrations/019-merchant-users.js';
 import * as m020 from './migrations/020-dashboard-self-service.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
@@ -45,6 +46,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'hot-wallet', up: m015.up },
   { version: 16, name: 'rate-spread', up: m016.up },
   { version: 17, name: 'refund-links', up: m017.up },
+  { version: 19, name: 'merchant-users', up: m019.up },
   { version: 20, name: 'dashboard-self-service', up: m020.up },
 ];
 

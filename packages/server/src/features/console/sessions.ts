@@ -1,6 +1,16 @@
 import type { OperatorSessions } from '../../auth/operator-auth.js';
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  behindHttps,
+  cookieNameFor,
+  csrfTokenFor,
+  csrfTokenMatches,
+  newSessionId,
+  readCookie,
+  sha256hex,
+} from '../../auth/cookie-session.js';
 import type { Db } from '../../store/store.js';
+
+export { behindHttps, readCookie, sessionCookie } from '../../auth/cookie-session.js';
 
 /**
  * Console sessions: the operator token is exchanged once for a random session id, sent back only
@@ -13,20 +23,13 @@ export const SESSION_ABSOLUTE_MS = 12 * 3600 * 1000;
 /** last_seen_at is written at most this often: a read per request, not a write. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
-const sha256hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
 /** What a session remembers of the token that opened it: a changed or removed token ends it. */
 export const tokenFingerprint = (token: string) => sha256hex(sha256hex(token)).slice(0, 16);
 
-export function csrfTokenOf(sessionId: string): string {
-  return createHmac('sha256', sessionId).update('hostpay-console-csrf').digest('base64url');
-}
-
-export function csrfMatches(sessionId: string, given: string | undefined): boolean {
-  if (given === undefined || given.length > 128) return false;
-  const expected = createHash('sha256').update(csrfTokenOf(sessionId)).digest();
-  return timingSafeEqual(expected, createHash('sha256').update(given).digest());
-}
+const CSRF_LABEL = 'hostpay-console-csrf';
+export const csrfTokenOf = (sessionId: string): string => csrfTokenFor(CSRF_LABEL, sessionId);
+export const csrfMatches = (sessionId: string, given: string | undefined): boolean =>
+  csrfTokenMatches(CSRF_LABEL, sessionId, given);
 
 export interface SessionView {
   operator: string;
@@ -58,7 +61,7 @@ export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessio
 
   return {
     async create(operator: string): Promise<{ id: string; csrfToken: string; session: SessionView }> {
-      const id = randomBytes(32).toString('base64url');
+      const id = newSessionId();
       const at = now();
       const row = {
         id_hash: sha256hex(id),
@@ -107,27 +110,8 @@ export function consoleSessions({ db, now, idleMs, fingerprints }: ConsoleSessio
 
 export type ConsoleSessions = ReturnType<typeof consoleSessions>;
 
-/** The session cookie's name: `__Host-` (Secure, Path=/, no Domain, enforced by browsers) behind https. */
-export const cookieName = (secure: boolean) => (secure ? '__Host-hostpay_console' : 'hostpay_console');
-
-/** The value of cookie `name` in a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined || header.length > 8192) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-export function sessionCookie(name: string, value: string, secure: boolean, maxAgeSeconds: number): string {
-  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
-}
-
-/** Behind https: directly, through a trusted proxy's X-Forwarded-Proto, or as the public URL says. */
-export const behindHttps = (req: { protocol: string }, publicUrl: string): boolean =>
-  req.protocol === 'https' || publicUrl.startsWith('https://');
+/** The session cookie's name: `__Host-` prefixed behind https. */
+export const cookieName = (secure: boolean) => cookieNameFor('hostpay_console', secure);
 
 /**
  * The console session id of a request. Behind https it is only read from the `__Host-` cookie: a

@@ -122,11 +122,14 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
       // accepted — at their expiry (maxSeconds), and when revoked, suspended or narrowed (asked
       // again about every second, stream-credentials.ts).
       const principal = principalOf(req);
-      const { key, token } = principal;
-      const limits = [
-        token === null ? Number.POSITIVE_INFINITY : token.exp * 1000,
-        key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt),
-      ];
+      // A session's stream ends with the session, which the credential check asks about.
+      const limits =
+        principal.via === 'session'
+          ? [Number.POSITIVE_INFINITY]
+          : [
+              principal.token === null ? Number.POSITIVE_INFINITY : principal.token.exp * 1000,
+              principal.key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(principal.key.expiresAt),
+            ];
       const maxSeconds =
         asked === 0 ? 0 : Math.max(1, Math.min(asked, Math.floor((Math.min(...limits) - ctx.now()) / 1000)));
       const { afterSequence } = req.query;
@@ -140,6 +143,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
           ip: req.ip,
           merchantId,
           now: ctx.now,
+          sessions: ctx.sessions,
         }),
       });
     },

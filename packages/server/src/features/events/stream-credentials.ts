@@ -1,7 +1,7 @@
 import type { Scope } from '@hostpay/protocol';
-import { checkKeyState, checkScope } from '../../auth/key-checks.js';
-import type { MerchantServices } from '../../auth/ports.js';
-import type { Principal } from '../../auth/principal.js';
+import { checkKeyState } from '../../auth/key-checks.js';
+import type { MerchantServices, MerchantSessionPort } from '../../auth/ports.js';
+import { authorize, type Principal, type SessionPrincipal } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
 
 /**
@@ -18,15 +18,16 @@ export type StreamCredentialCheck = () => string | undefined | Promise<string | 
 export function streamCredentialCheck(
   services: Pick<MerchantServices, 'findApiKey' | 'canActFor'>,
   principal: Principal,
-  opts: { scope: Scope; ip: string; merchantId: string; now: () => number },
+  opts: { scope: Scope; ip: string; merchantId: string; now: () => number; sessions?: MerchantSessionPort | undefined },
 ): StreamCredentialCheck {
+  if (principal.via === 'session') return sessionCheck(opts.sessions, principal, opts.scope);
   const { key: connected, token } = principal;
   const decide = (key: Awaited<ReturnType<MerchantServices['findApiKey']>>): string | undefined => {
     // The key is gone (deleted): nothing to authenticate with any more.
     if (key === undefined) return 'UNKNOWN_API_KEY';
     try {
       checkKeyState(key, opts.ip, opts.now());
-      checkScope(opts.scope, key, token);
+      authorize(opts.scope, { ...principal, key, token });
     } catch (err) {
       if (err instanceof HostpayError) return err.code;
       throw err;
@@ -45,5 +46,27 @@ export function streamCredentialCheck(
       return reason !== undefined || own ? reason : granted();
     }
     return found.then(decide).then((reason) => (reason !== undefined || own ? reason : granted()));
+  };
+}
+
+/**
+ * A dashboard session's stream: asked again through the session port (a store read, about every
+ * second per open stream), so signing out, sign-out-everywhere, a role change that drops the
+ * scope, removal of the user or suspension of the merchant ends it.
+ */
+function sessionCheck(
+  port: MerchantSessionPort | undefined,
+  principal: SessionPrincipal,
+  scope: Scope,
+): StreamCredentialCheck {
+  if (port === undefined) return () => 'SESSION_REQUIRED';
+  return async () => {
+    try {
+      authorize(scope, await port.principalByHash(principal.sessionHash));
+      return undefined;
+    } catch (err) {
+      if (err instanceof HostpayError) return err.code;
+      throw err;
+    }
   };
 }

@@ -47,7 +47,7 @@ export function feeFastRoutes(services: MerchantServices): FastRoute[] {
         }
         return q === null
           ? undefined
-          : services.feePreviewBody(principal.key.merchantId, q.amount, q.currency, q.amountText);
+          : services.feePreviewBody(principal.merchantId, q.amount, q.currency, q.amountText);
       },
     },
   ];

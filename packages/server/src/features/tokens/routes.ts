@@ -1,7 +1,7 @@
 import { PATHS, TokenEnvelope, TokenRequest } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
-import { principalOf } from '../../auth/principal.js';
+import { keyPrincipalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
 import { okBody } from '../../http/success-body.js';
 import { useRawJsonBody } from '../../http/raw-json-body.js';
@@ -53,7 +53,7 @@ export async function tokenRoutes(app: TypedApp, ctx: RouteContext): Promise<voi
       },
     },
     async (req) => {
-      const { key } = principalOf(req);
+      const { key } = keyPrincipalOf(req);
       const expiresIn = req.body.expiresIn ?? config.tokenTtlSeconds;
       const scope = req.body.scope === undefined ? [...key.scopes] : [...new Set(req.body.scope)];
       const lacking = scope.filter((s) => !(key.scopes as readonly string[]).includes(s));

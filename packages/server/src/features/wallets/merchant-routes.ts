@@ -36,7 +36,7 @@ export function walletFastRoutes(services: MerchantServices): FastRoute[] {
     route: url,
     scope: SCOPE,
     signatureV1: true,
-    answer: (query, principal) => (query === '' ? services.walletListBody(principal.key.merchantId) : undefined),
+    answer: (query, principal) => (query === '' ? services.walletListBody(principal.merchantId) : undefined),
   }));
 }
 

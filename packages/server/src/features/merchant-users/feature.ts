@@ -1,0 +1,66 @@
+import type { AuditContext } from '../../admin/deps.js';
+import { defineFeature } from '../../feature-kit/feature.js';
+import type { Store } from '../../store/store.js';
+import { merchantUserAdminRoutes } from './admin-routes.js';
+import type { Role } from './roles.js';
+import { dashboardAccountRoutes } from './routes.js';
+import { dashboardSessions, type DashboardSessions } from './sessions.js';
+import { team, type Team } from './team.js';
+import { dashboardTeamRoutes } from './team-routes.js';
+import { accounts, type Accounts } from './users.js';
+
+/** What the feature provides: the app opens the sessions with its idle setting (buildApp). */
+export interface MerchantUsers {
+  store: Store;
+  accounts: Accounts;
+  team: Team;
+  /** The sessions with the app's idle time (HOSTPAY_DASHBOARD_IDLE_MINUTES): stateless, one per app. */
+  sessionsFor(idleMs: number): DashboardSessions;
+}
+
+export interface MerchantUserAdmin {
+  inviteMerchantUser(
+    merchantId: string,
+    email: string,
+    role: Role,
+    audit: AuditContext,
+  ): Promise<{ id: string; link: string; expiresAt: string }>;
+  merchantUserResetLink(
+    merchantId: string,
+    email: string,
+    audit: AuditContext,
+  ): Promise<{ id: string; link: string; expiresAt: string }>;
+}
+
+declare module '../../feature-kit/feature.js' {
+  interface Provisions {
+    /** Merchant dashboard users, their sessions and the team (features/merchant-users). */
+    merchantUsers: MerchantUsers;
+  }
+}
+
+/** Merchant users: the dashboard's accounts, two-factor sign-in, sessions, team and security log. */
+export const merchantUsersFeature = defineFeature({
+  name: 'merchant-users',
+  needs: ['store', 'box', 'now', 'publicBaseUrl'],
+  provides: ['merchantUsers'],
+  create({ store, box, now, publicBaseUrl }) {
+    const clock = now ?? Date.now;
+    return {
+      merchantUsers: {
+        store,
+        accounts: accounts({ store, box, now: clock }),
+        team: team({ store, box, now: clock, publicBaseUrl }),
+        sessionsFor: (idleMs) => dashboardSessions({ db: store.db, now: clock, idleMs }),
+      },
+    };
+  },
+  admin: ({ merchantUsers }): MerchantUserAdmin => ({
+    inviteMerchantUser: (merchantId, email, role, audit) =>
+      merchantUsers.team.invite(merchantId, email, role, { operator: audit.operator }, { ip: null }, audit),
+    merchantUserResetLink: (merchantId, email, audit) =>
+      merchantUsers.team.resetLink(merchantId, { email }, { operator: audit.operator }, { ip: null }, audit),
+  }),
+  merchantRoutes: [dashboardAccountRoutes, dashboardTeamRoutes],
+  adminRoutes: [merchantUserAdminRoutes],
+});

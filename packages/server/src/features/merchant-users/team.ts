@@ -1,0 +1,392 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import { HostpayError } from '../../errors.js';
+import { recordAudit, type AuditContext } from '../audit/service.js';
+import { newId } from '../../store/ids.js';
+import type { Db, Store } from '../../store/store.js';
+import { hashPassword } from './passwords.js';
+import type { Role } from './roles.js';
+import { recordSecurity, type SecurityEntry } from './security-log.js';
+import { newTotpSecret, otpauthUri } from './totp.js';
+import { normaliseEmail, type Actor } from './users.js';
+
+/**
+ * The team: invitations (the first owner's by an operator, the rest by owners and admins),
+ * password-reset links, roles and removal. Links are one-time tokens of 32 random bytes; only
+ * their SHA-256 is kept. No mail is sent: the link is shown (or printed by the CLI) once.
+ */
+export const INVITATION_MS = 7 * 24 * 3600 * 1000;
+export const RESET_MS = 24 * 3600 * 1000;
+
+export interface TeamDeps {
+  store: Store;
+  box: SecretBox;
+  now: () => number;
+  publicBaseUrl: () => string;
+}
+
+/** Who issues a link or makes a change: a user of the merchant, or an operator. */
+export type Issuer = { userId: string; email: string } | { operator: string };
+
+const sha256hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const linkInvalid = () =>
+  new HostpayError(
+    'LINK_INVALID',
+    'this link is unknown, was used already, was revoked or has expired: ask for a new one',
+  );
+const conflict = (message: string) => new HostpayError('TEAM_CONFLICT', message);
+const notFound = (what: string) => new HostpayError('NOT_FOUND', `no such ${what} in your team: reload the team list`);
+
+export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
+  const db = store.db;
+  const iso = (ms = now()) => new Date(ms).toISOString();
+  const by = (issuer: Issuer) => ('operator' in issuer ? `operator:${issuer.operator}` : `user:${issuer.userId}`);
+  const log = (
+    trx: Db,
+    merchantId: string,
+    issuer: Issuer,
+    action: SecurityEntry['action'],
+    actor: Actor,
+    details: Record<string, unknown>,
+  ) =>
+    recordSecurity(trx, iso(), {
+      merchantId,
+      userId: 'operator' in issuer ? null : issuer.userId,
+      userEmail: 'operator' in issuer ? null : issuer.email,
+      action,
+      ip: actor.ip,
+      details: 'operator' in issuer ? { ...details, operator: issuer.operator } : details,
+    });
+
+  /** The live link of this token and kind, or LINK_INVALID. */
+  async function liveLink(token: string, kind: 'invitation' | 'reset', trx: Db = db) {
+    if (token.length === 0 || token.length > 128) throw linkInvalid();
+    const row = await trx
+      .selectFrom('merchant_user_links as l')
+      .innerJoin('merchants as m', 'm.id', 'l.merchant_id')
+      .selectAll('l')
+      .select('m.name as merchant_name')
+      .where('l.token_hash', '=', sha256hex(token))
+      .where('l.kind', '=', kind)
+      .executeTakeFirst();
+    if (row === undefined || row.used_at !== null || row.revoked_at !== null || Date.parse(row.expires_at) <= now())
+      throw linkInvalid();
+    return row;
+  }
+
+  /** Marks the link used, exactly once (a second use in a race finds nothing to update). */
+  async function useLink(trx: Db, id: string): Promise<void> {
+    const res = await trx
+      .updateTable('merchant_user_links')
+      .set({ used_at: iso() })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw linkInvalid();
+  }
+
+  async function issue(
+    kind: 'invitation' | 'reset',
+    merchantId: string,
+    email: string,
+    role: Role,
+    userId: string | null,
+    issuer: Issuer,
+    actor: Actor,
+    audit?: AuditContext,
+  ) {
+    const token = randomBytes(32).toString('base64url');
+    const id = newId(kind === 'invitation' ? 'inv' : 'rst');
+    const expiresAt = iso(now() + (kind === 'invitation' ? INVITATION_MS : RESET_MS));
+    await store.writeTransaction(async (trx) => {
+      await trx
+        .insertInto('merchant_user_links')
+        .values({
+          id,
+          kind,
+          token_hash: sha256hex(token),
+          merchant_id: merchantId,
+          email,
+          role,
+          user_id: userId,
+          created_by: by(issuer),
+          created_at: iso(),
+          expires_at: expiresAt,
+          used_at: null,
+          revoked_at: null,
+        })
+        .execute();
+      await log(
+        trx,
+        merchantId,
+        issuer,
+        kind === 'invitation' ? 'invitation.created' : 'password-reset.issued',
+        actor,
+        {
+          email,
+          ...(kind === 'invitation' ? { role } : {}),
+        },
+      );
+      // An operator's link goes into the operators' audit log too, in the same transaction.
+      if (audit !== undefined)
+        await recordAudit(trx, audit, {
+          action: kind === 'invitation' ? 'merchant-user.invite' : 'merchant-user.reset-link',
+          objectType: 'merchant_user_link',
+          objectId: id,
+          before: null,
+          after: { merchantId, email, role, expiresAt },
+        });
+    });
+    const path = kind === 'invitation' ? 'invitation' : 'password-reset';
+    return { id, link: `${publicBaseUrl()}/dashboard/${path}/${token}`, expiresAt };
+  }
+
+  const userOf = (trx: Db, merchantId: string, userId: string) =>
+    trx
+      .selectFrom('merchant_users')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('id', '=', userId)
+      .executeTakeFirst();
+
+  async function ownerCount(trx: Db, merchantId: string): Promise<number> {
+    const row = await trx
+      .selectFrom('merchant_users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('merchant_id', '=', merchantId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  return {
+    /** An invitation to join the merchant's team with `role`; refused when the email is already a user or invited. */
+    async invite(
+      merchantId: string,
+      emailGiven: string,
+      role: Role,
+      issuer: Issuer,
+      actor: Actor,
+      audit?: AuditContext,
+    ) {
+      const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+      if (merchant === undefined) throw new HostpayError('NOT_FOUND', `no merchant \`${merchantId}\`: check the id`);
+      const email = normaliseEmail(emailGiven);
+      const user = await db
+        .selectFrom('merchant_users')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (user !== undefined) throw conflict(`${email} is already a member of this team`);
+      const pending = await db
+        .selectFrom('merchant_user_links')
+        .select('id')
+        .where('merchant_id', '=', merchantId)
+        .where('kind', '=', 'invitation')
+        .where('email', '=', email)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', iso())
+        .executeTakeFirst();
+      if (pending !== undefined) throw conflict(`${email} has a pending invitation: revoke it first to send a new one`);
+      return issue('invitation', merchantId, email, role, null, issuer, actor, audit);
+    },
+
+    async invitation(token: string) {
+      const row = await liveLink(token, 'invitation');
+      return { email: row.email, role: row.role as Role, merchantName: row.merchant_name, expiresAt: row.expires_at };
+    },
+
+    /** Accepting: the user is created with this password and a TOTP secret to enrol (shown once). */
+    async accept(token: string, password: string, actor: Actor) {
+      const hashed = await hashPassword(password);
+      const secret = newTotpSecret();
+      const userId = newId('usr');
+      const row = await store.writeTransaction(async (trx) => {
+        const link = await liveLink(token, 'invitation', trx);
+        await useLink(trx, link.id);
+        const taken = await trx
+          .selectFrom('merchant_users')
+          .select('id')
+          .where('merchant_id', '=', link.merchant_id)
+          .where('email', '=', link.email)
+          .executeTakeFirst();
+        if (taken !== undefined) throw linkInvalid();
+        await trx
+          .insertInto('merchant_users')
+          .values({
+            id: userId,
+            merchant_id: link.merchant_id,
+            email: link.email,
+            role: link.role as Role,
+            password_hash: hashed,
+            totp_secret_sealed: box.seal(secret, userId),
+            totp_confirmed: 0,
+            totp_last_step: null,
+            failed_sign_ins: 0,
+            locked_until: null,
+            created_at: iso(),
+            updated_at: iso(),
+            last_sign_in_at: null,
+          })
+          .execute();
+        await log(trx, link.merchant_id, { userId, email: link.email }, 'invitation.accepted', actor, {
+          role: link.role,
+        });
+        return link;
+      });
+      return { userId, totpSecret: secret, otpauthUri: otpauthUri(secret, row.email) };
+    },
+
+    /**
+     * A user created enrolled, with no invitation (tests and the demo): the password and a new
+     * TOTP secret, returned once. Not reachable over HTTP.
+     */
+    async createEnrolled(merchantId: string, emailGiven: string, role: Role, password: string) {
+      const hashed = await hashPassword(password);
+      const secret = newTotpSecret();
+      const userId = newId('usr');
+      await db
+        .insertInto('merchant_users')
+        .values({
+          id: userId,
+          merchant_id: merchantId,
+          email: normaliseEmail(emailGiven),
+          role,
+          password_hash: hashed,
+          totp_secret_sealed: box.seal(secret, userId),
+          totp_confirmed: 1,
+          totp_last_step: null,
+          failed_sign_ins: 0,
+          locked_until: null,
+          created_at: iso(),
+          updated_at: iso(),
+          last_sign_in_at: null,
+        })
+        .execute();
+      return { userId, totpSecret: secret };
+    },
+
+    async revokeInvitation(merchantId: string, id: string, issuer: Issuer, actor: Actor): Promise<void> {
+      await store.writeTransaction(async (trx) => {
+        const res = await trx
+          .updateTable('merchant_user_links')
+          .set({ revoked_at: iso() })
+          .where('id', '=', id)
+          .where('merchant_id', '=', merchantId)
+          .where('kind', '=', 'invitation')
+          .where('used_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .returning('email')
+          .executeTakeFirst();
+        if (res === undefined) throw notFound('pending invitation');
+        await log(trx, merchantId, issuer, 'invitation.revoked', actor, { email: res.email });
+      });
+    },
+
+    /** A one-time password-reset link for a member (by id or email). */
+    async resetLink(
+      merchantId: string,
+      who: { userId?: string; email?: string },
+      issuer: Issuer,
+      actor: Actor,
+      audit?: AuditContext,
+    ) {
+      let q = db.selectFrom('merchant_users').selectAll().where('merchant_id', '=', merchantId);
+      q =
+        who.userId !== undefined
+          ? q.where('id', '=', who.userId)
+          : q.where('email', '=', normaliseEmail(who.email ?? ''));
+      const u = await q.executeTakeFirst();
+      if (u === undefined) throw notFound('user');
+      return issue('reset', merchantId, u.email, u.role, u.id, issuer, actor, audit);
+    },
+
+    async resetLinkInfo(token: string) {
+      const row = await liveLink(token, 'reset');
+      return { email: row.email, merchantName: row.merchant_name, expiresAt: row.expires_at };
+    },
+
+    /** Sets the new password, lifts a lock and ends every session of the user. */
+    async resetPassword(token: string, password: string, actor: Actor): Promise<void> {
+      const hashed = await hashPassword(password);
+      await store.writeTransaction(async (trx) => {
+        const link = await liveLink(token, 'reset', trx);
+        await useLink(trx, link.id);
+        const res = await trx
+          .updateTable('merchant_users')
+          .set({ password_hash: hashed, failed_sign_ins: 0, locked_until: null, updated_at: iso() })
+          .where('id', '=', link.user_id!)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) throw linkInvalid();
+        await trx.deleteFrom('merchant_sessions').where('user_id', '=', link.user_id!).execute();
+        await log(trx, link.merchant_id, { userId: link.user_id!, email: link.email }, 'password.reset', actor, {});
+      });
+    },
+
+    async list(merchantId: string) {
+      const users = await db
+        .selectFrom('merchant_users')
+        .select(['id', 'email', 'role', 'created_at', 'last_sign_in_at'])
+        .where('merchant_id', '=', merchantId)
+        .orderBy('created_at')
+        .execute();
+      const invitations = await db
+        .selectFrom('merchant_user_links')
+        .select(['id', 'email', 'role', 'expires_at'])
+        .where('merchant_id', '=', merchantId)
+        .where('kind', '=', 'invitation')
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', iso())
+        .orderBy('created_at')
+        .execute();
+      return {
+        users: users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          role: u.role,
+          createdAt: u.created_at,
+          lastSignInAt: u.last_sign_in_at,
+        })),
+        invitations: invitations.map((i) => ({
+          id: i.id,
+          email: i.email,
+          role: i.role as Role,
+          expiresAt: i.expires_at,
+        })),
+      };
+    },
+
+    /** A new role; the last owner cannot be demoted. Acts at once: sessions read the role on every request. */
+    async changeRole(merchantId: string, userId: string, role: Role, issuer: Issuer, actor: Actor) {
+      return store.writeTransaction(async (trx) => {
+        const u = await userOf(trx, merchantId, userId);
+        if (u === undefined) throw notFound('user');
+        if (u.role === 'owner' && role !== 'owner' && (await ownerCount(trx, merchantId)) <= 1)
+          throw conflict('this is the last owner: make another member owner first');
+        await trx.updateTable('merchant_users').set({ role, updated_at: iso() }).where('id', '=', u.id).execute();
+        await log(trx, merchantId, issuer, 'role.changed', actor, { email: u.email, from: u.role, to: role });
+        return { id: u.id, email: u.email, role, createdAt: u.created_at, lastSignInAt: u.last_sign_in_at };
+      });
+    },
+
+    /** Removes a member (and so its sessions and recovery codes); not the last owner. */
+    async remove(merchantId: string, userId: string, issuer: Issuer, actor: Actor): Promise<void> {
+      await store.writeTransaction(async (trx) => {
+        const u = await userOf(trx, merchantId, userId);
+        if (u === undefined) throw notFound('user');
+        if (u.role === 'owner' && (await ownerCount(trx, merchantId)) <= 1)
+          throw conflict('this is the last owner: make another member owner first');
+        await trx.deleteFrom('merchant_sessions').where('user_id', '=', u.id).execute();
+        await trx.deleteFrom('merchant_user_recovery_codes').where('user_id', '=', u.id).execute();
+        await trx.deleteFrom('merchant_users').where('id', '=', u.id).execute();
+        await log(trx, merchantId, issuer, 'user.removed', actor, { email: u.email, role: u.role });
+      });
+    },
+  };
+}
+
+export type Team = ReturnType<typeof team>;
