@@ -140,13 +140,13 @@ function App() {
     setSession(s);
   };
   const [, section, token] = path.split('/');
-  if ((section === 'invitations' || section === 'accept') && token)
+  if (section === 'invitation' && token)
     return (
       <AcceptInvitation
         token={decodeURIComponent(token)}
-        onDone={() => {
+        onDone={(s) => {
+          signedIn(s);
           navigate('/');
-          dash<Session>('/session').then(signedIn, () => setSession(null));
         }}
       />
     );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ActionStatus, ErrorNote, Field, Loading, time, useAction, useAsync } from '../../ui-kit/ui.js';
-import { dash, dashWrite, type Session } from '../api.js';
+import { dash, dashWrite, type Session, setCsrf } from '../api.js';
 import { Qr } from '../qr.js';
 
 /**
@@ -10,7 +10,9 @@ import { Qr } from '../qr.js';
  */
 
 export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended: boolean }) {
-  const [stage, setStage] = useState<'password' | 'totp'>('password');
+  const [stage, setStage] = useState<'password' | 'totp' | 'enrol'>('password');
+  const [enrol, setEnrol] = useState<Enrolment | null>(null);
+  const [codes, setCodes] = useState<{ codes: string[]; session: Session } | null>(null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -29,9 +31,12 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
           onSubmit={(e) => {
             e.preventDefault();
             void action.run('', async () => {
-              await dashWrite('POST', '/sign-in', { email, password });
+              // A half session for the second step: its CSRF token goes with the code.
+              const answer = await dashWrite<StepAnswer>('POST', '/sign-in', { email, password });
+              setCsrf(answer.csrfToken);
               setPassword('');
-              setStage('totp');
+              if (answer.stage === 'enrol') setEnrol(answer);
+              setStage(answer.stage);
             });
           }}
         >
@@ -58,6 +63,12 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
           </button>
           <ErrorNote error={action.error} />
         </form>
+      ) : stage === 'enrol' && enrol ? (
+        codes === null ? (
+          <EnrolTotp secret={enrol.totpSecret} uri={enrol.otpauthUri} onEnrolled={(c, s) => setCodes({ codes: c, session: s })} />
+        ) : (
+          <RecoveryCodes codes={codes.codes} onDone={() => onSignedIn(codes.session)} />
+        )
       ) : (
         <form
           onSubmit={(e) => {
@@ -104,6 +115,15 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
   );
 }
 
+/** The answer of a first step: a half session, and for an account not yet enrolled its new TOTP secret. */
+interface Enrolment {
+  stage: 'enrol';
+  totpSecret: string;
+  otpauthUri: string;
+  csrfToken: string;
+}
+type StepAnswer = Enrolment | { stage: 'totp'; csrfToken: string };
+
 interface Invitation {
   email: string;
   role: string;
@@ -144,7 +164,7 @@ function EnrolTotp({
 }: {
   secret: string;
   uri: string;
-  onEnrolled: (codes: string[]) => void;
+  onEnrolled: (codes: string[], session: Session) => void;
 }) {
   const [code, setCode] = useState('');
   const action = useAction();
@@ -154,10 +174,11 @@ function EnrolTotp({
       onSubmit={(e) => {
         e.preventDefault();
         void action.run('', async () => {
-          const r = await dashWrite<{ recoveryCodes: string[] }>('POST', '/totp/confirm', {
+          const r = await dashWrite<{ recoveryCodes: string[]; session: Session }>('POST', '/totp/confirm', {
             code: code.replace(/\s/g, ''),
           });
-          onEnrolled(r.recoveryCodes);
+          setCsrf(r.session.csrfToken);
+          onEnrolled(r.recoveryCodes, r.session);
         });
       }}
     >
@@ -225,11 +246,11 @@ function NewPassword({ onSubmit, submit }: { onSubmit: (password: string) => Pro
   );
 }
 
-export function AcceptInvitation({ token, onDone }: { token: string; onDone: () => void }) {
+export function AcceptInvitation({ token, onDone }: { token: string; onDone: (s: Session) => void }) {
   const path = `/invitations/${encodeURIComponent(token)}`;
   const invitation = useAsync(() => dash<Invitation>(path), [token]);
-  const [totp, setTotp] = useState<{ totpSecret: string; otpauthUri: string } | null>(null);
-  const [codes, setCodes] = useState<string[] | null>(null);
+  const [totp, setTotp] = useState<Enrolment | null>(null);
+  const [codes, setCodes] = useState<{ codes: string[]; session: Session } | null>(null);
   const inv = invitation.data;
   return (
     <main id="main" class="signin wide">
@@ -245,15 +266,21 @@ export function AcceptInvitation({ token, onDone }: { token: string; onDone: () 
       {inv && totp === null ? (
         <NewPassword
           submit="Set password"
-          onSubmit={async (password) =>
-            setTotp(await dashWrite<{ totpSecret: string; otpauthUri: string }>('POST', `${path}/accept`, { password }))
-          }
+          onSubmit={async (password) => {
+            const answer = await dashWrite<Enrolment>('POST', `${path}/accept`, { password });
+            setCsrf(answer.csrfToken);
+            setTotp(answer);
+          }}
         />
       ) : null}
       {totp !== null && codes === null ? (
-        <EnrolTotp secret={totp.totpSecret} uri={totp.otpauthUri} onEnrolled={setCodes} />
+        <EnrolTotp
+          secret={totp.totpSecret}
+          uri={totp.otpauthUri}
+          onEnrolled={(c, session) => setCodes({ codes: c, session })}
+        />
       ) : null}
-      {codes !== null ? <RecoveryCodes codes={codes} onDone={onDone} /> : null}
+      {codes !== null ? <RecoveryCodes codes={codes.codes} onDone={() => onDone(codes.session)} /> : null}
     </main>
   );
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminCaller, OPERATOR_TOKENS } from '../http-helpers/admin-fixture.js';
 import { checkoutCall, configureChains } from '../http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
@@ -82,8 +82,16 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
     page = await context.newPage();
+    // A step that cannot happen fails with what it waited for, well before the test's own timeout.
+    page.setDefaultTimeout(8_000);
     watch(page);
   }, 60_000);
+  afterEach(async (test) => {
+    if (test.task.result?.state === 'fail') {
+      console.log(`after "${test.task.name}": ${page.url()}\n${await page.locator('body').innerText().catch(() => '?')}`);
+      console.log(problems.join('\n'));
+    }
+  });
   afterAll(async () => {
     await browser?.close();
     await fx?.close();
@@ -174,12 +182,12 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
 
   it('requests a payout to a new destination: the confirmation traps focus and gives it back', async () => {
     await page.getByRole('link', { name: 'Payouts & refunds' }).click();
-    await page.getByLabel('Chain').fill('TRON');
-    await page.getByLabel('Address').fill(TRON_ADDRESS);
+    await page.getByRole('textbox', { name: 'Chain', exact: true }).fill('TRON');
+    await page.getByRole('textbox', { name: 'Address', exact: true }).fill(TRON_ADDRESS);
     await page.getByLabel('Label (optional)').fill('cold wallet');
     await page.getByLabel('Label (optional)').press('Enter');
     await expect.poll(() => page.getByRole('table', { name: 'Payout destinations' }).textContent()).toContain('active');
-    const wallet = page.getByLabel('Wallet');
+    const wallet = page.getByRole('combobox', { name: /^Wallet/ });
     const usdt = await wallet.locator('option', { hasText: 'USDT on TRON' }).getAttribute('value');
     await wallet.selectOption(usdt!);
     await page.getByLabel('Amount').fill('5');
@@ -237,17 +245,24 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       await page.goto(`${base}/dashboard${s === '/' ? '' : s}`);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(wide, `${s} at 360 px`).toBeLessThanOrEqual(360);
+      const wide = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        // What sticks out, to say what to fix.
+        out: [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > 361)
+          .slice(0, 5)
+          .map((e) => `${e.tagName}.${e.className}`),
+      }));
+      expect(wide.width, `${s} at 360 px: ${wide.out.join(', ')}`).toBeLessThanOrEqual(360);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
-  });
+  }, 90_000);
 
   it('a viewer invited from the team page sees no write buttons; the server refuses the write anyway', async () => {
     await page.goto(`${base}/dashboard/team`);
     await page.getByLabel('Email').fill('viewer@shop.example');
-    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByLabel(/^Role/).first().selectOption('viewer');
     await page.getByLabel('Email').press('Enter');
     const link = (await page.getByTestId('invitation-link').locator('code').textContent())!;
     await noViolations(page, 'team');
