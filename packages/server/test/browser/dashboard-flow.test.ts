@@ -247,11 +247,11 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       await page.waitForLoadState('networkidle');
       const wide = await page.evaluate(() => ({
         width: document.documentElement.scrollWidth,
-        // What sticks out, to say what to fix.
+        // What sticks out, to say what to fix (a table scrolls inside its frame: its insides do not count).
         out: [...document.querySelectorAll('body *')]
-          .filter((e) => e.getBoundingClientRect().right > 361)
+          .filter((e) => e.getBoundingClientRect().right > 361 && !e.parentElement?.closest('.table-wrap'))
           .slice(0, 5)
-          .map((e) => `${e.tagName}.${e.className}`),
+          .map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
       }));
       expect(wide.width, `${s} at 360 px: ${wide.out.join(', ')}`).toBeLessThanOrEqual(360);
     }
