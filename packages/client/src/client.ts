@@ -2,7 +2,7 @@ import { Checkouts } from './checkouts.js';
 import { PayoutDestinations, Payouts } from './payouts.js';
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
-import { PATHS } from './wire.js';
+import { PATHS, SUMMARY_PATH } from './wire.js';
 import { Transport } from './transport.js';
 import type {
   CallOptions,
@@ -10,6 +10,7 @@ import type {
   IssueTokenParams,
   ListWalletsParams,
   PreviewFeesParams,
+  Summary,
   TimeResult,
   TokenResult,
   Wallet,
@@ -110,6 +111,20 @@ export class HostpayClient<M extends AmountMode = 'string'> {
       auth: 'bearer',
     } as const;
     return (await this.transport.call(spec, params)) as Wallet<M>[];
+  }
+
+  /**
+   * The dashboard home's figures (GET /api/v1/cp/summary, scope checkout:read): balances, settled
+   * volume today and this month (UTC) per currency, and the checkouts that need attention.
+   */
+  async summary(params: ListWalletsParams = {}): Promise<Summary<M>> {
+    const spec = {
+      method: 'GET',
+      path: SUMMARY_PATH,
+      query: { merchantId: params.merchantId },
+      auth: 'bearer',
+    } as const;
+    return (await this.transport.call(spec, params)) as Summary<M>;
   }
 
   /** The fees a hosted checkout of `amount` in `currency` would carry. */

@@ -4,7 +4,7 @@
  * quoted before parsing and come back as their exact text.
  */
 
-/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments, Payout). */
+/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments, Payout, the summary). */
 export const DECIMAL_FIELDS = [
   'amount',
   'freezeAmount',
@@ -24,14 +24,15 @@ export const DECIMAL_FIELDS = [
   'networkFee',
   'total',
   'rateSpreadPercent',
+  'balance',
 ] as const;
 export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 
 /** How decimal fields come back: exact strings (default) or numbers (may lose digits). */
 export type AmountMode = 'string' | 'number';
 
-/** Webhook events' objects add `balance` (wallet.balance_changed) to the wire objects' decimal fields. */
-const EVENT_FIELDS = [...DECIMAL_FIELDS, 'balance'];
+/** Webhook events' objects (wallet.balance_changed's `balance` is among the wire objects' fields too). */
+const EVENT_FIELDS = [...DECIMAL_FIELDS];
 const FIELDS = new Set<string>(DECIMAL_FIELDS);
 const EVENT_FIELD_SET = new Set<string>(EVENT_FIELDS);
 const WS = '[ \\t\\n\\r]*';

@@ -52,6 +52,7 @@ export type {
   IssueTokenParams,
   ListWalletsParams,
   PreviewFeesParams,
+  Summary,
   TimeResult,
   TokenResult,
   Wallet,

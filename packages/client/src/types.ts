@@ -7,6 +7,7 @@ import type {
   WireTimeResult,
   WireTimelineEntry,
   WireTokenResult,
+  WireSummary,
   WireWallet,
 } from './wire.js';
 import type { AmountMode, DecimalField, DecimalInput } from './decimals.js';
@@ -75,6 +76,15 @@ export type TimelineEntry = WireTimelineEntry;
 export interface Checkout<M extends AmountMode = 'string'>
   extends Omit<WithDecimals<WireCheckout, DecimalOf<M>>, 'fee'> {
   fee: FeePreview<M>;
+}
+
+/**
+ * The dashboard home's figures (GET /api/v1/cp/summary): balances per wallet, the volume settled
+ * today and this month (UTC) per currency, and the checkouts needing attention; amounts as for Wallet.
+ */
+export interface Summary<M extends AmountMode = 'string'>
+  extends Omit<WithDecimals<WireSummary, DecimalOf<M>>, 'attention'> {
+  attention: Checkout<M>[];
 }
 
 /** One page of checkouts, newest first; `nextCursor` is null on the last page. */

@@ -3,6 +3,8 @@
  * the client has no dependencies, so its .d.ts files may not import @hostpay/protocol.
  * test/wire-types.test.ts holds each one equal to the protocol's schema type, so they cannot drift.
  */
+import type { WireCheckout } from './wire-checkout.js';
+
 export * from './wire-checkout.js';
 export * from './wire-payout.js';
 
@@ -110,6 +112,23 @@ export interface WireTimeResult {
   unixTime: number;
   iso: string;
   toleranceSeconds: number;
+}
+
+/** The dashboard summary's path (protocol SUMMARY_PATHS.summary). */
+export const SUMMARY_PATH = '/api/v1/cp/summary';
+
+/** One checkout currency's settled volume in the summary. */
+export interface WireSettledVolume {
+  currency: string;
+  amount: number;
+  count: number;
+}
+
+/** GET /api/v1/cp/summary (protocol MerchantSummary). */
+export interface WireSummary {
+  balances: { walletId: string; asset: string; chain: string; balance: number; freezeAmount: number }[];
+  settled: { todayFrom: string; monthFrom: string; today: WireSettledVolume[]; month: WireSettledVolume[] };
+  attention: WireCheckout[];
 }
 
 /** The merchant API paths (protocol PATHS). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Checkout, FeePreview, Payout, Wallet } from '@hostpay/protocol';
+import { Checkout, FeePreview, MerchantSummary, Payout, Wallet } from '@hostpay/protocol';
 import { DECIMAL_FIELDS, decimalText } from '../src/index.js';
 import { parseJson } from '../src/decimals.js';
 
@@ -89,6 +89,7 @@ describe('DECIMAL_FIELDS', () => {
     walk(FeePreview as TSchemaLike);
     walk(Checkout as TSchemaLike);
     walk(Payout as TSchemaLike);
+    walk(MerchantSummary as TSchemaLike);
     expect([...found].sort()).toEqual([...DECIMAL_FIELDS].sort());
   });
 });

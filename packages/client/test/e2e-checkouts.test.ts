@@ -1,3 +1,4 @@
+import { Decimal } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostpayClient, type HostpayClientOptions, type HostpayError } from '../src/index.js';
 import { startRealServer, type RealServer } from './helpers/real-server.js';
@@ -192,5 +193,28 @@ describe('client.checkouts against the real server', () => {
     expect((await fail(c.checkouts.create({ amount: '1', currency: 'USDT', successUrl: 'ftp://x' }))).code).toBe(
       'INVALID_URL',
     );
+  });
+});
+
+describe('client.summary against the real server', () => {
+  it("today's settled volume grows by exactly what settled; balances and attention come typed", async () => {
+    const c = client();
+    const usdt = (s: Awaited<ReturnType<typeof c.summary>>) =>
+      new Decimal(s.settled.today.find((v) => v.currency === 'USDT')?.amount ?? '0');
+    const before = await c.summary();
+    for (const amount of ['10.1', '10.2']) {
+      const created = await c.checkouts.create({
+        amount,
+        currency: 'USDT',
+        paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+      });
+      expect((await c.checkouts.simulatePayment(created.id, { asset: 'USDT', chain: 'TRON' })).status).toBe('settled');
+    }
+    const after = await c.summary();
+    // Exact strings: 10.1 + 10.2 in floats would be 20.299999999999997.
+    expect(usdt(after).minus(usdt(before)).toFixed()).toBe('20.3');
+    expect(typeof after.balances[0]?.balance).toBe('string');
+    expect(after.settled.monthFrom).toMatch(/-01T00:00:00\.000Z$/);
+    expect(Array.isArray(after.attention)).toBe(true);
   });
 });

@@ -22,6 +22,8 @@ import type {
   TimeResult,
   TokenResult,
   Wallet,
+  MerchantSummary,
+  SUMMARY_PATHS,
 } from '@hostpay/protocol';
 import {
   CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS,
@@ -33,13 +35,15 @@ import {
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Wire from '../src/wire.js';
-import { CHECKOUT_PATHS, PATHS, PAYOUT_PATHS } from '../src/wire.js';
+import { CHECKOUT_PATHS, PATHS, PAYOUT_PATHS, type SUMMARY_PATH } from '../src/wire.js';
 
 // The client's published types stand alone (no import of @hostpay/protocol in its .d.ts files);
 // these checks fail the type-check the moment either side changes without the other.
 describe("the client's wire types equal the protocol's", () => {
   it('types', () => {
     expectTypeOf<Wire.WireWallet>().toEqualTypeOf<Wallet>();
+    expectTypeOf<Wire.WireSummary>().toEqualTypeOf<MerchantSummary>();
+    expectTypeOf<typeof SUMMARY_PATH>().toEqualTypeOf<(typeof SUMMARY_PATHS)['summary']>();
     expectTypeOf<Wire.WireFeePreview>().toEqualTypeOf<FeePreview>();
     expectTypeOf<Wire.WireTokenResult>().toEqualTypeOf<TokenResult>();
     expectTypeOf<Wire.WireTimeResult>().toEqualTypeOf<TimeResult>();

@@ -690,6 +690,20 @@ describe('payout routes (merchant and operator)', () => {
   });
 });
 
+describe('the dashboard home and a checkout\'s webhook deliveries (merchant)', () => {
+  it('summary; deliveries of a checkout', async () => {
+    const C = '/api/v1/cp/psp/hosted-pay';
+    const S = '/api/v1/cp/summary';
+    const m = (method: 'GET' | 'POST', url: string, body?: unknown) => checkoutCall(fx, fx.demo, method, url, body);
+    const summary = verify('GET', S, await m('GET', S), 200);
+    expect(summary.settled.monthFrom).toMatch(/-01T00:00:00.000Z$/);
+    verify('GET', S, await m('GET', `${S}?since=yesterday`), 400);
+    const created = verify('POST', C, await m('POST', C, { amount: '10', currency: 'EUR' }), 201);
+    verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/${created.id}/webhook-deliveries?limit=5`), 200);
+    verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/chk_nobody/webhook-deliveries`), 404);
+  });
+});
+
 describe('coverage', () => {
   /** Their only documented failure is 500 INTERNAL, which no request can provoke. */
   const NO_PROVOKABLE_ERROR = new Set(['GET /healthz']);

@@ -2,6 +2,7 @@ import { defineFeature } from '../../feature-kit/feature.js';
 import { keyAdmin } from '../keys/service.js';
 import { merchantKeys, type MerchantKeys } from './keys.js';
 import { settingsService, type SettingsService } from './settings.js';
+import { selfServiceDashboardRoutes } from './dashboard-routes.js';
 import { summaryRoutes } from './summary-routes.js';
 import { summaryService, type SummaryService } from './summary.js';
 
@@ -26,8 +27,8 @@ export const selfServiceFeature = defineFeature({
     summary: summaryService({ db: store.db, now: now ?? Date.now, publicBaseUrl }),
     selfService: {
       settings: settingsService({ store, caches, sandbox: config.sandbox ?? false }),
-      keys: merchantKeys(keyAdmin({ store, box, caches })),
+      keys: merchantKeys(keyAdmin({ store, box, caches }), store),
     },
   }),
-  merchantRoutes: [summaryRoutes],
+  merchantRoutes: [summaryRoutes, selfServiceDashboardRoutes],
 });

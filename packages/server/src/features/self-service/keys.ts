@@ -1,8 +1,11 @@
 import { DEFAULT_SCOPES, type Scope } from '@hostpay/protocol';
 import type { PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
-import type { AuditContext } from '../audit/service.js';
+import { nowIso } from '../../store/ids.js';
+import type { Store } from '../../store/store.js';
 import type { KeyAdmin, KeyView } from '../keys/service.js';
+import { recordSecurity, type SecurityAction } from '../merchant-users/security-log.js';
+import { auditOf, type DashboardUser } from './user.js';
 
 /**
  * A merchant's own API keys, managed from the dashboard (owner, admin, developer): list, create,
@@ -14,13 +17,14 @@ import type { KeyAdmin, KeyView } from '../keys/service.js';
  * write beyond checkout:write and webhooks:write), and a user rolls or revokes only keys whose
  * scopes are all among theirs — rolling returns the new secret, so it is the same as creating.
  * Asking for more is 403 SCOPE_MISSING. Another merchant's key is 404, as a missing one.
+ *
+ * Each change lands twice: in the audit log (by the key service, as `dashboard:<email>`, with the
+ * key before and after) and in the team's security log (key.created, key.rolled, key.revoked), the
+ * latter written right after the key's own transaction.
  */
-export interface KeyUser {
-  merchantId: string;
+export interface KeyUser extends DashboardUser {
   /** The user's scopes (their role's). */
   scopes: readonly Scope[];
-  /** Who is recorded in the audit log as having done it. */
-  audit: AuditContext;
 }
 
 export interface CreateKeyRequest {
@@ -38,7 +42,17 @@ function beyond(user: KeyUser, scopes: readonly string[], what: string): void {
     );
 }
 
-export function merchantKeys(keys: KeyAdmin) {
+export function merchantKeys(keys: KeyAdmin, store: Store) {
+  const log = (user: KeyUser, action: SecurityAction, details: Record<string, unknown>) =>
+    recordSecurity(store.db, nowIso(), {
+      merchantId: user.merchantId,
+      userId: user.userId,
+      userEmail: user.email,
+      action,
+      ip: user.ip,
+      details,
+    });
+
   async function owned(user: KeyUser, id: string): Promise<KeyView> {
     let key: KeyView;
     try {
@@ -61,25 +75,31 @@ export function merchantKeys(keys: KeyAdmin) {
     async create(user: KeyUser, req: CreateKeyRequest) {
       const scopes = req.scopes ?? [...DEFAULT_SCOPES];
       beyond(user, scopes, 'create');
-      return keys.createApiKey(
+      const created = await keys.createApiKey(
         user.merchantId,
         { scopes, ...(req.label === undefined ? {} : { label: req.label }) },
-        user.audit,
+        auditOf(user),
       );
+      await log(user, 'key.created', { keyId: created.id, scopes: created.scopes, label: created.label });
+      return created;
     },
 
     /** A new key with the same settings and a new secret (shown once); the old one works until `overlapUntil` (default 24 h). */
     async roll(user: KeyUser, id: string, overlapUntil?: string) {
       const key = await owned(user, id);
       beyond(user, key.scopes, 'roll');
-      return keys.rotateApiKey(id, overlapUntil, user.audit);
+      const rolled = await keys.rotateApiKey(id, overlapUntil, auditOf(user));
+      await log(user, 'key.rolled', { keyId: id, newKeyId: rolled.new.id, oldExpiresAt: rolled.old.expiresAt });
+      return rolled;
     },
 
     /** Refused from the next request on, with every token it obtained. */
     async revoke(user: KeyUser, id: string) {
       const key = await owned(user, id);
       beyond(user, key.scopes, 'revoke');
-      return keys.revokeApiKey(id, user.audit);
+      const revoked = await keys.revokeApiKey(id, auditOf(user));
+      await log(user, 'key.revoked', { keyId: id });
+      return revoked;
     },
   };
 }

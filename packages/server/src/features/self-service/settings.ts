@@ -3,13 +3,15 @@ import { isDataImage, LOGO_DATA_URL_MAX, LOGO_URL_MAX, logoOrigin } from '../../
 import { nowIso } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
-import { recordAudit, type AuditContext } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { checkReturnUrl } from '../checkouts/create-input.js';
+import { recordSecurity } from '../merchant-users/security-log.js';
+import { auditOf, type DashboardUser } from './user.js';
 
 /**
  * A merchant's own page settings (dashboard, GET/PATCH /dashboard/api/settings; migration 020):
  * the name and logo the hosted payment page shows, and the return URLs a checkout gets when its
- * request names none. Every field may be null (the default: the page shows the merchant's name,
+ * request names none. Every field may be null (an empty string clears it too) (the default: the page shows the merchant's name,
  * no logo; a checkout without URLs has none).
  *
  * The logo is either a small inline image (`data:image/png|jpeg|webp;base64,…`, at most
@@ -27,7 +29,7 @@ export type SettingsPatch = Partial<MerchantSettings>;
 
 export const DISPLAY_NAME_MAX = 100;
 // Control characters and the line/paragraph separators: a display name is one line of text.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL = /\p{Cc}|[\u2028\u2029]/u;
 
 function bad(field: string, message: string): never {
   throw new HostpayError('INVALID_BODY', `${field} ${message}`, { field });
@@ -86,15 +88,16 @@ export function settingsService(deps: { store: Store; caches: Caches; sandbox: b
   return {
     get: async (merchantId: string) => view(await read(merchantId)),
 
-    /** Sets the fields given (null clears one); audited as done by `ctx` (the signed-in user). */
-    async update(merchantId: string, patch: SettingsPatch, ctx: AuditContext): Promise<MerchantSettings> {
+    /** Sets the fields given (null clears one); in the audit and security logs as done by `user`. */
+    async update(user: DashboardUser, patch: SettingsPatch): Promise<MerchantSettings> {
+      const merchantId = user.merchantId;
       const set: Record<string, string | null> = {};
       if (patch.displayName !== undefined) set.display_name = checkDisplayName(patch.displayName);
       if (patch.logoUrl !== undefined) set.logo_url = checkLogo(patch.logoUrl);
       if (patch.successUrl !== undefined)
-        set.default_success_url = checkReturnUrl('successUrl', patch.successUrl ?? undefined, sandbox);
+        set.default_success_url = checkReturnUrl('successUrl', patch.successUrl || undefined, sandbox);
       if (patch.cancelUrl !== undefined)
-        set.default_cancel_url = checkReturnUrl('cancelUrl', patch.cancelUrl ?? undefined, sandbox);
+        set.default_cancel_url = checkReturnUrl('cancelUrl', patch.cancelUrl || undefined, sandbox);
       const after = await store.writeTransaction(async (trx) => {
         const before = await read(merchantId, trx);
         if (Object.keys(set).length === 0) return before;
@@ -109,12 +112,20 @@ export function settingsService(deps: { store: Store; caches: Caches; sandbox: b
           ...view(r),
           logoUrl: r.logo_url === null ? null : logoNote(r.logo_url),
         });
-        await recordAudit(trx, ctx, {
+        await recordAudit(trx, auditOf(user), {
           action: 'merchant.settings.update',
           objectType: 'merchant',
           objectId: merchantId,
           before: brief(before),
           after: brief(next),
+        });
+        await recordSecurity(trx, nowIso(), {
+          merchantId,
+          userId: user.userId,
+          userEmail: user.email,
+          action: 'settings.changed',
+          ip: user.ip,
+          details: { changed: Object.keys(patch).filter((k) => patch[k as keyof SettingsPatch] !== undefined) },
         });
         return next;
       });
