@@ -150,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const provisions = featureProvisions(deps.features);
   // The merchant dashboard's sessions: a second way into the merchant routes (auth/authenticate.ts).
   const dashboardSessions = sessionPort(
-    provisions.merchantUsers.sessionsFor(config.dashboardIdleMinutes * 60_000),
+    provisions.merchantUsers.forApp(config.dashboardIdleMinutes * 60_000, now).sessions,
     config.publicUrl,
   );
   const ctx: FeatureRouteContext<ProvisionName> = {

@@ -26,6 +26,8 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/merchants/mer_x/suspend'],
   ['POST', '/merchants/mer_x/resume'],
   ['POST', '/merchants/mer_x/keys'],
+  ['POST', '/merchants/mer_x/user-invitations'],
+  ['POST', '/merchants/mer_x/user-reset-links'],
   ['GET', '/keys'],
   ['GET', '/keys/hp_x'],
   ['PATCH', '/keys/hp_x'],

@@ -7,6 +7,8 @@ import { ResponseValidator, type OpenApiDoc } from './http-helpers/openapi-valid
 import { merchantHeaders, requestToken, signedHeaders } from './http-helpers/requests.js';
 import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { drain, merchantCall } from './http-helpers/webhooks.js';
+import { cookieOf, createDashboardUser, dashboardSession, TEST_PASSWORD } from './http-helpers/dashboard-session.js';
+import { totpCode } from '../src/features/merchant-users/totp.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -701,6 +703,164 @@ describe('the dashboard home and a checkout\'s webhook deliveries (merchant)', (
     const created = verify('POST', C, await m('POST', C, { amount: '10', currency: 'EUR' }), 201);
     verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/${created.id}/webhook-deliveries?limit=5`), 200);
     verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/chk_nobody/webhook-deliveries`), 404);
+  });
+});
+
+describe('merchant dashboard: accounts, team and security log', () => {
+  it('every account and team route, signed in and not', async () => {
+    const D = '/dashboard/api';
+    const inject = (method: string, url: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fx.app.inject({
+        method: method as 'GET',
+        url,
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    const v = async (
+      method: string,
+      template: string,
+      url: string,
+      status: number,
+      headers?: Record<string, string>,
+      body?: unknown,
+    ) => verify(method, template, await inject(method, url, headers, body), status);
+    // The operator invites the first owner; the owner accepts, enrols and is signed in.
+    const merchantId = (await admin('POST', '/merchants', '/merchants', 201, { body: { name: 'Dashboard Shop' } })).id;
+    const invited = await admin(
+      'POST',
+      '/merchants/{id}/user-invitations',
+      `/merchants/${merchantId}/user-invitations`,
+      201,
+      {
+        body: { email: 'Owner@Shop.example' },
+      },
+    );
+    await admin('POST', '/merchants/{id}/user-invitations', `/merchants/${merchantId}/user-invitations`, 409, {
+      body: { email: 'owner@shop.example' },
+    });
+    const token = String(invited.link).split('/').pop()!;
+    expect(await v('GET', `${D}/invitations/{token}`, `${D}/invitations/${token}`, 200)).toMatchObject({
+      email: 'owner@shop.example',
+      role: 'owner',
+      merchantName: 'Dashboard Shop',
+    });
+    await v('GET', `${D}/invitations/{token}`, `${D}/invitations/nope`, 404);
+    await v(
+      'POST',
+      `${D}/invitations/{token}/accept`,
+      `${D}/invitations/${token}/accept`,
+      400,
+      {},
+      { password: 'short' },
+    );
+    const acceptRes = await inject('POST', `${D}/invitations/${token}/accept`, {}, { password: TEST_PASSWORD });
+    const enrol = verify('POST', `${D}/invitations/{token}/accept`, acceptRes, 200);
+    await v(
+      'POST',
+      `${D}/invitations/{token}/accept`,
+      `${D}/invitations/${token}/accept`,
+      404,
+      {},
+      { password: TEST_PASSWORD },
+    );
+    const halfHeaders = { cookie: cookieOf(acceptRes), 'x-csrf-token': enrol.csrfToken };
+    await v('POST', `${D}/totp/confirm`, `${D}/totp/confirm`, 401, halfHeaders, { code: '000000' });
+    await v('POST', `${D}/totp/confirm`, `${D}/totp/confirm`, 403, { cookie: halfHeaders.cookie }, { code: '000000' });
+    const confirmRes = await inject('POST', `${D}/totp/confirm`, halfHeaders, {
+      code: totpCode(enrol.totpSecret, fx.now()),
+    });
+    const confirmed = verify('POST', `${D}/totp/confirm`, confirmRes, 200);
+    expect(confirmed.recoveryCodes).toHaveLength(10);
+    const owner = { cookie: cookieOf(confirmRes), 'x-csrf-token': confirmed.session.csrfToken };
+    await v('GET', `${D}/session`, `${D}/session`, 200, owner);
+    await v('GET', `${D}/session`, `${D}/session`, 401);
+    // Sign-in, both steps.
+    await v(
+      'POST',
+      `${D}/sign-in`,
+      `${D}/sign-in`,
+      401,
+      {},
+      { email: 'owner@shop.example', password: 'wrong password!' },
+    );
+    await v('POST', `${D}/sign-in`, `${D}/sign-in`, 400, {}, { email: 'owner@shop.example' });
+    const signIn = await inject('POST', `${D}/sign-in`, {}, { email: 'owner@shop.example', password: TEST_PASSWORD });
+    const stage = verify('POST', `${D}/sign-in`, signIn, 200);
+    const half = { cookie: cookieOf(signIn), 'x-csrf-token': stage.csrfToken };
+    await v('POST', `${D}/sign-in/totp`, `${D}/sign-in/totp`, 401, half, { code: '123456' });
+    await v('POST', `${D}/sign-in/totp`, `${D}/sign-in/totp`, 200, half, { recoveryCode: confirmed.recoveryCodes[0] });
+    // The team: invite, list, revoke; a member's role and removal; reset links.
+    const T = `${D}/team`;
+    const inv = await v('POST', `${T}/invitations`, `${T}/invitations`, 201, owner, {
+      email: 'dev@shop.example',
+      role: 'developer',
+    });
+    await v('POST', `${T}/invitations`, `${T}/invitations`, 409, owner, {
+      email: 'dev@shop.example',
+      role: 'developer',
+    });
+    const team = await v('GET', T, T, 200, owner);
+    expect(team.invitations.map((i: { email: string }) => i.email)).toEqual(['dev@shop.example']);
+    await v('GET', T, T, 401);
+    await v('DELETE', `${T}/invitations/{id}`, `${T}/invitations/${inv.id}`, 200, owner);
+    await v('DELETE', `${T}/invitations/{id}`, `${T}/invitations/${inv.id}`, 404, owner);
+    const member = await createDashboardUser(fx, merchantId, 'viewer');
+    await v('PATCH', `${T}/users/{id}`, `${T}/users/${member.userId}`, 200, owner, { role: 'developer' });
+    await v('PATCH', `${T}/users/{id}`, `${T}/users/${confirmed.session.user.id}`, 409, owner, { role: 'admin' });
+    const reset = await v('POST', `${T}/users/{id}/reset-link`, `${T}/users/${member.userId}/reset-link`, 201, owner);
+    await v('POST', `${T}/users/{id}/reset-link`, `${T}/users/usr_nobody/reset-link`, 404, owner);
+    const resetToken = String(reset.link).split('/').pop()!;
+    await v('GET', `${D}/password-reset/{token}`, `${D}/password-reset/${resetToken}`, 200);
+    await v(
+      'POST',
+      `${D}/password-reset/{token}`,
+      `${D}/password-reset/${resetToken}`,
+      200,
+      {},
+      { password: 'a brand new password' },
+    );
+    await v('GET', `${D}/password-reset/{token}`, `${D}/password-reset/${resetToken}`, 404);
+    await v(
+      'POST',
+      `${D}/password-reset/{token}`,
+      `${D}/password-reset/${resetToken}`,
+      404,
+      {},
+      { password: 'a brand new password' },
+    );
+    const opReset = await admin(
+      'POST',
+      '/merchants/{id}/user-reset-links',
+      `/merchants/${merchantId}/user-reset-links`,
+      201,
+      {
+        body: { email: 'owner@shop.example' },
+      },
+    );
+    expect(opReset.link).toMatch(/\/dashboard\/password-reset\/[A-Za-z0-9_-]{43}$/);
+    await admin('POST', '/merchants/{id}/user-reset-links', `/merchants/${merchantId}/user-reset-links`, 404, {
+      body: { email: 'nobody@shop.example' },
+    });
+    await v('DELETE', `${T}/users/{id}`, `${T}/users/${member.userId}`, 200, owner);
+    await v('DELETE', `${T}/users/{id}`, `${T}/users/${member.userId}`, 404, owner);
+    const log = await v('GET', `${D}/security-log`, `${D}/security-log?limit=50`, 200, owner);
+    expect(log.map((e: { action: string }) => e.action)).toContain('invitation.accepted');
+    await v('GET', `${D}/security-log`, `${D}/security-log?limit=0`, 400, owner);
+    // Password change, sign-out, sign-out everywhere.
+    await v('POST', `${D}/password`, `${D}/password`, 401, owner, {
+      currentPassword: 'not it at all',
+      newPassword: 'another long password',
+    });
+    await v('POST', `${D}/password`, `${D}/password`, 200, owner, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: 'another long password',
+    });
+    await v('POST', `${D}/sign-out`, `${D}/sign-out`, 403, { cookie: owner.cookie });
+    await v('POST', `${D}/sign-out-everywhere`, `${D}/sign-out-everywhere`, 403, { cookie: owner.cookie });
+    const second = await dashboardSession(fx, merchantId, 'admin');
+    await v('POST', `${D}/sign-out-everywhere`, `${D}/sign-out-everywhere`, 200, second.headers());
+    await v('POST', `${D}/sign-out`, `${D}/sign-out`, 200, owner);
+    await v('GET', `${D}/session`, `${D}/session`, 401, owner);
   });
 });
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, createAdminFixture, type AdminFixture } from './http-helpers/admin-fixture.js';
 import { ATTACKS, signedHeaders, validRequest, type Expect, type Req, type World } from './security/attacks.js';
 import { ROUTES, type RouteLine } from './security/routes.js';
+import type { Role } from '../src/auth/principal.js';
+import { cookieOf, createDashboardUser, dashboardSession } from './http-helpers/dashboard-session.js';
 
 /**
  * The security suite as data: every attack of security/attacks.ts against every route of
@@ -14,7 +16,8 @@ import { ROUTES, type RouteLine } from './security/routes.js';
 let fx: AdminFixture;
 let world: World;
 beforeAll(async () => {
-  fx = await createAdminFixture('sqlite', { console: true });
+  // Sessions send many requests a minute as one user: their per-user limit is not what is tested here.
+  fx = await createAdminFixture('sqlite', { console: true, rateLimitPerMinute: 1_000_000 });
   const ctx = { operator: 'security-suite' };
   const merchant = await fx.services.admin.createMerchant('Target Shop', ctx);
   await fx.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '1' }, ctx);
@@ -28,6 +31,19 @@ beforeAll(async () => {
     cookie: String(signIn.headers['set-cookie']).split(';')[0]!,
     csrf: (JSON.parse(signIn.body) as { result: { csrfToken: string } }).result.csrfToken,
   };
+  const dashboard = async (role: Role) => {
+    const s = await dashboardSession(fx, merchant.id, role);
+    return { cookie: s.cookie, csrf: s.csrfToken };
+  };
+  const halfUser = await createDashboardUser(fx, merchant.id, 'owner');
+  const half = await fx.app.inject({
+    method: 'POST',
+    url: '/dashboard/api/sign-in',
+    payload: { email: halfUser.email, password: halfUser.password },
+  });
+  const own: Record<string, { cookie: string; csrf: string }> = {};
+  for (const route of ROUTES.filter((r) => r.endsSession))
+    own[`${route.method} ${route.path}`] = await dashboard('owner');
   const partial: Omit<World, 'bearer' | 'otherBearer'> = {
     app: fx.app,
     now: fx.now,
@@ -36,6 +52,15 @@ beforeAll(async () => {
     v2Key,
     operatorToken: ALICE,
     consoleSession,
+    dashboard: {
+      owner: await dashboard('owner'),
+      viewer: await dashboard('viewer'),
+      half: {
+        cookie: cookieOf(half),
+        csrf: (JSON.parse(half.body) as { result: { csrfToken: string } }).result.csrfToken,
+      },
+      own,
+    },
   };
   const bearerOf = async (k: { apiKey: string; apiSecret: string }) => {
     const res = await fx.app.inject({

@@ -60,6 +60,11 @@ const TAGS = [
       'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.',
   },
 ];
+const DASHBOARD_TAG = {
+  name: 'dashboard',
+  description:
+    "The merchant dashboard's accounts: two-step sign-in, the session cookie and its CSRF token, invitations, team and security log (docs/dashboard.md). The session also opens every merchant route (the second way in).",
+};
 const ADMIN_TAG = {
   name: 'admin',
   description: 'Operator API: merchants, keys, wallets, ledger, fees, audit, transfers and checkout review.',
@@ -101,7 +106,9 @@ export async function registerOpenApi(
       },
       // Relative: the document describes whichever host serves it (and "Try it out" calls that host).
       servers: [{ url: '/', description: 'The server this document is served by.' }],
-      tags: admin ? [...TAGS, ADMIN_TAG, ...(options.console === true ? [CONSOLE_TAG] : [])] : TAGS,
+      tags: admin
+        ? [...TAGS, DASHBOARD_TAG, ADMIN_TAG, ...(options.console === true ? [CONSOLE_TAG] : [])]
+        : [...TAGS, DASHBOARD_TAG],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Public API key id (hp_...).' },

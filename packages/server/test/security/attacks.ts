@@ -25,6 +25,22 @@ export interface World {
   operatorToken: string;
   /** A console session (cookie and CSRF token) for the console's session routes. */
   consoleSession: { cookie: string; csrf: string };
+  /**
+   * Merchant dashboard sessions of the same merchant as `key`: an owner's (every scope, every
+   * role-gated route), a viewer's (reads only), a half session (password given, no TOTP yet), and
+   * for each route that ends the session it is called with (`endsSession`) an owner's of its own.
+   */
+  dashboard: {
+    owner: Session;
+    viewer: Session;
+    half: Session;
+    own: Record<string, Session>;
+  };
+}
+
+export interface Session {
+  cookie: string;
+  csrf: string;
 }
 
 export interface Req {
@@ -48,7 +64,7 @@ export interface Attack {
   expect: Expect | ((route: RouteLine) => Expect);
 }
 
-const PROTECTED: Side[] = ['merchant', 'token', 'operator'];
+const PROTECTED: Side[] = ['merchant', 'token', 'operator', 'dashboard'];
 const on =
   (...sides: Side[]) =>
   (route: RouteLine) =>
@@ -81,7 +97,7 @@ export function validRequest(world: World, route: RouteLine): Req {
   const url = concrete(route);
   const consoleRoute = route.path === '/console/session';
   const body =
-    route.side === 'operator' && withBody(route)
+    (route.side === 'operator' || route.side === 'dashboard') && withBody(route)
       ? '{}'
       : consoleRoute && route.method === 'POST'
         ? JSON.stringify({ token: world.operatorToken })
@@ -90,6 +106,10 @@ export function validRequest(world: World, route: RouteLine): Req {
   if (consoleRoute && route.method !== 'POST')
     Object.assign(headers, { cookie: world.consoleSession.cookie, 'x-csrf-token': world.consoleSession.csrf });
   if (route.side === 'operator') headers.authorization = `Bearer ${world.operatorToken}`;
+  if (route.side === 'dashboard') {
+    const session = sessionFor(world, route);
+    Object.assign(headers, { cookie: session.cookie, 'x-csrf-token': session.csrf });
+  }
   if (route.side === 'token' || route.side === 'merchant')
     Object.assign(headers, signedHeaders(world, world.key, route.method, url, body));
   if (route.side === 'merchant') headers.authorization = `Bearer ${world.bearer}`;
@@ -112,9 +132,31 @@ const without = (req: Req, ...names: string[]): Req => ({
   ...req,
   headers: Object.fromEntries(Object.entries(req.headers).filter(([n]) => !names.includes(n))),
 });
-const CREDENTIAL_HEADERS = ['api-key', 'timestamp', 'signature', 'signature-version', 'authorization'];
+const CREDENTIAL_HEADERS = [
+  'api-key',
+  'timestamp',
+  'signature',
+  'signature-version',
+  'authorization',
+  'cookie',
+  'x-csrf-token',
+];
 const anonymous = (req: Req): Req => without(req, ...CREDENTIAL_HEADERS);
-const NO_CREDENTIALS: Expect = { status: 401, code: 'MISSING_HEADER' };
+const SESSION_REQUIRED: Expect = { status: 401, code: 'SESSION_REQUIRED' };
+/** Nothing that says who is calling: the headers' 401, or on a session-only route the session's. */
+const NO_CREDENTIALS = (route: RouteLine): Expect =>
+  route.side === 'dashboard' ? SESSION_REQUIRED : { status: 401, code: 'MISSING_HEADER' };
+
+/** The session a dashboard route's legitimate request carries. */
+const sessionFor = (world: World, route: RouteLine): Session =>
+  route.endsSession ? world.dashboard.own[`${route.method} ${route.path}`]! : world.dashboard.owner;
+/** `req` with only this session for credentials (and its CSRF token unless `csrf` says otherwise). */
+const withSession = (req: Req, session: Session, csrf: string | null = session.csrf): Req => ({
+  ...anonymous(req),
+  headers: { ...anonymous(req).headers, cookie: session.cookie, ...(csrf === null ? {} : { 'x-csrf-token': csrf }) },
+});
+const isWrite = (route: RouteLine) => route.method !== 'GET';
+const CSRF_FAILED: Expect = { status: 403, code: 'CSRF_FAILED' };
 const INJECTIONS = [
   "' OR '1'='1' --",
   '<script>alert(1)</script>',
@@ -379,7 +421,100 @@ export const ATTACKS: Attack[] = [
     name: 'HEAD without credentials',
     applies: (route) => route.method === 'GET' && route.side !== 'public',
     build: (r) => ({ ...anonymous(r), method: 'HEAD' }),
-    expect: { status: 401, code: 'MISSING_HEADER' },
+    expect: NO_CREDENTIALS,
+  },
+  // --- the second way in: a dashboard session on merchant routes, and session-only routes ----
+  {
+    name: "a dashboard owner's session instead of the signed headers",
+    applies: on('merchant'),
+    build: (r, w) => withSession(r, w.dashboard.owner),
+    expect: 'accepted',
+  },
+  {
+    name: 'a dashboard session write without x-csrf-token',
+    applies: (route) => on('merchant', 'dashboard')(route) && isWrite(route),
+    // The owner's session even on sign-out: refused, it stays signed in for the other lines.
+    build: (r, w) => withSession(r, w.dashboard.owner, null),
+    expect: CSRF_FAILED,
+  },
+  {
+    name: "a dashboard session write with another session's CSRF token",
+    applies: (route) => on('merchant', 'dashboard')(route) && isWrite(route),
+    build: (r, w) => withSession(r, w.dashboard.owner, w.dashboard.viewer.csrf),
+    expect: CSRF_FAILED,
+  },
+  {
+    name: "a dashboard session write with the console's CSRF token",
+    applies: (route) => on('merchant', 'dashboard')(route) && isWrite(route),
+    build: (r, w) => withSession(r, w.dashboard.owner, w.consoleSession.csrf),
+    expect: CSRF_FAILED,
+  },
+  {
+    name: "a viewer's session on a write (the page hides the button; the server refuses)",
+    applies: (route) =>
+      (on('merchant')(route) && isWrite(route)) ||
+      (on('dashboard')(route) && route.roles !== undefined && !route.roles.includes('viewer')),
+    build: (r, w) => withSession(r, w.dashboard.viewer),
+    expect: (route) =>
+      route.side === 'merchant' ? { status: 403, code: 'SCOPE_MISSING' } : { status: 403, code: 'ROLE_FORBIDDEN' },
+  },
+  {
+    name: 'a half session (password given, no TOTP yet)',
+    applies: on('merchant', 'dashboard'),
+    build: (r, w) => withSession(r, w.dashboard.half),
+    expect: SESSION_REQUIRED,
+  },
+  {
+    name: 'a made-up session cookie',
+    applies: on('merchant', 'dashboard'),
+    build: (r, w) => withSession(r, { cookie: `hp_session=${'A'.repeat(43)}`, csrf: w.dashboard.owner.csrf }),
+    expect: SESSION_REQUIRED,
+  },
+  {
+    name: 'the session id under the __Host- name over plain http (not read)',
+    applies: on('merchant', 'dashboard'),
+    build: (r, w) => withSession(r, { cookie: `__Host-${w.dashboard.owner.cookie}`, csrf: w.dashboard.owner.csrf }),
+    expect: NO_CREDENTIALS,
+  },
+  {
+    name: "the console's session cookie",
+    applies: on('merchant', 'dashboard'),
+    build: (r, w) => withSession(r, w.consoleSession),
+    expect: NO_CREDENTIALS,
+  },
+  {
+    name: "signed headers with a viewer's session cookie beside them: judged by the headers alone",
+    applies: on('merchant'),
+    build: (r, w) => ({ ...r, headers: { ...r.headers, cookie: w.dashboard.viewer.cookie } }),
+    expect: 'accepted',
+  },
+  {
+    name: 'a dashboard session asking for another merchant (merchantId=)',
+    applies: on('merchant'),
+    build: (r, w) => withSession({ ...r, url: appendQuery(r.url, 'merchantId=mer_someoneelse') }, w.dashboard.owner),
+    expect: 'refused',
+  },
+  {
+    name: 'signed API-key headers on a session-only route',
+    applies: on('dashboard'),
+    build: (r, w) => ({
+      ...anonymous(r),
+      headers: {
+        ...anonymous(r).headers,
+        ...signedHeaders(w, w.key, r.method, r.url, r.payload ?? ''),
+        authorization: `Bearer ${w.bearer}`,
+      },
+    }),
+    expect: SESSION_REQUIRED,
+  },
+  {
+    name: 'an operator token on a session-only route',
+    applies: on('dashboard'),
+    build: (r, w) => ({
+      ...anonymous(r),
+      headers: { ...anonymous(r).headers, authorization: `Bearer ${w.operatorToken}` },
+    }),
+    expect: SESSION_REQUIRED,
   },
   // --- injection strings and oversize input, with valid credentials -------------------------
   ...INJECTIONS.map(

@@ -91,6 +91,22 @@ const STEPS: [route: string, run: () => Promise<[path: string, options: CallOpti
   ['POST /admin/v1/merchants/{id}/suspend', async () => [`/merchants/${ids.merchant}/suspend`, {}]],
   ['POST /admin/v1/merchants/{id}/resume', async () => [`/merchants/${ids.merchant}/resume`, {}]],
   ['POST /admin/v1/merchants/{id}/keys', async () => [`/merchants/${ids.merchant}/keys`, { body: { label: 'walk' } }]],
+  [
+    'POST /admin/v1/merchants/{id}/user-invitations',
+    async () => [`/merchants/${ids.merchant}/user-invitations`, { body: { email: 'owner@walk.example' } }],
+  ],
+  [
+    'POST /admin/v1/merchants/{id}/user-reset-links',
+    async () => {
+      await fx.services.merchantUsers.team.createEnrolled(
+        ids.merchant!,
+        'locked@walk.example',
+        'owner',
+        'a long walk password',
+      );
+      return [`/merchants/${ids.merchant}/user-reset-links`, { body: { email: 'locked@walk.example' } }];
+    },
+  ],
   ['PATCH /admin/v1/keys/{id}', async () => [`/keys/${ids.key}`, { body: { rateLimitPerMinute: 100 } }]],
   ['POST /admin/v1/keys/{id}/grants', async () => [`/keys/${ids.key}/grants`, { body: { merchantId: merchantOf() } }]],
   ['DELETE /admin/v1/keys/{id}/grants/{merchantId}', async () => [`/keys/${ids.key}/grants/${merchantOf()}`, {}]],

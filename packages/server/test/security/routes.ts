@@ -4,7 +4,7 @@
  * table against each line, and fails when a documented route has no line here, so a new route is
  * covered by adding the one line.
  */
-export type Side = 'merchant' | 'token' | 'operator' | 'public';
+export type Side = 'merchant' | 'token' | 'operator' | 'public' | 'dashboard';
 
 export interface RouteLine {
   side: Side;
@@ -14,7 +14,14 @@ export interface RouteLine {
   path: string;
   /** A valid query string for routes that need one. */
   query?: string;
+  /** Dashboard routes (side `dashboard`, session only): the roles allowed. */
+  roles?: readonly ('owner' | 'admin' | 'developer' | 'viewer')[];
+  /** A dashboard route that ends the session it is called with (its baseline gets a session of its own). */
+  endsSession?: true;
 }
+
+const ANY_ROLE = ['owner', 'admin', 'developer', 'viewer'] as const;
+const TEAM_ADMINS = ['owner', 'admin'] as const;
 
 export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'GET', path: '/api/v1/time' },
@@ -153,6 +160,27 @@ export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'POST', path: '/console/session' },
   { side: 'public', method: 'GET', path: '/console/session' },
   { side: 'public', method: 'DELETE', path: '/console/session' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/user-invitations' },
+  { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/user-reset-links' },
+  // The merchant dashboard: sign-in steps and links (no session, or a half one), then session routes.
+  { side: 'public', method: 'POST', path: '/dashboard/api/sign-in' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/sign-in/totp' },
+  { side: 'public', method: 'GET', path: '/dashboard/api/invitations/{token}' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/invitations/{token}/accept' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/totp/confirm' },
+  { side: 'public', method: 'GET', path: '/dashboard/api/password-reset/{token}' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/password-reset/{token}' },
+  { side: 'dashboard', method: 'GET', path: '/dashboard/api/session', roles: ANY_ROLE },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/sign-out', roles: ANY_ROLE, endsSession: true },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/sign-out-everywhere', roles: ANY_ROLE, endsSession: true },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/password', roles: ANY_ROLE },
+  { side: 'dashboard', method: 'GET', path: '/dashboard/api/team', roles: ANY_ROLE },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/team/invitations', roles: TEAM_ADMINS },
+  { side: 'dashboard', method: 'DELETE', path: '/dashboard/api/team/invitations/{id}', roles: TEAM_ADMINS },
+  { side: 'dashboard', method: 'PATCH', path: '/dashboard/api/team/users/{id}', roles: ['owner'] },
+  { side: 'dashboard', method: 'DELETE', path: '/dashboard/api/team/users/{id}', roles: ['owner'] },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/team/users/{id}/reset-link', roles: ['owner'] },
+  { side: 'dashboard', method: 'GET', path: '/dashboard/api/security-log', roles: TEAM_ADMINS },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

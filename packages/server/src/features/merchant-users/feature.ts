@@ -14,8 +14,11 @@ export interface MerchantUsers {
   store: Store;
   accounts: Accounts;
   team: Team;
-  /** The sessions with the app's idle time (HOSTPAY_DASHBOARD_IDLE_MINUTES): stateless, one per app. */
-  sessionsFor(idleMs: number): DashboardSessions;
+  /**
+   * The same over the app's clock, with its sessions' idle time (HOSTPAY_DASHBOARD_IDLE_MINUTES):
+   * buildApp's routes and hook use these (tests move the app's clock). Stateless: one per app.
+   */
+  forApp(idleMs: number, now: () => number): { accounts: Accounts; team: Team; sessions: DashboardSessions };
 }
 
 export interface MerchantUserAdmin {
@@ -51,7 +54,11 @@ export const merchantUsersFeature = defineFeature({
         store,
         accounts: accounts({ store, box, now: clock }),
         team: team({ store, box, now: clock, publicBaseUrl }),
-        sessionsFor: (idleMs) => dashboardSessions({ db: store.db, now: clock, idleMs }),
+        forApp: (idleMs, appNow) => ({
+          accounts: accounts({ store, box, now: appNow }),
+          team: team({ store, box, now: appNow, publicBaseUrl }),
+          sessions: dashboardSessions({ db: store.db, now: appNow, idleMs }),
+        }),
       },
     };
   },

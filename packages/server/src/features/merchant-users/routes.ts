@@ -59,8 +59,7 @@ const tags = ['dashboard'];
  */
 export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteContext<'merchantUsers'>): Promise<void> {
   const { config, limiter } = ctx;
-  const { accounts, team } = ctx.merchantUsers;
-  const sessions = ctx.merchantUsers.sessionsFor(ctx.config.dashboardIdleMinutes * 60_000);
+  const { accounts, team, sessions } = ctx.merchantUsers.forApp(ctx.config.dashboardIdleMinutes * 60_000, ctx.now);
   const publicUrl = config.publicUrl;
   useRawJsonBody(app, 4096, '{"email": "you@example.com", "password": "…"}');
 
@@ -253,6 +252,8 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
         tags,
         operationId: 'getDashboardInvitation',
         summary: 'What an invitation link is for',
+        description:
+          'The email, role and merchant of a live invitation; 404 LINK_INVALID once used, revoked or past its 7 days.',
         security: [],
         params: TokenParams,
         response: responses(
@@ -365,6 +366,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
         tags,
         operationId: 'getDashboardPasswordReset',
         summary: 'What a password-reset link is for',
+        description: 'The email and merchant of a live reset link; 404 LINK_INVALID once used or past its 24 hours.',
         security: [],
         params: TokenParams,
         response: responses(

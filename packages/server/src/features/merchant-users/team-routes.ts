@@ -53,7 +53,8 @@ const issuerOf = (p: SessionPrincipal): Issuer => ({ userId: p.userId, email: p.
 
 /** The team routes (users, roles, invitations, reset links) and the security log, session only. */
 export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContext<'merchantUsers'>): Promise<void> {
-  const { team, store } = ctx.merchantUsers;
+  const { store } = ctx.merchantUsers;
+  const { team } = ctx.merchantUsers.forApp(ctx.config.dashboardIdleMinutes * 60_000, ctx.now);
   useRawJsonBody(app, 2048, '{"email": "colleague@example.com", "role": "developer"}');
   app.addHook('preValidation', ctx.auth.dashboard);
   const any = { dashboard: { roles: ALL_ROLES } };
@@ -68,6 +69,7 @@ export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContex
         tags,
         operationId: 'getDashboardTeam',
         summary: 'The team: users and pending invitations',
+        description: 'Every user of the merchant with role and last sign-in, and the invitations not yet accepted.',
         security: [],
         response: responses(
           200,
@@ -116,6 +118,7 @@ export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContex
         tags,
         operationId: 'revokeDashboardInvitation',
         summary: 'Revoke a pending invitation',
+        description: 'The link stops working at once (404 LINK_INVALID).',
         security: [],
         params: IdParams,
         response: responses(200, Empty, 'Revoked.', [...SESSION_ERRORS, 'NOT_FOUND']),
