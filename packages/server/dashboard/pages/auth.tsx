@@ -65,7 +65,11 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
         </form>
       ) : stage === 'enrol' && enrol ? (
         codes === null ? (
-          <EnrolTotp secret={enrol.totpSecret} uri={enrol.otpauthUri} onEnrolled={(c, s) => setCodes({ codes: c, session: s })} />
+          <EnrolTotp
+            secret={enrol.totpSecret}
+            uri={enrol.otpauthUri}
+            onEnrolled={(c, s) => setCodes({ codes: c, session: s })}
+          />
         ) : (
           <RecoveryCodes codes={codes.codes} onDone={() => onSignedIn(codes.session)} />
         )

@@ -178,6 +178,7 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
           </li>
         ))}
       </ol>
+      {c.status === 'settled' && can(session, 'payouts:write') ? <Refund checkout={c} /> : null}
       <CheckoutEvents id={c.id} />
       {can(session, 'webhooks:write') ? <CheckoutDeliveries id={c.id} /> : null}
     </>
@@ -304,5 +305,74 @@ export function NewCheckout({ session }: { session: Session }) {
         </section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A refund of a settled checkout: to an address typed here (a payout with refundOf), or without
+ * one a link where the payer enters theirs (shown once, valid 7 days).
+ */
+function Refund({ checkout }: { checkout: Checkout }) {
+  const [amount, setAmount] = useState('');
+  const [destination, setDestination] = useState('');
+  const [link, setLink] = useState<string | null>(null);
+  const action = useAction();
+  const confirm = useConfirm();
+  // Refunds are paid in what the payer sent: the asset of the checkout's payments.
+  const asset = checkout.payments[0]?.asset ?? checkout.currency;
+  return (
+    <form
+      class="card-form"
+      aria-labelledby="refund-h"
+      onSubmit={(e) => {
+        e.preventDefault();
+        confirm.ask({
+          title: 'Refund the payer?',
+          body: (
+            <p>
+              <Amount value={amount.trim()} unit={asset} />{' '}
+              {destination.trim() ? (
+                <>
+                  to <code>{destination.trim()}</code>
+                </>
+              ) : (
+                'through a link where the payer enters their address'
+              )}
+              . The operator approves it before it is sent.
+            </p>
+          ),
+          confirm: 'Request refund',
+          action: () =>
+            action.run('Refund requested.', async () => {
+              const r = await cpWrite<{ url?: string; link?: string }>(
+                'POST',
+                `/psp/hosted-pay/${checkout.id}/refunds`,
+                { amount: amount.trim(), ...(destination.trim() ? { destination: destination.trim() } : {}) },
+              );
+              setLink(r.url ?? r.link ?? null);
+            }),
+        });
+      }}
+    >
+      <h2 id="refund-h">Refund</h2>
+      <div class="grid">
+        <Field label="Refund amount" hint={`in ${asset}, at most what was received`}>
+          <input required inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+        </Field>
+        <Field label="Payer's address (optional)" hint="empty: a link for the payer to enter it">
+          <input maxLength={128} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
+        </Field>
+      </div>
+      <button type="submit" disabled={action.busy}>
+        Request refund
+      </button>
+      <ActionStatus action={action} />
+      {link ? (
+        <p class="secret">
+          Send the payer this link: <code>{link}</code>
+        </p>
+      ) : null}
+      {confirm.dialog}
+    </form>
   );
 }

@@ -35,6 +35,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   let totpSecret = '';
   /** The last TOTP step used: a code is accepted once, so each sign-in takes a later step's. */
   let lastStep = 0;
+  /** The checkout the owner created and saw paid. */
+  let checkoutId = '';
   const problems: string[] = [];
   const admin = adminCaller(() => fx.app);
 
@@ -88,7 +90,12 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   }, 60_000);
   afterEach(async (test) => {
     if (test.task.result?.state === 'fail') {
-      console.log(`after "${test.task.name}": ${page.url()}\n${await page.locator('body').innerText().catch(() => '?')}`);
+      console.log(
+        `after "${test.task.name}": ${page.url()}\n${await page
+          .locator('body')
+          .innerText()
+          .catch(() => '?')}`,
+      );
       console.log(problems.join('\n'));
     }
   });
@@ -161,6 +168,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     const payUrl = (await share.textContent())!;
     expect(payUrl).toMatch(new RegExp(`^${base}/pay/chk_`));
     const id = new URL(payUrl).pathname.split('/').pop()!;
+    checkoutId = id;
     await noViolations(page, 'new checkout');
     await page.getByRole('button', { name: 'Open the checkout' }).click();
     await expect.poll(() => page.getByTestId('checkout-status').textContent()).toBe('open');
@@ -225,12 +233,49 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await shot('webhooks');
   });
 
+  it("refunds part of the paid checkout to the payer's address", async () => {
+    await page.goto(`${base}/dashboard/checkouts/${checkoutId}`);
+    await page.getByLabel('Refund amount').fill('1');
+    await page.getByLabel("Payer's address (optional)").fill(TRON_ADDRESS);
+    await page.getByLabel("Payer's address (optional)").press('Enter');
+    await page
+      .getByRole('dialog', { name: 'Refund the payer?' })
+      .getByRole('button', { name: 'Request refund' })
+      .click();
+    await expect
+      .poll(() => page.getByRole('status').or(page.locator('.ok')).first().textContent())
+      .toBe('Refund requested.');
+    await page.getByRole('link', { name: 'Payouts & refunds' }).click();
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Payouts and refunds, newest first' }).textContent())
+      .toContain('refund');
+  });
+
+  it('creates an API key (secret shown once), saves the payment page settings; both in the security log', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Label (optional)').fill('shop server');
+    await page.getByLabel('Label (optional)').press('Enter');
+    await expect.poll(() => page.getByTestId('key-secret').textContent()).toMatch(/Secret\S+/);
+    await expect.poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('shop server');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Display name').fill('Corner Shop');
+    await page.getByLabel('Display name').press('Enter');
+    await expect.poll(() => page.locator('.ok').first().textContent()).toBe('Settings saved.');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Corner Shop');
+    await page.getByRole('link', { name: 'Security log' }).click();
+    const log = page.getByRole('table', { name: 'Security log, newest first' });
+    await expect.poll(() => log.textContent()).toContain('key.created');
+    expect(await log.textContent()).toContain('settings.changed');
+  });
+
   it('every page: axe, visible keyboard focus from the skip link, 360 px without sideways scrolling', async () => {
     const screens = ['/', '/checkouts', '/payouts', '/keys', '/webhooks', '/events', '/settings', '/team', '/security'];
     for (const s of screens) {
       await page.goto(`${base}/dashboard${s === '/' ? '' : s}`);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('alert').allTextContents(), s).toEqual([]);
       await noViolations(page, s);
       await page.keyboard.press('Tab');
       const focus = await page.evaluate(() => {
