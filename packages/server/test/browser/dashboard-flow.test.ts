@@ -153,7 +153,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     await page.getByRole('heading', { name: 'Home' }).waitFor();
     await noViolations(page, 'home');
-    await shot('home');
   });
 
   it('creates a checkout, shares its link and sees it paid live', async () => {
@@ -257,6 +256,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await page.getByLabel('Label (optional)').press('Enter');
     await expect.poll(() => page.getByTestId('key-secret').textContent()).toMatch(/Secret\S+/);
     await expect.poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('shop server');
+    await shot('keys');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Display name').fill('Corner Shop');
     await page.getByLabel('Display name').press('Enter');
@@ -276,6 +276,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
       expect(await page.getByRole('alert').allTextContents(), s).toEqual([]);
+      if (s === '/') await shot('home');
+      if (s === '/team') await shot('team');
       await noViolations(page, s);
       await page.keyboard.press('Tab');
       const focus = await page.evaluate(() => {
@@ -283,8 +285,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
         return { text: el.textContent, outline: getComputedStyle(el).outlineStyle };
       });
       expect(focus, s).toEqual({ text: 'Skip to content', outline: 'solid' });
+
     }
-    await shot('keys');
     await page.setViewportSize({ width: 360, height: 740 });
     for (const s of [...screens, '/checkouts/new']) {
       await page.goto(`${base}/dashboard${s === '/' ? '' : s}`);
@@ -299,6 +301,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
           .map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
       }));
       expect(wide.width, `${s} at 360 px: ${wide.out.join(', ')}`).toBeLessThanOrEqual(360);
+      if (s === '/checkouts/new') await shot('mobile');
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(problems).toEqual([]);
