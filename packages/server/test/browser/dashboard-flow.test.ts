@@ -210,7 +210,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Request payout');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Request payout');
     await page.keyboard.press('Enter');
     await noViolations(page, 'payout confirmation');
     await dialog.getByRole('button', { name: 'Request payout' }).click();
