@@ -60,8 +60,8 @@ describe('the dashboard page', () => {
     expect(JSON.parse(missing.body)).toMatchObject({ status: false, error: { code: 'NOT_FOUND' } });
   });
 
-  it('an unknown /dashboard/api path is a JSON 404, never the page', async () => {
-    for (const url of ['/dashboard/api/nope', '/dashboard/api/']) {
+  it('an unknown /dashboard/api path, or one with an encoded slash or dots, is a JSON 404, never the page', async () => {
+    for (const url of ['/dashboard/api/nope', '/dashboard/api/', '/dashboard/api%2Fsession', '/dashboard/%2E%2E/x']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(JSON.parse(res.body)).toMatchObject({ status: false, error: { code: 'NOT_FOUND' } });

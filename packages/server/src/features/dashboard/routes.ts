@@ -12,6 +12,8 @@ function files(): ConsoleFiles | undefined {
   return cached;
 }
 
+const SCREEN_PATH = /^\/dashboard(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,199})*\/?$/;
+
 const NOT_BUILT =
   '<!doctype html><html lang="en"><title>hostpay dashboard</title><h1>The dashboard is not built</h1><p>Run <code>npm run build</code>, then restart the server.</p></html>';
 
@@ -26,8 +28,11 @@ export async function dashboardPageRoutes(app: TypedApp): Promise<void> {
     securityHeaders(reply);
   });
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.url.startsWith('/dashboard/api/') || req.url === '/dashboard/api')
-      throw new HostpayError('NOT_FOUND', 'no such dashboard API route: see docs/dashboard.md');
+    // A screen's path is plain segments (ids, link tokens); anything else (an encoded slash, a dot
+    // segment) and all of /dashboard/api are not a screen.
+    const path = req.url.split('?')[0]!;
+    if (!SCREEN_PATH.test(path) || path === '/dashboard/api' || path.startsWith('/dashboard/api/'))
+      throw new HostpayError('NOT_FOUND', 'no such dashboard page or API route: see docs/dashboard.md');
     const built = files();
     return reply
       .code(built === undefined ? 503 : 200)
