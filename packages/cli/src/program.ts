@@ -28,6 +28,7 @@ import { registerTime } from './commands/time.js';
 import { registerToken } from './commands/token.js';
 import { registerTransfer } from './commands/transfer.js';
 import { registerWallet } from './commands/wallet.js';
+import { registerSummary } from './commands/summary.js';
 import { registerWallets } from './commands/wallets.js';
 import { describeError, type Io } from './output.js';
 
@@ -74,6 +75,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerMigrate(program, io);
   registerLogin(program, io);
   registerWallets(program, io);
+  registerSummary(program, io);
   registerFeesPreview(program, io);
   registerCheckout(program, io);
   registerPayout(program, io);

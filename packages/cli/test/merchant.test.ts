@@ -91,6 +91,20 @@ describe('merchant commands', () => {
     expect(parseExactJson(out)).toEqual({ items: await apiResult('/api/v1/cp/wallets/'), nextCursor: null });
   });
 
+  it('summary: the balances table with the exact wallet balance; --json equals the API result (in-process)', async () => {
+    const out = ok(await hostpay(['summary', ...flags()]));
+    expect(out).toContain('Balances');
+    expect(out).toMatch(/ETH +ETH +3\.141592653589793238 +0\.5\n/);
+    expect(out).toMatch(/USDT +TRON +1250\.75 +100\.25\n/);
+    expect(out).toContain('Needing attention');
+    const io = memoryIo(creds());
+    expect(await run(['summary', '--json'], io), io.err).toBe(0);
+    expect(lines(io.out)).toHaveLength(1);
+    expect(io.out).toContain('"balance":3.141592653589793238');
+    // The client's answer, read the same way (its exact strings stay strings, its counts become text).
+    expect(parseExactJson(io.out)).toEqual(parseExactJson(JSON.stringify(await client.summary())));
+  });
+
   it('fees-preview 100 EUR: the rule, the rate and the fee in the fee currency', async () => {
     const out = ok(await hostpay(['fees-preview', '100', 'EUR', ...flags()]));
     const p: FeePreview = await client.previewFees({ amount: '100', currency: 'EUR' });

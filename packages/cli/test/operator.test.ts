@@ -47,6 +47,29 @@ describe('operator commands', () => {
     expect(String(key['apiSecret'])).toMatch(/^sk_/);
   });
 
+  it('invites a merchant dashboard user and prints the one-time link; a reset link for a user', async () => {
+    const human = await run('merchant', 'user', 'invite', merchantId, 'Owner@Acme.example');
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      /^invitation for Owner@Acme\.example \(owner\) to merchant mer_\w+ \(one-time, valid until .+; shown only now, pass it on\):$/m,
+    );
+    expect(human.stdout).toMatch(/^https?:\/\/\S+\/dashboard\/invitation\/[A-Za-z0-9_-]{43}$/m);
+    const again = await run('merchant', 'user', 'invite', merchantId, 'owner@acme.example');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/TEAM_CONFLICT/);
+    const dev = json(
+      await run('merchant', 'user', 'invite', merchantId, 'dev@acme.example', '--role', 'developer', '--json'),
+    );
+    expect(dev).toMatchObject({
+      id: expect.stringMatching(/^inv_/),
+      link: expect.stringContaining('/dashboard/invitation/'),
+    });
+    // No user has accepted yet: a reset link names nobody.
+    const reset = await run('merchant', 'user', 'reset-link', merchantId, 'owner@acme.example');
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toMatch(/NOT_FOUND/);
+  });
+
   it('creates a wallet', async () => {
     const wallet = json(
       await run('wallet', 'create', '--merchant', merchantId, '--asset', 'eth', '--chain', 'ETH', '--json'),

@@ -692,7 +692,7 @@ describe('payout routes (merchant and operator)', () => {
   });
 });
 
-describe('the dashboard home and a checkout\'s webhook deliveries (merchant)', () => {
+describe("the dashboard home and a checkout's webhook deliveries (merchant)", () => {
   it('summary; deliveries of a checkout', async () => {
     const C = '/api/v1/cp/psp/hosted-pay';
     const S = '/api/v1/cp/summary';

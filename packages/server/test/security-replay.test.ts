@@ -18,6 +18,7 @@ let fx: HttpFixture;
 let world: World;
 let endpointId: string;
 let otherEndpointId: string;
+const NONE = { cookie: '', csrf: '' };
 beforeAll(async () => {
   // Sandbox: the endpoints point at a closed loopback port (nothing is ever delivered elsewhere).
   fx = await createFixture({ sandbox: true });
@@ -33,6 +34,8 @@ beforeAll(async () => {
     v2Key,
     operatorToken: '',
     consoleSession: { cookie: '', csrf: '' },
+    // Replays of signed requests only: no dashboard session is used here.
+    dashboard: { owner: NONE, viewer: NONE, half: NONE, own: {} },
   };
   const token = await fx.app.inject({
     method: 'POST',

@@ -47,6 +47,15 @@ import type {
  * Decimals are exact strings ("12.000000000000000001"), as in @hostpay/client; `--json`
  * turns them back into JSON number literals (exact.ts), so the document matches the API.
  */
+/** A merchant dashboard user's role. */
+export type UserRole = 'owner' | 'admin' | 'developer' | 'viewer';
+/** A one-time link (invitation or password reset), shown once. */
+export interface UserLink {
+  id: string;
+  link: string;
+  expiresAt: string;
+}
+
 export interface AdminBackend {
   /** 'local': the store in a data dir; 'remote': a server's /admin/v1. */
   readonly kind: 'local' | 'remote';
@@ -61,6 +70,10 @@ export interface AdminBackend {
     resume(id: string, w?: Write): Promise<Merchant>;
     /** Name, underpayment tolerance (percent, decimal text 0..5), rate spread (0..10; null: the default), payout settings. */
     update(id: string, change: MerchantChange, w?: Write): Promise<Merchant>;
+    /** A one-time link to the merchant dashboard for `email` to join with `role` (default owner). */
+    inviteUser(id: string, email: string, role: UserRole | undefined, w?: Write): Promise<UserLink>;
+    /** A one-time password-reset link for a user of the merchant. */
+    userResetLink(id: string, email: string, w?: Write): Promise<UserLink>;
   };
   /** The default rate spread, for merchants without their own. */
   readonly rateSpread: {

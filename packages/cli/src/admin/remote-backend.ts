@@ -21,6 +21,10 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       suspend: (id, w) => call('POST', `/merchants/${seg(id)}/suspend`, { body: {}, write: w ?? {} }),
       resume: (id, w) => call('POST', `/merchants/${seg(id)}/resume`, { body: {}, write: w ?? {} }),
       update: (id, change, w) => call('PATCH', `/merchants/${seg(id)}`, { body: defined(change), write: w ?? {} }),
+      inviteUser: (id, email, role, w) =>
+        call('POST', `/merchants/${seg(id)}/user-invitations`, { body: defined({ email, role }), write: w ?? {} }),
+      userResetLink: (id, email, w) =>
+        call('POST', `/merchants/${seg(id)}/user-reset-links`, { body: { email }, write: w ?? {} }),
     },
     rateSpread: {
       get: () => call('GET', '/rate-spread'),

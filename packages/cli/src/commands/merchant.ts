@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { Merchant, MerchantChange, MerchantStatus } from '../admin/backend.js';
+import type { Merchant, MerchantChange, MerchantStatus, UserLink, UserRole } from '../admin/backend.js';
 import { withBackend } from '../admin/open-backend.js';
 import {
   pageRequest,
@@ -132,6 +132,47 @@ export function registerMerchant(program: Command, io: Io): void {
     .action(async (id: string, opts: WriteOptions) => {
       const m = await withBackend(io, opts, (b) => b.merchants.resume(id, opts));
       show(opts, m, `resumed merchant ${m.id} (${m.name}): status ${m.status}`);
+    });
+
+  registerMerchantUser(merchant, io);
+}
+
+/** `hostpay merchant user …`: the merchant dashboard's users, as an operator reaches them. */
+function registerMerchantUser(merchant: Command, io: Io): void {
+  const user = merchant.command('user').description("the merchant dashboard's users: invitations and reset links");
+  const printLink = (opts: AdminOptions, link: UserLink, what: string) =>
+    printAdmin(io, opts.json, link, () =>
+      [`${what} (one-time, valid until ${link.expiresAt}; shown only now, pass it on):`, link.link].join('\n'),
+    );
+
+  withWriteOptions(
+    user
+      .command('invite')
+      .description('print a one-time link to the merchant dashboard for EMAIL to choose a password and enrol TOTP'),
+  )
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .argument('<email>', "the user's email (their sign-in name)")
+    .addOption(
+      new Option('--role <role>', 'the role in the team (default owner)').choices([
+        'owner',
+        'admin',
+        'developer',
+        'viewer',
+      ]),
+    )
+    .action(async (id: string, email: string, opts: WriteOptions & { role?: UserRole }) => {
+      const link = await withBackend(io, opts, (b) => b.merchants.inviteUser(id, email, opts.role, opts));
+      printLink(opts, link, `invitation for ${email} (${opts.role ?? 'owner'}) to merchant ${id}`);
+    });
+
+  withWriteOptions(
+    user.command('reset-link').description('print a one-time password-reset link for a user of the merchant (24 h)'),
+  )
+    .argument('<merchant-id>', 'e.g. mer_...')
+    .argument('<email>', "the user's email")
+    .action(async (id: string, email: string, opts: WriteOptions) => {
+      const link = await withBackend(io, opts, (b) => b.merchants.userResetLink(id, email, opts));
+      printLink(opts, link, `password reset for ${email} of merchant ${id}`);
     });
 }
 

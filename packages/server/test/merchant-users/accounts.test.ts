@@ -1,10 +1,15 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ARGON2_PARAMS } from '../../src/features/merchant-users/passwords.js';
 import { totpCode } from '../../src/features/merchant-users/totp.js';
 import { LOCK_AFTER, LOCK_MS } from '../../src/features/merchant-users/users.js';
-import { DIALECTS, type Dialect } from '../helpers.js';
+import { DIALECTS, tempServices, type Dialect } from '../helpers.js';
+import type { Services } from '../../src/services.js';
+
+const userRowOf = (services: Services, id: string) =>
+  services.store.db.selectFrom('merchant_users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 import { createAdminFixture, type AdminFixture } from '../http-helpers/admin-fixture.js';
 import { cookieOf, createDashboardUser, dashboardSession, signInDashboard } from '../http-helpers/dashboard-session.js';
 
@@ -328,5 +333,31 @@ describe.each(DIALECTS)('dashboard accounts on %s', (dialect: Dialect) => {
     expect(await securityActions(user.userId)).toEqual(
       expect.arrayContaining(['password.changed', 'account.locked', 'password.reset']),
     );
+  });
+
+  it('a master-key rotation re-seals TOTP secrets; the codes stay the same', async () => {
+    const env = await tempServices(dialect);
+    try {
+      const m = await env.services.admin.createMerchant('Rotation Shop', { operator: 'test' });
+      const made = await env.services.merchantUsers.team.createEnrolled(
+        m.id,
+        'r@shop.example',
+        'owner',
+        'a long password',
+      );
+      const oldMaster = readFileSync(`${env.dataDir}/master.key`, 'utf8').trim();
+      const newMaster = randomBytes(32).toString('base64');
+      await env.services.close();
+      const rotated = await env.reopen({ masterKey: newMaster, masterKeyPrevious: oldMaster });
+      const before = (await userRowOf(rotated, made.userId)).totp_secret_sealed!;
+      expect((await rotated.admin.rotateMasterKey({ operator: 'test' })).resealed).toBeGreaterThanOrEqual(1);
+      await rotated.close();
+      env.services = await env.reopen({ masterKey: newMaster });
+      const after = (await userRowOf(env.services, made.userId)).totp_secret_sealed!;
+      expect(after).not.toBe(before);
+      expect(env.services.box.open(after, made.userId).toString()).toBe(made.totpSecret);
+    } finally {
+      await env.cleanup();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { Decimal, decimalText, parseExactJson } from '@hostpay/protocol';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { configureChains } from '../http-helpers/checkouts.js';
@@ -151,4 +152,27 @@ describe.each(DIALECTS)('summary on %s', (dialect) => {
     // Whole checkout list items, amounts exact.
     expect(summary.attention[1]).toMatchObject({ id: ids.G, status: 'underpaid', amount: '20', currency: 'EUR' });
   });
+
+  if (dialect === 'sqlite')
+    it('reads by index: checkouts by merchant, status and last change; deliveries by checkout and event', async () => {
+      const plan = async (query: string) =>
+        (await sql<{ detail: string }>`${sql.raw(`EXPLAIN QUERY PLAN ${query}`)}`.execute(env.services.store.db)).rows
+          .map((r) => r.detail)
+          .join('; ');
+      expect(
+        await plan(
+          "select currency, amount, updated_at from checkouts where merchant_id = 'm' and status = 'settled' and updated_at >= '2027-03-01'",
+        ),
+      ).toContain('USING INDEX checkouts_merchant_status_updated');
+      expect(
+        await plan(
+          "select * from checkouts where merchant_id = 'm' and status = 'processing' and updated_at < '2027-03-10' order by updated_at desc, id desc limit 50",
+        ),
+      ).toContain('USING INDEX checkouts_merchant_status_updated');
+      const deliveries = await plan(
+        "select a.* from webhook_attempts a join events e on e.id = a.event_id where e.checkout_id = 'c' and e.merchant_id = 'm' order by a.attempted_at desc, a.id desc limit 51",
+      );
+      expect(deliveries).toContain('USING INDEX events_checkout');
+      expect(deliveries).toContain('USING INDEX webhook_attempts_event');
+    });
 });

@@ -8,7 +8,7 @@ import { urlOwner } from '../webhooks/service.js';
 import { sourceOwner } from '../rates/source-url.js';
 
 /**
- * Re-seals every sealed value (API, server and webhook secrets, webhook URLs, account xpubs, EVM
+ * Re-seals every sealed value (API, server and webhook secrets, webhook URLs, account xpubs, TOTP secrets, EVM
  * node URLs, rate source URLs, hot wallet keys) under the box's
  * current master key. The box must also hold the previous key(s) (HOSTPAY_MASTER_KEY_PREVIOUS) to
  * open the old ones. Each row is
@@ -119,6 +119,29 @@ export async function rotateMasterKey(
         .set({ xpub_sealed: sealed })
         .where('id', '=', k.id)
         .where('xpub_sealed', '=', k.xpub_sealed)
+        .execute(),
+    );
+    resealed++;
+  }
+  // Dashboard users' TOTP secrets (whoever holds one makes that user's codes).
+  const totps = await store.db
+    .selectFrom('merchant_users')
+    .select(['id', 'totp_secret_sealed'])
+    .where('totp_secret_sealed', 'is not', null)
+    .execute();
+  for (const u of totps) {
+    const old = u.totp_secret_sealed!;
+    if (box.isCurrent(old)) {
+      alreadyCurrent++;
+      continue;
+    }
+    const sealed = box.seal(box.open(old, u.id), u.id);
+    await store.writeTransaction((trx) =>
+      trx
+        .updateTable('merchant_users')
+        .set({ totp_secret_sealed: sealed })
+        .where('id', '=', u.id)
+        .where('totp_secret_sealed', '=', old)
         .execute(),
     );
     resealed++;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { failedAuthBucket, withFailureLimit } from '../../auth/authenticate.js';
 import { sessionPrincipalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
@@ -62,6 +63,17 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
   const { accounts, team, sessions } = ctx.merchantUsers.forApp(ctx.config.dashboardIdleMinutes * 60_000, ctx.now);
   const publicUrl = config.publicUrl;
   useRawJsonBody(app, 4096, '{"email": "you@example.com", "password": "…"}');
+  // The half session of a sign-in step, checked (with its CSRF token) before the body is: a write
+  // without the token is refused as CSRF_FAILED whatever it carries.
+  const halves = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof halfSession>>>();
+  const checkHalf = (stage: 'totp' | 'enrol') => async (req: FastifyRequest) => {
+    halves.set(req, await halfSession(req, sessions, publicUrl, stage));
+  };
+  const halfOf = (req: FastifyRequest) => {
+    const half = halves.get(req);
+    if (half === undefined) throw new Error('half-session route reached without its check');
+    return half;
+  };
 
   app.post(
     `${DASH}/sign-in`,
@@ -127,6 +139,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
   app.post(
     `${DASH}/sign-in/totp`,
     {
+      preValidation: checkHalf('totp'),
       schema: {
         tags,
         operationId: 'dashboardSignInTotp',
@@ -148,7 +161,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
       },
     },
     async (req, reply) => {
-      const half = await halfSession(req, sessions, publicUrl, 'totp');
+      const half = halfOf(req);
       await withFailureLimit(
         limiter,
         failedAuthBucket('merchant', req.ip),
@@ -304,6 +317,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
   app.post(
     `${DASH}/totp/confirm`,
     {
+      preValidation: checkHalf('enrol'),
       schema: {
         tags,
         operationId: 'confirmDashboardTotp',
@@ -324,7 +338,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
       },
     },
     async (req, reply) => {
-      const half = await halfSession(req, sessions, publicUrl, 'enrol');
+      const half = halfOf(req);
       const { recoveryCodes } = await accounts.confirmEnrolment(half.session.userId, req.body.code, actorOf(req));
       return openFull(req, reply, half.session.userId, half.id, { recoveryCodes });
     },
