@@ -125,7 +125,7 @@ export function Table<T>({
   return (
     // A table wider than the screen scrolls inside its frame: focusable, so the keyboard scrolls it too.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access (WCAG 2.1.1)
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={caption}>
+    <section class="table-wrap" tabIndex={0} aria-label={caption}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>
@@ -149,7 +149,7 @@ export function Table<T>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -285,7 +285,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
         return { text: el.textContent, outline: getComputedStyle(el).outlineStyle };
       });
       expect(focus, s).toEqual({ text: 'Skip to content', outline: 'solid' });
-
     }
     await page.setViewportSize({ width: 360, height: 740 });
     for (const s of [...screens, '/checkouts/new']) {
