@@ -294,7 +294,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       const wide = await page.evaluate(() => ({
         width: document.documentElement.scrollWidth,
         // What sticks out, to say what to fix (a table scrolls inside its frame: its insides do not count).
-        out: [...document.querySelectorAll('body *')]
+        out: Array.from(document.querySelectorAll('body *'))
           .filter((e) => e.getBoundingClientRect().right > 361 && !e.parentElement?.closest('.table-wrap'))
           .slice(0, 5)
           .map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`),
