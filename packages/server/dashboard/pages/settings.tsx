@@ -33,7 +33,7 @@ export function Settings({ session }: { session: Session }) {
     <input
       inputMode={url ? 'url' : 'text'}
       readOnly={!editable}
-      maxLength={k === 'displayName' ? 100 : 2048}
+      maxLength={k === 'displayName' ? 100 : k === 'logoUrl' ? 65536 : 2048}
       value={form[k]}
       onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })}
     />
@@ -63,9 +63,28 @@ export function Settings({ session }: { session: Session }) {
         <Field label="Display name" hint="shown to payers on the payment page">
           {input('displayName')}
         </Field>
-        <Field label="Logo URL" hint="https; shown beside the display name">
+        <Field label="Logo URL" hint="https, or a small image picked below (kept in the page itself)">
           {input('logoUrl', true)}
         </Field>
+        {editable ? (
+          <Field label="Logo image" hint="PNG, JPEG or WebP, up to about 48 KB">
+            <input
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                if (!file) return;
+                // Read here into a data: URL: the image needs no host, and the page's CSP allows data: images.
+                const reader = new FileReader();
+                reader.onload = () => setForm((f) => ({ ...f, logoUrl: String(reader.result) }));
+                reader.readAsDataURL(file);
+              }}
+            />
+          </Field>
+        ) : null}
+        {form.logoUrl.startsWith('data:image/') ? (
+          <img class="logo-preview" src={form.logoUrl} alt="The logo payers will see" />
+        ) : null}
         <Field label="Default success URL" hint="where payers go after paying, unless a checkout names one">
           {input('successUrl', true)}
         </Field>

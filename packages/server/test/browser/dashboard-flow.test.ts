@@ -259,10 +259,18 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await shot('keys');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Display name').fill('Corner Shop');
+    // A logo picked from disk travels as a data: URL (no host; the page's CSP allows data: images).
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page.getByLabel('Logo image').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('img', { name: 'The logo payers will see' }).waitFor();
     await page.getByLabel('Display name').press('Enter');
     await expect.poll(() => page.locator('.ok').first().textContent()).toBe('Settings saved.');
     await page.reload();
     await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Corner Shop');
+    expect(await page.getByLabel('Logo URL').inputValue()).toBe(`data:image/png;base64,${png.toString('base64')}`);
     await page.getByRole('link', { name: 'Security log' }).click();
     const log = page.getByRole('table', { name: 'Security log, newest first' });
     await expect.poll(() => log.textContent()).toContain('key.created');
