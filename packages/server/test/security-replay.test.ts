@@ -35,7 +35,7 @@ beforeAll(async () => {
     operatorToken: '',
     consoleSession: { cookie: '', csrf: '' },
     // Replays of signed requests only: no dashboard session is used here.
-    dashboard: { owner: NONE, viewer: NONE, half: NONE, own: {} },
+    dashboard: { owner: NONE, viewer: NONE, half: NONE, enrol: NONE, own: {} },
   };
   const token = await fx.app.inject({
     method: 'POST',

@@ -41,6 +41,18 @@ beforeAll(async () => {
     url: '/dashboard/api/sign-in',
     payload: { email: halfUser.email, password: halfUser.password },
   });
+  const invited = await fx.services.merchantUsers.team.invite(
+    merchant.id,
+    'enrol@target.example',
+    'viewer',
+    { operator: 'test' },
+    { ip: null },
+  );
+  const accept = await fx.app.inject({
+    method: 'POST',
+    url: `/dashboard/api/invitations/${invited.link.split('/').pop()}/accept`,
+    payload: { password: 'an enrolling password' },
+  });
   const own: Record<string, { cookie: string; csrf: string }> = {};
   for (const route of ROUTES.filter((r) => r.endsSession))
     own[`${route.method} ${route.path}`] = await dashboard('owner');
@@ -58,6 +70,10 @@ beforeAll(async () => {
       half: {
         cookie: cookieOf(half),
         csrf: (JSON.parse(half.body) as { result: { csrfToken: string } }).result.csrfToken,
+      },
+      enrol: {
+        cookie: cookieOf(accept),
+        csrf: (JSON.parse(accept.body) as { result: { csrfToken: string } }).result.csrfToken,
       },
       own,
     },

@@ -10,6 +10,7 @@ import {
   type DashboardSession,
 } from '../http-helpers/dashboard-session.js';
 import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
+import { merchantHeaders } from '../http-helpers/requests.js';
 
 /**
  * What a session may write, walked over every write route the app registers under /api/v1/cp and
@@ -225,5 +226,41 @@ describe("another merchant's objects are out of reach of a session", () => {
       headers: owner.headers(),
     });
     expect(own.statusCode, own.body).toBe(200);
+  });
+});
+
+describe('the signed path does not look at sessions', () => {
+  it('a signed request with a session cookie beside it never asks the session store; a session request does', async () => {
+    let asked = 0;
+    const users = fx.services.merchantUsers;
+    const app = await fx.buildApp({
+      features: {
+        ...fx.services,
+        merchantUsers: {
+          ...users,
+          forApp(idleMs, now) {
+            const made = users.forApp(idleMs, now);
+            const principal: typeof made.sessions.principal = (id) => {
+              asked++;
+              return made.sessions.principal(id);
+            };
+            return { ...made, sessions: { ...made.sessions, principal } };
+          },
+        },
+      },
+    });
+    const signed = await app.inject({
+      method: 'GET',
+      url: '/api/v1/cp/psp/hosted-pay',
+      headers: {
+        ...(await merchantHeaders(fx, fx.demo, undefined, { method: 'GET', url: '/api/v1/cp/psp/hosted-pay' })),
+        cookie: viewer.cookie,
+      },
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(asked).toBe(0);
+    const bySession = await app.inject({ method: 'GET', url: '/api/v1/cp/psp/hosted-pay', headers: viewer.headers() });
+    expect(bySession.statusCode, bySession.body).toBe(200);
+    expect(asked).toBe(1);
   });
 });

@@ -34,6 +34,8 @@ export interface World {
     owner: Session;
     viewer: Session;
     half: Session;
+    /** A half session awaiting TOTP enrolment (an invitation accepted). */
+    enrol: Session;
     own: Record<string, Session>;
   };
 }
@@ -106,6 +108,10 @@ export function validRequest(world: World, route: RouteLine): Req {
   if (consoleRoute && route.method !== 'POST')
     Object.assign(headers, { cookie: world.consoleSession.cookie, 'x-csrf-token': world.consoleSession.csrf });
   if (route.side === 'operator') headers.authorization = `Bearer ${world.operatorToken}`;
+  if (route.halfSession !== undefined) {
+    const session = route.halfSession === 'totp' ? world.dashboard.half : world.dashboard.enrol;
+    Object.assign(headers, { cookie: session.cookie, 'x-csrf-token': session.csrf });
+  }
   if (route.side === 'dashboard') {
     const session = sessionFor(world, route);
     Object.assign(headers, { cookie: session.cookie, 'x-csrf-token': session.csrf });

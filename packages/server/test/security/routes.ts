@@ -18,6 +18,8 @@ export interface RouteLine {
   roles?: readonly ('owner' | 'admin' | 'developer' | 'viewer')[];
   /** A dashboard route that ends the session it is called with (its baseline gets a session of its own). */
   endsSession?: true;
+  /** A sign-in step: its legitimate request carries a half session at this stage. */
+  halfSession?: 'totp' | 'enrol';
 }
 
 const ANY_ROLE = ['owner', 'admin', 'developer', 'viewer'] as const;
@@ -166,10 +168,10 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'POST', path: '/admin/v1/merchants/{id}/user-reset-links' },
   // The merchant dashboard: sign-in steps and links (no session, or a half one), then session routes.
   { side: 'public', method: 'POST', path: '/dashboard/api/sign-in' },
-  { side: 'public', method: 'POST', path: '/dashboard/api/sign-in/totp' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/sign-in/totp', halfSession: 'totp' },
   { side: 'public', method: 'GET', path: '/dashboard/api/invitations/{token}' },
   { side: 'public', method: 'POST', path: '/dashboard/api/invitations/{token}/accept' },
-  { side: 'public', method: 'POST', path: '/dashboard/api/totp/confirm' },
+  { side: 'public', method: 'POST', path: '/dashboard/api/totp/confirm', halfSession: 'enrol' },
   { side: 'public', method: 'GET', path: '/dashboard/api/password-reset/{token}' },
   { side: 'public', method: 'POST', path: '/dashboard/api/password-reset/{token}' },
   { side: 'dashboard', method: 'GET', path: '/dashboard/api/session', roles: ANY_ROLE },
