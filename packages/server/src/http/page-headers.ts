@@ -28,8 +28,8 @@ export function securityHeaders(reply: FastifyReply, csp = PAGE_CSP): void {
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
 }
 
-/** The longest logo a merchant may set as a data URL (characters; about 48 KB of image). */
-export const LOGO_DATA_URL_MAX = 65_536;
+/** The longest logo a merchant may set as a data URL (characters; about 44 KB of image, inside a 62 KiB body). */
+export const LOGO_DATA_URL_MAX = 60_000;
 /** The longest logo a merchant may set as an https URL. */
 export const LOGO_URL_MAX = 2048;
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/;

@@ -24,6 +24,7 @@ export interface RouteLine {
 
 const ANY_ROLE = ['owner', 'admin', 'developer', 'viewer'] as const;
 const TEAM_ADMINS = ['owner', 'admin'] as const;
+const KEY_MANAGERS = ['owner', 'admin', 'developer'] as const;
 
 export const ROUTES: RouteLine[] = [
   { side: 'public', method: 'GET', path: '/api/v1/time' },
@@ -85,6 +86,8 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}/webhook-deliveries' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/summary' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/cancel' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/simulate-payment' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
@@ -185,6 +188,13 @@ export const ROUTES: RouteLine[] = [
   { side: 'dashboard', method: 'DELETE', path: '/dashboard/api/team/users/{id}', roles: ['owner'] },
   { side: 'dashboard', method: 'POST', path: '/dashboard/api/team/users/{id}/reset-link', roles: ['owner'] },
   { side: 'dashboard', method: 'GET', path: '/dashboard/api/security-log', roles: TEAM_ADMINS },
+  // Self-service (features/self-service): the merchant's own API keys and page settings.
+  { side: 'dashboard', method: 'GET', path: '/dashboard/api/keys', roles: KEY_MANAGERS },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/keys', roles: KEY_MANAGERS },
+  { side: 'dashboard', method: 'POST', path: '/dashboard/api/keys/{id}/roll', roles: KEY_MANAGERS },
+  { side: 'dashboard', method: 'DELETE', path: '/dashboard/api/keys/{id}', roles: KEY_MANAGERS },
+  { side: 'dashboard', method: 'GET', path: '/dashboard/api/settings', roles: ANY_ROLE },
+  { side: 'dashboard', method: 'PATCH', path: '/dashboard/api/settings', roles: TEAM_ADMINS },
 ];
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */

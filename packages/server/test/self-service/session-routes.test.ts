@@ -158,6 +158,11 @@ describe('/dashboard/api/settings', () => {
     });
     expectError(await call(owner, 'PATCH', S, { logoUrl: 'http://shop.example/logo.png' }), 400, 'INVALID_URL');
     expectError(await call(owner, 'PATCH', S, {}), 400, 'INVALID_BODY');
+    // The largest logo fits the route's body limit; the logo's limit, not the body's, refuses more.
+    const largest = `data:image/png;base64,${'A'.repeat(60_000 - 22)}`;
+    expect((await call(owner, 'PATCH', S, { logoUrl: largest })).statusCode).toBe(200);
+    expectError(await call(owner, 'PATCH', S, { logoUrl: `${largest}A` }), 400, 'INVALID_BODY');
+    expect((await call(owner, 'PATCH', S, { logoUrl: null })).statusCode).toBe(200);
     // Another merchant's settings are its own.
     expect(resultOf<{ displayName: null }>(await call(stranger, 'GET', S)).displayName).toBeNull();
   });

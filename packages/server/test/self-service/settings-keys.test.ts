@@ -89,6 +89,10 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
 
       const cleared = await settings().update(owner0(), { logoUrl: null, cancelUrl: null });
       expect(cleared).toMatchObject({ displayName: 'Café <Ünïcode> & Co', logoUrl: null, cancelUrl: null });
+      // The largest data: logo accepted: 60,000 characters.
+      const largest = `data:image/webp;base64,${'A'.repeat(60_000 - 23)}`;
+      expect(largest).toHaveLength(60_000);
+      expect((await settings().update(owner0(), { logoUrl: largest })).logoUrl).toBe(largest);
       const https = await settings().update(owner0(), { logoUrl: 'https://cdn.shop.example/logo.webp' });
       expect(https.logoUrl).toBe('https://cdn.shop.example/logo.webp');
     });
@@ -103,7 +107,7 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         [{ logoUrl: `https://shop.example/${'a'.repeat(2048)}` }, 'INVALID_BODY'],
         [{ logoUrl: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=' }, 'INVALID_BODY'],
         [{ logoUrl: 'data:image/png;base64,<script>' }, 'INVALID_BODY'],
-        [{ logoUrl: `data:image/png;base64,${'A'.repeat(65_536)}` }, 'INVALID_BODY'],
+        [{ logoUrl: `data:image/png;base64,${'A'.repeat(60_000 - 21)}` }, 'INVALID_BODY'],
         [{ successUrl: 'http://shop.example/thanks' }, 'INVALID_URL'],
         [{ cancelUrl: 'not a url' }, 'INVALID_URL'],
       ];

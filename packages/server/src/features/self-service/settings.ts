@@ -48,7 +48,7 @@ function checkLogo(v: string | null): string | null {
   if (v === null || v === '') return null;
   if (v.startsWith('data:')) {
     if (v.length > LOGO_DATA_URL_MAX)
-      bad('logoUrl', `as a data URL must be at most ${LOGO_DATA_URL_MAX} characters (about 48 KB of image)`);
+      bad('logoUrl', `as a data URL must be at most ${LOGO_DATA_URL_MAX} characters (about 44 KB of image)`);
     if (!isDataImage(v)) bad('logoUrl', 'as a data URL must be data:image/png, image/jpeg or image/webp;base64,…');
     return v;
   }
