@@ -151,7 +151,16 @@ function App() {
       />
     );
   if (section === 'password-reset' && token)
-    return <PasswordReset token={decodeURIComponent(token)} onDone={() => navigate('/')} />;
+    return (
+      <PasswordReset
+        token={decodeURIComponent(token)}
+        onDone={() => {
+          // A reset ends every session of the user: sign in again with the new password.
+          setSession(null);
+          navigate('/');
+        }}
+      />
+    );
   if (session === undefined) return <p class="muted">Loading…</p>;
   if (session === null) return <SignIn ended={ended} onSignedIn={signedIn} />;
   return <Shell session={session} path={path} onSignedOut={() => setSession(null)} />;

@@ -291,11 +291,18 @@ export function AcceptInvitation({ token, onDone }: { token: string; onDone: (s:
 
 export function PasswordReset({ token, onDone }: { token: string; onDone: () => void }) {
   const path = `/password-reset/${encodeURIComponent(token)}`;
+  const info = useAsync(() => dash<{ email: string; expiresAt: string }>(path), [token]);
   const action = useAction();
   const [done, setDone] = useState(false);
   return (
     <main id="main" class="signin">
       <h1>Choose a new password</h1>
+      <ErrorNote error={info.error} />
+      {info.data ? (
+        <p>
+          For <strong>{info.data.email}</strong> <span class="muted">(the link ends {time(info.data.expiresAt)})</span>.
+        </p>
+      ) : null}
       {done ? (
         <>
           <p class="ok">Your password is changed. Sign in with it.</p>

@@ -64,13 +64,13 @@ export function Team({ session }: { session: Session }) {
           <button type="submit" class="primary" disabled={action.busy}>
             Create invitation
           </button>
-          {link ? (
-            <div class="secret" data-testid="invitation-link">
-              <p>Send this one-time link to them (shown only now):</p>
-              <code>{link}</code>
-            </div>
-          ) : null}
         </form>
+      ) : null}
+      {link ? (
+        <div class="secret" data-testid="team-link">
+          <p>Send this one-time link to them (shown only now):</p>
+          <code>{link}</code>
+        </div>
       ) : null}
       <ActionStatus action={action} />
       {confirm.dialog}
@@ -116,21 +116,34 @@ export function Team({ session }: { session: Session }) {
                 label: 'Actions',
                 render: (u) =>
                   owner && u.id !== session.user.id ? (
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={() =>
-                        confirm.ask({
-                          title: `Remove ${u.email}?`,
-                          body: <p>Their sessions end and they can no longer sign in.</p>,
-                          confirm: 'Remove user',
-                          danger: true,
-                          action: () => action.run('User removed.', () => dashWrite('DELETE', `/team/users/${u.id}`)),
-                        })
-                      }
-                    >
-                      Remove <span class="sr-only">{u.email}</span>
-                    </button>
+                    <div class="row-actions">
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void action.run(`A password-reset link for ${u.email} (shown once, 24 h).`, async () => {
+                            const r = await dashWrite<{ link: string }>('POST', `/team/users/${u.id}/reset-link`);
+                            setLink(r.link);
+                          })
+                        }
+                      >
+                        Reset link <span class="sr-only">for {u.email}</span>
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() =>
+                          confirm.ask({
+                            title: `Remove ${u.email}?`,
+                            body: <p>Their sessions end and they can no longer sign in.</p>,
+                            confirm: 'Remove user',
+                            danger: true,
+                            action: () => action.run('User removed.', () => dashWrite('DELETE', `/team/users/${u.id}`)),
+                          })
+                        }
+                      >
+                        Remove <span class="sr-only">{u.email}</span>
+                      </button>
+                    </div>
                   ) : null,
               },
             ]}
