@@ -270,10 +270,19 @@ export interface ConfirmRequest {
  * Cancel closes it, Tab stays inside) naming what will happen; nothing is sent before "confirm".
  */
 export function useConfirm(): { ask: (r: ConfirmRequest) => void; dialog: ComponentChildren } {
-  const [req, setReq] = useState<ConfirmRequest | null>(null);
+  // Each request is its own dialog (a new key): asked again right after a close, it opens again
+  // instead of reusing the closed one, and the late close of the old one leaves the new one be.
+  const [asked, setAsked] = useState<{ req: ConfirmRequest; n: number } | null>(null);
   return {
-    ask: setReq,
-    dialog: req === null ? null : <ConfirmDialog req={req} onClose={() => setReq(null)} />,
+    ask: (req) => setAsked((a) => ({ req, n: (a?.n ?? 0) + 1 })),
+    dialog:
+      asked === null ? null : (
+        <ConfirmDialog
+          key={asked.n}
+          req={asked.req}
+          onClose={() => setAsked((a) => (a?.req === asked.req ? null : a))}
+        />
+      ),
   };
 }
 

@@ -212,7 +212,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
     }
     await page.keyboard.press('Escape');
-    await poll(() => dialog.count()).toBe(0);
+    await poll(() => page.locator('dialog').count()).toBe(0);
     await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Request payout');
     await page.keyboard.press('Enter');
     await noViolations(page, 'payout confirmation');
