@@ -14,7 +14,7 @@ COPY . .
 # only its binary for the image's platform is kept (the others are ~23 MB).
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo packages/server/console bench .ci \
+ && rm -rf packages/*/src packages/*/test packages/*/dist/.tsbuildinfo packages/server/console packages/server/dashboard packages/server/ui-kit bench .ci \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()" \
  && find node_modules/better-sqlite3/prebuilds -name '*.node' ! -name "$(node -p 'process.platform+"-"+process.arch').node" -delete
 

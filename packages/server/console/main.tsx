@@ -1,5 +1,5 @@
 import 'uplot/dist/uPlot.min.css';
-import './styles.css';
+import '../ui-kit/styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, setCsrf, whenSignedOut } from './api.js';
@@ -17,7 +17,7 @@ import { Queues } from './pages/queues.js';
 import { RateSources } from './pages/rate-sources.js';
 import { PaymentList } from './pages/transfers.js';
 import { Webhooks } from './pages/webhooks.js';
-import { ErrorNote, Field, time } from './ui.js';
+import { ErrorNote, Field, time } from '../ui-kit/ui.js';
 
 /**
  * The operator console: a single page over the operator API. Screens are chosen by the URL

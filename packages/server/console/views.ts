@@ -31,11 +31,7 @@ export type AsRead<T> = T extends JsonDecimal | number
 type Answer<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
 type ItemOf<T> = T extends { items: (infer U)[] } ? U : T extends (infer U)[] ? U : never;
 
-/** A page of a cursor-paginated admin list. */
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+export type { Page } from '../ui-kit/ui.js';
 
 /** A checkout as operators see it: the merchant's view plus its merchant, the stored fee preview typed. */
 export type Checkout = Omit<AsRead<Answer<AdminServices['checkouts']['getAny']>>, 'fee'> & { fee: FeePreview };

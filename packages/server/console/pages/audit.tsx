@@ -1,7 +1,7 @@
 import { admin, qs } from '../api.js';
 import type { AuditEntry, Page } from '../views.js';
-import { type Column, ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
-import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from './list-kit.js';
+import { type Column, ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../../ui-kit/ui.js';
+import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../../ui-kit/list-kit.js';
 
 /** The audit log (who did what, before and after): searchable, and the trail of one object. */
 

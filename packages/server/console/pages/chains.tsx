@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite } from '../api.js';
 import type { Chain, ChainWatchView } from '../views.js';
-import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../ui.js';
+import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../../ui-kit/ui.js';
 
 /**
  * Chains with their confirmation counts and the extended public keys deposit addresses come from,

@@ -1,9 +1,9 @@
 import { CHECKOUT_STATUS_VALUES } from '@hostpay/protocol/checkout-status';
 import { admin, qs } from '../api.js';
 import type { Checkout, Page } from '../views.js';
-import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../ui.js';
+import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { AuditTrail } from './audit.js';
-import { FilterForm, FilterInput, PagedTable, useFilters } from './list-kit.js';
+import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
 
 /** Checkouts: the filterable list and one checkout's detail (what it asked, received and went through). */
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { admin, adminWrite, qs } from '../api.js';
 import type { FeePreview, FeeTier, Merchant, Page, Rate, SettlementCurrency } from '../views.js';
-import { Chart } from '../chart.js';
+import { Chart } from '../../ui-kit/chart.js';
 import {
   ActionStatus,
   Amount,
@@ -14,7 +14,7 @@ import {
   useAction,
   useAsync,
   useConfirm,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 
 /** Fee schedules (with the curve a merchant's preview follows), settlement currencies and rates. */
 export function Fees() {

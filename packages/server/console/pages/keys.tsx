@@ -14,7 +14,7 @@ import {
   useAsync,
   useConfirm,
   usePager,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 
 export const SCOPES = ['wallets:read', 'fees:read', 'checkout:read', 'checkout:write', 'events:read', 'webhooks:write'];
 

@@ -15,7 +15,7 @@ import {
   useAsync,
   useConfirm,
   usePager,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 import { KeyList } from './keys.js';
 
 /** Merchants: create, suspend and resume; each links to its keys and wallets. */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { admin, qs } from '../api.js';
-import { Chart, type Series } from '../chart.js';
-import { Amount, duration, ErrorNote, Field, Loading, percentText, Table, time, useAsync } from '../ui.js';
+import { Chart, type Series } from '../../ui-kit/chart.js';
+import { Amount, duration, ErrorNote, Field, Loading, percentText, Table, time, useAsync } from '../../ui-kit/ui.js';
 import type { Stats } from '../views.js';
 
 const DAY = 86_400_000;

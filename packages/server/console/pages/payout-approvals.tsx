@@ -14,7 +14,7 @@ import {
   useAsync,
   useConfirm,
   usePager,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 
 /** The payouts waiting for an operator: approve after a preview, or reject with a reason. */
 

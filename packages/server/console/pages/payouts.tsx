@@ -1,9 +1,9 @@
 import { admin, qs } from '../api.js';
 import type { Page, Payout } from '../views.js';
-import { Amount, ErrorNote, Field, link, Loading, time, useAsync, usePager } from '../ui.js';
+import { Amount, ErrorNote, Field, link, Loading, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { AuditTrail } from './audit.js';
 import { Decide } from './payout-approvals.js';
-import { FilterForm, FilterInput, PagedTable, useFilters } from './list-kit.js';
+import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
 
 /** Payouts: the filterable list and one payout's detail (the approval queue: payout-approvals.tsx). */
 

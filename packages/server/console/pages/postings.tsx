@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { admin, qs } from '../api.js';
 import type { Page, Posting, Wallet } from '../views.js';
-import { Amount, ErrorNote, Field, time, useAsync, usePager } from '../ui.js';
-import { PagedTable, useDetail } from './list-kit.js';
+import { Amount, ErrorNote, Field, time, useAsync, usePager } from '../../ui-kit/ui.js';
+import { PagedTable, useDetail } from '../../ui-kit/list-kit.js';
 
 /** Ledger postings of one wallet, oldest first, each row to its full record. */
 

@@ -15,7 +15,7 @@ import {
   useAsync,
   useConfirm,
   usePager,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 import { AUDIT_ACTION, AUDIT_AFTER, AuditTrail } from './audit.js';
 import { CheckoutFacts, Received } from './checkouts.js';
 

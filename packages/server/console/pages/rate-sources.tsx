@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite } from '../api.js';
 import type { RateSource } from '../views.js';
-import { ActionStatus, ErrorNote, Field, Loading, Table, time, useAction, useAsync } from '../ui.js';
+import { ActionStatus, ErrorNote, Field, Loading, Table, time, useAction, useAsync } from '../../ui-kit/ui.js';
 
 const KINDS = ['coinbase', 'kraken', 'binance', 'ecb', 'demo'];
 

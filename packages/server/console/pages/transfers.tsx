@@ -1,7 +1,7 @@
 import { admin, qs } from '../api.js';
 import type { Page, Transfer } from '../views.js';
-import { Amount, ErrorNote, Field, link, time, useAsync, usePager } from '../ui.js';
-import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from './list-kit.js';
+import { Amount, ErrorNote, Field, link, time, useAsync, usePager } from '../../ui-kit/ui.js';
+import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../../ui-kit/list-kit.js';
 
 /** Payments: the transfers chain indexers reported, matched to a checkout or not, each row to its full record. */
 

@@ -13,7 +13,7 @@ import {
   useAction,
   useAsync,
   usePager,
-} from '../ui.js';
+} from '../../ui-kit/ui.js';
 
 /** Every merchant's webhook endpoints with their health, delivery logs and redelivery. */
 export function Webhooks() {

@@ -3,6 +3,7 @@ import { auditFeature } from './audit/feature.js';
 import { catalogFeature } from './catalog/feature.js';
 import { checkoutsFeature } from './checkouts/feature.js';
 import { consoleFeature } from './console/feature.js';
+import { dashboardFeature } from './dashboard/feature.js';
 import { eventsFeature } from './events/feature.js';
 import { chainWatchFeature } from './chain-watch/feature.js';
 import { feesFeature } from './fees/feature.js';
@@ -51,6 +52,7 @@ const FEATURES = [
   statsFeature,
   merchantUsersFeature,
   consoleFeature,
+  dashboardFeature,
   masterKeyFeature,
 ] as const;
 

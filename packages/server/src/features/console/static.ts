@@ -19,8 +19,13 @@ const TYPES: Record<string, string> = {
   map: 'application/json; charset=utf-8',
 };
 
+/** Where scripts/build-console.mjs writes a front's files: dist/console, dist/dashboard. */
+export function builtFrontDir(front: 'console' | 'dashboard'): string {
+  return join(dirname(createRequire(import.meta.url).resolve('@hostpay/server/package.json')), 'dist', front);
+}
+
 export function consoleDir(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('@hostpay/server/package.json')), 'dist', 'console');
+  return builtFrontDir('console');
 }
 
 /** The built console, or undefined when it was not built (the route then says how to build it). */

@@ -4,6 +4,12 @@ import { ApiError, CHANGED } from './api.js';
 
 /** Small pieces every screen shares: loading state, errors, tables, paging, exact amounts. */
 
+/** A page of a cursor-paginated list (the admin and merchant lists alike). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
 export function useAsync<T>(
   load: () => Promise<T>,
   deps: unknown[],
@@ -117,7 +123,9 @@ export function Table<T>({
 }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <div class="table-wrap">
+    // A table wider than the screen scrolls inside its frame: focusable, so the keyboard scrolls it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access (WCAG 2.1.1)
+    <section class="table-wrap" tabIndex={0} aria-label={caption}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>
@@ -141,7 +149,7 @@ export function Table<T>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -186,13 +194,16 @@ export function Pager({
 }
 
 export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) {
+  // The hint is outside the label, so a control's accessible name is the label alone.
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, inside the label
-    <label class="field">
-      <span>{label}</span>
-      {children}
+    <div class="field">
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, inside the label */}
+      <label>
+        <span>{label}</span>
+        {children}
+      </label>
       {hint ? <small class="muted">{hint}</small> : null}
-    </label>
+    </div>
   );
 }
 
@@ -259,10 +270,19 @@ export interface ConfirmRequest {
  * Cancel closes it, Tab stays inside) naming what will happen; nothing is sent before "confirm".
  */
 export function useConfirm(): { ask: (r: ConfirmRequest) => void; dialog: ComponentChildren } {
-  const [req, setReq] = useState<ConfirmRequest | null>(null);
+  // Each request is its own dialog (a new key): asked again right after a close, it opens again
+  // instead of reusing the closed one, and the late close of the old one leaves the new one be.
+  const [asked, setAsked] = useState<{ req: ConfirmRequest; n: number } | null>(null);
   return {
-    ask: setReq,
-    dialog: req === null ? null : <ConfirmDialog req={req} onClose={() => setReq(null)} />,
+    ask: (req) => setAsked((a) => ({ req, n: (a?.n ?? 0) + 1 })),
+    dialog:
+      asked === null ? null : (
+        <ConfirmDialog
+          key={asked.n}
+          req={asked.req}
+          onClose={() => setAsked((a) => (a?.req === asked.req ? null : a))}
+        />
+      ),
   };
 }
 
@@ -270,10 +290,35 @@ function ConfirmDialog({ req, onClose }: { req: ConfirmRequest; onClose: () => v
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
+    // Focus goes back where it was (the button that asked) however the dialog closes.
+    const opener = document.activeElement as HTMLElement | null;
     if (d && !d.open) d.showModal();
+    return () => opener?.focus();
   }, []);
+  // A modal dialog keeps the page inert, but Tab from its last control would leave for the browser's
+  // own UI: it cycles inside instead.
+  const trap = (e: KeyboardEvent) => {
+    if (e.key !== 'Tab' || !ref.current) return;
+    const all = [...ref.current.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea')];
+    const first = all[0];
+    const last = all[all.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last?.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first?.focus();
+    }
+  };
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-h" data-testid="confirm" onClose={onClose}>
+    <dialog
+      ref={ref}
+      class="confirm"
+      aria-labelledby="confirm-h"
+      data-testid="confirm"
+      onClose={onClose}
+      onKeyDown={trap}
+    >
       <h2 id="confirm-h">{req.title}</h2>
       {(req.warnings ?? []).map((w) => (
         <p class="warning" key={w}>

@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { type Column, Field, JsonBlock, Loading, Pager, Table, type usePager } from '../ui.js';
-import type { Page } from '../views.js';
+import { type Column, Field, JsonBlock, Loading, type Page, Pager, Table, type usePager } from './ui.js';
 
 /** What the list screens share: filters applied on submit, a page of rows with its pager, and a row's full record on demand. */
 

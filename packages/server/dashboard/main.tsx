@@ -1,0 +1,170 @@
+import '../ui-kit/styles.css';
+import './dashboard.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { time } from '../ui-kit/ui.js';
+import { can, dash, dashWrite, develops, manages, type Session, setCsrf, whenSignedOut } from './api.js';
+import { followEvents } from './live.js';
+import { AcceptInvitation, PasswordReset, SignIn } from './pages/auth.js';
+import { CheckoutDetail, CheckoutList, NewCheckout } from './pages/checkouts.js';
+import { Events } from './pages/events.js';
+import { Home } from './pages/home.js';
+import { ApiKeys } from './pages/keys.js';
+import { Payouts } from './pages/payouts.js';
+import { SecurityLog } from './pages/security.js';
+import { Settings } from './pages/settings.js';
+import { Team } from './pages/team.js';
+import { Webhooks } from './pages/webhooks.js';
+import { BASE, currentPath, interceptLinks, Link, navigate, onNavigate } from './router.js';
+
+/**
+ * The merchant dashboard: one page over the merchant API and the account routes, signed in with
+ * a session (password and a second factor). Screens follow the path under /dashboard; a menu
+ * entry shows only when the session's role may use it (the server refuses the rest anyway).
+ */
+const NAV: [path: string, label: string, shown: (s: Session) => boolean][] = [
+  ['/', 'Home', () => true],
+  ['/checkouts', 'Checkouts', (s) => can(s, 'checkout:read')],
+  ['/payouts', 'Payouts & refunds', (s) => can(s, 'payouts:read')],
+  ['/keys', 'API keys', develops],
+  ['/webhooks', 'Webhooks', (s) => can(s, 'webhooks:write')],
+  ['/events', 'Events', (s) => can(s, 'events:read')],
+  ['/settings', 'Settings', () => true],
+  ['/team', 'Team', () => true],
+  ['/security', 'Security log', manages],
+];
+
+const active = (path: string, p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
+
+function Screen({ path, session }: { path: string; session: Session }) {
+  const [, section, id] = path.split('/');
+  switch (section) {
+    case 'checkouts':
+      if (id === 'new') return <NewCheckout session={session} />;
+      return id ? <CheckoutDetail id={decodeURIComponent(id)} session={session} /> : <CheckoutList session={session} />;
+    case 'payouts':
+      return <Payouts session={session} />;
+    case 'keys':
+      return <ApiKeys session={session} />;
+    case 'webhooks':
+      return <Webhooks />;
+    case 'events':
+      return <Events session={session} />;
+    case 'settings':
+      return <Settings session={session} />;
+    case 'team':
+      return <Team session={session} />;
+    case 'security':
+      return <SecurityLog />;
+    default:
+      return <Home session={session} />;
+  }
+}
+
+function Shell({ session, path, onSignedOut }: { session: Session; path: string; onSignedOut: () => void }) {
+  // Checkouts and payouts change while the page is open: every event reloads what is on screen.
+  useEffect(() => followEvents(), []);
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">{session.merchant.name}</span>
+        <span class="who">
+          <span data-testid="user">{session.user.email}</span> <span class="muted">({session.role})</span>
+        </span>
+        <button
+          type="button"
+          onClick={async () => {
+            try {
+              await dashWrite('POST', '/sign-out');
+            } finally {
+              onSignedOut();
+            }
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <div class="layout">
+        <nav aria-label="Dashboard" class="side">
+          <ul>
+            {NAV.filter(([, , shown]) => shown(session)).map(([p, label]) => (
+              <li key={p}>
+                <Link to={p} aria-current={active(path, p) ? 'page' : undefined}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Screen path={path} session={session} key={path} />
+          <p class="muted foot">Session ends {time(session.expiresAt)} at the latest.</p>
+        </main>
+      </div>
+    </>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [ended, setEnded] = useState(false);
+  const [path, setPath] = useState(currentPath());
+  useEffect(() => {
+    interceptLinks();
+    const off = onNavigate(() => {
+      setPath(currentPath());
+      // A new screen: focus goes to its content, as a page load would put it at the top.
+      requestAnimationFrame(() => document.getElementById('main')?.focus());
+    });
+    whenSignedOut(() => {
+      setSession(null);
+      setEnded(true);
+    });
+    dash<Session>('/session').then(setSession, () => setSession(null));
+    return off;
+  }, []);
+  useEffect(() => {
+    if (session) setCsrf(session.csrfToken);
+  }, [session]);
+  useEffect(() => {
+    const title = [...NAV].reverse().find(([p]) => active(path, p))?.[1] ?? 'Home';
+    document.title = `${title} · hostpay dashboard`;
+  }, [path]);
+
+  const signedIn = (s: Session) => {
+    setCsrf(s.csrfToken);
+    setEnded(false);
+    setSession(s);
+  };
+  const [, section, token] = path.split('/');
+  if (section === 'invitation' && token)
+    return (
+      <AcceptInvitation
+        token={decodeURIComponent(token)}
+        onDone={(s) => {
+          signedIn(s);
+          navigate('/');
+        }}
+      />
+    );
+  if (section === 'password-reset' && token)
+    return (
+      <PasswordReset
+        token={decodeURIComponent(token)}
+        onDone={() => {
+          // A reset ends every session of the user: sign in again with the new password.
+          setSession(null);
+          navigate('/');
+        }}
+      />
+    );
+  if (session === undefined) return <p class="muted">Loading…</p>;
+  if (session === null) return <SignIn ended={ended} onSignedIn={signedIn} />;
+  return <Shell session={session} path={path} onSignedOut={() => setSession(null)} />;
+}
+
+if (!location.pathname.startsWith(BASE)) history.replaceState(null, '', BASE);
+render(<App />, document.getElementById('app')!);

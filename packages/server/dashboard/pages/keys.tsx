@@ -1,0 +1,182 @@
+import { useState } from 'preact/hooks';
+import {
+  ActionStatus,
+  ErrorNote,
+  Field,
+  Loading,
+  Table,
+  time,
+  useAction,
+  useAsync,
+  useConfirm,
+} from '../../ui-kit/ui.js';
+import { dash, dashWrite, type Session } from '../api.js';
+
+/** API keys of the merchant: create with scopes (the secret shown once), roll, revoke. */
+
+export const SCOPES = [
+  'wallets:read',
+  'fees:read',
+  'checkout:read',
+  'checkout:write',
+  'events:read',
+  'webhooks:write',
+  'payouts:read',
+  'payouts:write',
+] as const;
+
+interface Key {
+  id: string;
+  label: string | null;
+  scopes: string[];
+  status: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt?: string | null;
+}
+interface CreatedKey extends Key {
+  apiKey?: string;
+  apiSecret: string;
+}
+
+/** A list answer as an array, whether it came bare or as a page. */
+const itemsOf = <T,>(r: T[] | { items: T[] }): T[] => (Array.isArray(r) ? r : r.items);
+
+function SecretOnce({ created, onClose }: { created: CreatedKey; onClose: () => void }) {
+  return (
+    <section class="secret" aria-labelledby="secret-h" data-testid="key-secret">
+      <h2 id="secret-h">Copy the secret now</h2>
+      <p>It is shown only this once; hostpay keeps it sealed and cannot show it again.</p>
+      <dl class="facts">
+        <dt>Key id</dt>
+        <dd>
+          <code>{created.apiKey ?? created.id}</code>
+        </dd>
+        <dt>Secret</dt>
+        <dd>
+          <code>{created.apiSecret}</code>
+        </dd>
+      </dl>
+      <button type="button" onClick={onClose}>
+        I have copied it
+      </button>
+    </section>
+  );
+}
+
+export function ApiKeys({ session }: { session: Session }) {
+  // A user hands out no more than their role holds (the server refuses more: SCOPE_MISSING).
+  const offered = SCOPES.filter((s) => session.scopes.includes(s));
+  const keys = useAsync(() => dash<Key[] | { items: Key[] }>('/keys').then(itemsOf), []);
+  const [label, setLabel] = useState('');
+  const [scopes, setScopes] = useState<string[]>(offered.filter((s) => s !== 'payouts:write'));
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const action = useAction();
+  const confirm = useConfirm();
+  return (
+    <>
+      <h1>API keys</h1>
+      <p class="muted">Keys sign your server's calls to the merchant API. Give each only the scopes it needs.</p>
+      {created ? <SecretOnce created={created} onClose={() => setCreated(null)} /> : null}
+      <form
+        class="card-form"
+        aria-labelledby="newkey-h"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action.run('Key created.', async () => {
+            setCreated(
+              await dashWrite<CreatedKey>('POST', '/keys', {
+                scopes,
+                ...(label.trim() ? { label: label.trim() } : {}),
+              }),
+            );
+            setLabel('');
+          });
+        }}
+      >
+        <h2 id="newkey-h">Create a key</h2>
+        <Field label="Label (optional)">
+          <input maxLength={100} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
+        </Field>
+        <fieldset class="scopes">
+          <legend>Scopes</legend>
+          {offered.map((s) => (
+            <label key={s}>
+              <input
+                type="checkbox"
+                checked={scopes.includes(s)}
+                onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+              />{' '}
+              {s}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" class="primary" disabled={action.busy || scopes.length === 0}>
+          Create key
+        </button>
+      </form>
+      <ActionStatus action={action} />
+      {confirm.dialog}
+      <h2>Keys</h2>
+      <ErrorNote error={keys.error} />
+      {keys.data === undefined ? (
+        keys.error ? null : (
+          <Loading what="keys" />
+        )
+      ) : (
+        <Table
+          caption="API keys"
+          rows={keys.data}
+          rowKey={(k) => k.id}
+          empty="No key yet."
+          columns={[
+            { label: 'Key', render: (k) => <code>{k.id}</code> },
+            { label: 'Label', render: (k) => k.label ?? '—' },
+            { label: 'Scopes', render: (k) => k.scopes.join(', ') },
+            { label: 'Status', render: (k) => k.status },
+            { label: 'Last used', render: (k) => time(k.lastUsedAt) },
+            {
+              label: 'Actions',
+              render: (k) =>
+                k.status === 'active' ? (
+                  <div class="row-actions">
+                    <button
+                      type="button"
+                      onClick={() =>
+                        confirm.ask({
+                          title: 'Roll this key?',
+                          body: <p>A new secret replaces this key's; update your server with it.</p>,
+                          confirm: 'Roll key',
+                          action: () =>
+                            action.run('Key rolled.', async () =>
+                              setCreated(await dashWrite<CreatedKey>('POST', `/keys/${k.id}/roll`)),
+                            ),
+                        })
+                      }
+                    >
+                      Roll <span class="sr-only">{k.id}</span>
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() =>
+                        confirm.ask({
+                          title: 'Revoke this key?',
+                          body: <p>Every call signed with it is refused from now on.</p>,
+                          confirm: 'Revoke key',
+                          danger: true,
+                          action: () => action.run('Key revoked.', () => dashWrite('DELETE', `/keys/${k.id}`)),
+                        })
+                      }
+                    >
+                      Revoke <span class="sr-only">{k.id}</span>
+                    </button>
+                  </div>
+                ) : null,
+            },
+          ]}
+        />
+      )}
+    </>
+  );
+}

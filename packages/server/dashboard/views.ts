@@ -1,0 +1,53 @@
+import type {
+  CheckoutWebhookAttempt as ProtocolCheckoutAttempt,
+  MerchantSummary,
+  Checkout as ProtocolCheckout,
+  Payout as ProtocolPayout,
+  PayoutDestination as ProtocolDestination,
+  Wallet as ProtocolWallet,
+  WebhookEndpoint as ProtocolEndpoint,
+} from '@hostpay/protocol';
+
+// Types only (erased at build). The protocol's own types, as the exact JSON parser reads them:
+// every JSON number (an exact decimal or a count) arrives as its decimal text.
+export type AsRead<T> = T extends number
+  ? string
+  : T extends (infer U)[]
+    ? AsRead<U>[]
+    : T extends object
+      ? { [K in keyof T]: AsRead<T[K]> }
+      : T;
+
+export type Checkout = AsRead<ProtocolCheckout>;
+export type CheckoutItem = Pick<Checkout, 'id' | 'status' | 'amount' | 'currency' | 'orderId' | 'createdAt' | 'url'> &
+  Partial<Checkout>;
+export type Payout = AsRead<ProtocolPayout>;
+export type Destination = AsRead<ProtocolDestination>;
+
+/** GET /api/v1/cp/summary. */
+export type Summary = AsRead<MerchantSummary>;
+/** A delivery attempt of one of a checkout's events (GET …/hosted-pay/{id}/webhook-deliveries). */
+export type CheckoutAttempt = AsRead<ProtocolCheckoutAttempt>;
+
+export type Wallet = AsRead<ProtocolWallet>;
+export type WebhookEndpoint = AsRead<ProtocolEndpoint>;
+
+export interface WebhookAttempt {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attemptedAt: string;
+  statusCode: string | null;
+  error: string | null;
+  latencyMs: string;
+  succeeded: boolean;
+  endpointId?: string;
+}
+
+export interface Event {
+  id: string;
+  type: string;
+  createdAt: string;
+  sequence: string;
+  data: { object: { id?: string } & Record<string, unknown> };
+}
