@@ -2,7 +2,7 @@ import type { WatchedAsset } from '../../adapter.js';
 import { JsonNumber, parseJsonKeepingNumbers } from './amount.js';
 
 /** A `fetch`: the guarded outbound fetch (outbound/fetch.ts) in the server, any fetch in tests. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface BitcoinAdapterOptions {
   /** Base URL: Esplora's API root (`https://blockstream.info/api`) or Bitcoin Core's RPC endpoint. */
