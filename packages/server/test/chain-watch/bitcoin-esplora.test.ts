@@ -44,6 +44,12 @@ describe('esplora adapter against the Esplora stand-in', () => {
     await expect(keyless.head()).rejects.toThrow(/esplora GET \/blocks\/tip\/height: HTTP 401/);
   });
 
+  it('keeps a query-string key of the base URL on every request', async () => {
+    const withQuery = esploraAdapter({ url: `${url}/?key=q-secret`, apiKey: node.apiKey, fetch: fetcher.fetchFn });
+    expect((await withQuery.head()).number).toBe(node.btc.tip.height);
+    expect(node.lastQuery).toBe('?key=q-secret');
+  });
+
   it('sees a P2WPKH payment with its output index, block and exact satoshis', async () => {
     const tx = node.btc.pay([{ to: ADDR.p2wpkh, sats: 123_456_789n }]);
     const [b] = node.btc.mine(1);

@@ -18,13 +18,17 @@ export class EsploraStandIn implements ChainHarness {
   /** Every request, as `GET /path`. */
   readonly requests: string[] = [];
   override: Override | undefined;
+  /** The query string of the last request (a provider key may travel there). */
+  lastQuery = '';
   /** When set, requests must carry `Authorization: Bearer <key>`. */
   apiKey: string | undefined;
   #server: Server | undefined;
 
   async start() {
     const { server, url } = await listen(async (req, res) => {
-      const path = (req.url ?? '/').replace(/^\/api/, '');
+      const u = new URL(req.url ?? '/', 'http://stand-in');
+      const path = u.pathname.replace(/^\/api/, '');
+      this.lastQuery = u.search;
       const method = req.method ?? 'GET';
       this.requests.push(`${method} ${path}`);
       const body = await readBody(req);

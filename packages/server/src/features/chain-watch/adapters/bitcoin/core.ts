@@ -37,7 +37,7 @@ export function bitcoinCoreAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
   ): Promise<{ result: unknown } | { error: { code: number; message: string } }> {
     const what = `bitcoin-core ${method}`;
     const body = JSON.stringify({ jsonrpc: '1.0', id: `hostpay-${++id}`, method, params });
-    const res = await request(opts.fetch, ep.base, { method: 'POST', headers, body }, limits, what);
+    const res = await request(opts.fetch, ep.at(''), { method: 'POST', headers, body }, limits, what);
     if (res.status === 401 || res.status === 403)
       throw new BitcoinNodeError(
         `${what}: HTTP ${res.status}: the node refused the credentials (give rpcuser:rpcpassword as the API key, and allow this host with rpcallowip)`,

@@ -39,7 +39,7 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
 
   async function get(path: string): Promise<{ status: number; text: string }> {
     const what = `esplora GET ${path}`;
-    const res = await request(opts.fetch, `${ep.base}${path}`, { method: 'GET', headers }, limits, what);
+    const res = await request(opts.fetch, ep.at(path), { method: 'GET', headers }, limits, what);
     if (res.status !== 200 && res.status !== 404)
       throw new BitcoinNodeError(`${what}: HTTP ${res.status} ${JSON.stringify(res.text.slice(0, 120))}`);
     return res;

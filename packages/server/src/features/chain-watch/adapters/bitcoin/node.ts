@@ -30,8 +30,8 @@ export class ChainMovedError extends BitcoinNodeError {
 }
 
 export interface Endpoint {
-  /** The URL without user info (that goes in the Authorization header). */
-  base: string;
+  /** The URL of a path below the base (`/blocks/tip/height`), without user info, with the base's query kept. */
+  at(path: string): string;
   authorization: string | undefined;
 }
 
@@ -53,7 +53,9 @@ export function endpoint(url: string, apiKey: string | undefined, scheme: 'Basic
   if (apiKey !== undefined && apiKey !== '')
     authorization = scheme === 'Basic' ? `Basic ${Buffer.from(apiKey, 'utf8').toString('base64')}` : `Bearer ${apiKey}`;
   else if (userinfo !== undefined) authorization = `Basic ${Buffer.from(userinfo, 'utf8').toString('base64')}`;
-  return { base: parsed.href.replace(/\/+$/, ''), authorization };
+  const root = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  // A provider's key may be a query parameter (`?apikey=`): it stays after every path.
+  return { at: (path) => `${root}${path}${parsed.search}`, authorization };
 }
 
 /**
