@@ -11,12 +11,14 @@ export interface BitcoinAdapterOptions {
    * Esplora: sent as `Authorization: Bearer <key>` (hosted Esplora plans). Bitcoin Core:
    * `user:password` for Basic auth. User info in the URL is used the same way. Never logged.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   fetch: FetchLike;
   /** Per request; default 30 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Largest answer read, in bytes; default 32 MB (a full block with verbosity 2 is ~10 MB). */
-  maxAnswerBytes?: number;
+  maxAnswerBytes?: number | undefined;
+  /** Lets go of the fetch's sockets (the adapter's close()). */
+  close?: (() => void) | undefined;
 }
 
 /** What a Bitcoin node or API answered that the adapter cannot use; the message says which call and why. */
