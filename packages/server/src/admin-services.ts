@@ -53,5 +53,5 @@ export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
 export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
 export type { TransferReport } from './features/checkouts/transfers.js';
-export type { WatchRequest, WatchView } from './features/evm-watch/service.js';
+export type { WatchRequest, WatchView } from './features/chain-watch/service.js';
 export type { HotWalletView } from './features/hot-wallet/service.js';

@@ -67,7 +67,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
   const notStarted = new Set([
     ...(options.notStarted ?? []),
     ...(options.webhookWorker === false ? ['webhooks'] : []),
-    ...(options.evmWatcher === false ? ['evm-watch'] : []),
+    ...(options.evmWatcher === false ? ['chain-watch'] : []),
   ]);
   for (const feature of REGISTERED_FEATURES) if (!notStarted.has(feature.name)) feature.start?.(services);
   return {

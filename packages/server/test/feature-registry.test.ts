@@ -153,7 +153,7 @@ describe('operator operations and background work from the descriptors', () => {
   });
 
   it("createServer starts each feature's background work once, except the features told not to", async () => {
-    const starts = (['webhooks', 'evm-watch'] as const).map((name) => {
+    const starts = (['webhooks', 'chain-watch'] as const).map((name) => {
       // Both have background work, so `start` is there to spy on.
       const feature = REGISTERED_FEATURES.find((f) => f.name === name) as Required<Pick<AnyFeature, 'start'>>;
       return vi.spyOn(feature, 'start').mockImplementation(() => undefined);

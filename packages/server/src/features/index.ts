@@ -4,7 +4,7 @@ import { catalogFeature } from './catalog/feature.js';
 import { checkoutsFeature } from './checkouts/feature.js';
 import { consoleFeature } from './console/feature.js';
 import { eventsFeature } from './events/feature.js';
-import { evmWatchFeature } from './evm-watch/feature.js';
+import { chainWatchFeature } from './chain-watch/feature.js';
 import { feesFeature } from './fees/feature.js';
 import { hotWalletFeature } from './hot-wallet/feature.js';
 import { keysFeature } from './keys/feature.js';
@@ -43,7 +43,7 @@ const FEATURES = [
   eventsFeature,
   catalogFeature,
   webhooksFeature,
-  evmWatchFeature,
+  chainWatchFeature,
   hotWalletFeature,
   statsFeature,
   consoleFeature,

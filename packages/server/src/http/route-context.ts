@@ -43,11 +43,11 @@ export interface RouteContext {
    * the service port answers only to it (unless HOSTPAY_METRICS_PORT moves /metrics off that port).
    */
   operatorAuth?: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
-  /** The EVM chain watcher, when the services run one (its state in /readyz, its metrics). */
-  evm?: WatcherView | undefined;
+  /** The chain watcher, when the services run one (its state in /readyz, its metrics). */
+  chainWatch?: WatcherView | undefined;
 }
 
-/** What /readyz and /metrics read of the EVM chain watcher (features/evm-watch provides it). */
+/** What /readyz and /metrics read of the chain watcher (features/chain-watch provides it). */
 export interface WatcherView {
   watcher: {
     statuses(): {

@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-payouts.js';
 import * as m015 from './migrations/015-hot-wallet.js';
 import * as m016 from './migrations/016-rate-spread.js';
 import * as m017 from './migrations/017-refund-links.js';
+import * as m018 from './migrations/018-chain-watch.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'hot-wallet', up: m015.up },
   { version: 16, name: 'rate-spread', up: m016.up },
   { version: 17, name: 'refund-links', up: m017.up },
+  { version: 18, name: 'chain-watch', up: m018.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

@@ -400,18 +400,24 @@ export interface RatePairTable {
   updated_at: string;
 }
 
-export interface EvmWatchTable {
+export interface ChainWatchTable {
   chain_id: string;
+  /** The adapter that talks to the node (features/chain-watch/adapters): evm-rpc, esplora, bitcoin-core, tron-http. */
+  adapter_kind: string;
+  /** The node URL (every kind; the column kept its EVM-era name), sealed; shown masked. */
   rpc_url_sealed: string;
   rpc_url_shown: string;
+  /** An API key or credentials for the node, sealed; null: none. */
+  api_key_sealed: string | null;
   tokens: string;
   native_asset: string | null;
   native_decimals: number;
   poll_interval_ms: number;
   allow_private_rpc: number;
   enabled: number;
+  /** The network the node must serve: EVM chain id in decimal, or the genesis block hash; null: learnt from the node on the first round. */
+  network_id: string | null;
   /** bigint columns: numbers on SQLite, strings on PostgreSQL (read through Number()). */
-  node_chain_id: number | string | null;
   start_block: number | string | null;
   cursor_block: number | string | null;
   head_block: number | string | null;
@@ -424,7 +430,7 @@ export interface EvmWatchTable {
   updated_at: string;
 }
 
-export interface EvmWatchBlockTable {
+export interface ChainWatchBlockTable {
   chain_id: string;
   number: number | string;
   hash: string;
@@ -585,8 +591,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
-  evm_watches: EvmWatchTable;
-  evm_watch_blocks: EvmWatchBlockTable;
+  chain_watches: ChainWatchTable;
+  chain_watch_blocks: ChainWatchBlockTable;
   console_sessions: ConsoleSessionTable;
   rate_sources: RateSourceTable;
   rate_observations: RateObservationTable;

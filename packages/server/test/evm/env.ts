@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
-import type { WatcherOptions } from '../../src/features/evm-watch/watcher.js';
+import type { WatcherOptions } from '../../src/features/chain-watch/watcher.js';
 import type { Resolver } from '../../src/outbound/guard.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
@@ -140,7 +140,7 @@ export async function watchEnv(
   const options = {
     now,
     expirySweepMs: 0,
-    evm: {
+    chainWatch: {
       watcher: { reloadMs: 60_000, ...watcher },
       ...(server.resolve === undefined ? {} : { resolve: server.resolve }),
     },

@@ -45,11 +45,11 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
   });
 
   const reported = (s: Services) =>
-    s.evm.metrics.transfers.get().then((m) => m.values.reduce((sum, v) => sum + v.value, 0));
+    s.chainWatch.metrics.transfers.get().then((m) => m.values.reduce((sum, v) => sum + v.value, 0));
 
   it('rounds at the same time: one leader at a time, each transfer reported once, each checkout moved once', async () => {
-    const a = env.services.evm.watcher;
-    const b = second.evm.watcher;
+    const a = env.services.chainWatch.watcher;
+    const b = second.chainWatch.watcher;
     const paid: Awaited<ReturnType<typeof ethCheckout>>[] = [];
     for (let i = 0; i < 6; i++) {
       const asset = i % 3 === 2 ? 'ETH' : 'USDT';
@@ -82,8 +82,8 @@ suite('EVM watcher, two instances on PostgreSQL', () => {
   });
 
   it('the instance watching dies: the other takes the chain over once the lease runs out', async () => {
-    const a = env.services.evm.watcher;
-    const b = second.evm.watcher;
+    const a = env.services.chainWatch.watcher;
+    const b = second.chainWatch.watcher;
     // Whoever holds the lease now stops answering (killed: the lease is not released).
     const leader = (await a.round('ETH')).leader ? a : b;
     const other = leader === a ? b : a;

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskRpcUrl, rpcAddressAllowed, scrubMessage } from '../../src/features/evm-watch/rpc-url.js';
+import { maskRpcUrl, rpcAddressAllowed, scrubMessage } from '../../src/features/chain-watch/node-url.js';
 import { errorOf, resultOf } from '../http-helpers/admin-fixture.js';
 import { watchEnv, type WatchEnv } from './env.js';
 
@@ -32,11 +32,14 @@ describe('chain watch settings', () => {
     const secret = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
     const w = resultOf(
       await env.admin('PUT', '/chains/ETH/watch', {
-        body: { rpcUrl: `https://user:pass@127.0.0.1:8545/v3/${secret}?apikey=${secret}` },
+        body: { rpcUrl: `https://user:pass@127.0.0.1:8545/v3/${secret}?apikey=${secret}`, apiKey: `key-${secret}` },
       }),
     );
     expect(w).toMatchObject({
       chain: 'ETH',
+      kind: 'evm-rpc',
+      apiKeySet: true,
+      networkId: null,
       rpcUrl: 'https://***@127.0.0.1:8545/v3/***?apikey=***',
       // The catalog's USDT and USDC contracts on Ethereum, at the assets' precision.
       tokens: [
@@ -49,7 +52,7 @@ describe('chain watch settings', () => {
       enabled: true,
       status: { state: 'standby', cursorBlock: null, leaseHolder: null },
     });
-    const stored = await env.services.store.db.selectFrom('evm_watches').selectAll().executeTakeFirstOrThrow();
+    const stored = await env.services.store.db.selectFrom('chain_watches').selectAll().executeTakeFirstOrThrow();
     const audit = await env.services.store.db
       .selectFrom('audit_log')
       .selectAll()
@@ -71,11 +74,21 @@ describe('chain watch settings', () => {
     expect(await confirmationsOfNewCheckout()).not.toBe(5);
     const changed = resultOf(
       await env.admin('PUT', '/chains/ETH/watch', {
-        body: { pollIntervalMs: 1000, confirmations: 5, tokens: [{ asset: 'USDT' }], nativeAsset: null },
+        body: {
+          pollIntervalMs: 1000,
+          confirmations: 5,
+          tokens: [{ asset: 'USDT' }],
+          nativeAsset: null,
+          apiKey: null,
+          networkId: '1',
+        },
       }),
     );
     expect(changed).toMatchObject({
       rpcUrl: w.rpcUrl,
+      kind: 'evm-rpc',
+      apiKeySet: false,
+      networkId: '1',
       pollIntervalMs: 1000,
       confirmations: 5,
       tokens: [{ asset: 'USDT' }],
@@ -100,9 +113,16 @@ describe('chain watch settings', () => {
   it('refuses what cannot be watched, saying what to fix, and writes nothing', async () => {
     const put = (symbol: string, body: unknown) => env.admin('PUT', `/chains/${symbol}/watch`, { body });
     const url = 'http://127.0.0.1:8545';
-    expect(errorOf(await put('BTC', { rpcUrl: url }), 400, 'INVALID_BODY').message).toMatch(
-      /EVM chains only.*transfers/,
+    // An adapter kind of another chain family; a kind no adapter has; a network id that cannot be one.
+    expect(errorOf(await put('ETH', { rpcUrl: url, kind: 'esplora' }), 400, 'INVALID_BODY').message).toMatch(
+      /esplora talks to btc nodes, but ETH is a evm chain/,
     );
+    expect(errorOf(await put('BTC', { rpcUrl: url, kind: 'evm-rpc' }), 400, 'INVALID_BODY').message).toMatch(
+      /evm-rpc talks to evm nodes/,
+    );
+    errorOf(await put('ETH', { rpcUrl: url, kind: 'geth' }), 400, 'INVALID_BODY');
+    errorOf(await put('ETH', { rpcUrl: url, networkId: '0x1 ' }), 400, 'INVALID_BODY');
+    errorOf(await put('ETH', { rpcUrl: url, apiKey: '' }), 400, 'INVALID_BODY');
     errorOf(await put('NOPE', { rpcUrl: url }), 404, 'NOT_FOUND');
     expect(errorOf(await put('ETH', {}), 400, 'INVALID_BODY').message).toMatch(/rpcUrl is required/);
     errorOf(await put('ETH', { rpcUrl: 'ftp://127.0.0.1/' }), 400, 'INVALID_URL');
@@ -122,7 +142,7 @@ describe('chain watch settings', () => {
     errorOf(await put('ETH', { rpcUrl: url, nativeAsset: 'USDT' }), 400, 'INVALID_BODY');
     errorOf(await put('ETH', { rpcUrl: url, pollIntervalMs: 10 }), 400, 'INVALID_BODY');
     errorOf(await put('ETH', { rpcUrl: url, secret: 'x' }), 400, 'INVALID_BODY');
-    expect(await env.services.store.db.selectFrom('evm_watches').selectAll().execute()).toEqual([]);
+    expect(await env.services.store.db.selectFrom('chain_watches').selectAll().execute()).toEqual([]);
   });
 
   it('the node address passes the SSRF guard: public only, this host and private networks when the operator allows them, never metadata', async () => {
@@ -166,8 +186,12 @@ describe('chain watch settings', () => {
     delete answers['flaky.example'];
     expect(resultOf<{ enabled: boolean }>(await put({ enabled: false })).enabled).toBe(false);
     const sealed = async () =>
-      (await production.services.store.db.selectFrom('evm_watches').select('rpc_url_sealed').executeTakeFirstOrThrow())
-        .rpc_url_sealed;
+      (
+        await production.services.store.db
+          .selectFrom('chain_watches')
+          .select('rpc_url_sealed')
+          .executeTakeFirstOrThrow()
+      ).rpc_url_sealed;
     const sealedBefore = await sealed();
     expect(resultOf<{ pollIntervalMs: number }>(await put({ pollIntervalMs: 5000 })).pollIntervalMs).toBe(5000);
     // The URL kept is kept as sealed (the watcher knows its connection by that text: no reconnect).

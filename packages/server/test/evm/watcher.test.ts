@@ -53,7 +53,7 @@ suite('EVM watcher on a real node (anvil)', () => {
   });
 
   /** Rounds until the watcher has scanned up to the head. */
-  async function catchUp(watcher = env.services.evm.watcher) {
+  async function catchUp(watcher = env.services.chainWatch.watcher) {
     for (let i = 0; i < 100; i++) {
       const r = await watcher.round('ETH');
       if (r.leader && r.caughtUp) return;
@@ -175,13 +175,13 @@ suite('EVM watcher on a real node (anvil)', () => {
     const usdtBefore = await balance(env.services, env.merchantId, 'USDT');
     const ethBefore = await balance(env.services, env.merchantId, 'ETH');
     // The instance that watches now takes one block per round, and dies after its first round.
-    const first = env.services.evm.spawnWatcher({ maxLogBlocks: 1, nativeBlocks: 1 });
-    await env.services.evm.watcher.stop();
+    const first = env.services.chainWatch.spawnWatcher({ maxLogBlocks: 1, nativeBlocks: 1 });
+    await env.services.chainWatch.watcher.stop();
     env.clock.offsetMs += 31_000;
     expect(await first.round('ETH')).toMatchObject({ leader: true, reported: 1 });
     // The next one is killed after reporting and before saving its cursor.
     env.clock.offsetMs += 31_000;
-    const killed = env.services.evm.spawnWatcher({
+    const killed = env.services.chainWatch.spawnWatcher({
       maxLogBlocks: 2,
       nativeBlocks: 2,
       beforeCursorSave: () => Promise.reject(new Error('killed')),
@@ -189,7 +189,7 @@ suite('EVM watcher on a real node (anvil)', () => {
     await expect(killed.round('ETH')).rejects.toThrow('killed');
     // A third takes over once the lease has run out and scans the rest, that range again included.
     env.clock.offsetMs += 31_000;
-    const third = env.services.evm.spawnWatcher();
+    const third = env.services.chainWatch.spawnWatcher();
     await catchUp(third);
     for (const p of paid) {
       const s = await checkoutState(env.services, p.id);
@@ -208,7 +208,7 @@ suite('EVM watcher on a real node (anvil)', () => {
     const c = await ethCheckout(env.services, env.merchantId, '44', 'USDT', 'USDT');
     const before = await balance(env.services, env.merchantId, 'USDT');
     // Its own watcher, stopped at the end: the lease goes back for the tests after this one.
-    const watcher = env.services.evm.spawnWatcher();
+    const watcher = env.services.chainWatch.spawnWatcher();
     await chain.payToken(token, c.address, c.due);
     await chain.mine(1);
     await catchUp(watcher);
@@ -239,7 +239,7 @@ suite('EVM watcher on a real node (anvil)', () => {
 
   it('a replaced block that one backend reports "not found" below its head: the round fails and decides nothing; the next node sees the reorganisation', async () => {
     const c = await ethCheckout(env.services, env.merchantId, '45', 'USDT', 'USDT');
-    const watcher = env.services.evm.spawnWatcher();
+    const watcher = env.services.chainWatch.spawnWatcher();
     await catchUp(watcher);
     const raw = await chain.signTokenTransfer(token, c.address, c.due);
     const snapshot = await chain.snapshot();
@@ -275,7 +275,7 @@ suite('EVM watcher on a real node (anvil)', () => {
     const refused: string[] = [];
     const proxy = await rangeLimitedProxy(anvil, 2, refused);
     try {
-      await catchUp(env.services.evm.spawnWatcher());
+      await catchUp(env.services.chainWatch.spawnWatcher());
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: proxy.url, nativeAsset: null } }));
       const paid: Awaited<ReturnType<typeof ethCheckout>>[] = [];
       for (const amount of ['41', '42', '43']) {
@@ -286,7 +286,7 @@ suite('EVM watcher on a real node (anvil)', () => {
       }
       await chain.mine(2);
       env.clock.offsetMs += 31_000;
-      await catchUp(env.services.evm.spawnWatcher({ maxLogBlocks: 64 }));
+      await catchUp(env.services.chainWatch.spawnWatcher({ maxLogBlocks: 64 }));
       expect(refused.length).toBeGreaterThan(0);
       for (const c of paid) expect((await checkoutState(env.services, c.id)).status).toBe('settled');
     } finally {
@@ -307,8 +307,8 @@ suite('EVM watcher on a real node (anvil)', () => {
     const other = await startAnvil({ chainId: 1337 });
     try {
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: other.url } }));
-      await expect(env.services.evm.watcher.round('ETH')).rejects.toThrow(
-        /chain id 1337, but ETH was watched on chain id 31337/,
+      await expect(env.services.chainWatch.watcher.round('ETH')).rejects.toThrow(
+        /network 1337, but ETH is watched on network 31337/,
       );
       expect(
         await env.services.store.db.selectFrom('transfers').select('id').where('retracted', '=', 1).execute(),
@@ -317,13 +317,13 @@ suite('EVM watcher on a real node (anvil)', () => {
       resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url } }));
       await other.stop();
     }
-    expect(await env.services.evm.watcher.round('ETH')).toMatchObject({ leader: true });
+    expect(await env.services.chainWatch.watcher.round('ETH')).toMatchObject({ leader: true });
   });
 
   it('a WebSocket URL works the same (ws:// to the node)', async () => {
     env.clock.offsetMs += 31_000;
     resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: anvil.url.replace('http://', 'ws://') } }));
-    const watcher = env.services.evm.spawnWatcher();
+    const watcher = env.services.chainWatch.spawnWatcher();
     try {
       const c = await ethCheckout(env.services, env.merchantId, '0.5', 'ETH', 'ETH');
       await chain.payEth(c.address, c.due);
@@ -340,7 +340,7 @@ suite('EVM watcher on a real node (anvil)', () => {
     env.clock.offsetMs += 31_000;
     const secret = 'k3y0123456789abcdefSECRET';
     resultOf(await env.admin('PUT', '/chains/ETH/watch', { body: { rpcUrl: `http://127.0.0.1:1/v3/${secret}` } }));
-    const watcher = env.services.evm.watcher;
+    const watcher = env.services.chainWatch.watcher;
     watcher.start();
     try {
       await waitFor(() => watcher.live('ETH')?.state === 'error', 'the failing round', 10_000);
@@ -356,7 +356,7 @@ suite('EVM watcher on a real node (anvil)', () => {
       ]);
       expect(ready.body).not.toContain(secret);
       const metrics = await env.app.hostpayMetrics.text();
-      expect(metrics).toMatch(/hostpay_evm_rpc_errors_total\{chain="ETH"\} [1-9]/);
+      expect(metrics).toMatch(/hostpay_chain_node_errors_total\{chain="ETH"\} [1-9]/);
       const audit = await env.services.store.db
         .selectFrom('audit_log')
         .select(['before', 'after'])

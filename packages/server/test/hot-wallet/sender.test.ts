@@ -135,7 +135,7 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
 
   it('a node of another network than the watched one: nothing is signed, the error shown on the hot wallet', async () => {
     const db = env.services.store.db;
-    await db.updateTable('evm_watches').set({ node_chain_id: 1 }).execute();
+    await db.updateTable('chain_watches').set({ network_id: '1' }).execute();
     try {
       const job = await jobFor(env.services, 'ETH', '0.02', null);
       port.add(job);
@@ -144,7 +144,7 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
       expect(resultOf(await env.admin('GET', '/chains/ETH/hot-wallet')).lastError).toMatch(/chain id 31337/);
       port.approvedJobs.delete(job.id);
     } finally {
-      await db.updateTable('evm_watches').set({ node_chain_id: null }).execute();
+      await db.updateTable('chain_watches').set({ network_id: null }).execute();
     }
     await round();
     expect(resultOf(await env.admin('GET', '/chains/ETH/hot-wallet')).lastError).toBeNull();

@@ -13,6 +13,8 @@ export interface BlockRef {
   number: number;
   /** As the chain spells it (0x-prefixed for EVM, bare hex for Bitcoin and TRON). */
   hash: string;
+  /** When the block was made, seconds since 1970, where the adapter knows it (shown as the transfer's blockTime). */
+  time?: number | undefined;
 }
 
 /** An asset the watcher follows on a chain: the native coin, or a token contract. */
@@ -65,4 +67,16 @@ export interface ChainAdapter {
   pending?(addresses: ReadonlySet<string>, assets: readonly WatchedAsset[]): Promise<Omit<ChainObservation, 'block'>[]>;
   /** An address as stored and compared: lower case for EVM and bech32, unchanged for base58 (case matters). */
   normalizeAddress(address: string): string;
+  /**
+   * Most blocks the watcher hands to one `scan` (it scans the next range in the next round).
+   * Default 100. An adapter that fetches every block whole keeps this small.
+   */
+  scanLimit?(assets: readonly WatchedAsset[]): number;
+  /** Lets go of connections (sockets, agents) when the watch changes or the watcher stops. */
+  close?(): void;
+}
+
+/** Thrown by an adapter when the chain changed while it scanned: nothing is saved, the next round looks again. */
+export class ChainMoved extends Error {
+  override readonly name = 'ChainMoved';
 }

@@ -6,7 +6,7 @@ import type { AuditContext } from '../audit/service.js';
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 export interface Targets {
-  /** Lower-case 0x addresses of live deposit addresses on the chain. */
+  /** Live deposit addresses on the chain, as the chain's adapter normalises them (`normalize`). */
   addresses: Set<string>;
   /** How deep the watcher follows a transfer: the most confirmations any of them needs. */
   depth: number;
@@ -23,6 +23,7 @@ export async function liveTargets(
   chainId: string,
   chainConfirmations: number,
   nowMs: number,
+  normalize: (address: string) => string,
 ): Promise<Targets> {
   const since = new Date(nowMs - WEEK_MS).toISOString();
   const rows = await db
@@ -35,7 +36,7 @@ export async function liveTargets(
   let depth = chainConfirmations;
   const addresses = new Set<string>();
   for (const r of rows) {
-    addresses.add(r.address.toLowerCase());
+    addresses.add(normalize(r.address));
     if (r.confirmations_required > depth) depth = r.confirmations_required;
   }
   return { addresses, depth };
@@ -50,7 +51,16 @@ export type ShortTransfer = Omit<TransferReport, 'chain' | 'blockTime' | 'blockH
  * the transfers code path (the same as POST /admin/v1/transfers). Nothing else of checkouts.
  */
 export interface ChainPort {
-  liveTargets(chainId: string, chainConfirmations: number, nowMs: number): Promise<Targets>;
+  /**
+   * `normalize`: the chain adapter's spelling of an address for comparison (lower case for EVM
+   * and bech32; unchanged for base58, where case matters).
+   */
+  liveTargets(
+    chainId: string,
+    chainConfirmations: number,
+    nowMs: number,
+    normalize: (address: string) => string,
+  ): Promise<Targets>;
   /** Ids of the live (not retracted) transfers of the chain recorded from these blocks. */
   transfersInBlocks(chainId: string, blockHashes: string[]): Promise<string[]>;
   /** The live transfers of the chain with a block hash and fewer than `depth` confirmations. */
@@ -62,7 +72,8 @@ export interface ChainPort {
 
 export function chainPort(db: Db, transfers: Pick<ChainPort, 'reportTransfer' | 'retractTransfer'>): ChainPort {
   return {
-    liveTargets: (chainId, chainConfirmations, nowMs) => liveTargets(db, chainId, chainConfirmations, nowMs),
+    liveTargets: (chainId, chainConfirmations, nowMs, normalize) =>
+      liveTargets(db, chainId, chainConfirmations, nowMs, normalize),
     async transfersInBlocks(chainId, blockHashes) {
       const rows = await db
         .selectFrom('transfers')

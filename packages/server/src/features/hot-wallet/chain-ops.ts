@@ -1,5 +1,5 @@
 import type { Hash, Hex } from 'viem';
-import type { Rpc } from '../evm-watch/rpc.js';
+import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import type { PayoutJob } from './port.js';
 
 /** An amount as exact integer base units, or null when it has more decimals than the chain can carry (never rounded). */

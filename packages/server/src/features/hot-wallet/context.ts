@@ -1,8 +1,8 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { HotWalletTxTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
-import { LeaseLost } from '../evm-watch/round.js';
-import type { Rpc } from '../evm-watch/rpc.js';
+import { holdLease } from '../../cluster/leased-loops.js';
+import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import type { HotWalletRow } from './service.js';
@@ -40,22 +40,14 @@ export interface SendContext {
 export type TxRow = HotWalletTxTable;
 
 /** Renews the chain's sender lease inside the transaction that relies on it; LeaseLost when another instance sends now. */
-export async function holdSenderLease(
+export function holdSenderLease(
   trx: Store['db'],
   c: Pick<SendContext, 'owner' | 'now' | 'leaseMs'>,
   chainId: string,
 ): Promise<void> {
-  const now = new Date(c.now()).toISOString();
-  const until = new Date(c.now() + c.leaseMs).toISOString();
-  const r = await trx
-    .updateTable('hot_wallets')
-    .set({ lease_owner: c.owner, lease_expires_at: until })
-    .where('chain_id', '=', chainId)
-    .where((eb) =>
-      eb.or([eb('lease_owner', '=', c.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
-    )
-    .executeTakeFirst();
-  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance sends on chain ${chainId} now`);
+  return holdLease(trx, SENDER_LEASES, chainId, c);
 }
+
+export const SENDER_LEASES = { table: 'hot_wallets', key: 'chain_id' } as const;
 
 export const iso = (c: Pick<SendContext, 'now'>) => new Date(c.now()).toISOString();

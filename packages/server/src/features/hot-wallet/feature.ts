@@ -106,7 +106,7 @@ export const hotWalletFeature = defineFeature({
       sandbox: config.sandbox ?? false,
       log,
       ...(now === undefined ? {} : { now }),
-      ...(options.evm?.resolve === undefined ? {} : { resolve: options.evm.resolve }),
+      ...(options.chainWatch?.resolve === undefined ? {} : { resolve: options.chainWatch.resolve }),
       ...options.hotWallet,
     });
     return { hotWallet, close: () => hotWallet.close() };

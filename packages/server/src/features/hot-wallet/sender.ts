@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
-import { findWatch, type WatchRow } from '../evm-watch/config.js';
-import { LeaseLost } from '../evm-watch/round.js';
-import { openRpc, type Rpc } from '../evm-watch/rpc.js';
-import { rpcOwner, scrubMessage } from '../evm-watch/rpc-url.js';
-import { holdSenderLease, type SendContext } from './context.js';
+import { findWatch, type WatchRow } from '../chain-watch/config.js';
+import { backoff, LeasedLoops, LeaseLost, releaseLeases } from '../../cluster/leased-loops.js';
+import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
+import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
+import { holdSenderLease, SENDER_LEASES, type SendContext } from './context.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
@@ -43,8 +43,6 @@ export type SenderRound =
   | { leader: false; reason: 'no_payouts' | 'no_hot_wallet' | 'not_watched' | 'standby' };
 
 interface Loop {
-  timer: NodeJS.Timeout | undefined;
-  running: Promise<unknown> | undefined;
   rpc: Rpc | undefined;
   rpcKey: string;
   errors: number;
@@ -61,11 +59,18 @@ export class HotWalletSender {
   readonly owner = `hws_${randomBytes(8).toString('hex')}`;
   readonly #o: SenderOptions;
   readonly #loops = new Map<string, Loop>();
-  #reload: NodeJS.Timeout | undefined;
-  #started = false;
+  readonly #leased: LeasedLoops;
 
   constructor(opts: SenderOptions) {
     this.#o = opts;
+    this.#leased = new LeasedLoops({
+      what: 'hot wallet',
+      reloadMs: opts.reloadMs ?? 5000,
+      log: opts.log,
+      keys: async () => (await hotWalletQuery(this.#o.store.db).execute()).map((h) => h.symbol),
+      turn: (symbol) => this.#turn(symbol, this.#loop(symbol)),
+      ended: (symbol) => this.#forget(symbol),
+    });
   }
 
   /** Connects the payouts feature (the lead wires it once both features exist). */
@@ -74,39 +79,23 @@ export class HotWalletSender {
   }
 
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    const again = () => {
-      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#o.reloadMs ?? 5000);
-      this.#reload.unref();
-    };
-    void this.#sync().finally(again);
+    this.#leased.start();
   }
 
   wake(): void {
-    if (this.#started) void this.#sync();
+    this.#leased.wake();
   }
 
   async stop(): Promise<void> {
-    this.#started = false;
-    clearTimeout(this.#reload);
-    const loops = [...this.#loops.entries()];
-    this.#loops.clear();
-    for (const [, l] of loops) clearTimeout(l.timer);
-    await Promise.allSettled(loops.map(([, l]) => l.running));
-    for (const [symbol, l] of loops) {
-      l.rpc?.close();
-      this.#o.metrics.leader.set({ chain: symbol }, 0);
-      await this.#o.store
-        .writeTransaction((trx) =>
-          trx
-            .updateTable('hot_wallets')
-            .set({ lease_owner: null, lease_expires_at: null })
-            .where('lease_owner', '=', this.owner)
-            .execute(),
-        )
-        .catch(() => undefined);
-    }
+    await this.#leased.stop();
+    for (const symbol of [...this.#loops.keys()]) this.#forget(symbol);
+    await this.#o.store.writeTransaction((trx) => releaseLeases(trx, SENDER_LEASES, this.owner)).catch(() => undefined);
+  }
+
+  #forget(symbol: string): void {
+    this.#loops.get(symbol)?.rpc?.close();
+    this.#loops.delete(symbol);
+    this.#o.metrics.leader.set({ chain: symbol }, 0);
   }
 
   /** One round for one chain, now (the loops call it; tests drive it by hand). Errors are thrown, masked. */
@@ -156,9 +145,9 @@ export class HotWalletSender {
   async #context(hw: HotWalletRow, w: WatchRow, rpc: Rpc, loop: Loop, leaseMs: number): Promise<SendContext> {
     const [nodeChainId, head] = await Promise.all([rpc.chainId(), rpc.client.getBlockNumber({ cacheTime: 0 })]);
     // Signatures are bound to a chain id (EIP-155): never sign for another network than the one watched.
-    if (w.node_chain_id !== null && Number(w.node_chain_id) !== nodeChainId)
+    if (w.network_id !== null && w.network_id !== String(nodeChainId))
       throw new Error(
-        `the node answers for chain id ${nodeChainId}, but ${hw.symbol} is watched on chain id ${w.node_chain_id}: nothing is signed until they agree`,
+        `the node answers for chain id ${nodeChainId}, but ${hw.symbol} is watched on chain id ${w.network_id}: nothing is signed until they agree`,
       );
     return {
       store: this.#o.store,
@@ -198,7 +187,7 @@ export class HotWalletSender {
   #loop(symbol: string): Loop {
     let loop = this.#loops.get(symbol);
     if (loop === undefined) {
-      loop = { timer: undefined, running: undefined, rpc: undefined, rpcKey: '', errors: 0, held: new Map() };
+      loop = { rpc: undefined, rpcKey: '', errors: 0, held: new Map() };
       this.#loops.set(symbol, loop);
     }
     return loop;
@@ -217,39 +206,6 @@ export class HotWalletSender {
     return loop.rpc;
   }
 
-  async #sync(): Promise<void> {
-    if (!this.#started) return;
-    let symbols: string[];
-    try {
-      symbols = (await hotWalletQuery(this.#o.store.db).execute()).map((h) => h.symbol);
-    } catch (err) {
-      this.#o.log.warn(`hot wallet: cannot read the hot wallets: ${(err as Error).message}`);
-      return;
-    }
-    for (const symbol of symbols) {
-      const loop = this.#loop(symbol);
-      if (loop.timer === undefined && loop.running === undefined) this.#schedule(symbol, loop, 0);
-    }
-    for (const [symbol, loop] of this.#loops) {
-      if (symbols.includes(symbol)) continue;
-      clearTimeout(loop.timer);
-      this.#loops.delete(symbol);
-      loop.rpc?.close();
-      this.#o.metrics.leader.set({ chain: symbol }, 0);
-    }
-  }
-
-  #schedule(symbol: string, loop: Loop, ms: number): void {
-    loop.timer = setTimeout(() => {
-      loop.timer = undefined;
-      loop.running = this.#turn(symbol, loop).then((next) => {
-        loop.running = undefined;
-        if (this.#started && this.#loops.get(symbol) === loop) this.#schedule(symbol, loop, next);
-      });
-    }, ms);
-    loop.timer.unref();
-  }
-
   async #turn(symbol: string, loop: Loop): Promise<number> {
     const poll =
       (await findWatch(this.#o.store.db, symbol).catch(() => undefined))?.poll_interval_ms ?? this.#o.reloadMs ?? 5000;
@@ -257,9 +213,9 @@ export class HotWalletSender {
       await this.round(symbol);
       return poll;
     } catch (err) {
-      const backoff = Math.min(this.#o.maxBackoffMs ?? 60_000, poll * 2 ** Math.min(loop.errors, 8));
-      this.#o.log.warn(`hot wallet ${symbol}: ${(err as Error).message}; next try in ${Math.round(backoff / 1000)} s`);
-      return backoff;
+      const wait = backoff(poll, loop.errors, this.#o.maxBackoffMs ?? 60_000);
+      this.#o.log.warn(`hot wallet ${symbol}: ${(err as Error).message}; next try in ${Math.round(wait / 1000)} s`);
+      return wait;
     }
   }
 }

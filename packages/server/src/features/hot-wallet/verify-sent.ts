@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store.js';
-import { watchQuery } from '../evm-watch/config.js';
+import { watchQuery } from '../chain-watch/config.js';
 import { toBaseUnits } from './chain-ops.js';
 import type { PayoutSenderPort, SentPayoutJob } from './port.js';
 import type { VerifyTransfer } from './verify.js';
@@ -69,7 +69,10 @@ export class SentVerifier {
   /** One check of every enabled watched chain (the loop calls it; tests drive it by hand). */
   async roundAll(): Promise<VerifyRound> {
     const total: VerifyRound = { checked: 0, completed: 0, failed: 0 };
-    const watches = await watchQuery(this.#o.store.db).where('w.enabled', '=', 1).execute();
+    const watches = await watchQuery(this.#o.store.db)
+      .where('w.enabled', '=', 1)
+      .where('w.adapter_kind', '=', 'evm-rpc')
+      .execute();
     for (const w of watches) {
       const r = await this.round(w.chain_id, w.confirmations_required);
       total.checked += r.checked;

@@ -2,9 +2,9 @@ import type { Hash, Hex } from 'viem';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
-import { watchQuery } from '../evm-watch/config.js';
-import { openRpc, type Rpc } from '../evm-watch/rpc.js';
-import { rpcOwner, scrubMessage } from '../evm-watch/rpc-url.js';
+import { watchQuery } from '../chain-watch/config.js';
+import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
+import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
 import { receiptOf } from './chain-ops.js';
 
 export interface ExpectedTransfer {
@@ -88,7 +88,10 @@ export function createVerifier(opts: {
     txHash: string,
     expected: ExpectedTransfer,
   ): Promise<Verification> {
-    const w = await watchQuery(opts.store.db).where('w.chain_id', '=', chainId).executeTakeFirst();
+    const w = await watchQuery(opts.store.db)
+      .where('w.chain_id', '=', chainId)
+      .where('w.adapter_kind', '=', 'evm-rpc')
+      .executeTakeFirst();
     if (w === undefined) return { ok: false, reason: 'the chain has no watch (no node to ask)', retry: true };
     if (!/^0x[0-9a-fA-F]{64}$/.test(txHash))
       return { ok: false, reason: 'the transaction hash must be 0x and 64 hex digits', retry: false };

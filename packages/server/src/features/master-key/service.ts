@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { rpcOwner } from '../evm-watch/rpc-url.js';
+import { apiKeyOwner, rpcOwner } from '../chain-watch/node-url.js';
 import { accountKeyOwner } from '../addresses/sealed-key.js';
 import { hotWalletOwner } from '../hot-wallet/key.js';
 import { urlOwner } from '../webhooks/service.js';
@@ -123,24 +123,33 @@ export async function rotateMasterKey(
     );
     resealed++;
   }
-  // EVM node URLs (they carry the provider's key).
-  const watches = await store.db.selectFrom('evm_watches').select(['chain_id', 'rpc_url_sealed']).execute();
+  // Chain watch node URLs (they carry the provider's key) and API keys.
+  const watches = await store.db
+    .selectFrom('chain_watches')
+    .select(['chain_id', 'rpc_url_sealed', 'api_key_sealed'])
+    .execute();
   for (const w of watches) {
-    if (box.isCurrent(w.rpc_url_sealed)) {
-      alreadyCurrent++;
-      continue;
+    const cols = [
+      { column: 'rpc_url_sealed', value: w.rpc_url_sealed, owner: rpcOwner(w.chain_id) },
+      { column: 'api_key_sealed', value: w.api_key_sealed, owner: apiKeyOwner(w.chain_id) },
+    ] as const;
+    for (const c of cols) {
+      if (c.value === null) continue;
+      if (box.isCurrent(c.value)) {
+        alreadyCurrent++;
+        continue;
+      }
+      const sealed = box.seal(box.open(c.value, c.owner), c.owner);
+      await store.writeTransaction((trx) =>
+        trx
+          .updateTable('chain_watches')
+          .set({ [c.column]: sealed })
+          .where('chain_id', '=', w.chain_id)
+          .where(c.column, '=', c.value)
+          .execute(),
+      );
+      resealed++;
     }
-    const owner = rpcOwner(w.chain_id);
-    const sealed = box.seal(box.open(w.rpc_url_sealed, owner), owner);
-    await store.writeTransaction((trx) =>
-      trx
-        .updateTable('evm_watches')
-        .set({ rpc_url_sealed: sealed })
-        .where('chain_id', '=', w.chain_id)
-        .where('rpc_url_sealed', '=', w.rpc_url_sealed)
-        .execute(),
-    );
-    resealed++;
   }
   // Rate source URLs (a self-hosted proxy's may carry a key).
   const sources = await store.db

@@ -159,9 +159,14 @@ export function payoutService(opts: PayoutServiceOptions) {
     });
   }
 
-  /** Whether the chain has an enabled EVM watcher: a manual payout there is verified on chain. */
+  /** Whether the chain has an enabled EVM watch (an EVM node): a manual payout there is verified on chain. */
   async function watched(chainId: string): Promise<boolean> {
-    const w = await db.selectFrom('evm_watches').select('enabled').where('chain_id', '=', chainId).executeTakeFirst();
+    const w = await db
+      .selectFrom('chain_watches')
+      .select('enabled')
+      .where('chain_id', '=', chainId)
+      .where('adapter_kind', '=', 'evm-rpc')
+      .executeTakeFirst();
     return w !== undefined && Number(w.enabled) === 1;
   }
 

@@ -3,6 +3,7 @@ import type { Caches } from '../../cache/caches.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';
 import type { Db, Store } from '../../store/store.js';
+import { holdLease, LeasedLoops, LeaseLost, releaseLeases } from '../../cluster/leased-loops.js';
 import { aggregatePairs, type PairOutcome } from './feed.js';
 import type { RateMetrics } from './metrics.js';
 import { PROVIDERS, type Pair } from './providers/index.js';
@@ -34,21 +35,11 @@ export type RefreshOutcome =
   | { leader: true; ok: true; latencyMs: number; observed: number; pairs: PairOutcome[] }
   | { leader: true; ok: false; latencyMs: number; error: string };
 
-class LeaseLost extends Error {}
+const LEASES = { table: 'rate_sources', key: 'id' } as const;
 
 /** Takes or renews the source's lease inside the caller's transaction; LeaseLost when another instance holds it. */
-async function holdLease(trx: Db, id: string, owner: string, nowMs: number, leaseMs: number): Promise<void> {
-  const now = new Date(nowMs).toISOString();
-  const r = await trx
-    .updateTable('rate_sources')
-    .set({ lease_owner: owner, lease_expires_at: new Date(nowMs + leaseMs).toISOString() })
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([eb('lease_owner', '=', owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
-    )
-    .executeTakeFirst();
-  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost();
-}
+const holdSourceLease = (trx: Db, id: string, owner: string, nowMs: number, leaseMs: number): Promise<void> =>
+  holdLease(trx, LEASES, id, { owner, now: () => nowMs, leaseMs });
 
 export const parsePair = (text: string): Pair => {
   const [base, quote] = text.split('/') as [string, string];
@@ -66,11 +57,8 @@ export class RateRefresher {
   readonly owner = `rrf_${randomBytes(8).toString('hex')}`;
   readonly #o: RefresherOptions &
     Required<Pick<RefresherOptions, 'leaseMs' | 'reloadMs' | 'timeoutMs' | 'maxAnswerBytes'>>;
-  readonly #timers = new Map<string, NodeJS.Timeout>();
-  readonly #running = new Set<Promise<unknown>>();
   readonly #http: ReturnType<typeof sourceFetcher>;
-  #reload: NodeJS.Timeout | undefined;
-  #started = false;
+  readonly #loops: LeasedLoops;
 
   constructor(opts: RefresherOptions) {
     this.#o = { leaseMs: 30_000, reloadMs: 10_000, timeoutMs: 10_000, maxAnswerBytes: 2 * 1024 * 1024, ...opts };
@@ -80,38 +68,27 @@ export class RateRefresher {
       timeoutMs: this.#o.timeoutMs,
       maxAnswerBytes: this.#o.maxAnswerBytes,
     });
+    this.#loops = new LeasedLoops({
+      what: 'rate source',
+      reloadMs: this.#o.reloadMs,
+      log: this.#o.log,
+      keys: async () => (await listSources(this.#o.store.db)).filter((s) => s.enabled === 1).map((s) => s.id),
+      turn: (id) => this.#turn(id),
+    });
   }
 
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    const again = () => {
-      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#o.reloadMs);
-      this.#reload.unref();
-    };
-    void this.#sync().finally(again);
+    this.#loops.start();
   }
 
   /** A source changed on this instance: look at the list now. */
   wake(): void {
-    if (this.#started) void this.#sync();
+    this.#loops.wake();
   }
 
   async stop(): Promise<void> {
-    this.#started = false;
-    clearTimeout(this.#reload);
-    for (const t of this.#timers.values()) clearTimeout(t);
-    this.#timers.clear();
-    await Promise.allSettled([...this.#running]);
-    await this.#o.store
-      .writeTransaction((trx) =>
-        trx
-          .updateTable('rate_sources')
-          .set({ lease_owner: null, lease_expires_at: null })
-          .where('lease_owner', '=', this.owner)
-          .execute(),
-      )
-      .catch(() => undefined);
+    await this.#loops.stop();
+    await this.#o.store.writeTransaction((trx) => releaseLeases(trx, LEASES, this.owner)).catch(() => undefined);
     this.#http.close();
   }
 
@@ -123,7 +100,7 @@ export class RateRefresher {
     if (s.enabled === 0) return { leader: false, reason: 'disabled' };
     const leaseMs = Math.max(this.#o.leaseMs, 3 * s.refresh_seconds * 1000);
     try {
-      await store.writeTransaction((trx) => holdLease(trx, id, this.owner, now(), leaseMs));
+      await store.writeTransaction((trx) => holdSourceLease(trx, id, this.owner, now(), leaseMs));
     } catch (err) {
       if (err instanceof LeaseLost) return { leader: false, reason: 'standby' };
       throw err;
@@ -160,7 +137,7 @@ export class RateRefresher {
     let pairs: PairOutcome[];
     try {
       pairs = await store.writeTransaction(async (trx) => {
-        await holdLease(trx, id, this.owner, now(), leaseMs);
+        await holdSourceLease(trx, id, this.owner, now(), leaseMs);
         for (const [pair, rate] of answer) {
           const { base, quote } = parsePair(pair);
           await trx
@@ -189,36 +166,6 @@ export class RateRefresher {
   #baseUrl(s: RateSourceRow): string {
     if (s.base_url_sealed !== null) return this.#o.box.open(s.base_url_sealed, sourceOwner(s.id)).toString('utf8');
     return PROVIDERS[s.kind]?.defaultBaseUrl ?? 'demo:';
-  }
-
-  /** Starts a loop for every enabled source without one; ends those of sources gone or disabled. */
-  async #sync(): Promise<void> {
-    if (!this.#started) return;
-    let ids: string[];
-    try {
-      ids = (await listSources(this.#o.store.db)).filter((s) => s.enabled === 1).map((s) => s.id);
-    } catch (err) {
-      this.#o.log.warn(`rate feeds: cannot read the sources: ${(err as Error).message}`);
-      return;
-    }
-    for (const id of ids) if (!this.#timers.has(id)) this.#schedule(id, 0);
-    for (const [id, t] of this.#timers) {
-      if (ids.includes(id)) continue;
-      clearTimeout(t);
-      this.#timers.delete(id);
-    }
-  }
-
-  #schedule(id: string, ms: number): void {
-    const t = setTimeout(() => {
-      const turn = this.#turn(id).then((next) => {
-        this.#running.delete(turn);
-        if (this.#started && this.#timers.get(id) === t) this.#schedule(id, next);
-      });
-      this.#running.add(turn);
-    }, ms);
-    t.unref();
-    this.#timers.set(id, t);
   }
 
   /** One turn of a source's loop; returns how long to wait before the next. */

@@ -68,7 +68,7 @@ const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
   const { config, now, services, metrics } = ctx;
-  for (const metric of (ctx.evm?.metrics.collectors() ?? []) as (Metric & { name: string })[]) {
+  for (const metric of (ctx.chainWatch?.metrics.collectors() ?? []) as (Metric & { name: string })[]) {
     if (metrics.registry.getSingleMetric(metric.name) === undefined) metrics.registry.registerMetric(metric);
   }
   const storeLabel = { dialect: ctx.storeDialect };
@@ -145,7 +145,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
         req.log.warn('readiness check failed: the store does not answer');
         throw new HostpayError('UNAVAILABLE', 'not ready: the store is not reachable; retry shortly');
       }
-      const chains = ctx.evm?.watcher.statuses() ?? [];
+      const chains = ctx.chainWatch?.watcher.statuses() ?? [];
       return okBody('ready', {
         status: 'ready' as const,
         store: 'up' as const,

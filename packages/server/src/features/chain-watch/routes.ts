@@ -9,14 +9,30 @@ import { MAX_POLL_MS, MIN_POLL_MS } from './config.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const closed = { additionalProperties: false };
+const Kind = Type.Union(
+  [Type.Literal('evm-rpc'), Type.Literal('esplora'), Type.Literal('bitcoin-core'), Type.Literal('tron-http')],
+  { description: "the adapter that talks to the node; default by the chain's family (evm-rpc, esplora, tron-http)" },
+);
 const Token = Type.Object(
-  { asset: Type.String(), contract: Type.String({ description: 'lower-case 0x address' }), decimals: Type.Integer() },
+  {
+    asset: Type.String(),
+    contract: Type.String({ description: 'lower-case 0x address (EVM), base58 T… address (TRON)' }),
+    decimals: Type.Integer(),
+  },
   closed,
 );
 export const WatchView = Type.Object(
   {
     chain: Type.String(),
+    kind: Kind,
     rpcUrl: Type.String({ description: 'masked: user info, query values and key-like path segments are ***' }),
+    apiKeySet: Type.Boolean({ description: 'an API key is stored (sealed; never shown)' }),
+    networkId: Nullable(
+      Type.String({
+        description:
+          'the network the node must serve: EVM chain id in decimal, or genesis block hash; null until the first round learns it',
+      }),
+    ),
     tokens: Type.Array(Token),
     nativeAsset: Nullable(
       Type.String({ description: "the chain's own coin, watched by scanning blocks; null: tokens only" }),
@@ -55,12 +71,25 @@ const Watches = Type.Array(WatchView);
 
 const WatchBody = Type.Object(
   {
+    kind: Type.Optional(Kind),
     rpcUrl: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 2048,
         description:
-          "the node's JSON-RPC URL: https:// or wss:// (http/ws to a node on this host or your network with allowPrivateRpc); required the first time, kept when left out. Stored sealed, shown masked, never logged.",
+          "the node's URL (evm-rpc: JSON-RPC; esplora: the API base; bitcoin-core: JSON-RPC; tron-http: the java-tron HTTP API or TronGrid): https:// or wss:// (http/ws to a node on this host or your network with allowPrivateRpc); required the first time, kept when left out. Stored sealed, shown masked, never logged.",
+      }),
+    ),
+    apiKey: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 1024 }), Type.Null()], {
+        description:
+          "an API key or credentials for the node (TronGrid's key, Bitcoin Core's user:password); stored sealed, never shown or logged; null removes it",
+      }),
+    ),
+    networkId: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 128, pattern: '^[0-9A-Za-z]+$' }), Type.Null()], {
+        description:
+          'the network the node must serve (EVM chain id in decimal, or the genesis block hash); a node of another network is refused. Default: learnt from the node on the first round',
       }),
     ),
     tokens: Type.Optional(
@@ -70,7 +99,7 @@ const WatchBody = Type.Object(
             asset: Type.String({ minLength: 2, maxLength: 12 }),
             contract: Type.Optional(
               Type.String({
-                pattern: '^0x[0-9a-fA-F]{40}$',
+                pattern: '^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$',
                 description: "default: the network's tokenContract in the catalog",
               }),
             ),
@@ -93,7 +122,9 @@ const WatchBody = Type.Object(
           "default: the chain's network without a token contract (ETH on Ethereum); null: do not scan blocks for native payments",
       }),
     ),
-    nativeDecimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36, description: 'default 18' })),
+    nativeDecimals: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 36, description: 'default 18 (EVM), 8 (Bitcoin), 6 (TRON)' }),
+    ),
     confirmations: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -120,17 +151,17 @@ const WatchBody = Type.Object(
 
 const WRITE_ERRORS = [...ERRORS.adminWrite, 'INVALID_URL'] as const;
 
-/** Operators choose which EVM chains hostpay watches by itself, and through which node (docs/chains.md). */
-export async function evmWatchAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<WatchAdmin>): Promise<void> {
+/** Operators choose which chains hostpay watches by itself, and through which node (docs/chains.md). */
+export async function chainWatchAdminRoutes(app: TypedApp, { admin }: AdminRouteContext<WatchAdmin>): Promise<void> {
   app.get(
     '/chain-watches',
     {
       schema: {
         ...READ,
         operationId: 'listChainWatches',
-        summary: 'Watched EVM chains with their status',
+        summary: 'Watched chains with their status',
         description:
-          'Every chain the EVM watcher follows: node (masked), tokens, poll interval, and how far it is (cursor, head, last error, which instance holds it).',
+          'Every chain the watcher follows: adapter kind, node (masked), tokens, poll interval, and how far it is (cursor, head, last error, which instance holds it).',
         response: responses(200, Watches, 'Every watched chain.', ERRORS.adminRead),
       },
     },
@@ -143,9 +174,9 @@ export async function evmWatchAdminRoutes(app: TypedApp, { admin }: AdminRouteCo
       schema: {
         ...WRITE,
         operationId: 'setChainWatch',
-        summary: 'Watch an EVM chain: node, tokens, confirmations, poll interval',
+        summary: 'Watch a chain: adapter kind, node, tokens, confirmations, poll interval',
         description:
-          'Creates or replaces the watch of an EVM chain. Fields left out keep their value (or take the default). The RPC URL passes the same address checks as webhook URLs (no private, link-local or metadata addresses; loopback on a sandbox server; loopback and private networks with allowPrivateRpc). Audited.',
+          'Creates or replaces the watch of a chain (EVM, Bitcoin or TRON, by adapter kind). Fields left out keep their value (or take the default). The node URL passes the same address checks as webhook URLs (no private, link-local or metadata addresses; loopback on a sandbox server; loopback and private networks with allowPrivateRpc). Audited.',
         params: ChainParams,
         body: WatchBody,
         response: responses(200, WatchView, 'The watch as stored.', WRITE_ERRORS),

@@ -35,6 +35,8 @@ export const checkedRpcAddresses = (host: string, guard: RpcGuard): Promise<Look
 
 /** Who a chain's sealed RPC URL belongs to (the secret box binds a sealed value to its owner). */
 export const rpcOwner = (chainId: string) => `evm_watch:${chainId}`;
+/** Who a watch's sealed API key belongs to. */
+export const apiKeyOwner = (chainId: string) => `chain_watch_key:${chainId}`;
 
 const SECRETISH = /^[A-Za-z0-9_-]{16,}$/;
 

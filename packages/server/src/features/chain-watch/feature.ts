@@ -1,21 +1,21 @@
 import { defineFeature } from '../../feature-kit/feature.js';
-import { evmWatchAdminRoutes } from './routes.js';
+import { chainWatchAdminRoutes } from './routes.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
 import { systemResolver, type Resolver } from '../../outbound/guard.js';
-import { EvmWatchMetrics } from './metrics.js';
+import { ChainWatchMetrics } from './metrics.js';
 import { watchAdmin } from './service.js';
-import { EvmWatcher, type WatcherOptions } from './watcher.js';
+import { ChainWatcher, type WatcherOptions } from './watcher.js';
 
-export interface EvmWatchFeatureOptions {
+export interface ChainWatchFeatureOptions {
   store: Store;
   box: SecretBox;
   /** The checkouts feature's port for chain watchers (reports, retractions, what to watch). */
   checkouts: ChainPort;
   sandbox: boolean;
   now?: () => number;
-  /** DNS for the RPC address checks; tests answer with chosen addresses. Default: the system resolver. */
+  /** DNS for the node address checks; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
   /** Called when a watch change changed the catalog (a chain's confirmations). */
@@ -29,13 +29,14 @@ export interface EvmWatchFeatureOptions {
 }
 
 /**
- * The EVM chain watcher, wired once: the operators' watch settings and the watcher itself
- * (created stopped: the server starts it; tests drive rounds by hand).
+ * The chain watcher, wired once: the operators' watch settings and the watcher itself (created
+ * stopped: the server starts it; tests drive rounds by hand). One watcher for every chain family;
+ * the adapter of each watch talks to its node (adapters/index.ts).
  */
-export function createEvmWatch(opts: EvmWatchFeatureOptions) {
+export function createChainWatch(opts: ChainWatchFeatureOptions) {
   const now = opts.now ?? Date.now;
   const resolve = opts.resolve ?? systemResolver;
-  const metrics = new EvmWatchMetrics();
+  const metrics = new ChainWatchMetrics();
   const watcherOptions: WatcherOptions = {
     store: opts.store,
     box: opts.box,
@@ -47,7 +48,7 @@ export function createEvmWatch(opts: EvmWatchFeatureOptions) {
     log: opts.log ?? { warn: () => undefined },
     ...opts.watcher,
   };
-  const watcher = new EvmWatcher(watcherOptions);
+  const watcher = new ChainWatcher(watcherOptions);
   return {
     admin: watchAdmin({
       store: opts.store,
@@ -62,30 +63,30 @@ export function createEvmWatch(opts: EvmWatchFeatureOptions) {
     watcher,
     metrics,
     /** Another watcher over the same store, as a second instance would run (tests). */
-    spawnWatcher: (overrides: Partial<WatcherOptions> = {}) => new EvmWatcher({ ...watcherOptions, ...overrides }),
+    spawnWatcher: (overrides: Partial<WatcherOptions> = {}) => new ChainWatcher({ ...watcherOptions, ...overrides }),
     close: () => watcher.stop(),
   };
 }
 
-export type EvmWatch = ReturnType<typeof createEvmWatch>;
+export type ChainWatch = ReturnType<typeof createChainWatch>;
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
-    /** The EVM chain watcher and its operator settings (the watcher is started by createServer). */
-    evm: EvmWatch;
+    /** The chain watcher and its operator settings (the watcher is started by createServer). */
+    chainWatch: ChainWatch;
   }
   interface FeatureOptions {
-    /** EVM watcher: DNS for the RPC address checks (tests), watcher timings. */
-    evm?: Pick<EvmWatchFeatureOptions, 'resolve' | 'watcher'>;
+    /** Chain watcher: DNS for the node address checks (tests), watcher timings. */
+    chainWatch?: Pick<ChainWatchFeatureOptions, 'resolve' | 'watcher'>;
   }
 }
 
-export const evmWatchFeature = defineFeature({
-  name: 'evm-watch',
+export const chainWatchFeature = defineFeature({
+  name: 'chain-watch',
   needs: ['store', 'box', 'caches', 'config', 'log', 'now', 'options', 'chainPort'],
-  provides: ['evm'],
+  provides: ['chainWatch'],
   create({ store, box, caches, config, log, now, options, chainPort }) {
-    const evm = createEvmWatch({
+    const chainWatch = createChainWatch({
       store,
       box,
       checkouts: chainPort,
@@ -93,12 +94,12 @@ export const evmWatchFeature = defineFeature({
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
       ...(now === undefined ? {} : { now }),
-      ...options.evm,
+      ...options.chainWatch,
     });
-    return { evm, close: () => evm.close() };
+    return { chainWatch, close: () => chainWatch.close() };
   },
-  /** Which EVM chains the watcher follows, through which node. */
-  admin: ({ evm }) => evm.admin,
-  adminRoutes: [evmWatchAdminRoutes],
-  start: ({ evm }) => evm.watcher.start(),
+  /** Which chains the watcher follows, through which node. */
+  admin: ({ chainWatch }) => chainWatch.admin,
+  adminRoutes: [chainWatchAdminRoutes],
+  start: ({ chainWatch }) => chainWatch.watcher.start(),
 });

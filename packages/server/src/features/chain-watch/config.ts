@@ -1,16 +1,16 @@
-import type { EvmWatchTable } from '../../store/schema.js';
+import type { ChainWatchTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
 
 /** A token the watcher follows: the asset it pays, its contract on the chain, its decimals there. */
 export interface WatchedToken {
   asset: string;
-  /** Lower-case 0x address. */
+  /** As the chain spells it (lower-case 0x address on EVM chains, base58 T… on TRON). */
   contract: string;
   decimals: number;
 }
 
 /** One watched chain as the watcher and the routes read it. */
-export interface WatchRow extends EvmWatchTable {
+export interface WatchRow extends ChainWatchTable {
   symbol: string;
   family: string;
   confirmations_required: number;
@@ -23,13 +23,13 @@ export const MAX_POLL_MS = 300_000;
 /** bigint columns come back as numbers (SQLite) or strings (PostgreSQL). */
 export const blockOf = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-export function tokensOf(row: Pick<EvmWatchTable, 'tokens'>): WatchedToken[] {
+export function tokensOf(row: Pick<ChainWatchTable, 'tokens'>): WatchedToken[] {
   return JSON.parse(row.tokens) as WatchedToken[];
 }
 
 export function watchQuery(db: Db) {
   return db
-    .selectFrom('evm_watches as w')
+    .selectFrom('chain_watches as w')
     .innerJoin('chains as c', 'c.id', 'w.chain_id')
     .selectAll('w')
     .select(['c.symbol as symbol', 'c.family as family', 'c.confirmations_required as confirmations_required']);

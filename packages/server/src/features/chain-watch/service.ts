@@ -17,11 +17,18 @@ import {
   type WatchedToken,
   type WatchRow,
 } from './config.js';
-import { checkRpcUrl, maskRpcUrl, rpcOwner } from './rpc-url.js';
+import { ADAPTERS, DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
+import { apiKeyOwner, checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
 
 export interface WatchRequest {
-  /** Required for a new watch; left out, the stored URL stays. */
+  /** The adapter that talks to the node; default by the chain's family (evm-rpc, esplora, tron-http). */
+  kind?: string | undefined;
+  /** The node's URL. Required for a new watch; left out, the stored URL stays. */
   rpcUrl?: string | undefined;
+  /** An API key or credentials for the node (sealed); null removes it; left out, it stays. */
+  apiKey?: string | null | undefined;
+  /** The network the node must serve (EVM chain id in decimal, or genesis hash); null: learnt from the node; left out, it stays. */
+  networkId?: string | null | undefined;
   tokens?: { asset: string; contract?: string | undefined; decimals?: number | undefined }[] | undefined;
   nativeAsset?: string | null | undefined;
   nativeDecimals?: number | undefined;
@@ -41,7 +48,13 @@ export interface LiveStatus {
   consecutiveErrors: number;
 }
 
-const CONTRACT = /^0x[0-9a-fA-F]{40}$/;
+/** How a token contract is spelled, per chain family: an 0x address (EVM), a base58 T… address (TRON). */
+const CONTRACT: Record<string, RegExp> = {
+  evm: /^0x[0-9a-fA-F]{40}$/,
+  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+};
+const NATIVE_DECIMALS: Record<string, number> = { evm: 18, btc: 8, tron: 6 };
+const NETWORK_ID = /^[0-9A-Za-z]{1,128}$/;
 
 export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
   const cursor = blockOf(w.cursor_block);
@@ -50,7 +63,10 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
     w.lease_owner !== null && w.lease_expires_at !== null && new Date(w.lease_expires_at).toISOString() > at;
   return {
     chain: w.symbol,
+    kind: w.adapter_kind,
     rpcUrl: w.rpc_url_shown,
+    apiKeySet: w.api_key_sealed !== null,
+    networkId: w.network_id,
     tokens: tokensOf(w),
     nativeAsset: w.native_asset,
     nativeDecimals: w.native_decimals,
@@ -98,8 +114,9 @@ export interface WatchAdminOptions {
 }
 
 /**
- * The operators' side of the EVM watcher: which chains are watched, through which node, which
- * token contracts, how often. The RPC URL is sealed at rest and shown masked; every change is
+ * The operators' side of the chain watcher: which chains are watched, through which node (and
+ * adapter kind), which token contracts, how often. The node URL and API key are sealed at rest,
+ * the URL shown masked and the key never; every change is
  * audited (with the masked URL). The required confirmations are the chain's own (the catalog's
  * confirmationsRequired, which checkouts copy), so setting them here changes the chain.
  */
@@ -114,12 +131,17 @@ export function watchAdmin(opts: WatchAdminOptions) {
     if (w === undefined)
       throw new HostpayError(
         'NOT_FOUND',
-        `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --rpc-url URL)`,
+        `chain ${symbol.toUpperCase()} is not watched: set it up with PUT /admin/v1/chains/${symbol.toUpperCase()}/watch (hostpay chain watch ${symbol.toUpperCase()} --url URL)`,
       );
     return w;
   }
 
-  async function checkTokens(trx: typeof db, chainId: string, req: WatchRequest['tokens']): Promise<WatchedToken[]> {
+  async function checkTokens(
+    trx: typeof db,
+    chainId: string,
+    family: string,
+    req: WatchRequest['tokens'],
+  ): Promise<WatchedToken[]> {
     const networks = await trx
       .selectFrom('networks as n')
       .innerJoin('assets as a', 'a.id', 'n.asset_id')
@@ -142,9 +164,11 @@ export function watchAdmin(opts: WatchAdminOptions) {
           `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
         );
       const contract = t.contract ?? network.token_contract;
-      if (contract === null || !CONTRACT.test(contract))
+      const pattern = CONTRACT[family];
+      if (pattern === undefined) invalid(`tokens: a ${family} chain has no token contracts to watch`);
+      if (contract === null || !pattern.test(contract))
         invalid(
-          `tokens[${i}].contract must be the token's 0x address (40 hex digits)${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
+          `tokens[${i}].contract must be the token's ${family === 'tron' ? 'base58 T… address' : '0x address (40 hex digits)'}${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
         );
       const decimals = t.decimals ?? network.decimals;
       if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
@@ -154,10 +178,11 @@ export function watchAdmin(opts: WatchAdminOptions) {
         invalid(
           `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
         );
-      const lower = contract.toLowerCase();
-      if (seen.has(lower)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
-      seen.add(lower);
-      return { asset: symbol, contract: lower, decimals };
+      // EVM addresses compare without case; base58 ones are case-sensitive and stay as they are.
+      const spelled = family === 'evm' ? contract.toLowerCase() : contract;
+      if (seen.has(spelled)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
+      seen.add(spelled);
+      return { asset: symbol, contract: spelled, decimals };
     });
   }
 
@@ -189,14 +214,38 @@ export function watchAdmin(opts: WatchAdminOptions) {
     return pick.symbol;
   }
 
+  /** The adapter kind of a watch: one this build has, for the chain's family. */
+  function checkKind(chain: { symbol: string; family: string }, asked: string | undefined): AdapterKind {
+    const kind = asked ?? DEFAULT_KIND[chain.family];
+    if (kind === undefined || !isAdapterKind(kind))
+      invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
+    if (KIND_FAMILY[kind] !== chain.family)
+      invalid(`kind ${kind} talks to ${KIND_FAMILY[kind]} nodes, but ${chain.symbol} is a ${chain.family} chain`);
+    if (ADAPTERS[kind] === undefined)
+      invalid(
+        `kind ${kind} is not in this build yet: feed ${chain.symbol} payments through POST /admin/v1/transfers meanwhile (docs/chains.md)`,
+      );
+    return kind;
+  }
+
   return {
     async setChainWatch(symbol: string, req: WatchRequest, audit: AuditContext) {
       const chain = await requireChain(db, symbol.toUpperCase());
-      if (chain.family !== 'evm')
-        invalid(
-          `chain ${chain.symbol} is a ${chain.family} chain: the watcher follows EVM chains only; feed ${chain.family} payments through POST /admin/v1/transfers (docs/chains.md)`,
-        );
       const before = await findWatch(db, chain.symbol);
+      const kind = checkKind(chain, req.kind ?? before?.adapter_kind);
+      const networkId = req.networkId === undefined ? (before?.network_id ?? null) : req.networkId;
+      if (networkId !== null && !NETWORK_ID.test(networkId))
+        invalid(
+          'networkId must be the EVM chain id in decimal (1 for Ethereum) or the genesis block hash in hex (Bitcoin, TRON), at most 128 characters',
+        );
+      if (req.apiKey !== undefined && req.apiKey !== null && (req.apiKey.length < 1 || req.apiKey.length > 1024))
+        invalid('apiKey must be 1 to 1024 characters (null removes it)');
+      const apiKeySealed =
+        req.apiKey === undefined
+          ? (before?.api_key_sealed ?? null)
+          : req.apiKey === null
+            ? null
+            : box.seal(req.apiKey, apiKeyOwner(chain.id));
       const allowPrivate = req.allowPrivateRpc ?? before?.allow_private_rpc === 1;
       // Sealed and masked: a change that keeps the URL keeps its sealed text too, so the watcher
       // (which knows its connection by that text) does not reconnect for another setting.
@@ -223,13 +272,15 @@ export function watchAdmin(opts: WatchAdminOptions) {
           });
         url = { sealed: before.rpc_url_sealed, shown: before.rpc_url_shown };
       } else {
-        invalid(`rpcUrl is required to start watching ${chain.symbol}: the node's JSON-RPC URL (https://… or wss://…)`);
+        invalid(
+          `rpcUrl is required to start watching ${chain.symbol}: the node's URL (${kind === 'evm-rpc' ? 'JSON-RPC, https://… or wss://…' : 'https://…'})`,
+        );
       }
       const pollIntervalMs = req.pollIntervalMs ?? before?.poll_interval_ms ?? DEFAULT_POLL_MS;
       if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS)
         invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
       const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
-      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? 18;
+      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? NATIVE_DECIMALS[chain.family] ?? 18;
       if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36)
         invalid('nativeDecimals must be a whole number from 0 to 36');
       if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0))
@@ -239,6 +290,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
         const tokens = await checkTokens(
           trx,
           chain.id,
+          chain.family,
           req.tokens ?? (before === undefined ? undefined : tokensOf(before)),
         );
         const nativeAsset = await checkNative(
@@ -248,6 +300,9 @@ export function watchAdmin(opts: WatchAdminOptions) {
           nativeDecimals,
         );
         const fields = {
+          adapter_kind: kind,
+          api_key_sealed: apiKeySealed,
+          network_id: networkId,
           rpc_url_sealed: url.sealed,
           rpc_url_shown: url.shown,
           tokens: JSON.stringify(tokens),
@@ -261,15 +316,19 @@ export function watchAdmin(opts: WatchAdminOptions) {
         // A new start block starts the scan over from there: the cursor and kept hashes go.
         const restart =
           req.startBlock !== undefined
-            ? { start_block: req.startBlock, cursor_block: null, head_block: null, node_chain_id: null }
+            ? {
+                start_block: req.startBlock,
+                cursor_block: null,
+                head_block: null,
+                ...(req.networkId === undefined ? { network_id: null } : {}),
+              }
             : {};
         if (before === undefined) {
           await trx
-            .insertInto('evm_watches')
+            .insertInto('chain_watches')
             .values({
               chain_id: chain.id,
               ...fields,
-              node_chain_id: null,
               start_block: req.startBlock ?? null,
               cursor_block: null,
               head_block: null,
@@ -283,13 +342,13 @@ export function watchAdmin(opts: WatchAdminOptions) {
             .execute();
         } else {
           await trx
-            .updateTable('evm_watches')
+            .updateTable('chain_watches')
             .set({ ...fields, ...restart })
             .where('chain_id', '=', chain.id)
             .execute();
         }
         if (req.startBlock !== undefined)
-          await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', chain.id).execute();
+          await trx.deleteFrom('chain_watch_blocks').where('chain_id', '=', chain.id).execute();
         if (confirmations !== chain.confirmations_required)
           await trx
             .updateTable('chains')
@@ -319,8 +378,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
     async deleteChainWatch(symbol: string, audit: AuditContext) {
       const before = await require(symbol);
       await store.writeTransaction(async (trx) => {
-        await trx.deleteFrom('evm_watch_blocks').where('chain_id', '=', before.chain_id).execute();
-        await trx.deleteFrom('evm_watches').where('chain_id', '=', before.chain_id).execute();
+        await trx.deleteFrom('chain_watch_blocks').where('chain_id', '=', before.chain_id).execute();
+        await trx.deleteFrom('chain_watches').where('chain_id', '=', before.chain_id).execute();
         await recordAudit(trx, audit, {
           action: 'chain.watch.delete',
           objectType: 'chain',

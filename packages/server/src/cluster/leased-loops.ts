@@ -1,0 +1,162 @@
+import type { Db } from '../store/store.js';
+
+/** Another instance holds the lease now (or took it over while this one paused past the expiry). */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+}
+
+/** The tables whose rows carry a lease (lease_owner, lease_expires_at), and the column naming a row. */
+export type LeaseTable =
+  | { table: 'chain_watches'; key: 'chain_id' }
+  | { table: 'hot_wallets'; key: 'chain_id' }
+  | { table: 'rate_sources'; key: 'id' };
+
+export interface LeaseHolder {
+  owner: string;
+  now: () => number;
+  leaseMs: number;
+}
+
+/**
+ * Takes or renews a row's lease inside the caller's transaction: one conditional UPDATE (the same
+ * on SQLite and PostgreSQL) that succeeds when the row is free, already this owner's, or its lease
+ * ran out. Throws LeaseLost when another instance holds it.
+ */
+export async function holdLease(trx: Db, t: LeaseTable, id: string, holder: LeaseHolder): Promise<void> {
+  const now = new Date(holder.now()).toISOString();
+  const until = new Date(holder.now() + holder.leaseMs).toISOString();
+  // The three tables share the two lease columns; Kysely cannot type a table chosen at run time.
+  const r = await trx
+    .updateTable(t.table as 'rate_sources')
+    .set({ lease_owner: holder.owner, lease_expires_at: until })
+    .where(t.key as 'id', '=', id)
+    .where((eb) =>
+      eb.or([eb('lease_owner', '=', holder.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
+    )
+    .executeTakeFirst();
+  if ((r.numUpdatedRows ?? 0n) === 0n) throw new LeaseLost(`another instance holds ${t.table} ${id} now`);
+}
+
+/** Gives back every lease this owner holds in the table (or only the row `id`). */
+export async function releaseLeases(trx: Db, t: LeaseTable, owner: string, id?: string): Promise<void> {
+  let q = trx
+    .updateTable(t.table as 'rate_sources')
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('lease_owner', '=', owner);
+  if (id !== undefined) q = q.where(t.key as 'id', '=', id);
+  await q.execute();
+}
+
+export interface LeasedLoopsOptions {
+  /** What the loops are for, in log lines ("chain watch", "rate source", "hot wallet"). */
+  what: string;
+  /** The keys that should have a loop now (read again every `reloadMs` and on `wake`). */
+  keys: () => Promise<string[]>;
+  /** One turn of a key's loop: returns how long to wait before the next. Must not throw. */
+  turn: (key: string) => Promise<number>;
+  /** How often the list of keys is read again, ms. */
+  reloadMs: number;
+  log: { warn(msg: string): void };
+  /** A key dropped out of the list (its loop ended): let go of what it held. */
+  ended?: ((key: string) => void) | undefined;
+}
+
+interface Loop {
+  timer: NodeJS.Timeout | undefined;
+  running: Promise<unknown> | undefined;
+}
+
+/**
+ * A loop per key (a chain, a rate source), each paced by its own turns: a slow key delays only
+ * itself. The list of keys is read again now and then; a key that leaves it has its loop ended.
+ * The lease that keeps a key with one instance is taken inside each turn (holdLease); this class
+ * only runs the loops. Created stopped: start() begins, stop() ends every loop and waits for the
+ * turns under way.
+ */
+export class LeasedLoops {
+  readonly #o: LeasedLoopsOptions;
+  readonly #loops = new Map<string, Loop>();
+  #reload: NodeJS.Timeout | undefined;
+  #started = false;
+
+  constructor(opts: LeasedLoopsOptions) {
+    this.#o = opts;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const again = () => {
+      this.#reload = setTimeout(() => void this.#sync().finally(again), this.#o.reloadMs);
+      this.#reload.unref();
+    };
+    void this.#sync().finally(again);
+  }
+
+  /** The list may have changed on this instance: look at it now. */
+  wake(): void {
+    if (this.#started) void this.#sync();
+  }
+
+  /** Ends every loop and waits for the turns under way; returns the keys that had a loop. */
+  async stop(): Promise<string[]> {
+    this.#started = false;
+    clearTimeout(this.#reload);
+    const loops = [...this.#loops.entries()];
+    this.#loops.clear();
+    for (const [, l] of loops) clearTimeout(l.timer);
+    await Promise.allSettled(loops.map(([, l]) => l.running));
+    return loops.map(([key]) => key);
+  }
+
+  async #sync(): Promise<void> {
+    if (!this.#started) return;
+    let keys: string[];
+    try {
+      keys = await this.#o.keys();
+    } catch (err) {
+      this.#o.log.warn(`${this.#o.what}: cannot read the list: ${(err as Error).message}`);
+      return;
+    }
+    if (!this.#started) return;
+    for (const key of keys) {
+      let loop = this.#loops.get(key);
+      if (loop === undefined) {
+        loop = { timer: undefined, running: undefined };
+        this.#loops.set(key, loop);
+      }
+      if (loop.timer === undefined && loop.running === undefined) this.#schedule(key, loop, 0);
+    }
+    for (const [key, loop] of this.#loops) {
+      if (keys.includes(key)) continue;
+      clearTimeout(loop.timer);
+      this.#loops.delete(key);
+      this.#o.ended?.(key);
+    }
+  }
+
+  #schedule(key: string, loop: Loop, ms: number): void {
+    loop.timer = setTimeout(() => {
+      loop.timer = undefined;
+      loop.running = this.#o
+        .turn(key)
+        .catch((err: unknown) => {
+          this.#o.log.warn(`${this.#o.what} ${key}: ${(err as Error).message}`);
+          return this.#o.reloadMs;
+        })
+        .then((next) => {
+          loop.running = undefined;
+          if (this.#started && this.#loops.get(key) === loop) this.#schedule(key, loop, next);
+        });
+    }, ms);
+    loop.timer.unref();
+  }
+}
+
+/** The wait after `errors` failed turns in a row: the poll interval doubled each time, capped. */
+export const backoff = (pollMs: number, errors: number, maxMs: number): number =>
+  Math.min(maxMs, pollMs * 2 ** Math.min(errors, 8));

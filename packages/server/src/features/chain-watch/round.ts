@@ -1,0 +1,342 @@
+import { holdLease as holdRowLease, LeaseLost } from '../../cluster/leased-loops.js';
+import { isHostpayError } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { ChainPort } from '../checkouts/watch-targets.js';
+import { ChainMoved, type ChainAdapter, type ChainObservation, type WatchedAsset } from './adapter.js';
+import { blockOf, tokensOf, type WatchRow } from './config.js';
+import type { ChainWatchMetrics } from './metrics.js';
+
+export { ChainMoved, LeaseLost };
+
+export interface RoundDeps {
+  store: Store;
+  /** What the watcher reads of and reports to the checkouts feature. */
+  checkouts: ChainPort;
+  metrics: ChainWatchMetrics;
+  owner: string;
+  now: () => number;
+  leaseMs: number;
+  log: { warn(msg: string): void };
+  /** Tests: runs after the transfers are reported and before the cursor is saved (a crash there). */
+  beforeCursorSave?: (() => void | Promise<void>) | undefined;
+}
+
+export interface RoundResult {
+  head: number;
+  /** Blocks scanned this round (from > to: none). */
+  from: number;
+  to: number;
+  reported: number;
+  retracted: number;
+  caughtUp: boolean;
+}
+
+/** The watcher's reports and retractions are audited like an operator's, under this name. */
+const WATCHER_AUDIT = { operator: 'chain-watch' } as const;
+
+/** Every asset a watch follows: its tokens and, unless switched off, the chain's own coin. */
+export function watchedAssets(w: WatchRow): WatchedAsset[] {
+  const tokens: WatchedAsset[] = tokensOf(w).map((t) => ({
+    asset: t.asset,
+    contract: t.contract,
+    decimals: t.decimals,
+  }));
+  return w.native_asset === null
+    ? tokens
+    : [...tokens, { asset: w.native_asset, contract: null, decimals: w.native_decimals }];
+}
+
+/** Base units as an exact decimal text in the asset (no floating point anywhere). */
+export function unitsText(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const s = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, s.length - decimals);
+  const frac = s.slice(s.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac === '' ? '' : `.${frac}`}`;
+}
+
+/**
+ * One round for one chain, with the lease held: check the node serves the watched network, check
+ * the blocks relied on are still the chain's (else retract what came from the replaced ones and
+ * scan again from the fork), scan the next range through the adapter, keep the blocks relied on,
+ * report each payment through the checkouts feature's port, raise the confirmations of payments
+ * still short of the depth, and save the cursor. Reports are idempotent (chain + tx + index), so
+ * a round cut short anywhere is simply run again.
+ */
+export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapter): Promise<RoundResult> {
+  const chain = w.symbol;
+  const network = await adapter.networkId();
+  if (w.network_id !== null && w.network_id !== network) {
+    throw new Error(
+      `the node serves network ${network}, but ${chain} is watched on network ${w.network_id}: point the node URL back at a ${chain} node, or set networkId (and startBlock) to start over on this one`,
+    );
+  }
+  const head = (await adapter.head()).number;
+  const targets = await deps.checkouts.liveTargets(w.chain_id, w.confirmations_required, deps.now(), (a) =>
+    adapter.normalizeAddress(a),
+  );
+  const stored = blockOf(w.cursor_block);
+  const start =
+    stored ?? (blockOf(w.start_block) === null ? Math.max(-1, head - targets.depth) : blockOf(w.start_block)! - 1);
+  const undone = await undoReplacedBlocks(deps, w, adapter, head, start);
+  const cursor = Math.min(undone.cursor, head);
+
+  const assets = watchedAssets(w);
+  const from = cursor + 1;
+  const to = Math.min(head, from + Math.max(1, adapter.scanLimit?.(assets) ?? 100) - 1);
+  const observations =
+    from <= to && targets.addresses.size > 0 && assets.length > 0
+      ? await adapter.scan({ from, to }, targets.addresses, assets)
+      : [];
+  if (from <= to) await keepBlocks(deps, w, adapter, to, observations);
+  // Confirmations count up to the last block scanned and kept, never up to a head the node only
+  // names: a node that lies about its head (or runs ahead of what it can show) raises nothing.
+  const scanned = from <= to ? to : cursor;
+  const decimals = new Map(assets.map((a) => [a.asset, a.decimals]));
+  const reported = await reportObservations(deps, chain, scanned, observations, decimals);
+  await raiseConfirmations(deps, w, scanned, targets.depth);
+
+  await deps.beforeCursorSave?.();
+  await saveCursor(deps, w, { scanned, head, network, depth: targets.depth });
+  const { metrics } = deps;
+  metrics.head.set({ chain }, head);
+  metrics.cursor.set({ chain }, scanned);
+  metrics.behind.set({ chain }, Math.max(0, head - scanned));
+  return { head, from, to, reported, retracted: undone.retracted, caughtUp: scanned >= head };
+}
+
+/**
+ * Reorganisations: walks the kept blocks down from the top until one is still the chain's; the
+ * transfers of the replaced ones are retracted and the cursor goes back to the fork.
+ */
+async function undoReplacedBlocks(
+  deps: RoundDeps,
+  w: WatchRow,
+  adapter: ChainAdapter,
+  head: number,
+  start: number,
+): Promise<{ cursor: number; retracted: number }> {
+  const { store, checkouts, metrics } = deps;
+  const chain = w.symbol;
+  let cursor = start;
+  let retracted = 0;
+  const kept = await store.db
+    .selectFrom('chain_watch_blocks')
+    .select(['number', 'hash'])
+    .where('chain_id', '=', w.chain_id)
+    .orderBy('number', 'desc')
+    .execute();
+  const replaced: { number: number; hash: string }[] = [];
+  // Kept blocks above this node's head: a load-balanced provider answers from a node a few blocks
+  // behind now and then, which proves nothing, so only another block at the same height counts as
+  // a replacement (and takes every kept block above it along).
+  const unseen: { number: number; hash: string }[] = [];
+  let anchor: number | null = null;
+  for (const k of kept) {
+    const n = Number(k.number);
+    if (n > head) {
+      unseen.push({ number: n, hash: k.hash });
+      continue;
+    }
+    const canonical = await adapter.blockHash(n);
+    // At or below the head the block must exist: "not found" is a node contradicting its own head
+    // (two backends at different heights). Nothing is decided on it, neither a retraction nor the
+    // confirmations of the transfers in that block: the round fails and the next one asks again.
+    if (canonical === null)
+      throw new Error(
+        `the node has no block ${n} although its head is ${head} (a provider answering from nodes at different heights?); nothing was changed, the next round asks again`,
+      );
+    // A block still on the chain vouches for every block below it (each names its parent).
+    if (canonical === k.hash) {
+      anchor = n;
+      break;
+    }
+    replaced.push(...unseen.splice(0), { number: n, hash: k.hash });
+  }
+  if (replaced.length > 0) {
+    metrics.reorgs.inc({ chain }, replaced.length);
+    const orphans = await checkouts.transfersInBlocks(
+      w.chain_id,
+      replaced.map((r) => r.hash),
+    );
+    for (const id of orphans) {
+      await checkouts.retractTransfer(id, WATCHER_AUDIT);
+      retracted++;
+    }
+    metrics.retracted.inc({ chain }, retracted);
+    await store.writeTransaction((trx) =>
+      trx
+        .deleteFrom('chain_watch_blocks')
+        .where('chain_id', '=', w.chain_id)
+        .where(
+          'number',
+          'in',
+          replaced.map((r) => r.number),
+        )
+        .execute(),
+    );
+    cursor = Math.min(cursor, anchor ?? Math.min(...replaced.map((r) => r.number)) - 1);
+    deps.log.warn(
+      `chain watch ${chain}: ${replaced.length} block(s) from ${Math.min(...replaced.map((r) => r.number))} were replaced; ${retracted} transfer(s) retracted, scanning again from block ${cursor + 1}`,
+    );
+  }
+  return { cursor, retracted };
+}
+
+/**
+ * The blocks relied on (the range's end and every block a payment is in): asked again after the
+ * scan (a payment's block must still be the one it was seen in), then kept before anything is
+ * reported from them.
+ */
+async function keepBlocks(
+  deps: RoundDeps,
+  w: WatchRow,
+  adapter: ChainAdapter,
+  to: number,
+  observations: ChainObservation[],
+): Promise<void> {
+  const chain = w.symbol;
+  const hashes = new Map<number, string>();
+  for (const o of observations) {
+    if (!hashes.has(o.block.number)) {
+      const now = await adapter.blockHash(o.block.number);
+      if (now === null) throw new ChainMoved(`block ${o.block.number} of ${chain} is gone while it was scanned`);
+      hashes.set(o.block.number, now);
+    }
+    if (hashes.get(o.block.number) !== o.block.hash)
+      throw new ChainMoved(`block ${o.block.number} changed while ${chain} was scanned`);
+  }
+  if (!hashes.has(to)) {
+    const end = await adapter.blockHash(to);
+    if (end === null) throw new ChainMoved(`block ${to} of ${chain} is gone while it was scanned`);
+    hashes.set(to, end);
+  }
+  const needed = [...hashes.keys()];
+  // Kept before anything is reported from them: a report from a block the store does not
+  // know could never be retracted.
+  await deps.store.writeTransaction(async (trx) => {
+    await holdLease(trx, deps, w.chain_id);
+    await trx
+      .insertInto('chain_watch_blocks')
+      .values(needed.map((n) => ({ chain_id: w.chain_id, number: n, hash: hashes.get(n)! })))
+      .onConflict((oc) => oc.columns(['chain_id', 'number']).doNothing())
+      .execute();
+    const known = await trx
+      .selectFrom('chain_watch_blocks')
+      .select(['number', 'hash'])
+      .where('chain_id', '=', w.chain_id)
+      .where('number', 'in', needed)
+      .execute();
+    for (const k of known)
+      if (hashes.get(Number(k.number)) !== k.hash)
+        throw new ChainMoved(`block ${k.number} of ${chain} is not the one seen before`);
+  });
+}
+
+/** Reports what was seen through the checkouts feature's port: returns how many were first reports. */
+async function reportObservations(
+  deps: RoundDeps,
+  chain: string,
+  top: number,
+  observations: ChainObservation[],
+  decimals: Map<string, number>,
+): Promise<number> {
+  let reported = 0;
+  for (const o of observations) {
+    const places = decimals.get(o.asset);
+    if (places === undefined || o.baseUnits <= 0n) continue;
+    const created = await report(deps, {
+      chain,
+      txHash: o.txHash,
+      index: o.index,
+      toAddress: o.to,
+      asset: o.asset,
+      amount: unitsText(o.baseUnits, places),
+      confirmations: top - o.block.number + 1,
+      blockHash: o.block.hash,
+      ...(o.block.time === undefined ? {} : { blockTime: new Date(o.block.time * 1000).toISOString() }),
+    });
+    if (created) {
+      reported++;
+      deps.metrics.transfers.inc({ chain, asset: o.asset });
+    }
+  }
+  return reported;
+}
+
+/** Confirmations of transfers still short of the depth, raised as blocks are scanned (up to `top`, the last block scanned). */
+async function raiseConfirmations(deps: RoundDeps, w: WatchRow, top: number, depth: number): Promise<void> {
+  const { store, checkouts } = deps;
+  const chain = w.symbol;
+  const short = await checkouts.shortTransfers(w.chain_id, depth);
+  if (short.length === 0) return;
+  const heights = new Map(
+    (
+      await store.db
+        .selectFrom('chain_watch_blocks')
+        .select(['hash', 'number'])
+        .where('chain_id', '=', w.chain_id)
+        .where('hash', 'in', [...new Set(short.map((t) => t.blockHash))])
+        .execute()
+    ).map((b) => [b.hash, Number(b.number)]),
+  );
+  for (const t of short) {
+    const number = heights.get(t.blockHash);
+    // Only transfers from blocks this watcher keeps: it cannot vouch for the others.
+    if (number === undefined) continue;
+    const confirmations = top - number + 1;
+    if (confirmations <= t.confirmations) continue;
+    await report(deps, { chain, ...t, confirmations });
+  }
+}
+
+/** Saves where the scan got to (with the lease held) and forgets blocks below the depth. */
+async function saveCursor(
+  deps: RoundDeps,
+  w: WatchRow,
+  at: { scanned: number; head: number; network: string; depth: number },
+): Promise<void> {
+  const { scanned, head, network, depth } = at;
+  await deps.store.writeTransaction(async (trx) => {
+    await holdLease(trx, deps, w.chain_id);
+    await trx
+      .updateTable('chain_watches')
+      .set({
+        cursor_block: scanned,
+        head_block: head,
+        network_id: network,
+        last_round_at: new Date(deps.now()).toISOString(),
+        last_error: null,
+      })
+      .where('chain_id', '=', w.chain_id)
+      .execute();
+    // Blocks below the depth (and a margin) can no longer change anything that counts.
+    await trx
+      .deleteFrom('chain_watch_blocks')
+      .where('chain_id', '=', w.chain_id)
+      .where('number', '<', scanned - depth - 64)
+      .execute();
+  });
+}
+
+/** Renews the lease inside the transaction that relies on it; throws LeaseLost when another instance holds it now. */
+export function holdLease(
+  trx: Store['db'],
+  deps: Pick<RoundDeps, 'owner' | 'now' | 'leaseMs'>,
+  chainId: string,
+): Promise<void> {
+  return holdRowLease(trx, { table: 'chain_watches', key: 'chain_id' }, chainId, deps);
+}
+
+/** Through the transfers code path (the same as POST /admin/v1/transfers); true for a first report. */
+async function report(deps: RoundDeps, r: Parameters<ChainPort['reportTransfer']>[0]): Promise<boolean> {
+  try {
+    return (await deps.checkouts.reportTransfer(r, WATCHER_AUDIT)).created;
+  } catch (err) {
+    // A report the transfers code refuses (say, an amount finer than the asset) is a fact about
+    // that transfer, not about the node: it is logged and the scan goes on.
+    if (!isHostpayError(err)) throw err;
+    deps.log.warn(`chain watch ${r.chain}: transfer ${r.txHash}:${r.index} not recorded: ${err.code} ${err.message}`);
+    return false;
+  }
+}
