@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChainAdapter } from '../../src/features/chain-watch/adapter.js';
+import { type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
 import { btcTextToSats, satsToBtcText } from '../../src/features/chain-watch/adapters/bitcoin/amount.js';
-import {
-  BitcoinNodeError,
-  ChainMovedError,
-  bitcoinCoreAdapter,
-} from '../../src/features/chain-watch/adapters/bitcoin/index.js';
+import { BitcoinNodeError, bitcoinCoreAdapter } from '../../src/features/chain-watch/adapters/bitcoin/index.js';
 import { ADDR, BTC, loopbackFetch, sats } from './bitcoin-common.js';
 import { BitcoinCoreStandIn } from './stand-ins/bitcoin-core.js';
 import { recordedCoreTx, REGTEST_GENESIS } from './stand-ins/btc-chain.js';
@@ -82,7 +78,7 @@ describe('bitcoin-core adapter against the Bitcoin Core stand-in', () => {
         to: ADDR.p2wpkh,
         asset: 'BTC',
         baseUnits: 123_456_789n,
-        block: { number: block.height, hash: block.hash },
+        block: { number: block.height, hash: block.hash, time: block.time },
       },
     ]);
   });
@@ -162,7 +158,7 @@ describe('bitcoin-core adapter against the Bitcoin Core stand-in', () => {
     const err = await adapter
       .scan({ from: top.height - 1, to: top.height }, watched(ADDR.p2wpkh), BTC)
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ChainMovedError);
+    expect(err).toBeInstanceOf(ChainMoved);
   });
 
   it('after a reorganisation the payment is gone from the node’s chain', async () => {

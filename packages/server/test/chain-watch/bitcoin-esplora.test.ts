@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChainAdapter } from '../../src/features/chain-watch/adapter.js';
-import {
-  BitcoinNodeError,
-  ChainMovedError,
-  esploraAdapter,
-} from '../../src/features/chain-watch/adapters/bitcoin/index.js';
+import { type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
+import { BitcoinNodeError, esploraAdapter } from '../../src/features/chain-watch/adapters/bitcoin/index.js';
 import { ADDR, BTC, loopbackFetch, sats } from './bitcoin-common.js';
 import { recordedEsploraTx, REGTEST_GENESIS } from './stand-ins/btc-chain.js';
 import { EsploraStandIn } from './stand-ins/esplora.js';
@@ -61,7 +57,7 @@ describe('esplora adapter against the Esplora stand-in', () => {
         to: ADDR.p2wpkh,
         asset: 'BTC',
         baseUnits: 123_456_789n,
-        block: { number: b!.height, hash: b!.hash },
+        block: { number: b!.height, hash: b!.hash, time: b!.time },
       },
     ]);
   });
@@ -148,7 +144,7 @@ describe('esplora adapter against the Esplora stand-in', () => {
     const err = await adapter
       .scan({ from: top.height - 1, to: top.height }, watched(ADDR.p2wpkh), BTC)
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ChainMovedError);
+    expect(err).toBeInstanceOf(ChainMoved);
     expect(String(err)).toMatch(/the chain moved while blocks were read/);
   });
 

@@ -26,6 +26,7 @@
  * networkId() first). Adding a kind is one line in `ADAPTERS` below.
  */
 import type { ChainAdapter } from '../adapter.js';
+import { bitcoinCoreAdapter, esploraAdapter } from './bitcoin/index.js';
 import { evmAdapter } from './evm/index.js';
 
 export interface AdapterOptions {
@@ -57,8 +58,8 @@ export const DEFAULT_KIND: Record<string, AdapterKind> = { evm: 'evm-rpc', btc: 
 /** The adapters this build has. */
 export const ADAPTERS: Partial<Record<AdapterKind, AdapterFactory>> = {
   'evm-rpc': evmAdapter,
-  // esplora: esploraAdapter,            (./bitcoin/index.js)
-  // 'bitcoin-core': bitcoinCoreAdapter, (./bitcoin/index.js)
+  esplora: esploraAdapter,
+  'bitcoin-core': bitcoinCoreAdapter,
   // 'tron-http': tronAdapter,           (./tron/index.js)
 };
 

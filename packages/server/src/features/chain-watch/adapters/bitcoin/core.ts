@@ -1,4 +1,11 @@
-import type { BlockRef, ChainAdapter, ChainObservation, ScanRange, WatchedAsset } from '../../adapter.js';
+import {
+  type BlockRef,
+  type ChainAdapter,
+  ChainMoved,
+  type ChainObservation,
+  type ScanRange,
+  type WatchedAsset,
+} from '../../adapter.js';
 import { btcTextToSats, JsonNumber } from './amount.js';
 import { normalizeBitcoinAddress } from './address.js';
 import {
@@ -11,6 +18,7 @@ import {
   parseAnswer,
   read,
   request,
+  SCAN_LIMIT,
 } from './node.js';
 
 const MAX_TXS_PER_BLOCK = 30_000;
@@ -129,7 +137,7 @@ export function bitcoinCoreAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
       let before: string | undefined;
       for (let h = range.from; h <= range.to; h++) {
         const hash = await blockHash(h);
-        if (hash === null) throw new BitcoinNodeError(`bitcoin-core: no block at height ${h} (the tip moved below it)`);
+        if (hash === null) throw new ChainMoved(`bitcoin-core: no block at height ${h} (the tip moved below it)`);
         const what = `bitcoin-core getblock ${hash}`;
         const b = read.object(await result('getblock', [hash, 2]), what);
         const height = read.height(b.height, `${what} height`);
@@ -140,17 +148,22 @@ export function bitcoinCoreAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
         checkLink({ hash: read.hash(b.hash, `${what} hash`), height, previous }, h, hash, before, what);
         before = hash;
         if (native === undefined || addresses.size === 0) continue;
+        const time = b.time instanceof JsonNumber && Number.isSafeInteger(b.time.value) ? b.time.value : undefined;
         const txs = read.array(b.tx, `${what} tx`, MAX_TXS_PER_BLOCK);
         txs.forEach((tx, i) => {
           for (const o of outputsTo(tx, addresses, `${what} tx ${i}`))
-            out.push({ ...o, asset: native.asset, block: { number: h, hash } });
+            out.push({ ...o, asset: native.asset, block: { number: h, hash, time } });
         });
       }
       if (before !== undefined && (await blockHash(range.to)) !== before)
-        throw new BitcoinNodeError(`bitcoin-core: block ${range.to} changed while the range was read`);
+        throw new ChainMoved(`bitcoin-core: block ${range.to} changed while the range was read`);
       return out;
     },
 
     normalizeAddress: normalizeBitcoinAddress,
+
+    scanLimit: () => SCAN_LIMIT,
+
+    close: () => opts.close?.(),
   };
 }

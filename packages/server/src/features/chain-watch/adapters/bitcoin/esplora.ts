@@ -1,5 +1,12 @@
-import type { BlockRef, ChainAdapter, ChainObservation, ScanRange, WatchedAsset } from '../../adapter.js';
-import { MAX_SATS } from './amount.js';
+import {
+  type BlockRef,
+  type ChainAdapter,
+  ChainMoved,
+  type ChainObservation,
+  type ScanRange,
+  type WatchedAsset,
+} from '../../adapter.js';
+import { JsonNumber, MAX_SATS } from './amount.js';
 import { normalizeBitcoinAddress } from './address.js';
 import {
   type BitcoinAdapterOptions,
@@ -11,6 +18,7 @@ import {
   parseAnswer,
   read,
   request,
+  SCAN_LIMIT,
 } from './node.js';
 
 /** Esplora pages a block's transactions 25 at a time (`/block/:hash/txs/:start`). */
@@ -71,6 +79,8 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
         height === 0 && (b.previousblockhash ?? null) === null
           ? null
           : read.hash(b.previousblockhash, `${what} previousblockhash`),
+      time:
+        b.timestamp instanceof JsonNumber && Number.isSafeInteger(b.timestamp.value) ? b.timestamp.value : undefined,
       txCount: Number(read.uint(b.tx_count, `${what} tx_count`, BigInt(MAX_TXS_PER_BLOCK))),
     };
   }
@@ -136,7 +146,7 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
       const number = Number(text);
       const hash = await blockHash(number);
       // The tip moved down between the two calls (a reorganisation to a shorter chain): ask again next round.
-      if (hash === null) throw new BitcoinNodeError(`esplora: the tip ${number} disappeared while it was read`);
+      if (hash === null) throw new ChainMoved(`esplora: the tip ${number} disappeared while it was read`);
       return { number, hash };
     },
 
@@ -149,17 +159,17 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
       let before: string | undefined;
       for (let h = range.from; h <= range.to; h++) {
         const hash = await blockHash(h);
-        if (hash === null) throw new BitcoinNodeError(`esplora: no block at height ${h} (the tip moved below it)`);
+        if (hash === null) throw new ChainMoved(`esplora: no block at height ${h} (the tip moved below it)`);
         const b = await block(hash);
         checkLink(b, h, hash, before, `esplora GET /block/${hash}`);
         before = hash;
         if (native === undefined || addresses.size === 0) continue;
         for (const o of await scanBlock(hash, b.txCount, addresses))
-          out.push({ ...o, asset: native.asset, block: { number: h, hash } });
+          out.push({ ...o, asset: native.asset, block: { number: h, hash, time: b.time } });
       }
       // The last block is still the chain's: a reorganisation during the range would show here.
       if (before !== undefined && (await blockHash(range.to)) !== before)
-        throw new BitcoinNodeError(`esplora: block ${range.to} changed while the range was read`);
+        throw new ChainMoved(`esplora: block ${range.to} changed while the range was read`);
       return out;
     },
 
@@ -186,5 +196,9 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
     },
 
     normalizeAddress: normalizeBitcoinAddress,
+
+    scanLimit: () => SCAN_LIMIT,
+
+    close: () => opts.close?.(),
   };
 }

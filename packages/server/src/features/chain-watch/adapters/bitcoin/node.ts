@@ -1,4 +1,4 @@
-import type { WatchedAsset } from '../../adapter.js';
+import { ChainMoved, type WatchedAsset } from '../../adapter.js';
 import { JsonNumber, parseJsonKeepingNumbers } from './amount.js';
 
 /** A `fetch`: the guarded outbound fetch (outbound/fetch.ts) in the server, any fetch in tests. */
@@ -24,11 +24,6 @@ export interface BitcoinAdapterOptions {
 /** What a Bitcoin node or API answered that the adapter cannot use; the message says which call and why. */
 export class BitcoinNodeError extends Error {
   override name = 'BitcoinNodeError';
-}
-
-/** The chain changed while a range was read: the watcher's reorganisation check takes over. */
-export class ChainMovedError extends BitcoinNodeError {
-  override name = 'ChainMovedError';
 }
 
 export interface Endpoint {
@@ -156,10 +151,10 @@ export interface BlockOutputs {
 
 /** Checks a block read for height `h` is the one asked for and follows the block before it in the range. */
 export function checkLink(block: BlockOutputs, h: number, asked: string, before: string | undefined, what: string) {
-  if (block.hash !== asked) throw new ChainMovedError(`${what}: the node answered block ${block.hash} for ${asked}`);
-  if (block.height !== h) throw new ChainMovedError(`${what}: block ${asked} is at height ${block.height}, not ${h}`);
+  if (block.hash !== asked) throw new ChainMoved(`${what}: the node answered block ${block.hash} for ${asked}`);
+  if (block.height !== h) throw new ChainMoved(`${what}: block ${asked} is at height ${block.height}, not ${h}`);
   if (before !== undefined && block.previous !== before)
-    throw new ChainMovedError(
+    throw new ChainMoved(
       `the chain moved while blocks were read: block ${h} (${block.hash}) follows ${block.previous}, not ${before} (block ${h - 1})`,
     );
 }
@@ -169,3 +164,6 @@ export function checkRange(from: number, to: number): void {
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from)
     throw new BitcoinNodeError(`scan range ${from}..${to} is not a range of block heights`);
 }
+
+/** Blocks per scan: each is fetched whole (a page per 25 transactions, or a `getblock` of ~10 MB). */
+export const SCAN_LIMIT = 10;

@@ -127,7 +127,14 @@ export function evmAdapter(opts: EvmAdapterOptions): ChainAdapter {
           // A reverted transaction moved nothing: only a successful receipt counts.
           const receipt = await client.getTransactionReceipt({ hash: tx.hash });
           if (receipt.status !== 'success') continue;
-          out.push({ txHash: tx.hash, index: 0, to: tx.to.toLowerCase(), asset: asset.asset, baseUnits: tx.value, block: ref });
+          out.push({
+            txHash: tx.hash,
+            index: 0,
+            to: tx.to.toLowerCase(),
+            asset: asset.asset,
+            baseUnits: tx.value,
+            block: ref,
+          });
         }
       }
     }
@@ -143,7 +150,8 @@ export function evmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       const n = Number(await client.getBlockNumber({ cacheTime: 0 }));
       const b = await block(n);
       // A load-balanced provider may answer the number from one node and the block from another.
-      if (b === null) throw new Error(`the node names block ${n} its head but has no such block; the next round asks again`);
+      if (b === null)
+        throw new Error(`the node names block ${n} its head but has no such block; the next round asks again`);
       return b;
     },
     async blockHash(n) {
