@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../src/services.js';
+import { watchEnv, type WatchEnv } from '../evm/env.js';
+import { waitFor } from '../helpers.js';
+import { resultOf } from '../http-helpers/admin-fixture.js';
+import { sats } from './bitcoin-common.js';
+import { EsploraStandIn } from './stand-ins/esplora.js';
+
+/**
+ * A sandbox server pointed at the Esplora stand-in through its admin API, with the watcher's own
+ * loop running (no rounds driven by hand): BTC checkouts settle by themselves, one transaction
+ * paying two checkouts pays both, and a reorganised payment is retracted.
+ */
+const node = new EsploraStandIn();
+let env: WatchEnv;
+
+async function btcCheckout(services: Services, merchantId: string, amount: string) {
+  const c = await services.checkouts.create(merchantId, {
+    amount,
+    currency: 'BTC',
+    paymentOptions: [{ asset: 'BTC', chain: 'BTC' }],
+    expiresIn: 3600,
+  });
+  const option = await services.store.db
+    .selectFrom('checkout_options')
+    .select(['address', 'amount_due'])
+    .where('checkout_id', '=', c.id)
+    .executeTakeFirstOrThrow();
+  return { id: c.id, address: option.address, due: option.amount_due, dueSats: sats(option.amount_due) };
+}
+
+const status = async (id: string) =>
+  (await env.services.store.db.selectFrom('checkouts').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+    .status;
+const transfers = (id: string) =>
+  env.services.store.db
+    .selectFrom('transfers')
+    .select(['tx_hash', 'log_index', 'amount', 'confirmations', 'retracted'])
+    .where('checkout_id', '=', id)
+    .execute();
+const reaches = (id: string, want: string) =>
+  waitFor(async () => (await status(id)) === want, `checkout ${id} ${want}`, 15_000);
+
+beforeAll(async () => {
+  const started = await node.start();
+  env = await watchEnv('sqlite');
+  const w = resultOf(
+    await env.admin('PUT', '/chains/BTC/watch', {
+      body: {
+        kind: 'esplora',
+        rpcUrl: started.url,
+        networkId: started.networkId,
+        confirmations: 2,
+        pollIntervalMs: 250,
+      },
+    }),
+  );
+  expect(w).toMatchObject({ chain: 'BTC', kind: 'esplora', confirmations: 2 });
+  env.services.chainWatch.watcher.start();
+  await waitFor(() => env.services.chainWatch.watcher.live('BTC')?.state === 'watching', 'the BTC watch', 15_000);
+}, 60_000);
+
+afterAll(async () => {
+  await env?.services.chainWatch.watcher.stop();
+  await env?.close();
+  await node.stop();
+});
+
+describe('a sandbox server watching BTC through Esplora', () => {
+  it('settles two checkouts paid by one transaction, exactly, at 2 confirmations', async () => {
+    const a = await btcCheckout(env.services, env.merchantId, '0.1');
+    const b = await btcCheckout(env.services, env.merchantId, '0.2');
+    const tx = node.btc.pay([
+      { to: a.address, sats: a.dueSats },
+      { to: b.address, sats: b.dueSats },
+    ]);
+    node.btc.mine(1);
+    await reaches(a.id, 'processing');
+    await reaches(b.id, 'processing');
+    node.btc.mine(1);
+    await reaches(a.id, 'settled');
+    await reaches(b.id, 'settled');
+    expect(await transfers(a.id)).toEqual([
+      expect.objectContaining({ tx_hash: tx.txid, log_index: 0, amount: a.due, retracted: 0 }),
+    ]);
+    expect(await transfers(b.id)).toEqual([
+      expect.objectContaining({ tx_hash: tx.txid, log_index: 1, amount: b.due, retracted: 0 }),
+    ]);
+  });
+
+  it('retracts a payment whose block a longer branch replaced (processing → open)', async () => {
+    const c = await btcCheckout(env.services, env.merchantId, '0.05');
+    node.btc.pay([{ to: c.address, sats: c.dueSats }]);
+    node.btc.mine(1);
+    await reaches(c.id, 'processing');
+    node.btc.reorg(1);
+    await reaches(c.id, 'open');
+    expect(await transfers(c.id)).toEqual([expect.objectContaining({ retracted: 1 })]);
+  });
+});
