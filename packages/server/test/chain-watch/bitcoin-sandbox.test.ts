@@ -88,6 +88,26 @@ describe('a sandbox server watching BTC through Esplora', () => {
     ]);
   });
 
+  it('a node that claims a higher tip than it has never raises confirmations', async () => {
+    const c = await btcCheckout(env.services, env.merchantId, '0.03');
+    node.btc.pay([{ to: c.address, sats: c.dueSats }]);
+    node.btc.mine(1);
+    await reaches(c.id, 'processing');
+    const claimed = node.btc.tip.height + 5;
+    node.override = ({ path }) => (path === '/blocks/tip/height' ? { status: 200, body: String(claimed) } : undefined);
+    try {
+      // Three rounds asked the lying tip (and found no block there): the payment stays at 1 confirmation.
+      const asked = () => node.requests.filter((r) => r === `GET /block-height/${claimed}`).length;
+      await waitFor(() => asked() >= 3, 'three rounds against the lying tip', 15_000);
+      expect(await status(c.id)).toBe('processing');
+      expect(await transfers(c.id)).toEqual([expect.objectContaining({ confirmations: 1, retracted: 0 })]);
+    } finally {
+      node.override = undefined;
+    }
+    node.btc.mine(1);
+    await reaches(c.id, 'settled');
+  });
+
   it('retracts a payment whose block a longer branch replaced (processing → open)', async () => {
     const c = await btcCheckout(env.services, env.merchantId, '0.05');
     node.btc.pay([{ to: c.address, sats: c.dueSats }]);
