@@ -234,19 +234,24 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
       expect(new Set(actions.map((e) => e.operator))).toEqual(new Set([target.operator]));
     });
 
-    it('chain watch, show-watch, watches, unwatch: the RPC URL from the environment, shown masked', async () => {
+    it('chain watch, show-watch, watches, unwatch: the node URL and API key from the environment, shown masked or not at all', async () => {
       const key = '0123456789abcdef0123456789abcdef';
+      const apiKey = 'fedcba9876543210fedcba9876543210';
       expect(text(await run('chain', 'watches'))).toBe(
         'no chain is watched: hostpay chain watch ETH --rpc-url-env ETH_RPC_URL\n',
       );
       const watched = json<{ rpcUrl: string; tokens: { asset: string }[]; confirmations: string }>(
         await target.runEnv(
-          { ETH_NODE: `http://127.0.0.1:8545/v3/${key}` },
+          { ETH_NODE: `http://127.0.0.1:8545/v3/${key}`, ETH_KEY: apiKey },
           'chain',
           'watch',
           'ETH',
           '--rpc-url-env',
           'ETH_NODE',
+          '--api-key-env',
+          'ETH_KEY',
+          '--network-id',
+          '1',
           '--allow-private-rpc',
           '--token',
           'USDT',
@@ -258,23 +263,41 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
         ),
       );
       expect(watched).toMatchObject({
+        kind: 'evm-rpc',
+        apiKeySet: true,
+        networkId: '1',
         rpcUrl: 'http://127.0.0.1:8545/v3/***',
         tokens: [{ asset: 'USDT' }],
         confirmations: '3',
       });
       const shown = text(await run('chain', 'show-watch', 'ETH'));
-      expect(shown).toMatch(/rpc url\s+http:\/\/127\.0\.0\.1:8545\/v3\/\*\*\*/);
+      expect(shown).toMatch(/node url\s+http:\/\/127\.0\.0\.1:8545\/v3\/\*\*\*/);
+      expect(shown).toMatch(/kind\s+evm-rpc/);
+      expect(shown).toMatch(/api key\s+set \(sealed\)/);
+      expect(shown).not.toContain(apiKey);
       expect(shown).toMatch(/native\s+ETH \(18 decimals\)/);
-      expect(cells(text(await run('chain', 'watches')))[1]?.slice(0, 5)).toEqual([
+      expect(cells(text(await run('chain', 'watches')))[1]?.slice(0, 6)).toEqual([
         'ETH',
+        'evm-rpc',
         'http://127.0.0.1:8545/v3/***',
         'USDT',
         'ETH',
         'standby',
       ]);
       expect(
-        failure(await run('chain', 'watch', 'BTC', '--rpc-url', 'http://127.0.0.1:8545', '--allow-private-rpc')),
-      ).toMatch(/^hostpay: INVALID_BODY: chain BTC is a btc chain/);
+        failure(
+          await run(
+            'chain',
+            'watch',
+            'BTC',
+            '--kind',
+            'evm-rpc',
+            '--url',
+            'http://127.0.0.1:8545',
+            '--allow-private-rpc',
+          ),
+        ),
+      ).toMatch(/^hostpay: INVALID_BODY: kind evm-rpc talks to evm nodes, but BTC is a btc chain/);
       expect(failure(await run('chain', 'watch', 'ETH', '--rpc-url-env', 'NOT_SET_ANYWHERE'), 2)).toMatch(
         /NOT_SET_ANYWHERE: that environment variable is not set/,
       );
@@ -282,6 +305,7 @@ function catalogScenario(name: string, setup: () => Promise<Target>): void {
       expect(failure(await run('chain', 'show-watch', 'ETH'))).toMatch(/^hostpay: NOT_FOUND: chain ETH is not watched/);
       const audit = await run('audit', 'list', '--json');
       expect(audit.stdout).not.toContain(key);
+      expect(audit.stdout).not.toContain(apiKey);
     });
 
     it('chain set-hot-wallet, show-hot-wallet, remove-hot-wallet: the key from a file or the environment, never printed', async () => {

@@ -57,6 +57,7 @@ export type Rate = AsRead<RateView>;
 export type RateSource = AsRead<ItemOf<Answer<AdminServices['listRateSources']>>>;
 export type SettlementCurrency = AsRead<SettlementView>;
 export type Chain = AsRead<ItemOf<Answer<AdminServices['listChains']>>>;
+export type ChainWatchView = AsRead<ItemOf<Answer<AdminServices['listChainWatches']>>>;
 export type WebhookEndpoint = AsRead<ItemOf<Answer<AdminServices['listWebhookEndpoints']>>>;
 export type WebhookAttempt = AsRead<ItemOf<Answer<AdminServices['webhookAttempts']>>>;
 export type Stats = AsRead<Answer<AdminServices['stats']>>;

@@ -49,7 +49,7 @@ export interface CatalogBackend {
     /** The key in full (the chain views show it in part). */
     xpub(symbol: string): Promise<ChainXpub>;
     setXpub(symbol: string, xpub: string, w?: Write): Promise<ChainXpub>;
-    /** The EVM watcher's settings of a chain (features/evm-watch): create or change. */
+    /** The chain watcher's settings of a chain (features/chain-watch): create or change. */
     watch(symbol: string, req: WatchRequest, w?: Write): Promise<ChainWatch>;
     getWatch(symbol: string): Promise<ChainWatch>;
     watches(): Promise<ChainWatch[]>;

@@ -8,8 +8,14 @@ import { UsageError, type Io } from '../output.js';
 import { renderPairs } from '../table.js';
 
 interface WatchOptions extends WriteOptions {
+  kind?: string;
+  url?: string;
+  urlEnv?: string;
   rpcUrl?: string;
   rpcUrlEnv?: string;
+  apiKeyEnv?: string;
+  apiKey?: false;
+  networkId?: string;
   token?: WatchRequest['tokens'];
   native?: string | false;
   nativeDecimals?: number;
@@ -35,17 +41,22 @@ function collectToken(text: string, previous: NonNullable<WatchRequest['tokens']
 }
 
 const WATCH_HELP = `
-The RPC URL usually carries the provider's key: pass it with --rpc-url-env NAME (read from that
-environment variable) to keep it out of shell history and process lists. It is stored sealed and
-shown masked. Without --token, every token of the chain with a contract in the catalog is watched;
-the chain's own coin (ETH on Ethereum) is watched by scanning blocks unless --no-native.
-See docs/chains.md.`;
+The node URL usually carries the provider's key: pass it with --url-env NAME (read from that
+environment variable) to keep it out of shell history and process lists; an API key only with
+--api-key-env NAME. Both are stored sealed; the URL is shown masked, the key never. --kind picks
+the adapter (evm-rpc, esplora, bitcoin-core, tron-http; default by the chain's family);
+--network-id pins the network the node must serve (EVM chain id, or the genesis block hash).
+Without --token, every token of the chain with a contract in the catalog is watched; the chain's
+own coin is watched unless --no-native. See docs/chains.md.`;
 
 function describeWatch(w: ChainWatch): string {
   const s = w.status;
   return renderPairs([
     ['chain', w.chain],
-    ['rpc url', w.rpcUrl],
+    ['kind', w.kind],
+    ['node url', w.rpcUrl],
+    ['api key', w.apiKeySet ? 'set (sealed)' : '-'],
+    ['network', orDash(w.networkId)],
     [
       'tokens',
       w.tokens.length === 0 ? '-' : w.tokens.map((t) => `${t.asset} ${t.contract} (${t.decimals} decimals)`).join('\n'),
@@ -64,16 +75,29 @@ function describeWatch(w: ChainWatch): string {
   ]);
 }
 
-/** `hostpay chain watch|show-watch|watches|unwatch`: the EVM watcher's settings, through the admin API. */
+/** `hostpay chain watch|show-watch|watches|unwatch`: the chain watcher's settings, through the admin API. */
 export function registerChainWatch(chain: Command, io: Io): void {
   withWriteOptions(
     chain
       .command('watch')
-      .description('watch an EVM chain for payments by itself: node, tokens, confirmations, poll interval'),
+      .description('watch a chain for payments by itself: adapter kind, node, tokens, confirmations, poll interval'),
   )
-    .argument('<chain>', 'EVM chain symbol, e.g. ETH')
-    .option('--rpc-url <url>', "the node's JSON-RPC URL, https:// or wss:// (required the first time)")
-    .option('--rpc-url-env <name>', 'read the RPC URL from this environment variable instead')
+    .argument('<chain>', 'chain symbol, e.g. ETH, BTC, TRON')
+    .addOption(
+      new Option('--kind <kind>', "the adapter that talks to the node (default by the chain's family)").choices([
+        'evm-rpc',
+        'esplora',
+        'bitcoin-core',
+        'tron-http',
+      ]),
+    )
+    .option('--url <url>', "the node's URL (required the first time)")
+    .option('--url-env <name>', 'read the node URL from this environment variable instead')
+    .option('--rpc-url <url>', 'the same as --url (EVM JSON-RPC)')
+    .option('--rpc-url-env <name>', 'the same as --url-env')
+    .option('--api-key-env <name>', "read the node's API key or credentials from this environment variable")
+    .option('--no-api-key', 'remove the stored API key')
+    .option('--network-id <id>', 'the network the node must serve: EVM chain id, or the genesis block hash')
     .option(
       '--token <asset[:contract[:decimals]]>',
       "a token to watch; repeat for more (default: the catalog's token contracts on the chain)",
@@ -81,7 +105,11 @@ export function registerChainWatch(chain: Command, io: Io): void {
     )
     .option('--native <asset>', "the chain's own coin (default: the chain's network without a token contract)")
     .option('--no-native', 'do not scan blocks for native-coin payments')
-    .option('--native-decimals <n>', 'decimals of the native coin (default 18)', integerIn(0, 36))
+    .option(
+      '--native-decimals <n>',
+      'decimals of the native coin (default 18 on EVM chains, 8 on Bitcoin, 6 on TRON)',
+      integerIn(0, 36),
+    )
     .option(
       '--confirmations <n>',
       "confirmations a payment needs (sets the chain's confirmationsRequired)",
@@ -94,15 +122,28 @@ export function registerChainWatch(chain: Command, io: Io): void {
     .addOption(new Option('--disable', 'keep the settings, stop watching').conflicts('enable'))
     .addHelpText('after', WATCH_HELP)
     .action(async (symbol: string, opts: WatchOptions) => {
-      let rpcUrl = opts.rpcUrl;
-      if (opts.rpcUrlEnv !== undefined) {
-        if (rpcUrl !== undefined) throw new UsageError('give --rpc-url or --rpc-url-env, not both');
-        rpcUrl = io.env[opts.rpcUrlEnv];
+      const given = [opts.url, opts.rpcUrl].filter((u) => u !== undefined);
+      const envName = [opts.urlEnv, opts.rpcUrlEnv].filter((u) => u !== undefined);
+      if (given.length + envName.length > 1)
+        throw new UsageError('give one of --url, --url-env (--rpc-url, --rpc-url-env)');
+      let rpcUrl = given[0];
+      if (envName[0] !== undefined) {
+        rpcUrl = io.env[envName[0]];
         if (rpcUrl === undefined || rpcUrl === '')
-          throw new UsageError(`--rpc-url-env ${opts.rpcUrlEnv}: that environment variable is not set`);
+          throw new UsageError(`--url-env ${envName[0]}: that environment variable is not set`);
       }
+      let apiKey: string | null | undefined;
+      if (opts.apiKeyEnv !== undefined) {
+        if (opts.apiKey === false) throw new UsageError('give --api-key-env or --no-api-key, not both');
+        apiKey = io.env[opts.apiKeyEnv];
+        if (apiKey === undefined || apiKey === '')
+          throw new UsageError(`--api-key-env ${opts.apiKeyEnv}: that environment variable is not set`);
+      } else if (opts.apiKey === false) apiKey = null;
       const req: WatchRequest = {
+        kind: opts.kind,
         rpcUrl,
+        apiKey,
+        networkId: opts.networkId,
         tokens: opts.token,
         nativeAsset: opts.native === false ? null : opts.native,
         nativeDecimals: opts.nativeDecimals,
@@ -134,13 +175,14 @@ export function registerChainWatch(chain: Command, io: Io): void {
       printAdmin(io, opts.json, w, () => describeWatch(w));
     });
 
-  withAdminOptions(chain.command('watches').description('list the watched EVM chains with their state')).action(
+  withAdminOptions(chain.command('watches').description('list the watched chains with their state')).action(
     async (opts: AdminOptions) => {
       const watches = await withBackend(io, opts, (b) => b.catalog.chains.watches());
       printList(io, opts.json, watches, {
         columns: [
           { header: 'CHAIN' },
-          { header: 'RPC URL' },
+          { header: 'KIND' },
+          { header: 'NODE URL' },
           { header: 'TOKENS' },
           { header: 'NATIVE' },
           { header: 'STATE' },
@@ -150,6 +192,7 @@ export function registerChainWatch(chain: Command, io: Io): void {
         ],
         row: (w) => [
           w.chain,
+          w.kind,
           w.rpcUrl,
           w.tokens.map((t) => t.asset).join(',') || '-',
           orDash(w.nativeAsset),

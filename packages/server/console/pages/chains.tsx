@@ -1,11 +1,15 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite } from '../api.js';
-import type { Chain } from '../views.js';
+import type { Chain, ChainWatchView } from '../views.js';
 import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../ui.js';
 
-/** Chains with their confirmation counts and the extended public keys deposit addresses come from. */
+/**
+ * Chains with their confirmation counts and the extended public keys deposit addresses come from,
+ * and the chain watcher's state per watched chain (adapter kind, node masked, how far it got).
+ */
 export function Chains() {
   const list = useAsync(() => admin<Chain[]>('/chains'), []);
+  const watches = useAsync(() => admin<ChainWatchView[]>('/chain-watches'), []);
   const [chain, setChain] = useState('');
   const [xpub, setXpub] = useState('');
   const [confirmations, setConfirmations] = useState('');
@@ -34,6 +38,28 @@ export function Chains() {
             },
             { label: 'Fingerprint', render: (c) => c.accountKey?.fingerprint ?? '—' },
             { label: 'Addresses derived', num: true, render: (c) => c.accountKey?.nextIndex ?? '—' },
+          ]}
+        />
+      )}
+      <h2>Watched chains</h2>
+      <ErrorNote error={watches.error} />
+      {watches.data === undefined ? (
+        <Loading what="chain watches" />
+      ) : (
+        <Table
+          caption="Chain watches"
+          rows={watches.data}
+          rowKey={(w) => w.chain}
+          empty="No chain is watched: payments arrive only through POST /admin/v1/transfers (hostpay chain watch, docs/chains.md)."
+          columns={[
+            { label: 'Chain', render: (w) => w.chain },
+            { label: 'Adapter', render: (w) => w.kind },
+            { label: 'Node', render: (w) => <code>{w.rpcUrl}</code> },
+            { label: 'Network', render: (w) => w.networkId ?? 'learnt at the first round' },
+            { label: 'State', render: (w) => (w.enabled ? w.status.state : 'stopped') },
+            { label: 'Scanned to', num: true, render: (w) => w.status.cursorBlock ?? '—' },
+            { label: 'Head', num: true, render: (w) => w.status.headBlock ?? '—' },
+            { label: 'Last error', render: (w) => w.status.lastError ?? '—' },
           ]}
         />
       )}

@@ -299,7 +299,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return settlePreview(db, c, quote);
     },
 
-    /** `audit`: the operator (or `evm-watch`) reporting it; every report that changes something is audited. */
+    /** `audit`: the operator (or `chain-watch`) reporting it; every report that changes something is audited. */
     async reportTransfer(report: TransferReport, audit: AuditContext) {
       const result = await applyChange(async (trx, ctx) => {
         const before = await trx
