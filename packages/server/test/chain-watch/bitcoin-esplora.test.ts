@@ -201,6 +201,16 @@ describe('malformed Esplora answers are errors that say what was wrong', () => {
       (p) => (/^\/block\/[0-9a-f]{64}$/.test(p) ? '{"id":"x"}' : undefined),
       /height: expected a block height/,
     ],
+    [
+      'a block without transactions',
+      (p) => {
+        const m = /^\/block\/([0-9a-f]{64})$/.exec(p);
+        return m
+          ? JSON.stringify({ id: m[1], height: node.btc.tip.height, tx_count: 0, previousblockhash: node.btc.tip.prev })
+          : undefined;
+      },
+      /tx_count: a block holds at least its coinbase/,
+    ],
     ['a page of the wrong length', (p) => (p.includes('/txs/') ? '[]' : undefined), /0 transactions, expected/],
     [
       'a fractional value',
@@ -234,6 +244,11 @@ describe('malformed Esplora answers are errors that say what was wrong', () => {
       expect(err).toBeInstanceOf(BitcoinNodeError);
       expect(String(err)).toMatch(message);
     });
+
+  it('a URL that is not the API root', async () => {
+    const wrong = esploraAdapter({ url: url.replace(/\/api$/, '/nope'), apiKey: node.apiKey, fetch: fetcher.fetchFn });
+    await expect(wrong.networkId()).rejects.toThrow(/is the URL the API root/);
+  });
 
   it('a server error and an oversized answer', async () => {
     node.override = () => ({ status: 503, body: 'overloaded' });

@@ -71,7 +71,7 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
     const what = `esplora GET /block/${hash}`;
     const b = read.object(await getJson(`/block/${hash}`), what);
     const height = read.height(b.height, `${what} height`);
-    return {
+    const out = {
       hash: read.hash(b.id, `${what} id`),
       height,
       // The genesis block has no parent: null or absent.
@@ -83,6 +83,9 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
         b.timestamp instanceof JsonNumber && Number.isSafeInteger(b.timestamp.value) ? b.timestamp.value : undefined,
       txCount: Number(read.uint(b.tx_count, `${what} tx_count`, BigInt(MAX_TXS_PER_BLOCK))),
     };
+    // Every block has its coinbase: a count of 0 would hide the block's payments.
+    if (out.txCount < 1) throw new BitcoinNodeError(`${what} tx_count: a block holds at least its coinbase`);
+    return out;
   }
 
   async function txPage(hash: string, start: number, expected: number): Promise<unknown[]> {
@@ -131,7 +134,10 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
 
     async networkId() {
       const genesis = await blockHash(0);
-      if (genesis === null) throw new BitcoinNodeError('esplora GET /block-height/0: the node has no genesis block');
+      if (genesis === null)
+        throw new BitcoinNodeError(
+          'esplora GET /block-height/0: not found: is the URL the API root (e.g. https://blockstream.info/api)?',
+        );
       return genesis;
     },
 
