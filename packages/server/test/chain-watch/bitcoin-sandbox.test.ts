@@ -4,6 +4,7 @@ import { watchEnv, type WatchEnv } from '../evm/env.js';
 import { waitFor } from '../helpers.js';
 import { resultOf } from '../http-helpers/admin-fixture.js';
 import { sats } from './bitcoin-common.js';
+import { BitcoinCoreStandIn } from './stand-ins/bitcoin-core.js';
 import { EsploraStandIn } from './stand-ins/esplora.js';
 
 /**
@@ -117,4 +118,61 @@ describe('a sandbox server watching BTC through Esplora', () => {
     await reaches(c.id, 'open');
     expect(await transfers(c.id)).toEqual([expect.objectContaining({ retracted: 1 })]);
   });
+});
+
+describe('a sandbox server watching BTC through Bitcoin Core', () => {
+  const core = new BitcoinCoreStandIn();
+  let cenv: WatchEnv;
+  afterAll(async () => {
+    await cenv?.services.chainWatch.watcher.stop();
+    await cenv?.close();
+    await core.stop();
+  });
+
+  it('wrong RPC credentials: the watch shows why, never the password; the right ones settle a payment', async () => {
+    const node = await core.start();
+    cenv = await watchEnv('sqlite');
+    const put = (body: Record<string, unknown>) => cenv.admin('PUT', '/chains/BTC/watch', { body });
+    resultOf(
+      await put({
+        kind: 'bitcoin-core',
+        rpcUrl: node.url,
+        apiKey: `${core.user}:Wr0ng-Secret-Pass`,
+        networkId: node.networkId,
+        confirmations: 2,
+        pollIntervalMs: 250,
+      }),
+    );
+    const watcher = cenv.services.chainWatch.watcher;
+    watcher.start();
+    await waitFor(() => watcher.live('BTC')?.state === 'error', 'the refused round', 15_000);
+    const watch = resultOf(await cenv.admin('GET', '/chains/BTC/watch'));
+    expect(watch.status.lastError).toMatch(/refused the credentials/);
+    expect(watch.apiKeySet).toBe(true);
+    expect(JSON.stringify(watch)).not.toContain('Wr0ng-Secret-Pass');
+
+    resultOf(await put({ apiKey: node.apiKey }));
+    await waitFor(() => watcher.live('BTC')?.state === 'watching', 'the recovered round', 20_000);
+    const c = await btcCheckout(cenv.services, cenv.merchantId, '0.07');
+    const tx = core.btc.pay([{ to: c.address, sats: c.dueSats }]);
+    core.btc.mine(2);
+    await waitFor(
+      async () =>
+        (
+          await cenv.services.store.db
+            .selectFrom('checkouts')
+            .select('status')
+            .where('id', '=', c.id)
+            .executeTakeFirstOrThrow()
+        ).status === 'settled',
+      'the Core-watched checkout settled',
+      15_000,
+    );
+    const t = await cenv.services.store.db
+      .selectFrom('transfers')
+      .select(['tx_hash', 'amount'])
+      .where('checkout_id', '=', c.id)
+      .execute();
+    expect(t).toEqual([{ tx_hash: tx.txid, amount: c.due }]);
+  }, 60_000);
 });
