@@ -466,6 +466,8 @@ export interface HotWalletTxTable {
   block_number: number | string | null;
   marked_sent: number;
   confirmations: number;
+  /** The fee the receipt shows (native coin, exact decimal text), for a native transfer; null otherwise. */
+  network_fee: string | null;
   replaced_by: string | null;
   created_at: string;
   broadcast_at: string | null;

@@ -1,5 +1,7 @@
 import { formatEther, keccak256, parseEther, parseUnits, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { ChainWatcher } from '../../src/features/chain-watch/watcher.js';
+import { payoutChainPort } from '../../src/features/hot-wallet/confirmations.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HotWalletSender } from '../../src/features/hot-wallet/sender.js';
 import { ALICE, resultOf } from '../http-helpers/admin-fixture.js';
@@ -27,6 +29,8 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
   let token: Address;
   let address: Address;
   let sender: HotWalletSender;
+  /** The chain watcher, counting the payouts' confirmations into the same recorder port. */
+  let watcher: ChainWatcher;
   const key = generatePrivateKey();
   const port = new RecorderPort();
   const logs: string[] = [];
@@ -44,10 +48,12 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
       replaceAfterMs: 60_000,
       log: { warn: (m) => logs.push(m) },
     });
+    watcher = env.services.chainWatch.spawnWatcher({ payouts: () => payoutChainPort(env.services.store, () => port) });
   }, 60_000);
 
   afterAll(async () => {
     await sender?.stop();
+    await watcher?.stop();
     await env?.close();
     await anvil?.stop();
     // Never the key, in any spelling, in anything the sender logged.
@@ -57,6 +63,7 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
   const round = async () => {
     const r = await sender.round('ETH');
     expect(r.leader).toBe(true);
+    expect((await watcher.round('ETH')).leader).toBe(true);
     return r;
   };
   const tokenBalance = (who: Address) =>

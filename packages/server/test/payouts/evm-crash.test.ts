@@ -81,6 +81,8 @@ suite('a payout whose sender is killed between signing and broadcast (anvil, rea
     w.env.clock.offsetMs += 22_000;
     await w.chain.mine(2);
     expect(await w.env.services.hotWallet.sender.round('ETH')).toMatchObject({ leader: true, sent: 0 });
+    // The chain watcher counts the confirmations and completes the payout.
+    expect(await w.env.services.chainWatch.watcher.round('ETH')).toMatchObject({ leader: true });
     expect((await w.env.services.payouts.getAny(p.id)).status).toBe('completed');
     expect(await txRows(w.env.services, p.id)).toHaveLength(1);
     expect(await w.chain.pub.getTransactionCount({ address: hot, blockTag: 'pending' })).toBe(nonce + 1);

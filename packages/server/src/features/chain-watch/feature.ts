@@ -5,6 +5,7 @@ import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
 import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { ChainWatchMetrics } from './metrics.js';
+import type { PayoutChainPort } from './payout-port.js';
 import { watchAdmin } from './service.js';
 import { ChainWatcher, type WatcherOptions } from './watcher.js';
 
@@ -37,7 +38,9 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
   const now = opts.now ?? Date.now;
   const resolve = opts.resolve ?? systemResolver;
   const metrics = new ChainWatchMetrics();
+  let payouts: PayoutChainPort | undefined;
   const watcherOptions: WatcherOptions = {
+    payouts: () => payouts,
     store: opts.store,
     box: opts.box,
     checkouts: opts.checkouts,
@@ -62,6 +65,10 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
     }),
     watcher,
     metrics,
+    /** The payout sender follows its transactions through the watcher (hot-wallet attaches it). */
+    followPayouts(port: PayoutChainPort) {
+      payouts = port;
+    },
     /** Another watcher over the same store, as a second instance would run (tests). */
     spawnWatcher: (overrides: Partial<WatcherOptions> = {}) => new ChainWatcher({ ...watcherOptions, ...overrides }),
     close: () => watcher.stop(),

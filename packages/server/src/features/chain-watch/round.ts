@@ -4,7 +4,9 @@ import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
 import { ChainMoved, type ChainAdapter, type ChainObservation, type WatchedAsset } from './adapter.js';
 import { blockOf, tokensOf, type WatchRow } from './config.js';
+import { followPayouts } from './follow-payouts.js';
 import type { ChainWatchMetrics } from './metrics.js';
+import type { PayoutChainPort } from './payout-port.js';
 
 export { ChainMoved, LeaseLost };
 
@@ -12,6 +14,8 @@ export interface RoundDeps {
   store: Store;
   /** What the watcher reads of and reports to the checkouts feature. */
   checkouts: ChainPort;
+  /** The payout sender's port: the watcher counts its transactions' confirmations. */
+  payouts?: PayoutChainPort | undefined;
   metrics: ChainWatchMetrics;
   owner: string;
   now: () => number;
@@ -95,6 +99,7 @@ export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapt
   const decimals = new Map(assets.map((a) => [a.asset, a.decimals]));
   const reported = await reportObservations(deps, chain, scanned, observations, decimals);
   await raiseConfirmations(deps, w, scanned, targets.depth);
+  if (deps.payouts !== undefined) await followPayouts(deps.payouts, w, adapter, scanned);
 
   await deps.beforeCursorSave?.();
   await saveCursor(deps, w, { scanned, head, network, depth: targets.depth });

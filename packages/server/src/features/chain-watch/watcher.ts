@@ -10,6 +10,7 @@ import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { ChainWatchMetrics } from './metrics.js';
 import { apiKeyOwner, checkedRpcAddresses, rpcFetch, rpcOwner, scrubMessage } from './node-url.js';
 import { ChainMoved, runRound, type RoundResult } from './round.js';
+import type { PayoutChainPort } from './payout-port.js';
 import type { LiveStatus } from './service.js';
 
 export interface WatcherOptions {
@@ -17,6 +18,8 @@ export interface WatcherOptions {
   box: SecretBox;
   /** The checkouts feature's port for chain watchers (reports, retractions, what to watch). */
   checkouts: ChainPort;
+  /** The payout sender's port, when one is attached (hot-wallet): payout confirmations. */
+  payouts?: () => PayoutChainPort | undefined;
   metrics: ChainWatchMetrics;
   sandbox: boolean;
   resolve: Resolver;
@@ -149,6 +152,7 @@ export class ChainWatcher {
           ...holder,
           store: this.#o.store,
           checkouts: this.#o.checkouts,
+          payouts: this.#o.payouts?.(),
           metrics: this.#o.metrics,
           log: this.#o.log,
           beforeCursorSave: this.#o.beforeCursorSave,

@@ -7,6 +7,7 @@ import type { PayoutSenderPort } from './port.js';
 import { hotWalletAdminRoutes, hotWalletMetricsRoutes } from './routes.js';
 import { HotWalletSender, type SenderOptions } from './sender.js';
 import { hotWalletAdmin } from './service.js';
+import { payoutChainPort } from './confirmations.js';
 import { createVerifier } from './verify.js';
 import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
 
@@ -95,9 +96,9 @@ declare module '../../feature-kit/feature.js' {
 
 export const hotWalletFeature = defineFeature({
   name: 'hot-wallet',
-  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender'],
+  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'chainWatch'],
   provides: ['hotWallet'],
-  create({ store, box, config, log, now, options, payoutSender }) {
+  create({ store, box, config, log, now, options, payoutSender, chainWatch }) {
     const hotWallet = createHotWallet({
       store,
       box,
@@ -109,6 +110,8 @@ export const hotWalletFeature = defineFeature({
       ...(options.chainWatch?.resolve === undefined ? {} : { resolve: options.chainWatch.resolve }),
       ...options.hotWallet,
     });
+    // The chain watcher counts the confirmations of the payouts this wallet sends.
+    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port));
     return { hotWallet, close: () => hotWallet.close() };
   },
   /** Which key sends payouts on which EVM chain. */

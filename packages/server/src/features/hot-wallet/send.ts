@@ -54,6 +54,7 @@ export async function signAndStore(c: SendContext, u: Unsigned, replaces?: TxRow
     replaced_by: null,
     created_at: iso(c),
     broadcast_at: null,
+    network_fee: null,
   };
   await c.store.writeTransaction(async (trx) => {
     await holdSenderLease(trx, c, c.hw.chain_id);

@@ -78,6 +78,11 @@ export class HotWalletSender {
     this.#o.port = port;
   }
 
+  /** The payouts feature's port, once attached (the watcher's confirmations go there too). */
+  get port(): PayoutSenderPort | undefined {
+    return this.#o.port;
+  }
+
   start(): void {
     this.#leased.start();
   }

@@ -6,8 +6,8 @@ import { OPEN_STATUSES } from './service.js';
 
 /**
  * Follows every nonce the wallet has a transaction in flight for: one of its transactions (the
- * original or a fee bump) mined → its confirmations are counted up to the chain's depth, then the
- * payout completes; a mined transaction the chain lost (reorganisation) → the payout goes back to
+ * original or a fee bump) mined → kept with its block, for the chain watcher to count its
+ * confirmations up to the chain's depth and complete the payout; a mined transaction the chain lost (reorganisation) → the payout goes back to
  * sent and the stored bytes are broadcast again; nothing mined in time → a replacement with a
  * higher fee, stored before it is broadcast. Returns how many transactions are still only signed
  * (a broadcast that failed): no new payout is signed behind them.
@@ -136,25 +136,24 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     );
     return true;
   }
-  const confirmations = Math.max(0, Math.min(c.head - blockNumber + 1, c.required));
-  const done = confirmations >= c.required;
-  const before = moved ? 0 : row.status === 'mined' ? row.confirmations : 0;
-  if (confirmations !== before || done) await port?.markConfirmations(payoutId, confirmations);
-  if (done)
-    await port?.markCompleted(
-      payoutId,
-      c.nativeAsset !== null && c.rpc.viem.parseTransaction(row.raw as Hex).data === undefined
-        ? { networkFee: fee(receipt.gasUsed * receipt.effectiveGasPrice, c.nativeDecimals) }
-        : {},
-    );
+  // Mined: kept with its block and, for a native transfer, the fee its receipt shows. Its
+  // confirmations are the chain watcher's to count (chain-watch/follow-payouts.ts, through
+  // confirmations.ts), from the blocks it checks; the payout completes there at the depth.
+  const fresh = moved || row.status !== 'mined';
+  if (!fresh) return true;
+  const networkFee =
+    c.nativeAsset !== null && c.rpc.viem.parseTransaction(row.raw as Hex).data === undefined
+      ? fee(receipt.gasUsed * receipt.effectiveGasPrice, c.nativeDecimals)
+      : null;
   await c.store.writeTransaction(async (trx) => {
     await trx
       .updateTable('hot_wallet_txs')
       .set({
-        status: done ? 'confirmed' : 'mined',
+        status: 'mined',
         block_hash: receipt.blockHash,
         block_number: blockNumber,
-        confirmations,
+        confirmations: 0,
+        network_fee: networkFee,
         broadcast_at: row.broadcast_at ?? iso(c),
       })
       .where('id', '=', row.id)

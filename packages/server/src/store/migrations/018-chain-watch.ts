@@ -6,7 +6,8 @@ import type { ColumnTypes } from './column-types.js';
  * adapter per chain family. Its tables keep every row under chain_* names; a watch names its
  * adapter kind (every existing one is an EVM JSON-RPC node), may carry an API key (sealed like
  * the node URL), and remembers the network its node serves as text (an EVM chain id in decimal,
- * or a Bitcoin/TRON genesis hash) instead of the EVM-only node_chain_id.
+ * or a Bitcoin/TRON genesis hash) instead of the EVM-only node_chain_id. A payout transaction
+ * keeps its network fee (read from its receipt when mined) for the watcher's completion.
  */
 export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {
   await db.schema.alterTable('evm_watches').renameTo('chain_watches').execute();
@@ -21,4 +22,7 @@ export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {
     db,
   );
   await db.schema.alterTable('chain_watches').dropColumn('node_chain_id').execute();
+  // Payout confirmations are counted by the chain watcher now (issue 29 item 1): the network fee
+  // the sender read from the receipt waits on the transaction until the payout completes.
+  await db.schema.alterTable('hot_wallet_txs').addColumn('network_fee', 'text').execute();
 }
