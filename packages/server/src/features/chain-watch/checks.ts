@@ -1,6 +1,6 @@
 import { invalid } from '../../admin/deps.js';
 import type { Db } from '../../store/store.js';
-import { ADAPTERS, DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
+import { DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
 import type { WatchedToken } from './config.js';
 import type { WatchRequest } from './service.js';
 
@@ -98,9 +98,5 @@ export function checkKind(chain: { symbol: string; family: string }, asked: stri
     invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
   if (KIND_FAMILY[kind] !== chain.family)
     invalid(`kind ${kind} talks to ${KIND_FAMILY[kind]} nodes, but ${chain.symbol} is a ${chain.family} chain`);
-  if (ADAPTERS[kind] === undefined)
-    invalid(
-      `kind ${kind} is not in this build yet: feed ${chain.symbol} payments through POST /admin/v1/transfers meanwhile (docs/chains.md)`,
-    );
   return kind;
 }

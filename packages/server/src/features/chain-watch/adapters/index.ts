@@ -26,6 +26,7 @@
  * networkId() first). Adding a kind is one line in `ADAPTERS` below.
  */
 import type { ChainAdapter } from '../adapter.js';
+import { bitcoinCoreAdapter, esploraAdapter } from './bitcoin/index.js';
 import { evmAdapter } from './evm/index.js';
 import { tronAdapter } from './tron/index.js';
 
@@ -56,10 +57,10 @@ export const KIND_FAMILY: Record<AdapterKind, 'evm' | 'btc' | 'tron'> = {
 export const DEFAULT_KIND: Record<string, AdapterKind> = { evm: 'evm-rpc', btc: 'esplora', tron: 'tron-http' };
 
 /** The adapters this build has. */
-export const ADAPTERS: Partial<Record<AdapterKind, AdapterFactory>> = {
+export const ADAPTERS: Record<AdapterKind, AdapterFactory> = {
   'evm-rpc': evmAdapter,
-  // esplora: esploraAdapter,            (./bitcoin/index.js)
-  // 'bitcoin-core': bitcoinCoreAdapter, (./bitcoin/index.js)
+  esplora: esploraAdapter,
+  'bitcoin-core': bitcoinCoreAdapter,
   'tron-http': tronAdapter,
 };
 
