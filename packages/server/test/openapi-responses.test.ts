@@ -424,14 +424,17 @@ describe('checkout routes (merchant and operator)', () => {
   });
 });
 
-describe('EVM chain watches (operator)', () => {
-  it('set, read, list, delete; refused URLs and chains', async () => {
+describe('chain watches (operator)', () => {
+  it('set, read, list, delete; refused URLs and adapter kinds', async () => {
     const W = '/chains/{symbol}/watch';
     await admin('PUT', W, '/chains/ETH/watch', 200, {
       body: { rpcUrl: 'http://127.0.0.1:8545/v3/0123456789abcdef0123', confirmations: 2 },
     });
     await admin('PUT', W, '/chains/ETH/watch', 400, { body: { rpcUrl: 'http://10.0.0.1:8545' } });
-    await admin('PUT', W, '/chains/BTC/watch', 400, { body: { rpcUrl: 'http://127.0.0.1:8545' } });
+    // A Bitcoin chain is watched through a Bitcoin adapter, never an EVM one (and the other way round).
+    await admin('PUT', W, '/chains/BTC/watch', 400, { body: { rpcUrl: 'http://127.0.0.1:8545', kind: 'evm-rpc' } });
+    await admin('PUT', W, '/chains/BTC/watch', 200, { body: { rpcUrl: 'http://127.0.0.1:3002', kind: 'esplora' } });
+    await admin('DELETE', W, '/chains/BTC/watch', 200);
     await admin('GET', W, '/chains/ETH/watch', 200);
     await admin('GET', '/chain-watches', '/chain-watches', 200);
     await admin('GET', '/chain-watches', '/chain-watches', 401, { token: null });

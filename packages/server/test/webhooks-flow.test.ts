@@ -369,6 +369,25 @@ describe('events API', () => {
     expectError(await call('GET', `/api/v1/cp/events/${id}`, undefined, other), 404, 'NOT_FOUND');
   });
 
+  it("?checkoutId= lists the events about one checkout, however old: its own, the credit it caused; none of another checkout's; another merchant's checkout: empty", async () => {
+    const mine = await paidCheckout();
+    const later = await paidCheckout();
+    const about = resultOf<{ type: string; data: { object: { id?: string; checkoutId?: string } } }[]>(
+      await call('GET', `/api/v1/cp/events?checkoutId=${mine}&limit=200`),
+    );
+    const types = about.map((e) => e.type);
+    expect(types).toContain('checkout.created');
+    expect(types).toContain('checkout.settled');
+    expect(types).toContain('wallet.balance_changed');
+    for (const e of about) expect(e.data.object.id === mine || e.data.object.checkoutId === mine).toBe(true);
+    expect(about.some((e) => e.data.object.id === later)).toBe(false);
+    const other = await fx.createKey(await fx.createMerchant('Nosy Events Shop'));
+    expect(resultOf<unknown[]>(await call('GET', `/api/v1/cp/events?checkoutId=${mine}`, undefined, other))).toEqual(
+      [],
+    );
+    expectError(await call('GET', '/api/v1/cp/events?checkoutId=not-a-checkout'), 400, 'INVALID_QUERY');
+  });
+
   it('every ledger posting writes wallet.balance_changed in its transaction; a replayed posting writes none', async () => {
     const wallet = await fx.services.store.db
       .selectFrom('wallets')

@@ -40,7 +40,7 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
         operationId: 'listEvents',
         summary: 'List events, newest first',
         description:
-          'Every event of the merchant, newest first (highest sequence first). Filter with ?type= (one type or several, comma-separated). `result` is an array; `nextCursor` (null on the last page) is sent back as ?cursor=. Amounts inside `data.object` are exact number literals.',
+          'Every event of the merchant, newest first (highest sequence first). Filter with ?type= (one type or several, comma-separated) and ?checkoutId= (the events about one checkout). `result` is an array; `nextCursor` (null on the last page) is sent back as ?cursor=. Amounts inside `data.object` are exact number literals.',
         security: SECURITY.merchant,
         querystring: Type.Object(
           {
@@ -52,6 +52,13 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
             afterSequence: Type.Optional(
               SequenceQuery('only events with a higher sequence (what `hostpay listen` polls with)'),
             ),
+            checkoutId: Type.Optional(
+              Type.String({
+                pattern: '^chk_[A-Za-z0-9]{1,64}$',
+                description:
+                  "only the events about this checkout: its checkout.* events, the wallet credits it caused and its refunds' requests",
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -61,11 +68,12 @@ export async function eventMerchantRoutes(app: TypedApp, ctx: EventRouteContext)
     },
     async (req, reply) => {
       const merchantId = await merchantOf(req, req.query.merchantId);
-      const { afterSequence } = req.query;
+      const { afterSequence, checkoutId } = req.query;
       const result = await events.events.list(merchantId, {
         ...pageOf(req.query),
         types: parseTypes(req.query.type),
         afterSequence,
+        checkoutId,
       });
       return send(reply, 200, envelopeJson(result.itemsJson, 'OK', result.nextCursor));
     },

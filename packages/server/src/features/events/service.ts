@@ -48,6 +48,7 @@ export function eventService(db: Db) {
         limit?: number | undefined;
         cursor?: string | undefined;
         afterSequence?: number | undefined;
+        checkoutId?: string | undefined;
       },
     ): Promise<EventPage> {
       const limit = q.limit ?? 50;
@@ -57,6 +58,7 @@ export function eventService(db: Db) {
       if (q.types !== undefined) query = query.where('type', 'in', q.types);
       if (q.cursor !== undefined) query = query.where('sequence', '<', sequenceOf(q.cursor));
       if (q.afterSequence !== undefined) query = query.where('sequence', '>', q.afterSequence);
+      if (q.checkoutId !== undefined) query = query.where('checkout_id', '=', q.checkoutId);
       const rows = await query
         .orderBy('sequence', 'desc')
         .limit(limit + 1)
