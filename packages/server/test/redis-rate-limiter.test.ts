@@ -95,4 +95,58 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
     expect(seen.length).toBeGreaterThan(0);
     dead.disconnect();
   });
+  describe('hits reserved ahead for a busy bucket (hitReserved)', () => {
+    const take = (l: RedisRateLimiter, bucket: string, limit: number) =>
+      l.hitReserved(bucket, limit, 60_000) ?? l.hit(bucket, limit, 60_000);
+    /** 150 hits seen by `l` in one second, then the next second begins: the bucket counts as busy. */
+    const makeBusy = async (l: RedisRateLimiter, bucket: string, limit: number) => {
+      await Promise.all(Array.from({ length: 150 }, () => take(l, bucket, limit)));
+      await new Promise((r) => setTimeout(r, 1050));
+    };
+
+    it('a busy bucket gets a tenth of a second of its hits reserved: answered at once, each with its own number', async () => {
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      await makeBusy(limiter, 'busy1', 10_000);
+      expect(Number(await redis.get(`${prefix}busy1`))).toBe(150);
+      expect(limiter.hitReserved('busy1', 10_000, 60_000)).toBeUndefined();
+      const first = await limiter.hit('busy1', 10_000, 60_000);
+      expect(first.remaining).toBe(10_000 - 151);
+      // 151 hits seen in the second before → 15 reserved with that round trip, counted in Redis.
+      expect(Number(await redis.get(`${prefix}busy1`))).toBe(151 + 15);
+      const now = Array.from({ length: 16 }, () => limiter.hitReserved('busy1', 10_000, 60_000));
+      expect(now.slice(0, 15).map((r) => r?.remaining)).toEqual(Array.from({ length: 15 }, (_, i) => 10_000 - 152 - i));
+      expect(now.slice(0, 15).every((r) => r?.allowed === true && r.resetSeconds <= 60)).toBe(true);
+      expect(now[15]).toBeUndefined();
+      // A different limit (the key's changed) or window does not use the reservation.
+      expect(limiter.hitReserved('busy1', 5_000, 60_000)).toBeUndefined();
+      expect(fallbacks).toHaveLength(0);
+    });
+
+    it('two busy limiters near the limit: never more than the limit allowed, no number given twice, reservations at most an eighth of what is left', async () => {
+      const other = new RedisRateLimiter(redis, () => undefined, prefix);
+      const limit = 400;
+      await makeBusy(limiter, 'busy2', limit);
+      await makeBusy(other, 'busy2', limit);
+      // 300 hits counted; the first round trip of each may reserve at most (400 - 300 - 1) / 8.
+      const results = await Promise.all(
+        Array.from({ length: 400 }, (_, i) => take(i % 2 ? other : limiter, 'busy2', limit)),
+      );
+      const counted = Number(await redis.get(`${prefix}busy2`));
+      expect(counted).toBeGreaterThanOrEqual(700);
+      const allowed = results.filter((r) => r.allowed);
+      expect(allowed.length).toBeLessThanOrEqual(limit - 300);
+      // Unused reservations are what can be refused early: at most 12 per limiter here.
+      expect(allowed.length).toBeGreaterThanOrEqual(limit - 300 - 2 * 12);
+      expect(new Set(allowed.map((r) => r.remaining)).size).toBe(allowed.length);
+      expect(results.filter((r) => !r.allowed).every((r) => r.remaining === 0)).toBe(true);
+    });
+
+    it('a quiet bucket reserves nothing: every hit is a round trip and the count is exact', async () => {
+      const results = [];
+      for (let i = 0; i < 30; i++) results.push(await take(limiter, 'quiet1', 1_000));
+      expect(Number(await redis.get(`${prefix}quiet1`))).toBe(30);
+      expect(results.map((r) => r.remaining)).toEqual(Array.from({ length: 30 }, (_, i) => 1_000 - 1 - i));
+      expect(limiter.hitReserved('quiet1', 1_000, 60_000)).toBeUndefined();
+    });
+  });
 });

@@ -360,6 +360,8 @@ export function createAuthHooks(deps: AuthDeps): {
     };
     // The in-process limiter answers at once; a shared one (Redis) is awaited.
     if (limiter.hitNow !== undefined) return finish(limiter.hitNow(bucket, limit, MINUTE));
+    const reserved = limiter.hitReserved?.(bucket, limit, MINUTE);
+    if (reserved !== undefined) return finish(reserved);
     return limiter.hit(bucket, limit, MINUTE).then(finish);
   }
 
@@ -447,7 +449,7 @@ export function createAuthHooks(deps: AuthDeps): {
     // An in-process limiter without the variant that does not count a refusal: the hook's way.
     if (limiter.hitNow !== undefined) return undefined;
     services.touchKey(key.id);
-    return limiter.hit(bucket, limit, MINUTE);
+    return limiter.hitReserved?.(bucket, limit, MINUTE) ?? limiter.hit(bucket, limit, MINUTE);
   }
 
   return {

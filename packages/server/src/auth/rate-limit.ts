@@ -20,6 +20,11 @@ export interface RateLimiter {
    * caller then goes the usual way, which counts and refuses it). In-process limiters only.
    */
   hitIfAllowedNow?(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined;
+  /**
+   * A shared limiter's hit answered at once from hits it reserved ahead of use (each with its own
+   * place in the shared count); undefined when it holds none for the bucket (then `hit`).
+   */
+  hitReserved?(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined;
   /** Reads `bucket` without counting: used to turn away an address before doing any work for it. */
   peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /**

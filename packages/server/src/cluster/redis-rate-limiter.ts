@@ -12,12 +12,17 @@ import {
   type Reservation,
 } from '../auth/rate-limit.js';
 
-// Fixed window shared by every instance: adds ARGV[2] hits; the first hit of a window sets its
-// expiry.
-const HIT = `local c = redis.call('INCRBY', KEYS[1], ARGV[2])
+// Fixed window shared by every instance: adds ARGV[2] hits plus a reservation of up to ARGV[3]
+// hits for this instance to count itself (RedisRateLimiter.hitReserved), never more than an
+// eighth of what the window has left for the limit ARGV[4] after these hits; the first hit of a
+// window sets its expiry. Returns {count after all, ttl, hits reserved}.
+const HIT = `local n = tonumber(ARGV[2])
+local room = math.floor((tonumber(ARGV[4]) - tonumber(redis.call('GET', KEYS[1]) or '0') - n) / 8)
+local b = math.max(0, math.min(tonumber(ARGV[3]), room))
+local c = redis.call('INCRBY', KEYS[1], n + b)
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {c, ttl}`;
+return {c, ttl, b}`;
 
 // Failure gate (RateLimiter.reserve). KEYS[1]: failures of the window; KEYS[2]: attempts in flight,
 // a sorted set of slot ids scored by the time each lapses (ARGV[3] ms after it was taken), so a
@@ -55,6 +60,27 @@ const RESERVE_POLL_MS = 50;
 
 const PEEK_REUSE_MS = 250;
 
+// Reservations (hitReserved): only for a bucket this instance saw at least RESERVE_MIN_RATE hits
+// of in the last full second, of about a tenth of a second of them, at most MAX_RESERVE.
+const RESERVE_MIN_RATE = 100;
+const MAX_RESERVE = 1000;
+
+/** Hits counted in Redis ahead of use: this instance hands out the numbers next…end itself. */
+interface Reserved {
+  next: number;
+  end: number;
+  limit: number;
+  windowMs: number;
+  windowEndsAt: number;
+}
+
+/** Hits of a bucket seen here: in the current second (from `since`) and in the one before. */
+interface Demand {
+  since: number;
+  hits: number;
+  lastSecond: number;
+}
+
 interface Pending {
   windowMs: number;
   waiters: { limit: number; resolve: (r: RateLimitResult) => void }[];
@@ -91,6 +117,9 @@ export class RedisRateLimiter implements RateLimiter {
   private pending = new Map<string, Pending>();
   private reserves = new Map<string, PendingReserves>();
   private settles = new Map<string, PendingSettles>();
+  // Bounded: buckets are API keys and users.
+  private readonly reserved = new LRUCache<string, Reserved>({ max: 10_000 });
+  private readonly demand = new LRUCache<string, Demand>({ max: 10_000 });
   // Bounded: buckets are client addresses.
   private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
@@ -124,6 +153,47 @@ export class RedisRateLimiter implements RateLimiter {
       p.waiters.push({ limit, resolve });
       this.scheduleFlush();
     });
+  }
+
+  /**
+   * A hit counted against the hits this instance reserved in Redis ahead of use, answered at
+   * once; undefined when none is left (the caller then calls `hit`, whose round trip takes the
+   * next reservation). Without it a busy key's every request waited on a Redis round trip
+   * (docs/benchmarks.md, issue 33). Each reserved hit has its own number in the shared count, so
+   * no more than the limit is ever allowed across instances; what a reservation can cost is the
+   * other side: hits reserved here and not used before the window ends were counted all the same,
+   * so another instance may refuse that many early. Hence reservations are small and only for
+   * busy buckets: about a tenth of a second of this instance's traffic on the bucket, only when
+   * it saw 100 or more hits in the last second, and never more than an eighth of what is left
+   * (near the limit, every hit is a round trip and exact).
+   */
+  hitReserved(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined {
+    const now = Date.now();
+    this.countDemand(bucket, now);
+    const r = this.reserved.get(bucket);
+    if (r === undefined || r.next > r.end || r.limit !== limit || r.windowMs !== windowMs || now >= r.windowEndsAt)
+      return undefined;
+    const c = r.next++;
+    return result(c, c <= limit, limit, r.windowEndsAt - now);
+  }
+
+  private countDemand(bucket: string, now: number): void {
+    let d = this.demand.get(bucket);
+    if (d === undefined) {
+      d = { since: now, hits: 0, lastSecond: 0 };
+      this.demand.set(bucket, d);
+    } else if (now - d.since >= 1000) {
+      d.lastSecond = now - d.since < 2000 ? d.hits : 0;
+      d.since = now;
+      d.hits = 0;
+    }
+    d.hits++;
+  }
+
+  /** How many hits to reserve for `bucket` with its next round trip. */
+  private wantedReserve(bucket: string): number {
+    const rate = this.demand.get(bucket)?.lastSecond ?? 0;
+    return rate < RESERVE_MIN_RATE ? 0 : Math.min(MAX_RESERVE, Math.floor(rate / 10));
   }
 
   /**
@@ -239,16 +309,29 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async send(bucket: string, p: Pending): Promise<void> {
     const n = p.waiters.length;
+    let limit = p.waiters[0]!.limit;
+    for (const w of p.waiters) limit = Math.min(limit, w.limit);
     try {
-      const [count, ttl] = (await (this.redis as unknown as RateHit).hostpayRateHit(
+      const [count, ttl, reserved] = (await (this.redis as unknown as RateHit).hostpayRateHit(
         this.prefix + bucket,
         p.windowMs,
         n,
-      )) as [number, number];
+        this.wantedReserve(bucket),
+        limit,
+      )) as [number, number, number];
+      const first = count - reserved - n + 1;
       p.waiters.forEach((w, i) => {
-        const c = count - n + 1 + i;
+        const c = first + i;
         w.resolve(result(c, c <= w.limit, w.limit, ttl));
       });
+      if (reserved > 0)
+        this.reserved.set(bucket, {
+          next: count - reserved + 1,
+          end: count,
+          limit,
+          windowMs: p.windowMs,
+          windowEndsAt: Date.now() + ttl,
+        });
     } catch (err) {
       this.onFallback(err as Error);
       for (const w of p.waiters) w.resolve(await this.local.hit(bucket, w.limit, p.windowMs));
@@ -284,7 +367,7 @@ export class RedisRateLimiter implements RateLimiter {
 }
 
 interface RateHit {
-  hostpayRateHit(key: string, windowMs: number, hits: number): Promise<unknown>;
+  hostpayRateHit(key: string, windowMs: number, hits: number, reserve: number, limit: number): Promise<unknown>;
 }
 
 interface Gate {
