@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../src/cluster/redis.js';
+import type { RateLimitResult } from '../src/auth/rate-limit.js';
 import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
 
@@ -116,29 +117,39 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
       const now = Array.from({ length: 16 }, () => limiter.hitReserved('busy1', 10_000, 60_000));
       expect(now.slice(0, 15).map((r) => r?.remaining)).toEqual(Array.from({ length: 15 }, (_, i) => 10_000 - 152 - i));
       expect(now.slice(0, 15).every((r) => r?.allowed === true && r.resetSeconds <= 60)).toBe(true);
+      // Used up: nothing more now, but half-way through (the 9th) the next 15 were asked for.
       expect(now[15]).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(Number(await redis.get(`${prefix}busy1`))).toBe(166 + 15);
+      expect(limiter.hitReserved('busy1', 10_000, 60_000)?.remaining).toBe(10_000 - 167);
       // A different limit (the key's changed) or window does not use the reservation.
       expect(limiter.hitReserved('busy1', 5_000, 60_000)).toBeUndefined();
       expect(fallbacks).toHaveLength(0);
     });
 
-    it('two busy limiters near the limit: never more than the limit allowed, no number given twice, reservations at most an eighth of what is left', async () => {
+    it('two busy limiters up to the limit: never more than the limit allowed, no number given twice, little left unused', async () => {
       const other = new RedisRateLimiter(redis, () => undefined, prefix);
-      const limit = 400;
+      const limit = 1_000;
       await makeBusy(limiter, 'busy2', limit);
       await makeBusy(other, 'busy2', limit);
-      // 300 hits counted; the first round trip of each may reserve at most (400 - 300 - 1) / 8.
-      const results = await Promise.all(
-        Array.from({ length: 400 }, (_, i) => take(i % 2 ? other : limiter, 'busy2', limit)),
-      );
-      const counted = Number(await redis.get(`${prefix}busy2`));
-      expect(counted).toBeGreaterThanOrEqual(700);
+      // 300 counted; then 1,000 more in waves of 10 (5 per limiter), both busy: reservations of 15.
+      const results: RateLimitResult[] = [];
+      let atOnce = 0;
+      const counted = (l: RedisRateLimiter) => {
+        const now = l.hitReserved('busy2', limit, 60_000);
+        if (now !== undefined) atOnce++;
+        return now ?? l.hit('busy2', limit, 60_000);
+      };
+      for (let wave = 0; wave < 100; wave++)
+        results.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => counted(i % 2 ? other : limiter)))));
       const allowed = results.filter((r) => r.allowed);
       expect(allowed.length).toBeLessThanOrEqual(limit - 300);
-      // Unused reservations are what can be refused early: at most 12 per limiter here.
-      expect(allowed.length).toBeGreaterThanOrEqual(limit - 300 - 2 * 12);
+      // What can be refused early is what is reserved and unused: at most two reservations per limiter.
+      expect(allowed.length).toBeGreaterThanOrEqual(limit - 300 - 2 * 2 * 15);
       expect(new Set(allowed.map((r) => r.remaining)).size).toBe(allowed.length);
       expect(results.filter((r) => !r.allowed).every((r) => r.remaining === 0)).toBe(true);
+      // Reservations were used: a good part of the allowed hits were answered without a round trip of their own.
+      expect(atOnce).toBeGreaterThan(allowed.length / 3);
     });
 
     it('a quiet bucket reserves nothing: every hit is a round trip and the count is exact', async () => {

@@ -65,13 +65,19 @@ const PEEK_REUSE_MS = 250;
 const RESERVE_MIN_RATE = 100;
 const MAX_RESERVE = 1000;
 
-/** Hits counted in Redis ahead of use: this instance hands out the numbers next…end itself. */
+/**
+ * Hits counted in Redis ahead of use, handed out here in order: `ranges` of the shared count's
+ * numbers (next…end), `left` of them in all, for one limit and window. `refilling`: a round trip
+ * taking more is under way (one at a time per bucket).
+ */
 interface Reserved {
-  next: number;
-  end: number;
+  ranges: { next: number; end: number }[];
+  left: number;
+  size: number;
   limit: number;
   windowMs: number;
   windowEndsAt: number;
+  refilling: boolean;
 }
 
 /** Hits of a bucket seen here: in the current second (from `since`) and in the one before. */
@@ -171,10 +177,65 @@ export class RedisRateLimiter implements RateLimiter {
     const now = Date.now();
     this.countDemand(bucket, now);
     const r = this.reserved.get(bucket);
-    if (r === undefined || r.next > r.end || r.limit !== limit || r.windowMs !== windowMs || now >= r.windowEndsAt)
-      return undefined;
-    const c = r.next++;
+    if (r === undefined || r.limit !== limit || r.windowMs !== windowMs || now >= r.windowEndsAt) return undefined;
+    // Half used: the next reservation is asked for now, so that a busy bucket never runs dry.
+    if (r.left <= r.size / 2 && !r.refilling) this.refill(bucket, r);
+    const range = r.ranges[0];
+    if (range === undefined) return undefined;
+    const c = range.next++;
+    if (range.next > range.end) r.ranges.shift();
+    r.left--;
     return result(c, c <= limit, limit, r.windowEndsAt - now);
+  }
+
+  /** Takes the next reservation of a bucket with a round trip of its own (no hit counted with it). */
+  private refill(bucket: string, r: Reserved): void {
+    const wanted = this.wantedReserve(bucket);
+    if (wanted === 0) return;
+    r.refilling = true;
+    (this.redis as unknown as RateHit).hostpayRateHit(this.prefix + bucket, r.windowMs, 0, wanted, r.limit).then(
+      (answer) => {
+        r.refilling = false;
+        const [count, ttl, reserved] = answer as [number, number, number];
+        this.addReserved(bucket, r.limit, r.windowMs, count, ttl, reserved);
+      },
+      (err: unknown) => {
+        r.refilling = false;
+        this.onFallback(err as Error);
+      },
+    );
+  }
+
+  /** Keeps the `reserved` numbers up to `count` for this instance to hand out. */
+  private addReserved(bucket: string, limit: number, windowMs: number, count: number, ttl: number, reserved: number) {
+    if (reserved <= 0) return;
+    const range = { next: count - reserved + 1, end: count };
+    const r = this.reserved.get(bucket);
+    const last = r?.ranges.at(-1);
+    // Numbers below what this instance already holds: Redis began a new window (the old one's
+    // numbers lapsed with it), or the limit changed; either way the old ranges are dropped.
+    if (
+      r === undefined ||
+      r.limit !== limit ||
+      r.windowMs !== windowMs ||
+      (last !== undefined && range.next <= last.end)
+    ) {
+      const refilling = r?.refilling === true && r.limit === limit && r.windowMs === windowMs;
+      this.reserved.set(bucket, {
+        ranges: [range],
+        left: reserved,
+        size: reserved,
+        limit,
+        windowMs,
+        windowEndsAt: Date.now() + ttl,
+        refilling,
+      });
+      return;
+    }
+    r.ranges.push(range);
+    r.left += reserved;
+    r.size = reserved;
+    r.windowEndsAt = Date.now() + ttl;
   }
 
   private countDemand(bucket: string, now: number): void {
@@ -192,6 +253,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** How many hits to reserve for `bucket` with its next round trip. */
   private wantedReserve(bucket: string): number {
+    if (this.reserved.get(bucket)?.refilling === true) return 0;
     const rate = this.demand.get(bucket)?.lastSecond ?? 0;
     return rate < RESERVE_MIN_RATE ? 0 : Math.min(MAX_RESERVE, Math.floor(rate / 10));
   }
@@ -324,14 +386,7 @@ export class RedisRateLimiter implements RateLimiter {
         const c = first + i;
         w.resolve(result(c, c <= w.limit, w.limit, ttl));
       });
-      if (reserved > 0)
-        this.reserved.set(bucket, {
-          next: count - reserved + 1,
-          end: count,
-          limit,
-          windowMs: p.windowMs,
-          windowEndsAt: Date.now() + ttl,
-        });
+      this.addReserved(bucket, limit, p.windowMs, count, ttl, reserved);
     } catch (err) {
       this.onFallback(err as Error);
       for (const w of p.waiters) w.resolve(await this.local.hit(bucket, w.limit, p.windowMs));
