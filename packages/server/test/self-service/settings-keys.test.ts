@@ -1,4 +1,5 @@
 import { DEFAULT_SCOPES, SCOPES, type Scope } from '@hostpay/protocol';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { HostpayError } from '../../src/errors.js';
@@ -199,6 +200,53 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
       const forKey = security.filter((r) => r.details?.includes(k.id));
       expect(forKey.map((r) => r.action).sort()).toEqual(['key.created', 'key.revoked']);
       expect(forKey.some((r) => r.details?.includes(k.apiSecret))).toBe(false);
+    });
+
+    it('a key change and its security-log entry land together: when the entry cannot be written, the key is not changed', async () => {
+      const db = env.services.store.db;
+      const kept = await keys().create(owner(), { label: 'kept' });
+      // A real failure of the store's own: the log table refuses every insert while the trigger exists.
+      if (dialect === 'sqlite')
+        await sql`create trigger hp_test_log_down before insert on merchant_security_log begin select raise(abort, 'security log down'); end`.execute(
+          db,
+        );
+      else {
+        await sql`create function hp_test_log_down() returns trigger language plpgsql as $$ begin raise exception 'security log down'; end $$`.execute(
+          db,
+        );
+        await sql`create trigger hp_test_log_down before insert on merchant_security_log for each row execute function hp_test_log_down()`.execute(
+          db,
+        );
+      }
+      const countKeys = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('api_keys')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('merchant_id', '=', merchantId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await countKeys();
+      try {
+        await expect(keys().create(owner(), { label: 'lost' })).rejects.toThrow(/security log down/);
+        await expect(keys().roll(owner(), kept.id)).rejects.toThrow(/security log down/);
+        await expect(keys().revoke(owner(), kept.id)).rejects.toThrow(/security log down/);
+      } finally {
+        await sql`drop trigger hp_test_log_down${dialect === 'sqlite' ? sql`` : sql` on merchant_security_log`}`.execute(
+          db,
+        );
+        if (dialect !== 'sqlite') await sql`drop function hp_test_log_down()`.execute(db);
+      }
+      expect(await countKeys()).toBe(before);
+      const after = await env.services.admin.getApiKey(kept.id);
+      expect(after.status).toBe('active');
+      expect(after.rotatedTo).toBeNull();
+      const audited = await db.selectFrom('audit_log').select('action').where('object_id', '=', kept.id).execute();
+      expect(audited.map((r) => r.action)).toEqual(['api_key.create']);
+      // And once the log is back, the same calls work.
+      expect((await keys().revoke(owner(), kept.id)).status).toBe('revoked');
     });
   });
 });

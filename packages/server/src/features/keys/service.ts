@@ -108,6 +108,17 @@ function alreadyRotated(id: string, successor: string | null): HostpayError {
 const findKey = (db: Db, id: string) =>
   required(db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(), `API key ${id}`);
 
+/**
+ * A caller's own record of the change (the dashboard's security log), written in the key's
+ * transaction so that the key and its record land together or not at all.
+ */
+export type AlsoWrite<T> = (trx: Db, result: T) => Promise<void>;
+
+const also = async <T>(trx: Db, result: T, write: AlsoWrite<T> | undefined): Promise<T> => {
+  if (write) await write(trx, result);
+  return result;
+};
+
 export function keyAdmin({ store, box, caches }: AdminDeps) {
   const db = store.db;
 
@@ -151,8 +162,8 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
   }
 
   return {
-    createApiKey: (merchantId: string, settings: KeySettings, ctx: AuditContext) =>
-      write((trx) => insertKey(trx, merchantId, settings, ctx, 'api_key.create')),
+    createApiKey: (merchantId: string, settings: KeySettings, ctx: AuditContext, then?: AlsoWrite<CreatedApiKey>) =>
+      write(async (trx) => also(trx, await insertKey(trx, merchantId, settings, ctx, 'api_key.create'), then)),
 
     getApiKey: async (id: string) => keyView(await findKey(db, id)),
 
@@ -181,7 +192,7 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
       }),
 
     /** Effective at once: the key and every token it obtained are refused from the next request. */
-    revokeApiKey: (id: string, ctx: AuditContext) =>
+    revokeApiKey: (id: string, ctx: AuditContext, then?: AlsoWrite<KeyView>) =>
       write(async (trx) => {
         const before = await findKey(trx, id);
         if (before.status === 'revoked') return keyView(before);
@@ -198,14 +209,19 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
           before: keyView(before),
           after: keyView(after),
         });
-        return keyView(after);
+        return also(trx, keyView(after), then);
       }),
 
     /**
      * A new key with the same settings; the old one keeps working until `overlapUntil` (default
      * 24 h, at most 30 days), then expires — so merchants can deploy the new secret without downtime.
      */
-    rotateApiKey: (id: string, overlapUntil: string | undefined, ctx: AuditContext) =>
+    rotateApiKey: (
+      id: string,
+      overlapUntil: string | undefined,
+      ctx: AuditContext,
+      then?: AlsoWrite<{ old: KeyView; new: CreatedApiKey }>,
+    ) =>
       write(async (trx) => {
         const old = await findKey(trx, id);
         if (old.status === 'revoked')
@@ -257,7 +273,7 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
           before: keyView(old),
           after: keyView(after),
         });
-        return { old: keyView(after), new: created };
+        return also(trx, { old: keyView(after), new: created }, then);
       }),
 
     grantMerchant: (keyId: string, merchantId: string, ctx: AuditContext) =>

@@ -2,7 +2,7 @@ import { DEFAULT_SCOPES, type Scope } from '@hostpay/protocol';
 import type { PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
 import { nowIso } from '../../store/ids.js';
-import type { Store } from '../../store/store.js';
+import type { Db } from '../../store/store.js';
 import type { KeyAdmin, KeyView } from '../keys/service.js';
 import { recordSecurity, type SecurityAction } from '../merchant-users/security-log.js';
 import { auditOf, type DashboardUser } from './user.js';
@@ -20,7 +20,8 @@ import { auditOf, type DashboardUser } from './user.js';
  *
  * Each change lands twice: in the audit log (by the key service, as `dashboard:<email>`, with the
  * key before and after) and in the team's security log (key.created, key.rolled, key.revoked), the
- * latter written right after the key's own transaction.
+ * latter written in the key's own transaction, so neither lands without the other. Revoking a key
+ * already revoked changes nothing and records nothing.
  */
 export interface KeyUser extends DashboardUser {
   /** The user's scopes (their role's). */
@@ -42,9 +43,9 @@ function beyond(user: KeyUser, scopes: readonly string[], what: string): void {
     );
 }
 
-export function merchantKeys(keys: KeyAdmin, store: Store) {
-  const log = (user: KeyUser, action: SecurityAction, details: Record<string, unknown>) =>
-    recordSecurity(store.db, nowIso(), {
+export function merchantKeys(keys: KeyAdmin) {
+  const log = (trx: Db, user: KeyUser, action: SecurityAction, details: Record<string, unknown>) =>
+    recordSecurity(trx, nowIso(), {
       merchantId: user.merchantId,
       userId: user.userId,
       userEmail: user.email,
@@ -75,31 +76,29 @@ export function merchantKeys(keys: KeyAdmin, store: Store) {
     async create(user: KeyUser, req: CreateKeyRequest) {
       const scopes = req.scopes ?? [...DEFAULT_SCOPES];
       beyond(user, scopes, 'create');
-      const created = await keys.createApiKey(
+      return keys.createApiKey(
         user.merchantId,
         { scopes, ...(req.label === undefined ? {} : { label: req.label }) },
         auditOf(user),
+        (trx, created) =>
+          log(trx, user, 'key.created', { keyId: created.id, scopes: created.scopes, label: created.label }),
       );
-      await log(user, 'key.created', { keyId: created.id, scopes: created.scopes, label: created.label });
-      return created;
     },
 
     /** A new key with the same settings and a new secret (shown once); the old one works until `overlapUntil` (default 24 h). */
     async roll(user: KeyUser, id: string, overlapUntil?: string) {
       const key = await owned(user, id);
       beyond(user, key.scopes, 'roll');
-      const rolled = await keys.rotateApiKey(id, overlapUntil, auditOf(user));
-      await log(user, 'key.rolled', { keyId: id, newKeyId: rolled.new.id, oldExpiresAt: rolled.old.expiresAt });
-      return rolled;
+      return keys.rotateApiKey(id, overlapUntil, auditOf(user), (trx, rolled) =>
+        log(trx, user, 'key.rolled', { keyId: id, newKeyId: rolled.new.id, oldExpiresAt: rolled.old.expiresAt }),
+      );
     },
 
     /** Refused from the next request on, with every token it obtained. */
     async revoke(user: KeyUser, id: string) {
       const key = await owned(user, id);
       beyond(user, key.scopes, 'revoke');
-      const revoked = await keys.revokeApiKey(id, auditOf(user));
-      await log(user, 'key.revoked', { keyId: id });
-      return revoked;
+      return keys.revokeApiKey(id, auditOf(user), (trx) => log(trx, user, 'key.revoked', { keyId: id }));
     },
   };
 }
