@@ -22,6 +22,8 @@ export interface DemoInfo {
   checkoutUrl?: string | undefined;
   /** The operator console and the token that signs in to it (demo: made for the data directory when none is configured). */
   console?: { url: string; operatorToken: string } | undefined;
+  /** The demo merchant's dashboard: its owner's email and, until the owner has signed up, an invitation link. */
+  dashboard?: { url: string; email: string; invitationLink?: string | undefined } | undefined;
 }
 
 /** Lines a user pastes into another terminal: credentials as environment, then one command per endpoint. */
@@ -64,6 +66,20 @@ export function demoBanner(info: DemoInfo): string {
           `  ${info.console.url}`,
           `  operator token ${info.console.operatorToken}`,
         ]),
+    ...(info.dashboard === undefined
+      ? []
+      : info.dashboard.invitationLink === undefined
+        ? [
+            '',
+            'Merchant dashboard (sign in as the demo owner you set up):',
+            `  ${info.dashboard.url}`,
+            `  email         ${info.dashboard.email}`,
+          ]
+        : [
+            '',
+            `Merchant dashboard: open this invitation to set ${info.dashboard.email}'s password and two-factor code (a fresh link at each start until it is used):`,
+            `  ${info.dashboard.invitationLink}`,
+          ]),
     ...(info.checkoutUrl === undefined
       ? []
       : [

@@ -22,6 +22,17 @@ describe('serve --demo, from start to curl', () => {
   const data = tempDir();
   let running: Demo | undefined;
   let firstApiKey = '';
+  let firstInvitation = '';
+
+  /** The dashboard invitation printed in the banner: its token, and what the API says of it. */
+  async function invitationOf(banner: string, baseUrl: string) {
+    const link = /^ {2}(\S+\/dashboard\/invitation\/(\S+))$/m.exec(banner);
+    if (!link) throw new Error(`no dashboard invitation in banner:\n${banner}`);
+    expect(link[1]!.startsWith(`${baseUrl}/dashboard/invitation/`)).toBe(true);
+    const token = link[2]!;
+    const res = await fetch(`${baseUrl}/dashboard/api/invitations/${token}`);
+    return { token, status: res.status, body: (await res.json()) as { result?: { email: string; role: string } } };
+  }
 
   afterEach(async () => {
     if (running && running.child.exitCode === null) {
@@ -144,6 +155,13 @@ describe('serve --demo, from start to curl', () => {
       'TRX/USDT',
     ]);
 
+    // The merchant dashboard: the demo owner is invited, and the printed link is live.
+    const invitation = await invitationOf(demo.banner, url!);
+    expect(invitation.status).toBe(200);
+    expect(invitation.body.result).toMatchObject({ email: 'owner@demo.example', role: 'owner' });
+    expect((await fetch(`${url}/dashboard/invitation/${invitation.token}`)).status).toBe(200);
+    firstInvitation = invitation.token;
+
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);
   });
@@ -163,6 +181,12 @@ describe('serve --demo, from start to curl', () => {
     expect(token.code, token.stderr).toBe(0);
     expect(lines(token.stdout)).toHaveLength(1);
     expect(token.stderr).toMatch(/^hostpay: token expires at \S+ \(in 120 s\)/);
+
+    // Not yet accepted: a fresh invitation, and the last one no longer works (its token was shown once).
+    const invitation = await invitationOf(demo.banner, baseUrl);
+    expect(invitation.status).toBe(200);
+    expect(invitation.token).not.toBe(firstInvitation);
+    expect((await fetch(`${baseUrl}/dashboard/api/invitations/${firstInvitation}`)).status).toBe(404);
 
     const res = await fetch(`${baseUrl}/api/v1/cp/wallets/`, {
       headers: authHeaders({ ...creds, token: token.stdout.trim() }),

@@ -6,6 +6,7 @@ export { seedDemo, type DemoCredentials } from './demo/seed.js';
 export { demoOperatorToken } from './demo/operator-token.js';
 export { demoCheckoutUrl, seedDemoCheckouts } from './demo/checkouts.js';
 export { seedDemoRates } from './demo/rates.js';
+export { DEMO_DASHBOARD_EMAIL, demoDashboard, type DemoDashboard } from './demo/dashboard.js';
 export { migrate, schemaVersion } from './store/migrate.js';
 export { openSqliteStore } from './store/sqlite.js';
 export type { Store } from './store/store.js';

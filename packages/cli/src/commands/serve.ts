@@ -169,6 +169,7 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const checkoutUrl = await server.demoCheckoutUrl(services, demo.merchantId);
   // Through the real HTTP path, so the printed token proves signing and the token route work.
   const token = await requestToken({ baseUrl: url, apiKey: demo.apiKey, apiSecret: demo.apiSecret, token: undefined });
+  const dashboard = await server.demoDashboard(services, demo.merchantId, url);
   const consoleInfo =
     config.console && config.adminToken !== ''
       ? { url: `${url}/console`, operatorToken: config.adminToken }
@@ -185,6 +186,7 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
     token,
     checkoutUrl,
     console: consoleInfo,
+    dashboard,
   };
   const { env, requests } = demoCommands(info);
   const demoJson = {
@@ -195,6 +197,7 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
     token,
     checkoutUrl,
     console: consoleInfo ?? null,
+    dashboard: { url: dashboard.url, email: dashboard.email, invitationLink: dashboard.invitationLink ?? null },
     env,
     requests,
   };
