@@ -12,10 +12,10 @@ import { eventsOf } from './world.js';
 
 /**
  * A real approved payout, sent by the real services in a child process over the test's store
- * (SQLite, and a PostgreSQL schema of its own, where the lease and the stored transaction live in
- * another database engine's transactions), killed with SIGKILL between signing and broadcast (the signed transaction committed);
- * restarted: the stored transaction goes out, one transaction on chain for that nonce, the
- * payout `sent` once, then `completed` once. Processes run the compiled dist/.
+ * (SQLite, and a PostgreSQL schema of its own: the lease and the stored transaction then live in
+ * another engine's transactions), killed with SIGKILL between signing and broadcast (the signed
+ * transaction committed); restarted: the stored transaction goes out, one transaction on chain
+ * for that nonce, the payout `sent` once, then `completed` once. Processes run the compiled dist/.
  */
 const suite = anvilBinary === null ? describe.skip : describe;
 const SCRIPT = fileURLToPath(new URL('./payout-sender-process.mjs', import.meta.url));
