@@ -1,6 +1,7 @@
 import { ErrorEnvelope, SCOPES } from '@hostpay/protocol';
 import { Value } from '@sinclair/typebox/value';
 import type { LightMyRequestResponse } from 'fastify';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, createAdminFixture, type AdminFixture } from './http-helpers/admin-fixture.js';
 import { ATTACKS, signedHeaders, validRequest, type Expect, type Req, type World } from './security/attacks.js';
@@ -15,12 +16,17 @@ import { cookieOf, createDashboardUser, dashboardSession } from './http-helpers/
  */
 let fx: AdminFixture;
 let world: World;
+/** The hot wallet key on ETH, without its 0x, lower case: no answer may hold it in any spelling. */
+const HOT_KEY = generatePrivateKey();
+const HOT_HEX = HOT_KEY.slice(2).toLowerCase();
 beforeAll(async () => {
   // Sessions send many requests a minute as one user: their per-user limit is not what is tested here.
   fx = await createAdminFixture('sqlite', { console: true, rateLimitPerMinute: 1_000_000 });
   const ctx = { operator: 'security-suite' };
   const merchant = await fx.services.admin.createMerchant('Target Shop', ctx);
   await fx.services.admin.setFee({ currency: 'USDT', isPercentage: true, value: '1' }, ctx);
+  // A hot wallet, so the key exists to be echoed by any route under any attack (issue 28 item 6).
+  await fx.services.admin.setHotWallet('ETH', { privateKey: HOT_KEY }, ctx);
   // Every scope, payouts:write included (never granted by default): the baseline reaches every route.
   const scopes = [...SCOPES];
   const key = await fx.services.admin.createApiKey(merchant.id, { scopes }, ctx);
@@ -105,6 +111,9 @@ function invariants(res: LightMyRequestResponse, req: Req): void {
   expect(typeof requestId).toBe('string');
   for (const secret of [world.key.apiSecret, world.otherKey.apiSecret, world.v2Key.apiSecret, world.operatorToken])
     expect(res.body).not.toContain(secret);
+  // Case-insensitive, with or without 0x, and no long piece of it either.
+  const lower = res.body.toLowerCase();
+  for (const piece of [HOT_HEX, HOT_HEX.slice(0, 32), HOT_HEX.slice(32)]) expect(lower).not.toContain(piece);
   expect(res.body).not.toMatch(/\s+at .+:\d+:\d+|node:internal/);
   expect(res.body).not.toContain('<script>');
   if (res.statusCode >= 400 && req.method !== 'HEAD') {

@@ -106,6 +106,9 @@ export interface WatchEnv {
   merchantId: string;
   /** The server's data directory (its SQLite file and master.key), for processes that open the same store. */
   dataDir: string;
+  /** The store's PostgreSQL URL and schema ('' on SQLite), for processes that open the same store. */
+  databaseUrl: string;
+  databaseSchema: string;
   clock: { offsetMs: number };
   now(): number;
   /** Services over the same store with their own watcher, as another instance (same clock). */
@@ -169,6 +172,8 @@ export async function watchEnv(
     admin: adminCaller(() => app),
     merchantId: demo.merchantId,
     dataDir,
+    databaseUrl: dialect === 'postgres' ? TEST_DATABASE_URL : '',
+    databaseSchema: dialect === 'postgres' ? schema : '',
     clock,
     now,
     async another() {

@@ -6,6 +6,7 @@ import { parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary, startAnvil, type Anvil } from '../evm/anvil.js';
+import { DIALECTS, type Dialect } from '../helpers.js';
 import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
 import { jobFor, setUpChain, txRows } from './common.js';
 import { RecorderPort } from './recorder.js';
@@ -14,7 +15,7 @@ import { RecorderPort } from './recorder.js';
  * A sender killed with SIGKILL between signing and broadcasting (its signed transaction
  * committed, nothing sent), then a new process over the same store: the stored transaction is
  * broadcast, not a second one signed — one transaction on chain with that nonce, the payout
- * marked sent once. Processes run the compiled dist/ (sender-process.mjs), on SQLite.
+ * marked sent once. Processes run the compiled dist/ (sender-process.mjs), on both stores.
  */
 const suite = anvilBinary === null ? describe.skip : describe;
 const SCRIPT = fileURLToPath(new URL('./sender-process.mjs', import.meta.url));
@@ -25,92 +26,97 @@ interface Outcome {
   out: { round: { leader: boolean; sent?: number }; calls: unknown[][] } | null;
 }
 
-suite('hot wallet sender killed between signing and broadcast (anvil, separate processes)', () => {
-  let anvil: Anvil;
-  let chain: ChainDriver;
-  let env: WatchEnv;
-  let address: Address;
+suite.each(DIALECTS)(
+  'hot wallet sender killed between signing and broadcast (anvil, separate processes, %s)',
+  (dialect: Dialect) => {
+    let anvil: Anvil;
+    let chain: ChainDriver;
+    let env: WatchEnv;
+    let address: Address;
 
-  beforeAll(async () => {
-    anvil = await startAnvil();
-    chain = chainDriver(anvil);
-    const token = await chain.deployToken(6);
-    env = await watchEnv('sqlite');
-    address = await setUpChain(env, anvil, chain, token, generatePrivateKey());
-    await chain.payEth(address, '5');
-  }, 60_000);
+    beforeAll(async () => {
+      anvil = await startAnvil();
+      chain = chainDriver(anvil);
+      const token = await chain.deployToken(6);
+      env = await watchEnv(dialect);
+      address = await setUpChain(env, anvil, chain, token, generatePrivateKey());
+      await chain.payEth(address, '5');
+    }, 60_000);
 
-  afterAll(async () => {
-    await env?.close();
-    await anvil?.stop();
-  });
-
-  function run(job: unknown, extra: Record<string, string>, n: number): Promise<Outcome> {
-    const out = join(env.dataDir, `sender-${n}.json`);
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [SCRIPT], {
-        env: {
-          ...process.env,
-          HOTWALLET_DATA_DIR: env.dataDir,
-          HOTWALLET_JOB: JSON.stringify(job),
-          HOTWALLET_OUT: out,
-          ...extra,
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.once('error', reject);
-      child.once('exit', (code, signal) => {
-        let parsed: Outcome['out'] = null;
-        try {
-          parsed = JSON.parse(readFileSync(out, 'utf8')) as Outcome['out'];
-        } catch {
-          // killed before writing
-        }
-        if (code !== 0 && signal === null) reject(new Error(`sender process failed (${code}): ${stderr}`));
-        else resolve({ code, signal, out: parsed });
-      });
+    afterAll(async () => {
+      await env?.close();
+      await anvil?.stop();
     });
-  }
 
-  it('killed after the signed transaction is committed: restarted, the stored one goes out once, never a second', async () => {
-    const job = await jobFor(env.services, 'ETH', '0.75', null);
-    const nonce = await chain.pub.getTransactionCount({ address });
-
-    const killed = await run(job, { HOTWALLET_KILL_AFTER_SIGN: '1' }, 1);
-    expect(killed.signal).toBe('SIGKILL');
-    expect(killed.out).toBeNull();
-    const [signed] = await txRows(env.services, job.id);
-    expect(signed).toMatchObject({ status: 'signed', nonce, marked_sent: 0 });
-    // Nothing reached the node.
-    expect(await chain.pub.getTransactionCount({ address, blockTag: 'pending' })).toBe(nonce);
-
-    // The new process: the dead one's lease has run out (its clock is 11 s on).
-    const restarted = await run(job, { HOTWALLET_CLOCK_OFFSET_MS: '11000' }, 2);
-    expect(restarted.code).toBe(0);
-    expect(restarted.out!.round).toMatchObject({ leader: true, sent: 0 });
-    expect(restarted.out!.calls).toEqual([['sent', job.id, signed!.tx_hash]]);
-    const rows = await txRows(env.services, job.id);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: signed!.id, tx_hash: signed!.tx_hash, status: 'broadcast', marked_sent: 1 });
-    expect(await chain.pub.getTransactionCount({ address })).toBe(nonce + 1);
-    const receipt = await chain.pub.getTransactionReceipt({ hash: signed!.tx_hash as Hash });
-    expect(receipt.status).toBe('success');
-    expect(await chain.pub.getBalance({ address: job.destination as Address })).toBe(parseEther('0.75'));
-
-    // And again, in this process, with the payout still handed out as approved: nothing new signed or sent.
-    const port = new RecorderPort();
-    port.add(job);
-    env.clock.offsetMs += 22_000;
-    const sender = env.services.hotWallet.spawnSender({ port });
-    try {
-      expect(await sender.round('ETH')).toMatchObject({ leader: true, sent: 0 });
-    } finally {
-      await sender.stop();
+    function run(job: unknown, extra: Record<string, string>, n: number): Promise<Outcome> {
+      const out = join(env.dataDir, `sender-${n}.json`);
+      return new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [SCRIPT], {
+          env: {
+            ...process.env,
+            HOTWALLET_DATA_DIR: env.dataDir,
+            HOTWALLET_DATABASE_URL: env.databaseUrl,
+            HOTWALLET_DATABASE_SCHEMA: env.databaseSchema,
+            HOTWALLET_JOB: JSON.stringify(job),
+            HOTWALLET_OUT: out,
+            ...extra,
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('error', reject);
+        child.once('exit', (code, signal) => {
+          let parsed: Outcome['out'] = null;
+          try {
+            parsed = JSON.parse(readFileSync(out, 'utf8')) as Outcome['out'];
+          } catch {
+            // killed before writing
+          }
+          if (code !== 0 && signal === null) reject(new Error(`sender process failed (${code}): ${stderr}`));
+          else resolve({ code, signal, out: parsed });
+        });
+      });
     }
-    expect(port.calls.filter((c) => c[0] === 'sent')).toEqual([]);
-    expect(await txRows(env.services, job.id)).toHaveLength(1);
-    expect(await chain.pub.getTransactionCount({ address, blockTag: 'pending' })).toBe(nonce + 1);
-  });
-});
+
+    it('killed after the signed transaction is committed: restarted, the stored one goes out once, never a second', async () => {
+      const job = await jobFor(env.services, 'ETH', '0.75', null);
+      const nonce = await chain.pub.getTransactionCount({ address });
+
+      const killed = await run(job, { HOTWALLET_KILL_AFTER_SIGN: '1' }, 1);
+      expect(killed.signal).toBe('SIGKILL');
+      expect(killed.out).toBeNull();
+      const [signed] = await txRows(env.services, job.id);
+      expect(signed).toMatchObject({ status: 'signed', nonce, marked_sent: 0 });
+      // Nothing reached the node.
+      expect(await chain.pub.getTransactionCount({ address, blockTag: 'pending' })).toBe(nonce);
+
+      // The new process: the dead one's lease has run out (its clock is 11 s on).
+      const restarted = await run(job, { HOTWALLET_CLOCK_OFFSET_MS: '11000' }, 2);
+      expect(restarted.code).toBe(0);
+      expect(restarted.out!.round).toMatchObject({ leader: true, sent: 0 });
+      expect(restarted.out!.calls).toEqual([['sent', job.id, signed!.tx_hash]]);
+      const rows = await txRows(env.services, job.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id: signed!.id, tx_hash: signed!.tx_hash, status: 'broadcast', marked_sent: 1 });
+      expect(await chain.pub.getTransactionCount({ address })).toBe(nonce + 1);
+      const receipt = await chain.pub.getTransactionReceipt({ hash: signed!.tx_hash as Hash });
+      expect(receipt.status).toBe('success');
+      expect(await chain.pub.getBalance({ address: job.destination as Address })).toBe(parseEther('0.75'));
+
+      // And again, in this process, with the payout still handed out as approved: nothing new signed or sent.
+      const port = new RecorderPort();
+      port.add(job);
+      env.clock.offsetMs += 22_000;
+      const sender = env.services.hotWallet.spawnSender({ port });
+      try {
+        expect(await sender.round('ETH')).toMatchObject({ leader: true, sent: 0 });
+      } finally {
+        await sender.stop();
+      }
+      expect(port.calls.filter((c) => c[0] === 'sent')).toEqual([]);
+      expect(await txRows(env.services, job.id)).toHaveLength(1);
+      expect(await chain.pub.getTransactionCount({ address, blockTag: 'pending' })).toBe(nonce + 1);
+    });
+  },
+);

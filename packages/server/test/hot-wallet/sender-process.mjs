@@ -1,5 +1,5 @@
 // The hot wallet sender in a process of its own, over the store of a test's server (its data
-// directory): one round on ETH, the payouts port a recorder handing out the one payout of
+// directory, and its PostgreSQL schema when HOTWALLET_DATABASE_URL is set): one round on ETH, the payouts port a recorder handing out the one payout of
 // HOTWALLET_JOB. With HOTWALLET_KILL_AFTER_SIGN=1 the process kills itself with SIGKILL right after
 // the signed transaction is committed and before it is broadcast. Runs the compiled dist/.
 import { writeFileSync } from 'node:fs';
@@ -23,7 +23,13 @@ const port = {
 };
 const offset = Number(env.HOTWALLET_CLOCK_OFFSET_MS ?? 0);
 const services = await createServices(
-  { dataDir: env.HOTWALLET_DATA_DIR, databaseUrl: '', masterKey: '', sandbox: true },
+  {
+    dataDir: env.HOTWALLET_DATA_DIR,
+    databaseUrl: env.HOTWALLET_DATABASE_URL ?? '',
+    databaseSchema: env.HOTWALLET_DATABASE_SCHEMA ?? '',
+    masterKey: '',
+    sandbox: true,
+  },
   {
     now: () => Date.now() + offset,
     hotWallet: {

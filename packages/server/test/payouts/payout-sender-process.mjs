@@ -1,5 +1,5 @@
-// The real services in a process of their own, over the store of a test's server (its SQLite data
-// directory): the payouts feature's own sender port, one hot wallet sender round on ETH. With
+// The real services in a process of their own, over the store of a test's server (its data
+// directory, and its PostgreSQL schema when HOTWALLET_DATABASE_URL is set): the payouts feature's own sender port, one hot wallet sender round on ETH. With
 // HOTWALLET_KILL_AFTER_SIGN=1 the process kills itself with SIGKILL right after the signed
 // transaction is committed and before it is broadcast. Runs the compiled dist/.
 import { writeFileSync } from 'node:fs';
@@ -8,7 +8,13 @@ import { createServices } from '../../dist/services.js';
 const env = process.env;
 const offset = Number(env.HOTWALLET_CLOCK_OFFSET_MS ?? 0);
 const services = await createServices(
-  { dataDir: env.HOTWALLET_DATA_DIR, databaseUrl: '', masterKey: '', sandbox: true },
+  {
+    dataDir: env.HOTWALLET_DATA_DIR,
+    databaseUrl: env.HOTWALLET_DATABASE_URL ?? '',
+    databaseSchema: env.HOTWALLET_DATABASE_SCHEMA ?? '',
+    masterKey: '',
+    sandbox: true,
+  },
   {
     now: () => Date.now() + offset,
     hotWallet: {
