@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { createHmac } from 'node:crypto';
 import { Checkout } from './checkout.js';
+import { EVENT_TYPE_VALUES, type EventType } from './event-types.js';
 import { Payout, PayoutDestination } from './payouts.js';
 import { ExactNumber } from './schemas.js';
 
@@ -38,30 +39,7 @@ export function webhookHeaders(
   };
 }
 
-export const EVENT_TYPE_VALUES = [
-  'checkout.created',
-  'checkout.underpaid',
-  'checkout.processing',
-  'checkout.settled',
-  'checkout.expired',
-  'checkout.canceled',
-  'checkout.needs_review',
-  'checkout.invalid',
-  'wallet.balance_changed',
-  'webhook_endpoint.disabled',
-  'test.ping',
-  'payout.requested',
-  'payout.approved',
-  'payout.rejected',
-  'payout.canceled',
-  'payout.sent',
-  'payout.completed',
-  'payout.failed',
-  'payout_destination.added',
-  'payout_destination.activated',
-  'payout_destination.revoked',
-  'refund.requested',
-] as const;
+export { EVENT_TYPE_VALUES } from './event-types.js';
 
 const Time = (description: string) => Type.String({ format: 'date-time', description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -140,7 +118,7 @@ export const TestPing = Type.Object(
   { additionalProperties: false },
 );
 
-export type EventType = (typeof EVENT_TYPE_VALUES)[number];
+export type { EventType } from './event-types.js';
 
 /**
  * What each event type carries as `data.object` and when it is written (docs/webhooks.md):

@@ -1,28 +1,8 @@
+import { EVENT_TYPE_VALUES } from '@hostpay/protocol/event-types';
 import { CHANGED } from './api.js';
 
-/** The event types that change what the dashboard shows (protocol EVENT_TYPE_VALUES, minus test pings). */
-const TYPES = [
-  'checkout.created',
-  'checkout.underpaid',
-  'checkout.processing',
-  'checkout.settled',
-  'checkout.expired',
-  'checkout.canceled',
-  'checkout.needs_review',
-  'checkout.invalid',
-  'wallet.balance_changed',
-  'payout.requested',
-  'payout.approved',
-  'payout.rejected',
-  'payout.canceled',
-  'payout.sent',
-  'payout.completed',
-  'payout.failed',
-  'payout_destination.added',
-  'payout_destination.activated',
-  'payout_destination.revoked',
-  'refund.requested',
-];
+/** The event types that change what the dashboard shows: all but an endpoint's and the test pings. */
+const TYPES = EVENT_TYPE_VALUES.filter((t) => t !== 'test.ping' && t !== 'webhook_endpoint.disabled');
 
 /**
  * Live updates: the merchant's event stream (Server-Sent Events, with the session cookie) tells
