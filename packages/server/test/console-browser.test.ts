@@ -411,6 +411,37 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     expect((await api(`/webhook-endpoints/${endpoint.id}`)).health.queued).toBe(String(Number(before) + 1));
   });
 
+  it('sets a rate source with its refresh, maximum age and enabled switch; the list shows them', async () => {
+    await go('/rate-sources', 'form[aria-label="Set a rate source"]');
+    const form = page.getByRole('form', { name: 'Set a rate source' });
+    await form.getByLabel('Id').fill('console-feed');
+    await form.getByLabel('Kind').selectOption('demo');
+    await form.getByLabel('Pairs').fill('BTC/EUR, ETH/EUR');
+    await form.getByLabel('Refresh every (s)').fill('45');
+    await form.getByLabel('Maximum age (s)').fill('900');
+    expect(await form.getByLabel('Enabled').isChecked()).toBe(true);
+    await form.getByLabel('Enabled').uncheck();
+    await noSeriousViolations('rate-sources form');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Source console-feed saved.').waitFor();
+    expect(await api('/rate-sources/console-feed')).toMatchObject({
+      kind: 'demo',
+      pairs: ['BTC/EUR', 'ETH/EUR'],
+      // parseExactJson keeps numbers as their decimal text.
+      refreshSeconds: '45',
+      maxAgeSeconds: '900',
+      enabled: false,
+      health: { state: 'disabled' },
+    });
+    const row = page.getByRole('row', { name: /console-feed \(demo\)/ });
+    await expect
+      .poll(async () => (await row.locator('td').allTextContents()).slice(0, 6))
+      .toEqual(['console-feed (demo)', '—', 'BTC/EUR, ETH/EUR', '45 s', '900 s', 'disabled']);
+    await row.getByRole('button', { name: 'Remove console-feed' }).click();
+    await page.getByText('Source console-feed removed.').waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+  });
+
   it('every other screen renders with no error and no serious axe violation', async () => {
     for (const [hash, ready] of [
       ['/merchants', 'table'],

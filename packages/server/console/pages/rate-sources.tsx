@@ -8,7 +8,16 @@ const KINDS = ['coinbase', 'kraken', 'binance', 'ecb', 'demo'];
 /** The rate feeds' sources with their health (docs/rates.md); set one up or remove it. */
 export function RateSources() {
   const list = useAsync(() => admin<RateSource[]>('/rate-sources'), []);
-  const [f, setF] = useState({ id: '', kind: 'coinbase', pairs: '', baseUrl: '' });
+  // Empty seconds: a source's current value, or the kind's default for a new one (server side).
+  const [f, setF] = useState({
+    id: '',
+    kind: 'coinbase',
+    pairs: '',
+    baseUrl: '',
+    refreshSeconds: '',
+    maxAgeSeconds: '',
+    enabled: true,
+  });
   const action = useAction();
   return (
     <section aria-labelledby="rate-sources-h">
@@ -71,6 +80,9 @@ export function RateSources() {
               .map((p) => p.trim())
               .filter((p) => p !== ''),
             ...(f.baseUrl.trim() === '' ? {} : { baseUrl: f.baseUrl.trim() }),
+            ...(f.refreshSeconds.trim() === '' ? {} : { refreshSeconds: Number(f.refreshSeconds) }),
+            ...(f.maxAgeSeconds.trim() === '' ? {} : { maxAgeSeconds: Number(f.maxAgeSeconds) }),
+            enabled: f.enabled,
           };
           if (await action.run(`Source ${f.id} saved.`, () => adminWrite('PUT', `/rate-sources/${f.id.trim()}`, body)))
             list.reload();
@@ -99,6 +111,36 @@ export function RateSources() {
         </Field>
         <Field label="Base URL" hint="empty: the provider's own address">
           <input type="url" value={f.baseUrl} onInput={(e) => setF({ ...f, baseUrl: e.currentTarget.value })} />
+        </Field>
+        <Field label="Refresh every (s)" hint="empty: unchanged, or the default (60 s; ECB 3600 s)">
+          <input
+            type="number"
+            min={5}
+            max={86400}
+            step={1}
+            value={f.refreshSeconds}
+            onInput={(e) => setF({ ...f, refreshSeconds: e.currentTarget.value })}
+          />
+        </Field>
+        <Field
+          label="Maximum age (s)"
+          hint="older rates are not quoted; empty: unchanged, or the default (600 s; ECB 4 days)"
+        >
+          <input
+            type="number"
+            min={5}
+            max={2592000}
+            step={1}
+            value={f.maxAgeSeconds}
+            onInput={(e) => setF({ ...f, maxAgeSeconds: e.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Enabled" hint="a disabled source is not refreshed and its answers are not used">
+          <input
+            type="checkbox"
+            checked={f.enabled}
+            onChange={(e) => setF({ ...f, enabled: e.currentTarget.checked })}
+          />
         </Field>
         <button type="submit" class="primary" disabled={action.busy}>
           Save

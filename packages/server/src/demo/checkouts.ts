@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { DEMO_PIN_SOURCE } from './seed.js';
 
 /**
  * A few checkouts in different states for the demo, so the payment page, the lists, the console's
@@ -49,8 +50,8 @@ export async function seedDemoCheckouts(services: Services, merchantId: string):
   const ctx = { operator: 'demo' };
   const fed = (await services.admin.listRates()).some((r) => r.base === 'TRX' && r.quote === 'EUR');
   if (!fed) {
-    await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: 'demo' }, ctx);
-    await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: 'demo' }, ctx);
+    await services.admin.setRate({ base: 'EUR', quote: 'TRX', rate: '3.9', source: DEMO_PIN_SOURCE }, ctx);
+    await services.admin.setRate({ base: 'USDT', quote: 'TRX', rate: '3.6', source: DEMO_PIN_SOURCE }, ctx);
   }
   const settled: string[] = [];
   for (const [amount, orderId] of [

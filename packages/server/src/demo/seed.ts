@@ -4,6 +4,11 @@ import type { Services } from '../services.js';
 import { DEMO_CHAIN_KEYS, DEMO_CONFIRMATIONS } from './chain-keys.js';
 
 export const DEMO_FILE = 'demo.json';
+/**
+ * The `source` of the rates the demo pins by hand (EUR/USDT, USD/USDT, and TRX when no feed runs):
+ * not `demo`, the demo feed's name, so a quote's `rateSource` tells a pin from a fed rate.
+ */
+export const DEMO_PIN_SOURCE = 'demo-pin';
 
 export interface DemoCredentials {
   merchantId: string;
@@ -94,8 +99,8 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   await admin.setFee({ currency: 'ETH', isPercentage: true, value: '1', minValue: '0.001', onChainFee: '0.0021' }, ctx);
   await admin.setFee({ currency: 'EUR', isPercentage: true, value: '2.5', minValue: '0.5', feeCurrency: 'USDT' }, ctx);
   await admin.setFee({ currency: 'USD', isPercentage: true, value: '2', minValue: '0.5', feeCurrency: 'USDT' }, ctx);
-  await admin.setRate({ base: 'EUR', quote: 'USDT', rate: '1.0842', source: 'demo' }, ctx);
-  await admin.setRate({ base: 'USD', quote: 'USDT', rate: '0.9998', source: 'demo' }, ctx);
+  await admin.setRate({ base: 'EUR', quote: 'USDT', rate: '1.0842', source: DEMO_PIN_SOURCE }, ctx);
+  await admin.setRate({ base: 'USD', quote: 'USDT', rate: '0.9998', source: DEMO_PIN_SOURCE }, ctx);
   writeFileSync(file, JSON.stringify({ merchantId: merchant.id, apiKey: key.apiKey }, null, 2) + '\n', { mode: 0o600 });
   return { merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, created: true };
 }

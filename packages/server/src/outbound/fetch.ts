@@ -8,11 +8,15 @@ export interface GuardedFetchOptions {
   /** The address check every connection goes through (a name when connecting, an IP literal before the request). */
   check: (host: string) => Promise<LookupAddress[]>;
   maxSockets: number;
-  /** Answers past this many bytes fail with `<what> larger than N MB`. */
+  /** Answers past this many bytes fail with `<what> larger than N MB` (or `N bytes`). */
   maxAnswerBytes: number;
   /** What the answers are, for that error (`RPC answer`). */
   what: string;
 }
+
+const MB = 1024 * 1024;
+/** `2 MB` for a whole number of megabytes (the defaults); bytes otherwise, never `0.0009 MB`. */
+const sizeText = (bytes: number) => (bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`);
 
 /**
  * A `fetch` (for viem's http transport and the rate sources) whose every connection goes
@@ -42,7 +46,7 @@ export function guardedFetch(opts: GuardedFetchOptions) {
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > opts.maxAnswerBytes)
-            res.destroy(new Error(`${opts.what} larger than ${opts.maxAnswerBytes / (1024 * 1024)} MB`));
+            res.destroy(new Error(`${opts.what} larger than ${sizeText(opts.maxAnswerBytes)}`));
           else chunks.push(c);
         });
         res.on('error', reject);

@@ -67,7 +67,7 @@ describe.each(DIALECTS)('rate spread on %s', (dialect: Dialect) => {
     expect(option(c, 'USDT')).toMatchObject({
       rate: '1.100463',
       amountDue: '110.0463',
-      rateSource: 'demo',
+      rateSource: 'demo-pin',
       rateSpreadPercent: '1.5',
       fee: '2.7105',
       netAmount: '107.3358',

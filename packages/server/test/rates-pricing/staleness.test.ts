@@ -183,6 +183,6 @@ describe.each(DIALECTS)('stale rates on %s', (dialect: Dialect) => {
     await w.setRate('EUR', 'USDT', '1.0842', { maxAgeSeconds: 30 });
     expect((await w.merchant('GET', url)).statusCode).toBe(200);
     expect((await w.admin('GET', operatorUrl)).statusCode).toBe(200);
-    await w.setRate('EUR', 'USDT', '1.0842', { maxAgeSeconds: null, source: 'demo' });
+    await w.setRate('EUR', 'USDT', '1.0842', { maxAgeSeconds: null, source: 'demo-pin' });
   });
 });

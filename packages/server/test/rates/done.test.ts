@@ -22,9 +22,10 @@ interface Option {
 /**
  * Issue 27's done-criterion, end to end on a sandbox server: a source configured through the
  * operator API, pointed at a stand-in for Coinbase on 127.0.0.1; a price change shows in the next
- * checkout after one refresh; the provider goes away and checkouts are still created until the
- * rate is exactly its maximum age old, then refused with 503 RATE_STALE one second later; the
- * provider comes back and the next refresh makes checkouts possible again.
+ * checkout after one refresh; the provider fails, then goes away (its port closed, connections
+ * refused) and checkouts are still created until the rate is exactly its maximum age old, then
+ * refused with 503 RATE_STALE one second later; the provider comes back at its address and the
+ * next refresh makes checkouts possible again.
  */
 describe.each(DIALECTS)('rates done-criterion on %s', (dialect: Dialect) => {
   let env: RatesEnv;
@@ -89,26 +90,45 @@ describe.each(DIALECTS)('rates done-criterion on %s', (dialect: Dialect) => {
     expect(o).toMatchObject({ rate: eurInBtc('60000'), rateSource: 'cb', rateAt: new Date(fetchedAt).toISOString() });
     expect(o.amountDue).toBe('0.00166667');
 
-    // (b) The provider answers 500, then is unreachable: the rate ages, usable up to its maximum age.
+    // (b) The provider answers 500, then is unreachable (its address refuses connections): the
+    // rate ages, usable up to its maximum age, however many refreshes fail meanwhile.
     server.set(() => ({ status: 500, body: 'internal error' }));
     env.clock.offsetMs = 30_000 + 30_000;
     expect(await refresh()).toMatchObject({ ok: false, error: 'HTTP 500' });
+    const port = server.port;
+    await server.close();
+    env.clock.offsetMs = 30_000 + 60_000;
+    expect(await refresh()).toMatchObject({ ok: false, error: 'connection refused (ECONNREFUSED)' });
+    expect(btcOption(await create('done-4')).rateAt).toBe(new Date(fetchedAt).toISOString());
     env.clock.offsetMs = 30_000 + MAX_AGE * 1000;
-    o = btcOption(await create('done-4'));
+    expect(await refresh()).toMatchObject({ ok: false, error: 'connection refused (ECONNREFUSED)' });
+    const health = resultOf(await env.admin('GET', '/rate-sources/cb')).health;
+    expect(health).toMatchObject({
+      state: 'down',
+      lastError: 'connection refused (ECONNREFUSED)',
+      lastErrorAt: new Date(env.now()).toISOString(),
+      lastSuccessAt: new Date(fetchedAt).toISOString(),
+    });
+    // Exactly the maximum age: still offered, at the last price the provider gave.
+    o = btcOption(await create('done-5'));
     expect(o).toMatchObject({ rate: eurInBtc('60000'), rateAt: new Date(fetchedAt).toISOString() });
     env.clock.offsetMs = 30_000 + (MAX_AGE + 1) * 1000;
-    const refused = await create('done-5');
+    const refused = await create('done-6');
     expect(refused.statusCode, refused.body).toBe(503);
     expect(refused.headers['retry-after']).toBe('10');
     const body = JSON.parse(refused.body) as { error: { code: string; details: Record<string, unknown> } };
     expect(body.error.code).toBe('RATE_STALE');
     expect(body.error.details).toMatchObject({ pair: 'EUR/BTC', ageSeconds: MAX_AGE + 1, maxAgeSeconds: MAX_AGE });
 
-    // (c) The provider is back: the next refresh, and checkouts are created again at its price.
+    // (c) The provider is back at its address: the next refresh, and checkouts are created again at its price.
     price = '61000';
-    server.set((u) => ({ body: shapes.coinbase(u.searchParams.get('currency')!, { EUR: price, USDT: price }) }));
+    server = await standIn(
+      (u) => ({ body: shapes.coinbase(u.searchParams.get('currency')!, { EUR: price, USDT: price }) }),
+      { port },
+    );
     expect(await refresh()).toMatchObject({ ok: true });
-    o = btcOption(await create('done-6'));
+    o = btcOption(await create('done-7'));
     expect(o).toMatchObject({ rate: eurInBtc('61000'), rateSource: 'cb', rateAt: new Date(env.now()).toISOString() });
+    expect(resultOf(await env.admin('GET', '/rate-sources/cb')).health.state).toBe('up');
   });
 });

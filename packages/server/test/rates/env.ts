@@ -116,10 +116,15 @@ export interface Answer {
 
 /**
  * A provider's stand-in on 127.0.0.1: `answer` decides each reply from the request (path and
- * query); every request is recorded.
+ * query); every request is recorded. `port`: listen where an earlier stand-in was (a provider
+ * coming back at its address); by default any free port.
  */
-export async function standIn(answer: (url: URL) => Answer): Promise<{
+export async function standIn(
+  answer: (url: URL) => Answer,
+  opts: { port?: number } = {},
+): Promise<{
   url: string;
+  port: number;
   requests: URL[];
   set(fn: (url: URL) => Answer): void;
   close(): Promise<void>;
@@ -138,10 +143,14 @@ export async function standIn(answer: (url: URL) => Answer): Promise<{
     if (a.delayMs) setTimeout(reply, a.delayMs).unref();
     else reply();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
     requests,
     set: (fn) => {
       current = fn;

@@ -97,10 +97,47 @@ describe.each(DIALECTS)('rate feeds on %s', (dialect: Dialect) => {
     );
   });
 
+  it('an answer past the size limit (2 MB) fails the refresh: nothing written, the earlier rate kept', async () => {
+    let answer = (u: URL) => coinbaseAt(() => '58000')(u);
+    const s = await serve((u) => answer(u));
+    await env.source('cb', { kind: 'coinbase', baseUrl: s.url, pairs: ['BTC/EUR'] });
+    expect(await refresh('cb')).toMatchObject({ ok: true });
+    env.clock.offsetMs = 60_000;
+    // A well-formed answer with a new price, padded past 2 MB: were it read, the price would be written.
+    const pad = 'x'.repeat(2 * 1024 * 1024);
+    answer = (u) => ({ body: shapes.coinbase(u.searchParams.get('currency')!, { EUR: '99999', PAD: pad }) });
+    const failed = await refresh('cb');
+    expect(failed).toMatchObject({ leader: true, ok: false, error: 'rate source answer larger than 2 MB' });
+    expect(resultOf(await env.admin('GET', '/rate-sources/cb')).health).toMatchObject({
+      state: 'down',
+      lastError: 'rate source answer larger than 2 MB',
+    });
+    expect((await env.rates()).get('BTC/EUR')).toMatchObject({ rate: 58000, source: 'cb', ageSeconds: 60 });
+    // The limit is the refresher's setting: a smaller one refuses an answer the default accepts.
+    answer = coinbaseAt(() => '58500');
+    const small = env.services.rates.spawnRefresher({ maxAnswerBytes: 40 });
+    try {
+      // Past the first refresher's lease on the source (three refreshes of 60 s), so this one leads.
+      env.clock.offsetMs = 250_000;
+      expect(await small.refresh('cb')).toMatchObject({ ok: false, error: 'rate source answer larger than 40 bytes' });
+      expect((await env.rates()).get('BTC/EUR')).toMatchObject({ rate: 58000, ageSeconds: 250 });
+    } finally {
+      await small.stop();
+    }
+  });
+
   it("an operator's rate pins the pair: refreshes leave it until it is removed (audited), then the feed's rate takes its place", async () => {
     const s = await serve(coinbaseAt(() => '58000'));
     await env.source('cb', { kind: 'coinbase', baseUrl: s.url, pairs: ['BTC/EUR'] });
     resultOf(await env.admin('PUT', '/rates', { body: { base: 'BTC', quote: 'EUR', rate: '50000' } }));
+    const pinned = resultOf(await env.admin('GET', '/audit?action=rate.set'));
+    expect(pinned.items[0]).toMatchObject({
+      action: 'rate.set',
+      objectType: 'rate',
+      objectId: 'BTC/EUR',
+      operator: 'alice',
+      after: expect.objectContaining({ rate: 50000, source: 'manual', pinned: true }),
+    });
     expect(await refresh('cb')).toMatchObject({ ok: true, pairs: [{ pair: 'BTC/EUR', written: false }] });
     expect((await env.rates()).get('BTC/EUR')).toMatchObject({
       rate: 50000,

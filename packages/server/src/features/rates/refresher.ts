@@ -108,6 +108,18 @@ export class RateRefresher {
       throw err;
     }
     const url = this.#baseUrl(s);
+    try {
+      return await this.#refreshFrom(s, url, leaseMs);
+    } catch (err) {
+      // Not the source's own failure (the store, a bug): it leaves with the URL masked, since
+      // whoever catches it logs its message; the original is not kept as a cause for the same reason.
+      throw new Error(scrub(err instanceof Error ? err.message : String(err), url));
+    }
+  }
+
+  async #refreshFrom(s: RateSourceRow, url: string, leaseMs: number): Promise<RefreshOutcome> {
+    const { store, now } = this.#o;
+    const id = s.id;
     const started = performance.now();
     let answer: Map<string, string>;
     try {
@@ -177,7 +189,8 @@ export class RateRefresher {
       const r = await this.refresh(id);
       if (r.leader && !r.ok) this.#o.log.warn(`rate source ${id}: ${r.error}`);
     } catch (err) {
-      this.#o.log.warn(`rate source ${id}: ${(err as Error).message}`);
+      // refresh() scrubs the source's URL from what it throws; the message is all that is logged.
+      this.#o.log.warn(`rate source ${id}: ${err instanceof Error ? err.message : String(err)}`);
     }
     return every;
   }

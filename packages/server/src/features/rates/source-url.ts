@@ -53,6 +53,33 @@ export function scrub(message: string, url: string): string {
   return out.slice(0, 500);
 }
 
+/** What an operator reads for the usual network failures (the code alone, `ECONNREFUSED`, says little to most). */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed (try again)',
+  EPIPE: 'connection closed while sending',
+};
+
+/**
+ * A failed request's message for the source's health: the reason and its code. A fetch-style
+ * error only says "fetch failed" and keeps the code on its `cause`, so that is looked at too.
+ */
+export function connectionError(err: Error): string {
+  const cause = (err as { cause?: unknown }).cause;
+  const code =
+    (err as NodeJS.ErrnoException).code ?? (cause instanceof Error ? (cause as NodeJS.ErrnoException).code : undefined);
+  if (code === undefined) return err.message === '' ? err.name : err.message;
+  const reason = NETWORK_ERRORS[code];
+  if (reason !== undefined) return `${reason} (${code})`;
+  const text = (cause instanceof Error && cause.message) || err.message || 'request failed';
+  return text.includes(code) ? text : `${text} (${code})`;
+}
+
 export interface SourceFetchOptions extends GuardOptions {
   timeoutMs: number;
   maxAnswerBytes: number;
@@ -82,7 +109,7 @@ export function sourceFetcher(opts: SourceFetchOptions) {
       if (e.name === 'TimeoutError' || e.name === 'AbortError')
         throw new Error(`no answer within ${opts.timeoutMs} ms`);
       if (err instanceof RefusedAddress) throw new Error(`address refused: ${err.reason}`);
-      throw new Error((e as NodeJS.ErrnoException).code ?? e.message);
+      throw new Error(connectionError(e));
     }
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
     return res.text();
