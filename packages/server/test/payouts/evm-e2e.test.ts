@@ -162,6 +162,29 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     });
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.5'));
   });
+  it('a reorganisation the watcher sees first (by the block hash): back to sent, then completed once', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.05');
+    const snapshot = await w.chain.snapshot();
+    await round();
+    await w.chain.mine(1);
+    await round();
+    expect((await payout(p.id)).confirmations).toBe(2);
+    await w.chain.revert(snapshot);
+    await w.chain.mine(2);
+    // Only the watcher: its block is not the chain's at that height any more.
+    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The sender finds its transaction in flight again and sends its bytes again.
+    await round();
+    await w.chain.mine(2);
+    await round();
+    await round();
+    const done = await payout(p.id);
+    expect(done.status).toBe('completed');
+    expect(done.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'sent', 'sent', 'completed']);
+    expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.05'));
+  });
 });
 
 suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (dialect: Dialect) => {
@@ -174,8 +197,21 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
 
   const payout = (id: string) => w.env.services.payouts.getAny(id);
   const verify = () => w.env.services.hotWallet.verifier.roundAll();
+  /** Watcher rounds until it has scanned up to the node's head (it counts the confirmations). */
+  const watch = async () => {
+    for (let i = 0; i < 20; i++) {
+      const r = await w.env.services.chainWatch.watcher.round('ETH');
+      expect(r.leader).toBe(true);
+      if (r.leader && r.caughtUp) return;
+    }
+    throw new Error('the watcher did not catch up');
+  };
   const reportSent = async (id: string, txHash: string) =>
     resultOf(await w.env.admin('POST', `/payouts/${id}/sent`, { body: { txHash } }));
+  const eventsOfPayout = async (id: string) =>
+    (await eventsOf(w.env.services, w.merchantId))
+      .filter((e) => e.object.id === id || e.object.payoutId === id)
+      .map((e) => e.type);
 
   it('a chain without a hot wallet: the approved payout stays in the manual queue (export); the hot wallet sends nothing', async () => {
     const p = await w.approvedPayout(w.ethWallet, '0.2');
@@ -186,17 +222,22 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
     await w.env.services.payouts.cancelAny(p.id, ctx);
   });
 
-  it('the operator pays by hand and reports the hash: verified on chain, counted, completed; complete by hand is 409', async () => {
+  it('the operator pays by hand and reports the hash: verified on chain, counted by the watcher only, completed; complete by hand is 409', async () => {
     const before = await balances(w.env.services, w.ethWallet);
     const p = await w.approvedPayout(w.ethWallet, '0.2');
     const hash = await w.chain.payEth(p.destination, '0.2');
     await reportSent(p.id, hash);
     const byHand = await w.env.admin('POST', `/payouts/${p.id}/complete`, { body: {} });
     expect(byHand.statusCode).toBe(409);
-    expect(await verify()).toMatchObject({ checked: 1, completed: 0 });
-    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 1 });
+    // Not verified yet: the watcher has nothing of it to count.
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0 });
+    expect(await verify()).toMatchObject({ checked: 1, mined: 1 });
     await w.chain.mine(2);
-    expect(await verify()).toMatchObject({ checked: 1, completed: 1 });
+    // Three blocks deep on the node, but the verifier counts nothing itself and looks no more.
+    expect(await verify()).toMatchObject({ checked: 0 });
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0 });
+    await watch();
     const done = await payout(p.id);
     expect(done).toMatchObject({ status: 'completed', confirmations: 3, txHash: hash });
     expect(done.timeline.at(-1)).toMatchObject({ status: 'completed', by: 'system' });
@@ -204,16 +245,92 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
       amount: new Decimal(before.amount).minus('0.201').toFixed(),
       frozen: before.frozen,
     });
-    // Nothing more to check, nothing moved twice.
+    // Nothing more to check or count, nothing moved twice.
     expect(await verify()).toMatchObject({ checked: 0 });
+    await w.chain.mine(1);
+    await watch();
+    expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
   });
 
-  it('a token payout paid by hand is checked by its Transfer log', async () => {
+  it('the watcher counts from the blocks it scanned: confirmations rise one block at a time', async () => {
     const p = await w.approvedPayout(w.usdtWallet, '5');
     await reportSent(p.id, await w.chain.payToken(w.token, p.destination, '5'));
-    await w.chain.mine(2);
+    await watch();
     await verify();
-    expect((await payout(p.id)).status).toBe('completed');
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 1 });
+    await w.chain.mine(1);
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 2 });
+    await w.chain.mine(1);
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'completed', confirmations: 3 });
+  });
+
+  it('a reorganisation drops the counted transaction: back to sent, looked for again, completed once when mined again', async () => {
+    const before = await balances(w.env.services, w.usdtWallet);
+    const p = await w.approvedPayout(w.usdtWallet, '3');
+    const raw = await w.chain.signTokenTransfer(w.token, p.destination, '3');
+    const snapshot = await w.chain.snapshot();
+    const hash = await w.chain.sendRaw(raw);
+    await reportSent(p.id, hash);
+    await watch();
+    expect(await verify()).toMatchObject({ mined: 1 });
+    await w.chain.mine(1);
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 2 });
+
+    await w.chain.revert(snapshot);
+    await w.chain.mine(2);
+    expect(await w.chain.pub.getTransactionReceipt({ hash }).catch(() => null)).toBeNull();
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // Not on the chain now: looked for, not failed, nothing counted.
+    expect(await verify()).toMatchObject({ checked: 1, mined: 0, failed: 0 });
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0 });
+
+    // The same signed bytes again: the same hash, in another block.
+    expect(await w.chain.sendRaw(raw)).toBe(hash);
+    expect(await verify()).toMatchObject({ checked: 1, mined: 1 });
+    await w.chain.mine(2);
+    await watch();
+    const done = await payout(p.id);
+    expect(done).toMatchObject({ status: 'completed', confirmations: 3, txHash: hash });
+    expect(done.timeline.map((t) => [t.status, t.reason])).toEqual([
+      ['pending_approval', null],
+      ['approved', null],
+      ['sent', null],
+      ['sent', 'reorganisation'],
+      ['completed', null],
+    ]);
+    const events = await eventsOfPayout(p.id);
+    expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(events.filter((t) => t === 'wallet.balance_changed')).toHaveLength(3); // freeze, unfreeze, debit
+    expect(await balances(w.env.services, w.usdtWallet)).toEqual({
+      amount: new Decimal(before.amount).minus(String(done.total)).toFixed(),
+      frozen: before.frozen,
+    });
+  });
+
+  it('a payout the operator fails while the watcher counts it: left failed, no longer followed, the watcher goes on', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.07');
+    await reportSent(p.id, await w.chain.payEth(p.destination, '0.07'));
+    await watch();
+    expect(await verify()).toMatchObject({ mined: 1 });
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 1 });
+    resultOf(await w.env.admin('POST', `/payouts/${p.id}/fail`, { body: { reason: 'reported by mistake' } }));
+    await w.chain.mine(2);
+    await watch();
+    expect(await payout(p.id)).toMatchObject({ status: 'failed', reason: 'reported by mistake' });
+    const followed = await w.env.services.store.db
+      .selectFrom('manual_payout_txs')
+      .select('payout_id')
+      .where('payout_id', '=', p.id)
+      .execute();
+    expect(followed).toEqual([]);
+    expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(0);
   });
 
   it('a reported transaction to the wrong address: failed with the reason, the wallet unfrozen', async () => {
@@ -221,6 +338,7 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
     const p = await w.approvedPayout(w.ethWallet, '0.3');
     const hash = await w.chain.payEth(freshAddress(), '0.3');
     await reportSent(p.id, hash);
+    await watch();
     expect(await verify()).toMatchObject({ failed: 1 });
     const failed = await payout(p.id);
     expect(failed.status).toBe('failed');
@@ -231,6 +349,7 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
   it('a wrong amount fails; a hash the node never shows stays sent, and fails 30 minutes after it was reported', async () => {
     const p = await w.approvedPayout(w.ethWallet, '0.4');
     await reportSent(p.id, await w.chain.payEth(p.destination, '0.39'));
+    await watch();
     await verify();
     expect(await payout(p.id)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/base units, not /) });
 
@@ -239,6 +358,9 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
     expect(await verify()).toMatchObject({ checked: 1, failed: 0 });
     expect((await payout(q.id)).status).toBe('sent');
     w.env.clock.offsetMs += 31 * 60_000;
+    // The watcher's lease ran out meanwhile: no instance leads the chain, so none checks it.
+    expect(await verify()).toMatchObject({ checked: 0 });
+    await watch();
     expect(await verify()).toMatchObject({ checked: 1, failed: 1 });
     expect(await payout(q.id)).toMatchObject({
       status: 'failed',
