@@ -482,6 +482,21 @@ export interface HotWalletTxTable {
   broadcast_at: string | null;
 }
 
+/**
+ * A transaction an operator reported for a manual payout, checked to pay it and seen mined
+ * (migration 021): the chain watcher counts its confirmations from its block.
+ */
+export interface ManualPayoutTxTable {
+  payout_id: string;
+  chain_id: string;
+  tx_hash: string;
+  block_number: number | string;
+  block_hash: string;
+  confirmations: number;
+  status: 'mined' | 'confirmed';
+  mined_at: string;
+}
+
 export interface ConsoleSessionTable {
   /** SHA-256 hex of the session id (the cookie value); the id itself is never stored. */
   id_hash: string;
@@ -682,6 +697,7 @@ export interface Database {
   refund_links: RefundLinkTable;
   hot_wallets: HotWalletTable;
   hot_wallet_txs: HotWalletTxTable;
+  manual_payout_txs: ManualPayoutTxTable;
   merchant_users: MerchantUserTable;
   merchant_user_recovery_codes: MerchantUserRecoveryCodeTable;
   merchant_user_links: MerchantUserLinkTable;

@@ -4,17 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary } from '../evm/anvil.js';
 import { TOKEN_ABI } from '../evm/token.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
-import { freshAddress, metricValue } from '../hot-wallet/common.js';
-import { resultOf } from '../http-helpers/admin-fixture.js';
+import { metricValue } from '../hot-wallet/common.js';
 import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
-import { balances, ctx, eventsOf } from './world.js';
+import { balances, eventsOf } from './world.js';
 
 /**
  * Payouts end to end on a real node (anvil), through the real payouts feature and its sender
  * port (no recorder): the merchant requests, the operator activates the destination and
  * approves, the evm-hot-wallet sender sends, the node mines, the payout completes once with the
  * wallet debited exactly its total; a reorganisation sends it back to `sent` and it completes
- * once; a wallet without gas holds it `approved` with a reason. Both stores.
+ * once (seen by the sender's tracker or first by the chain watcher); a wallet without gas holds it
+ * `approved` with a reason. Both stores. The manual sender: evm-manual.test.ts.
  */
 const suite = anvilBinary === null ? describe.skip : describe;
 
@@ -162,87 +162,27 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     });
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.5'));
   });
-});
-
-suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (dialect: Dialect) => {
-  let w: EvmPayoutWorld;
-
-  beforeAll(async () => {
-    w = await evmPayoutWorld(dialect, { hotWallet: false });
-  }, 60_000);
-  afterAll(async () => w?.close());
-
-  const payout = (id: string) => w.env.services.payouts.getAny(id);
-  const verify = () => w.env.services.hotWallet.verifier.roundAll();
-  const reportSent = async (id: string, txHash: string) =>
-    resultOf(await w.env.admin('POST', `/payouts/${id}/sent`, { body: { txHash } }));
-
-  it('a chain without a hot wallet: the approved payout stays in the manual queue (export); the hot wallet sends nothing', async () => {
-    const p = await w.approvedPayout(w.ethWallet, '0.2');
-    expect(await w.env.services.hotWallet.sender.round('ETH')).toEqual({ leader: false, reason: 'no_hot_wallet' });
-    expect((await payout(p.id)).status).toBe('approved');
-    const exported = resultOf<{ items: { id: string }[] }>(await w.env.admin('GET', '/payouts/export?chain=ETH'));
-    expect(exported.items.map((i) => i.id)).toContain(p.id);
-    await w.env.services.payouts.cancelAny(p.id, ctx);
-  });
-
-  it('the operator pays by hand and reports the hash: verified on chain, counted, completed; complete by hand is 409', async () => {
-    const before = await balances(w.env.services, w.ethWallet);
-    const p = await w.approvedPayout(w.ethWallet, '0.2');
-    const hash = await w.chain.payEth(p.destination, '0.2');
-    await reportSent(p.id, hash);
-    const byHand = await w.env.admin('POST', `/payouts/${p.id}/complete`, { body: {} });
-    expect(byHand.statusCode).toBe(409);
-    expect(await verify()).toMatchObject({ checked: 1, completed: 0 });
-    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 1 });
+  it('a reorganisation the watcher sees first (by the block hash): back to sent, then completed once', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.05');
+    const snapshot = await w.chain.snapshot();
+    await round();
+    await w.chain.mine(1);
+    await round();
+    expect((await payout(p.id)).confirmations).toBe(2);
+    await w.chain.revert(snapshot);
     await w.chain.mine(2);
-    expect(await verify()).toMatchObject({ checked: 1, completed: 1 });
+    // Only the watcher: its block is not the chain's at that height any more.
+    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The sender finds its transaction in flight again and sends its bytes again.
+    await round();
+    await w.chain.mine(2);
+    await round();
+    await round();
     const done = await payout(p.id);
-    expect(done).toMatchObject({ status: 'completed', confirmations: 3, txHash: hash });
-    expect(done.timeline.at(-1)).toMatchObject({ status: 'completed', by: 'system' });
-    expect(await balances(w.env.services, w.ethWallet)).toEqual({
-      amount: new Decimal(before.amount).minus('0.201').toFixed(),
-      frozen: before.frozen,
-    });
-    // Nothing more to check, nothing moved twice.
-    expect(await verify()).toMatchObject({ checked: 0 });
-  });
-
-  it('a token payout paid by hand is checked by its Transfer log', async () => {
-    const p = await w.approvedPayout(w.usdtWallet, '5');
-    await reportSent(p.id, await w.chain.payToken(w.token, p.destination, '5'));
-    await w.chain.mine(2);
-    await verify();
-    expect((await payout(p.id)).status).toBe('completed');
-  });
-
-  it('a reported transaction to the wrong address: failed with the reason, the wallet unfrozen', async () => {
-    const before = await balances(w.env.services, w.ethWallet);
-    const p = await w.approvedPayout(w.ethWallet, '0.3');
-    const hash = await w.chain.payEth(freshAddress(), '0.3');
-    await reportSent(p.id, hash);
-    expect(await verify()).toMatchObject({ failed: 1 });
-    const failed = await payout(p.id);
-    expect(failed.status).toBe('failed');
-    expect(failed.reason).toMatch(new RegExp(`^transaction ${hash} pays 0x[0-9a-f]{40}, not ${p.destination}$`));
-    expect(await balances(w.env.services, w.ethWallet)).toEqual(before);
-  });
-
-  it('a wrong amount fails; a hash the node never shows stays sent, and fails 30 minutes after it was reported', async () => {
-    const p = await w.approvedPayout(w.ethWallet, '0.4');
-    await reportSent(p.id, await w.chain.payEth(p.destination, '0.39'));
-    await verify();
-    expect(await payout(p.id)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/base units, not /) });
-
-    const q = await w.approvedPayout(w.ethWallet, '0.4');
-    await reportSent(q.id, `0x${'ab'.repeat(32)}`);
-    expect(await verify()).toMatchObject({ checked: 1, failed: 0 });
-    expect((await payout(q.id)).status).toBe('sent');
-    w.env.clock.offsetMs += 31 * 60_000;
-    expect(await verify()).toMatchObject({ checked: 1, failed: 1 });
-    expect(await payout(q.id)).toMatchObject({
-      status: 'failed',
-      reason: expect.stringMatching(/not mined.*31 minutes/),
-    });
+    expect(done.status).toBe('completed');
+    expect(done.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'sent', 'sent', 'completed']);
+    expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.05'));
   });
 });

@@ -4,26 +4,35 @@ import type { PayoutChainPort } from './payout-port.js';
 
 /**
  * Payout confirmations, counted like the payments': up to `top` (the last block scanned and kept),
- * and only for a transaction whose block the node still has at its height. A block that changed
- * is not counted; the sender sees the reorganisation by its receipt and moves the transaction.
+ * and only for a transaction whose block the node still has at its height. Another block at that
+ * height is a reorganisation: the payout goes back to `sent` (for either sender) and its
+ * transaction is looked for again. A block the node does not show decides nothing (a provider
+ * answering from a node behind): asked again next round.
  */
 export async function followPayouts(
   port: PayoutChainPort,
   w: WatchRow,
   adapter: ChainAdapter,
   top: number,
-): Promise<number> {
+): Promise<{ counted: number; reorged: number }> {
   const followed = await port.followed(w.chain_id);
   const hashes = new Map<number, string | null>();
   let counted = 0;
+  let reorged = 0;
   for (const t of followed) {
     if (t.blockNumber > top) continue;
     if (!hashes.has(t.blockNumber)) hashes.set(t.blockNumber, await adapter.blockHash(t.blockNumber));
-    if (hashes.get(t.blockNumber) !== t.blockHash) continue;
+    const now = hashes.get(t.blockNumber);
+    if (now === null) continue;
+    if (now !== t.blockHash) {
+      await port.reorged(t);
+      reorged++;
+      continue;
+    }
     const confirmations = Math.min(top - t.blockNumber + 1, w.confirmations_required);
     if (confirmations <= t.confirmations) continue;
-    await port.confirm(t.id, t.blockHash, confirmations, w.confirmations_required);
+    await port.confirm(t, confirmations, w.confirmations_required);
     counted++;
   }
-  return counted;
+  return { counted, reorged };
 }

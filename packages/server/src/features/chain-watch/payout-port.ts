@@ -1,6 +1,8 @@
 /** A payout transaction the sender saw mined: the watcher counts its confirmations. */
 export interface FollowedTransaction {
   id: string;
+  /** Which of the sender's records `id` names (the watcher hands it back unread). */
+  kind: string;
   blockHash: string;
   blockNumber: number;
   /** Confirmations counted so far. */
@@ -9,9 +11,11 @@ export interface FollowedTransaction {
 
 /**
  * What the chain watcher asks of and tells the feature that sends payouts (hot-wallet implements
- * it; the watcher never reads its tables): the transactions mined on the chain and short of the
- * depth, and the confirmations the watcher counted for one. The sender keeps the rest of a
- * transaction's life (broadcast, fee bumps, a block lost to a reorganisation, a revert).
+ * it for both senders on EVM chains: its own transactions and the ones operators report for
+ * manual payouts; the watcher never reads their tables): the transactions mined on the chain and
+ * short of the depth, the confirmations the watcher counted for one, and a block the chain no
+ * longer has. The sender keeps the rest of a transaction's life (broadcast, fee bumps, a revert,
+ * the check that a reported transaction pays the payout).
  */
 export interface PayoutChainPort {
   followed(chainId: string): Promise<FollowedTransaction[]>;
@@ -20,5 +24,10 @@ export interface PayoutChainPort {
    * checked to be still `blockHash`; at `required` the payout completes. A transaction whose
    * block changed meanwhile (the sender moved it) is left alone.
    */
-  confirm(id: string, blockHash: string, confirmations: number, required: number): Promise<void>;
+  confirm(t: FollowedTransaction, confirmations: number, required: number): Promise<void>;
+  /**
+   * The node has another block at the transaction's height (a reorganisation): the payout goes
+   * back to `sent` and its transaction is looked for again. Left alone when the sender moved it.
+   */
+  reorged(t: FollowedTransaction): Promise<void>;
 }

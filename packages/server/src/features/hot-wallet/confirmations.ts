@@ -1,17 +1,24 @@
+import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
-import type { PayoutChainPort } from '../chain-watch/payout-port.js';
+import type { FollowedTransaction, PayoutChainPort } from '../chain-watch/payout-port.js';
 import type { PayoutSenderPort } from './port.js';
 
+const HOT = 'hot-wallet';
+const MANUAL = 'manual';
+
 /**
- * The hot wallet's side of payout confirmations: the chain watcher counts them (as it counts
- * payments', from the blocks it checked), this hands its count to the payouts feature and
- * completes the payout at the chain's depth. Only a transaction still `mined` in the block the
- * watcher checked moves: one the sender moved meanwhile (another block, a revert) is left alone.
+ * Both senders' side of payout confirmations on EVM chains: the chain watcher counts them (as it
+ * counts payments', from the blocks it checked) for the hot wallet's mined transactions and for
+ * the transactions operators reported for manual payouts once they were checked to pay the
+ * payout (verify-sent.ts). This hands the count to the payouts feature and completes the payout
+ * at the chain's depth, through the same moves for both, so `payout.completed` is emitted once.
+ * Only a transaction still `mined` in the block the watcher checked moves: one the sender moved
+ * meanwhile (another block, a revert) is left alone.
  */
 export function payoutChainPort(store: Store, port: () => PayoutSenderPort | undefined): PayoutChainPort {
   return {
     async followed(chainId) {
-      const rows = await store.db
+      const hot = await store.db
         .selectFrom('hot_wallet_txs')
         .select(['id', 'block_hash', 'block_number', 'confirmations'])
         .where('chain_id', '=', chainId)
@@ -19,38 +26,135 @@ export function payoutChainPort(store: Store, port: () => PayoutSenderPort | und
         .where('block_hash', 'is not', null)
         .where('block_number', 'is not', null)
         .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        blockHash: r.block_hash!,
-        blockNumber: Number(r.block_number),
-        confirmations: r.confirmations,
-      }));
+      const manual = await store.db
+        .selectFrom('manual_payout_txs')
+        .select(['payout_id', 'block_hash', 'block_number', 'confirmations'])
+        .where('chain_id', '=', chainId)
+        .where('status', '=', 'mined')
+        .execute();
+      return [
+        ...hot.map((r) => followed(HOT, r.id, r.block_hash!, r.block_number!, r.confirmations)),
+        ...manual.map((r) => followed(MANUAL, r.payout_id, r.block_hash, r.block_number, r.confirmations)),
+      ];
     },
-    async confirm(id, blockHash, confirmations, required) {
+    async confirm(t, confirmations, required) {
       const payouts = port();
       // Without the payouts feature its news would be lost: counted again once it is attached.
       if (payouts === undefined) return;
-      const row = await store.db
-        .selectFrom('hot_wallet_txs')
-        .select(['payout_id', 'confirmations', 'network_fee'])
-        .where('id', '=', id)
-        .where('status', '=', 'mined')
-        .where('block_hash', '=', blockHash)
-        .executeTakeFirst();
+      const row = await findMined(store, t);
       if (row === undefined || confirmations <= row.confirmations) return;
       const done = confirmations >= required;
-      await payouts.markConfirmations(row.payout_id, Math.min(confirmations, required));
-      if (done)
-        await payouts.markCompleted(row.payout_id, row.network_fee === null ? {} : { networkFee: row.network_fee });
+      const counted = Math.min(confirmations, required);
+      await payouts.markConfirmations(row.payoutId, counted);
+      if (done) {
+        const completed = settled(
+          payouts.markCompleted(row.payoutId, row.networkFee === null ? {} : { networkFee: row.networkFee }),
+        );
+        if (!(await completed) && t.kind === MANUAL) return forget(store, t);
+      }
+      const status = done ? 'confirmed' : 'mined';
       await store.writeTransaction((trx) =>
-        trx
-          .updateTable('hot_wallet_txs')
-          .set({ confirmations: Math.min(confirmations, required), status: done ? 'confirmed' : 'mined' })
-          .where('id', '=', id)
-          .where('status', '=', 'mined')
-          .where('block_hash', '=', blockHash)
-          .execute(),
+        t.kind === HOT
+          ? trx
+              .updateTable('hot_wallet_txs')
+              .set({ confirmations: counted, status })
+              .where('id', '=', t.id)
+              .where('status', '=', 'mined')
+              .where('block_hash', '=', t.blockHash)
+              .execute()
+          : trx
+              .updateTable('manual_payout_txs')
+              .set({ confirmations: counted, status })
+              .where('payout_id', '=', t.id)
+              .where('status', '=', 'mined')
+              .where('block_hash', '=', t.blockHash)
+              .execute(),
       );
     },
+    async reorged(t) {
+      const payouts = port();
+      if (payouts === undefined) return;
+      const row = await findMined(store, t);
+      if (row === undefined) return;
+      // The payout first: a crash before the row is let go leaves it mined in the lost block, so
+      // the next round finds the same mismatch and lets it go then (the move is idempotent).
+      if (!(await settled(payouts.markReorged(row.payoutId))) && t.kind === MANUAL) return forget(store, t);
+      await store.writeTransaction(async (trx) => {
+        if (t.kind === HOT)
+          // Back to in flight: the tracker finds it mined again (another block) or sends its bytes again.
+          await trx
+            .updateTable('hot_wallet_txs')
+            .set({ status: 'broadcast', block_hash: null, block_number: null, confirmations: 0 })
+            .where('id', '=', t.id)
+            .where('status', '=', 'mined')
+            .where('block_hash', '=', t.blockHash)
+            .execute();
+        // Forgotten: the verifier looks for the reported transaction again and records its new block.
+        else
+          await trx
+            .deleteFrom('manual_payout_txs')
+            .where('payout_id', '=', t.id)
+            .where('status', '=', 'mined')
+            .where('block_hash', '=', t.blockHash)
+            .execute();
+      });
+    },
   };
+}
+
+/**
+ * false: the payout is no longer `sent` (an operator failed it while its transaction was counted);
+ * any other error is the round's.
+ */
+async function settled(move: Promise<void>): Promise<boolean> {
+  try {
+    await move;
+    return true;
+  } catch (err) {
+    if (err instanceof HostpayError && err.code === 'PAYOUT_STATE_CONFLICT') return false;
+    throw err;
+  }
+}
+
+/** A reported transaction whose payout was decided otherwise: no longer followed (else every round would fail on it). */
+async function forget(store: Store, t: FollowedTransaction): Promise<void> {
+  await store.writeTransaction((trx) =>
+    trx.deleteFrom('manual_payout_txs').where('payout_id', '=', t.id).where('block_hash', '=', t.blockHash).execute(),
+  );
+}
+
+function followed(
+  kind: string,
+  id: string,
+  blockHash: string,
+  blockNumber: number | string,
+  confirmations: number,
+): FollowedTransaction {
+  return { id, kind, blockHash, blockNumber: Number(blockNumber), confirmations };
+}
+
+/** The sender's record of `t`, if it is still mined in the block the watcher checked. */
+async function findMined(
+  store: Store,
+  t: FollowedTransaction,
+): Promise<{ payoutId: string; confirmations: number; networkFee: string | null } | undefined> {
+  if (t.kind === HOT) {
+    const r = await store.db
+      .selectFrom('hot_wallet_txs')
+      .select(['payout_id', 'confirmations', 'network_fee'])
+      .where('id', '=', t.id)
+      .where('status', '=', 'mined')
+      .where('block_hash', '=', t.blockHash)
+      .executeTakeFirst();
+    return r && { payoutId: r.payout_id, confirmations: r.confirmations, networkFee: r.network_fee };
+  }
+  const r = await store.db
+    .selectFrom('manual_payout_txs')
+    .select(['payout_id', 'confirmations'])
+    .where('payout_id', '=', t.id)
+    .where('status', '=', 'mined')
+    .where('block_hash', '=', t.blockHash)
+    .executeTakeFirst();
+  // The operator reported the fee (if any) with the hash; completion keeps it.
+  return r && { payoutId: r.payout_id, confirmations: r.confirmations, networkFee: null };
 }

@@ -33,6 +33,8 @@ export interface HotWalletFeatureOptions {
   sender?: SenderTimings;
   /** The check of operator-reported transactions on watched chains: its timings. */
   verify?: Pick<SentVerifierOptions, 'everyMs' | 'notFoundFailMs'>;
+  /** This instance's chain watcher's lease owner: the verifier checks only the chains it leads. */
+  watchOwner?: () => string;
 }
 
 /**
@@ -56,20 +58,21 @@ export function createHotWallet(opts: HotWalletFeatureOptions) {
     ...opts.sender,
   };
   const sender = new HotWalletSender(base);
-  const verifyTransfer = createVerifier({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve });
+  const checks = createVerifier({ store: opts.store, box: opts.box, sandbox: opts.sandbox, resolve });
   const verifier = new SentVerifier({
     store: opts.store,
-    verifyTransfer,
+    open: checks.open,
     now,
     log: base.log,
     port: opts.port,
+    watchOwner: opts.watchOwner,
     ...opts.verify,
   });
   return {
     admin: hotWalletAdmin({ store: opts.store, box: opts.box, now, changed: () => sender.wake() }),
     sender,
     metrics,
-    verifyTransfer,
+    verifyTransfer: checks.verifyTransfer,
     /** Checks the transactions operators report on watched EVM chains (started with the sender). */
     verifier,
     /** Another sender over the same store, as a second instance would run (tests). */
@@ -104,13 +107,16 @@ export const hotWalletFeature = defineFeature({
       box,
       // The payouts feature's port; tests may hand in their own through options.hotWallet.port.
       port: payoutSender,
+      // Reported transactions are checked where the chain's watcher runs (it counts their confirmations).
+      watchOwner: () => chainWatch.watcher.owner,
       sandbox: config.sandbox ?? false,
       log,
       ...(now === undefined ? {} : { now }),
       ...(options.chainWatch?.resolve === undefined ? {} : { resolve: options.chainWatch.resolve }),
       ...options.hotWallet,
     });
-    // The chain watcher counts the confirmations of the payouts this wallet sends.
+    // The chain watcher counts the confirmations of the payouts this wallet sends and of those
+    // operators report by hand, once the verifier saw them mined.
     chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port));
     return { hotWallet, close: () => hotWallet.close() };
   },

@@ -17,7 +17,8 @@ export interface ExpectedTransfer {
 }
 
 export type Verification =
-  | { ok: true; confirmations: number; blockNumber: number }
+  /** `confirmations` from the node's head: shown to whoever asks; the chain watcher counts the payout's. */
+  | { ok: true; confirmations: number; blockNumber: number; blockHash: string }
   /** `retry`: not decided yet (not mined, no node answer); otherwise the transaction does not pay the payout. */
   | { ok: false; reason: string; retry: boolean };
 
@@ -37,7 +38,12 @@ export async function verifyOn(rpc: Rpc, txHash: Hash, expected: ExpectedTransfe
   if (receipt.status === 'reverted') return { ok: false, reason: `transaction ${txHash} reverted`, retry: false };
   const head = Number(await rpc.client.getBlockNumber({ cacheTime: 0 }));
   const blockNumber = Number(receipt.blockNumber);
-  const found = { ok: true as const, confirmations: Math.max(0, head - blockNumber + 1), blockNumber };
+  const found = {
+    ok: true as const,
+    confirmations: Math.max(0, head - blockNumber + 1),
+    blockNumber,
+    blockHash: receipt.blockHash as string,
+  };
   if (expected.contract === null) {
     const tx = await rpc.client.getTransaction({ hash: txHash });
     if (lower(tx.to) !== lower(expected.to))
@@ -71,10 +77,17 @@ export async function verifyOn(rpc: Rpc, txHash: Hash, expected: ExpectedTransfe
   return found;
 }
 
+/** Checks of reported transactions on one chain's node, over one connection (a verifier round). */
+export interface TransferChecker {
+  check(txHash: string, expected: ExpectedTransfer): Promise<Verification>;
+  close(): void;
+}
+
 /**
- * verifyTransfer for the payouts feature's manual sender: a reported transaction checked on the
- * node of the chain's watch (through the same address guard). A chain without a watch answers
- * `retry` with the reason: the operator confirms it by hand there.
+ * The check of transactions operators report for manual payouts, on the node of the chain's
+ * watch (through the same address guard). A chain without a watch answers `retry` with the
+ * reason: the operator confirms it by hand there. `open` keeps one connection for a round's
+ * checks; `verifyTransfer` is one check on a connection of its own.
  */
 export function createVerifier(opts: {
   store: Store;
@@ -83,37 +96,54 @@ export function createVerifier(opts: {
   resolve: Resolver;
   rpcTimeoutMs?: number;
 }) {
-  return async function verifyTransfer(
-    chainId: string,
-    txHash: string,
-    expected: ExpectedTransfer,
-  ): Promise<Verification> {
+  const undecided = (reason: string): TransferChecker => ({
+    check: async () => ({ ok: false, reason, retry: true }),
+    close: () => undefined,
+  });
+
+  async function open(chainId: string): Promise<TransferChecker> {
     const w = await watchQuery(opts.store.db)
       .where('w.chain_id', '=', chainId)
       .where('w.adapter_kind', '=', 'evm-rpc')
       .executeTakeFirst();
-    if (w === undefined) return { ok: false, reason: 'the chain has no watch (no node to ask)', retry: true };
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txHash))
-      return { ok: false, reason: 'the transaction hash must be 0x and 64 hex digits', retry: false };
+    if (w === undefined) return undecided('the chain has no watch (no node to ask)');
     const url = opts.box.open(w.rpc_url_sealed, rpcOwner(w.chain_id)).toString('utf8');
-    let rpc: Rpc | undefined;
+    const unanswered = (err: unknown) => `the node did not answer: ${scrubMessage((err as Error).message, url)}`;
+    let rpc: Rpc;
     try {
       rpc = await openRpc(
         url,
         { sandbox: opts.sandbox, allowPrivate: w.allow_private_rpc === 1, resolve: opts.resolve },
         opts.rpcTimeoutMs ?? 15_000,
       );
-      return await verifyOn(rpc, txHash as Hash, expected);
     } catch (err) {
-      return {
-        ok: false,
-        reason: `the node did not answer: ${scrubMessage((err as Error).message, url)}`,
-        retry: true,
-      };
-    } finally {
-      rpc?.close();
+      return undecided(unanswered(err));
     }
-  };
+    return {
+      async check(txHash, expected) {
+        if (!/^0x[0-9a-fA-F]{64}$/.test(txHash))
+          return { ok: false, reason: 'the transaction hash must be 0x and 64 hex digits', retry: false };
+        try {
+          return await verifyOn(rpc, txHash as Hash, expected);
+        } catch (err) {
+          return { ok: false, reason: unanswered(err), retry: true };
+        }
+      },
+      close: () => rpc.close(),
+    };
+  }
+
+  async function verifyTransfer(chainId: string, txHash: string, expected: ExpectedTransfer): Promise<Verification> {
+    const checker = await open(chainId);
+    try {
+      return await checker.check(txHash, expected);
+    } finally {
+      checker.close();
+    }
+  }
+
+  return { open, verifyTransfer };
 }
 
-export type VerifyTransfer = ReturnType<typeof createVerifier>;
+export type Verifier = ReturnType<typeof createVerifier>;
+export type VerifyTransfer = Verifier['verifyTransfer'];
