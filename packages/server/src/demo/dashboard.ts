@@ -27,19 +27,12 @@ export async function demoDashboard(services: Services, merchantId: string, base
     .where('email', '=', email)
     .executeTakeFirst();
   if (member !== undefined) return { url, email };
-  const team = services.merchantUsers.team;
-  const issuer = { operator: 'demo' };
-  const actor = { ip: null };
-  const pending = await db
-    .selectFrom('merchant_user_links')
-    .select('id')
-    .where('merchant_id', '=', merchantId)
-    .where('kind', '=', 'invitation')
-    .where('email', '=', email)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .execute();
-  for (const link of pending) await team.revokeInvitation(merchantId, link.id, issuer, actor);
-  const invited = await team.invite(merchantId, email, 'owner', issuer, actor);
+  const invited = await services.merchantUsers.team.renewInvitation(
+    merchantId,
+    email,
+    'owner',
+    { operator: 'demo' },
+    { ip: null },
+  );
   return { url, email, invitationLink: invited.link };
 }

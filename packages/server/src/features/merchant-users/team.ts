@@ -160,6 +160,19 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
     return Number(row.n);
   }
 
+  /** The live invitations of an email to a merchant's team. */
+  const pendingInvitations = (merchantId: string, email: string) =>
+    db
+      .selectFrom('merchant_user_links')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .where('kind', '=', 'invitation')
+      .where('email', '=', email)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', iso())
+      .execute();
+
   return {
     /** An invitation to join the merchant's team with `role`; refused when the email is already a user or invited. */
     async invite(
@@ -180,18 +193,19 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
         .where('email', '=', email)
         .executeTakeFirst();
       if (user !== undefined) throw conflict(`${email} is already a member of this team`);
-      const pending = await db
-        .selectFrom('merchant_user_links')
-        .select('id')
-        .where('merchant_id', '=', merchantId)
-        .where('kind', '=', 'invitation')
-        .where('email', '=', email)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', iso())
-        .executeTakeFirst();
-      if (pending !== undefined) throw conflict(`${email} has a pending invitation: revoke it first to send a new one`);
+      if ((await pendingInvitations(merchantId, email)).length > 0)
+        throw conflict(`${email} has a pending invitation: revoke it first to send a new one`);
       return issue('invitation', merchantId, email, role, null, issuer, actor, audit);
+    },
+
+    /**
+     * A fresh invitation for an email, any pending one revoked first (each revocation in the
+     * security log): for a link that was shown once and is gone, as the demo's at each start.
+     */
+    async renewInvitation(merchantId: string, emailGiven: string, role: Role, issuer: Issuer, actor: Actor) {
+      for (const link of await pendingInvitations(merchantId, normaliseEmail(emailGiven)))
+        await this.revokeInvitation(merchantId, link.id, issuer, actor);
+      return this.invite(merchantId, emailGiven, role, issuer, actor);
     },
 
     async invitation(token: string) {
