@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ActionForm } from '../../ui-kit/action-form.js';
 import {
   ActionStatus,
   ErrorNote,
@@ -78,12 +79,15 @@ export function ApiKeys({ session }: { session: Session }) {
       <h1>API keys</h1>
       <p class="muted">Keys sign your server's calls to the merchant API. Give each only the scopes it needs.</p>
       {created ? <SecretOnce created={created} onClose={() => setCreated(null)} /> : null}
-      <form
-        class="card-form"
-        aria-labelledby="newkey-h"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action.run('Key created.', async () => {
+      <ActionForm
+        action={action}
+        id="newkey-h"
+        title="Create a key"
+        submit="Create key"
+        disabled={scopes.length === 0}
+        status={false}
+        onSubmit={() =>
+          action.run('Key created.', async () => {
             setCreated(
               await dashWrite<CreatedKey>('POST', '/keys', {
                 scopes,
@@ -91,10 +95,9 @@ export function ApiKeys({ session }: { session: Session }) {
               }),
             );
             setLabel('');
-          });
-        }}
+          })
+        }
       >
-        <h2 id="newkey-h">Create a key</h2>
         <Field label="Label (optional)">
           <input maxLength={100} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
         </Field>
@@ -111,10 +114,7 @@ export function ApiKeys({ session }: { session: Session }) {
             </label>
           ))}
         </fieldset>
-        <button type="submit" class="primary" disabled={action.busy || scopes.length === 0}>
-          Create key
-        </button>
-      </form>
+      </ActionForm>
       <ActionStatus action={action} />
       {confirm.dialog}
       <h2>Keys</h2>

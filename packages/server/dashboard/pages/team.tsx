@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ActionForm } from '../../ui-kit/action-form.js';
 import {
   ActionStatus,
   ErrorNote,
@@ -34,19 +35,20 @@ export function Team({ session }: { session: Session }) {
       <h1>Team</h1>
       <ErrorNote error={team.error} />
       {manages(session) ? (
-        <form
-          class="card-form"
-          aria-labelledby="invite-h"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void action.run('Invitation created.', async () => {
+        <ActionForm
+          action={action}
+          id="invite-h"
+          title="Invite someone"
+          submit="Create invitation"
+          status={false}
+          onSubmit={() =>
+            action.run('Invitation created.', async () => {
               const r = await dashWrite<{ link: string }>('POST', '/team/invitations', { email: email.trim(), role });
               setLink(r.link);
               setEmail('');
-            });
-          }}
+            })
+          }
         >
-          <h2 id="invite-h">Invite someone</h2>
           <div class="grid">
             <Field label="Email">
               <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
@@ -61,10 +63,7 @@ export function Team({ session }: { session: Session }) {
               </select>
             </Field>
           </div>
-          <button type="submit" class="primary" disabled={action.busy}>
-            Create invitation
-          </button>
-        </form>
+        </ActionForm>
       ) : null}
       {link ? (
         <div class="secret" data-testid="team-link">

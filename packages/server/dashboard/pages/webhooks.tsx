@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ActionForm } from '../../ui-kit/action-form.js';
 import {
   ActionStatus,
   ErrorNote,
@@ -37,12 +38,14 @@ export function Webhooks() {
           </button>
         </section>
       ) : null}
-      <form
-        class="card-form"
-        aria-labelledby="newep-h"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action.run('Endpoint added.', async () => {
+      <ActionForm
+        action={action}
+        id="newep-h"
+        title="Add an endpoint"
+        submit="Add endpoint"
+        status={false}
+        onSubmit={() =>
+          action.run('Endpoint added.', async () => {
             const ep = await cpWrite<WebhookEndpoint>('POST', '/webhook-endpoints', {
               url: url.trim(),
               ...(description.trim() ? { description: description.trim() } : {}),
@@ -50,20 +53,16 @@ export function Webhooks() {
             if (ep.secret) setSecret({ id: ep.id, secret: ep.secret });
             setUrl('');
             setDescription('');
-          });
-        }}
+          })
+        }
       >
-        <h2 id="newep-h">Add an endpoint</h2>
         <Field label="Endpoint URL" hint="https://…; every event type is sent">
           <input type="url" required maxLength={2048} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
         </Field>
         <Field label="Description (optional)">
           <input maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         </Field>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Add endpoint
-        </button>
-      </form>
+      </ActionForm>
       <ActionStatus action={action} />
       {confirm.dialog}
       <h2>Endpoints</h2>
