@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
+import { ActionForm } from '../../ui-kit/action-form.js';
 import {
   ActionStatus,
   Amount,
@@ -261,17 +262,17 @@ export function NewCheckout({ session }: { session: Session }) {
     <>
       <h1>New checkout</h1>
       <p class="muted">A checkout is a payment link: share it, or send your customer to it from your shop.</p>
-      <form
-        class="card-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action.run('Checkout created.', async () => {
+      <ActionForm
+        action={action}
+        submit="Create checkout"
+        onSubmit={() =>
+          action.run('Checkout created.', async () => {
             const body: Record<string, string> = { amount: form.amount.trim(), currency: form.currency.trim() };
             if (form.orderId.trim()) body.orderId = form.orderId.trim();
             if (form.description.trim()) body.description = form.description.trim();
             setCreated(await cpWrite<Checkout>('POST', '/psp/hosted-pay', body));
-          });
-        }}
+          })
+        }
       >
         <div class="grid">
           <Field label="Amount">
@@ -287,11 +288,7 @@ export function NewCheckout({ session }: { session: Session }) {
         <Field label="Description (optional, shown to the payer)">
           <input value={form.description} onInput={set('description')} maxLength={500} />
         </Field>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Create checkout
-        </button>
-        <ActionStatus action={action} />
-      </form>
+      </ActionForm>
       {created ? (
         <section class="secret" aria-labelledby="share-h">
           <h2 id="share-h">Share this payment link</h2>
@@ -322,11 +319,23 @@ function Refund({ checkout }: { checkout: Checkout }) {
   // Refunds are paid in what the payer sent: the asset of the checkout's payments.
   const asset = checkout.payments[0]?.asset ?? checkout.currency;
   return (
-    <form
-      class="card-form"
-      aria-labelledby="refund-h"
-      onSubmit={(e) => {
-        e.preventDefault();
+    <ActionForm
+      action={action}
+      id="refund-h"
+      title="Refund"
+      submit="Request refund"
+      primary={false}
+      after={
+        <>
+          {link ? (
+            <p class="secret">
+              Send the payer this link: <code>{link}</code>
+            </p>
+          ) : null}
+          {confirm.dialog}
+        </>
+      }
+      onSubmit={() =>
         confirm.ask({
           title: 'Refund the payer?',
           body: (
@@ -352,10 +361,9 @@ function Refund({ checkout }: { checkout: Checkout }) {
               );
               setLink(r.url ?? r.link ?? null);
             }),
-        });
-      }}
+        })
+      }
     >
-      <h2 id="refund-h">Refund</h2>
       <div class="grid">
         <Field label="Refund amount" hint={`in ${asset}, at most what was received`}>
           <input required inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
@@ -364,16 +372,6 @@ function Refund({ checkout }: { checkout: Checkout }) {
           <input maxLength={128} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
         </Field>
       </div>
-      <button type="submit" disabled={action.busy}>
-        Request refund
-      </button>
-      <ActionStatus action={action} />
-      {link ? (
-        <p class="secret">
-          Send the payer this link: <code>{link}</code>
-        </p>
-      ) : null}
-      {confirm.dialog}
-    </form>
+    </ActionForm>
   );
 }

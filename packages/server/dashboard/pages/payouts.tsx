@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { PagedTable } from '../../ui-kit/list-kit.js';
+import { ActionForm } from '../../ui-kit/action-form.js';
 import {
   ActionStatus,
   Amount,
@@ -154,11 +155,14 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
   const confirm = useConfirm();
   const chosen = fitting.find((d) => d.id === destinationId) ?? fitting[0];
   return (
-    <form
-      class="card-form"
-      aria-labelledby="request-h"
-      onSubmit={(e) => {
-        e.preventDefault();
+    <ActionForm
+      action={action}
+      id="request-h"
+      title="Request a payout"
+      submit="Request payout"
+      disabled={!wallet || !chosen}
+      after={confirm.dialog}
+      onSubmit={() => {
         if (!wallet || !chosen) return;
         confirm.ask({
           title: 'Request this payout?',
@@ -183,7 +187,6 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
         });
       }}
     >
-      <h2 id="request-h">Request a payout</h2>
       {usable.length === 0 ? <p class="muted">No active wallet.</p> : null}
       <div class="grid">
         <Field label="Wallet">
@@ -213,12 +216,7 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
           <input maxLength={64} value={reference} onInput={(e) => setReference(e.currentTarget.value)} />
         </Field>
       </div>
-      <button type="submit" class="primary" disabled={action.busy || !wallet || !chosen}>
-        Request payout
-      </button>
-      <ActionStatus action={action} />
-      {confirm.dialog}
-    </form>
+    </ActionForm>
   );
 }
 
@@ -226,22 +224,23 @@ function AddDestination() {
   const [form, setForm] = useState({ chain: '', address: '', label: '' });
   const action = useAction();
   return (
-    <form
-      class="card-form"
-      aria-labelledby="dest-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void action.run('Destination added: it becomes active after its cooling-off.', async () => {
+    <ActionForm
+      action={action}
+      id="dest-h"
+      title="Add a destination"
+      level={3}
+      submit="Add destination"
+      onSubmit={() =>
+        action.run('Destination added: it becomes active after its cooling-off.', async () => {
           await cpWrite('POST', '/payout-destinations', {
             chain: form.chain.trim(),
             address: form.address.trim(),
             ...(form.label.trim() ? { label: form.label.trim() } : {}),
           });
           setForm({ chain: '', address: '', label: '' });
-        });
-      }}
+        })
+      }
     >
-      <h3 id="dest-h">Add a destination</h3>
       <div class="grid">
         <Field label="Chain" hint="e.g. ETH, TRX, BTC">
           <input
@@ -267,10 +266,6 @@ function AddDestination() {
           />
         </Field>
       </div>
-      <button type="submit" class="primary" disabled={action.busy}>
-        Add destination
-      </button>
-      <ActionStatus action={action} />
-    </form>
+    </ActionForm>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ActionStatus, ErrorNote, Field, Loading, useAction, useAsync } from '../../ui-kit/ui.js';
+import { ActionForm } from '../../ui-kit/action-form.js';
+import { ErrorNote, Field, Loading, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, manages, type Session } from '../api.js';
 
 interface MerchantSettings {
@@ -43,23 +44,23 @@ export function Settings({ session }: { session: Session }) {
       <h1>Settings</h1>
       <ErrorNote error={settings.error} />
       {settings.data === undefined && !settings.error ? <Loading what="settings" /> : null}
-      <form
-        class="card-form"
-        aria-labelledby="page-h"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!editable) return;
-          void action.run('Settings saved.', () =>
+      <ActionForm
+        action={action}
+        id="page-h"
+        title="Payment page"
+        submit={editable ? 'Save settings' : undefined}
+        onSubmit={() =>
+          editable &&
+          action.run('Settings saved.', () =>
             dashWrite('PATCH', '/settings', {
               displayName: form.displayName.trim() || null,
               logoUrl: form.logoUrl.trim() || null,
               successUrl: form.successUrl.trim() || null,
               cancelUrl: form.cancelUrl.trim() || null,
             }),
-          );
-        }}
+          )
+        }
       >
-        <h2 id="page-h">Payment page</h2>
         <Field label="Display name" hint="shown to payers on the payment page">
           {input('displayName')}
         </Field>
@@ -89,15 +90,8 @@ export function Settings({ session }: { session: Session }) {
           {input('successUrl', true)}
         </Field>
         <Field label="Default cancel URL">{input('cancelUrl', true)}</Field>
-        {editable ? (
-          <button type="submit" class="primary" disabled={action.busy}>
-            Save settings
-          </button>
-        ) : (
-          <p class="muted">Owners and admins change these.</p>
-        )}
-        <ActionStatus action={action} />
-      </form>
+        {editable ? null : <p class="muted">Owners and admins change these.</p>}
+      </ActionForm>
       <ChangePassword />
       <SignOutEverywhere />
     </>
@@ -109,19 +103,20 @@ function ChangePassword() {
   const [newPassword, setNew] = useState('');
   const action = useAction();
   return (
-    <form
-      class="card-form"
-      aria-labelledby="pw-h"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void action.run('Password changed.', async () => {
+    <ActionForm
+      action={action}
+      id="pw-h"
+      title="Your password"
+      submit="Change password"
+      primary={false}
+      onSubmit={() =>
+        action.run('Password changed.', async () => {
           await dashWrite('POST', '/password', { currentPassword, newPassword });
           setCurrent('');
           setNew('');
-        });
-      }}
+        })
+      }
     >
-      <h2 id="pw-h">Your password</h2>
       <div class="grid">
         <Field label="Current password">
           <input
@@ -143,11 +138,7 @@ function ChangePassword() {
           />
         </Field>
       </div>
-      <button type="submit" disabled={action.busy}>
-        Change password
-      </button>
-      <ActionStatus action={action} />
-    </form>
+    </ActionForm>
   );
 }
 
