@@ -127,7 +127,12 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
     );
   }
   for (const guard of ctx.guards ?? []) {
-    const refused = await guard(trx, { payoutId: id, status: locked.status as PayoutStatus, move: req.move, by: req.by });
+    const refused = await guard(trx, {
+      payoutId: id,
+      status: locked.status as PayoutStatus,
+      move: req.move,
+      by: req.by,
+    });
     if (refused !== null)
       throw new HostpayError('PAYOUT_STATE_CONFLICT', refused.message, { status: locked.status, ...refused.details });
   }
