@@ -35,6 +35,8 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     return r;
   };
   const payout = (id: string) => w.env.services.payouts.getAny(id);
+  /** Reorganisations counted for the hot wallet's payouts on /metrics, by the tracker or the watcher. */
+  const reorgs = () => w.metric('hostpay_hot_wallet_reorgs_total', { chain: 'ETH', sender: 'evm-hot-wallet' });
   /** This payout's events (and its postings'), oldest first: the type alone. */
   const eventsOfPayout = async (id: string) =>
     (await eventsOf(w.env.services, w.merchantId))
@@ -127,6 +129,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   it('a reorganisation takes the counted transaction out: back to sent (timeline shows it), then completed once, debited once', async () => {
     const before = await balances(w.env.services, w.ethWallet);
     const p = await w.approvedPayout(w.ethWallet, '0.5');
+    const reorgsBefore = await reorgs();
     const snapshot = await w.chain.snapshot();
     await round();
     await w.chain.mine(1);
@@ -137,6 +140,8 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     await round();
     const reorged = await payout(p.id);
     expect(reorged).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The sender's round ran first: its tracker saw it and counted it; the watcher did not again.
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     // The stored bytes went out again and were mined: counted from the new block to completion.
     await round();
     await w.chain.mine(2);
@@ -165,6 +170,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   });
   it('a reorganisation the watcher sees first (by the block hash): back to sent, then completed once', async () => {
     const p = await w.approvedPayout(w.ethWallet, '0.05');
+    const reorgsBefore = await reorgs();
     const snapshot = await w.chain.snapshot();
     await round();
     await w.chain.mine(1);
@@ -175,6 +181,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     // Only the watcher: its block is not the chain's at that height any more.
     expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
     expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     // The sender finds its transaction in flight again and sends its bytes again.
     await round();
     await w.chain.mine(2);
@@ -183,6 +190,8 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     const done = await payout(p.id);
     expect(done.status).toBe('completed');
     expect(done.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'sent', 'sent', 'completed']);
+    // The tracker found it back in flight (the watcher had let it go): not counted a second time.
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.05'));
   });
@@ -260,7 +269,10 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     expect(signed).toMatchObject({ status: 'signed' });
     expect((await payout(p.id)).status).toBe('approved');
     const byMerchant = w.env.services.payouts.cancel(w.merchantId, p.id);
-    await expect(byMerchant).rejects.toMatchObject({ code: 'PAYOUT_STATE_CONFLICT', details: { transaction: 'signed' } });
+    await expect(byMerchant).rejects.toMatchObject({
+      code: 'PAYOUT_STATE_CONFLICT',
+      details: { transaction: 'signed' },
+    });
     await expect(w.env.services.payouts.cancelAny(p.id, ctx)).rejects.toMatchObject({ code: 'PAYOUT_STATE_CONFLICT' });
 
     await lease();
