@@ -72,12 +72,19 @@ export async function txRows(services: Services, payoutId: string) {
 }
 
 /** A gauge or counter's value for chain ETH, read the way /metrics would. */
-export async function metricValue(services: Services, name: string): Promise<number> {
+export async function metricValue(
+  services: Services,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const want = { chain: 'ETH', ...labels };
   for (const m of services.hotWallet.metrics.collectors()) {
     const got = await (
-      m as unknown as { get(): Promise<{ name: string; values: { value: number; labels: { chain?: string } }[] }> }
+      m as unknown as { get(): Promise<{ name: string; values: { value: number; labels: Record<string, string> }[] }> }
     ).get();
-    if (got.name === name) return got.values.find((v) => v.labels.chain === 'ETH')?.value ?? 0;
+    if (got.name !== name) continue;
+    const match = got.values.find((v) => Object.entries(want).every(([k, x]) => v.labels[k] === x));
+    return match?.value ?? 0;
   }
   throw new Error(`no metric ${name}`);
 }

@@ -48,7 +48,9 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
       replaceAfterMs: 60_000,
       log: { warn: (m) => logs.push(m) },
     });
-    watcher = env.services.chainWatch.spawnWatcher({ payouts: () => payoutChainPort(env.services.store, () => port) });
+    watcher = env.services.chainWatch.spawnWatcher({
+      payouts: () => payoutChainPort(env.services.store, () => port, env.services.hotWallet.metrics),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -188,7 +190,7 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
     expect(await chain.pub.getBalance({ address: job.destination as Address })).toBe(0n);
     await round();
     expect(port.of(job.id).slice(2)).toEqual([['reorged', job.id]]);
-    expect(await metricValue(env.services, 'hostpay_hot_wallet_reorgs_total')).toBe(1);
+    expect(await metricValue(env.services, 'hostpay_hot_wallet_reorgs_total', { sender: 'evm-hot-wallet' })).toBe(1);
     // The same signed bytes went out again (anvil mined them at once): counted from their new block.
     await round();
     await chain.mine(2);

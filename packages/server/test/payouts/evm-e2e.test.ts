@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary } from '../evm/anvil.js';
 import { TOKEN_ABI } from '../evm/token.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
+import { errorOf } from '../http-helpers/admin-fixture.js';
 import { metricValue } from '../hot-wallet/common.js';
 import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
-import { balances, eventsOf } from './world.js';
+import { balances, ctx, eventsOf } from './world.js';
 
 /**
  * Payouts end to end on a real node (anvil), through the real payouts feature and its sender
@@ -34,6 +35,8 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     return r;
   };
   const payout = (id: string) => w.env.services.payouts.getAny(id);
+  /** Reorganisations counted for the hot wallet's payouts on /metrics, by the tracker or the watcher. */
+  const reorgs = () => w.metric('hostpay_hot_wallet_reorgs_total', { chain: 'ETH', sender: 'evm-hot-wallet' });
   /** This payout's events (and its postings'), oldest first: the type alone. */
   const eventsOfPayout = async (id: string) =>
     (await eventsOf(w.env.services, w.merchantId))
@@ -126,6 +129,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   it('a reorganisation takes the counted transaction out: back to sent (timeline shows it), then completed once, debited once', async () => {
     const before = await balances(w.env.services, w.ethWallet);
     const p = await w.approvedPayout(w.ethWallet, '0.5');
+    const reorgsBefore = await reorgs();
     const snapshot = await w.chain.snapshot();
     await round();
     await w.chain.mine(1);
@@ -136,6 +140,8 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     await round();
     const reorged = await payout(p.id);
     expect(reorged).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The sender's round ran first: its tracker saw it and counted it; the watcher did not again.
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     // The stored bytes went out again and were mined: counted from the new block to completion.
     await round();
     await w.chain.mine(2);
@@ -164,6 +170,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   });
   it('a reorganisation the watcher sees first (by the block hash): back to sent, then completed once', async () => {
     const p = await w.approvedPayout(w.ethWallet, '0.05');
+    const reorgsBefore = await reorgs();
     const snapshot = await w.chain.snapshot();
     await round();
     await w.chain.mine(1);
@@ -174,6 +181,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     // Only the watcher: its block is not the chain's at that height any more.
     expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
     expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     // The sender finds its transaction in flight again and sends its bytes again.
     await round();
     await w.chain.mine(2);
@@ -182,7 +190,97 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     const done = await payout(p.id);
     expect(done.status).toBe('completed');
     expect(done.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'sent', 'sent', 'completed']);
+    // The tracker found it back in flight (the watcher had let it go): not counted a second time.
+    expect(await reorgs()).toBe(reorgsBefore + 1);
     expect((await eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.05'));
+  });
+
+  /** The hot wallet's transactions of a payout: status, hash. */
+  const txsOf = (id: string) =>
+    w.env.services.store.db
+      .selectFrom('hot_wallet_txs')
+      .select(['status', 'tx_hash'])
+      .where('payout_id', '=', id)
+      .execute();
+  /** The operator fails it by hand: 409, the hot wallet's transaction named, nothing moved. */
+  const failRefused = async (id: string, txHash: string) => {
+    const before = await payout(id);
+    const res = await w.env.admin('POST', `/payouts/${id}/fail`, { body: { reason: 'operator gave up' } });
+    const body = errorOf(res, 409, 'PAYOUT_STATE_CONFLICT');
+    expect(body.error.details).toMatchObject({ status: 'sent', sender: 'evm-hot-wallet', txHash });
+    expect(body.message).toContain('could pay it twice');
+    expect(await payout(id)).toEqual(before);
+  };
+
+  it('an operator cannot fail a payout the hot wallet sent, while counted nor after a reorganisation: the chain completes it once', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.03');
+    const snapshot = await w.chain.snapshot();
+    await round();
+    await round();
+    const counted = await payout(p.id);
+    expect(counted).toMatchObject({ status: 'sent', confirmations: 1 });
+    await failRefused(p.id, counted.txHash!);
+    expect(await txsOf(p.id)).toEqual([{ status: 'mined', tx_hash: counted.txHash }]);
+
+    await w.chain.revert(snapshot);
+    await w.chain.mine(2);
+    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // Back in flight: its bytes can still be mined, so failing it is refused as well.
+    expect(await txsOf(p.id)).toEqual([{ status: 'broadcast', tx_hash: counted.txHash }]);
+    await failRefused(p.id, counted.txHash!);
+    const cancel = await w.env.admin('POST', `/payouts/${p.id}/cancel`, { body: {} });
+    errorOf(cancel, 409, 'PAYOUT_STATE_CONFLICT');
+
+    await round();
+    await w.chain.mine(2);
+    await round();
+    await round();
+    const done = await payout(p.id);
+    expect(done).toMatchObject({ status: 'completed', txHash: counted.txHash });
+    expect(await txsOf(p.id)).toEqual([{ status: 'confirmed', tx_hash: counted.txHash }]);
+    const events = await eventsOfPayout(p.id);
+    expect(events.filter((t) => t === 'payout.failed')).toHaveLength(0);
+    expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(await balances(w.env.services, w.ethWallet)).toEqual({
+      amount: new Decimal(before.amount).minus(String(done.total)).toFixed(),
+      frozen: before.frozen,
+    });
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.03'));
+  });
+
+  it('signed but not broadcast yet (a crash): the merchant cannot cancel it; the next round sends those bytes', async () => {
+    const p = await w.approvedPayout(w.ethWallet, '0.04');
+    const hw = w.env.services.hotWallet;
+    const lease = () =>
+      w.env.services.store.db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
+    await lease();
+    const crashing = hw.spawnSender({
+      port: w.env.services.payoutSender,
+      afterSign: () => {
+        throw new Error('killed after signing');
+      },
+    });
+    await expect(crashing.round('ETH')).rejects.toThrow();
+    await crashing.stop();
+    const [signed] = await txsOf(p.id);
+    expect(signed).toMatchObject({ status: 'signed' });
+    expect((await payout(p.id)).status).toBe('approved');
+    const byMerchant = w.env.services.payouts.cancel(w.merchantId, p.id);
+    await expect(byMerchant).rejects.toMatchObject({
+      code: 'PAYOUT_STATE_CONFLICT',
+      details: { transaction: 'signed' },
+    });
+    await expect(w.env.services.payouts.cancelAny(p.id, ctx)).rejects.toMatchObject({ code: 'PAYOUT_STATE_CONFLICT' });
+
+    await lease();
+    await round();
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', txHash: signed!.tx_hash });
+    await w.chain.mine(2);
+    await round();
+    expect((await payout(p.id)).status).toBe('completed');
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.04'));
   });
 });

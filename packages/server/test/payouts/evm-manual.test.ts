@@ -99,6 +99,8 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
   it('a reorganisation drops the counted transaction: back to sent, looked for again, completed once when mined again', async () => {
     const before = await balances(w.env.services, w.usdtWallet);
     const p = await w.approvedPayout(w.usdtWallet, '3');
+    const reorgs = (sender: string) => w.metric('hostpay_hot_wallet_reorgs_total', { chain: 'ETH', sender });
+    const manualBefore = await reorgs('manual');
     const raw = await w.chain.signTokenTransfer(w.token, p.destination, '3');
     const snapshot = await w.chain.snapshot();
     const hash = await w.chain.sendRaw(raw);
@@ -114,6 +116,9 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
     expect(await w.chain.pub.getTransactionReceipt({ hash }).catch(() => null)).toBeNull();
     await watch();
     expect(await payout(p.id)).toMatchObject({ status: 'sent', confirmations: 0, reason: 'reorganisation' });
+    // The watcher saw it: counted once, under the manual sender.
+    expect(await reorgs('manual')).toBe(manualBefore + 1);
+    expect(await reorgs('evm-hot-wallet')).toBe(0);
     // Not on the chain now: looked for, not failed, nothing counted.
     expect(await verify()).toMatchObject({ checked: 1, mined: 0, failed: 0 });
     await watch();
@@ -136,6 +141,7 @@ suite.each(DIALECTS)('the manual sender on a watched EVM chain (anvil), %s', (di
     const events = await eventsOfPayout(p.id);
     expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
     expect(events.filter((t) => t === 'wallet.balance_changed')).toHaveLength(3); // freeze, unfreeze, debit
+    expect(await reorgs('manual')).toBe(manualBefore + 1);
     expect(await balances(w.env.services, w.usdtWallet)).toEqual({
       amount: new Decimal(before.amount).minus(String(done.total)).toFixed(),
       frozen: before.frozen,

@@ -1,6 +1,6 @@
 import { generatePrivateKey } from 'viem/accounts';
 import type { Address } from 'viem';
-import { resultOf } from '../http-helpers/admin-fixture.js';
+import { ALICE, resultOf } from '../http-helpers/admin-fixture.js';
 import { startAnvil, type Anvil } from '../evm/anvil.js';
 import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
 import type { Dialect } from '../helpers.js';
@@ -51,6 +51,21 @@ export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boole
     return { id: p.id, destination: d.address };
   }
 
+  /** A series' value as /metrics shows it (0 when absent), its labels in any order. */
+  async function metric(name: string, labels: Record<string, string>): Promise<number> {
+    const res = await env.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${ALICE}` } });
+    if (res.statusCode !== 200) throw new Error(`/metrics answered ${res.statusCode}`);
+    const want = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v}"`)
+      .sort();
+    for (const line of res.body.split('\n')) {
+      const m = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
+      if (m === null || m[1] !== name) continue;
+      if (m[2]!.split(',').sort().join(',') === want.join(',')) return Number(m[3]);
+    }
+    return 0;
+  }
+
   return {
     anvil,
     chain,
@@ -63,6 +78,7 @@ export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boole
     usdtWallet,
     destination,
     approvedPayout,
+    metric,
     async close() {
       await env.close();
       await anvil.stop();

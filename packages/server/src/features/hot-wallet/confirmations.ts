@@ -1,6 +1,7 @@
 import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { FollowedTransaction, PayoutChainPort } from '../chain-watch/payout-port.js';
+import { HOT_WALLET_SENDER, MANUAL_SENDER, type HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 
 const HOT = 'hot-wallet';
@@ -15,7 +16,11 @@ const MANUAL = 'manual';
  * Only a transaction still `mined` in the block the watcher checked moves: one the sender moved
  * meanwhile (another block, a revert) is left alone.
  */
-export function payoutChainPort(store: Store, port: () => PayoutSenderPort | undefined): PayoutChainPort {
+export function payoutChainPort(
+  store: Store,
+  port: () => PayoutSenderPort | undefined,
+  metrics: Pick<HotWalletMetrics, 'reorgs'>,
+): PayoutChainPort {
   return {
     async followed(chainId) {
       const hot = await store.db
@@ -79,25 +84,30 @@ export function payoutChainPort(store: Store, port: () => PayoutSenderPort | und
       // The payout first: a crash before the row is let go leaves it mined in the lost block, so
       // the next round finds the same mismatch and lets it go then (the move is idempotent).
       if (!(await settled(payouts.markReorged(row.payoutId))) && t.kind === MANUAL) return forget(store, t);
-      await store.writeTransaction(async (trx) => {
-        if (t.kind === HOT)
+      const moved = await store.writeTransaction(async (trx) => {
+        if (t.kind === HOT) {
           // Back to in flight: the tracker finds it mined again (another block) or sends its bytes again.
-          await trx
+          const r = await trx
             .updateTable('hot_wallet_txs')
             .set({ status: 'broadcast', block_hash: null, block_number: null, confirmations: 0 })
             .where('id', '=', t.id)
             .where('status', '=', 'mined')
             .where('block_hash', '=', t.blockHash)
-            .execute();
+            .executeTakeFirst();
+          return r.numUpdatedRows ?? 0n;
+        }
         // Forgotten: the verifier looks for the reported transaction again and records its new block.
-        else
-          await trx
-            .deleteFrom('manual_payout_txs')
-            .where('payout_id', '=', t.id)
-            .where('status', '=', 'mined')
-            .where('block_hash', '=', t.blockHash)
-            .execute();
+        const r = await trx
+          .deleteFrom('manual_payout_txs')
+          .where('payout_id', '=', t.id)
+          .where('status', '=', 'mined')
+          .where('block_hash', '=', t.blockHash)
+          .executeTakeFirst();
+        return r.numDeletedRows ?? 0n;
       });
+      // Counted by whoever let the transaction go (the hot wallet's tracker may have seen it first).
+      if (moved > 0n)
+        metrics.reorgs.inc({ chain: row.chain, sender: t.kind === HOT ? HOT_WALLET_SENDER : MANUAL_SENDER });
     },
   };
 }
@@ -137,24 +147,26 @@ function followed(
 async function findMined(
   store: Store,
   t: FollowedTransaction,
-): Promise<{ payoutId: string; confirmations: number; networkFee: string | null } | undefined> {
+): Promise<{ payoutId: string; chain: string; confirmations: number; networkFee: string | null } | undefined> {
   if (t.kind === HOT) {
     const r = await store.db
-      .selectFrom('hot_wallet_txs')
-      .select(['payout_id', 'confirmations', 'network_fee'])
-      .where('id', '=', t.id)
-      .where('status', '=', 'mined')
-      .where('block_hash', '=', t.blockHash)
+      .selectFrom('hot_wallet_txs as x')
+      .innerJoin('chains as c', 'c.id', 'x.chain_id')
+      .select(['x.payout_id', 'c.symbol', 'x.confirmations', 'x.network_fee'])
+      .where('x.id', '=', t.id)
+      .where('x.status', '=', 'mined')
+      .where('x.block_hash', '=', t.blockHash)
       .executeTakeFirst();
-    return r && { payoutId: r.payout_id, confirmations: r.confirmations, networkFee: r.network_fee };
+    return r && { payoutId: r.payout_id, chain: r.symbol, confirmations: r.confirmations, networkFee: r.network_fee };
   }
   const r = await store.db
-    .selectFrom('manual_payout_txs')
-    .select(['payout_id', 'confirmations'])
-    .where('payout_id', '=', t.id)
-    .where('status', '=', 'mined')
-    .where('block_hash', '=', t.blockHash)
+    .selectFrom('manual_payout_txs as x')
+    .innerJoin('chains as c', 'c.id', 'x.chain_id')
+    .select(['x.payout_id', 'c.symbol', 'x.confirmations'])
+    .where('x.payout_id', '=', t.id)
+    .where('x.status', '=', 'mined')
+    .where('x.block_hash', '=', t.blockHash)
     .executeTakeFirst();
   // The operator reported the fee (if any) with the hash; completion keeps it.
-  return r && { payoutId: r.payout_id, confirmations: r.confirmations, networkFee: null };
+  return r && { payoutId: r.payout_id, chain: r.symbol, confirmations: r.confirmations, networkFee: null };
 }

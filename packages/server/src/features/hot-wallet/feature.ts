@@ -8,6 +8,7 @@ import { hotWalletAdminRoutes, hotWalletMetricsRoutes } from './routes.js';
 import { HotWalletSender, type SenderOptions } from './sender.js';
 import { hotWalletAdmin } from './service.js';
 import { payoutChainPort } from './confirmations.js';
+import { hotWalletGuard } from './guard.js';
 import { createVerifier } from './verify.js';
 import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
 
@@ -99,9 +100,9 @@ declare module '../../feature-kit/feature.js' {
 
 export const hotWalletFeature = defineFeature({
   name: 'hot-wallet',
-  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'chainWatch'],
+  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'payoutGuards', 'chainWatch'],
   provides: ['hotWallet'],
-  create({ store, box, config, log, now, options, payoutSender, chainWatch }) {
+  create({ store, box, config, log, now, options, payoutSender, payoutGuards, chainWatch }) {
     const hotWallet = createHotWallet({
       store,
       box,
@@ -117,7 +118,9 @@ export const hotWalletFeature = defineFeature({
     });
     // The chain watcher counts the confirmations of the payouts this wallet sends and of those
     // operators report by hand, once the verifier saw them mined.
-    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port));
+    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics));
+    // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
+    payoutGuards.add(hotWalletGuard);
     return { hotWallet, close: () => hotWallet.close() };
   },
   /** Which key sends payouts on which EVM chain. */

@@ -1,5 +1,9 @@
 import { Counter, Gauge, type Metric } from 'prom-client';
 
+/** The `sender` label of the payouts' metrics: the contract's names of the two senders. */
+export const HOT_WALLET_SENDER = 'evm-hot-wallet';
+export const MANUAL_SENDER = 'manual';
+
 /** The hot wallet sender's metrics on this instance, per chain symbol. Created unregistered; /metrics adds them. */
 export class HotWalletMetrics {
   readonly insufficient = new Gauge({
@@ -34,8 +38,8 @@ export class HotWalletMetrics {
   });
   readonly reorgs = new Counter({
     name: 'hostpay_hot_wallet_reorgs_total',
-    help: 'Counted payout transactions a reorganisation took out of the chain (the payout went back to sent), by chain',
-    labelNames: ['chain'] as const,
+    help: "Counted payout transactions a reorganisation took out of the chain (the payout went back to sent), by chain and by the payout's sender (evm-hot-wallet, or manual: a transaction an operator reported), whether the hot wallet's tracker or the chain watcher saw it first",
+    labelNames: ['chain', 'sender'] as const,
     registers: [],
   });
   readonly errors = new Counter({

@@ -2,6 +2,7 @@ import type { Hash, Hex } from 'viem';
 import { bumpedFees, currentFees, nodeKnows, receiptOf } from './chain-ops.js';
 import { iso, type SendContext, type TxRow } from './context.js';
 import { broadcastRow, markSentOnce, signAndStore } from './send.js';
+import { HOT_WALLET_SENDER } from './metrics.js';
 import { OPEN_STATUSES } from './service.js';
 
 /**
@@ -51,15 +52,8 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
   if (mined === undefined) {
     if (counted !== undefined) {
       // The block it was counted in is no longer the chain's: back to sent, counted again later.
-      c.metrics.reorgs.inc({ chain });
-      await c.store.writeTransaction((trx) =>
-        trx
-          .updateTable('hot_wallet_txs')
-          .set({ status: 'broadcast', block_hash: null, block_number: null, confirmations: 0 })
-          .where('id', '=', counted.id)
-          .execute(),
-      );
       await port?.markReorged(payoutId);
+      await letGo(c, counted);
       counted.status = 'broadcast';
       counted.block_hash = null;
       counted.block_number = null;
@@ -107,8 +101,8 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
   const moved = counted !== undefined && (counted.id !== row.id || counted.block_hash !== receipt.blockHash);
   if (moved) {
     // Mined again in another block: the confirmations restart from there.
-    c.metrics.reorgs.inc({ chain });
     await port?.markReorged(payoutId);
+    await letGo(c, counted);
   }
   await markSentOnce(c, row);
   if (receipt.status === 'reverted') {
@@ -170,6 +164,25 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
         .execute();
   });
   return true;
+}
+
+/**
+ * Takes a counted transaction out of the block it was counted in (back to in flight), the payout
+ * told first (as the watcher does: a crash in between is found again next round). Counted in
+ * hostpay_hot_wallet_reorgs_total only by whoever moves the row — this tracker or the chain
+ * watcher (confirmations.ts), whichever sees the reorganisation first — so it is counted once.
+ */
+async function letGo(c: SendContext, counted: TxRow): Promise<void> {
+  const r = await c.store.writeTransaction((trx) =>
+    trx
+      .updateTable('hot_wallet_txs')
+      .set({ status: 'broadcast', block_hash: null, block_number: null, confirmations: 0 })
+      .where('id', '=', counted.id)
+      .where('status', '=', 'mined')
+      .where('block_hash', '=', counted.block_hash)
+      .executeTakeFirst(),
+  );
+  if ((r.numUpdatedRows ?? 0n) > 0n) c.metrics.reorgs.inc({ chain: c.hw.symbol, sender: HOT_WALLET_SENDER });
 }
 
 function fee(wei: bigint, decimals: number): string {

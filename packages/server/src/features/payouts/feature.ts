@@ -1,4 +1,5 @@
 import { defineFeature } from '../../feature-kit/feature.js';
+import { payoutGuards, type PayoutGuards } from './guards.js';
 import { payoutMerchantRoutes } from './merchant-routes.js';
 import { payoutAdminRoutes } from './routes.js';
 import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
@@ -9,6 +10,8 @@ declare module '../../feature-kit/feature.js' {
     payouts: PayoutService;
     /** The port payout senders (manual, EVM hot wallet, chain verification) work through (sender-port.ts). */
     payoutSender: PayoutSenderPort;
+    /** Where senders register their veto over merchants' and operators' moves (guards.ts). */
+    payoutGuards: PayoutGuards;
   }
 }
 
@@ -16,10 +19,12 @@ declare module '../../feature-kit/feature.js' {
 export const payoutsFeature = defineFeature({
   name: 'payouts',
   needs: ['store', 'caches', 'config', 'now'],
-  provides: ['payouts', 'payoutSender'],
+  provides: ['payouts', 'payoutSender', 'payoutGuards'],
   create({ store, caches, config, now }) {
+    const guards = payoutGuards();
     return {
-      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now }),
+      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now, guards }),
+      payoutGuards: guards,
       payoutSender: payoutSenderPort(store, caches, now ?? Date.now),
     };
   },

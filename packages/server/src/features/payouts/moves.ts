@@ -5,6 +5,7 @@ import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { appendEvent, lockEventCounter } from '../events/outbox.js';
 import { balanceChangedJson, postInTransaction } from '../ledger/service.js';
+import type { PayoutMoveGuard } from './guards.js';
 import { appendPayoutTimeline, findPayout, lockPayout, payoutView, type LoadedPayout } from './queries.js';
 import { payoutTransition, type PayoutMove, type PayoutStatus } from './states.js';
 
@@ -22,6 +23,8 @@ export interface MoveContext {
   dialect: 'sqlite' | 'postgres';
   /** ISO time of the change. */
   at: string;
+  /** Senders' vetoes (guards.ts): given for merchants', operators' and sandbox moves, not the senders' own. */
+  guards?: readonly PayoutMoveGuard[] | undefined;
 }
 
 export interface MoveRequest {
@@ -122,6 +125,16 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
       `payout ${id} is ${locked.status}: ${req.move} by ${req.by} is not possible in that state`,
       { status: locked.status },
     );
+  }
+  for (const guard of ctx.guards ?? []) {
+    const refused = await guard(trx, {
+      payoutId: id,
+      status: locked.status as PayoutStatus,
+      move: req.move,
+      by: req.by,
+    });
+    if (refused !== null)
+      throw new HostpayError('PAYOUT_STATE_CONFLICT', refused.message, { status: locked.status, ...refused.details });
   }
   const next = { ...before.row };
   const owner = { merchantId: locked.merchant_id, walletId: locked.wallet_id, payoutId: id };

@@ -9,6 +9,7 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { appendEvent } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
+import type { PayoutGuards } from './guards.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import {
   adminPayoutView,
@@ -29,6 +30,8 @@ export interface PayoutServiceOptions {
   caches: Caches;
   sandbox: boolean;
   now?: (() => number) | undefined;
+  /** Senders' vetoes over the moves made here (guards.ts). */
+  guards?: PayoutGuards | undefined;
 }
 
 export interface PayoutFilter {
@@ -51,7 +54,12 @@ export function payoutService(opts: PayoutServiceOptions) {
   const now = opts.now ?? Date.now;
   // PostgreSQL: one merchant's requests wait in memory, not on a pooled connection (ledger/wallet-queue.ts).
   const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
-  const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString() });
+  // Every move made here is a merchant's, an operator's or the sandbox's: the senders may veto it.
+  const context = (): MoveContext => ({
+    dialect: store.dialect,
+    at: new Date(now()).toISOString(),
+    guards: opts.guards?.list,
+  });
   const operatorTools = payoutOperatorTools(store, () => context().at);
 
   async function dropWallets(merchantId: string | null): Promise<void> {
