@@ -1,3 +1,4 @@
+import type { Db } from '../../src/store/store.js';
 import type { PayoutJob, PayoutSenderPort, SentPayoutJob } from '../../src/features/hot-wallet/port.js';
 
 export type PortCall =
@@ -26,6 +27,10 @@ export class RecorderPort implements PayoutSenderPort {
 
   async approved(chainId: string, limit: number): Promise<PayoutJob[]> {
     return [...this.approvedJobs.values()].filter((j) => j.chainId === chainId).slice(0, limit);
+  }
+  /** Claimed while the payout is still handed out (not marked sent, not withdrawn by the test). */
+  async claimForSigning(_trx: Db, payoutId: string): Promise<boolean> {
+    return this.approvedJobs.has(payoutId);
   }
   async markSent(payoutId: string, p: { txHash: string; networkFee?: string }): Promise<void> {
     this.approvedJobs.delete(payoutId);

@@ -11,6 +11,8 @@ const calls = [];
 let sent = false;
 const port = {
   approved: async () => (sent ? [] : [job]),
+  // The one payout of this process stays approved until it is marked sent.
+  claimForSigning: async () => !sent,
   markSent: async (id, p) => {
     sent = true;
     calls.push(['sent', id, p.txHash]);

@@ -23,6 +23,11 @@ export interface SendContext {
   maxFeeBumps: number;
   /** Approved payouts taken per round. */
   batch: number;
+  /**
+   * Tests: runs after a new payout's transaction is signed and before the transaction that claims
+   * the payout and stores it (a cancel committed there is the race the claim closes).
+   */
+  beforeStore?: ((tx: { payoutId: string; nonce: number }) => void | Promise<void>) | undefined;
   /** Tests: runs after a signed transaction is committed and before it is broadcast (a crash there). */
   afterSign?: ((tx: { payoutId: string; txHash: string; nonce: number }) => void | Promise<void>) | undefined;
   /** Payouts held for funds at their last try, with the reason given (not repeated while unchanged). */

@@ -18,7 +18,15 @@ export type { ExpectedTransfer, Verification, VerifyTransfer } from './verify.js
 type SenderTimings = Partial<
   Pick<
     SenderOptions,
-    'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'replaceAfterMs' | 'maxFeeBumps' | 'batch' | 'maxBackoffMs' | 'afterSign'
+    | 'leaseMs'
+    | 'reloadMs'
+    | 'rpcTimeoutMs'
+    | 'replaceAfterMs'
+    | 'maxFeeBumps'
+    | 'batch'
+    | 'maxBackoffMs'
+    | 'afterSign'
+    | 'beforeStore'
   >
 >;
 

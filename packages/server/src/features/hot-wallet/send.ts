@@ -21,8 +21,15 @@ interface Unsigned {
  * lease held: after a crash the stored bytes are what goes out, never a second signature for the
  * payout. A new nonce moves the wallet's next nonce in the same transaction; a replacement
  * (`replaces`) keeps its nonce and marks the one it replaces.
+ *
+ * A new payout's transaction is stored only with the payout claimed in the same transaction
+ * (`claimForSigning`: still `approved`, its row locked): a cancel, reject or fail committed since
+ * the list was read makes it answer null — nothing stored, the nonce not taken, the signed bytes
+ * dropped unsent. A replacement needs no claim: its payout's live transaction is already stored.
  */
-export async function signAndStore(c: SendContext, u: Unsigned, replaces?: TxRow): Promise<TxRow> {
+export async function signAndStore(c: SendContext, u: Unsigned): Promise<TxRow | null>;
+export async function signAndStore(c: SendContext, u: Unsigned, replaces: TxRow): Promise<TxRow>;
+export async function signAndStore(c: SendContext, u: Unsigned, replaces?: TxRow): Promise<TxRow | null> {
   const { privateKeyToAccount } = await import('viem/accounts');
   const account = privateKeyToAccount(openKey(c.box, c.hw.key_sealed, c.hw.chain_id));
   const raw = await account.signTransaction({
@@ -56,7 +63,9 @@ export async function signAndStore(c: SendContext, u: Unsigned, replaces?: TxRow
     broadcast_at: null,
     network_fee: null,
   };
-  await c.store.writeTransaction(async (trx) => {
+  if (replaces === undefined) await c.beforeStore?.({ payoutId: u.payoutId, nonce: u.nonce });
+  const stored = await c.store.writeTransaction(async (trx) => {
+    if (replaces === undefined && !(await c.port!.claimForSigning(trx, u.payoutId))) return false;
     await holdSenderLease(trx, c, c.hw.chain_id);
     if (replaces === undefined) {
       // The nonce is taken exactly once: a sender that read a stale next nonce writes nothing.
@@ -77,7 +86,9 @@ export async function signAndStore(c: SendContext, u: Unsigned, replaces?: TxRow
         .execute();
     }
     await trx.insertInto('hot_wallet_txs').values(row).execute();
+    return true;
   });
+  if (!stored) return null;
   c.hw = { ...c.hw, next_nonce: replaces === undefined ? u.nonce + 1 : c.hw.next_nonce };
   await c.afterSign?.({ payoutId: u.payoutId, txHash: row.tx_hash, nonce: u.nonce });
   return row;
@@ -211,6 +222,14 @@ export async function sendApproved(c: SendContext): Promise<number> {
     }
     const nonce = await nextNonce(c);
     const row = await signAndStore(c, { payoutId: job.id, nonce, ...call, gas, fees });
+    if (row === null) {
+      // Canceled (or rejected, failed) since the list was read: its nonce goes to the next payout.
+      c.log.warn(
+        `payout ${job.id} is no longer approved: its signed transaction was dropped, nonce ${nonce} stays free`,
+      );
+      c.held.delete(job.id);
+      continue;
+    }
     await broadcastRow(c, row, false);
     c.held.delete(job.id);
     spend('', gasCost + call.value);

@@ -36,6 +36,7 @@ export interface SenderOptions {
   batch?: number;
   maxBackoffMs?: number;
   afterSign?: SendContext['afterSign'];
+  beforeStore?: SendContext['beforeStore'];
 }
 
 export type SenderRound =
@@ -171,6 +172,7 @@ export class HotWalletSender {
       maxFeeBumps: this.#o.maxFeeBumps ?? 10,
       batch: this.#o.batch ?? 20,
       afterSign: this.#o.afterSign,
+      beforeStore: this.#o.beforeStore,
       held: loop.held,
       hw,
       rpc,

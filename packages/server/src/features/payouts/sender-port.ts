@@ -1,7 +1,7 @@
 import { decimalText } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
 import { HostpayError } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import type { Db, Store } from '../../store/store.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import { lockPayout, payoutsWithNames } from './queries.js';
 
@@ -13,6 +13,16 @@ import { lockPayout, payoutsWithNames } from './queries.js';
 export interface PayoutSenderPort {
   /** approved payouts on a chain, oldest first, that a sender should send */
   approved(chainId: string, limit: number): Promise<PayoutJob[]>;
+  /**
+   * The one call that runs in the sender's own write transaction (`trx`, the one that stores the
+   * signed transaction): locks the payout row and answers whether it is still `approved`. The list
+   * from `approved` is older than the signature, and a cancel or an operator's move committed in
+   * between would otherwise be paid anyway (the total unfrozen, the bytes broadcast: paid twice).
+   * Claimed, the payout stays `approved` until the broadcast (`markSent`), but the stored
+   * transaction commits with the claim, so the senders' guards refuse any later move by hand.
+   * Not claimed: the sender stores nothing (nor takes the nonce) and moves on.
+   */
+  claimForSigning(trx: Db, payoutId: string): Promise<boolean>;
   markSent(payoutId: string, p: { txHash: string; networkFee?: string }, by: 'system' | 'operator'): Promise<void>;
   markConfirmations(payoutId: string, confirmations: number): Promise<void>;
   markCompleted(payoutId: string, p: { networkFee?: string }): Promise<void>;
@@ -81,6 +91,10 @@ export function payoutSenderPort(store: Store, caches: Caches, now: () => number
 
   return {
     approved: async (chainId, limit) => (await jobs('approved', chainId, limit)).map(job),
+
+    // The payout row first, as every payout move takes it (states.ts, PAYOUT_LOCK_ORDER): a cancel
+    // waiting on it reads the stored transaction once this commits, and its guard refuses it.
+    claimForSigning: async (trx, id) => (await lockPayout(trx, id, store.dialect))?.status === 'approved',
 
     sent: async (chainId, limit) =>
       (await jobs('sent', chainId, limit)).map((r) => ({
