@@ -80,7 +80,10 @@ export async function createSharedState(
   }
   let state: RedisState = 'down';
   let warned = false;
+  // Our own close ends the connections too: that is a shutdown, not an outage to warn about.
+  let closing = false;
   const onState = (healthy: boolean, error?: Error) => {
+    if (closing) return;
     state = healthy ? 'up' : 'down';
     if (!healthy && !warned) {
       warned = true;
@@ -110,6 +113,9 @@ export async function createSharedState(
     get cachesSafe() {
       return state === 'up' && feed.ready;
     },
-    close: () => feed.close(),
+    close: () => {
+      closing = true;
+      return feed.close();
+    },
   };
 }
