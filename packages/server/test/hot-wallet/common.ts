@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import type { PayoutJob } from '../../src/features/hot-wallet/port.js';
@@ -87,4 +89,50 @@ export async function metricValue(
     return match?.value ?? 0;
   }
   throw new Error(`no metric ${name}`);
+}
+
+/** How a sender child process ended, and what it wrote before (null: killed before writing). */
+export interface SenderOutcome<Out> {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: Out | null;
+}
+
+/**
+ * Runs a sender script in a child process over the test's store (its data directory, or its
+ * PostgreSQL schema), as a restarted server would: `extra` is its environment on top (a job, a
+ * kill point). Resolves when it exits, including by a signal; rejects if it failed on its own.
+ */
+export function runSenderProcess<Out>(
+  script: string,
+  env: Pick<WatchEnv, 'dataDir' | 'databaseUrl' | 'databaseSchema'>,
+  out: string,
+  extra: Record<string, string>,
+): Promise<SenderOutcome<Out>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script], {
+      env: {
+        ...process.env,
+        HOTWALLET_DATA_DIR: env.dataDir,
+        HOTWALLET_DATABASE_URL: env.databaseUrl,
+        HOTWALLET_DATABASE_SCHEMA: env.databaseSchema,
+        HOTWALLET_OUT: out,
+        ...extra,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      let parsed: Out | null = null;
+      try {
+        parsed = JSON.parse(readFileSync(out, 'utf8')) as Out;
+      } catch {
+        // killed before writing
+      }
+      if (code !== 0 && signal === null) reject(new Error(`sender process failed (${code}): ${stderr}`));
+      else resolve({ code, signal, out: parsed });
+    });
+  });
 }

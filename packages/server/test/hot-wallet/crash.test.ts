@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEther, type Address, type Hash } from 'viem';
@@ -8,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary, startAnvil, type Anvil } from '../evm/anvil.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
-import { jobFor, setUpChain, txRows } from './common.js';
+import { jobFor, runSenderProcess, type SenderOutcome, setUpChain, txRows } from './common.js';
 import { RecorderPort } from './recorder.js';
 
 /**
@@ -20,11 +18,7 @@ import { RecorderPort } from './recorder.js';
 const suite = anvilBinary === null ? describe.skip : describe;
 const SCRIPT = fileURLToPath(new URL('./sender-process.mjs', import.meta.url));
 
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: { round: { leader: boolean; sent?: number }; calls: unknown[][] } | null;
-}
+type Outcome = SenderOutcome<{ round: { leader: boolean; sent?: number }; calls: unknown[][] }>;
 
 suite.each(DIALECTS)(
   'hot wallet sender killed between signing and broadcast (anvil, separate processes, %s)',
@@ -48,36 +42,11 @@ suite.each(DIALECTS)(
       await anvil?.stop();
     });
 
-    function run(job: unknown, extra: Record<string, string>, n: number): Promise<Outcome> {
-      const out = join(env.dataDir, `sender-${n}.json`);
-      return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [SCRIPT], {
-          env: {
-            ...process.env,
-            HOTWALLET_DATA_DIR: env.dataDir,
-            HOTWALLET_DATABASE_URL: env.databaseUrl,
-            HOTWALLET_DATABASE_SCHEMA: env.databaseSchema,
-            HOTWALLET_JOB: JSON.stringify(job),
-            HOTWALLET_OUT: out,
-            ...extra,
-          },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.once('error', reject);
-        child.once('exit', (code, signal) => {
-          let parsed: Outcome['out'] = null;
-          try {
-            parsed = JSON.parse(readFileSync(out, 'utf8')) as Outcome['out'];
-          } catch {
-            // killed before writing
-          }
-          if (code !== 0 && signal === null) reject(new Error(`sender process failed (${code}): ${stderr}`));
-          else resolve({ code, signal, out: parsed });
-        });
+    const run = (job: unknown, extra: Record<string, string>, n: number): Promise<Outcome> =>
+      runSenderProcess(SCRIPT, env, join(env.dataDir, `sender-${n}.json`), {
+        HOTWALLET_JOB: JSON.stringify(job),
+        ...extra,
       });
-    }
 
     it('killed after the signed transaction is committed: restarted, the stored one goes out once, never a second', async () => {
       const job = await jobFor(env.services, 'ETH', '0.75', null);

@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary } from '../evm/anvil.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
-import { txRows } from '../hot-wallet/common.js';
+import { runSenderProcess, type SenderOutcome, txRows } from '../hot-wallet/common.js';
 import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
 import { eventsOf } from './world.js';
 
@@ -20,11 +18,7 @@ import { eventsOf } from './world.js';
 const suite = anvilBinary === null ? describe.skip : describe;
 const SCRIPT = fileURLToPath(new URL('./payout-sender-process.mjs', import.meta.url));
 
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: { round: { leader: boolean; sent?: number } } | null;
-}
+type Outcome = SenderOutcome<{ round: { leader: boolean; sent?: number } }>;
 
 suite.each(DIALECTS)(
   'a payout whose sender is killed between signing and broadcast (anvil, real services in a process, %s)',
@@ -37,35 +31,8 @@ suite.each(DIALECTS)(
     }, 60_000);
     afterAll(async () => w?.close());
 
-    function run(extra: Record<string, string>, n: number): Promise<Outcome> {
-      const out = join(w.env.dataDir, `payout-sender-${n}.json`);
-      return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [SCRIPT], {
-          env: {
-            ...process.env,
-            HOTWALLET_DATA_DIR: w.env.dataDir,
-            HOTWALLET_DATABASE_URL: w.env.databaseUrl,
-            HOTWALLET_DATABASE_SCHEMA: w.env.databaseSchema,
-            HOTWALLET_OUT: out,
-            ...extra,
-          },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
-        let stderr = '';
-        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.once('error', reject);
-        child.once('exit', (code, signal) => {
-          let parsed: Outcome['out'] = null;
-          try {
-            parsed = JSON.parse(readFileSync(out, 'utf8')) as Outcome['out'];
-          } catch {
-            // killed before writing
-          }
-          if (code !== 0 && signal === null) reject(new Error(`sender process failed (${code}): ${stderr}`));
-          else resolve({ code, signal, out: parsed });
-        });
-      });
-    }
+    const run = (extra: Record<string, string>, n: number): Promise<Outcome> =>
+      runSenderProcess(SCRIPT, w.env, join(w.env.dataDir, `payout-sender-${n}.json`), extra);
 
     it('killed after the signed transaction is committed: restarted, it goes out once; the payout sent once, then completed once', async () => {
       const p = await w.approvedPayout(w.ethWallet, '0.75');
