@@ -11,6 +11,7 @@ import {
   type RateLimitResult,
   type Reservation,
 } from '../auth/rate-limit.js';
+import { HitReservations, type Reserved } from './hit-reservations.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits plus a reservation of up to ARGV[3]
 // hits for this instance to count itself (RedisRateLimiter.hitReserved), never more than an
@@ -60,33 +61,6 @@ const RESERVE_POLL_MS = 50;
 
 const PEEK_REUSE_MS = 250;
 
-// Reservations (hitReserved): only for a bucket this instance saw at least RESERVE_MIN_RATE hits
-// of in the last full second, of about a tenth of a second of them, at most MAX_RESERVE.
-const RESERVE_MIN_RATE = 100;
-const MAX_RESERVE = 1000;
-
-/**
- * Hits counted in Redis ahead of use, handed out here in order: `ranges` of the shared count's
- * numbers (next…end), `left` of them in all, for one limit and window. `refilling`: a round trip
- * taking more is under way (one at a time per bucket).
- */
-interface Reserved {
-  ranges: { next: number; end: number }[];
-  left: number;
-  size: number;
-  limit: number;
-  windowMs: number;
-  windowEndsAt: number;
-  refilling: boolean;
-}
-
-/** Hits of a bucket seen here: in the current second (from `since`) and in the one before. */
-interface Demand {
-  since: number;
-  hits: number;
-  lastSecond: number;
-}
-
 interface Pending {
   windowMs: number;
   waiters: { limit: number; resolve: (r: RateLimitResult) => void }[];
@@ -124,8 +98,7 @@ export class RedisRateLimiter implements RateLimiter {
   private reserves = new Map<string, PendingReserves>();
   private settles = new Map<string, PendingSettles>();
   // Bounded: buckets are API keys and users.
-  private readonly reserved = new LRUCache<string, Reserved>({ max: 10_000 });
-  private readonly demand = new LRUCache<string, Demand>({ max: 10_000 });
+  private readonly reservations = new HitReservations();
   // Bounded: buckets are client addresses.
   private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
@@ -175,87 +148,30 @@ export class RedisRateLimiter implements RateLimiter {
    */
   hitReserved(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined {
     const now = Date.now();
-    this.countDemand(bucket, now);
-    const r = this.reserved.get(bucket);
-    if (r === undefined || r.limit !== limit || r.windowMs !== windowMs || now >= r.windowEndsAt) return undefined;
+    const taken = this.reservations.take(bucket, limit, windowMs, now);
+    if (taken === undefined) return undefined;
     // Half used: the next reservation is asked for now, so that a busy bucket never runs dry.
-    if (r.left <= r.size / 2 && !r.refilling) this.refill(bucket, r);
-    const range = r.ranges[0];
-    if (range === undefined) return undefined;
-    const c = range.next++;
-    if (range.next > range.end) r.ranges.shift();
-    r.left--;
-    return result(c, c <= limit, limit, r.windowEndsAt - now);
+    if (taken.refill !== undefined) this.refill(bucket, taken.refill);
+    if (taken.count === undefined) return undefined;
+    return result(taken.count, taken.count <= limit, limit, taken.windowEndsAt - now);
   }
 
   /** Takes the next reservation of a bucket with a round trip of its own (no hit counted with it). */
   private refill(bucket: string, r: Reserved): void {
-    const wanted = this.wantedReserve(bucket);
+    const wanted = this.reservations.wanted(bucket);
     if (wanted === 0) return;
     r.refilling = true;
     (this.redis as unknown as RateHit).hostpayRateHit(this.prefix + bucket, r.windowMs, 0, wanted, r.limit).then(
       (answer) => {
         r.refilling = false;
         const [count, ttl, reserved] = answer as [number, number, number];
-        this.addReserved(bucket, r.limit, r.windowMs, count, ttl, reserved);
+        this.reservations.add(bucket, r.limit, r.windowMs, count, ttl, reserved);
       },
       (err: unknown) => {
         r.refilling = false;
         this.onFallback(err as Error);
       },
     );
-  }
-
-  /** Keeps the `reserved` numbers up to `count` for this instance to hand out. */
-  private addReserved(bucket: string, limit: number, windowMs: number, count: number, ttl: number, reserved: number) {
-    if (reserved <= 0) return;
-    const range = { next: count - reserved + 1, end: count };
-    const r = this.reserved.get(bucket);
-    const last = r?.ranges.at(-1);
-    // Numbers below what this instance already holds: Redis began a new window (the old one's
-    // numbers lapsed with it), or the limit changed; either way the old ranges are dropped.
-    if (
-      r === undefined ||
-      r.limit !== limit ||
-      r.windowMs !== windowMs ||
-      (last !== undefined && range.next <= last.end)
-    ) {
-      const refilling = r?.refilling === true && r.limit === limit && r.windowMs === windowMs;
-      this.reserved.set(bucket, {
-        ranges: [range],
-        left: reserved,
-        size: reserved,
-        limit,
-        windowMs,
-        windowEndsAt: Date.now() + ttl,
-        refilling,
-      });
-      return;
-    }
-    r.ranges.push(range);
-    r.left += reserved;
-    r.size = reserved;
-    r.windowEndsAt = Date.now() + ttl;
-  }
-
-  private countDemand(bucket: string, now: number): void {
-    let d = this.demand.get(bucket);
-    if (d === undefined) {
-      d = { since: now, hits: 0, lastSecond: 0 };
-      this.demand.set(bucket, d);
-    } else if (now - d.since >= 1000) {
-      d.lastSecond = now - d.since < 2000 ? d.hits : 0;
-      d.since = now;
-      d.hits = 0;
-    }
-    d.hits++;
-  }
-
-  /** How many hits to reserve for `bucket` with its next round trip. */
-  private wantedReserve(bucket: string): number {
-    if (this.reserved.get(bucket)?.refilling === true) return 0;
-    const rate = this.demand.get(bucket)?.lastSecond ?? 0;
-    return rate < RESERVE_MIN_RATE ? 0 : Math.min(MAX_RESERVE, Math.floor(rate / 10));
   }
 
   /**
@@ -378,7 +294,7 @@ export class RedisRateLimiter implements RateLimiter {
         this.prefix + bucket,
         p.windowMs,
         n,
-        this.wantedReserve(bucket),
+        this.reservations.wanted(bucket),
         limit,
       )) as [number, number, number];
       const first = count - reserved - n + 1;
@@ -386,7 +302,7 @@ export class RedisRateLimiter implements RateLimiter {
         const c = first + i;
         w.resolve(result(c, c <= w.limit, w.limit, ttl));
       });
-      this.addReserved(bucket, limit, p.windowMs, count, ttl, reserved);
+      this.reservations.add(bucket, limit, p.windowMs, count, ttl, reserved);
     } catch (err) {
       this.onFallback(err as Error);
       for (const w of p.waiters) w.resolve(await this.local.hit(bucket, w.limit, p.windowMs));
