@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ActionForm } from '../../ui-kit/action-form.js';
 import { ErrorNote, Field, Loading, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, manages, type Session } from '../api.js';
@@ -9,7 +9,6 @@ interface MerchantSettings {
   successUrl: string | null;
   cancelUrl: string | null;
 }
-const EMPTY = { displayName: '', logoUrl: '', successUrl: '', cancelUrl: '' };
 
 /**
  * What the payment page shows (display name, logo) and where it sends the payer by default; and
@@ -17,20 +16,29 @@ const EMPTY = { displayName: '', logoUrl: '', successUrl: '', cancelUrl: '' };
  */
 export function Settings({ session }: { session: Session }) {
   const settings = useAsync(() => dash<MerchantSettings>('/settings'), []);
-  const [form, setForm] = useState(EMPTY);
-  const editable = manages(session);
+  return (
+    <>
+      <h1>Settings</h1>
+      <ErrorNote error={settings.error} />
+      {settings.data === undefined && !settings.error ? <Loading what="settings" /> : null}
+      {/* The form appears with the stored values, never before: typed into an empty form while the
+          values load, a field would be overwritten by them (and saved that way). */}
+      {settings.data === undefined ? null : <PaymentPageForm stored={settings.data} editable={manages(session)} />}
+      <ChangePassword />
+      <SignOutEverywhere />
+    </>
+  );
+}
+
+function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; editable: boolean }) {
+  const [form, setForm] = useState(() => ({
+    displayName: stored.displayName ?? '',
+    logoUrl: stored.logoUrl ?? '',
+    successUrl: stored.successUrl ?? '',
+    cancelUrl: stored.cancelUrl ?? '',
+  }));
   const action = useAction();
-  useEffect(() => {
-    const s = settings.data;
-    if (s)
-      setForm({
-        displayName: s.displayName ?? '',
-        logoUrl: s.logoUrl ?? '',
-        successUrl: s.successUrl ?? '',
-        cancelUrl: s.cancelUrl ?? '',
-      });
-  }, [settings.data]);
-  const input = (k: keyof typeof EMPTY, url = false) => (
+  const input = (k: keyof MerchantSettings, url = false) => (
     <input
       inputMode={url ? 'url' : 'text'}
       readOnly={!editable}
@@ -40,61 +48,54 @@ export function Settings({ session }: { session: Session }) {
     />
   );
   return (
-    <>
-      <h1>Settings</h1>
-      <ErrorNote error={settings.error} />
-      {settings.data === undefined && !settings.error ? <Loading what="settings" /> : null}
-      <ActionForm
-        action={action}
-        id="page-h"
-        title="Payment page"
-        submit={editable ? 'Save settings' : undefined}
-        onSubmit={() =>
-          editable &&
-          action.run('Settings saved.', () =>
-            dashWrite('PATCH', '/settings', {
-              displayName: form.displayName.trim() || null,
-              logoUrl: form.logoUrl.trim() || null,
-              successUrl: form.successUrl.trim() || null,
-              cancelUrl: form.cancelUrl.trim() || null,
-            }),
-          )
-        }
-      >
-        <Field label="Display name" hint="shown to payers on the payment page">
-          {input('displayName')}
+    <ActionForm
+      action={action}
+      id="page-h"
+      title="Payment page"
+      submit={editable ? 'Save settings' : undefined}
+      onSubmit={() =>
+        editable &&
+        action.run('Settings saved.', () =>
+          dashWrite('PATCH', '/settings', {
+            displayName: form.displayName.trim() || null,
+            logoUrl: form.logoUrl.trim() || null,
+            successUrl: form.successUrl.trim() || null,
+            cancelUrl: form.cancelUrl.trim() || null,
+          }),
+        )
+      }
+    >
+      <Field label="Display name" hint="shown to payers on the payment page">
+        {input('displayName')}
+      </Field>
+      <Field label="Logo URL" hint="https, or a small image picked below (kept in the page itself)">
+        {input('logoUrl', true)}
+      </Field>
+      {editable ? (
+        <Field label="Logo image" hint="PNG, JPEG or WebP, up to about 48 KB">
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              if (!file) return;
+              // Read here into a data: URL: the image needs no host, and the page's CSP allows data: images.
+              const reader = new FileReader();
+              reader.onload = () => setForm((f) => ({ ...f, logoUrl: String(reader.result) }));
+              reader.readAsDataURL(file);
+            }}
+          />
         </Field>
-        <Field label="Logo URL" hint="https, or a small image picked below (kept in the page itself)">
-          {input('logoUrl', true)}
-        </Field>
-        {editable ? (
-          <Field label="Logo image" hint="PNG, JPEG or WebP, up to about 48 KB">
-            <input
-              type="file"
-              accept="image/png,image/jpeg,image/webp"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
-                if (!file) return;
-                // Read here into a data: URL: the image needs no host, and the page's CSP allows data: images.
-                const reader = new FileReader();
-                reader.onload = () => setForm((f) => ({ ...f, logoUrl: String(reader.result) }));
-                reader.readAsDataURL(file);
-              }}
-            />
-          </Field>
-        ) : null}
-        {form.logoUrl.startsWith('data:image/') ? (
-          <img class="logo-preview" src={form.logoUrl} alt="The logo payers will see" />
-        ) : null}
-        <Field label="Default success URL" hint="where payers go after paying, unless a checkout names one">
-          {input('successUrl', true)}
-        </Field>
-        <Field label="Default cancel URL">{input('cancelUrl', true)}</Field>
-        {editable ? null : <p class="muted">Owners and admins change these.</p>}
-      </ActionForm>
-      <ChangePassword />
-      <SignOutEverywhere />
-    </>
+      ) : null}
+      {form.logoUrl.startsWith('data:image/') ? (
+        <img class="logo-preview" src={form.logoUrl} alt="The logo payers will see" />
+      ) : null}
+      <Field label="Default success URL" hint="where payers go after paying, unless a checkout names one">
+        {input('successUrl', true)}
+      </Field>
+      <Field label="Default cancel URL">{input('cancelUrl', true)}</Field>
+      {editable ? null : <p class="muted">Owners and admins change these.</p>}
+    </ActionForm>
   );
 }
 
