@@ -17,22 +17,11 @@ export interface DemoDashboard {
  * revokes the last one and issues a fresh link; once the owner exists the banner names the email.
  */
 export async function demoDashboard(services: Services, merchantId: string, baseUrl: string): Promise<DemoDashboard> {
-  const db = services.store.db;
   const url = `${baseUrl}/dashboard`;
   const email = DEMO_DASHBOARD_EMAIL;
-  const member = await db
-    .selectFrom('merchant_users')
-    .select('id')
-    .where('merchant_id', '=', merchantId)
-    .where('email', '=', email)
-    .executeTakeFirst();
+  const team = services.merchantUsers.team;
+  const member = (await team.list(merchantId)).users.find((u) => u.email === email);
   if (member !== undefined) return { url, email };
-  const invited = await services.merchantUsers.team.renewInvitation(
-    merchantId,
-    email,
-    'owner',
-    { operator: 'demo' },
-    { ip: null },
-  );
+  const invited = await team.renewInvitation(merchantId, email, 'owner', { operator: 'demo' }, { ip: null });
   return { url, email, invitationLink: invited.link };
 }

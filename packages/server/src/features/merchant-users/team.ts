@@ -173,7 +173,7 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
       .where('expires_at', '>', iso())
       .execute();
 
-  return {
+  const api = {
     /** An invitation to join the merchant's team with `role`; refused when the email is already a user or invited. */
     async invite(
       merchantId: string,
@@ -204,8 +204,8 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
      */
     async renewInvitation(merchantId: string, emailGiven: string, role: Role, issuer: Issuer, actor: Actor) {
       for (const link of await pendingInvitations(merchantId, normaliseEmail(emailGiven)))
-        await this.revokeInvitation(merchantId, link.id, issuer, actor);
-      return this.invite(merchantId, emailGiven, role, issuer, actor);
+        await api.revokeInvitation(merchantId, link.id, issuer, actor);
+      return api.invite(merchantId, emailGiven, role, issuer, actor);
     },
 
     async invitation(token: string) {
@@ -401,6 +401,7 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
       });
     },
   };
+  return api;
 }
 
 export type Team = ReturnType<typeof team>;
