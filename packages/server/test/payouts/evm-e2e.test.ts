@@ -7,7 +7,7 @@ import { DIALECTS, type Dialect } from '../helpers.js';
 import { errorOf } from '../http-helpers/admin-fixture.js';
 import { metricValue } from '../hot-wallet/common.js';
 import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
-import { balances, ctx, eventsOf } from './world.js';
+import { balances, ctx } from './world.js';
 
 /**
  * Payouts end to end on a real node (anvil), through the real payouts feature and its sender
@@ -37,11 +37,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   const payout = (id: string) => w.env.services.payouts.getAny(id);
   /** Reorganisations counted for the hot wallet's payouts on /metrics, by the tracker or the watcher. */
   const reorgs = () => w.metric('hostpay_hot_wallet_reorgs_total', { chain: 'ETH', sender: 'evm-hot-wallet' });
-  /** This payout's events (and its postings'), oldest first: the type alone. */
-  const eventsOfPayout = async (id: string) =>
-    (await eventsOf(w.env.services, w.merchantId))
-      .filter((e) => e.object.id === id || e.object.payoutId === id)
-      .map((e) => e.type);
+  const eventsOfPayout = (id: string) => w.eventsOfPayout(id);
 
   it('without gas the payout stays approved with the reason and the metric raised; funded, it is sent', async () => {
     const p = await w.approvedPayout(w.ethWallet, '0.25');
@@ -146,22 +142,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
     await round();
     await w.chain.mine(2);
     await round();
-    const done = await payout(p.id);
-    expect(done.status).toBe('completed');
-    expect(done.timeline.map((t) => [t.status, t.reason])).toEqual([
-      ['pending_approval', null],
-      ['approved', null],
-      ['sent', null],
-      ['sent', 'reorganisation'],
-      ['completed', null],
-    ]);
-    const events = await eventsOfPayout(p.id);
-    expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
-    expect(
-      (await eventsOf(w.env.services, w.merchantId)).filter(
-        (e) => e.type === 'wallet.balance_changed' && e.object.payoutId === p.id,
-      ),
-    ).toHaveLength(3); // freeze, unfreeze, debit
+    const done = await w.expectCompletedOnceAfterReorg(p.id);
     expect(await balances(w.env.services, w.ethWallet)).toEqual({
       amount: new Decimal(before.amount).minus(String(done.total)).toFixed(),
       frozen: before.frozen,

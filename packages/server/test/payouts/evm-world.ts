@@ -5,7 +5,8 @@ import { startAnvil, type Anvil } from '../evm/anvil.js';
 import { chainDriver, watchEnv, type ChainDriver, type WatchEnv } from '../evm/env.js';
 import type { Dialect } from '../helpers.js';
 import { freshAddress, setUpChain } from '../hot-wallet/common.js';
-import { ctx } from './world.js';
+import { expect } from 'vitest';
+import { ctx, eventsOf } from './world.js';
 
 /**
  * The real payouts feature beside a real node: anvil with a 6-decimal token that is the catalog's
@@ -66,6 +67,32 @@ export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boole
     return 0;
   }
 
+  /** This payout's events (and its postings'), oldest first: the type alone. */
+  const eventsOfPayout = async (id: string) =>
+    (await eventsOf(env.services, merchantId))
+      .filter((e) => e.object.id === id || e.object.payoutId === id)
+      .map((e) => e.type);
+
+  /**
+   * A payout sent, taken out by a reorganisation and sent again: its timeline says so, it
+   * completed once, and its wallet moved three times (freeze, unfreeze, debit). Returns the payout.
+   */
+  async function expectCompletedOnceAfterReorg(id: string) {
+    const done = await env.services.payouts.getAny(id);
+    expect(done.status).toBe('completed');
+    expect(done.timeline.map((t) => [t.status, t.reason])).toEqual([
+      ['pending_approval', null],
+      ['approved', null],
+      ['sent', null],
+      ['sent', 'reorganisation'],
+      ['completed', null],
+    ]);
+    const events = await eventsOfPayout(id);
+    expect(events.filter((t) => t === 'payout.completed')).toHaveLength(1);
+    expect(events.filter((t) => t === 'wallet.balance_changed')).toHaveLength(3);
+    return done;
+  }
+
   return {
     anvil,
     chain,
@@ -79,6 +106,8 @@ export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boole
     destination,
     approvedPayout,
     metric,
+    eventsOfPayout,
+    expectCompletedOnceAfterReorg,
     async close() {
       await env.close();
       await anvil.stop();
