@@ -86,6 +86,12 @@ interface StoreResult {
   threadUsPerCreate: number | undefined;
   /** bare node:http answering the wallet list's bytes, one run before each of hostpay's. */
   bareWallets: LoadResult[];
+  /**
+   * Per wallet-list run: the server's CPU µs per request (main thread, whole process) and the
+   * share of the machine's CPU busy meanwhile, so a slow run tells whether hostpay did more work
+   * per request or something else (the database's own background work, say) took the cores.
+   */
+  walletCpu: { mainUs: number; processUs: number; machineBusy: number }[];
 }
 
 /** Starts bench/bare-server.mjs on `bodiesFile`; its port (stopped when the bench exits). */
@@ -110,6 +116,29 @@ async function startBare(bodiesFile: string): Promise<number> {
 function threadCpuUs(pid: number, tid = pid): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's busy and total CPU time so far, clock ticks (the first line of /proc/stat). */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - fields[3]! - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's CPU time so far (every thread), µs: utime + stime of /proc/PID/stat. */
+function processCpuUs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
@@ -240,6 +269,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   // The wallet list's target is a ratio to bare node:http answering the same bytes
   // (bench/bare-server.mjs), loaded just before each wallet-list run.
   const bareWallets: LoadResult[] = [];
+  const walletCpu: StoreResult['walletCpu'] = [];
   let barePort: number | undefined;
   const walletsPath = '/api/v1/cp/wallets';
   const walletHeaders = () => ({ ...keyHeaders(), authorization: `Bearer ${token}` });
@@ -262,13 +292,34 @@ async function measure(postgres: boolean): Promise<StoreResult> {
             threads: 1,
           }),
         );
-        return load({
+        const main0 = threadCpuUs(child.pid!);
+        const proc0 = processCpuUs(child.pid!);
+        const machine0 = machineTicks();
+        const result = await load({
           url: base + walletsPath,
           headers: walletHeaders(),
           durationSeconds: duration,
           connections,
           threads: 1,
         });
+        const main1 = threadCpuUs(child.pid!);
+        const proc1 = processCpuUs(child.pid!);
+        const machine1 = machineTicks();
+        const requests = result.requestsPerSecond * duration;
+        if (
+          main0 !== undefined &&
+          main1 !== undefined &&
+          proc0 !== undefined &&
+          proc1 !== undefined &&
+          machine0 &&
+          machine1
+        )
+          walletCpu.push({
+            mainUs: (main1 - main0) / requests,
+            processUs: (proc1 - proc0) / requests,
+            machineBusy: (machine1.busy - machine0.busy) / (machine1.total - machine0.total),
+          });
+        return result;
       },
     },
     { name: 'POST hosted-pay (create)', run: sampledCreates },
@@ -343,6 +394,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     load: load1,
     threadUsPerCreate,
     bareWallets,
+    walletCpu,
   };
 }
 
@@ -374,6 +426,12 @@ function print(r: StoreResult, versus?: StoreResult): void {
       `${`create at ${r.rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${r.pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`,
     );
   }
+  if (r.walletCpu.length > 0)
+    console.log(
+      `wallet list, per run: server CPU µs per request (main thread / whole process), machine busy: ${r.walletCpu
+        .map((w) => `${w.mainUs.toFixed(1)} / ${w.processUs.toFixed(1)}, ${(100 * w.machineBusy).toFixed(0)} %`)
+        .join('; ')}`,
+    );
   if (r.threadUsPerCreate !== undefined)
     console.log(
       `serving thread: ${r.threadUsPerCreate.toFixed(0)} µs of CPU per create (user + system, every create run)`,

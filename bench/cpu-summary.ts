@@ -6,7 +6,7 @@
  * bundle's source maps (node:module SourceMap), so the modules read as `packages/server/src/…` and
  * `node_modules/<package>`.
  *
- *   npx tsx bench/cpu-summary.ts DIR [--creates N] [--top 30] [--callers NAME]
+ *   npx tsx bench/cpu-summary.ts DIR [--creates N] [--top 30] [--callers NAME] [--from NAME]
  *
  * `--creates`: the creates answered while profiled (default: DIR/creates.txt, which
  * bench:checkout writes). The window starts at the first sample inside `createCheckout` (start-up
@@ -38,7 +38,14 @@ interface Profile {
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { creates: { type: 'string' }, top: { type: 'string', default: '30' }, callers: { type: 'string' } },
+  options: {
+    creates: { type: 'string' },
+    top: { type: 'string', default: '30' },
+    callers: { type: 'string' },
+    // The function whose first sample opens the window: `answer` (http/fast-path.ts) for a
+    // `--only wallets` profile, with `--creates` then the wallet-list requests answered.
+    from: { type: 'string', default: 'createCheckout' },
+  },
 });
 const dir = positionals[0];
 if (dir === undefined) {
@@ -108,7 +115,7 @@ function summarise(name: string, profile: Profile): void {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) ids.push(at);
     return ids;
   };
-  const inCreate = (id: number) => stack(id).some((s) => byId.get(s)!.callFrame.functionName === 'createCheckout');
+  const inCreate = (id: number) => stack(id).some((s) => byId.get(s)!.callFrame.functionName === opts.from);
   const start = profile.samples.findIndex(inCreate);
   if (start < 0) return;
   const self = new Map<string, number>();

@@ -11,7 +11,7 @@ import {
   type RateLimitResult,
   type Reservation,
 } from '../auth/rate-limit.js';
-import { HitReservations, type Reserved } from './hit-reservations.js';
+import { DEMAND_WINDOW_MS, HitReservations, type Reserved } from './hit-reservations.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits plus a reservation of up to ARGV[3]
 // hits for this instance to count itself (RedisRateLimiter.hitReserved), never more than an
@@ -98,7 +98,7 @@ export class RedisRateLimiter implements RateLimiter {
   private reserves = new Map<string, PendingReserves>();
   private settles = new Map<string, PendingSettles>();
   // Bounded: buckets are API keys and users.
-  private readonly reservations = new HitReservations();
+  private readonly reservations: HitReservations;
   // Bounded: buckets are client addresses.
   private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
@@ -109,7 +109,10 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix: string,
     /** How long an unreleased failure-gate slot stays taken (tests shorten it). */
     private readonly inflightTtlMs = DEFAULT_INFLIGHT_TTL_MS,
+    /** How long a bucket's demand is counted before it sizes a reservation (tests lengthen it). */
+    demandWindowMs = DEMAND_WINDOW_MS,
   ) {
+    this.reservations = new HitReservations(demandWindowMs);
     // EVALSHA after the first call: the script is not re-sent with every request.
     redis.defineCommand('hostpayRateHit', { numberOfKeys: 1, lua: HIT });
     redis.defineCommand('hostpayGateReserve', { numberOfKeys: 2, lua: RESERVE });
@@ -143,7 +146,7 @@ export class RedisRateLimiter implements RateLimiter {
    * other side: hits reserved here and not used before the window ends were counted all the same,
    * so another instance may refuse that many early. Hence reservations are small and only for
    * busy buckets: about a tenth of a second of this instance's traffic on the bucket, only when
-   * it saw 100 or more hits in the last second, and never more than an eighth of what is left
+   * it saw 100 or more hits a second (over the last tenth of a second), and never more than an eighth of what is left
    * (near the limit, every hit is a round trip and exact).
    */
   hitReserved(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined {
