@@ -17,7 +17,7 @@ describe('hit reservations: demand and sizing', () => {
     expect(r.wanted('k')).toBe(500);
   });
 
-  it('below 100 hits a second nothing is reserved; the size is capped at 1,000', () => {
+  it('below 100 hits a second nothing is reserved; the size is capped at 10,000', () => {
     const r = new HitReservations();
     seen(r, 'quiet', 9, 0);
     seen(r, 'quiet', 1, 100);
@@ -25,9 +25,9 @@ describe('hit reservations: demand and sizing', () => {
     seen(r, 'edge', 10, 0);
     seen(r, 'edge', 1, 100);
     expect(r.wanted('edge')).toBe(10);
-    seen(r, 'huge', 50_000, 0);
+    seen(r, 'huge', 500_000, 0);
     seen(r, 'huge', 1, 100);
-    expect(r.wanted('huge')).toBe(1000);
+    expect(r.wanted('huge')).toBe(10_000);
   });
 
   it('a bucket idle for a whole window is quiet again', () => {

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 // the last full DEMAND_WINDOW_MS: with whole seconds, a key that turned busy went a second without
 // reservations, every hit a round trip (15 % of a 5 s wallet-list run, docs/benchmarks.md step 13).
 const RESERVE_MIN_RATE = 100;
-const MAX_RESERVE = 1000;
+const MAX_RESERVE = 10_000;
 export const DEMAND_WINDOW_MS = 100;
 
 /**
