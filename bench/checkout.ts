@@ -434,6 +434,11 @@ function print(r: StoreResult, versus?: StoreResult): void {
       `${`create at ${r.rate}/s offered`.padEnd(28)} ${m.achievedPerSecond.toFixed(0).padStart(9)} ${m.p50Ms.toFixed(2).padStart(8)} ${m.p99Ms.toFixed(2).padStart(8)} ${String(m.errors).padStart(8)}  p99 per run: ${r.pacedRuns.map((x) => x.p99Ms.toFixed(1)).join(' ')}; max ${m.maxMs.toFixed(1)} ms${unanswered > 0 ? `; NOT SUSTAINED: ${unanswered} never answered` : ''}`,
     );
   }
+  // Where the paced tail sits: a few 100 ms slots (a stall) or spread over the run (a slow server).
+  if (r.pacedRuns.some((x) => x.slowAt !== ''))
+    console.log(
+      `paced creates over 20 ms, by when they were due (per run): ${r.pacedRuns.map((x) => x.slowAt || 'none').join(' | ')}`,
+    );
   if (r.walletCpu.length > 0)
     console.log(
       `wallet list, per run: server CPU µs per request (main thread / whole process), machine busy: ${r.walletCpu

@@ -38,7 +38,16 @@ export interface PacedResult {
   answered: number;
   /** Requests unanswered (sent, or still waiting for a connection) 30 s after the last was due: the rate was not sustained. */
   unanswered: number;
+  /**
+   * When the answers slower than SLOW_MS were due, as "second of the run ×count" per 100 ms
+   * (busiest first, at most 5): a tail from one stall sits in one or two slots, a slow server
+   * is spread over all of them.
+   */
+  slowAt: string;
 }
+
+/** An answer slower than this counts in `slowAt` (issue 33's p99 target is 30 ms). */
+const SLOW_MS = 20;
 
 interface Conn {
   socket: Socket;
@@ -79,6 +88,7 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
   const free: Conn[] = [...conns];
   const waiting: number[] = [];
   const latencies: number[] = [];
+  const slow = new Map<number, number>();
   let errors = 0;
   let measureFrom = Infinity;
   let stopAt = Infinity;
@@ -98,6 +108,10 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
       if (now >= measureFrom && now < stopAt) answeredInWindow++;
       if (c.dueAt >= measureFrom) {
         latencies.push(now - c.dueAt);
+        if (now - c.dueAt > SLOW_MS) {
+          const slot = Math.floor((c.dueAt - measureFrom) / 100);
+          slow.set(slot, (slow.get(slot) ?? 0) + 1);
+        }
         if (status !== o.expectStatus) errors++;
       }
       const next = waiting.shift();
@@ -142,5 +156,10 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
     count: latencies.length,
     answered,
     unanswered: sent - answered + waiting.length,
+    slowAt: [...slow]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([slot, n]) => `${(slot / 10).toFixed(1)} s ×${n}`)
+      .join(', '),
   };
 }
