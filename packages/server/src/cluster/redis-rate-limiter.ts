@@ -146,8 +146,8 @@ export class RedisRateLimiter implements RateLimiter {
    * other side: hits reserved here and not used before the window ends were counted all the same,
    * so another instance may refuse that many early. Hence reservations are small and only for
    * busy buckets: about a tenth of a second of this instance's traffic on the bucket, only when
-   * it saw 100 or more hits a second (over the last tenth of a second), and never more than an eighth of what is left
-   * (near the limit, every hit is a round trip and exact).
+   * it saw 100 or more hits a second (read over the last tenth of a second), and never more than
+   * an eighth of what is left (near the limit, every hit is a round trip and exact).
    */
   hitReserved(bucket: string, limit: number, windowMs: number): RateLimitResult | undefined {
     const now = Date.now();
