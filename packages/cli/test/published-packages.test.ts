@@ -147,12 +147,15 @@ describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
   let dir: string;
   beforeAll(async () => {
     dir = emptyProject('cli');
-    // better-sqlite3 compiles here when no prebuilt binary can be fetched: give it time.
+    // better-sqlite3 compiles here when no prebuilt binary can be fetched, and with no lockfile
+    // npm takes the newest versions in range, so tarballs the workspace's cache lacks are
+    // downloaded (180 of them on 2026-11-28, when the registry took 2 minutes for one package and
+    // this hook ran out of 300 s): give it time.
     await npmInstall(
       dir,
       PACKAGES.map((p) => tarball[p]!),
     );
-  }, 300_000);
+  }, 600_000);
 
   it('hostpay --version runs the compiled bin', async () => {
     const { stdout } = await run(join(dir, 'node_modules/.bin/hostpay'), ['--version'], { cwd: dir });
