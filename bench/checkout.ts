@@ -31,7 +31,7 @@
  * creates answered and the serving thread's CPU µs per create beside them: `npx tsx
  * bench/cpu-summary.ts DIR/postgres` lists where that time went (profile first, then fix).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -368,6 +368,10 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   const pacedRuns: PacedResult[] = [];
   let rate = 0;
   if (measuresCreate) {
+    // Dirty pages of earlier work (the warm-up, the store's set-up, whatever ran before the
+    // bench) written to disk now, not in the middle of a paced run, where the kernel's writeback
+    // queued WAL fsyncs for 50-100 ms: as `hyperfine --prepare sync` does before timed runs.
+    spawnSync('sync', { stdio: 'ignore', timeout: 60_000 });
     const request = () => {
       const headers = { ...createHeaders(), 'content-length': String(Buffer.byteLength(createBody)) };
       return Buffer.from(
