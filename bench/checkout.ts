@@ -114,16 +114,19 @@ async function startBare(bodiesFile: string): Promise<number> {
   });
 }
 
-/** A thread's CPU time so far, µs: utime + stime of /proc/PID/task/TID/stat (clock ticks of 10 ms). */
-function threadCpuUs(pid: number, tid = pid): number | undefined {
+/** CPU time so far, µs: utime + stime of a /proc stat file (clock ticks of 10 ms); undefined off Linux. */
+function statCpuUs(path: string): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return undefined;
   }
 }
+
+/** A thread's CPU time so far, µs (the main thread by default). */
+const threadCpuUs = (pid: number, tid = pid) => statCpuUs(`/proc/${pid}/task/${tid}/stat`);
 
 /** The machine's busy and total CPU time so far, clock ticks (the first line of /proc/stat). */
 function machineTicks(): { busy: number; total: number } | undefined {
@@ -137,15 +140,15 @@ function machineTicks(): { busy: number; total: number } | undefined {
   }
 }
 
-/** A process's CPU time so far (every thread), µs: utime + stime of /proc/PID/stat. */
-function processCpuUs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
+/**
+ * The server's CPU so far (main thread and whole process, µs) and the machine's ticks: one
+ * reading on each side of a run gives its CPU per request and how busy the machine was.
+ */
+function cpuReading(pid: number) {
+  const main = threadCpuUs(pid);
+  const proc = statCpuUs(`/proc/${pid}/stat`);
+  const machine = machineTicks();
+  return main === undefined || proc === undefined || machine === undefined ? undefined : { main, proc, machine };
 }
 
 /**
@@ -167,8 +170,8 @@ const median = (xs: LoadResult[]): LoadResult => ({
   // Every run's refusals: one run's errors must not hide behind a median.
   non2xx: xs.reduce((n, x) => n + x.non2xx, 0),
 });
-const medianPaced = (xs: PacedResult[]): PacedResult => ({
-  ...xs[0]!,
+type PacedMedian = Pick<PacedResult, 'achievedPerSecond' | 'p50Ms' | 'p99Ms' | 'maxMs' | 'errors'>;
+const medianPaced = (xs: PacedResult[]): PacedMedian => ({
   achievedPerSecond: middle(xs.map((x) => x.achievedPerSecond)),
   p50Ms: middle(xs.map((x) => x.p50Ms)),
   p99Ms: middle(xs.map((x) => x.p99Ms)),
@@ -302,25 +305,22 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   const allTargets = [
     {
       name: 'GET /api/v1/cp/wallets',
-      run: async (seconds = duration) => {
+      // `record`: false for the warm-up, whose figures are not kept.
+      run: async (seconds = duration, record = true) => {
         if (barePort === undefined) {
           const body = await (await fetch(base + walletsPath, { headers: walletHeaders() })).text();
           const bodies = join(dataDir, 'bare-bodies.json');
           writeFileSync(bodies, JSON.stringify({ [walletsPath]: body }));
           barePort = await startBare(bodies);
         }
-        bareWallets.push(
-          await load({
-            url: `http://127.0.0.1:${barePort}${walletsPath}`,
-            headers: {},
-            durationSeconds: seconds,
-            connections,
-            threads: 1,
-          }),
-        );
-        const main0 = threadCpuUs(child.pid!);
-        const proc0 = processCpuUs(child.pid!);
-        const machine0 = machineTicks();
+        const bare = await load({
+          url: `http://127.0.0.1:${barePort}${walletsPath}`,
+          headers: {},
+          durationSeconds: seconds,
+          connections,
+          threads: 1,
+        });
+        const before = cpuReading(child.pid!);
         const result = await load({
           url: base + walletsPath,
           headers: walletHeaders(),
@@ -328,22 +328,15 @@ async function measure(postgres: boolean): Promise<StoreResult> {
           connections,
           threads: 1,
         });
-        const main1 = threadCpuUs(child.pid!);
-        const proc1 = processCpuUs(child.pid!);
-        const machine1 = machineTicks();
+        const after = cpuReading(child.pid!);
+        if (!record) return result;
+        bareWallets.push(bare);
         const requests = result.requestsPerSecond * seconds;
-        if (
-          main0 !== undefined &&
-          main1 !== undefined &&
-          proc0 !== undefined &&
-          proc1 !== undefined &&
-          machine0 &&
-          machine1
-        )
+        if (before !== undefined && after !== undefined)
           walletCpu.push({
-            mainUs: (main1 - main0) / requests,
-            processUs: (proc1 - proc0) / requests,
-            machineBusy: (machine1.busy - machine0.busy) / (machine1.total - machine0.total),
+            mainUs: (after.main - before.main) / requests,
+            processUs: (after.proc - before.proc) / requests,
+            machineBusy: (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total),
           });
         return result;
       },
@@ -364,7 +357,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   // creates in 15 s) the kernel writes their pages back during the next half minute (dirty pages
   // expire after 30 s), and a WAL fsync queued behind that writeback stalled every commit for
   // 50-100 ms, once or twice a run: the paced p99 then measured the closed loop's aftermath, not
-  // the server at the offered rate (docs/benchmarks.md, issue 33 step 15).
+  // the server at the offered rate (docs/benchmarks.md, "Second session of 2026-11-28").
   const pacedRuns: PacedResult[] = [];
   let rate = 0;
   if (measuresCreate) {
@@ -404,11 +397,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   // The wallet list too, and its bare baseline alike (2 s each, not reported): the first cold run
   // of each was the slowest of an invocation by 3–10 %, on both sides.
   const walletTarget = targets.find((t) => t.name.includes('wallets'));
-  if (walletTarget !== undefined) {
-    await walletTarget.run(2);
-    bareWallets.length = 0;
-    walletCpu.length = 0;
-  }
+  if (walletTarget !== undefined) await walletTarget.run(2, false);
   const results = new Map<string, LoadResult[]>();
   for (let r = 0; r < runs; r++)
     for (const t of targets) results.set(t.name, [...(results.get(t.name) ?? []), await t.run()]);

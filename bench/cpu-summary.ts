@@ -9,7 +9,8 @@
  *   npx tsx bench/cpu-summary.ts DIR [--creates N] [--top 30] [--callers NAME] [--from NAME]
  *
  * `--creates`: the creates answered while profiled (default: DIR/creates.txt, which
- * bench:checkout writes). The window starts at the first sample inside `createCheckout` (start-up
+ * bench:checkout writes), or the requests of another path with `--from` (the wallet list's:
+ * `--from answer`). The window starts at the first sample inside `createCheckout` (start-up
  * and migrations are not creates' cost); idle samples are left out; garbage collection and
  * `(program)` (native code outside any JavaScript frame) stay in, as they are the thread's time.
  */
@@ -42,8 +43,7 @@ const { values: opts, positionals } = parseArgs({
     creates: { type: 'string' },
     top: { type: 'string', default: '30' },
     callers: { type: 'string' },
-    // The function whose first sample opens the window: `answer` (http/fast-path.ts) for a
-    // `--only wallets` profile, with `--creates` then the wallet-list requests answered.
+    // The function whose first sample opens the window (answer: http/fast-path.ts).
     from: { type: 'string', default: 'createCheckout' },
   },
 });
@@ -115,8 +115,8 @@ function summarise(name: string, profile: Profile): void {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) ids.push(at);
     return ids;
   };
-  const inCreate = (id: number) => stack(id).some((s) => byId.get(s)!.callFrame.functionName === opts.from);
-  const start = profile.samples.findIndex(inCreate);
+  const inWindow = (id: number) => stack(id).some((s) => byId.get(s)!.callFrame.functionName === opts.from);
+  const start = profile.samples.findIndex(inWindow);
   if (start < 0) return;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();

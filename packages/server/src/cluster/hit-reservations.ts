@@ -44,9 +44,9 @@ export class HitReservations {
 
   /**
    * The next reserved number of `bucket` for this hit (its demand counted either way); undefined
-   * (or a `count` of undefined, all used) when none is held for this limit and window. `refill`: half of the reservation is
-   * used and no refill is under way, so the caller asks Redis for the next one now (a busy bucket
-   * never runs dry).
+   * (or a `count` of undefined, all used) when none is held for this limit and window. `refill`:
+   * half of the reservation is used and no refill is under way, so the caller asks Redis for the
+   * next one now (a busy bucket never runs dry).
    */
   take(
     bucket: string,

@@ -11,7 +11,7 @@ import {
   type RateLimitResult,
   type Reservation,
 } from '../auth/rate-limit.js';
-import { DEMAND_WINDOW_MS, HitReservations, type Reserved } from './hit-reservations.js';
+import { HitReservations, type Reserved } from './hit-reservations.js';
 
 // Fixed window shared by every instance: adds ARGV[2] hits plus a reservation of up to ARGV[3]
 // hits for this instance to count itself (RedisRateLimiter.hitReserved), never more than an
@@ -110,7 +110,7 @@ export class RedisRateLimiter implements RateLimiter {
     /** How long an unreleased failure-gate slot stays taken (tests shorten it). */
     private readonly inflightTtlMs = DEFAULT_INFLIGHT_TTL_MS,
     /** How long a bucket's demand is counted before it sizes a reservation (tests lengthen it). */
-    demandWindowMs = DEMAND_WINDOW_MS,
+    demandWindowMs?: number,
   ) {
     this.reservations = new HitReservations(demandWindowMs);
     // EVALSHA after the first call: the script is not re-sent with every request.
