@@ -1,7 +1,7 @@
 import { createDecoder } from 'fast-jwt';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCOPES } from '@hostpay/protocol';
+import { SCOPES } from '@hostpay/protocol';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { expectError, requestToken, signedHeaders, unixSeconds } from './http-helpers/requests.js';
 import { describeStores } from './helpers.js';
@@ -23,19 +23,19 @@ describeStores('API key tokens', (dialect) => {
   };
 
   describe('issuing', () => {
-    it('without a body: a JWT bound to the key, default lifetime, the scopes of the key (every default one)', async () => {
+    it('without a body: a JWT bound to the key, default lifetime, the scopes of the key (the demo key: every one)', async () => {
       const before = Math.floor(fx.now() / 1000);
       const res = await requestToken(fx, fx.demo);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
       const { result } = res.json() as TokenBody;
-      expect(result).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600, scope: [...DEFAULT_SCOPES] });
+      expect(result).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600, scope: [...SCOPES] });
       const claims = decode(result.accessToken) as Record<string, unknown>;
       expect(claims).toMatchObject({
         iss: 'hostpay',
         sub: fx.demo.merchantId,
         key: fx.demo.apiKey,
-        scope: DEFAULT_SCOPES.join(' '),
+        scope: SCOPES.join(' '),
       });
       expect(claims.jti).toEqual(expect.any(String));
       expect(claims.iat).toBeGreaterThanOrEqual(before);
