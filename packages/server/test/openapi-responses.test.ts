@@ -312,12 +312,21 @@ describe('refund routes', () => {
       await m(`${C}/${paid.id}/refunds`, { amount: 1, destination: '0x52908400098527886E0F7030069857D2E4169EE7' }),
       400,
     );
+    const plain = await fx.createKey(fx.demo.merchantId); // the default scopes: no payouts:write
     verify(
       'POST',
       `${C}/{id}/refunds`,
-      await checkoutCall(fx, fx.demo, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
+      await checkoutCall(fx, plain, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
       403,
     );
+    const get = (url: string) => checkoutCall(fx, refunder, 'GET', url);
+    const money = verify('GET', `${C}/{id}/refunds`, await get(`${C}/${paid.id}/refunds`), 200) as {
+      refunded: string;
+      refundState: string | null;
+      refunds: unknown[];
+    };
+    expect([String(money.refunded), money.refundState, money.refunds.length]).toEqual(['0', null, 0]); // a refund without destination is a link: nothing taken yet
+    verify('GET', `${C}/{id}/refunds`, await get(`${C}/chk_nobody/refunds`), 404);
   });
 });
 
