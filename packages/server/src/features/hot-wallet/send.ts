@@ -1,7 +1,7 @@
 import { Decimal } from '@hostpay/protocol';
 import type { Hex } from 'viem';
 import { newId } from '../../store/ids.js';
-import { balanceOf, broadcast, callOf, currentFees, toBaseUnits, type Fees } from './chain-ops.js';
+import { balanceOf, broadcast, callOf, currentFees, isCancelTx, toBaseUnits, type Fees } from './chain-ops.js';
 import { holdSenderLease, iso, type SendContext, type TxRow } from './context.js';
 import { openKey } from './key.js';
 import type { PayoutJob } from './port.js';
@@ -119,6 +119,8 @@ export async function broadcastRow(c: SendContext, row: TxRow, again: boolean): 
  */
 export async function markSentOnce(c: SendContext, row: TxRow): Promise<void> {
   if (row.marked_sent === 1 || c.port === undefined) return;
+  // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
+  if (await isCancelTx(row.raw, c.hw.address)) return;
   await c.port.markSent(row.payout_id, { txHash: row.tx_hash }, 'system');
   await c.store.writeTransaction(async (trx) => {
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('payout_id', '=', row.payout_id).execute();
