@@ -117,11 +117,17 @@ export async function broadcastRow(c: SendContext, row: TxRow, again: boolean): 
  * them that was mined. `marked_sent` marks the one the payout knows now, so a restart does not
  * repeat it and a change is told once.
  */
-export async function markSentOnce(c: SendContext, row: TxRow): Promise<void> {
+export async function markSentOnce(
+  c: SendContext,
+  row: TxRow,
+  replacement: 'fee bump' | 'mined' = 'fee bump',
+): Promise<void> {
   if (row.marked_sent === 1 || c.port === undefined) return;
   // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
   if (await isCancelTx(row.raw, c.hw.address)) return;
-  await c.port.markSent(row.payout_id, { txHash: row.tx_hash }, 'system');
+  // A payout already sent with another hash of this nonce takes this one as a replacement (the
+  // payouts' `bump` move), the old hash kept on its timeline.
+  await c.port.markSent(row.payout_id, { txHash: row.tx_hash, replacement }, 'system');
   await c.store.writeTransaction(async (trx) => {
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('payout_id', '=', row.payout_id).execute();
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', row.id).execute();

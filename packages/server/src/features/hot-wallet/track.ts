@@ -106,7 +106,7 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     await port?.markReorged(payoutId);
     await letGo(c, counted);
   }
-  await markSentOnce(c, row);
+  await markSentOnce(c, row, 'mined');
   if (receipt.status === 'reverted') {
     await c.store.writeTransaction(async (trx) => {
       await trx
