@@ -9,9 +9,7 @@ import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { drain, merchantCall } from './http-helpers/webhooks.js';
 import { cookieOf, createDashboardUser, dashboardSession, TEST_PASSWORD } from './http-helpers/dashboard-session.js';
 import { totpCode } from '../src/features/merchant-users/totp.js';
-import { parseEther, type Address } from 'viem';
-import { startAnvil } from './evm/anvil.js';
-import { chainDriver } from './evm/env.js';
+import { stuckHotWalletPayout } from './http-helpers/hot-wallet-payout.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -872,40 +870,25 @@ describe('merchant dashboard: accounts, team and security log', () => {
 
 describe('a hot-wallet payout stuck in flight (operator)', () => {
   it('its transactions, rebroadcast, cancel by replacement; refusals', async () => {
-    const anvil = await startAnvil();
+    await admin('GET', '/payouts/{id}/hot-wallet', '/payouts/po_nobody/hot-wallet', 404);
+    await admin('POST', '/payouts/{id}/rebroadcast', '/payouts/po_nobody/rebroadcast', 404, { body: {} });
+    await admin('POST', '/payouts/{id}/cancel-by-replacement', '/payouts/po_nobody/cancel-by-replacement', 404, {
+      body: {},
+    });
+    const stuck = await stuckHotWalletPayout(fx);
     try {
-      const ctx = { operator: 'test' };
-      await admin('PUT', '/chains/{symbol}/watch', '/chains/ETH/watch', 200, {
-        body: { rpcUrl: anvil.url, confirmations: 1, pollIntervalMs: 500 },
-      });
-      const hot = (await admin('PUT', '/chains/{symbol}/hot-wallet', '/chains/ETH/hot-wallet', 200, { body: {} }))
-        .address as Address;
-      const chain = chainDriver(anvil);
-      await chain.test.setBalance({ address: hot, value: parseEther('1') });
-      await chain.test.setAutomine(false);
-      const merchantId = await fx.createMerchant('Stuck Payout Shop');
-      const walletId = (await fx.services.admin.createWallet({ merchantId, asset: 'ETH', chain: 'ETH' }, ctx)).id;
-      await fx.services.admin.post({ walletId, kind: 'credit', amount: '1' }, ctx);
-      const dst = await fx.services.payouts.addDestination(merchantId, {
-        chain: 'ETH',
-        address: `0x${'ab'.repeat(20)}`,
-      });
-      await fx.services.payouts.activateDestination(dst.id, ctx);
-      const p = await fx.services.payouts.create(merchantId, { walletId, amount: '0.1', destinationId: dst.id });
-      if (p.status === 'pending_approval') await fx.services.payouts.approve(p.id, ctx);
-      await admin('POST', '/payouts/{id}/cancel-by-replacement', `/payouts/${p.id}/cancel-by-replacement`, 409, {
+      const id = stuck.payoutId;
+      await admin('GET', '/payouts/{id}/hot-wallet', `/payouts/${id}/hot-wallet`, 200);
+      await admin('POST', '/payouts/{id}/rebroadcast', `/payouts/${id}/rebroadcast`, 200, { body: {} });
+      await admin('POST', '/payouts/{id}/cancel-by-replacement', `/payouts/${id}/cancel-by-replacement`, 200, {
         body: {},
       });
-      await admin('GET', '/payouts/{id}/hot-wallet', `/payouts/${p.id}/hot-wallet`, 404);
-      expect(await fx.services.hotWallet.sender.round('ETH')).toMatchObject({ sent: 1 });
-      await admin('GET', '/payouts/{id}/hot-wallet', `/payouts/${p.id}/hot-wallet`, 200);
-      await admin('POST', '/payouts/{id}/rebroadcast', `/payouts/${p.id}/rebroadcast`, 200, { body: {} });
-      await admin('POST', '/payouts/{id}/rebroadcast', '/payouts/po_nobody/rebroadcast', 404, { body: {} });
-      await admin('POST', '/payouts/{id}/cancel-by-replacement', `/payouts/${p.id}/cancel-by-replacement`, 200, {
-        body: {},
-      });
+      // Mined: nothing to send again, no replacement possible.
+      await stuck.chain.mine(1);
+      await fx.services.hotWallet.sender.round('ETH');
+      await admin('POST', '/payouts/{id}/rebroadcast', `/payouts/${id}/rebroadcast`, 409, { body: {} });
     } finally {
-      await anvil.stop();
+      await stuck.anvil.stop();
     }
   });
 });
