@@ -317,7 +317,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
   });
 
   it("shows a hot-wallet payout the node forgot, with the node's answer; rebroadcasts it; cancels it by replacement", async () => {
-    const stuck = await stuckHotWalletPayout(fx, { forgotten: true });
+    const stuck = await stuckHotWalletPayout(fx.services, { forgotten: true });
     try {
       const id = stuck.payoutId;
       await go(`/payouts/${id}`, '[data-testid=payout-hot-wallet]');

@@ -875,7 +875,7 @@ describe('a hot-wallet payout stuck in flight (operator)', () => {
     await admin('POST', '/payouts/{id}/cancel-by-replacement', '/payouts/po_nobody/cancel-by-replacement', 404, {
       body: {},
     });
-    const stuck = await stuckHotWalletPayout(fx);
+    const stuck = await stuckHotWalletPayout(fx.services);
     try {
       const id = stuck.payoutId;
       await admin('GET', '/payouts/{id}/hot-wallet', `/payouts/${id}/hot-wallet`, 200);
