@@ -1,9 +1,11 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEther, type Address, type Hash, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary } from '../evm/anvil.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { errorOf, resultOf } from '../http-helpers/admin-fixture.js';
-import { metricValue, txRows } from '../hot-wallet/common.js';
+import { metricValue, runSenderProcess, txRows } from '../hot-wallet/common.js';
 import { evmPayoutWorld, type EvmPayoutWorld } from './evm-world.js';
 import { balances } from './world.js';
 
@@ -16,6 +18,7 @@ import { balances } from './world.js';
  * operator. Both stores; through the admin API, audited.
  */
 const suite = anvilBinary === null ? describe.skip : describe;
+const SCRIPT = fileURLToPath(new URL('./payout-sender-process.mjs', import.meta.url));
 
 interface ChainView {
   state: string;
@@ -163,6 +166,45 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
       ['cancel', 'replaced'],
     ]);
     expect((await audit(p.id)).map((e) => e.action)).toContain('payout.cancel_by_replacement.lost');
+  });
+
+  it('killed (SIGKILL) between storing the cancel and broadcasting it: restarted, the stored one goes out, never a second; the payout fails once', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await sentNotMined('0.05');
+    resultOf(await cancel(p.id));
+    // Another instance, its clock past this one's lease, dies right after committing the cancel.
+    w.env.clock.offsetMs += 11_000;
+    const killed = await runSenderProcess(SCRIPT, w.env, join(w.env.dataDir, `cancel-kill-${dialect}.json`), {
+      HOTWALLET_KILL_AFTER_SIGN: '1',
+      HOTWALLET_CLOCK_OFFSET_MS: String(w.env.clock.offsetMs),
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const stored = await view(p.id);
+    expect(stored.cancel?.status).toBe('sent');
+    expect(stored.transactions.map((t) => [t.kind, t.status])).toEqual([
+      ['payment', 'replaced'],
+      ['cancel', 'signed'],
+    ]);
+    expect(stored.state).toBe('signed');
+    const cancelHash = stored.cancel!.txHash as Hash;
+    expect(await w.chain.pub.getTransaction({ hash: cancelHash }).catch(() => null)).toBeNull();
+
+    // This instance takes the chain back once the dead one's lease ran out: the stored bytes go out.
+    w.env.clock.offsetMs += 11_000;
+    await round();
+    await round();
+    expect((await view(p.id)).transactions.map((t) => [t.kind, t.status])).toEqual([
+      ['payment', 'replaced'],
+      ['cancel', 'broadcast'],
+    ]);
+    await w.chain.mine(3);
+    await round();
+    await round();
+    expect(await payout(p.id)).toMatchObject({ status: 'failed', txHash: p.txHash });
+    expect(await balances(w.env.services, w.ethWallet)).toEqual(before);
+    expect((await w.eventsOfPayout(p.id)).filter((t) => t === 'payout.failed')).toHaveLength(1);
+    expect((await view(p.id)).cancel).toMatchObject({ status: 'canceled', txHash: cancelHash });
+    expect(await balanceOf(p.destination)).toBe(0n);
   });
 
   it('refused with 409 PAYOUT_STATE_CONFLICT where nothing can be replaced; 404 for an unknown payout', async () => {

@@ -4,7 +4,7 @@ import type { Db } from '../../store/store.js';
 import type { HotWalletCancelStatus } from '../../store/schema.js';
 import { recordAudit } from '../audit/service.js';
 import { bumpedFees, currentFees, receiptOf } from './chain-ops.js';
-import { holdSenderLease, iso, type SendContext, type TxRow } from './context.js';
+import { holdSenderLease, iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { openKey } from './key.js';
 import { sendAgain } from './forgotten.js';
 
@@ -34,28 +34,34 @@ export async function signCancels(c: SendContext): Promise<number> {
     .execute();
   let signed = 0;
   for (const req of asked) {
-    const rows = await c.store.db
-      .selectFrom('hot_wallet_txs')
-      .selectAll()
-      .where('chain_id', '=', c.hw.chain_id)
-      .where('nonce', '=', req.nonce)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    if (
-      rows.length === 0 ||
-      rows.some((r) => r.status !== 'signed' && r.status !== 'broadcast' && r.status !== 'replaced')
-    )
-      continue;
-    let mined = false;
-    for (const r of rows) if ((await receiptOf(c.rpc, r.tx_hash as Hash)) !== null) mined = true;
-    if (mined) continue;
-    const row = await storeCancel(c, req.payout_id, rows[rows.length - 1]!);
-    if (row === null) continue;
-    signed++;
-    await sendAgain(c, row, false);
+    try {
+      if (await signCancel(c, req.payout_id, req.nonce)) signed++;
+    } catch (err) {
+      // One cancel's trouble is its payout's, as a tracked nonce's is (track.ts): the round goes on.
+      if (roundsError(err)) throw err;
+      payoutFailed(c, req.payout_id, Number(req.nonce), err);
+    }
   }
   return signed;
+}
+
+/** One request: signed, stored, then broadcast; false when left for later (mined meanwhile: the tracker's). */
+async function signCancel(c: SendContext, payoutId: string, nonce: number | string): Promise<boolean> {
+  const rows = await c.store.db
+    .selectFrom('hot_wallet_txs')
+    .selectAll()
+    .where('chain_id', '=', c.hw.chain_id)
+    .where('nonce', '=', nonce)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const open = (r: TxRow) => r.status === 'signed' || r.status === 'broadcast' || r.status === 'replaced';
+  if (rows.length === 0 || !rows.every(open)) return false;
+  for (const r of rows) if ((await receiptOf(c.rpc, r.tx_hash as Hash)) !== null) return false;
+  const row = await storeCancel(c, payoutId, rows[rows.length - 1]!);
+  if (row === null) return false;
+  await sendAgain(c, row, false);
+  return true;
 }
 
 async function storeCancel(c: SendContext, payoutId: string, latest: TxRow): Promise<TxRow | null> {
