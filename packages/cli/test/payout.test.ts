@@ -254,7 +254,7 @@ describe('payout commands', () => {
     expect(link[0]).toMatch(/^refund link for 2 USDT \(hand it to the payer only; works once, until .+\):$/);
     expect(link[1]?.startsWith(server.url)).toBe(true);
     const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
-    expect(open[0]).toMatch(/^refund link for what is still refundable USDT /);
+    expect(open[0]).toMatch(/^refund link for whatever is still refundable in USDT when the payer submits \(hand it/);
   });
 
   it('a hot-wallet payout stuck in flight: transactions (FORGOTTEN, the node answer), rebroadcast, cancel-by-replacement', async () => {
