@@ -100,6 +100,11 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     await w.chain.mine(1);
     await round();
     expect((await payout(p.id)).status).toBe('sent');
+    const counting = await view(p.id);
+    expect(counting).toMatchObject({ state: 'mined', actions: [] });
+    expect(counting.advice).toContain(
+      "This is the cancel by replacement: the payout fails once it is mined to the chain's depth.",
+    );
     await w.chain.mine(2);
     await round();
     await round();
