@@ -253,7 +253,7 @@ describe('payout commands', () => {
     expect(link[0]).toMatch(/^refund link for 2 USDT \(hand it to the payer only; works once, until .+\):$/);
     expect(link[1]?.startsWith(server.url)).toBe(true);
     const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
-    expect(open[0]).toMatch(/^refund link for what is still refundable USDT /);
+    expect(open[0]).toMatch(/^refund link for whatever is still refundable in USDT when the payer submits \(hand it/);
   });
 
   it('payout fee set/list: the estimate is frozen with the next payout; --json exact; audited; refusals', async () => {

@@ -312,12 +312,21 @@ describe('refund routes', () => {
       await m(`${C}/${paid.id}/refunds`, { amount: 1, destination: '0x52908400098527886E0F7030069857D2E4169EE7' }),
       400,
     );
+    const plain = await fx.createKey(fx.demo.merchantId); // the default scopes: no payouts:write
     verify(
       'POST',
       `${C}/{id}/refunds`,
-      await checkoutCall(fx, fx.demo, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
+      await checkoutCall(fx, plain, 'POST', `${C}/${paid.id}/refunds`, { amount: 1 }),
       403,
     );
+    const get = (url: string) => checkoutCall(fx, refunder, 'GET', url);
+    const money = verify('GET', `${C}/{id}/refunds`, await get(`${C}/${paid.id}/refunds`), 200) as {
+      refunded: string;
+      refundState: string | null;
+      refunds: unknown[];
+    };
+    expect([String(money.refunded), money.refundState, money.refunds.length]).toEqual(['0', null, 0]); // a refund without destination is a link: nothing taken yet
+    verify('GET', `${C}/{id}/refunds`, await get(`${C}/chk_nobody/refunds`), 404);
   });
 });
 
@@ -706,6 +715,21 @@ describe("the dashboard home and a checkout's webhook deliveries (merchant)", ()
     const created = verify('POST', C, await m('POST', C, { amount: '10', currency: 'EUR' }), 201);
     verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/${created.id}/webhook-deliveries?limit=5`), 200);
     verify('GET', `${C}/{id}/webhook-deliveries`, await m('GET', `${C}/chk_nobody/webhook-deliveries`), 404);
+  });
+});
+
+describe('reports, the statement and search (merchant)', () => {
+  it('a CSV and an NDJSON report, the statement, search; their refusals', async () => {
+    const R = '/api/v1/cp/reports';
+    const m = (url: string) => checkoutCall(fx, fx.demo, 'GET', url);
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?${range}`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/checkouts?${range}&format=ndjson`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?from=2027-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`), 400);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-11`), 200);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-13`), 400);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=demo-settled-1'), 200);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=ab'), 400);
   });
 });
 

@@ -656,6 +656,19 @@ export interface MerchantSecurityLogTable {
   details: string | null;
 }
 
+/**
+ * Signatures of state-changing merchant requests already accepted (v22): a second use is a replay
+ * (auth/single-use.ts). Kept until the signature's timestamp leaves the acceptance window; only
+ * used without Redis (or while it is down).
+ */
+export interface UsedSignatureTable {
+  key_id: string;
+  /** The lowercase hex signature: an HMAC over the timestamp, so it names the timestamp too. */
+  signature: string;
+  /** Epoch ms after which the entry may go (bigint: a number on SQLite, a string on PostgreSQL). */
+  expires_ms: number | string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -672,6 +685,7 @@ export interface Database {
   hostpay_migrations: MigrationTable;
   audit_log: AuditLogTable;
   admin_idempotency: AdminIdempotencyTable;
+  used_signatures: UsedSignatureTable;
   server_secrets: ServerSecretTable;
   account_keys: AccountKeyTable;
   deposit_addresses: DepositAddressTable;

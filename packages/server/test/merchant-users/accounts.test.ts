@@ -301,6 +301,7 @@ describe.each(DIALECTS)('dashboard accounts on %s', (dialect: Dialect) => {
       'checkout:read',
       'events:read',
       'payouts:read',
+      'reports:read',
     ]);
   });
 

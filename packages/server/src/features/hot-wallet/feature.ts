@@ -130,7 +130,7 @@ export const hotWalletFeature = defineFeature({
     });
     // The chain watcher counts the confirmations of the payouts this wallet sends and of those
     // operators report by hand, once the verifier saw them mined.
-    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics));
+    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics, log));
     // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
     payoutGuards.add(hotWalletGuard);
     return { hotWallet, close: () => hotWallet.close() };

@@ -2,7 +2,7 @@ import { Decimal } from '@hostpay/protocol';
 import type { Hex } from 'viem';
 import { newId } from '../../store/ids.js';
 import { balanceOf, broadcast, callOf, currentFees, toBaseUnits, type Fees } from './chain-ops.js';
-import { holdSenderLease, iso, type SendContext, type TxRow } from './context.js';
+import { holdSenderLease, iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { openKey } from './key.js';
 import type { PayoutJob } from './port.js';
 
@@ -236,7 +236,14 @@ export async function sendApproved(c: SendContext): Promise<number> {
       c.held.delete(job.id);
       continue;
     }
-    await broadcastRow(c, row, false);
+    try {
+      await broadcastRow(c, row, false);
+    } catch (err) {
+      // Not broadcast, or the node's trouble: the round's (nothing is signed behind a gap).
+      if (row.status === 'signed' || roundsError(err)) throw err;
+      // Out, but the payout could not be told: its error; the tracker tells it next round.
+      payoutFailed(c, job.id, nonce, err);
+    }
     c.held.delete(job.id);
     spend('', gasCost + call.value);
     if (job.contract !== null) spend(job.contract, units);
