@@ -192,6 +192,14 @@ export const ConfigSchema = Type.Object({
     description:
       'rounds a chain watch may fail in a row (node errors, blocks that do not link up) before it shows `failing` with the count in its last error (docs/chains.md#failures)',
   }),
+  hotWalletFeeBumpAfterSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 180,
+    env: 'HOSTPAY_HOT_WALLET_FEE_BUMP_AFTER_SECONDS',
+    description:
+      'an evm-hot-wallet transaction not mined this long after its broadcast is replaced with a higher fee (same nonce); lower it where blocks are fast (or in tests)',
+  }),
   instanceId: Type.String({
     default: '',
     pattern: '^([A-Za-z0-9_.-]{1,64})?$',

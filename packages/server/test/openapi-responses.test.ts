@@ -709,6 +709,21 @@ describe("the dashboard home and a checkout's webhook deliveries (merchant)", ()
   });
 });
 
+describe('reports, the statement and search (merchant)', () => {
+  it('a CSV and an NDJSON report, the statement, search; their refusals', async () => {
+    const R = '/api/v1/cp/reports';
+    const m = (url: string) => checkoutCall(fx, fx.demo, 'GET', url);
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?${range}`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/checkouts?${range}&format=ndjson`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?from=2027-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`), 400);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-11`), 200);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-13`), 400);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=demo-settled-1'), 200);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=ab'), 400);
+  });
+});
+
 describe('merchant dashboard: accounts, team and security log', () => {
   it('every account and team route, signed in and not', async () => {
     const D = '/dashboard/api';

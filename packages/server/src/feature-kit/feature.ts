@@ -27,6 +27,7 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'host'
       | 'port'
       | 'webhookLeaseSeconds'
+      | 'hotWalletFeeBumpAfterSeconds'
       | 'instanceId'
     >
   >;

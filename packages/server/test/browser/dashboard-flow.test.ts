@@ -10,6 +10,7 @@ import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
 import { TRON_ADDRESS } from '../payouts/world.js';
 import { axeViolations } from './axe.js';
 import { browserTestsEnabled, launchChromium } from './chromium.js';
+import { pageGuard } from './guard.js';
 import { stepOf, totpAt } from './totp.js';
 
 /**
@@ -40,15 +41,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   let lastStep = 0;
   /** The checkout the owner created and saw paid. */
   let checkoutId = '';
-  const problems: string[] = [];
+  const guard = pageGuard();
   const admin = adminCaller(() => fx.app);
-
-  const watch = (p: Page) => {
-    p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    p.on('console', (m) => {
-      if (/Content Security Policy|Refused to|Uncaught/i.test(m.text())) problems.push(m.text());
-    });
-  };
   const nextCode = () => {
     lastStep = Math.max(lastStep + 1, stepOf(Date.now()));
     return totpAt(totpSecret, lastStep);
@@ -89,7 +83,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     page = await context.newPage();
     // A step that cannot happen fails with what it waited for, well before the test's own timeout.
     page.setDefaultTimeout(8_000);
-    watch(page);
+    guard.watch(page);
   }, 60_000);
   afterEach(async (test) => {
     if (test.task.result?.state === 'fail') {
@@ -99,8 +93,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
           .innerText()
           .catch(() => '?')}`,
       );
-      console.log(problems.join('\n'));
     }
+    await guard.check();
   });
   afterAll(async () => {
     await browser?.close();
@@ -137,6 +131,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await poll(() => codes.count()).toBe(10);
     expect(new Set(await codes.allTextContents()).size).toBe(10);
     await noViolations(page, 'recovery codes');
+    await guard.check(); // nothing red at the most sensitive step: the account is made
     await page.getByRole('button', { name: /I have saved them/ }).click();
     await poll(() => page.getByTestId('user').textContent()).toBe(OWNER);
   });
@@ -144,6 +139,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   it('signs out and in again with two factors: password, then an authenticator code (Enter submits)', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').fill(OWNER);
+    guard.expectError(/sign-in/); // the wrong password: its banner and its 401
     await page.getByLabel('Password').fill('not the password');
     await page.getByLabel('Password').press('Enter');
     await poll(() => page.getByRole('alert').count()).toBe(1);
@@ -314,7 +310,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       if (s === '/checkouts/new') await shot('mobile');
     }
     await page.setViewportSize({ width: 1280, height: 800 });
-    expect(problems).toEqual([]);
   }, 90_000);
 
   it('a viewer invited from the team page sees no write buttons, the server refuses the write anyway; a reset link sets a new password', async () => {
@@ -326,7 +321,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await noViolations(page, 'team');
     const viewer = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const vp = await viewer.newPage();
-    watch(vp);
+    guard.watch(vp);
     try {
       await vp.goto(`${base}${new URL(link).pathname}`);
       await vp.getByLabel('New password', { exact: true }).fill(PASSWORD);
@@ -348,6 +343,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       expect(await vp.getByRole('button', { name: /Request payout|Revoke|Cancel|Add destination/ }).count()).toBe(0);
       await noViolations(vp, 'payouts as viewer');
       // The page hid the button; the server refuses the call all the same (the session's own CSRF token).
+      guard.expectError(/403 .*payout-destinations/);
       const refused = await vp.evaluate(async () => {
         const s = await (await fetch('/dashboard/api/session')).json();
         const res = await fetch('/api/v1/cp/payout-destinations', {
@@ -377,8 +373,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       await vp.getByLabel('Authentication code').press('Enter');
       await poll(() => vp.getByTestId('user').textContent()).toBe('viewer@shop.example');
     } finally {
+      await guard.check();
       await viewer.close();
     }
-    expect(problems).toEqual([]);
   });
 });

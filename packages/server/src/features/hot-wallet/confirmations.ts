@@ -19,9 +19,16 @@ const MANUAL = 'manual';
 export function payoutChainPort(
   store: Store,
   port: () => PayoutSenderPort | undefined,
-  metrics: Pick<HotWalletMetrics, 'reorgs'>,
+  metrics: Pick<HotWalletMetrics, 'reorgs' | 'payoutErrors'>,
+  log: { warn(msg: string): void } = { warn: () => undefined },
 ): PayoutChainPort {
   return {
+    failed(t, chain, message) {
+      metrics.payoutErrors.inc({ chain });
+      log.warn(
+        `payout confirmations on ${chain}: ${t.kind === HOT ? 'hot wallet transaction' : 'manual payout'} ${t.id}: ${message}; tried again next round`,
+      );
+    },
     async followed(chainId) {
       const hot = await store.db
         .selectFrom('hot_wallet_txs')

@@ -123,10 +123,14 @@ export const hotWalletFeature = defineFeature({
       ...(now === undefined ? {} : { now }),
       ...(options.chainWatch?.resolve === undefined ? {} : { resolve: options.chainWatch.resolve }),
       ...options.hotWallet,
+      sender: {
+        replaceAfterMs: (config.hotWalletFeeBumpAfterSeconds ?? 180) * 1000,
+        ...options.hotWallet?.sender,
+      },
     });
     // The chain watcher counts the confirmations of the payouts this wallet sends and of those
     // operators report by hand, once the verifier saw them mined.
-    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics));
+    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics, log));
     // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
     payoutGuards.add(hotWalletGuard);
     return { hotWallet, close: () => hotWallet.close() };

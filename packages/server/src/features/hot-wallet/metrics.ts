@@ -42,6 +42,12 @@ export class HotWalletMetrics {
     labelNames: ['chain', 'sender'] as const,
     registers: [],
   });
+  readonly payoutErrors = new Counter({
+    name: 'hostpay_hot_wallet_payout_errors_total',
+    help: "Times one payout's transaction could not be followed or its move recorded (by the sender's round or the chain watcher's count), by chain: that payout's error, tried again next round while the others go on; alert when it keeps rising",
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
   readonly errors = new Counter({
     name: 'hostpay_hot_wallet_errors_total',
     help: 'Failed rounds of the hot wallet sender (RPC errors; retried with back-off), by chain',
@@ -63,6 +69,7 @@ export class HotWalletMetrics {
       this.replaced,
       this.rebroadcast,
       this.reorgs,
+      this.payoutErrors,
       this.errors,
       this.leader,
     ] as unknown as Metric[];

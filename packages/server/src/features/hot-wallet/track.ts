@@ -1,6 +1,6 @@
 import type { Hash, Hex } from 'viem';
 import { bumpedFees, currentFees, nodeKnows, receiptOf } from './chain-ops.js';
-import { iso, type SendContext, type TxRow } from './context.js';
+import { iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { broadcastRow, markSentOnce, signAndStore } from './send.js';
 import { HOT_WALLET_SENDER } from './metrics.js';
 import { OPEN_STATUSES } from './service.js';
@@ -32,7 +32,16 @@ export async function trackOpen(c: SendContext): Promise<{ unsent: number }> {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    if (!(await trackNonce(c, rows))) unsent++;
+    try {
+      if (!(await trackNonce(c, rows))) unsent++;
+    } catch (err) {
+      // One nonce's trouble is its payout's: the nonces after it are followed all the same (a
+      // mined one recorded, a stuck one bumped). Only the node's or the lease's is the round's.
+      if (roundsError(err)) throw err;
+      payoutFailed(c, rows[0]!.payout_id, Number(nonce), err);
+      // Its latest transaction never went out: nothing new is signed behind the gap.
+      if (rows[rows.length - 1]!.status === 'signed') unsent++;
+    }
   }
   return { unsent };
 }
@@ -104,7 +113,7 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     await port?.markReorged(payoutId);
     await letGo(c, counted);
   }
-  await markSentOnce(c, row);
+  await markSentOnce(c, row, 'mined');
   if (receipt.status === 'reverted') {
     await c.store.writeTransaction(async (trx) => {
       await trx
