@@ -62,6 +62,8 @@ export const ERROR_STATUS = {
   CHECKOUT_STATE_CONFLICT: 409,
   /** The payout (or payout destination) is not in a state that allows this move. */
   PAYOUT_STATE_CONFLICT: 409,
+  /** A payout or refund from a wallet an operator deactivated: nothing leaves it until it is activated again. */
+  WALLET_INACTIVE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,
