@@ -1,9 +1,10 @@
 import { CompiledQuery } from 'kysely';
 import { pgGroupCommit } from '../../store/pg-group-commit.js';
 import type { Db, Store } from '../../store/store.js';
-import { indexBlocks, type IndexBlocks } from '../addresses/index-blocks.js';
+import { indexBlocks } from '../addresses/index-blocks.js';
 import { eventBatchParameters, eventBatchSql, type BatchEvent } from '../events/batch.js';
-import { optionColumns, type BuiltCheckout } from './create.js';
+import { optionColumns } from './create.js';
+import type { BuiltCheckout, CreateBatch } from './create-types.js';
 
 /**
  * PostgreSQL: the checkout creates of one turn of the event loop written by ONE statement, which
@@ -86,11 +87,6 @@ function batchStatement() {
       return out;
     },
   };
-}
-
-export interface CreateBatch {
-  indices: IndexBlocks;
-  write(built: BuiltCheckout): Promise<void>;
 }
 
 /** The create batch of a PostgreSQL store, for one merchant-facing service: undefined on SQLite (group-commit.ts serves it). */
