@@ -140,7 +140,7 @@ const ORDER = secp256k1.Point.Fn.ORDER;
 /**
  * The parent's chain code as a KeyObject, made once: given raw bytes, createHmac prepares a key
  * object on every call (~12 µs on Node 24, against ~2.5 µs for a whole HMAC with a KeyObject;
- * docs/benchmarks.md, "Checkout create on PostgreSQL", step 8).
+ * bench/HISTORY.md, "Checkout create on PostgreSQL", step 8).
  */
 const macKeys = new WeakMap<HDKey, KeyObject>();
 

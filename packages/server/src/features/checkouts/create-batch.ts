@@ -17,7 +17,7 @@ import type { BuiltCheckout, CreateBatch } from './create-types.js';
  *
  * Before this, a create was ~11 round trips in two transactions, and the event sequence row stayed
  * locked from its update through every later round trip and the COMMIT's WAL flush: the creates of
- * a merchant waited on each other (docs/benchmarks.md, "Checkout create on PostgreSQL").
+ * a merchant waited on each other (bench/HISTORY.md, "Checkout create on PostgreSQL").
  */
 function statementText(): string {
   const events = eventBatchSql('$5::json', '$6::json');
