@@ -15,9 +15,9 @@ import type { BuiltCheckout, CreateBatch } from './create-types.js';
  * the events feature's (features/events/batch.ts): the one writer of events, counters and, through
  * its outbox subscribers, deliveries, whether one event is appended or a batch.
  *
- * Before this, a create was ~11 round trips in two transactions, and the event sequence row stayed
- * locked from its update through every later round trip and the COMMIT's WAL flush: the creates of
- * a merchant waited on each other (bench/HISTORY.md, "Checkout create on PostgreSQL").
+ * One statement, because a create made of separate round trips keeps the merchant's counter row
+ * locked through all of them and the commit's WAL flush, so a merchant's creates queue behind each
+ * other (docs/benchmarks.md, "Why the store is shaped this way").
  */
 function statementText(): string {
   const events = eventBatchSql('$5::json', '$6::json');
