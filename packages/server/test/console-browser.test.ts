@@ -12,6 +12,7 @@ import { ALICE, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { requestToken } from './http-helpers/requests.js';
 import { drain } from './http-helpers/webhooks.js';
+import { stuckHotWalletPayout } from './http-helpers/hot-wallet-payout.js';
 
 /**
  * The operator console in a real browser (system Chromium through playwright-core) against the
@@ -313,6 +314,41 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     ]);
     await page.getByText('payout.approve').waitFor();
     await noSeriousViolations('payout detail');
+  });
+
+  it("shows a hot-wallet payout the node forgot, with the node's answer; rebroadcasts it; cancels it by replacement", async () => {
+    const stuck = await stuckHotWalletPayout(fx.services, { forgotten: true });
+    try {
+      const id = stuck.payoutId;
+      await go(`/payouts/${id}`, '[data-testid=payout-hot-wallet]');
+      expect(await page.getByTestId('chain-state').textContent()).toBe('forgotten');
+      expect(await page.getByTestId('node-answer').textContent()).toMatch(/funds/i);
+      await noSeriousViolations('payout with a forgotten transaction');
+      await shot('payout-forgotten');
+      // Still no coin for gas: the node refuses it again, and the console says so.
+      await page.getByRole('button', { name: 'Rebroadcast' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/refused it again: .*funds/i);
+      await stuck.chain.test.setBalance({ address: stuck.hot, value: 10n ** 18n });
+      await page.getByRole('button', { name: 'Rebroadcast' }).click();
+      await page.getByText('The node took the transaction.').waitFor();
+      await expect.poll(() => page.getByTestId('chain-state').textContent()).toBe('in_flight');
+      await page.getByRole('button', { name: 'Cancel by replacement…' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.textContent()).toContain('only once that is mined');
+      await dialog.getByRole('button', { name: 'Cancel by replacement' }).click();
+      await expect.poll(() => page.getByTestId('cancel-status').textContent()).toMatch(/^requested, asked by alice/);
+      expect((await api(`/payouts/${id}/hot-wallet`)).cancel).toMatchObject({ status: 'requested' });
+      const audit = (await api(`/audit?objectId=${id}`)).items.map((e: any) => [e.action, e.operator]);
+      expect(audit).toEqual(
+        expect.arrayContaining([
+          ['payout.rebroadcast', 'alice'],
+          ['payout.cancel_by_replacement', 'alice'],
+        ]),
+      );
+      await expect.poll(() => page.getByRole('button', { name: 'Cancel by replacement…' }).count()).toBe(0);
+    } finally {
+      await stuck.anvil.stop();
+    }
   });
 
   it('creates a key (the secret shown once, and it works), then revokes it', async () => {

@@ -183,7 +183,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     expect(paid.statusCode, paid.body).toBe(200);
     await poll(() => page.getByTestId('checkout-status').textContent(), { timeout: 15_000 }).toBe('settled');
     await poll(() => page.getByTestId('timeline').textContent()).toContain('settled');
-    await shot('checkout');
   });
 
   it('requests a payout to a new destination: the confirmation traps focus and gives it back', async () => {
@@ -231,11 +230,22 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await shot('webhooks');
   });
 
-  it("refunds part of the paid checkout to the payer's address", async () => {
+  it("shows the checkout's money; refunds part to an address of the book, the rest by a link; then the form is gone", async () => {
     await page.goto(`${base}/dashboard/checkouts/${checkoutId}`);
+    const text = (id: string) => page.getByTestId(id).textContent();
+    const money = parseExactJson(
+      (await checkoutCall(fx, fx.demo, 'GET', `/api/v1/cp/psp/hosted-pay/${checkoutId}/refunds`)).body,
+    ) as { result: { received: string; fee: string; netCredited: string } };
+    const { received, fee, netCredited } = money.result;
+    expect(Number(fee)).toBeGreaterThan(0);
+    await poll(() => text('money-received')).toContain(`${received} USDT`);
+    expect(await text('money-fee')).toBe(`${fee} USDT`);
+    expect(await text('money-net')).toBe(`${netCredited} USDT`);
+    expect(await text('money-refunded')).toBe('0 USDT');
+    expect(await text('money-refundable')).toBe(`${received} USDT`);
     await page.getByLabel('Refund amount').fill('1');
-    await page.getByLabel("Payer's address (optional)").fill(TRON_ADDRESS);
-    await page.getByLabel("Payer's address (optional)").press('Enter');
+    await page.getByLabel('Address-book address (optional)').fill(TRON_ADDRESS);
+    await page.getByLabel('Address-book address (optional)').press('Enter');
     await page
       .getByRole('dialog', { name: 'Refund the payer?' })
       .getByRole('button', { name: 'Request refund' })
@@ -243,6 +253,38 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await expect
       .poll(() => page.getByRole('status').or(page.locator('.ok')).first().textContent())
       .toBe('Refund requested.');
+    await poll(() => text('refund-state')).toBe('partially refunded');
+    expect(await page.getByTestId('checkout-status').textContent()).toBe('settled');
+    await poll(() => text('money-refunded')).toBe('1 USDT');
+    const rest = (await page.getByTestId('money-refundable').locator('[data-exact]').getAttribute('data-exact'))!;
+    expect(Number(rest)).toBe(Number(received) - 1);
+    await poll(() => page.getByTestId('timeline-refund').first().textContent()).toContain('1 USDT');
+    const refunds = page.getByRole('region', { name: 'Refunds of this checkout, oldest first' });
+    expect(await refunds.textContent()).toContain('pending approval');
+    expect(await refunds.getByRole('link').first().getAttribute('href')).toMatch(/^\/dashboard\/payouts#po_/);
+    await shot('checkout');
+    // The rest through a refund link (no address: the quick path).
+    await page.getByLabel('Address-book address (optional)').fill('');
+    await page.getByLabel('Refund amount').fill(rest);
+    await page.getByLabel('Refund amount').press('Enter');
+    await page
+      .getByRole('dialog', { name: 'Refund the payer?' })
+      .getByRole('button', { name: 'Request refund' })
+      .click();
+    await poll(() => page.locator('.secret code').textContent()).toMatch(/\/refund\//);
+    // A link takes nothing until the payer submits: still partly refundable, so the form stays.
+    expect(await text('refund-state')).toBe('partially refunded');
+    const link = (await page.locator('.secret code').textContent())!;
+    await page.goto(link);
+    await page.fill('#address', TRON_ADDRESS);
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('text=Refund requested');
+    await page.goto(`${base}/dashboard/checkouts/${checkoutId}`);
+    await poll(() => text('refund-state')).toBe('refunded');
+    expect(await text('money-refundable')).toBe('0 USDT');
+    expect(await page.getByLabel('Refund amount').count()).toBe(0);
+    expect(await page.getByTestId('timeline-refund').count()).toBe(2);
+    await noViolations(page, 'refunded checkout');
     await page.getByRole('link', { name: 'Payouts & refunds' }).click();
     await expect
       .poll(() => page.getByRole('table', { name: 'Payouts and refunds, newest first' }).textContent())
@@ -255,6 +297,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await page.getByLabel('Label (optional)').press('Enter');
     await poll(() => page.getByTestId('key-secret').textContent()).toMatch(/Secret\S+/);
     await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('shop server');
+    // Each key names its creator and their role now (a key keeps its scopes when that role changes).
+    await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toMatch(/@\S+ \(now owner\)/);
     await shot('keys');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Display name').fill('Corner Shop');

@@ -30,11 +30,13 @@ describeStores('payouts over HTTP', (dialect) => {
     return { key: k, walletId: w };
   }
 
+  /** The book's live entry for the address (201 when added now, 200 when it was there), made active. */
   async function activeDestination(k: TestKey, address = TRON_ADDRESS, chain = 'TRON'): Promise<string> {
     const res = await checkoutCall(fx, k, 'POST', D, { chain, address });
-    expect(res.statusCode, res.body).toBe(201);
-    const id = resultOf<{ id: string }>(res).id;
-    expect((await admin('POST', `/payout-destinations/${id}/activate`, { body: {} })).statusCode).toBe(200);
+    expect([200, 201], res.body).toContain(res.statusCode);
+    const { id, status } = resultOf<{ id: string; status: string }>(res);
+    if (status !== 'active')
+      expect((await admin('POST', `/payout-destinations/${id}/activate`, { body: {} })).statusCode).toBe(200);
     return id;
   }
 
@@ -169,8 +171,9 @@ describeStores('payouts over HTTP', (dialect) => {
     for (const [chain, address, stored] of valid)
       it(`${chain}: accepts ${address}`, async () => {
         const res = await checkoutCall(fx, key, 'POST', D, { chain, address, label: 'cold' });
-        expect(res.statusCode, res.body).toBe(201);
-        expect(resultOf(res)).toMatchObject({ chain, address: stored, label: 'cold' });
+        // 200 when an earlier case (another spelling, or another test) already put it in the book.
+        expect([200, 201], res.body).toContain(res.statusCode);
+        expect(resultOf(res)).toMatchObject({ chain, address: stored });
       });
   });
 

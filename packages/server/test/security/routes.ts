@@ -91,6 +91,7 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/cancel' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/simulate-payment' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refund-link' },
   {
     side: 'merchant',

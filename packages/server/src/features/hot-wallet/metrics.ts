@@ -36,6 +36,12 @@ export class HotWalletMetrics {
     labelNames: ['chain'] as const,
     registers: [],
   });
+  readonly forgotten = new Gauge({
+    name: 'hostpay_hot_wallet_forgotten_transactions',
+    help: 'Transactions in flight the node had no trace of (not pooled, not mined, nonce unused) and refused when sent again, at the last round, by chain: alert when above 0 (rebroadcast or cancel by replacement)',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
   readonly reorgs = new Counter({
     name: 'hostpay_hot_wallet_reorgs_total',
     help: "Counted payout transactions a reorganisation took out of the chain (the payout went back to sent), by chain and by the payout's sender (evm-hot-wallet, or manual: a transaction an operator reported), whether the hot wallet's tracker or the chain watcher saw it first",
@@ -68,6 +74,7 @@ export class HotWalletMetrics {
       this.sent,
       this.replaced,
       this.rebroadcast,
+      this.forgotten,
       this.reorgs,
       this.payoutErrors,
       this.errors,

@@ -1,7 +1,7 @@
 import { Decimal } from '@hostpay/protocol';
 import type { Hex } from 'viem';
 import { newId } from '../../store/ids.js';
-import { balanceOf, broadcast, callOf, currentFees, toBaseUnits, type Fees } from './chain-ops.js';
+import { balanceOf, broadcast, callOf, currentFees, isCancelTx, toBaseUnits, type Fees } from './chain-ops.js';
 import { holdSenderLease, iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { openKey } from './key.js';
 import type { PayoutJob } from './port.js';
@@ -123,6 +123,8 @@ export async function markSentOnce(
   replacement: 'fee bump' | 'mined' = 'fee bump',
 ): Promise<void> {
   if (row.marked_sent === 1 || c.port === undefined) return;
+  // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
+  if (await isCancelTx(row.raw, c.hw.address)) return;
   // A payout already sent with another hash of this nonce takes this one as a replacement (the
   // payouts' `bump` move), the old hash kept on its timeline.
   await c.port.markSent(row.payout_id, { txHash: row.tx_hash, replacement }, 'system');

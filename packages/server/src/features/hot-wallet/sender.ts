@@ -12,6 +12,8 @@ import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
 import { hotWalletQuery, type HotWalletRow } from './service.js';
 import { trackOpen } from './track.js';
+import { signCancels } from './cancel.js';
+import { countForgotten } from './forgotten.js';
 
 export interface SenderOptions {
   store: Store;
@@ -132,7 +134,9 @@ export class HotWalletSender {
     try {
       const rpc = await this.#rpc(loop, w, rpcUrl);
       const c = await this.#context(hw, w, rpc, loop, leaseMs);
+      await signCancels(c);
       const { unsent } = await trackOpen(c);
+      this.#o.metrics.forgotten.set({ chain: sym }, await countForgotten(c));
       const sent = unsent > 0 ? 0 : await sendApproved(c);
       loop.errors = 0;
       // A payout that could not be followed is shown (show-hot-wallet's last error) until a round has none.
