@@ -126,6 +126,14 @@ const cases: Case[] = [
     },
   ],
   [
+    'WALLET_INACTIVE',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
+      await server.services.admin.setWalletActive(walletId, false, ctx);
+      return c.payouts.create({ walletId, amount: '1', destinationId });
+    },
+  ],
+  [
     'INVALID_HEADER',
     async () => {
       // Checkouts (the merchant writes that take Idempotency-Key) need a sandbox server with chains.

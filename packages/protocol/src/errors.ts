@@ -68,6 +68,8 @@ export const ERROR_STATUS = {
    * request, or send the first request's Idempotency-Key to get its answer.
    */
   SIGNATURE_REUSED: 409,
+  /** A payout or refund from a wallet an operator deactivated: nothing leaves it until it is activated again. */
+  WALLET_INACTIVE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,

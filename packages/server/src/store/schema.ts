@@ -433,6 +433,8 @@ export interface ChainWatchTable {
   last_round_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** Rounds failed in a row (node errors, blocks that do not link up); 0 after a good round. */
+  failed_rounds: number;
   lease_owner: string | null;
   lease_expires_at: string | null;
   created_at: string;
@@ -480,6 +482,24 @@ export interface HotWalletTxTable {
   replaced_by: string | null;
   created_at: string;
   broadcast_at: string | null;
+  /** When the node was first found without it (not pooled, not mined, nonce unused) and refused it again (migration 022). */
+  forgotten_at?: string | null | undefined;
+  /** The node's answer to the bytes sent again, while forgotten. */
+  node_error?: string | null | undefined;
+}
+
+export type HotWalletCancelStatus = 'requested' | 'sent' | 'canceled' | 'lost';
+
+/** An operator's cancel by replacement of a hot-wallet payout (migration 022). */
+export interface HotWalletCancelTable {
+  payout_id: string;
+  chain_id: string;
+  nonce: number | string;
+  status: HotWalletCancelStatus;
+  tx_id: string | null;
+  requested_by: string;
+  requested_at: string;
+  resolved_at: string | null;
 }
 
 /**
@@ -711,6 +731,7 @@ export interface Database {
   refund_links: RefundLinkTable;
   hot_wallets: HotWalletTable;
   hot_wallet_txs: HotWalletTxTable;
+  hot_wallet_cancels: HotWalletCancelTable;
   manual_payout_txs: ManualPayoutTxTable;
   merchant_users: MerchantUserTable;
   merchant_user_recovery_codes: MerchantUserRecoveryCodeTable;
