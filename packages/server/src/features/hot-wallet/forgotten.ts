@@ -55,15 +55,3 @@ export async function remembered(c: SendContext, row: TxRow): Promise<void> {
   row.forgotten_at = null;
   row.node_error = null;
 }
-
-/** Transactions of the chain in flight that the node forgot and refused again (the alert gauge). */
-export async function countForgotten(c: SendContext): Promise<number> {
-  const row = await c.store.db
-    .selectFrom('hot_wallet_txs')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('chain_id', '=', c.hw.chain_id)
-    .where('status', 'in', ['signed', 'broadcast'])
-    .where('forgotten_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
