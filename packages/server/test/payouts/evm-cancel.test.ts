@@ -248,6 +248,8 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     const forgotten = await view(p.id);
     expect(forgotten).toMatchObject({ state: 'forgotten', txHash: p.txHash });
     expect(forgotten.forgotten?.nodeAnswer).toMatch(/funds/i);
+    // The node's answer only: never the request's URL (it may carry the node's API key).
+    expect(JSON.stringify(forgotten)).not.toContain(`127.0.0.1:${w.anvil.port}`);
     expect(forgotten.actions).toEqual(['rebroadcast', 'cancel_by_replacement']);
     expect(forgotten.advice).toContain('rebroadcast, or cancel by replacement');
     expect(await metricValue(w.env.services, 'hostpay_hot_wallet_forgotten_transactions')).toBe(1);

@@ -11,8 +11,9 @@ export function nodeAnswer(err: unknown): string | null {
     (e) => (e as Error).name === 'RpcRequestError',
   );
   if (answered === undefined || answered === null) return null;
-  const e = err as Error & { details?: string; shortMessage?: string };
-  return (e.details ?? e.shortMessage ?? e.message).slice(0, 500);
+  // Never viem's whole message: it carries the request's URL, which may hold the node's API key.
+  const e = err as { details?: string; shortMessage?: string };
+  return (e.details ?? e.shortMessage ?? 'the node refused the transaction').slice(0, 500);
 }
 
 /**
