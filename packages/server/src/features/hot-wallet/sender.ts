@@ -6,7 +6,7 @@ import { findWatch, type WatchRow } from '../chain-watch/config.js';
 import { backoff, LeasedLoops, LeaseLost, mayHoldLeases, releaseLeases } from '../../cluster/leased-loops.js';
 import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
-import { holdSenderLease, SENDER_LEASES, type PayoutFailure, type SendContext } from './context.js';
+import { failureName, holdSenderLease, SENDER_LEASES, type PayoutFailure, type SendContext } from './context.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
@@ -243,5 +243,5 @@ export class HotWalletSender {
 function failureText(failures: PayoutFailure[]): string {
   const [f] = failures;
   const more = failures.length > 1 ? ` (and ${failures.length - 1} more payouts)` : '';
-  return `payout ${f!.payoutId} (nonce ${f!.nonce}): ${f!.message}${more}; the others go on, it is tried again next round`;
+  return `${failureName(f!)}: ${f!.message}${more}; the others go on, it is tried again next round`;
 }
