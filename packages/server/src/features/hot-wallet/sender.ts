@@ -10,10 +10,9 @@ import { failureName, holdSenderLease, SENDER_LEASES, type PayoutFailure, type S
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
-import { hotWalletQuery, type HotWalletRow } from './service.js';
+import { forgottenTransactions, hotWalletQuery, type HotWalletRow } from './service.js';
 import { trackOpen } from './track.js';
 import { signCancels } from './cancel.js';
-import { countForgotten } from './forgotten.js';
 
 export interface SenderOptions {
   store: Store;
@@ -136,7 +135,7 @@ export class HotWalletSender {
       const c = await this.#context(hw, w, rpc, loop, leaseMs);
       await signCancels(c);
       const { unsent } = await trackOpen(c);
-      this.#o.metrics.forgotten.set({ chain: sym }, await countForgotten(c));
+      this.#o.metrics.forgotten.set({ chain: sym }, await forgottenTransactions(this.#o.store.db, hw.chain_id));
       const sent = unsent > 0 ? 0 : await sendApproved(c);
       loop.errors = 0;
       // A payout that could not be followed is shown (show-hot-wallet's last error) until a round has none.
