@@ -74,7 +74,11 @@ export interface ListDestinationsParams extends ReadOptions {
 export interface RefundParams {
   /** At most what the checkout received minus earlier refunds; sent as exact decimal text. */
   amount: DecimalInput;
-  /** The payer's address; without it the server answers with a refund link for the payer. */
+  /**
+   * Without it (the quick path) the server answers a refund link where the payer gives their
+   * address. With it: an active address of the merchant's payout address book on the checkout's
+   * chain (a new entry cools off, 24 h by default: DESTINATION_NOT_ACTIVE until then).
+   */
   destination?: string | undefined;
 }
 

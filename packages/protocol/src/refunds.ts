@@ -62,3 +62,49 @@ export const REFUND_PATHS = {
   refunds: '/api/v1/cp/psp/hosted-pay/:id/refunds',
   refundLink: '/api/v1/cp/psp/hosted-pay/:id/refund-link',
 } as const;
+
+const Exact = (description: string) =>
+  Type.Number({ format: DECIMAL_FORMAT, description: `${description} (exact decimal)` });
+
+/** One refund of a checkout as its money summary lists it (the full payout is GET /api/v1/cp/payouts/{id}). */
+export const CheckoutRefund = Type.Object(
+  {
+    id: Type.String({ description: 'the refund payout (po_…)' }),
+    status: Type.String({ description: "the payout's status: pending_approval, approved, sent, completed, …" }),
+    amount: Exact('what the payer gets back'),
+    destination: Type.String(),
+    txHash: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String({
+      format: 'date-time',
+      description: 'also the `at` of its `refund_requested` timeline entry',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CheckoutRefund = Static<typeof CheckoutRefund>;
+
+/**
+ * A checkout's money: what it received, the fee, what the wallet was credited, what refunds took
+ * and what may still be refunded, in the checkout's asset and chain (null when nothing arrived).
+ */
+export const CheckoutMoney = Type.Object(
+  {
+    checkoutId: Type.String(),
+    asset: Type.Union([Type.String(), Type.Null()]),
+    chain: Type.Union([Type.String(), Type.Null()]),
+    received: Exact('everything received in that asset and chain (payments not retracted)'),
+    fee: Type.Union([Exact('the fee kept at settlement: received − netCredited'), Type.Null()], {
+      description: 'null: not credited (yet)',
+    }),
+    netCredited: Exact("what settlement credited to the merchant's wallet (0 before, or for money in review)"),
+    refunded: Exact('what refunds took: those not rejected, canceled or failed'),
+    refundable: Exact('what may still be refunded now (0 when the checkout cannot be refunded)'),
+    refundState: Type.Union([Type.Literal('partially refunded'), Type.Literal('refunded'), Type.Null()], {
+      description:
+        'derived, not a checkout status: `refunded` once refunds took everything received, `partially refunded` while they took part of it',
+    }),
+    refunds: Type.Array(CheckoutRefund, { description: 'oldest first, given-up ones included' }),
+  },
+  { additionalProperties: false },
+);
+export type CheckoutMoney = Static<typeof CheckoutMoney>;

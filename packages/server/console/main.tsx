@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import '../ui-kit/styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, setCsrf, whenSignedOut } from './api.js';
+import { call, maybeSignedIn, setCsrf, whenSignedOut } from './api.js';
 import { AuditList } from './pages/audit.js';
 import { Chains } from './pages/chains.js';
 import { CheckoutDetail, CheckoutList } from './pages/checkouts.js';
@@ -143,10 +143,9 @@ function App() {
       setSession(null);
       setEnded(true);
     });
-    call<Session>('GET', '/console/session').then(
-      (s) => setSession(s),
-      (e) => setSession(e instanceof ApiError && e.status === 401 ? null : null),
-    );
+    if (maybeSignedIn('hostpay_console'))
+      call<Session>('GET', '/console/session').then(setSession, () => setSession(null));
+    else setSession(null);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { call, callPage, configureApi, qs } from '../ui-kit/api.js';
 
-export { ApiError, CHANGED, qs, setCsrf, whenSignedOut } from '../ui-kit/api.js';
+export { ApiError, CHANGED, maybeSignedIn, qs, setCsrf, whenSignedOut } from '../ui-kit/api.js';
 
 /**
  * The dashboard's calls: the merchant API (/api/v1/cp) and the account routes (/dashboard/api),

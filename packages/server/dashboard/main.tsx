@@ -3,7 +3,7 @@ import './dashboard.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { time } from '../ui-kit/ui.js';
-import { can, dash, dashWrite, develops, manages, type Session, setCsrf, whenSignedOut } from './api.js';
+import { can, dash, dashWrite, develops, manages, maybeSignedIn, type Session, setCsrf, whenSignedOut } from './api.js';
 import { followEvents } from './live.js';
 import { AcceptInvitation, PasswordReset, SignIn } from './pages/auth.js';
 import { CheckoutDetail, CheckoutList, NewCheckout } from './pages/checkouts.js';
@@ -123,7 +123,8 @@ function App() {
       setSession(null);
       setEnded(true);
     });
-    dash<Session>('/session').then(setSession, () => setSession(null));
+    if (maybeSignedIn('hp_session')) dash<Session>('/session').then(setSession, () => setSession(null));
+    else setSession(null);
     return off;
   }, []);
   useEffect(() => {

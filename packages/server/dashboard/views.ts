@@ -2,6 +2,7 @@ import type {
   CheckoutWebhookAttempt as ProtocolCheckoutAttempt,
   MerchantSummary,
   Checkout as ProtocolCheckout,
+  CheckoutMoney as ProtocolCheckoutMoney,
   Payout as ProtocolPayout,
   PayoutDestination as ProtocolDestination,
   Wallet as ProtocolWallet,
@@ -19,6 +20,8 @@ export type AsRead<T> = T extends number
       : T;
 
 export type Checkout = AsRead<ProtocolCheckout>;
+/** GET …/hosted-pay/{id}/refunds: the checkout's money and its refunds. */
+export type CheckoutMoney = AsRead<ProtocolCheckoutMoney>;
 export type CheckoutItem = Pick<Checkout, 'id' | 'status' | 'amount' | 'currency' | 'orderId' | 'createdAt' | 'url'> &
   Partial<Checkout>;
 export type Payout = AsRead<ProtocolPayout>;

@@ -23,13 +23,16 @@ interface Signed {
   cookie: string;
   csrf: string;
   setCookie: string;
+  /** The readable hint beside it (no secret: it spares a page without a session a 401). */
+  hint: string;
 }
+const cookies = (res: LightMyRequestResponse): string[] => [res.headers['set-cookie'] ?? []].flat().map(String);
 
 async function signIn(token = ALICE, headers: Record<string, string> = {}, app = fx.app): Promise<Signed> {
   const res = await app.inject({ method: 'POST', url: S, payload: { token }, headers });
   const result = resultOf<{ operator: string; csrfToken: string }>(res, 201);
-  const setCookie = String(res.headers['set-cookie']);
-  return { cookie: setCookie.split(';')[0]!, csrf: result.csrfToken, setCookie };
+  const [setCookie = '', hint = ''] = cookies(res);
+  return { cookie: setCookie.split(';')[0]!, csrf: result.csrfToken, setCookie, hint };
 }
 
 const adminAs = (
@@ -58,6 +61,7 @@ describe('signing in', () => {
     expect(s.setCookie).toMatch(
       /^hostpay_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
     );
+    expect(s.hint).toBe('hostpay_console_hint=1; Path=/; SameSite=Strict; Max-Age=43200');
     expect(s.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const me = resultOf<{ operator: string; csrfToken: string; idleExpiresAt: string }>(
       await fx.app.inject({ method: 'GET', url: S, headers: { cookie: s.cookie } }),
@@ -73,6 +77,7 @@ describe('signing in', () => {
     expect(s.setCookie).toMatch(
       /^__Host-hostpay_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/,
     );
+    expect(s.hint).toBe('__Host-hostpay_console_hint=1; Path=/; SameSite=Strict; Max-Age=43200; Secure');
     const res = await app.inject({
       method: 'GET',
       url: '/admin/v1/merchants',
@@ -210,9 +215,10 @@ describe('signing out', () => {
       headers: { cookie: s.cookie, 'x-csrf-token': s.csrf },
     });
     expect(resultOf(out)).toEqual({ signedOut: true });
-    expect(String(out.headers['set-cookie'])).toMatch(
-      /^hostpay_console=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/,
-    );
+    expect(cookies(out)).toEqual([
+      'hostpay_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0',
+      'hostpay_console_hint=1; Path=/; SameSite=Strict; Max-Age=0',
+    ]);
     errorOf(await adminAs(s, 'GET', '/merchants'), 401, 'INVALID_TOKEN');
   });
 });

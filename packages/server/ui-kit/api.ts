@@ -43,6 +43,15 @@ export function configureApi(o: ApiOptions): void {
   options = o;
 }
 
+/**
+ * Whether this browser may have a session: the server sets `<cookie>_hint` (readable, nothing
+ * secret) beside a signed-in session cookie. Without it the page shows its sign-in form at once
+ * instead of asking for a session it has not got (and logging a 401 in the console).
+ */
+export function maybeSignedIn(cookie: string): boolean {
+  return document.cookie.split(';').some((c) => /^\s*(?:__Host-)?([\w-]+)_hint=1$/.exec(c)?.[1] === cookie);
+}
+
 export function setCsrf(token: string): void {
   csrfToken = token;
 }

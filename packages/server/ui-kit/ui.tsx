@@ -13,6 +13,7 @@ export interface Page<T> {
 export function useAsync<T>(
   load: () => Promise<T>,
   deps: unknown[],
+  { followWrites = true }: { followWrites?: boolean } = {},
 ): { data: T | undefined; error: Error | undefined; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data: T | undefined; error: Error | undefined; loading: boolean }>({
     data: undefined,
@@ -22,10 +23,11 @@ export function useAsync<T>(
   const [tick, setTick] = useState(0);
   // Every list and figure on screen follows the data: any write the console makes reloads it.
   useEffect(() => {
+    if (!followWrites) return;
     const again = () => setTick((t) => t + 1);
     window.addEventListener(CHANGED, again);
     return () => window.removeEventListener(CHANGED, again);
-  }, []);
+  }, [followWrites]);
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));

@@ -222,11 +222,14 @@ export function registerCheckout(program: Command, io: Io): void {
     checkout
       .command('refund')
       .description(
-        'refund a checkout that received money: a payout of AMOUNT to the payer (needs payouts:write); without --destination, a refund link for the payer',
+        "refund AMOUNT of a checkout that received money (needs payouts:write). Quickest: without --destination, a refund link the payer opens to give their address (once, 7 days, no cooling-off). With --destination, a payout to an active address of your payout address book on the checkout's chain (a new one, `payout destination add`, cools off 24 h by default)",
       )
       .argument('<checkout-id>', 'e.g. chk_...')
       .argument('<amount>', "in the checkout's asset; at most what it received minus earlier refunds")
-      .option('--destination <address>', "the payer's address on the checkout's chain")
+      .option(
+        '--destination <address>',
+        "an active address of your payout address book on the checkout's chain (default: a refund link instead)",
+      )
       .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command refunds once'),
   ).action(
     async (id: string, amount: string, opts: MerchantFlags & { destination?: string; idempotencyKey?: string }) => {
@@ -238,9 +241,7 @@ export function registerCheckout(program: Command, io: Io): void {
         ),
       );
       printResult(io, opts.json, withJsonDecimals(r), () =>
-        'url' in r
-          ? `refund link for ${r.amount ?? 'what is still refundable'} ${r.asset} (hand it to the payer only; works once, until ${r.expiresAt}):\n${r.url}`
-          : `refund payout ${r.id}: ${r.status}, ${r.amount} ${r.asset} to ${r.destination}`,
+        'url' in r ? describeLink(r) : `refund payout ${r.id}: ${r.status}, ${r.amount} ${r.asset} to ${r.destination}`,
       );
     },
   );
@@ -248,21 +249,26 @@ export function registerCheckout(program: Command, io: Io): void {
   merchantCommand(
     checkout
       .command('refund-link')
-      .description("a link the payer opens on the payment page to give the refund's address (7 days, once)")
+      .description(
+        'the quick way to refund: a link the payer opens on the payment page to give their address (7 days, once; needs payouts:write)',
+      )
       .argument('<checkout-id>', 'e.g. chk_...')
       .option('--amount <amount>', 'what the payer gets back (default: whatever is still refundable then)'),
   ).action(async (id: string, opts: MerchantFlags & { amount?: string }) => {
     const link = await withClient(io, opts, (client) =>
       client.checkouts.refundLink(id, { amount: opts.amount }, { merchantId: opts.merchant }),
     );
-    printResult(
-      io,
-      opts.json,
-      withJsonDecimals(link),
-      () =>
-        `refund link for ${link.amount ?? 'what is still refundable'} ${link.asset} (hand it to the payer only; works once, until ${link.expiresAt}):\n${link.url}`,
-    );
+    printResult(io, opts.json, withJsonDecimals(link), () => describeLink(link));
   });
 
   registerCheckoutReview(checkout, io);
+}
+
+/** A refund link as the terminal shows it; without an amount the payer gets what is left when they submit. */
+function describeLink(link: { amount?: string | null; asset: string; expiresAt: string; url: string }): string {
+  const what =
+    link.amount === null || link.amount === undefined
+      ? `whatever is still refundable in ${link.asset} when the payer submits`
+      : `${link.amount} ${link.asset}`;
+  return `refund link for ${what} (hand it to the payer only; works once, until ${link.expiresAt}):\n${link.url}`;
 }

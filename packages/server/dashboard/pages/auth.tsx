@@ -252,7 +252,8 @@ function NewPassword({ onSubmit, submit }: { onSubmit: (password: string) => Pro
 
 export function AcceptInvitation({ token, onDone }: { token: string; onDone: (s: Session) => void }) {
   const path = `/invitations/${encodeURIComponent(token)}`;
-  const invitation = useAsync(() => dash<Invitation>(path), [token]);
+  // Read once: accepting uses the link up, and reading it again then would answer LINK_INVALID.
+  const invitation = useAsync(() => dash<Invitation>(path), [token], { followWrites: false });
   const [totp, setTotp] = useState<Enrolment | null>(null);
   const [codes, setCodes] = useState<{ codes: string[]; session: Session } | null>(null);
   const inv = invitation.data;
@@ -291,7 +292,7 @@ export function AcceptInvitation({ token, onDone }: { token: string; onDone: (s:
 
 export function PasswordReset({ token, onDone }: { token: string; onDone: () => void }) {
   const path = `/password-reset/${encodeURIComponent(token)}`;
-  const info = useAsync(() => dash<{ email: string; expiresAt: string }>(path), [token]);
+  const info = useAsync(() => dash<{ email: string; expiresAt: string }>(path), [token], { followWrites: false });
   const action = useAction();
   const [done, setDone] = useState(false);
   return (

@@ -16,7 +16,8 @@ import {
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
 import { Link, navigate } from '../router.js';
-import type { Checkout, CheckoutAttempt, CheckoutItem } from '../views.js';
+import type { Checkout, CheckoutAttempt, CheckoutItem, CheckoutMoney } from '../views.js';
+import { MoneyFacts, RefundList, timelineAmount } from './checkout-money.js';
 
 /** Checkouts: the list with its filters, one checkout in full, and a new checkout to share. */
 
@@ -87,6 +88,13 @@ export const shortId = (id: string) => (id.length > 18 ? `${id.slice(0, 14)}…`
 
 export function CheckoutDetail({ id, session }: { id: string; session: Session }) {
   const checkout = useAsync(() => cp<Checkout>(`/psp/hosted-pay/${encodeURIComponent(id)}`), [id]);
+  // The money (received, fee, net credited, refunds) needs payouts:read; without it the page shows none.
+  const reads = can(session, 'payouts:read');
+  const money = useAsync(
+    () => (reads ? cp<CheckoutMoney>(`/psp/hosted-pay/${encodeURIComponent(id)}/refunds`) : Promise.resolve(undefined)),
+    [id, reads],
+  );
+  const m = money.data;
   const c = checkout.data;
   const confirm = useConfirm();
   const action = useAction();
@@ -104,6 +112,14 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
       </p>
       <h1>
         Checkout {c.orderId ? <>for order {c.orderId}</> : null} <Status status={c.status} />
+        {m?.refundState ? (
+          <>
+            {' '}
+            <span class="status s-refunded" data-testid="refund-state">
+              {m.refundState}
+            </span>
+          </>
+        ) : null}
       </h1>
       <dl class="facts" data-testid="checkout-facts">
         <dt>Id</dt>
@@ -126,7 +142,9 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
         <dd>{c.description ?? '—'}</dd>
         <dt>Expires</dt>
         <dd>{time(c.expiresAt)}</dd>
+        {m ? <MoneyFacts money={m} /> : null}
       </dl>
+      <ErrorNote error={money.error} />
       {c.status === 'open' && can(session, 'checkout:write') ? (
         <div class="actions">
           <button
@@ -175,11 +193,13 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
       <ol class="timeline" data-testid="timeline">
         {c.timeline.map((t) => (
           <li key={`${t.at}-${t.status}`}>
-            {time(t.at)} <Status status={t.status} /> {t.reason ? <span class="muted">{t.reason}</span> : null}
+            {time(t.at)} <Status status={t.status} /> {timelineAmount(t, m)}
+            {t.reason ? <span class="muted">{t.reason}</span> : null}
           </li>
         ))}
       </ol>
-      {c.status === 'settled' && can(session, 'payouts:write') ? <Refund checkout={c} /> : null}
+      {m && m.refunds.length > 0 ? <RefundList money={m} /> : null}
+      {m && Number(m.refundable) > 0 && can(session, 'payouts:write') ? <Refund checkout={c} money={m} /> : null}
       <CheckoutEvents id={c.id} />
       {can(session, 'webhooks:write') ? <CheckoutDeliveries id={c.id} /> : null}
     </>
@@ -307,17 +327,18 @@ export function NewCheckout({ session }: { session: Session }) {
 }
 
 /**
- * A refund of a settled checkout: to an address typed here (a payout with refundOf), or without
- * one a link where the payer enters theirs (shown once, valid 7 days).
+ * A refund, offered while something is refundable: without an address (the quick path) a link
+ * where the payer enters theirs (shown once, valid 7 days); with one, an active address of the
+ * merchant's payout address book on the checkout's chain (a payout with refundOf).
  */
-function Refund({ checkout }: { checkout: Checkout }) {
+function Refund({ checkout, money }: { checkout: Checkout; money: CheckoutMoney }) {
   const [amount, setAmount] = useState('');
   const [destination, setDestination] = useState('');
   const [link, setLink] = useState<string | null>(null);
   const action = useAction();
   const confirm = useConfirm();
-  // Refunds are paid in what the payer sent: the asset of the checkout's payments.
-  const asset = checkout.payments[0]?.asset ?? checkout.currency;
+  // Refunds are paid in what the payer sent: the checkout's asset and chain.
+  const asset = money.asset ?? checkout.currency;
   return (
     <ActionForm
       action={action}
@@ -365,10 +386,13 @@ function Refund({ checkout }: { checkout: Checkout }) {
       }
     >
       <div class="grid">
-        <Field label="Refund amount" hint={`in ${asset}, at most what was received`}>
+        <Field label="Refund amount" hint={`in ${asset}, at most ${money.refundable}`}>
           <input required inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
         </Field>
-        <Field label="Payer's address (optional)" hint="empty: a link for the payer to enter it">
+        <Field
+          label="Address-book address (optional)"
+          hint={`empty (quickest): a link where the payer enters their address. Else an active address of your payout address book on ${money.chain ?? 'the chain'} (a new one cools off, 24 h by default)`}
+        >
           <input maxLength={128} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
         </Field>
       </div>

@@ -40,6 +40,23 @@ export function sessionCookie(name: string, value: string, secure: boolean, maxA
 }
 
 /**
+ * The session cookie and its hint: `<name>_hint=1`, readable by the page, set beside a signed-in
+ * session and cleared with it. It holds nothing secret; it only lets a page that has no session
+ * show its sign-in form without first asking for the session and logging a 401 in the console.
+ * `signedIn` false (signing out, a half session) clears the hint.
+ */
+export function sessionCookies(
+  name: string,
+  value: string,
+  secure: boolean,
+  maxAgeSeconds: number,
+  signedIn = maxAgeSeconds > 0,
+): string[] {
+  const hint = `${name}_hint=1; Path=/; SameSite=Strict; Max-Age=${signedIn ? maxAgeSeconds : 0}${secure ? '; Secure' : ''}`;
+  return [sessionCookie(name, value, secure, maxAgeSeconds), hint];
+}
+
+/**
  * A cookie's name: `__Host-` prefixed (Secure, Path=/, no Domain, enforced by browsers) behind
  * https. Behind https only the prefixed one is read: a plain-named one can be planted by a sibling
  * subdomain or over plain http, and reading it would undo what the prefix guarantees.

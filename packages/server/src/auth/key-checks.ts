@@ -55,11 +55,18 @@ export function checkBearer(authorization: string, key: ApiKeyAuth, codec: Token
 
 /** The token grants a scope only while the key still has it, so narrowing a key takes effect at once. */
 export function checkScope(scope: Scope, key: ApiKeyAuth, claims: TokenClaims | null): void {
-  const granted = key.scopes.includes(scope) && (claims === null || hasScope(claims.scope, scope));
-  if (!granted) {
+  // The message names what lacks the scope, the key or only its token, and how to get one that has it.
+  if (!key.scopes.includes(scope)) {
     throw new HostpayError(
       'SCOPE_MISSING',
-      `this request needs scope \`${scope}\`, which your ${claims === null ? 'API key' : 'token'} does not have: get a token that includes it (POST /api/v1/auth/token), from a key that has it`,
+      `this request needs scope \`${scope}\`, which the API key ${key.id} does not have${claims === null ? '' : ' (so no token of it has it)'}: use a key that has it — an operator widens this one (\`hostpay key update ${key.id} --scopes <list>\`) or creates one (\`hostpay key create --merchant ${key.merchantId} --scopes <list>\`), or an owner creates one on the dashboard's API keys page; \`payouts:write\` is granted only when asked for by name`,
+      { requiredScope: scope },
+    );
+  }
+  if (claims !== null && !hasScope(claims.scope, scope)) {
+    throw new HostpayError(
+      'SCOPE_MISSING',
+      `this request needs scope \`${scope}\`, which your bearer token does not have (its key ${key.id} has it): get a new token from POST /api/v1/auth/token without \`scope\` (all of the key's scopes) or with one that includes \`${scope}\``,
       { requiredScope: scope },
     );
   }

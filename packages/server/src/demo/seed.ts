@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_SCOPES, SCOPES } from '@hostpay/protocol';
 import type { Services } from '../services.js';
 import { DEMO_CHAIN_KEYS, DEMO_CONFIRMATIONS } from './chain-keys.js';
 
@@ -79,10 +80,18 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { merchantId: string; apiKey: string };
     const key = await services.merchant.findApiKey(saved.apiKey);
-    if (key) return { ...saved, apiSecret: key.secret.toString('utf8'), created: false };
+    if (key) {
+      // A demo directory from before the demo key had every scope: widened once, so refunds and
+      // payouts work with the printed credentials (a key narrowed by hand is left as it is).
+      if (key.scopes.length === DEFAULT_SCOPES.length && DEFAULT_SCOPES.every((s) => key.scopes.includes(s)))
+        await admin.updateApiKey(saved.apiKey, { scopes: [...SCOPES] }, ctx);
+      return { ...saved, apiSecret: key.secret.toString('utf8'), created: false };
+    }
   }
   const merchant = await admin.createMerchant('Demo Shop', ctx);
-  const key = await admin.createApiKey(merchant.id, { label: 'demo' }, ctx);
+  // Every scope, payouts:write included: the sandbox's printed key refunds and pays out too (a
+  // production key still has to ask for payouts:write by name).
+  const key = await admin.createApiKey(merchant.id, { label: 'demo', scopes: [...SCOPES] }, ctx);
   for (const [asset, chain, active, postings] of WALLETS) {
     const wallet = await admin.createWallet({ merchantId: merchant.id, asset, chain, active }, ctx);
     for (const [i, [kind, amount]] of postings.entries()) {

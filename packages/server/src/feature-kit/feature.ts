@@ -26,6 +26,7 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'host'
       | 'port'
       | 'webhookLeaseSeconds'
+      | 'hotWalletFeeBumpAfterSeconds'
       | 'instanceId'
     >
   >;

@@ -20,6 +20,10 @@ import * as m018 from './migrations/018-chain-watch.js';
 import * as m019 from './migrations/019-merchant-users.js';
 import * as m020 from './migrations/020-dashboard-self-service.js';
 import * as m021 from './migrations/021-manual-payout-txs.js';
+import * as m022 from './migrations/022-event-checkout-backfill.js';
+import * as m040 from './migrations/040-hot-wallet-cancel.js';
+import * as m042 from './migrations/042-used-signatures.js';
+import * as m045 from './migrations/045-reports.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -52,6 +56,10 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: 'merchant-users', up: m019.up },
   { version: 20, name: 'dashboard-self-service', up: m020.up },
   { version: 21, name: 'manual-payout-txs', up: m021.up },
+  { version: 22, name: 'event-checkout-backfill', up: m022.up },
+  { version: 40, name: 'hot-wallet-cancel', up: m040.up },
+  { version: 42, name: 'used-signatures', up: m042.up },
+  { version: 45, name: 'reports', up: m045.up },
 ];
 
 /** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */

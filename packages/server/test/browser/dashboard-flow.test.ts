@@ -10,6 +10,7 @@ import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
 import { TRON_ADDRESS } from '../payouts/world.js';
 import { axeViolations } from './axe.js';
 import { browserTestsEnabled, launchChromium } from './chromium.js';
+import { pageGuard } from './guard.js';
 import { stepOf, totpAt } from './totp.js';
 
 /**
@@ -40,15 +41,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   let lastStep = 0;
   /** The checkout the owner created and saw paid. */
   let checkoutId = '';
-  const problems: string[] = [];
+  const guard = pageGuard();
   const admin = adminCaller(() => fx.app);
-
-  const watch = (p: Page) => {
-    p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    p.on('console', (m) => {
-      if (/Content Security Policy|Refused to|Uncaught/i.test(m.text())) problems.push(m.text());
-    });
-  };
   const nextCode = () => {
     lastStep = Math.max(lastStep + 1, stepOf(Date.now()));
     return totpAt(totpSecret, lastStep);
@@ -89,7 +83,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     page = await context.newPage();
     // A step that cannot happen fails with what it waited for, well before the test's own timeout.
     page.setDefaultTimeout(8_000);
-    watch(page);
+    guard.watch(page);
   }, 60_000);
   afterEach(async (test) => {
     if (test.task.result?.state === 'fail') {
@@ -99,8 +93,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
           .innerText()
           .catch(() => '?')}`,
       );
-      console.log(problems.join('\n'));
     }
+    await guard.check();
   });
   afterAll(async () => {
     await browser?.close();
@@ -137,6 +131,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await poll(() => codes.count()).toBe(10);
     expect(new Set(await codes.allTextContents()).size).toBe(10);
     await noViolations(page, 'recovery codes');
+    await guard.check(); // nothing red at the most sensitive step: the account is made
     await page.getByRole('button', { name: /I have saved them/ }).click();
     await poll(() => page.getByTestId('user').textContent()).toBe(OWNER);
   });
@@ -144,6 +139,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   it('signs out and in again with two factors: password, then an authenticator code (Enter submits)', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').fill(OWNER);
+    guard.expectError(/sign-in/); // the wrong password: its banner and its 401
     await page.getByLabel('Password').fill('not the password');
     await page.getByLabel('Password').press('Enter');
     await poll(() => page.getByRole('alert').count()).toBe(1);
@@ -187,7 +183,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     expect(paid.statusCode, paid.body).toBe(200);
     await poll(() => page.getByTestId('checkout-status').textContent(), { timeout: 15_000 }).toBe('settled');
     await poll(() => page.getByTestId('timeline').textContent()).toContain('settled');
-    await shot('checkout');
   });
 
   it('requests a payout to a new destination: the confirmation traps focus and gives it back', async () => {
@@ -235,11 +230,22 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await shot('webhooks');
   });
 
-  it("refunds part of the paid checkout to the payer's address", async () => {
+  it("shows the checkout's money; refunds part to an address of the book, the rest by a link; then the form is gone", async () => {
     await page.goto(`${base}/dashboard/checkouts/${checkoutId}`);
+    const text = (id: string) => page.getByTestId(id).textContent();
+    const money = parseExactJson(
+      (await checkoutCall(fx, fx.demo, 'GET', `/api/v1/cp/psp/hosted-pay/${checkoutId}/refunds`)).body,
+    ) as { result: { received: string; fee: string; netCredited: string } };
+    const { received, fee, netCredited } = money.result;
+    expect(Number(fee)).toBeGreaterThan(0);
+    await poll(() => text('money-received')).toContain(`${received} USDT`);
+    expect(await text('money-fee')).toBe(`${fee} USDT`);
+    expect(await text('money-net')).toBe(`${netCredited} USDT`);
+    expect(await text('money-refunded')).toBe('0 USDT');
+    expect(await text('money-refundable')).toBe(`${received} USDT`);
     await page.getByLabel('Refund amount').fill('1');
-    await page.getByLabel("Payer's address (optional)").fill(TRON_ADDRESS);
-    await page.getByLabel("Payer's address (optional)").press('Enter');
+    await page.getByLabel('Address-book address (optional)').fill(TRON_ADDRESS);
+    await page.getByLabel('Address-book address (optional)').press('Enter');
     await page
       .getByRole('dialog', { name: 'Refund the payer?' })
       .getByRole('button', { name: 'Request refund' })
@@ -247,6 +253,38 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await expect
       .poll(() => page.getByRole('status').or(page.locator('.ok')).first().textContent())
       .toBe('Refund requested.');
+    await poll(() => text('refund-state')).toBe('partially refunded');
+    expect(await page.getByTestId('checkout-status').textContent()).toBe('settled');
+    await poll(() => text('money-refunded')).toBe('1 USDT');
+    const rest = (await page.getByTestId('money-refundable').locator('[data-exact]').getAttribute('data-exact'))!;
+    expect(Number(rest)).toBe(Number(received) - 1);
+    await poll(() => page.getByTestId('timeline-refund').first().textContent()).toContain('1 USDT');
+    const refunds = page.getByRole('region', { name: 'Refunds of this checkout, oldest first' });
+    expect(await refunds.textContent()).toContain('pending approval');
+    expect(await refunds.getByRole('link').first().getAttribute('href')).toMatch(/^\/dashboard\/payouts#po_/);
+    await shot('checkout');
+    // The rest through a refund link (no address: the quick path).
+    await page.getByLabel('Address-book address (optional)').fill('');
+    await page.getByLabel('Refund amount').fill(rest);
+    await page.getByLabel('Refund amount').press('Enter');
+    await page
+      .getByRole('dialog', { name: 'Refund the payer?' })
+      .getByRole('button', { name: 'Request refund' })
+      .click();
+    await poll(() => page.locator('.secret code').textContent()).toMatch(/\/refund\//);
+    // A link takes nothing until the payer submits: still partly refundable, so the form stays.
+    expect(await text('refund-state')).toBe('partially refunded');
+    const link = (await page.locator('.secret code').textContent())!;
+    await page.goto(link);
+    await page.fill('#address', TRON_ADDRESS);
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('text=Refund requested');
+    await page.goto(`${base}/dashboard/checkouts/${checkoutId}`);
+    await poll(() => text('refund-state')).toBe('refunded');
+    expect(await text('money-refundable')).toBe('0 USDT');
+    expect(await page.getByLabel('Refund amount').count()).toBe(0);
+    expect(await page.getByTestId('timeline-refund').count()).toBe(2);
+    await noViolations(page, 'refunded checkout');
     await page.getByRole('link', { name: 'Payouts & refunds' }).click();
     await expect
       .poll(() => page.getByRole('table', { name: 'Payouts and refunds, newest first' }).textContent())
@@ -316,7 +354,6 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       if (s === '/checkouts/new') await shot('mobile');
     }
     await page.setViewportSize({ width: 1280, height: 800 });
-    expect(problems).toEqual([]);
   }, 90_000);
 
   it('a viewer invited from the team page sees no write buttons, the server refuses the write anyway; a reset link sets a new password', async () => {
@@ -328,7 +365,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await noViolations(page, 'team');
     const viewer = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const vp = await viewer.newPage();
-    watch(vp);
+    guard.watch(vp);
     try {
       await vp.goto(`${base}${new URL(link).pathname}`);
       await vp.getByLabel('New password', { exact: true }).fill(PASSWORD);
@@ -350,6 +387,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       expect(await vp.getByRole('button', { name: /Request payout|Revoke|Cancel|Add destination/ }).count()).toBe(0);
       await noViolations(vp, 'payouts as viewer');
       // The page hid the button; the server refuses the call all the same (the session's own CSRF token).
+      guard.expectError(/403 .*payout-destinations/);
       const refused = await vp.evaluate(async () => {
         const s = await (await fetch('/dashboard/api/session')).json();
         const res = await fetch('/api/v1/cp/payout-destinations', {
@@ -379,8 +417,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       await vp.getByLabel('Authentication code').press('Enter');
       await poll(() => vp.getByTestId('user').textContent()).toBe('viewer@shop.example');
     } finally {
+      await guard.check();
       await viewer.close();
     }
-    expect(problems).toEqual([]);
   });
 });

@@ -18,18 +18,26 @@ export function signedHeaders(
   key: TestKey,
   options: { body?: string; timestamp?: string; target?: { method: string; url: string } } = {},
 ): Record<string, string> {
-  const timestamp = options.timestamp ?? unixSeconds(fx.now());
+  let timestamp = options.timestamp ?? unixSeconds(fx.now());
   const body = options.body ?? '';
   const { target } = options;
   if (target === undefined)
     return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
-  return {
-    'api-key': key.apiKey,
-    timestamp,
-    'signature-version': '2',
-    signature: signV2(key.apiSecret, timestamp, target.method, target.url, body),
-  };
+  let signature = signV2(key.apiSecret, timestamp, target.method, target.url, body);
+  // A signed write is accepted once (SIGNATURE_REUSED): a test that makes the same write twice in
+  // one second signs the second a second later, as a merchant's client must (well inside ±60 s).
+  if (options.timestamp === undefined && target.method !== 'GET' && target.method !== 'HEAD') {
+    for (let n = 0; n < 120 && signedWrites.has(`${key.apiKey} ${signature}`); n++) {
+      timestamp = String(Number(timestamp) + 1);
+      signature = signV2(key.apiSecret, timestamp, target.method, target.url, body);
+    }
+    signedWrites.add(`${key.apiKey} ${signature}`);
+  }
+  return { 'api-key': key.apiKey, timestamp, 'signature-version': '2', signature };
 }
+
+/** The write signatures signedHeaders gave out in this test file (key id and signature). */
+const signedWrites = new Set<string>();
 
 export async function requestToken(
   fx: HttpFixture,

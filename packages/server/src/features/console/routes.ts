@@ -16,7 +16,7 @@ import {
   cookieName,
   csrfMatches,
   csrfTokenOf,
-  sessionCookie,
+  sessionCookies,
   sessionIdOf,
   SESSION_ABSOLUTE_MS,
   type ConsoleSessions,
@@ -70,7 +70,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
   const json = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).header('cache-control', 'no-store').type(JSON_UTF8).send(body);
   const clearCookie = (req: FastifyRequest, reply: FastifyReply) =>
-    reply.header('set-cookie', sessionCookie(cookieName(secure(req)), '', secure(req), 0));
+    reply.header('set-cookie', sessionCookies(cookieName(secure(req)), '', secure(req), 0));
 
   app.post(
     '/console/session',
@@ -113,7 +113,7 @@ export async function consoleRoutes(app: TypedApp, ctx: ConsoleRouteContext): Pr
       );
       const created = await sessions.create(operator);
       const maxAge = Math.floor(SESSION_ABSOLUTE_MS / 1000);
-      reply.header('set-cookie', sessionCookie(cookieName(secure(req)), created.id, secure(req), maxAge));
+      reply.header('set-cookie', sessionCookies(cookieName(secure(req)), created.id, secure(req), maxAge));
       return json(reply, 201, successBody({ ...created.session, csrfToken: created.csrfToken }, 'signed in'));
     },
   );

@@ -10,7 +10,7 @@ import {
 } from '../../auth/cookie-session.js';
 import type { Db } from '../../store/store.js';
 
-export { behindHttps, readCookie, sessionCookie } from '../../auth/cookie-session.js';
+export { behindHttps, readCookie, sessionCookie, sessionCookies } from '../../auth/cookie-session.js';
 
 /**
  * Console sessions: the operator token is exchanged once for a random session id, sent back only

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '@hostpay/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { behindHttps, cookieNameFor, readCookie, SAFE_METHODS, sessionCookie } from '../../auth/cookie-session.js';
+import { behindHttps, cookieNameFor, readCookie, SAFE_METHODS, sessionCookies } from '../../auth/cookie-session.js';
 import { csrfFailed, sessionRequired } from '../../auth/authenticate.js';
 import type { MerchantSessionPort } from '../../auth/ports.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
@@ -35,12 +35,12 @@ export function setSessionCookie(
 ) {
   const secure = secureOf(req, publicUrl);
   const maxAge = Math.floor((stage === 'full' ? SESSION_ABSOLUTE_MS : HALF_SESSION_MS) / 1000);
-  reply.header('set-cookie', sessionCookie(cookieOf(secure), id, secure, maxAge));
+  reply.header('set-cookie', sessionCookies(cookieOf(secure), id, secure, maxAge, stage === 'full'));
 }
 
 export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply, publicUrl: string) {
   const secure = secureOf(req, publicUrl);
-  reply.header('set-cookie', sessionCookie(cookieOf(secure), '', secure, 0));
+  reply.header('set-cookie', sessionCookies(cookieOf(secure), '', secure, 0));
 }
 
 export const actorOf = (req: FastifyRequest): Actor => ({ ip: req.ip });

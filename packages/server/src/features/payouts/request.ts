@@ -3,7 +3,7 @@ import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { PayoutTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { checkPayoutAddress } from './address.js';
 import { postForPayout, type MoveContext } from './moves.js';
 import { appendPayoutTimeline, destinationStatus, findPayout, payoutView, type LoadedPayout } from './queries.js';
@@ -153,12 +153,7 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
 
   // Lock order (states.ts): the event counter first. Its row is made to exist, so the lock is
   // real even for a merchant without events yet: one request per merchant at a time from here.
-  await trx
-    .insertInto('event_sequences')
-    .values({ merchant_id: input.merchantId, last_sequence: 0 })
-    .onConflict((oc) => oc.column('merchant_id').doNothing())
-    .execute();
-  await lockEventCounter(trx, input.merchantId, ctx.dialect);
+  await takeEventCounter(trx, input.merchantId, ctx.dialect);
 
   const merchant = await trx
     .selectFrom('merchants')

@@ -1,8 +1,16 @@
-import { parseAmount, REFUND_PATHS, RefundBody, RefundLink, RefundLinkBody, type Decimal } from '@hostpay/protocol';
+import {
+  CheckoutMoney,
+  parseAmount,
+  REFUND_PATHS,
+  RefundBody,
+  RefundLink,
+  RefundLinkBody,
+  type Decimal,
+} from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import { IdempotencyHeaders, IdParams } from '../../admin/schemas.js';
 import { HostpayError } from '../../errors.js';
-import { merchantScope, MerchantQuery, ok, send, WRITE_ERRORS } from '../../http/merchant-scope.js';
+import { BASE_ERRORS, merchantScope, MerchantQuery, ok, send, WRITE_ERRORS } from '../../http/merchant-scope.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { AdminIdempotency } from '../../http/idempotency.js';
@@ -99,6 +107,28 @@ export async function refundMerchantRoutes(app: TypedApp, ctx: RefundRouteContex
       const merchantId = await merchantOf(req, req.query.merchantId);
       const link = await refunds.createLink(merchantId, req.params.id, amountOf(req.body.amount));
       return send(reply, 201, envelopeJson(refundLinkJson(link), 'refund link created'));
+    },
+  );
+
+  app.get(
+    REFUND_PATHS.refunds,
+    {
+      schema: {
+        tags: ['checkout'],
+        operationId: 'getCheckoutMoney',
+        summary: "A checkout's money: received, fee, net credited, refunded, refundable, and its refunds",
+        description:
+          "In the checkout's asset and chain (null when nothing arrived). `refunded` counts refunds not rejected, canceled or failed; `refundable` is what POST …/refunds would accept now (0 when the checkout cannot be refunded). `refundState` (`partially refunded`, `refunded` or null) is derived from those figures: the checkout's status does not change with refunds. Each refund (a payout with refundOf), oldest first, with its status; GET /api/v1/cp/payouts/{id} has the rest.",
+        security: SECURITY.merchant,
+        params: IdParams('checkout'),
+        querystring: Type.Object(MerchantQuery, { additionalProperties: false }),
+        response: { 200: ok(CheckoutMoney, "The checkout's money and refunds."), ...errorResponses([...BASE_ERRORS]) },
+      },
+      config: { scope: 'payouts:read' },
+    },
+    async (req, reply) => {
+      const merchantId = await merchantOf(req, req.query.merchantId);
+      return send(reply, 200, envelopeJson(await refunds.money(merchantId, req.params.id)));
     },
   );
 }

@@ -13,6 +13,7 @@ import {
 import { appendEvent, lockEventCounter } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { refundCreditKey } from '../payouts/moves.js';
+import { checkoutMoney } from './money.js';
 import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
 import {
   chainFacts,
@@ -317,7 +318,10 @@ export function refundService(deps: RefundDeps) {
     });
   }
 
-  return { createLink, refund, page, submit };
+  /** GET …/refunds: the checkout's money and its refunds, as exact JSON (money.ts). */
+  const money = (merchantId: string, checkoutId: string) => checkoutMoney(db, merchantId, checkoutId);
+
+  return { createLink, refund, page, submit, money };
 }
 
 export type RefundService = ReturnType<typeof refundService>;

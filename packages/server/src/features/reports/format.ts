@@ -1,0 +1,63 @@
+import { jsonDecimal, REPORT_COLUMNS, writeExactJson, type ReportKind, type ReportRow } from '@hostpay/protocol';
+import { stringify } from 'csv-stringify/sync';
+
+/** Columns holding exact decimals: written as they are stored (CSV) or as exact JSON numbers (NDJSON), never neutralised. */
+const DECIMAL_COLUMNS = new Set([
+  'amount',
+  'received',
+  'rate',
+  'fee',
+  'net',
+  'valueInCurrency',
+  'networkFee',
+  'total',
+  'balanceAfter',
+  'freezeAmountAfter',
+  'serviceFee',
+  'onChainFee',
+  'feeInAsset',
+]);
+/** UTC ISO times: never neutralised either. */
+const TIME_COLUMNS = new Set(['createdAt', 'settledAt', 'detectedAt', 'completedAt', 'postedAt']);
+
+/**
+ * OWASP CSV injection: a text cell a spreadsheet would read as a formula (or whose leading tab or
+ * CR a spreadsheet drops before reading one) gets a leading `'`. The full-width forms count too:
+ * some spreadsheets fold them to their ASCII twins.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+export function neutralise(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+function csvCell(column: string, value: ReportRow[string]): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (DECIMAL_COLUMNS.has(column) || TIME_COLUMNS.has(column)) return value;
+  return neutralise(value);
+}
+
+/** Rows as RFC 4180 CSV (CRLF, quoted where needed by csv-stringify), with the header row when `header`. */
+export function csvChunk(kind: ReportKind, rows: readonly ReportRow[], header: boolean): string {
+  const columns = REPORT_COLUMNS[kind];
+  const records = rows.map((row) => columns.map((c) => csvCell(c, row[c] ?? null)));
+  if (header) records.unshift([...columns]);
+  return stringify(records, { record_delimiter: '\r\n', eof: true });
+}
+
+/** Rows as NDJSON: one object per line, the columns in their published order, decimals as exact JSON numbers. */
+export function ndjsonChunk(kind: ReportKind, rows: readonly ReportRow[]): string {
+  const columns = REPORT_COLUMNS[kind];
+  let out = '';
+  for (const row of rows) {
+    const object: Record<string, unknown> = {};
+    for (const c of columns) {
+      const v = row[c] ?? null;
+      object[c] = typeof v === 'string' && DECIMAL_COLUMNS.has(c) ? jsonDecimal(v) : v;
+    }
+    out += `${writeExactJson(object)}\n`;
+  }
+  return out;
+}
