@@ -113,6 +113,14 @@ const cases: Case[] = [
     },
   ],
   [
+    'WALLET_INACTIVE',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
+      await server.services.admin.setWalletActive(walletId, false, ctx);
+      return c.payouts.create({ walletId, amount: '1', destinationId });
+    },
+  ],
+  [
     'SIGNATURE_REUSED',
     async () => {
       // A fetch that sends every request twice (a misbehaving proxy): the server runs the first
@@ -123,14 +131,6 @@ const cases: Case[] = [
       };
       const c = await keyClient({ scopes: [...SCOPES] }, undefined, { fetch: twice });
       return c.payoutDestinations.create({ chain: 'TRON', address: TRON_ADDRESS });
-    },
-  ],
-  [
-    'WALLET_INACTIVE',
-    async () => {
-      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
-      await server.services.admin.setWalletActive(walletId, false, ctx);
-      return c.payouts.create({ walletId, amount: '1', destinationId });
     },
   ],
   [

@@ -355,6 +355,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await go('/keys', 'form[aria-label="Create an API key"]');
     await noSeriousViolations('keys');
     await page.getByLabel('Label').fill('from the console');
+    // Every scope is offered, the payout ones too; payouts:write is asked for by name (unchecked).
+    expect(await page.getByRole('checkbox', { name: 'payouts:write' }).isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: 'payouts:read' }).waitFor();
+    await page.getByRole('checkbox', { name: 'payouts:write' }).check();
     await page.getByRole('checkbox', { name: 'webhooks:write' }).uncheck();
     await page.getByLabel('IP allow-list').first().fill('127.0.0.1, 10.0.0.0/8');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -368,6 +372,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       status: 'active',
     });
     expect(key.scopes).not.toContain('webhooks:write');
+    expect(key.scopes).toEqual(expect.arrayContaining(['payouts:read', 'payouts:write']));
     expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(200);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByTestId('secret').count()).toBe(0);

@@ -677,7 +677,7 @@ export interface MerchantSecurityLogTable {
 }
 
 /**
- * Signatures of state-changing merchant requests already accepted (v22): a second use is a replay
+ * Signatures of state-changing merchant requests already accepted (v24): a second use is a replay
  * (auth/single-use.ts). Kept until the signature's timestamp leaves the acceptance window; only
  * used without Redis (or while it is down).
  */

@@ -86,7 +86,12 @@ suite.each(DIALECTS)('mining paused under a steady payout load (anvil, %s)', (di
     await load(2);
     // Held past the bump delay: the stuck transactions are replaced, some more than once.
     await until('fee bumps while mining is paused', 20_000, async () => (await bumps()) >= PER_PHASE);
+    // Read with the loops stopped for a moment: a completion between the two reads is no mismatch.
+    await w.env.services.hotWallet.sender.stop();
+    await w.env.services.chainWatch.watcher.stop();
     await expectFreezesMatchLivePayouts();
+    w.env.services.hotWallet.sender.start();
+    w.env.services.chainWatch.watcher.start();
 
     await w.chain.test.setIntervalMining({ interval: 1 });
     await load(3);

@@ -15,19 +15,12 @@ import type { ChainAdapter } from './adapter.js';
 import { ADAPTERS, isAdapterKind, type AdapterOptions } from './adapters/index.js';
 import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { ChainWatchMetrics } from './metrics.js';
-import { apiKeyOwner, checkedRpcAddresses, rpcFetch, rpcOwner, scrubMessage } from './node-url.js';
+import { apiKeyOwner, checkedRpcAddresses, rpcFetch, rpcOwner } from './node-url.js';
 import { ChainMoved, runRound, type RoundResult } from './round.js';
 import type { PayoutChainPort } from './payout-port.js';
 import type { LiveStatus } from './service.js';
 import { DEFAULT_FAILING_ROUNDS } from './view.js';
-
-/** An error message with the node's URL and API key masked out. */
-function masked(raw: string, secrets: { url: string; apiKey: string | undefined }): string {
-  const message = scrubMessage(raw, secrets.url);
-  return secrets.apiKey !== undefined && secrets.apiKey.length >= 4
-    ? message.split(secrets.apiKey).join('***')
-    : message;
-}
+import { afterFailure, masked } from './health.js';
 
 export interface WatcherOptions {
   store: Store;
@@ -224,24 +217,11 @@ export class ChainWatcher {
     }
   }
 
-  /**
-   * A failed round: counted in a row (in the store, so every instance shows it), and shown. A node
-   * error shows at once (`error`); blocks that do not link up ("the chain moved") happen during
-   * any reorganisation and show only past the threshold. Past it, whatever failed: `failing`, with
-   * the count in the last error.
-   */
+  /** A failed round: counted in a row (in the store, so every instance shows it), and shown (health.ts). */
   async #failed(state: ChainState, w: WatchRow, message: string, moved: boolean): Promise<void> {
-    const rounds = Math.max(w.failed_rounds, state.live.failedRounds) + 1;
-    const failing = rounds >= this.#o.failingAfter;
-    const shown = failing ? `${message} (${rounds} rounds in a row failed)` : moved ? undefined : message;
-    const stateNow = failing ? 'failing' : moved && state.live.state !== 'error' ? 'watching' : 'error';
-    state.live = {
-      state: stateNow,
-      leader: true,
-      lastError: shown ?? state.live.lastError,
-      consecutiveErrors: moved ? state.live.consecutiveErrors : state.live.consecutiveErrors + 1,
-      failedRounds: rounds,
-    };
+    const { live, shown } = afterFailure(state.live, w.failed_rounds, { message, moved }, this.#o.failingAfter);
+    state.live = live;
+    const rounds = live.failedRounds;
     this.#o.metrics.failedRounds.set({ chain: w.symbol }, rounds);
     await this.#o.store
       .writeTransaction((trx) =>

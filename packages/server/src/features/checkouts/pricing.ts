@@ -55,7 +55,7 @@ export function priceOption(input: OptionPricingInput): OptionPricing {
   if (!Number.isInteger(input.assetDecimals) || input.assetDecimals < 0 || input.assetDecimals > 18)
     throw new RangeError('asset precision must be 0..18');
   const inverse = input.rate === null ? null : (input.inverseOf ?? null);
-  if (inverse !== null && inverse.lte(0)) throw new RangeError('rate must be positive');
+  if (inverse?.lte(0)) throw new RangeError('rate must be positive');
   const source =
     inverse !== null
       ? new Decimal(1).dividedBy(inverse).toDecimalPlaces(RATE_DECIMALS, Decimal.ROUND_UP)
