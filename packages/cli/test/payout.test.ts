@@ -266,6 +266,9 @@ describe('payout commands', () => {
       expect(out).toMatch(/^node answer +Insufficient funds for gas/m);
       expect(out).toMatch(/^you can +rebroadcast, cancel-by-replacement$/m);
       expect(out).toContain(stuck.txHash);
+      expect(text(await operator('chain', 'show-hot-wallet', 'ETH'))).toMatch(
+        /^forgotten +1: the node refused them again \(hostpay payout transactions ID\)$/m,
+      );
       expect(lines(text(await operator('payout', 'rebroadcast', id)))[0]).toMatch(
         new RegExp(`^the node refused transaction ${stuck.txHash} of payout ${id} again: Insufficient funds`),
       );

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,8 +53,11 @@ describe('the serve banner names its store and Redis', () => {
       HOSTPAY_DATA_DIR: data.dir,
     });
     expect(out).toMatch(/^hostpay listening on http:\/\/127\.0\.0\.1:\d+ /);
-    expect(out).toContain(`  store  SQLite ${data.dir}/hostpay.db\n`);
-    expect(out).toContain('  redis  none (rate limits and cache invalidation of this instance only)\n');
+    expect(out).toContain(`  store     SQLite ${data.dir}/hostpay.db\n`);
+    expect(out).toContain('  redis     none (rate limits and cache invalidation of this instance only)\n');
+    // No HOSTPAY_INSTANCE_ID: the id kept in the data directory, named with it.
+    const kept = readFileSync(join(data.dir, 'instance-id'), 'utf8').trim();
+    expect(out).toContain(`  instance  ${kept} (data ${data.dir})\n`);
   });
 
   it.runIf(postgresAvailable && redisAvailable)(
@@ -71,11 +76,13 @@ describe('the serve banner names its store and Redis', () => {
         HOSTPAY_DATABASE_SCHEMA: schema,
         HOSTPAY_REDIS_URL: TEST_REDIS_URL,
         HOSTPAY_REDIS_PREFIX: `${schema}:`,
+        HOSTPAY_INSTANCE_ID: 'hostpay-b',
       });
       expect(out).toContain(
-        `  store  PostgreSQL postgres://${url.username}:***@${url.host}${url.pathname} (schema ${schema})\n`,
+        `  store     PostgreSQL postgres://${url.username}:***@${url.host}${url.pathname} (schema ${schema})\n`,
       );
-      expect(out).toContain(`  redis  ${TEST_REDIS_URL} (prefix ${schema}:)\n`);
+      expect(out).toContain(`  redis     ${TEST_REDIS_URL} (prefix ${schema}:)\n`);
+      expect(out).toContain(`  instance  hostpay-b (data ${data.dir})\n`);
       expect(out).not.toContain('not-shown');
     },
     60_000,

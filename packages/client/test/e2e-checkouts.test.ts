@@ -76,7 +76,8 @@ describe('client.checkouts against the real server', () => {
       paymentOptions: [{ asset: 'ETH', chain: 'ETH' }],
     });
     expect(created.amount).toBe(amount);
-    expect(created.paymentOptions[0]?.amountDue).toBe(amount);
+    // What the payer is asked for is rounded up once to ETH's display precision (8 places).
+    expect(created.paymentOptions[0]?.amountDue).toBe('0.12345679');
     expect(created.fee.amount).toBe(amount);
   });
 

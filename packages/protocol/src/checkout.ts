@@ -19,7 +19,9 @@ export const PaymentOption = Type.Object(
       description: 'token contract on that chain; null for the native coin',
     }),
     address: Type.String({ description: 'fresh deposit address of this option, used for nothing else' }),
-    amountDue: Amount('what the payer sends in the asset: amount × rate, rounded up to the asset precision'),
+    amountDue: Amount(
+      "what the payer sends in the asset: amount × rate, rounded up once to the asset's display precision (its precision, at most 8 places)",
+    ),
     rate: Amount(
       '1 unit of the checkout currency in the asset, locked until expiresAt: the source rate × (1 + rateSpreadPercent / 100), rounded up at 18 fractional digits',
     ),

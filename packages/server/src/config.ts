@@ -209,6 +209,14 @@ export const ConfigSchema = Type.Object({
     description:
       "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long (a restarted instance takes its own back at once)",
   }),
+  chainWatchFailingRounds: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    env: 'HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS',
+    description:
+      'rounds a chain watch may fail in a row (node errors, blocks that do not link up) before it shows `failing` with the count in its last error (docs/chains.md#failures)',
+  }),
   hotWalletFeeBumpAfterSeconds: Type.Integer({
     minimum: 1,
     maximum: 86400,

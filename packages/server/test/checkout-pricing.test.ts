@@ -1,6 +1,7 @@
 import { Decimal } from '@hostpay/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { displayDecimals } from '../src/features/catalog/display.js';
 import { creditFor, priceOption } from '../src/features/checkouts/pricing.js';
 
 const decimal = (maxDp: number, min = 0.000001, max = 1_000_000) =>
@@ -133,6 +134,52 @@ describe('checkout option pricing', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('25 EUR at 3,000 EUR/ETH (a stored ETH→EUR rate, inverted): 0.00833334 ETH, not 0.008333333333333325', () => {
+    const stored = new Decimal(3000);
+    const p = priceOption({
+      amount: new Decimal(25),
+      // As fees/preview.ts resolveRate hands it over: the inverse rounded half up, and the stored rate.
+      rate: new Decimal(1).dividedBy(stored).toDecimalPlaces(18, Decimal.ROUND_HALF_UP),
+      inverseOf: stored,
+      assetDecimals: 18,
+      displayDecimals: displayDecimals(18),
+      fee: new Decimal(0),
+      feeRate: null,
+    });
+    expect(p.amountDue.toFixed()).toBe('0.00833334');
+    expect(p.amountDue.gte(new Decimal(25).dividedBy(3000))).toBe(true);
+  });
+
+  it('for any price, stored rate (either way round), spread and precision: amountDue ≥ price / rate × (1 + spread) and has ≤ the display decimals', () => {
+    fc.assert(
+      fc.property(
+        decimal(2, 0.01, 10_000_000),
+        decimal(8, 0.00000001, 10_000_000),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 1000 }).map((n) => new Decimal(n).dividedBy(100)),
+        fc.integer({ min: 0, max: 18 }),
+        (price, stored, inverted, spread, decimals) => {
+          // inverted: the store holds asset → currency (1 ETH = 3000 EUR); else currency → asset.
+          const exactRate = inverted ? new Decimal(1).dividedBy(stored) : stored;
+          const p = priceOption({
+            amount: price,
+            rate: inverted ? exactRate.toDecimalPlaces(18, Decimal.ROUND_HALF_UP) : stored,
+            inverseOf: inverted ? stored : null,
+            spreadPercent: spread,
+            assetDecimals: decimals,
+            displayDecimals: displayDecimals(decimals),
+            fee: new Decimal(0),
+            feeRate: null,
+          });
+          const value = price.times(exactRate).times(new Decimal(1).plus(spread.dividedBy(100)));
+          expect(p.amountDue.gte(value), `${p.amountDue} < ${value}`).toBe(true);
+          expect(p.amountDue.decimalPlaces()).toBeLessThanOrEqual(Math.min(decimals, 8));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

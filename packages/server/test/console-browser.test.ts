@@ -355,6 +355,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await go('/keys', 'form[aria-label="Create an API key"]');
     await noSeriousViolations('keys');
     await page.getByLabel('Label').fill('from the console');
+    // Every scope is offered, the payout ones too; payouts:write is asked for by name (unchecked).
+    expect(await page.getByRole('checkbox', { name: 'payouts:write' }).isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: 'payouts:read' }).waitFor();
+    await page.getByRole('checkbox', { name: 'payouts:write' }).check();
     await page.getByRole('checkbox', { name: 'webhooks:write' }).uncheck();
     await page.getByLabel('IP allow-list').first().fill('127.0.0.1, 10.0.0.0/8');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -368,6 +372,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
       status: 'active',
     });
     expect(key.scopes).not.toContain('webhooks:write');
+    expect(key.scopes).toEqual(expect.arrayContaining(['payouts:read', 'payouts:write']));
     expect((await requestToken(fx, { apiKey, apiSecret, merchantId: fx.demo.merchantId })).statusCode).toBe(200);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByTestId('secret').count()).toBe(0);
@@ -476,6 +481,36 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await row.getByRole('button', { name: 'Remove console-feed' }).click();
     await page.getByText('Source console-feed removed.').waitFor();
     await expect.poll(() => row.count()).toBe(0);
+  });
+
+  it('the Chains page shows a watch stuck failing: its state, rounds failed in a row and what failed', async () => {
+    await api('/chains/TRON/watch', {
+      method: 'PUT',
+      body: { kind: 'tron-http', rpcUrl: 'http://127.0.0.1:9/', pollIntervalMs: 3000 },
+    });
+    // As the instance watching it leaves the row after seven rounds whose blocks did not link up.
+    const lastError =
+      'the chain moved while it was read: TRON node gettransactioninfobyblocknum 12: not the transactions of block 000000000000000c: the chain changed (7 rounds in a row failed)';
+    await fx.services.store.db
+      .updateTable('chain_watches')
+      .set({
+        failed_rounds: 7,
+        last_error: lastError,
+        last_error_at: new Date(fx.now()).toISOString(),
+        lease_owner: 'cwt_another_instance',
+        lease_expires_at: new Date(fx.now() + 3_600_000).toISOString(),
+      })
+      .execute();
+    await go('/chains', 'table');
+    const row = page.getByRole('table', { name: 'Chain watches' }).getByRole('row', { name: /TRON/ });
+    await expect
+      .poll(async () => {
+        const cells = await row.locator('td').allTextContents();
+        return [cells[0], cells[4], cells[5], cells[8]];
+      })
+      .toEqual(['TRON', 'failing', '7', lastError]);
+    await noSeriousViolations('/chains');
+    await api('/chains/TRON/watch', { method: 'DELETE' });
   });
 
   it('every other screen renders with no error and no serious axe violation', async () => {

@@ -32,7 +32,14 @@ interface Stack {
 }
 
 function stacks(): Stack[] {
-  const out: Stack[] = [{ label: 'SQLite', config: {} }];
+  const out: Stack[] = [
+    { label: 'SQLite', config: {} },
+    // Redis configured but unreachable: the store decides (cluster/used-signatures.ts).
+    {
+      label: 'SQLite with Redis unreachable',
+      config: { redisUrl: 'redis://127.0.0.1:1', redisPrefix: 'hp-test-down:' },
+    },
+  ];
   if (postgresAvailable) {
     const schema = `hp_test_${randomBytes(6).toString('hex')}`;
     out.push({
@@ -126,6 +133,13 @@ for (const stack of stacks()) {
       expect(await balances(fx.services, walletId)).toEqual(after);
       expect(await payoutCount()).toBe(count);
 
+      // Where it was decided: Redis when reachable, else the store.
+      const rows = await fx.services.store.db
+        .selectFrom('used_signatures')
+        .select('expires_ms')
+        .where('signature', '=', capture.headers.signature!)
+        .execute();
+      expect(rows).toHaveLength(stack.redisPrefix === undefined ? 1 : 0);
       const again = await send(fx.app, capture, { 'idempotency-key': 'pay-1' });
       expect(again.statusCode).toBe(201);
       expect(replayed(again)).toBe(true);
@@ -177,7 +191,7 @@ for (const stack of stacks()) {
       expect((await requestToken(fx, key)).statusCode).toBe(200);
     });
 
-    if (stack.label !== 'SQLite') {
+    if (stack.config.databaseUrl !== undefined) {
       it('across two instances: a write accepted by one is refused by the other', async () => {
         const second = await otherInstance(fx.config);
         try {

@@ -153,11 +153,14 @@ async function announce(io: Io, opts: ServeOptions, config: Config, services: Se
   const { store, redis } = await backends(config);
   if (opts.demo !== true) {
     const what = config.sandbox ? 'hostpay sandbox (test deployment: never for real payments)' : 'hostpay';
+    // The instance id names this process in the leases it holds: two running instances must differ.
+    const instanceId = services.identity.id;
     printResult(
       io,
       opts.json,
-      { url, docsUrl, dataDir: config.dataDir, store, redis, sandbox: config.sandbox },
-      () => `${what} listening on ${url} (API docs ${docsUrl})\n  store  ${store}\n  redis  ${redis}`,
+      { url, docsUrl, dataDir: config.dataDir, instanceId, store, redis, sandbox: config.sandbox },
+      () =>
+        `${what} listening on ${url} (API docs ${docsUrl})\n  instance  ${instanceId} (data ${config.dataDir})\n  store     ${store}\n  redis     ${redis}`,
     );
     return;
   }

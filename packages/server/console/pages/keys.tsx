@@ -16,7 +16,19 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 
-export const SCOPES = ['wallets:read', 'fees:read', 'checkout:read', 'checkout:write', 'events:read', 'webhooks:write'];
+/** Every scope a key can carry (protocol SCOPES; the dashboard offers the same eight). */
+export const SCOPES = [
+  'wallets:read',
+  'fees:read',
+  'checkout:read',
+  'checkout:write',
+  'events:read',
+  'webhooks:write',
+  'payouts:read',
+  'payouts:write',
+];
+/** Checked by default: all but payouts:write, which moves money out and is asked for by name. */
+const DEFAULT_CHECKED = SCOPES.filter((s) => s !== 'payouts:write');
 
 /** API keys: create (the secret shown once), rotate, revoke, scopes and IP allow-lists. */
 export function Keys() {
@@ -218,7 +230,12 @@ function CreateKey({
     () => (merchantId ? Promise.resolve({ items: [] as Merchant[] }) : admin<Page<Merchant>>('/merchants?limit=200')),
     [merchantId],
   );
-  const [form, setForm] = useState({ merchantId: merchantId ?? '', label: '', allow: '', scopes: [...SCOPES] });
+  const [form, setForm] = useState({
+    merchantId: merchantId ?? '',
+    label: '',
+    allow: '',
+    scopes: [...DEFAULT_CHECKED],
+  });
   const action = useAction();
   const target = merchantId ?? (form.merchantId || merchants.data?.items[0]?.id || '');
   return (

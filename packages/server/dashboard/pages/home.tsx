@@ -1,3 +1,4 @@
+import { minusDecimal } from '../../ui-kit/decimal.js';
 import { Amount, ErrorNote, Loading, Table, time, useAsync } from '../../ui-kit/ui.js';
 import { can, cp, type Session } from '../api.js';
 import { Link } from '../router.js';
@@ -39,6 +40,12 @@ export function Home({ session }: { session: Session }) {
             columns={[
               { label: 'Asset', render: (b) => b.asset },
               { label: 'Chain', render: (b) => b.chain },
+              // What can be paid out: the balance less what payouts in flight froze.
+              {
+                label: 'Available',
+                num: true,
+                render: (b) => <Amount value={minusDecimal(b.balance, b.freezeAmount)} unit={b.asset} />,
+              },
               { label: 'Balance', num: true, render: (b) => <Amount value={b.balance} unit={b.asset} /> },
             ]}
           />

@@ -1,3 +1,4 @@
+import { minusDecimal } from '../../ui-kit/decimal.js';
 import { useState } from 'preact/hooks';
 import { PagedTable } from '../../ui-kit/list-kit.js';
 import { ActionForm } from '../../ui-kit/action-form.js';
@@ -193,7 +194,7 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
           <select value={walletId} onChange={(e) => setWalletId(e.currentTarget.value)}>
             {usable.map((w) => (
               <option value={w.id} key={w.id}>
-                {w.asset} on {w.chain.symbol} (balance {w.amount})
+                {w.asset} on {w.chain.symbol} ({minusDecimal(w.amount, w.freezeAmount)} available)
               </option>
             ))}
           </select>

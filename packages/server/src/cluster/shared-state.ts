@@ -60,6 +60,9 @@ export function pgFeedOf(store: Store, url: string, schema: string | undefined):
  * ioredis and pg are imported only when configured: together they are ~120 ms of the start-up of
  * an embedded (SQLite) server that uses neither.
  */
+/** How long a Redis that has never been up may take before it is reported unreachable. */
+export const STARTUP_GRACE_MS = 2000;
+
 export async function createSharedState(
   redisUrl: string,
   prefix: string,
@@ -89,14 +92,31 @@ export async function createSharedState(
   let warned = false;
   // Our own close ends the connections too: that is a shutdown, not an outage to warn about.
   let closing = false;
+  // Start-up is not an outage: a first connection that fails (a connect timeout while start-up
+  // work holds the event loop, say) and succeeds on its retry 0.2 s later said "unreachable" and
+  // "back" at every start. Until the first connection is up, a failure is reported only if Redis
+  // is still not up STARTUP_GRACE_MS later; after that, at once.
+  let everUp = false;
+  let startup: NodeJS.Timeout | undefined;
+  const warn = (error?: Error) => {
+    warned = true;
+    events.warn(
+      `Redis unreachable (${error?.message ?? 'connection closed'}): rate limits are per instance and reads bypass caches until it is back`,
+    );
+  };
   const onState = (healthy: boolean, error?: Error) => {
     if (closing) return;
     state = healthy ? 'up' : 'down';
-    if (!healthy && !warned) {
-      warned = true;
-      events.warn(
-        `Redis unreachable (${error?.message ?? 'connection closed'}): rate limits are per instance and reads bypass caches until it is back`,
-      );
+    if (healthy) {
+      everUp = true;
+      clearTimeout(startup);
+    }
+    if (!healthy && !warned && !everUp) {
+      startup ??= setTimeout(() => {
+        if (!closing && state === 'down' && !warned) warn(error);
+      }, STARTUP_GRACE_MS).unref();
+    } else if (!healthy && !warned) {
+      warn(error);
     } else if (healthy && warned) {
       warned = false;
       events.info('Redis is back: shared rate limits and cache invalidation resumed');
@@ -131,6 +151,7 @@ export async function createSharedState(
     },
     close: () => {
       closing = true;
+      clearTimeout(startup);
       return feed.close();
     },
   };

@@ -17,6 +17,7 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'masterKeyPrevious'
       | 'redisUrl'
       | 'redisPrefix'
+      | 'chainWatchFailingRounds'
       | 'autoMigrate'
       | 'databaseSchema'
       | 'databasePoolSize'

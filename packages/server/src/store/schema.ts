@@ -433,6 +433,8 @@ export interface ChainWatchTable {
   last_round_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** Rounds failed in a row (node errors, blocks that do not link up); 0 after a good round. */
+  failed_rounds: number;
   lease_owner: string | null;
   lease_expires_at: string | null;
   created_at: string;
@@ -675,7 +677,7 @@ export interface MerchantSecurityLogTable {
 }
 
 /**
- * Signatures of state-changing merchant requests already accepted (v22): a second use is a replay
+ * Signatures of state-changing merchant requests already accepted (v24): a second use is a replay
  * (auth/single-use.ts). Kept until the signature's timestamp leaves the acceptance window; only
  * used without Redis (or while it is down).
  */

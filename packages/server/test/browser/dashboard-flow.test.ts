@@ -1,4 +1,4 @@
-import { parseExactJson } from '@hostpay/protocol';
+import { Decimal, parseExactJson } from '@hostpay/protocol';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -216,6 +216,19 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await poll(() => payouts.textContent()).toContain('pending approval');
     await noViolations(page, 'payouts');
     await shot('payouts');
+    // What can be paid out is the balance less what is frozen: in the form and on the home page.
+    const summary = parseExactJson((await checkoutCall(fx, fx.demo, 'GET', '/api/v1/cp/summary')).body) as {
+      result: { balances: { walletId: string; balance: string; freezeAmount: string }[] };
+    };
+    const mine = summary.result.balances.find((b) => b.walletId === usdt)!;
+    expect(Number(mine.freezeAmount)).toBeGreaterThan(0);
+    const available = new Decimal(mine.balance).minus(mine.freezeAmount).toFixed();
+    await poll(() => wallet.locator('option', { hasText: 'USDT on TRON' }).textContent()).toContain(
+      `(${available} available)`,
+    );
+    await page.getByRole('link', { name: 'Home' }).click();
+    const row = page.getByRole('region', { name: 'Balance per wallet' }).getByRole('row', { name: /USDT\s+TRON/ });
+    await poll(() => row.locator('td').nth(2).locator('[data-exact]').getAttribute('data-exact')).toBe(available);
   });
 
   it('adds a webhook endpoint: its signing secret shown once', async () => {

@@ -4,6 +4,8 @@ import { DIALECTS, type Dialect } from '../helpers.js';
 import { resultOf } from '../http-helpers/admin-fixture.js';
 import { sats } from './bitcoin-common.js';
 import { EsploraStandIn } from './stand-ins/esplora.js';
+import { tronHarness } from './stand-ins/tron-harness.js';
+import { USDT_TRON } from './stand-ins/tron-node.js';
 
 /**
  * Security round 3, item 2: a range's first block must follow the block kept below it. With
@@ -113,5 +115,69 @@ describe.each(DIALECTS)('a block that does not follow the kept one, on %s', (dia
     ]);
     expect(await status(a.id)).toBe('settled');
     expect(await status(b.id)).toBe('settled');
+  });
+});
+
+/** The same on TRON: a block whose parentHash is not the kept block's id credits nothing. */
+describe.each(DIALECTS)('TRON: a block that does not follow the kept one, on %s', (dialect: Dialect) => {
+  const h = tronHarness({ asset: 'USDT' });
+  let env: WatchEnv;
+
+  beforeAll(async () => {
+    const node = await h.start();
+    env = await watchEnv(dialect);
+    resultOf(
+      await env.admin('PUT', '/chains/TRON/watch', {
+        body: {
+          kind: 'tron-http',
+          rpcUrl: node.url,
+          apiKey: node.apiKey,
+          networkId: node.networkId,
+          confirmations: 1,
+          pollIntervalMs: 250,
+        },
+      }),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.close();
+    await h.stop();
+  });
+
+  it('credits nothing from it and takes the kept block as replaced', async () => {
+    const db = env.services.store.db;
+    const watcher = env.services.chainWatch.watcher;
+    const c = await env.services.checkouts.create(env.merchantId, {
+      amount: '25',
+      currency: 'USDT',
+      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+      expiresIn: 3600,
+    });
+    const o = await db
+      .selectFrom('checkout_options')
+      .select(['address', 'amount_due'])
+      .where('checkout_id', '=', c.id)
+      .executeTakeFirstOrThrow();
+    expect(await watcher.round('TRON')).toMatchObject({ leader: true, caughtUp: true });
+    const keptTop = h.node.head;
+    expect(
+      (await db.selectFrom('chain_watch_blocks').select('hash').where('number', '=', keptTop.number).execute()).map(
+        (b) => b.hash,
+      ),
+    ).toEqual([keptTop.id]);
+
+    h.node.payTrc20(USDT_TRON, o.address, BigInt(Number(o.amount_due) * 1e6));
+    const forged = h.node.produceDetached();
+    expect(forged.parentHash).not.toBe(keptTop.id);
+    expect(await watcher.round('TRON')).toMatchObject({ leader: true, reported: 0, caughtUp: false });
+    const transfers = await db.selectFrom('transfers').select('id').where('checkout_id', '=', c.id).execute();
+    expect(transfers).toEqual([]);
+    expect(
+      await db.selectFrom('chain_watch_blocks').select('number').where('number', '=', keptTop.number).execute(),
+    ).toEqual([]);
+    expect(
+      Number((await db.selectFrom('chain_watches').select('cursor_block').executeTakeFirstOrThrow()).cursor_block),
+    ).toBeLessThan(keptTop.number);
   });
 });

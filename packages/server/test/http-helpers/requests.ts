@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { HttpFixture, TestKey } from './fixture.js';
+import { freshWriteSignature } from './write-signatures.js';
 
 /** Request helpers: signed headers the way a merchant's code builds them, and envelope checks. */
 export function unixSeconds(nowMs: number): string {
@@ -18,26 +19,18 @@ export function signedHeaders(
   key: TestKey,
   options: { body?: string; timestamp?: string; target?: { method: string; url: string } } = {},
 ): Record<string, string> {
-  let timestamp = options.timestamp ?? unixSeconds(fx.now());
+  const timestamp = options.timestamp ?? unixSeconds(fx.now());
   const body = options.body ?? '';
   const { target } = options;
   if (target === undefined)
     return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
-  let signature = signV2(key.apiSecret, timestamp, target.method, target.url, body);
-  // A signed write is accepted once (SIGNATURE_REUSED): a test that makes the same write twice in
-  // one second signs the second a second later, as a merchant's client must (well inside ±60 s).
-  if (options.timestamp === undefined && target.method !== 'GET' && target.method !== 'HEAD') {
-    for (let n = 0; n < 120 && signedWrites.has(`${key.apiKey} ${signature}`); n++) {
-      timestamp = String(Number(timestamp) + 1);
-      signature = signV2(key.apiSecret, timestamp, target.method, target.url, body);
-    }
-    signedWrites.add(`${key.apiKey} ${signature}`);
-  }
-  return { 'api-key': key.apiKey, timestamp, 'signature-version': '2', signature };
+  const signAt = (t: string) => signV2(key.apiSecret, t, target.method, target.url, body);
+  const write = options.timestamp === undefined && target.method !== 'GET' && target.method !== 'HEAD';
+  const signed = write
+    ? freshWriteSignature(key.apiKey, timestamp, signAt)
+    : { timestamp, signature: signAt(timestamp) };
+  return { 'api-key': key.apiKey, timestamp: signed.timestamp, 'signature-version': '2', signature: signed.signature };
 }
-
-/** The write signatures signedHeaders gave out in this test file (key id and signature). */
-const signedWrites = new Set<string>();
 
 export async function requestToken(
   fx: HttpFixture,

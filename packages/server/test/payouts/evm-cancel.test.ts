@@ -100,6 +100,11 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     await w.chain.mine(1);
     await round();
     expect((await payout(p.id)).status).toBe('sent');
+    const counting = await view(p.id);
+    expect(counting).toMatchObject({ state: 'mined', actions: [] });
+    expect(counting.advice).toContain(
+      "This is the cancel by replacement: the payout fails once it is mined to the chain's depth.",
+    );
     await w.chain.mine(2);
     await round();
     await round();
@@ -243,9 +248,12 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     const forgotten = await view(p.id);
     expect(forgotten).toMatchObject({ state: 'forgotten', txHash: p.txHash });
     expect(forgotten.forgotten?.nodeAnswer).toMatch(/funds/i);
+    // The node's answer only: never the request's URL (it may carry the node's API key).
+    expect(JSON.stringify(forgotten)).not.toContain(`127.0.0.1:${w.anvil.port}`);
     expect(forgotten.actions).toEqual(['rebroadcast', 'cancel_by_replacement']);
     expect(forgotten.advice).toContain('rebroadcast, or cancel by replacement');
     expect(await metricValue(w.env.services, 'hostpay_hot_wallet_forgotten_transactions')).toBe(1);
+    expect(resultOf(await w.env.admin('GET', '/chains/ETH/hot-wallet')).forgottenTransactions).toBe(1);
 
     const refused = resultOf<ChainView>(await w.env.admin('POST', `/payouts/${p.id}/rebroadcast`, { body: {} }));
     expect(refused).toMatchObject({ state: 'forgotten' });
@@ -262,6 +270,7 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     await round();
     expect(await payout(p.id)).toMatchObject({ status: 'completed', txHash: p.txHash });
     expect(await metricValue(w.env.services, 'hostpay_hot_wallet_forgotten_transactions')).toBe(0);
+    expect(resultOf(await w.env.admin('GET', '/chains/ETH/hot-wallet')).forgottenTransactions).toBe(0);
     expect(await balanceOf(p.destination)).toBe(parseEther('0.04'));
   });
 });

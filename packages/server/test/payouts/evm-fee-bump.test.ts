@@ -128,8 +128,17 @@ suite.each(DIALECTS)('fee bumps of hot wallet payouts on anvil, %s', (dialect: D
     await w.chain.mine(1);
     await round();
     expect(await payout(p.id)).toMatchObject({ status: 'sent', txHash: bump!.hash, confirmations: 1 });
-    await expectCompletedBy(p.id, bump!.hash, '0.1', before, [q.id]);
+    const done = await expectCompletedBy(p.id, bump!.hash, '0.1', before, [q.id]);
     expect(await w.chain.pub.getTransactionReceipt({ hash: original }).catch(() => null)).toBeNull();
+    // A late report of the replaced transaction changes nothing: completed once, with the bump.
+    const port = w.env.services.payoutSender;
+    await expect(port.markSent(p.id, { txHash: original, replacement: 'mined' }, 'system')).rejects.toMatchObject({
+      code: 'PAYOUT_STATE_CONFLICT',
+    });
+    await port.markCompleted(p.id, {});
+    await round();
+    expect(await payout(p.id)).toEqual(done);
+    expect((await w.eventsOfPayout(p.id)).filter((t) => t === 'payout.completed')).toHaveLength(1);
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.1'));
     expect(await w.chain.pub.getBalance({ address: q.destination as Address })).toBe(parseEther('0.2'));
     await expectNoncesAgree();

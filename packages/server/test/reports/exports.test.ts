@@ -1,5 +1,7 @@
 import { parseExactJson, REPORT_COLUMNS, REPORT_KINDS, SCOPES, type ReportKind } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'csv-stringify/sync';
+import { csvChunk } from '../../src/features/reports/format.js';
 import { reportStream } from '../../src/features/reports/stream.js';
 import { DIALECTS } from '../helpers.js';
 import type { HttpFixture, TestKey } from '../http-helpers/fixture.js';
@@ -154,7 +156,7 @@ describe.each(DIALECTS)('report exports on %s', (dialect) => {
     const read = async (kind: ReportKind, pageRows: number) => {
       let pages = 0;
       const stream = await reportStream(
-        fx.services.store.db,
+        fx.services.store,
         { merchantId: fx.demo.merchantId, kind, format: 'csv', range: r, pageRows, onPage: () => pages++ },
         () => undefined,
       );
@@ -172,7 +174,7 @@ describe.each(DIALECTS)('report exports on %s', (dialect) => {
     let pages = 0;
     let released = 0;
     const stream = await reportStream(
-      fx.services.store.db,
+      fx.services.store,
       {
         merchantId: fx.demo.merchantId,
         kind: 'checkouts',
@@ -208,5 +210,27 @@ describe.each(DIALECTS)('report exports on %s', (dialect) => {
     b.stream.destroy();
     await new Promise((resolve) => b.stream.once('close', resolve));
     expect(reports.openStreams(fx.demo.merchantId)).toBe(0);
+  });
+});
+
+describe('CSV encoding', () => {
+  it('a record without cells to quote is byte for byte what csv-stringify writes; the others are csv-stringify’s', () => {
+    const rows = [
+      { postingId: 'pst_1', postedAt: '2027-01-01T00:00:00.000Z', kind: 'credit', amount: '1.5', checkoutId: null },
+      { postingId: 'pst_2', postedAt: '2027-01-01T00:00:00.001Z', kind: 'debit', amount: '2', payoutId: 'a,"b"\nc' },
+      { postingId: '=1+1', postedAt: '2027-01-01T00:00:00.002Z', kind: 'credit', amount: '3', payoutId: '@x' },
+    ];
+    const cells = (r: Record<string, unknown>) =>
+      REPORT_COLUMNS.ledger.map((c) => {
+        const v = r[c] ?? '';
+        return typeof v === 'string' && /^[=+\-@\t\r]/.test(v) && c !== 'amount' && c !== 'postedAt'
+          ? `'${v}`
+          : String(v);
+      });
+    const expected = stringify([[...REPORT_COLUMNS.ledger], ...rows.map(cells)], {
+      record_delimiter: '\r\n',
+      eof: true,
+    });
+    expect(csvChunk('ledger', rows, true)).toBe(expected);
   });
 });

@@ -34,6 +34,8 @@ export interface RoundResult {
   reported: number;
   retracted: number;
   caughtUp: boolean;
+  /** Set when the range did not follow the block kept below it: why (the round went back to the fork instead). */
+  brokenLink?: string | undefined;
 }
 
 /**
@@ -110,7 +112,7 @@ async function keptBlock(deps: RoundDeps, w: WatchRow, number: number): Promise<
  * holds that block, whatever it answers for its height. It goes the reorganisation's way (it and
  * every kept block above it replaced, their transfers retracted, the walk going on below it), the
  * cursor is saved at the fork, and nothing of the range is reported. Not a good round either: the
- * failed-rounds count and last error stay as they were.
+ * watcher counts it as failed (the node contradicts itself, or moved between two answers).
  */
 async function relink(
   deps: RoundDeps,
@@ -134,7 +136,15 @@ async function relink(
   metrics.cursor.set({ chain: w.symbol }, redone.cursor);
   metrics.behind.set({ chain: w.symbol }, Math.max(0, head - redone.cursor));
   const retracted = at.undone.retracted + redone.retracted;
-  return { head, from: redone.cursor + 1, to: redone.cursor, reported: 0, retracted, caughtUp: false };
+  return {
+    head,
+    from: redone.cursor + 1,
+    to: redone.cursor,
+    reported: 0,
+    retracted,
+    caughtUp: false,
+    brokenLink: broken.message,
+  };
 }
 
 /**
@@ -290,7 +300,7 @@ async function saveCursor(
         head_block: head,
         network_id: network,
         last_round_at: new Date(deps.now()).toISOString(),
-        ...(good ? { last_error: null } : {}),
+        ...(good ? { last_error: null, failed_rounds: 0 } : {}),
       })
       .where('chain_id', '=', w.chain_id)
       .execute();

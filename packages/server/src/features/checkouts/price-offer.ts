@@ -5,6 +5,7 @@ import { rateStaleError, staleness, staleText, type StalePair } from '../fees/st
 import type { RateQuote } from '../rates/quote.js';
 import type { Candidate, MerchantTerms, Offer } from './create.js';
 import type { CheckedCreateRequest } from './create-input.js';
+import { displayDecimals } from '../catalog/display.js';
 import { priceOption, type OptionPricing } from './pricing.js';
 
 /** An option that can be offered: its candidate, its prices and the quote of its rate (null: nothing converted). */
@@ -63,6 +64,8 @@ export async function priceOffer(
       rate: quote?.rate ?? null,
       spreadPercent: new Decimal(terms.spreadPercent),
       assetDecimals: c.assetDecimals,
+      displayDecimals: displayDecimals(c.assetDecimals),
+      inverseOf: quote?.inverseOf ?? null,
       fee: feeTotal,
       feeRate: feeQuote?.rate ?? null,
     });

@@ -161,7 +161,11 @@ export async function resolveRate(db: Db, base: string, quote: string): Promise<
   if (!inverse) return null;
   const q = quoteOfRow(inverse);
   // 1/rate is rounded at 18 significant fractional digits: inverse rates are a convenience.
-  return { ...q, rate: new Decimal(1).dividedBy(q.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP) };
+  return {
+    ...q,
+    rate: new Decimal(1).dividedBy(q.rate).toDecimalPlaces(18, Decimal.ROUND_HALF_UP),
+    inverseOf: q.rate,
+  };
 }
 
 const shared = new WeakMap<Caches, FeeService>();

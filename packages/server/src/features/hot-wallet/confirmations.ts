@@ -1,4 +1,5 @@
 import { HostpayError } from '../../errors.js';
+import { nowIso } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
 import { settleCancel } from './cancel.js';
 import { isCancelTx } from './chain-ops.js';
@@ -87,7 +88,7 @@ export function payoutChainPort(
           .executeTakeFirst();
         // The operator's cancel, if any, ends with the chain's answer, once (the row moved once).
         if (done && (r.numUpdatedRows ?? 0n) > 0n)
-          await settleCancel(trx, row.payoutId, row.cancel ? 'canceled' : 'lost', new Date().toISOString(), row.txHash);
+          await settleCancel(trx, row.payoutId, row.cancel ? 'canceled' : 'lost', nowIso(), row.txHash);
       });
     },
     async reorged(t) {

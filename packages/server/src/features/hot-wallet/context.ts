@@ -62,7 +62,8 @@ export const iso = (c: Pick<SendContext, 'now'>) => new Date(c.now()).toISOStrin
 /** A payout whose transaction could not be followed or recorded this round. */
 export interface PayoutFailure {
   payoutId: string;
-  nonce: number;
+  /** null: the payout has no transaction yet (its hold could not be recorded). */
+  nonce: number | null;
   message: string;
 }
 
@@ -79,14 +80,14 @@ export function roundsError(err: unknown): boolean {
  * counted, logged, named in the hot wallet's last error — while the round goes on with the others.
  * It is tried again next round (its nonce is still open).
  */
-export function payoutFailed(c: SendContext, payoutId: string, nonce: number, err: unknown): void {
+export function payoutFailed(c: SendContext, payoutId: string, nonce: number | null, err: unknown): void {
   const failure = { payoutId, nonce, message: messageOf(err) };
   c.failures.push(failure);
   c.metrics.payoutErrors.inc({ chain: c.hw.symbol });
-  c.log.warn(
-    `hot wallet ${c.hw.symbol}: payout ${payoutId} (nonce ${nonce}): ${failure.message}; tried again next round`,
-  );
+  c.log.warn(`hot wallet ${c.hw.symbol}: ${failureName(failure)}: ${failure.message}; tried again next round`);
 }
+
+export const failureName = (f: PayoutFailure) => `payout ${f.payoutId}${f.nonce === null ? '' : ` (nonce ${f.nonce})`}`;
 
 const messageOf = (err: unknown) =>
   err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);

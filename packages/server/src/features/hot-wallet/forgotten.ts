@@ -11,8 +11,9 @@ export function nodeAnswer(err: unknown): string | null {
     (e) => (e as Error).name === 'RpcRequestError',
   );
   if (answered === undefined || answered === null) return null;
-  const e = err as Error & { details?: string; shortMessage?: string };
-  return (e.details ?? e.shortMessage ?? e.message).slice(0, 500);
+  // Never viem's whole message: it carries the request's URL, which may hold the node's API key.
+  const e = err as { details?: string; shortMessage?: string };
+  return (e.details ?? e.shortMessage ?? 'the node refused the transaction').slice(0, 500);
 }
 
 /**
@@ -54,16 +55,4 @@ export async function remembered(c: SendContext, row: TxRow): Promise<void> {
   );
   row.forgotten_at = null;
   row.node_error = null;
-}
-
-/** Transactions of the chain in flight that the node forgot and refused again (the alert gauge). */
-export async function countForgotten(c: SendContext): Promise<number> {
-  const row = await c.store.db
-    .selectFrom('hot_wallet_txs')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('chain_id', '=', c.hw.chain_id)
-    .where('status', 'in', ['signed', 'broadcast'])
-    .where('forgotten_at', 'is not', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }

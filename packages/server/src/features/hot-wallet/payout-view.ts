@@ -77,18 +77,23 @@ export function actionsOf(f: PayoutChainFacts, state: ChainState): PayoutChainAc
   return cancelable ? ['rebroadcast', 'cancel_by_replacement'] : ['rebroadcast'];
 }
 
-function advice(f: PayoutChainFacts, live: HotWalletTxTable, state: ChainState): string {
+function advice(f: PayoutChainFacts, live: HotWalletTxTable, state: ChainState, liveIsCancel: boolean): string {
   const c = f.cancel;
   if (c?.status === 'canceled')
-    return 'canceled by replacement: the zero-value transaction took the nonce; the payout failed and its total was unfrozen';
+    return 'Canceled by replacement: the zero-value transaction took the nonce; the payout failed and its total was unfrozen.';
   if (c?.status === 'lost')
-    return "the payout's own transaction was mined before the cancel: the payout completed and the cancel was lost";
+    return "The payout's own transaction was mined before the cancel: the payout completed and the cancel was lost.";
+  const decided = state === 'mined' || state === 'confirmed';
   const cancelNote =
     c === undefined
       ? ''
-      : c.status === 'requested'
-        ? ' A cancel by replacement was asked for: the sender signs it at its next round.'
-        : " A cancel by replacement is in flight: the payout fails once it is mined to the chain's depth, or completes if its own transaction is mined instead.";
+      : decided && liveIsCancel
+        ? " This is the cancel by replacement: the payout fails once it is mined to the chain's depth."
+        : decided
+          ? " The payout's own transaction was mined first: the cancel ends lost at the depth (unless a reorganisation takes it out)."
+          : c.status === 'requested'
+            ? ' A cancel by replacement was asked for: the sender signs it at its next round.'
+            : " A cancel by replacement is in flight: the payout fails once it is mined to the chain's depth, or completes if its own transaction is mined instead.";
   switch (state) {
     case 'forgotten':
       return `The node has no trace of transaction ${live.tx_hash} (not in its pool, not mined, nonce ${Number(live.nonce)} unused) and refused it again: "${live.node_error ?? ''}". Fix the cause (e.g. fund the hot wallet for gas) and rebroadcast, or cancel by replacement.${cancelNote}`;
@@ -144,7 +149,7 @@ export async function payoutChainView(f: PayoutChainFacts) {
             txHash: transactions.filter((t) => t.kind === 'cancel').at(-1)?.txHash ?? null,
           },
     actions: actionsOf(f, state),
-    advice: advice(f, live, state),
+    advice: advice(f, live, state, transactions.find((t) => t.txHash === live.tx_hash)?.kind === 'cancel'),
     transactions,
   };
 }

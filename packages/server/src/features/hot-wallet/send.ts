@@ -259,7 +259,13 @@ export async function sendApproved(c: SendContext): Promise<number> {
 async function hold(c: SendContext, job: PayoutJob, reason: string): Promise<void> {
   c.metrics.held.inc({ chain: c.hw.symbol });
   if (c.held.get(job.id) === reason) return;
-  await c.port!.holdWithReason(job.id, reason);
+  try {
+    await c.port!.holdWithReason(job.id, reason);
+  } catch (err) {
+    // The reason not shown is that payout's error; the others are still sent.
+    if (roundsError(err)) throw err;
+    return payoutFailed(c, job.id, null, err);
+  }
   c.held.set(job.id, reason);
 }
 

@@ -6,14 +6,13 @@ import { findWatch, type WatchRow } from '../chain-watch/config.js';
 import { backoff, LeasedLoops, LeaseLost, mayHoldLeases, releaseLeases } from '../../cluster/leased-loops.js';
 import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
-import { holdSenderLease, SENDER_LEASES, type PayoutFailure, type SendContext } from './context.js';
+import { failureName, holdSenderLease, SENDER_LEASES, type PayoutFailure, type SendContext } from './context.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
-import { hotWalletQuery, type HotWalletRow } from './service.js';
+import { forgottenTransactions, hotWalletQuery, type HotWalletRow } from './service.js';
 import { trackOpen } from './track.js';
 import { signCancels } from './cancel.js';
-import { countForgotten } from './forgotten.js';
 
 export interface SenderOptions {
   store: Store;
@@ -136,7 +135,7 @@ export class HotWalletSender {
       const c = await this.#context(hw, w, rpc, loop, leaseMs);
       await signCancels(c);
       const { unsent } = await trackOpen(c);
-      this.#o.metrics.forgotten.set({ chain: sym }, await countForgotten(c));
+      this.#o.metrics.forgotten.set({ chain: sym }, await forgottenTransactions(this.#o.store.db, hw.chain_id));
       const sent = unsent > 0 ? 0 : await sendApproved(c);
       loop.errors = 0;
       // A payout that could not be followed is shown (show-hot-wallet's last error) until a round has none.
@@ -244,5 +243,5 @@ export class HotWalletSender {
 function failureText(failures: PayoutFailure[]): string {
   const [f] = failures;
   const more = failures.length > 1 ? ` (and ${failures.length - 1} more payouts)` : '';
-  return `payout ${f!.payoutId} (nonce ${f!.nonce}): ${f!.message}${more}; the others go on, it is tried again next round`;
+  return `${failureName(f!)}: ${f!.message}${more}; the others go on, it is tried again next round`;
 }

@@ -49,6 +49,9 @@ export async function trackOpen(c: SendContext): Promise<{ unsent: number }> {
 
 /** One nonce's transactions (oldest first); false when its latest is still unbroadcast. */
 async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
+  // Completed by the chain watcher since the open nonces were listed: nothing left to follow (else
+  // its row went back to `mined` with 0 confirmations, to be counted all over again).
+  if (rows.some((r) => r.status === 'confirmed')) return true;
   const chain = c.hw.symbol;
   let mined: { row: TxRow; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> } | undefined;
   for (const row of rows) {

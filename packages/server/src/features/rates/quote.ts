@@ -16,6 +16,8 @@ export interface RateQuote {
   /** Null: may be quoted as long as it is stored (an operator's pinned rate). */
   maxAgeSeconds: number | null;
   pinned: boolean;
+  /** Set when `rate` is the inverse of the stored reverse pair: that stored rate (checkout pricing inverts it rounding up). */
+  inverseOf?: Decimal | undefined;
 }
 
 /** The identity rate (an asset priced in itself): never stale. */

@@ -18,6 +18,7 @@ export interface Page {
 /** What every page query gets: the merchant (null: every merchant, the operator's reports), the range, the key to start after, the page size. */
 export interface PageRequest {
   db: Db;
+  dialect: 'sqlite' | 'postgres';
   merchantId: string | null;
   range: TimeRange;
   after: Cursor | null;

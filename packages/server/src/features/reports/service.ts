@@ -54,7 +54,7 @@ export function reportService(store: Store, opts: { pageRows?: number } = {}): R
       const format = query.format ?? 'csv';
       const release = slots.take(merchantId);
       const stream = await reportStream(
-        store.db,
+        store,
         { merchantId, kind, format, range, ...(opts.pageRows === undefined ? {} : { pageRows: opts.pageRows }) },
         release,
       );
@@ -67,7 +67,7 @@ export function reportService(store: Store, opts: { pageRows?: number } = {}): R
     },
     async statement(merchantId, month) {
       const range = monthRange(month);
-      const lines = await statement(store.db, merchantId, range);
+      const lines = await statement(store.db, store.dialect, merchantId, range);
       // Amounts as exact JSON numbers, as every answer writes them.
       const wallets = lines.map((l) => ({
         ...l,

@@ -48,14 +48,19 @@ async function feesOf(db: Db, checkoutIds: string[]): Promise<Decimal> {
  * no exact SUM over decimal text); opening and closing are the ledger's own `amount_after`
  * before each end, so the equation is checked against the ledger, not derived from it.
  */
-async function walletLine(db: Db, w: WalletInfo, range: TimeRange): Promise<StatementLineText> {
+async function walletLine(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+  w: WalletInfo,
+  range: TimeRange,
+): Promise<StatementLineText> {
   const [open, close] = await Promise.all([balanceBefore(db, w.id, range.from), balanceBefore(db, w.id, range.to)]);
   let credits = new Decimal(0);
   let debits = new Decimal(0);
   let fees = new Decimal(0);
   let after: { at: string; id: string } | null = null;
   for (;;) {
-    const rows = await postingsPage(db, [w.id], range, after, PAGE);
+    const rows = await postingsPage(db, dialect, [w.id], range, after, PAGE);
     const settled: string[] = [];
     for (const p of rows) {
       if (p.kind === 'credit') credits = credits.plus(p.amount);
@@ -82,7 +87,12 @@ async function walletLine(db: Db, w: WalletInfo, range: TimeRange): Promise<Stat
 }
 
 /** The merchant's statement for a month: one line per wallet that existed before the month ended. */
-export async function statement(db: Db, merchantId: string, range: TimeRange): Promise<StatementLineText[]> {
+export async function statement(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+  merchantId: string,
+  range: TimeRange,
+): Promise<StatementLineText[]> {
   const wallets = await listWallets(db, merchantId);
   const created = new Map(
     (await db.selectFrom('wallets').select(['id', 'created_at']).where('merchant_id', '=', merchantId).execute()).map(
@@ -92,7 +102,7 @@ export async function statement(db: Db, merchantId: string, range: TimeRange): P
   const lines: StatementLineText[] = [];
   for (const w of wallets) {
     if ((created.get(w.id) ?? '') >= range.to) continue;
-    lines.push(await walletLine(db, w, range));
+    lines.push(await walletLine(db, dialect, w, range));
   }
   return lines;
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReportFormat, ReportKind } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
-import type { Db } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import { checkoutsPage, feesPage, paymentsReader } from './checkout-pages.js';
 import { csvChunk, ndjsonChunk } from './format.js';
 import { ledgerReader } from './ledger-pages.js';
@@ -37,11 +37,22 @@ export interface ReportRequest {
  * memory, not the range), and destroying the stream (the client went away) ends the generator
  * before its next query. `release` runs once, however the stream ends.
  */
-export async function reportStream(db: Db, req: ReportRequest, release: () => void): Promise<Readable> {
+export async function reportStream(
+  store: Pick<Store, 'db' | 'dialect'>,
+  req: ReportRequest,
+  release: () => void,
+): Promise<Readable> {
   const read = READERS[req.kind]();
   const limit = req.pageRows ?? PAGE_ROWS;
   const next = async (after: Page['last']) => {
-    const page = await read({ db, merchantId: req.merchantId, range: req.range, after, limit });
+    const page = await read({
+      db: store.db,
+      dialect: store.dialect,
+      merchantId: req.merchantId,
+      range: req.range,
+      after,
+      limit,
+    });
     req.onPage?.();
     return page;
   };
@@ -54,12 +65,20 @@ export async function reportStream(db: Db, req: ReportRequest, release: () => vo
   }
   const encode = (page: Page, header: boolean) =>
     req.format === 'csv' ? csvChunk(req.kind, page.rows, header) : ndjsonChunk(req.kind, page.rows);
+  // The next page is asked for before the current one is encoded and handed on, so the store's
+  // round trip overlaps the encoding: at most two pages are held, whatever the range.
   async function* chunks(): AsyncGenerator<string> {
     let page = first;
-    yield encode(page, true);
-    while (page.rows.length === limit && page.last !== null) {
-      page = await next(page.last);
-      if (page.rows.length > 0) yield encode(page, false);
+    let header = true;
+    for (;;) {
+      const more = page.rows.length === limit && page.last !== null;
+      const pending = more ? next(page.last) : undefined;
+      // An abandoned prefetch must not become an unhandled rejection.
+      pending?.catch(() => undefined);
+      if (page.rows.length > 0 || header) yield encode(page, header);
+      header = false;
+      if (pending === undefined) return;
+      page = await pending;
     }
   }
   const stream = Readable.from(chunks(), { objectMode: false });

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * v45 (issue 45, reports and search; numbered after the issue so parallel work does not collide):
+ * v26 (issue 45, reports and search):
  * the indexes the reports' keyset cursors and the merchant search read through
  * (docs/reports.md, "Indexes and plans").
  */
