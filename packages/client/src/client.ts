@@ -45,10 +45,9 @@ export interface HostpayClientOptions<M extends AmountMode = 'string'> {
   now?: (() => number) | undefined;
   /**
    * Request signature version: 2 signs method and path too (header `signature-version: 2`).
-   * Default (automatic): version 2 on every route that requires it (all but the wallet list, the
-   * fee preview and the token request); on those three, version 1 until the server answers
-   * SIGNATURE_V2_REQUIRED (the operator made the key require version 2), then 2 for good, that
-   * call retried once. `1` signs version 1 everywhere, which the server refuses outside those three.
+   * Default 2 on every route. Version 1 is deprecated (the server answers it with `Deprecation`
+   * and `Sunset` headers): `1` forces it everywhere, for a server older than version 2 only; the
+   * server refuses it on every route but the wallet list, the fee preview and the token request.
    */
   signatureVersion?: 1 | 2 | undefined;
 }
@@ -66,9 +65,10 @@ function count(name: string, value: number | undefined, fallback: number, min: n
   return value;
 }
 
-function version(value: unknown): 1 | 2 | undefined {
-  if (value === undefined || value === 1 || value === 2) return value;
-  throw new TypeError('HostpayClient: signatureVersion must be 1, 2 or undefined (automatic)');
+function version(value: unknown): 1 | 2 {
+  if (value === undefined) return 2;
+  if (value === 1 || value === 2) return value;
+  throw new TypeError('HostpayClient: signatureVersion must be 1, 2 or undefined (version 2)');
 }
 
 /** Client for the hostpay merchant API. Every method rejects with a HostpayError only. */

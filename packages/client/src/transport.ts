@@ -5,7 +5,7 @@ import { isRetryable, sleep, type RetryDelay } from './retry.js';
 import { signatureHeaders } from './signing.js';
 import { TokenCache } from './token-cache.js';
 import type { CallOptions, TimeResult, TokenResult } from './types.js';
-import { PATHS, versionFor } from './wire.js';
+import { PATHS } from './wire.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'DELETE';
@@ -33,17 +33,16 @@ export interface TransportConfig {
   tokenExpiresIn: number;
   retryDelay: RetryDelay;
   now: () => number;
-  signatureVersion: 1 | 2 | undefined; // undefined: automatic (versionFor)
+  /** 2 unless the caller forced 1 (which the server refuses outside three deprecated routes). */
+  signatureVersion: 1 | 2;
 }
 
 /** Signing, retries, clock correction and the token: everything between a method and fetch. */
 export class Transport {
   /** Server clock minus local clock, learned from the server on TIMESTAMP_OUT_OF_WINDOW. */
   clockOffsetMs = 0;
-  signatureVersion: 1 | 2; // in use: the configured one, else 1 until the key turns out to require 2
   private readonly tokens: TokenCache | undefined;
   constructor(private readonly cfg: TransportConfig) {
-    this.signatureVersion = cfg.signatureVersion ?? 1;
     if (cfg.bearerToken === undefined) {
       const tokenSpec: RequestSpec = {
         method: 'POST',
@@ -94,15 +93,6 @@ export class Transport {
           await this.learnClock(error, signal);
           continue;
         }
-        // The key requires version 2 (an operator turned it on): switch for good and retry once.
-        if (
-          error.code === 'SIGNATURE_V2_REQUIRED' &&
-          this.cfg.signatureVersion === undefined &&
-          this.signatureVersion === 1
-        ) {
-          this.signatureVersion = 2;
-          continue;
-        }
         // The server accepts a signed write once: the same write made twice in one second signs
         // the same (timestamps are whole seconds). Nothing was done; sign again in the next second.
         if (error.code === 'SIGNATURE_REUSED' && !resigned) {
@@ -141,7 +131,7 @@ export class Transport {
       const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
       headers['api-key'] = this.cfg.apiKey;
       headers.timestamp = timestamp;
-      const version = versionFor(spec.path, this.cfg.signatureVersion, this.signatureVersion);
+      const version = this.cfg.signatureVersion;
       Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, version, timestamp, spec.method, url, body));
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -157,15 +157,3 @@ export const PATHS = {
   token: '/api/v1/auth/token',
   time: '/api/v1/time',
 } as const;
-
-/** The paths where the server accepts a version-1 signature (docs/api.md, Authentication). */
-const V1_PATHS: ReadonlySet<string> = new Set([PATHS.wallets, PATHS.feesPreview, PATHS.token]);
-
-/**
- * The signature version of a request to `path`. Configured: that one. Automatic: version 2 where
- * the server requires it (everywhere but those three paths); on them `inUse`, 1 until the server
- * answered SIGNATURE_V2_REQUIRED (the key requires 2), then 2.
- */
-export function versionFor(path: string, configured: 1 | 2 | undefined, inUse: 1 | 2): 1 | 2 {
-  return configured !== undefined || V1_PATHS.has(path) ? inUse : 2;
-}

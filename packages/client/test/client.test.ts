@@ -1,3 +1,4 @@
+import { sign, signV2 } from '@hostpay/protocol';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { HostpayClient, type HostpayClientOptions, HostpayError, type FeePreview, type Wallet } from '../src/index.js';
 import { API_KEY, API_SECRET, startFakeHostpay, type FakeHostpay } from './helpers/fake-hostpay.js';
@@ -25,6 +26,32 @@ describe('HostpayClient methods against a signing-checking server', () => {
     expect(call?.headers).toMatchObject({ 'api-key': API_KEY, authorization: 'Bearer tok-1' });
     expect(call?.headers.timestamp).toMatch(/^\d+$/);
     expect(call?.headers.signature).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('signs version 2 by default on the wallet list, the fee preview and the token request', async () => {
+    const c = client();
+    await c.listWallets({ merchantId: 'sub_1' });
+    await c.previewFees({ amount: '1.5', currency: 'EUR' });
+    const signed = server.requests.filter((r) => r.headers['api-key'] !== undefined);
+    expect(signed.map((r) => r.path)).toEqual([
+      '/api/v1/auth/token',
+      '/api/v1/cp/wallets/',
+      '/api/v1/cp/psp/hosted-pay/fees-preview',
+    ]);
+    for (const r of signed) {
+      const { timestamp, signature } = r.headers as Record<string, string>;
+      expect(r.headers['signature-version']).toBe('2');
+      expect(signature).toBe(signV2(API_SECRET, timestamp!, r.method, r.target, r.body));
+    }
+  });
+
+  it('signatureVersion: 1 still signs the deprecated version 1 when forced', async () => {
+    await client({ signatureVersion: 1 }).listWallets();
+    for (const r of server.requests) {
+      const { timestamp, signature } = r.headers as Record<string, string>;
+      expect(r.headers['signature-version']).toBeUndefined();
+      expect(signature).toBe(sign(API_SECRET, timestamp!, r.body));
+    }
   });
 
   it('listWallets passes merchantId only when given', async () => {

@@ -133,15 +133,24 @@ describe('against the real hostpay server (embedded SQLite, real socket)', () =>
 
 describe('signature version 2 (real server)', () => {
   const ctx = { operator: 'client-e2e' };
-  /** A fetch that records the signature-version header of every signed request. */
+  /**
+   * A fetch that records, per signed request, its path, signature-version header and whether the
+   * answer carried the server's Deprecation header (sent to every version-1 request).
+   */
   function versionFetch() {
     const versions: string[] = [];
-    const fetcher = (input: string, init: RequestInit) => {
+    const seen: { path: string; version: string; deprecation: string | null }[] = [];
+    const fetcher = async (input: string, init: RequestInit) => {
       const headers = init.headers as Record<string, string>;
-      if (headers['api-key'] !== undefined) versions.push(headers['signature-version'] ?? '1');
-      return fetch(input, init);
+      const res = await fetch(input, init);
+      if (headers['api-key'] !== undefined) {
+        const version = headers['signature-version'] ?? '1';
+        versions.push(version);
+        seen.push({ path: new URL(input).pathname, version, deprecation: res.headers.get('deprecation') });
+      }
+      return res;
     };
-    return { fetcher, versions };
+    return { fetcher, versions, seen };
   }
 
   it('signs version 2 when asked, with a query in any order', async () => {
@@ -151,15 +160,34 @@ describe('signature version 2 (real server)', () => {
     expect(versions).toEqual(['2', '2']);
   });
 
-  it('by default switches to version 2 once the key requires it: one refused attempt, then version 2 for good', async () => {
-    const key = await server.services.admin.createApiKey(server.demo.merchantId, {}, ctx);
+  it('signs version 2 by default on the three routes that still take version 1: no Deprecation header', async () => {
+    const { fetcher, seen } = versionFetch();
+    const c = client({ fetch: fetcher });
+    await c.listWallets();
+    await c.previewFees({ amount: '100', currency: 'USDT' });
+    await c.issueToken({ expiresIn: 600 });
+    expect(seen.map((s) => s.path)).toEqual([
+      '/api/v1/auth/token',
+      '/api/v1/cp/wallets/',
+      '/api/v1/cp/psp/hosted-pay/fees-preview',
+      '/api/v1/auth/token',
+    ]);
+    expect(seen.every((s) => s.version === '2' && s.deprecation === null)).toBe(true);
+  });
+
+  it('by default a key that requires version 2 is served at the first attempt, nothing refused', async () => {
+    const key = await server.services.admin.createApiKey(server.demo.merchantId, { requireSignatureV2: true }, ctx);
     const { fetcher, versions } = versionFetch();
     const c = client({ apiKey: key.apiKey, apiSecret: key.apiSecret, fetch: fetcher });
+    await expect(c.listWallets()).resolves.toHaveLength(5);
+    expect(versions).toEqual(['2', '2']);
+  });
+
+  it('signatureVersion: 1 still forces the deprecated version, and the server says so', async () => {
+    const { fetcher, seen } = versionFetch();
+    const c = client({ signatureVersion: 1, fetch: fetcher });
     await c.listWallets();
-    expect(versions).toEqual(['1', '1']);
-    await server.services.admin.updateApiKey(key.apiKey, { requireSignatureV2: true }, ctx);
-    await c.listWallets();
-    await c.listWallets();
-    expect(versions).toEqual(['1', '1', '1', '2', '2']);
+    expect(seen.map((s) => s.version)).toEqual(['1', '1']);
+    expect(seen.every((s) => s.deprecation !== null)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { sign } from '@hostpay/protocol';
+import { sign, signV2 } from '@hostpay/protocol';
 import { errorReply, okReply, startServer, type Recorded, type Reply, type TestServer } from './http-server.js';
 
 export const API_KEY = 'hp_test_key';
@@ -47,7 +47,12 @@ export async function startFakeHostpay(options: FakeOptions = {}): Promise<FakeH
         options.omitServerTime ? { toleranceSeconds: 60 } : { serverTime, toleranceSeconds: 60 },
       );
     }
-    if (signature !== sign(API_SECRET, timestamp, req.body)) return errorReply(401, 'INVALID_SIGNATURE');
+    // As the server checks it: version 2 (method, path and query signed) when the header says so.
+    const expected =
+      req.headers['signature-version'] === '2'
+        ? signV2(API_SECRET, timestamp, req.method, req.target, req.body)
+        : sign(API_SECRET, timestamp, req.body);
+    if (signature !== expected) return errorReply(401, 'INVALID_SIGNATURE');
     if (!bearer) return undefined;
     const auth = req.headers.authorization ?? '';
     if (!auth.startsWith('Bearer ')) return errorReply(401, 'MISSING_HEADER');

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface Recorded {
   method: string;
   path: string;
+  /** The path and query as sent (what a version-2 signature covers). */
+  target: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: string;
@@ -38,6 +40,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       const rec = {
         method: req.method ?? '',
         path: url.pathname,
+        target: req.url ?? '/',
         query: url.searchParams,
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
