@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cells, cli, json, text } from './admin-helpers.js';
 import { lines, type Result } from './helpers.js';
 import { startCheckoutServer, type RealServer } from './test-server.js';
+import { stuckHotWalletPayout } from '../../server/test/http-helpers/hot-wallet-payout.js';
 
 const TOKEN = randomBytes(32).toString('hex');
 const ctx = { operator: 'setup' };
@@ -254,6 +255,39 @@ describe('payout commands', () => {
     expect(link[1]?.startsWith(server.url)).toBe(true);
     const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
     expect(open[0]).toMatch(/^refund link for whatever is still refundable in USDT when the payer submits \(hand it/);
+  });
+
+  it('a hot-wallet payout stuck in flight: transactions (FORGOTTEN, the node answer), rebroadcast, cancel-by-replacement', async () => {
+    const stuck = await stuckHotWalletPayout(server.services, { forgotten: true });
+    try {
+      const id = stuck.payoutId;
+      const out = text(await operator('payout', 'transactions', id));
+      expect(out).toMatch(/^state +FORGOTTEN$/m);
+      expect(out).toMatch(/^node answer +Insufficient funds for gas/m);
+      expect(out).toMatch(/^you can +rebroadcast, cancel-by-replacement$/m);
+      expect(out).toContain(stuck.txHash);
+      expect(text(await operator('chain', 'show-hot-wallet', 'ETH'))).toMatch(
+        /^forgotten +1: the node refused them again \(hostpay payout transactions ID\)$/m,
+      );
+      expect(lines(text(await operator('payout', 'rebroadcast', id)))[0]).toMatch(
+        new RegExp(`^the node refused transaction ${stuck.txHash} of payout ${id} again: Insufficient funds`),
+      );
+      expect(lines(text(await operator('payout', 'cancel-by-replacement', id)))).toEqual([
+        `cancel by replacement of payout ${id} (nonce 0): asked for: the sender signs it at its next round`,
+        `follow it with: hostpay payout transactions ${id}`,
+      ]);
+      const doc = json<{ cancel: { status: string; requestedBy: string }; actions: string[] }>(
+        await operator('payout', 'transactions', id, '--json'),
+      );
+      expect(doc).toMatchObject({ cancel: { status: 'requested', requestedBy: 'alice' }, actions: ['rebroadcast'] });
+      // Asked again: the same request, not a second one.
+      text(await operator('payout', 'cancel-by-replacement', id));
+      const audit = json<{ items: { action: string }[] }>(await operator('audit', 'list', '--object-id', id, '--json'));
+      expect(audit.items.filter((e) => e.action === 'payout.cancel_by_replacement')).toHaveLength(1);
+      expect(failure(await operator('payout', 'transactions', 'po_nobody'), 1)).toMatch(/^hostpay: NOT_FOUND: /);
+    } finally {
+      await stuck.anvil.stop();
+    }
   });
 
   it('payout fee set/list: the estimate is frozen with the next payout; --json exact; audited; refusals', async () => {

@@ -91,7 +91,10 @@ const destinationPath = (template: string, id: string) => idPath(template, id, '
 export class PayoutDestinations {
   constructor(private readonly transport: Transport) {}
 
-  /** Adds an address (POST /api/v1/cp/payout-destinations); one not valid for its chain is INVALID_ADDRESS. */
+  /**
+   * Adds an address (POST /api/v1/cp/payout-destinations); one not valid for its chain, or a burn
+   * address, is INVALID_ADDRESS. An address already in the book answers its existing entry.
+   */
   async create(params: CreateDestinationParams, options: WriteOptions = {}): Promise<Destination> {
     return (await write(this.transport, 'POST', PAYOUT_PATHS.destinations, { ...params }, options)) as Destination;
   }

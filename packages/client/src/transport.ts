@@ -79,6 +79,7 @@ export class Transport {
     let retries = 0;
     let clockFixed = false;
     let tokenRenewed = false;
+    let resigned = false;
     for (;;) {
       let token: string | undefined;
       try {
@@ -98,6 +99,15 @@ export class Transport {
           this.signatureVersion === 1
         ) {
           this.signatureVersion = 2;
+          continue;
+        }
+        // The server accepts a signed write once: the same write made twice in one second signs
+        // the same (timestamps are whole seconds). Nothing was done; sign again in the next second.
+        if (error.code === 'SIGNATURE_REUSED' && !resigned) {
+          resigned = true;
+          await sleep(this.untilNextSecond(), signal).catch((e: unknown) => {
+            throw toHostpayError(e, signal);
+          });
           continue;
         }
         const stale = error.code === 'TOKEN_EXPIRED' || error.code === 'INVALID_TOKEN';
@@ -138,6 +148,12 @@ export class Transport {
     } catch (thrown) {
       throw toHostpayError(thrown, signal);
     }
+  }
+
+  /** Milliseconds until the timestamp this client signs with moves on by one. */
+  private untilNextSecond(): number {
+    const ms = (this.cfg.now() + this.clockOffsetMs) % 1000;
+    return 1000 - (ms < 0 ? ms + 1000 : ms) + 5;
   }
 
   /** Sets the clock offset from the error's serverTime, else from GET /api/v1/time. */

@@ -113,6 +113,27 @@ const cases: Case[] = [
     },
   ],
   [
+    'WALLET_INACTIVE',
+    async () => {
+      const { c, walletId, destinationId } = await payoutWorld({ payoutCoolingOffHours: 0 });
+      await server.services.admin.setWalletActive(walletId, false, ctx);
+      return c.payouts.create({ walletId, amount: '1', destinationId });
+    },
+  ],
+  [
+    'SIGNATURE_REUSED',
+    async () => {
+      // A fetch that sends every request twice (a misbehaving proxy): the server runs the first
+      // copy and refuses the second; the client's one re-signing meets the same.
+      const twice = async (input: string, init: RequestInit) => {
+        await fetch(input, init);
+        return fetch(input, init);
+      };
+      const c = await keyClient({ scopes: [...SCOPES] }, undefined, { fetch: twice });
+      return c.payoutDestinations.create({ chain: 'TRON', address: TRON_ADDRESS });
+    },
+  ],
+  [
     'INVALID_HEADER',
     async () => {
       // Checkouts (the merchant writes that take Idempotency-Key) need a sandbox server with chains.

@@ -155,6 +155,25 @@ describe('client.payouts', () => {
     expect(p.networkFee).toBe(1e-18);
   });
 
+  it('SIGNATURE_REUSED (the same write signed twice in one second): signed again in the next second, once', async () => {
+    const reused = () =>
+      new Response(
+        '{"status":false,"message":"this signed request was already accepted once","isSuccess":false,"error":{"code":"SIGNATURE_REUSED"}}',
+        { status: 409 },
+      );
+    const { client, sent } = scripted([reused, () => ok(PAYOUT_JSON, 201), reused]);
+    await client.payouts.create({ walletId: 'w_1', amount: '5', destinationId: 'dst_1' });
+    expect(sent).toHaveLength(2);
+    expect(Number(sent[1]?.headers.timestamp)).toBeGreaterThan(Number(sent[0]?.headers.timestamp));
+    expect(sent[1]?.headers.signature).toBe(signedV2(sent[1]));
+    expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key']);
+    // Refused again after signing anew: not a collision, so it is the caller's to see.
+    await expect(client.payouts.create({ walletId: 'w_1', amount: '5', destinationId: 'dst_1' })).rejects.toMatchObject(
+      { code: 'SIGNATURE_REUSED', status: 409 },
+    );
+    expect(sent).toHaveLength(4);
+  });
+
   it('an error answer rejects with its code (PAYOUT_STATE_CONFLICT), not retried', async () => {
     const { client, sent } = scripted([
       () =>

@@ -62,6 +62,14 @@ export const ERROR_STATUS = {
   CHECKOUT_STATE_CONFLICT: 409,
   /** The payout (or payout destination) is not in a state that allows this move. */
   PAYOUT_STATE_CONFLICT: 409,
+  /** A payout or refund from a wallet an operator deactivated: nothing leaves it until it is activated again. */
+  WALLET_INACTIVE: 409,
+  /**
+   * A state-changing merchant request whose signature (API key, timestamp, signature) was already
+   * accepted once: a replay. Nothing was done; sign again with a fresh timestamp for a new
+   * request, or send the first request's Idempotency-Key to get its answer.
+   */
+  SIGNATURE_REUSED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,

@@ -9,3 +9,4 @@ export * from './webhooks.js';
 export * from './payouts.js';
 export * from './refunds.js';
 export * from './dashboard.js';
+export * from './reports.js';

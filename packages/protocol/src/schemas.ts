@@ -216,6 +216,7 @@ export const SCOPES = [
   'webhooks:write',
   'payouts:read',
   'payouts:write',
+  'reports:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -167,7 +167,7 @@ export const EVENT_OBJECTS: Record<EventType, { object: TSchema; name: string; w
   'payout.sent': {
     object: Payout,
     name: 'Payout',
-    when: 'a payout transaction was sent (or a reorganisation restarted its confirmations)',
+    when: 'a payout transaction was sent, replaced at the same nonce (a fee bump, or the competing one the chain mined: `txHash` is the new one), or a reorganisation restarted its confirmations',
   },
   'payout.completed': { object: Payout, name: 'Payout', when: 'a payout is confirmed; its total was debited' },
   'payout.failed': { object: Payout, name: 'Payout', when: 'a payout transaction failed; its total is unfrozen' },

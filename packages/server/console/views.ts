@@ -61,5 +61,7 @@ export type Stats = AsRead<Answer<AdminServices['stats']>>;
 /** A payout as operators see it: the merchant's object plus its merchant id. */
 export type Payout = AsRead<Answer<AdminServices['payouts']['getAny']>>;
 export type PayoutTimelineEntry = Payout['timeline'][number];
+/** A hot-wallet payout's transactions, their state and the operator's ways out (GET /payouts/{id}/hot-wallet). */
+export type PayoutChain = AsRead<Answer<AdminServices['payoutChain']>>;
 /** A payout destination of any merchant's address book, with its merchant id. */
 export type PayoutDestination = AsRead<ItemOf<Answer<AdminServices['payouts']['listAllDestinations']>>>;

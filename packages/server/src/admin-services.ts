@@ -55,3 +55,4 @@ export type TransferView = ReturnType<typeof import('./features/checkouts/transf
 export type { TransferReport } from './features/checkouts/transfers.js';
 export type { WatchRequest, WatchView } from './features/chain-watch/service.js';
 export type { HotWalletView } from './features/hot-wallet/service.js';
+export type { PayoutChainView } from './features/hot-wallet/payout-view.js';

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js';
 import { createAuthHooks } from './auth/authenticate.js';
+import { signatureV1Notice } from './auth/signature-deprecation.js';
 import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
 import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
 import { sessionPort } from './features/merchant-users/http.js';
@@ -162,7 +163,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     services,
     now,
     tokens,
-    auth: createAuthHooks({ config, services, now, limiter, tokens, sessions: dashboardSessions }),
+    auth: createAuthHooks({
+      config,
+      services,
+      now,
+      limiter,
+      tokens,
+      sessions: dashboardSessions,
+      v1Notice: signatureV1Notice(config, metrics.signatureV1Requests),
+    }),
     metrics,
     redisState: deps.redisState ?? (() => 'disabled'),
     storeDialect: deps.storeDialect ?? 'sqlite',

@@ -3,6 +3,9 @@ import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
 import { parseCidr } from './auth/cidr.js';
 
+/** A UTC time to the second, as the deprecation dates are written. */
+const ISO_SECOND = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$';
+
 /**
  * Every setting, its environment variable, type and default, in one schema. Parsed once at
  * start-up; a bad value stops the process with a message naming the variable.
@@ -137,6 +140,28 @@ export const ConfigSchema = Type.Object({
     env: 'HOSTPAY_TIMESTAMP_TOLERANCE_SECONDS',
     description: 'accepted difference between the timestamp header and the server clock',
   }),
+  signatureV1DeprecatedAt: Type.String({
+    default: '2026-11-23T00:00:00Z',
+    pattern: ISO_SECOND,
+    env: 'HOSTPAY_SIGNATURE_V1_DEPRECATED_AT',
+    description:
+      'when version-1 signatures were deprecated (UTC, `YYYY-MM-DDTHH:MM:SSZ`): every answer to a request signed with version 1 carries `Deprecation: @<unix seconds>` (RFC 9745)',
+  }),
+  signatureV1SunsetAt: Type.String({
+    default: '2027-06-01T00:00:00Z',
+    pattern: ISO_SECOND,
+    env: 'HOSTPAY_SIGNATURE_V1_SUNSET_AT',
+    description:
+      'the date announced in `Sunset` (RFC 8594) on version-1 requests, after which version 1 may be refused; nothing changes by itself then: an operator makes keys require version 2',
+  }),
+  signatureV1DocsUrl: Type.String({
+    default: '/docs#migrating-from-signature-version-1',
+    minLength: 1,
+    pattern: '^[^<>\\s]+$',
+    env: 'HOSTPAY_SIGNATURE_V1_DOCS_URL',
+    description:
+      'the migration guide named by `Link: <…>; rel="deprecation"` on version-1 requests (a path is relative to this server, whose /docs carries the guide)',
+  }),
   rateLimitPerMinute: Type.Integer({
     minimum: 1,
     default: 600,
@@ -183,6 +208,22 @@ export const ConfigSchema = Type.Object({
     env: 'HOSTPAY_WEBHOOK_LEASE_SECONDS',
     description:
       "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long (a restarted instance takes its own back at once)",
+  }),
+  chainWatchFailingRounds: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    env: 'HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS',
+    description:
+      'rounds a chain watch may fail in a row (node errors, blocks that do not link up) before it shows `failing` with the count in its last error (docs/chains.md#failures)',
+  }),
+  hotWalletFeeBumpAfterSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 180,
+    env: 'HOSTPAY_HOT_WALLET_FEE_BUMP_AFTER_SECONDS',
+    description:
+      'an evm-hot-wallet transaction not mined this long after its broadcast is replaced with a higher fee (same nonce); lower it where blocks are fast (or in tests)',
   }),
   instanceId: Type.String({
     default: '',
@@ -231,6 +272,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     );
   }
   const config = withDefaults as Config;
+  if (!(Date.parse(config.signatureV1SunsetAt) > Date.parse(config.signatureV1DeprecatedAt)))
+    throw new Error(
+      `invalid configuration HOSTPAY_SIGNATURE_V1_SUNSET_AT=${config.signatureV1SunsetAt}: it must be a valid time after HOSTPAY_SIGNATURE_V1_DEPRECATED_AT (${config.signatureV1DeprecatedAt})`,
+    );
   return { ...config, dataDir: resolve(config.dataDir) };
 }
 

@@ -13,6 +13,7 @@ import type { ApiKeyAuth, MerchantServices } from './auth/ports.js';
 import { walletView } from './features/wallets/view.js';
 import { keyView } from './features/keys/service.js';
 import { keyToucher } from './features/keys/touch.js';
+import type { UsedSignatures } from './cluster/used-signatures.js';
 
 /**
  * The merchant read path. Answers come from caches that writes invalidate (caches.ts), so a
@@ -23,6 +24,8 @@ export function createMerchantServices(
   box: SecretBox,
   caches: Caches,
   tokenSigningKey: Buffer,
+  /** Where used signatures are recorded (Redis or the store). */
+  signatures: UsedSignatures,
   /** The clock rates' ages are judged by (tests move it). */
   now: () => number = Date.now,
 ): MerchantServices {
@@ -93,5 +96,6 @@ export function createMerchantServices(
     checkReady: () => store.ping(),
     tokenSigningKey,
     touchKey: keyToucher(store.db),
+    claimSignature: (keyId, signature, expiresAtMs) => signatures.claim(keyId, signature, expiresAtMs),
   };
 }

@@ -14,6 +14,7 @@ import { loadTokenSigningKey } from './features/tokens/signing-key.js';
 import { sealPlaintextColumns } from './features/master-key/seal-plaintext.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
+import { usedSignatures } from './cluster/used-signatures.js';
 import {
   KERNEL_PROVISIONS,
   type AnyFeature,
@@ -176,7 +177,14 @@ export async function createServices(
       },
       shared,
       caches,
-      merchant: createMerchantServices(store, box, caches, tokenKey, opts.now),
+      merchant: createMerchantServices(
+        store,
+        box,
+        caches,
+        tokenKey,
+        usedSignatures(store, (key, ttlMs) => shared.claimOnce(key, ttlMs), opts.now ?? Date.now),
+        opts.now,
+      ),
       admin,
       masterKey: masterInfo,
       box,

@@ -72,7 +72,7 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
 
     const events = await db()
       .selectFrom('events')
-      .select(['sequence', 'type', 'data'])
+      .select(['sequence', 'type', 'data', 'checkout_id'])
       .where('merchant_id', '=', merchantId)
       .where('sequence', '>', before)
       .orderBy('sequence')
@@ -82,6 +82,8 @@ describe.each(DIALECTS)('checkout creates in batches on %s', (dialect) => {
     // One event per checkout, carrying the checkout as answered.
     const ids = events.map((e) => (JSON.parse(e.data) as { object: { id: string } }).object.id).sort();
     expect(ids).toEqual(created.map((c) => c.id).sort());
+    // …and the checkout it is about in its own column (?checkoutId=, a checkout's deliveries).
+    expect(events.map((e) => e.checkout_id).sort()).toEqual(ids);
     // Every address once.
     expect(new Set(created.map((c) => c.paymentOptions[0]!.address)).size).toBe(300);
     for (const s of seen) expect(s.count, `a reader saw ${s.count} events up to ${s.max}`).toBe(s.max - before);

@@ -12,6 +12,7 @@ import { ALICE, OPERATOR_TOKENS } from './http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { requestToken } from './http-helpers/requests.js';
 import { drain } from './http-helpers/webhooks.js';
+import { stuckHotWalletPayout } from './http-helpers/hot-wallet-payout.js';
 
 /**
  * The operator console in a real browser (system Chromium through playwright-core) against the
@@ -315,6 +316,41 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await noSeriousViolations('payout detail');
   });
 
+  it("shows a hot-wallet payout the node forgot, with the node's answer; rebroadcasts it; cancels it by replacement", async () => {
+    const stuck = await stuckHotWalletPayout(fx.services, { forgotten: true });
+    try {
+      const id = stuck.payoutId;
+      await go(`/payouts/${id}`, '[data-testid=payout-hot-wallet]');
+      expect(await page.getByTestId('chain-state').textContent()).toBe('forgotten');
+      expect(await page.getByTestId('node-answer').textContent()).toMatch(/funds/i);
+      await noSeriousViolations('payout with a forgotten transaction');
+      await shot('payout-forgotten');
+      // Still no coin for gas: the node refuses it again, and the console says so.
+      await page.getByRole('button', { name: 'Rebroadcast' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/refused it again: .*funds/i);
+      await stuck.chain.test.setBalance({ address: stuck.hot, value: 10n ** 18n });
+      await page.getByRole('button', { name: 'Rebroadcast' }).click();
+      await page.getByText('The node took the transaction.').waitFor();
+      await expect.poll(() => page.getByTestId('chain-state').textContent()).toBe('in_flight');
+      await page.getByRole('button', { name: 'Cancel by replacement…' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.textContent()).toContain('only once that is mined');
+      await dialog.getByRole('button', { name: 'Cancel by replacement' }).click();
+      await expect.poll(() => page.getByTestId('cancel-status').textContent()).toMatch(/^requested, asked by alice/);
+      expect((await api(`/payouts/${id}/hot-wallet`)).cancel).toMatchObject({ status: 'requested' });
+      const audit = (await api(`/audit?objectId=${id}`)).items.map((e: any) => [e.action, e.operator]);
+      expect(audit).toEqual(
+        expect.arrayContaining([
+          ['payout.rebroadcast', 'alice'],
+          ['payout.cancel_by_replacement', 'alice'],
+        ]),
+      );
+      await expect.poll(() => page.getByRole('button', { name: 'Cancel by replacement…' }).count()).toBe(0);
+    } finally {
+      await stuck.anvil.stop();
+    }
+  });
+
   it('creates a key (the secret shown once, and it works), then revokes it', async () => {
     await go('/keys', 'form[aria-label="Create an API key"]');
     await noSeriousViolations('keys');
@@ -445,6 +481,36 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await row.getByRole('button', { name: 'Remove console-feed' }).click();
     await page.getByText('Source console-feed removed.').waitFor();
     await expect.poll(() => row.count()).toBe(0);
+  });
+
+  it('the Chains page shows a watch stuck failing: its state, rounds failed in a row and what failed', async () => {
+    await api('/chains/TRON/watch', {
+      method: 'PUT',
+      body: { kind: 'tron-http', rpcUrl: 'http://127.0.0.1:9/', pollIntervalMs: 3000 },
+    });
+    // As the instance watching it leaves the row after seven rounds whose blocks did not link up.
+    const lastError =
+      'the chain moved while it was read: TRON node gettransactioninfobyblocknum 12: not the transactions of block 000000000000000c: the chain changed (7 rounds in a row failed)';
+    await fx.services.store.db
+      .updateTable('chain_watches')
+      .set({
+        failed_rounds: 7,
+        last_error: lastError,
+        last_error_at: new Date(fx.now()).toISOString(),
+        lease_owner: 'cwt_another_instance',
+        lease_expires_at: new Date(fx.now() + 3_600_000).toISOString(),
+      })
+      .execute();
+    await go('/chains', 'table');
+    const row = page.getByRole('table', { name: 'Chain watches' }).getByRole('row', { name: /TRON/ });
+    await expect
+      .poll(async () => {
+        const cells = await row.locator('td').allTextContents();
+        return [cells[0], cells[4], cells[5], cells[8]];
+      })
+      .toEqual(['TRON', 'failing', '7', lastError]);
+    await noSeriousViolations('/chains');
+    await api('/chains/TRON/watch', { method: 'DELETE' });
   });
 
   it('every other screen renders with no error and no serious axe violation', async () => {

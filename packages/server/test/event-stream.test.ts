@@ -9,7 +9,7 @@ import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { expectError, issueToken, merchantHeaders } from './http-helpers/requests.js';
 import { merchantCall } from './http-helpers/webhooks.js';
-import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
+import { describeStores, postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
 import { adminCaller, OPERATOR_TOKENS, resultOf } from './http-helpers/admin-fixture.js';
 
 /**
@@ -87,108 +87,111 @@ async function openOn(fx: HttpFixture, base: string, key: TestKey, query = '') {
   };
 }
 
-beforeAll(async () => {
-  fx = await createFixture({ sandbox: true });
-  base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterAll(async () => {
-  await fx.close();
-});
-
-describe('event stream', () => {
-  it('sends the events after a sequence, in order, each the exact JSON of the events API, and ends with maxSeconds=0', async () => {
-    const first = await append(1);
-    await append(2, 'checkout.created');
-    await append(3);
-    const res = await merchantCall(fx, fx.demo, 'GET', `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0`);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-store');
-    const messages = parseSse(res.body);
-    expect(messages.map((m) => Number(m.id))).toEqual([first.sequence, first.sequence + 1, first.sequence + 2]);
-    expect(messages.map((m) => m.event)).toEqual([
-      'wallet.balance_changed',
-      'checkout.created',
-      'wallet.balance_changed',
-    ]);
-    for (const m of messages) {
-      const event = JSON.parse(m.data) as { id: string };
-      const api = await merchantCall(fx, fx.demo, 'GET', `/api/v1/cp/events/${event.id}`);
-      expect(api.body).toContain(`"result":${m.data}`);
-    }
-    expect(m0(messages).data).toContain('"amount":1.000000000000000000001');
-    const filtered = parseSse(
-      (
-        await merchantCall(
-          fx,
-          fx.demo,
-          'GET',
-          `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0&type=checkout.created`,
-        )
-      ).body,
-    );
-    expect(filtered.map((m) => m.event)).toEqual(['checkout.created']);
+// The stream's contract on both stores; how commits wake streams is per store (below).
+describeStores('GET /events/stream', (dialect) => {
+  beforeAll(async () => {
+    fx = await createFixture({ sandbox: true }, {}, dialect);
+    base = await fx.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await fx.close();
   });
 
-  it('refuses bad parameters with 400 INVALID_QUERY', async () => {
-    expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?maxSeconds=9999`), 400, 'INVALID_QUERY');
-    expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?type=nope`), 400, 'INVALID_QUERY');
-    expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?afterSequence=-1`), 400, 'INVALID_QUERY');
-  });
-
-  it('follows new events as they commit, from the newest at connect by default', async () => {
-    await append(10);
-    const stream = await open();
-    expect(stream.res.status).toBe(200);
-    await stream.next((t) => t.includes('retry: 1000'));
-    const e = await append(11);
-    const text = await stream.next((t) => parseSse(t).length >= 1);
-    const [m] = parseSse(text);
-    expect(Number(m!.id)).toBe(e.sequence);
-    expect(JSON.parse(m!.data)).toMatchObject({ id: e.id, sequence: e.sequence });
-    stream.close();
-  });
-
-  it('ends when its bearer token expires', async () => {
-    const token = await issueToken(fx, fx.demo);
-    const ttl = fx.config.tokenTtlSeconds;
-    // Two seconds of the token's life left.
-    fx.clock.offsetMs += (ttl - 2) * 1000;
-    try {
-      const res = await fetch(`${base}${S}`, {
-        headers: await merchantHeaders(fx, fx.demo, token, { method: 'GET', url: S }),
-      });
-      expect(res.status).toBe(200);
-      const started = Date.now();
-      await res.text(); // resolves when the server ends the stream
-      expect(Date.now() - started).toBeLessThan(5000);
-    } finally {
-      fx.clock.offsetMs -= (ttl - 2) * 1000;
-    }
-  });
-
-  it(`allows ${STREAMS_PER_MERCHANT} streams at once per merchant (429 RATE_LIMITED beyond), and a shutdown ends them`, async () => {
-    // The previous test's stream is closed by the client; the server notices when the socket does.
-    for (let i = 0; i < 100 && fx.services.events.streams.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(fx.services.events.streams.size).toBe(0);
-    const streams = [];
-    for (let i = 0; i < STREAMS_PER_MERCHANT; i++) {
-      const s = await open();
-      await s.next((t) => t.includes('retry: 1000'));
-      streams.push(s);
-    }
-    const refused = await fetch(`${base}${S}`, {
-      headers: await merchantHeaders(fx, fx.demo, undefined, { method: 'GET', url: S }),
+  describe('event stream', () => {
+    it('sends the events after a sequence, in order, each the exact JSON of the events API, and ends with maxSeconds=0', async () => {
+      const first = await append(1);
+      await append(2, 'checkout.created');
+      await append(3);
+      const res = await merchantCall(fx, fx.demo, 'GET', `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      const messages = parseSse(res.body);
+      expect(messages.map((m) => Number(m.id))).toEqual([first.sequence, first.sequence + 1, first.sequence + 2]);
+      expect(messages.map((m) => m.event)).toEqual([
+        'wallet.balance_changed',
+        'checkout.created',
+        'wallet.balance_changed',
+      ]);
+      for (const m of messages) {
+        const event = JSON.parse(m.data) as { id: string };
+        const api = await merchantCall(fx, fx.demo, 'GET', `/api/v1/cp/events/${event.id}`);
+        expect(api.body).toContain(`"result":${m.data}`);
+      }
+      expect(m0(messages).data).toContain('"amount":1.000000000000000000001');
+      const filtered = parseSse(
+        (
+          await merchantCall(
+            fx,
+            fx.demo,
+            'GET',
+            `${S}?afterSequence=${first.sequence - 1}&maxSeconds=0&type=checkout.created`,
+          )
+        ).body,
+      );
+      expect(filtered.map((m) => m.event)).toEqual(['checkout.created']);
     });
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
-    expect(fx.services.events.streams.size).toBe(STREAMS_PER_MERCHANT);
-    await fx.app.close();
-    for (const s of streams) {
-      await s.next(() => false).catch(() => undefined);
-      expect(s.ended).toBe(true);
-    }
-    expect(fx.services.events.streams.size).toBe(0);
+
+    it('refuses bad parameters with 400 INVALID_QUERY', async () => {
+      expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?maxSeconds=9999`), 400, 'INVALID_QUERY');
+      expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?type=nope`), 400, 'INVALID_QUERY');
+      expectError(await merchantCall(fx, fx.demo, 'GET', `${S}?afterSequence=-1`), 400, 'INVALID_QUERY');
+    });
+
+    it('follows new events as they commit, from the newest at connect by default', async () => {
+      await append(10);
+      const stream = await open();
+      expect(stream.res.status).toBe(200);
+      await stream.next((t) => t.includes('retry: 1000'));
+      const e = await append(11);
+      const text = await stream.next((t) => parseSse(t).length >= 1);
+      const [m] = parseSse(text);
+      expect(Number(m!.id)).toBe(e.sequence);
+      expect(JSON.parse(m!.data)).toMatchObject({ id: e.id, sequence: e.sequence });
+      stream.close();
+    });
+
+    it('ends when its bearer token expires', async () => {
+      const token = await issueToken(fx, fx.demo);
+      const ttl = fx.config.tokenTtlSeconds;
+      // Two seconds of the token's life left.
+      fx.clock.offsetMs += (ttl - 2) * 1000;
+      try {
+        const res = await fetch(`${base}${S}`, {
+          headers: await merchantHeaders(fx, fx.demo, token, { method: 'GET', url: S }),
+        });
+        expect(res.status).toBe(200);
+        const started = Date.now();
+        await res.text(); // resolves when the server ends the stream
+        expect(Date.now() - started).toBeLessThan(5000);
+      } finally {
+        fx.clock.offsetMs -= (ttl - 2) * 1000;
+      }
+    });
+
+    it(`allows ${STREAMS_PER_MERCHANT} streams at once per merchant (429 RATE_LIMITED beyond), and a shutdown ends them`, async () => {
+      // The previous test's stream is closed by the client; the server notices when the socket does.
+      for (let i = 0; i < 100 && fx.services.events.streams.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(fx.services.events.streams.size).toBe(0);
+      const streams = [];
+      for (let i = 0; i < STREAMS_PER_MERCHANT; i++) {
+        const s = await open();
+        await s.next((t) => t.includes('retry: 1000'));
+        streams.push(s);
+      }
+      const refused = await fetch(`${base}${S}`, {
+        headers: await merchantHeaders(fx, fx.demo, undefined, { method: 'GET', url: S }),
+      });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+      expect(fx.services.events.streams.size).toBe(STREAMS_PER_MERCHANT);
+      await fx.app.close();
+      for (const s of streams) {
+        await s.next(() => false).catch(() => undefined);
+        expect(s.ended).toBe(true);
+      }
+      expect(fx.services.events.streams.size).toBe(0);
+    });
   });
 });
 

@@ -96,9 +96,13 @@ describe('fast path: repeated cached GETs answered before Fastify, byte for byte
       expect(fastPathAnswers(app) - before).toBe(2);
       expect(first.status, first.body).toBe(200);
       for (const a of [...repeats, viaFastify]) expect(shape(a)).toEqual(shape(first));
+      // Signed with version 1 (merchantHeaders): the deprecation headers on both paths.
       expect(first.headers.map(([n]) => n)).toEqual([
         'x-request-id',
         'cache-control',
+        'deprecation',
+        'sunset',
+        'link',
         'ratelimit-limit',
         'ratelimit-remaining',
         'ratelimit-reset',

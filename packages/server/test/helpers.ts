@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 import { createServices, type Services } from '../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 
@@ -57,6 +58,17 @@ export const redisAvailable: boolean = await (async () => {
 
 /** The dialects every store test runs on. */
 export const DIALECTS: Dialect[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/**
+ * The store matrix: `body` once per store, as a describe block named "`name` on <dialect>" —
+ * SQLite, and PostgreSQL wherever it is reachable (always in CI, where CI=true makes an
+ * unreachable server fail). A test that touches the store is written once, inside this, and
+ * builds its world for the dialect it is given (`tempServices(dialect)`,
+ * `createFixture(config, options, dialect)`).
+ */
+export function describeStores(name: string, body: (dialect: Dialect) => void): void {
+  describe.each(DIALECTS)(`${name} on %s`, body);
+}
 
 /**
  * Real services over a fresh store — SQLite in a temp dir, or PostgreSQL in a schema of its own —

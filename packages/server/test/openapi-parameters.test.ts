@@ -45,7 +45,13 @@ describe('the document', () => {
   it('declares limit, afterSequence and maxSeconds as integers with their bounds, never as digit strings', () => {
     const limits = queryParameters().filter((p) => p.name === 'limit');
     expect(limits.length).toBeGreaterThan(10);
-    for (const p of limits) expect(p.schema, p.where).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
+    // Search answers at most 50 hits (spec/commerce.md); every list pages up to 200.
+    for (const p of limits)
+      expect(p.schema, p.where).toEqual({
+        type: 'integer',
+        minimum: 1,
+        maximum: p.where.includes('/search') ? 50 : 200,
+      });
     for (const path of [V, `${V}/stream`])
       expect(parameter('get', path, 'afterSequence')).toEqual({
         type: 'integer',

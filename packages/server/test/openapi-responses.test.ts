@@ -9,6 +9,7 @@ import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { drain, merchantCall } from './http-helpers/webhooks.js';
 import { cookieOf, createDashboardUser, dashboardSession, TEST_PASSWORD } from './http-helpers/dashboard-session.js';
 import { totpCode } from '../src/features/merchant-users/totp.js';
+import { stuckHotWalletPayout } from './http-helpers/hot-wallet-payout.js';
 
 /**
  * Every documented operation is called, once to succeed and at least once to fail, and every
@@ -718,6 +719,21 @@ describe("the dashboard home and a checkout's webhook deliveries (merchant)", ()
   });
 });
 
+describe('reports, the statement and search (merchant)', () => {
+  it('a CSV and an NDJSON report, the statement, search; their refusals', async () => {
+    const R = '/api/v1/cp/reports';
+    const m = (url: string) => checkoutCall(fx, fx.demo, 'GET', url);
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?${range}`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/checkouts?${range}&format=ndjson`), 200);
+    verify('GET', `${R}/{kind}`, await m(`${R}/ledger?from=2027-01-01T00:00:00Z&to=2026-01-01T00:00:00Z`), 400);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-11`), 200);
+    verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-13`), 400);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=demo-settled-1'), 200);
+    verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=ab'), 400);
+  });
+});
+
 describe('merchant dashboard: accounts, team and security log', () => {
   it('every account and team route, signed in and not', async () => {
     const D = '/dashboard/api';
@@ -873,6 +889,31 @@ describe('merchant dashboard: accounts, team and security log', () => {
     await v('POST', `${D}/sign-out-everywhere`, `${D}/sign-out-everywhere`, 200, second.headers());
     await v('POST', `${D}/sign-out`, `${D}/sign-out`, 200, owner);
     await v('GET', `${D}/session`, `${D}/session`, 401, owner);
+  });
+});
+
+describe('a hot-wallet payout stuck in flight (operator)', () => {
+  it('its transactions, rebroadcast, cancel by replacement; refusals', async () => {
+    await admin('GET', '/payouts/{id}/hot-wallet', '/payouts/po_nobody/hot-wallet', 404);
+    await admin('POST', '/payouts/{id}/rebroadcast', '/payouts/po_nobody/rebroadcast', 404, { body: {} });
+    await admin('POST', '/payouts/{id}/cancel-by-replacement', '/payouts/po_nobody/cancel-by-replacement', 404, {
+      body: {},
+    });
+    const stuck = await stuckHotWalletPayout(fx.services);
+    try {
+      const id = stuck.payoutId;
+      await admin('GET', '/payouts/{id}/hot-wallet', `/payouts/${id}/hot-wallet`, 200);
+      await admin('POST', '/payouts/{id}/rebroadcast', `/payouts/${id}/rebroadcast`, 200, { body: {} });
+      await admin('POST', '/payouts/{id}/cancel-by-replacement', `/payouts/${id}/cancel-by-replacement`, 200, {
+        body: {},
+      });
+      // Mined: nothing to send again, no replacement possible.
+      await stuck.chain.mine(1);
+      await fx.services.hotWallet.sender.round('ETH');
+      await admin('POST', '/payouts/{id}/rebroadcast', `/payouts/${id}/rebroadcast`, 409, { body: {} });
+    } finally {
+      await stuck.anvil.stop();
+    }
   });
 });
 

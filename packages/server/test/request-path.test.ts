@@ -32,14 +32,18 @@ describe('repeated requests (same credentials, cached key and answer)', () => {
       const names = Object.keys(first!.headers)
         .filter((h) => h !== 'date')
         .sort();
+      // Signed with version 1 (merchantHeaders): deprecation, link and sunset too.
       expect(names).toEqual([
         'cache-control',
         'connection',
         'content-length',
         'content-type',
+        'deprecation',
+        'link',
         'ratelimit-limit',
         'ratelimit-remaining',
         'ratelimit-reset',
+        'sunset',
         'x-request-id',
       ]);
       for (const [i, res] of answers.entries()) {

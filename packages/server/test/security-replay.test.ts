@@ -44,13 +44,14 @@ beforeAll(async () => {
   });
   const bearer = (JSON.parse(token.body) as { result: { accessToken: string } }).result.accessToken;
   world = { ...partial, bearer, otherBearer: '' };
-  const create = async () => {
-    const res = await send(merchantRequest('POST', WEBHOOKS, CREATE_BODY));
+  // Each create its own body: a signed write is accepted once (security-single-use.test.ts).
+  const create = async (n: number) => {
+    const res = await send(merchantRequest('POST', WEBHOOKS, CREATE_BODY.replace('target', `target ${n}`)));
     expect(res.statusCode, res.body).toBe(201);
     return (JSON.parse(res.body) as { result: { id: string } }).result.id;
   };
-  endpointId = await create();
-  otherEndpointId = await create();
+  endpointId = await create(1);
+  otherEndpointId = await create(2);
 });
 afterAll(() => fx.close());
 
@@ -170,7 +171,7 @@ describe('no replay of another route’s signed request reaches a route that ans
     const rotated = await send(merchantRequest('POST', `${WEBHOOKS}/${endpointId}/rotate-secret`));
     expect(rotated.statusCode, rotated.body).toBe(200);
     expect(rotated.body).toMatch(/whsec_/);
-    const created = await send(merchantRequest('POST', WEBHOOKS, CREATE_BODY));
+    const created = await send(merchantRequest('POST', WEBHOOKS, CREATE_BODY.replace('target', 'target 3')));
     expect(created.statusCode, created.body).toBe(201);
   });
 });

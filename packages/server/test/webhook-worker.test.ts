@@ -11,7 +11,7 @@ import { createServices, type Services } from '../src/services.js';
 import { checkoutCall, configureChains } from './http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { crashableStore, drain, merchantCall, Receiver } from './http-helpers/webhooks.js';
-import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
+import { describeStores, postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
 
 /**
  * The worker's promises: one slow endpoint delays no other, a worker that dies mid-delivery
@@ -20,172 +20,174 @@ import { postgresAvailable, TEST_DATABASE_URL } from './helpers.js';
  */
 const E = '/api/v1/cp/webhook-endpoints';
 
-describe('one slow endpoint never delays another', () => {
-  let fx: HttpFixture;
-  let slow: Receiver;
-  let fast: Receiver;
-  beforeAll(async () => {
-    // A server's defaults: 10 s timeout, wake-ups on commit, 250 ms poll.
-    fx = await createFixture({ sandbox: true });
-    await configureChains(fx.services);
-    slow = await Receiver.start();
-    fast = await Receiver.start();
-    // The slow endpoint sleeps past the 10 s timeout: it never answers while the test runs.
-    slow.answer = () => undefined;
-  });
-  afterAll(async () => {
-    await slow.close();
-    await fast.close();
-    await fx.close();
+describeStores('webhook worker', (dialect) => {
+  describe('one slow endpoint never delays another', () => {
+    let fx: HttpFixture;
+    let slow: Receiver;
+    let fast: Receiver;
+    beforeAll(async () => {
+      // A server's defaults: 10 s timeout, wake-ups on commit, 250 ms poll.
+      fx = await createFixture({ sandbox: true }, {}, dialect);
+      await configureChains(fx.services);
+      slow = await Receiver.start();
+      fast = await Receiver.start();
+      // The slow endpoint sleeps past the 10 s timeout: it never answers while the test runs.
+      slow.answer = () => undefined;
+    });
+    afterAll(async () => {
+      await slow.close();
+      await fast.close();
+      await fx.close();
+    });
+
+    it('the fast endpoint receives within 1 s while the slow one still holds its first delivery', async () => {
+      const ids: string[] = [];
+      for (const rx of [slow, fast]) {
+        const created = await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url });
+        expect(created.statusCode).toBe(201);
+        ids.push((JSON.parse(created.body) as { result: { id: string } }).result.id);
+      }
+      fx.services.webhooks.worker.start();
+      for (let i = 0; i < 3; i++) {
+        const committed = Date.now();
+        const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
+          amount: String(10 + i),
+          currency: 'USDT',
+          paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+        });
+        expect(res.statusCode).toBe(201);
+        const got = await fast.waitFor(i + 1, 1000);
+        expect(got[i]!.at - committed).toBeLessThan(1000);
+      }
+      // The slow endpoint got its first event and is still on it: nothing after it was sent there.
+      await slow.waitFor(1, 1000);
+      expect(slow.received).toHaveLength(1);
+      const pending = await fx.services.store.db
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+        .where('webhook_endpoints.id', '=', ids[0]!)
+        .execute();
+      expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
+    });
   });
 
-  it('the fast endpoint receives within 1 s while the slow one still holds its first delivery', async () => {
-    const ids: string[] = [];
-    for (const rx of [slow, fast]) {
-      const created = await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url });
-      expect(created.statusCode).toBe(201);
-      ids.push((JSON.parse(created.body) as { result: { id: string } }).result.id);
-    }
-    fx.services.webhooks.worker.start();
-    for (let i = 0; i < 3; i++) {
-      const committed = Date.now();
-      const res = await checkoutCall(fx, fx.demo, 'POST', '/api/v1/cp/psp/hosted-pay', {
-        amount: String(10 + i),
-        currency: 'USDT',
-        paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+  describe('a worker that dies mid-delivery loses nothing', () => {
+    let fx: HttpFixture;
+    let rx: Receiver;
+    beforeAll(async () => {
+      fx = await createFixture({ sandbox: true }, {}, dialect);
+      rx = await Receiver.start();
+    });
+    afterAll(async () => {
+      await rx.close();
+      await fx.close();
+    });
+
+    it('its lease expires and another worker sends the same event with the same webhook-id', async () => {
+      const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
+        id: string;
+      };
+      const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+        eventId: string;
+      };
+      const { store } = fx.services;
+      const realSender = new WebhookSender({ sandbox: true, resolve: async () => [] });
+      // The first worker's request reaches the receiver, then the process "dies": its send never
+      // returns, so nothing is recorded and the lease is never released or renewed.
+      const dead = crashableStore(store);
+      const dying = fx.services.webhooks.spawnWorker({
+        store: dead.store,
+        sender: {
+          send: (url: string, h: Record<string, string>, body: string) =>
+            realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)),
+        } as unknown as WebhookSender,
       });
-      expect(res.statusCode).toBe(201);
-      const got = await fast.waitFor(i + 1, 1000);
-      expect(got[i]!.at - committed).toBeLessThan(1000);
-    }
-    // The slow endpoint got its first event and is still on it: nothing after it was sent there.
-    await slow.waitFor(1, 1000);
-    expect(slow.received).toHaveLength(1);
-    const pending = await fx.services.store.db
-      .selectFrom('webhook_deliveries')
-      .select('status')
-      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-      .where('webhook_endpoints.id', '=', ids[0]!)
-      .execute();
-    expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
-  });
-});
-
-describe('a worker that dies mid-delivery loses nothing', () => {
-  let fx: HttpFixture;
-  let rx: Receiver;
-  beforeAll(async () => {
-    fx = await createFixture({ sandbox: true });
-    rx = await Receiver.start();
-  });
-  afterAll(async () => {
-    await rx.close();
-    await fx.close();
-  });
-
-  it('its lease expires and another worker sends the same event with the same webhook-id', async () => {
-    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
-      id: string;
-    };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
-      eventId: string;
-    };
-    const { store } = fx.services;
-    const realSender = new WebhookSender({ sandbox: true, resolve: async () => [] });
-    // The first worker's request reaches the receiver, then the process "dies": its send never
-    // returns, so nothing is recorded and the lease is never released or renewed.
-    const dead = crashableStore(store);
-    const dying = fx.services.webhooks.spawnWorker({
-      store: dead.store,
-      sender: {
-        send: (url: string, h: Record<string, string>, body: string) =>
-          realSender.send(url, h, body, 2000).then(() => new Promise<AttemptResult>(() => undefined)),
-      } as unknown as WebhookSender,
+      void dying.tick();
+      await rx.waitFor(1);
+      dead.crash();
+      const survivor = fx.services.webhooks.worker;
+      await drain(survivor);
+      expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
+      fx.clock.offsetMs += 61_000;
+      await drain(survivor);
+      expect(rx.received).toHaveLength(2);
+      expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId, ping.eventId]);
+      const delivery = await store.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('event_id', '=', ping.eventId)
+        .executeTakeFirstOrThrow();
+      expect(delivery.status).toBe('succeeded');
+      realSender.close();
     });
-    void dying.tick();
-    await rx.waitFor(1);
-    dead.crash();
-    const survivor = fx.services.webhooks.worker;
-    await drain(survivor);
-    expect(rx.received).toHaveLength(1); // the lease is still live: nobody else sends
-    fx.clock.offsetMs += 61_000;
-    await drain(survivor);
-    expect(rx.received).toHaveLength(2);
-    expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId, ping.eventId]);
-    const delivery = await store.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('event_id', '=', ping.eventId)
-      .executeTakeFirstOrThrow();
-    expect(delivery.status).toBe('succeeded');
-    realSender.close();
-  });
 
-  it('a lease taken and abandoned before sending is taken over the same way', async () => {
-    const endpoint = JSON.parse(
-      (await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url, description: 'second' })).body,
-    ).result as { id: string };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
-      eventId: string;
-    };
-    const dead = crashableStore(fx.services.store);
-    const abandoned = fx.services.webhooks.spawnWorker({
-      store: dead.store,
-      sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender,
+    it('a lease taken and abandoned before sending is taken over the same way', async () => {
+      const endpoint = JSON.parse(
+        (await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url, description: 'second' })).body,
+      ).result as { id: string };
+      const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+        eventId: string;
+      };
+      const dead = crashableStore(fx.services.store);
+      const abandoned = fx.services.webhooks.spawnWorker({
+        store: dead.store,
+        sender: { send: () => new Promise<AttemptResult>(() => undefined) } as unknown as WebhookSender,
+      });
+      expect(await abandoned.claim(10)).toEqual([endpoint.id]);
+      dead.crash();
+      const before = rx.received.length;
+      await drain(fx.services.webhooks.worker);
+      expect(rx.received.length).toBe(before);
+      fx.clock.offsetMs += 61_000;
+      await drain(fx.services.webhooks.worker);
+      expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
     });
-    expect(await abandoned.claim(10)).toEqual([endpoint.id]);
-    dead.crash();
-    const before = rx.received.length;
-    await drain(fx.services.webhooks.worker);
-    expect(rx.received.length).toBe(before);
-    fx.clock.offsetMs += 61_000;
-    await drain(fx.services.webhooks.worker);
-    expect(rx.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
-  });
-});
-
-describe('a send that outlasts the lease', () => {
-  let fx: HttpFixture;
-  let rx: Receiver;
-  beforeAll(async () => {
-    // A 3 s lease (the shortest HOSTPAY_WEBHOOK_LEASE_SECONDS takes), renewed every second.
-    fx = await createFixture({ sandbox: true }, { webhooks: { worker: { leaseMs: 3000 } } });
-    rx = await Receiver.start();
-  });
-  afterAll(async () => {
-    await rx.close();
-    await fx.close();
   });
 
-  it('is not sent again by another worker: the heartbeat keeps the lease while the request is in flight', async () => {
-    const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
-      id: string;
-    };
-    const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
-      eventId: string;
-    };
-    // The receiver answers only after twice the lease.
-    const held: (() => void)[] = [];
-    rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
-    const first = fx.services.webhooks.worker;
-    const serving = drain(first);
-    await rx.waitFor(1);
-    const other = fx.services.webhooks.spawnWorker();
-    const until = Date.now() + 6500;
-    while (Date.now() < until) {
-      expect(await other.claim(10)).toEqual([]);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    for (const answer of held) answer();
-    await serving;
-    expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
-    const delivery = await fx.services.store.db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('event_id', '=', ping.eventId)
-      .executeTakeFirstOrThrow();
-    expect(delivery.status).toBe('succeeded');
-  }, 15_000);
+  describe('a send that outlasts the lease', () => {
+    let fx: HttpFixture;
+    let rx: Receiver;
+    beforeAll(async () => {
+      // A 3 s lease (the shortest HOSTPAY_WEBHOOK_LEASE_SECONDS takes), renewed every second.
+      fx = await createFixture({ sandbox: true }, { webhooks: { worker: { leaseMs: 3000 } } }, dialect);
+      rx = await Receiver.start();
+    });
+    afterAll(async () => {
+      await rx.close();
+      await fx.close();
+    });
+
+    it('is not sent again by another worker: the heartbeat keeps the lease while the request is in flight', async () => {
+      const endpoint = JSON.parse((await merchantCall(fx, fx.demo, 'POST', E, { url: rx.url })).body).result as {
+        id: string;
+      };
+      const ping = JSON.parse((await merchantCall(fx, fx.demo, 'POST', `${E}/${endpoint.id}/test`)).body).result as {
+        eventId: string;
+      };
+      // The receiver answers only after twice the lease.
+      const held: (() => void)[] = [];
+      rx.answer = (_r, res) => held.push(() => res.writeHead(200).end('ok'));
+      const first = fx.services.webhooks.worker;
+      const serving = drain(first);
+      await rx.waitFor(1);
+      const other = fx.services.webhooks.spawnWorker();
+      const until = Date.now() + 6500;
+      while (Date.now() < until) {
+        expect(await other.claim(10)).toEqual([]);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      for (const answer of held) answer();
+      await serving;
+      expect(rx.received.map((r) => r.headers['webhook-id'])).toEqual([ping.eventId]);
+      const delivery = await fx.services.store.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('event_id', '=', ping.eventId)
+        .executeTakeFirstOrThrow();
+      expect(delivery.status).toBe('succeeded');
+    }, 15_000);
+  });
 });
 
 describe('a commit wakes the workers: nothing waits for the poll', () => {

@@ -6,6 +6,7 @@ import type {
   PayoutExport,
   PayoutFilter,
   PayoutNetworkFee,
+  PayoutChain,
   AdminWallet,
   Checkout,
   CheckoutFilter,
@@ -108,6 +109,12 @@ export interface AdminBackend {
     sent(id: string, txHash: string, w?: Write): Promise<AdminPayout>;
     complete(id: string, w?: Write): Promise<AdminPayout>;
     fail(id: string, reason: string, w?: Write): Promise<AdminPayout>;
+    /** A hot-wallet payout's transactions: state (forgotten?), an operator's cancel, what can be done. */
+    chain(id: string): Promise<PayoutChain>;
+    /** The hot wallet's sender replaces the (unmined) transaction with a zero-value one to itself. */
+    cancelByReplacement(id: string, w?: Write): Promise<PayoutChain>;
+    /** The stored transaction sent to the node again now. */
+    rebroadcast(id: string, w?: Write): Promise<PayoutChain>;
     /** The manual sender's queue: approved payouts, oldest first (CSV text too with format csv). */
     export(q: { format: 'json' | 'csv'; chain?: string | undefined }): Promise<PayoutExport>;
     /** Ends a destination's cooling-off now. */

@@ -58,6 +58,10 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
       sent: (id, txHash, w) => call('POST', `/payouts/${seg(id)}/sent`, { body: { txHash }, write: w ?? {} }),
       complete: (id, w) => call('POST', `/payouts/${seg(id)}/complete`, { body: {}, write: w ?? {} }),
       fail: (id, reason, w) => call('POST', `/payouts/${seg(id)}/fail`, { body: { reason }, write: w ?? {} }),
+      chain: (id) => call('GET', `/payouts/${seg(id)}/hot-wallet`),
+      cancelByReplacement: (id, w) =>
+        call('POST', `/payouts/${seg(id)}/cancel-by-replacement`, { body: {}, write: w ?? {} }),
+      rebroadcast: (id, w) => call('POST', `/payouts/${seg(id)}/rebroadcast`, { body: {}, write: w ?? {} }),
       export: (q) => call('GET', '/payouts/export', { query: { format: q.format, chain: q.chain } }),
       activateDestination: (id, w) =>
         call('POST', `/payout-destinations/${seg(id)}/activate`, { body: {}, write: w ?? {} }),

@@ -8,6 +8,7 @@ import type {
   KeyView,
   MerchantView,
   NetworkView,
+  PayoutChainView,
   PostingView,
   RatePairView,
   RateSourceView,
@@ -125,3 +126,6 @@ export interface PayoutFilter {
   merchantId?: string | undefined;
   chain?: string | undefined;
 }
+
+/** A hot-wallet payout's transactions, their state and what an operator may do (GET /admin/v1/payouts/{id}/hot-wallet). */
+export type PayoutChain = PayoutChainView;

@@ -54,6 +54,12 @@ function describe(h: HotWallet): string {
     ['address', h.address],
     ['next nonce', h.nextNonce === null ? '-' : String(h.nextNonce)],
     ['in flight', String(h.openTransactions)],
+    [
+      'forgotten',
+      h.forgottenTransactions === 0
+        ? '0'
+        : `${h.forgottenTransactions}: the node refused them again (hostpay payout transactions ID)`,
+    ],
     ['sender', orDash(h.senderHolder)],
     ['last error', h.lastError === null ? '-' : `${h.lastError} (${orDash(h.lastErrorAt)})`],
     ['set', h.createdAt],

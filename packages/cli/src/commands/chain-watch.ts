@@ -67,6 +67,7 @@ function describeWatch(w: ChainWatch): string {
     ['private rpc', yesNo(w.allowPrivateRpc)],
     ['enabled', yesNo(w.enabled)],
     ['state', s.state],
+    ['failed rounds', `${s.failedRounds} in a row`],
     ['scanned to', s.cursorBlock === null ? '-' : String(s.cursorBlock)],
     ['head', s.headBlock === null ? '-' : String(s.headBlock)],
     ['last round', orDash(s.lastRoundAt)],

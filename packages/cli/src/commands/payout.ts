@@ -14,6 +14,7 @@ import {
 } from '../payout-view.js';
 import { renderTable } from '../table.js';
 import { registerPayoutOperator } from './payout-operator.js';
+import { registerPayoutStuck } from './payout-stuck.js';
 
 export const PAYOUT_STATUSES: readonly PayoutStatus[] = [
   'pending_approval',
@@ -157,6 +158,7 @@ export function registerPayout(program: Command, io: Io): void {
   });
 
   registerPayoutOperator(payout, registerDestination(payout, io), io);
+  registerPayoutStuck(payout, io);
 }
 
 /** `hostpay payout destination add|list|revoke` (merchant) and `activate` (operator, in payout-operator.ts). */

@@ -57,6 +57,8 @@ export function Chains() {
             { label: 'Node', render: (w) => <code>{w.rpcUrl}</code> },
             { label: 'Network', render: (w) => w.networkId ?? 'learnt at the first round' },
             { label: 'State', render: (w) => (w.enabled ? w.status.state : 'stopped') },
+            // A watch stuck failing (the node errs, or its blocks do not link up) sees no payment.
+            { label: 'Failed rounds in a row', num: true, render: (w) => w.status.failedRounds },
             { label: 'Scanned to', num: true, render: (w) => w.status.cursorBlock ?? '—' },
             { label: 'Head', num: true, render: (w) => w.status.headBlock ?? '—' },
             { label: 'Last error', render: (w) => w.status.lastError ?? '—' },

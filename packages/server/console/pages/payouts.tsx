@@ -3,6 +3,7 @@ import type { Page, Payout } from '../views.js';
 import { Amount, ErrorNote, Field, link, Loading, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { AuditTrail } from './audit.js';
 import { Decide } from './payout-approvals.js';
+import { PayoutHotWallet } from './payout-hot-wallet.js';
 import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
 
 /** Payouts: the filterable list and one payout's detail (the approval queue: payout-approvals.tsx). */
@@ -78,6 +79,7 @@ export function PayoutDetail({ id }: { id: string }) {
       <ErrorNote error={p.error} />
       {p.data === undefined ? <Loading what="the payout" /> : <PayoutFacts p={p.data} />}
       {p.data?.status === 'pending_approval' ? <Decide p={p.data} /> : null}
+      {p.data === undefined ? null : <PayoutHotWallet id={id} />}
       <AuditTrail objectId={id} />
     </section>
   );

@@ -34,11 +34,24 @@ interface Key {
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt?: string | null;
+  /** Who made it (the audit log's record); null for a key the log has no record of. */
+  createdBy?: Creator | null;
 }
+type Creator =
+  | { kind: 'user'; email: string; userId: string | null; role: string | null }
+  | { kind: 'operator'; name: string };
 interface CreatedKey extends Key {
   apiKey?: string;
   apiSecret: string;
 }
+
+/** The creator as the table shows it: a team member with their role now (a key keeps its scopes), or the operator. */
+function creatorText(c: Creator | null | undefined): string {
+  if (c === null || c === undefined) return '—';
+  if (c.kind === 'operator') return `operator (${c.name})`;
+  return `${c.email} (${c.role === null ? 'no longer in the team' : `now ${c.role}`})`;
+}
+const creatorKey = (c: Creator | null | undefined) => (c === null || c === undefined ? '' : creatorText(c));
 
 /** A list answer as an array, whether it came bare or as a page. */
 const itemsOf = <T,>(r: T[] | { items: T[] }): T[] => (Array.isArray(r) ? r : r.items);
@@ -72,6 +85,9 @@ export function ApiKeys({ session }: { session: Session }) {
   const [label, setLabel] = useState('');
   const [scopes, setScopes] = useState<string[]>(offered.filter((s) => s !== 'payouts:write'));
   const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [maker, setMaker] = useState('');
+  const makers = [...new Set((keys.data ?? []).map((k) => creatorKey(k.createdBy)).filter((m) => m !== ''))];
+  const shown = (keys.data ?? []).filter((k) => maker === '' || creatorKey(k.createdBy) === maker);
   const action = useAction();
   const confirm = useConfirm();
   return (
@@ -118,6 +134,22 @@ export function ApiKeys({ session }: { session: Session }) {
       <ActionStatus action={action} />
       {confirm.dialog}
       <h2>Keys</h2>
+      <p class="muted">
+        A key keeps the scopes it was made with when its creator's role changes or they leave the team: roll or revoke
+        the keys of someone demoted.
+      </p>
+      {makers.length > 1 ? (
+        <Field label="Created by">
+          <select value={maker} onChange={(e) => setMaker(e.currentTarget.value)}>
+            <option value="">anyone</option>
+            {makers.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
       <ErrorNote error={keys.error} />
       {keys.data === undefined ? (
         keys.error ? null : (
@@ -126,7 +158,7 @@ export function ApiKeys({ session }: { session: Session }) {
       ) : (
         <Table
           caption="API keys"
-          rows={keys.data}
+          rows={shown}
           rowKey={(k) => k.id}
           empty="No key yet."
           columns={[
@@ -134,6 +166,7 @@ export function ApiKeys({ session }: { session: Session }) {
             { label: 'Label', render: (k) => k.label ?? '—' },
             { label: 'Scopes', render: (k) => k.scopes.join(', ') },
             { label: 'Status', render: (k) => k.status },
+            { label: 'Created by', render: (k) => creatorText(k.createdBy) },
             { label: 'Last used', render: (k) => time(k.lastUsedAt) },
             {
               label: 'Actions',

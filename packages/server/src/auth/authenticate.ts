@@ -20,6 +20,7 @@ import {
 import { authorize, type KeyPrincipal, type Principal } from './principal.js';
 import type { TokenCodec } from './tokens.js';
 import { VerifiedCache, type VerifiedEntry } from './verified-cache.js';
+import type { V1Notice } from './signature-deprecation.js';
 
 export interface AuthDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface AuthDeps {
    * `x-csrf-token` on writes) is a second way into the merchant routes. Absent: signed headers only.
    */
   sessions?: MerchantSessionPort | undefined;
+  /** What an answer to a version-1 request carries and counts (auth/signature-deprecation.ts). */
+  v1Notice?: V1Notice | undefined;
 }
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
@@ -133,6 +136,7 @@ export function createAuthHooks(deps: AuthDeps): {
   dashboard: Hook;
   repeatedNow: (headers: IncomingHttpHeaders, facts: RequestFacts, nowMs: number) => KeyPrincipal | undefined;
   admitNow: (principal: KeyPrincipal) => RateLimitResult | Promise<RateLimitResult> | undefined;
+  v1Notice: V1Notice | undefined;
 } {
   const { config, services, now, limiter, tokens } = deps;
   const tolerance = config.timestampToleranceSeconds;
@@ -395,8 +399,12 @@ export function createAuthHooks(deps: AuthDeps): {
       // than the failure limit in parallel from one address (a busy backend) would queue on it,
       // and every cached request would pay the gate's round trips to Redis.
       const principal = repeated(facts, headers, withBearer, nowMs) ?? identifyGated(facts, headers, withBearer, nowMs);
-      pending =
-        principal instanceof Promise ? principal.then((p) => admit(req, reply, p)) : admit(req, reply, principal);
+      const notice = !(headers instanceof Error) && headers.version === 1 ? deps.v1Notice : undefined;
+      const proceed = (p: KeyPrincipal) => {
+        if (notice !== undefined) announceV1(reply, notice, p.key.id);
+        return admit(req, reply, p);
+      };
+      pending = principal instanceof Promise ? principal.then(proceed) : proceed(principal);
     } catch (err) {
       done(err as Error);
       return;
@@ -459,7 +467,16 @@ export function createAuthHooks(deps: AuthDeps): {
     dashboard: dashboardHook,
     repeatedNow,
     admitNow,
+    v1Notice: deps.v1Notice,
   };
+}
+
+/** The deprecation headers of an accepted version-1 request, and its count. */
+function announceV1(reply: FastifyReply, notice: V1Notice, keyId: string): void {
+  reply.header('deprecation', notice.headers.deprecation);
+  reply.header('sunset', notice.headers.sunset);
+  reply.header('link', notice.headers.link);
+  notice.count(keyId);
 }
 
 /** 401 SESSION_REQUIRED: no live dashboard session. */

@@ -46,6 +46,11 @@ export interface MerchantServices {
   tokenSigningKey: Buffer;
   /** Records that a key was used (throttled to once a minute per key; never blocks the request). */
   touchKey(keyId: string): void;
+  /**
+   * Records the first use of a signature on a state-changing request, for every instance
+   * (auth/single-use.ts): true the first time, false for a replay. Kept until `expiresAtMs`.
+   */
+  claimSignature(keyId: string, signature: string, expiresAtMs: number): Promise<boolean>;
 }
 
 /** What the merchant hook needs of the dashboard's sessions (features/merchant-users provides it). */

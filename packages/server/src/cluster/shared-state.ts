@@ -19,6 +19,12 @@ export interface SharedState {
   publish(scope: CacheScope): Promise<void>;
   /** False while cache invalidations from other instances could be missed. */
   readonly cachesSafe: boolean;
+  /**
+   * Sets `key` for `ttlMs` unless it exists (single-use signatures, cluster/used-signatures.ts):
+   * true when this call set it, false when it was there; undefined without Redis (not configured
+   * or unreachable), for the caller to decide in the store.
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export async function createSharedState(
       get cachesSafe() {
         return feed === undefined || feed.ready;
       },
+      claimOnce: async () => undefined,
       close: async () => feed?.close(),
     };
   }
@@ -132,6 +139,15 @@ export async function createSharedState(
     publish: (scope) => feed.publish(scope),
     get cachesSafe() {
       return state === 'up' && feed.ready;
+    },
+    async claimOnce(key, ttlMs) {
+      if (state !== 'up') return undefined;
+      try {
+        return (await publisher.set(`${prefix}${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+      } catch (err) {
+        onState(false, err as Error);
+        return undefined;
+      }
     },
     close: () => {
       closing = true;

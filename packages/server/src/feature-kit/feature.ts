@@ -17,6 +17,7 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'masterKeyPrevious'
       | 'redisUrl'
       | 'redisPrefix'
+      | 'chainWatchFailingRounds'
       | 'autoMigrate'
       | 'databaseSchema'
       | 'databasePoolSize'
@@ -26,6 +27,7 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'host'
       | 'port'
       | 'webhookLeaseSeconds'
+      | 'hotWalletFeeBumpAfterSeconds'
       | 'instanceId'
     >
   >;

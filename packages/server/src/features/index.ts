@@ -17,6 +17,7 @@ import { payFeature } from './pay/feature.js';
 import { ratesFeature } from './rates/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
 import { refundsFeature } from './refunds/feature.js';
+import { reportsFeature } from './reports/feature.js';
 import { selfServiceFeature } from './self-service/feature.js';
 import { statsFeature } from './stats/feature.js';
 import { systemFeature } from './system/feature.js';
@@ -43,6 +44,7 @@ const FEATURES = [
   payFeature,
   payoutsFeature,
   refundsFeature,
+  reportsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,

@@ -3,6 +3,7 @@ import type { Scope } from '@hostpay/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { keyRateLimited, type RequestFacts } from '../auth/authenticate.js';
 import type { RateLimitResult } from '../auth/rate-limit.js';
+import type { V1Notice } from '../auth/signature-deprecation.js';
 import type { KeyPrincipal as Principal } from '../auth/principal.js';
 import type { RequestMetrics } from '../observability/request-metrics.js';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.js';
@@ -46,6 +47,8 @@ export interface FastPathDeps {
   auth: {
     repeatedNow(headers: IncomingMessage['headers'], facts: RequestFacts, nowMs: number): Principal | undefined;
     admitNow(principal: Principal): RateLimitResult | Promise<RateLimitResult> | undefined;
+    /** What an answer to a version-1 request adds (the hook's deprecation headers) and counts. */
+    v1Notice?: V1Notice | undefined;
   };
   requests: RequestMetrics;
   now: () => number;
@@ -141,15 +144,18 @@ export function fastPath(
     if (body.length >= COMPRESSION_THRESHOLD_BYTES && req.headers['accept-encoding'] !== undefined) return false;
     const rate = auth.admitNow(principal);
     if (rate === undefined) return false;
+    // Signed with version 1 (no `signature-version`, or 1): the answer carries the deprecation.
+    const version = req.headers['signature-version'];
+    const v1Key = auth.v1Notice !== undefined && version !== '2' ? principal.key.id : undefined;
     if (rate instanceof Promise) {
       rate.then(
-        (r) => answer(req, res, route, body, r, startedAt),
+        (r) => answer(req, res, route, body, r, startedAt, v1Key),
         () => fallback(req, res), // the limiter failed: the hook tries again and answers its error
       );
     } else {
       // Decided and counted now; written with the others decided in this turn of the event loop
       // (see flush).
-      batch.push({ req, res, route, body, rate, startedAt });
+      batch.push({ req, res, route, body, rate, startedAt, v1Key });
       if (batch.length === 1) setImmediate(flush);
     }
     return true;
@@ -170,12 +176,13 @@ export function fastPath(
     body: string;
     rate: RateLimitResult;
     startedAt: number;
+    v1Key: string | undefined;
   }[] = [];
   function flush(): void {
     for (let i = 0; i < batch.length; i++) {
       const b = batch[i]!;
       try {
-        answer(b.req, b.res, b.route, b.body, b.rate, b.startedAt);
+        answer(b.req, b.res, b.route, b.body, b.rate, b.startedAt, b.v1Key);
       } catch (err) {
         // Not expected (the values are ours): one broken answer must not hold up the others.
         log?.error({ err, url: b.req.url }, 'fast path: answer failed');
@@ -193,10 +200,30 @@ export function fastPath(
     body: string,
     rate: RateLimitResult,
     startedAt: number,
+    /** The key of a version-1 request (deprecation headers, counted), else undefined. */
+    v1Key: string | undefined,
   ): void {
     const id = genReqId(req);
     let status = 200;
-    if (rate.allowed) {
+    const notice = v1Key === undefined ? undefined : auth.v1Notice;
+    if (notice !== undefined) notice.count(v1Key!);
+    if (rate.allowed && notice !== undefined) {
+      const bytes = bodyBytes(body);
+      // As below, with the hook's deprecation headers where it writes them (after cache-control).
+      res.writeHead(200, {
+        'x-request-id': id,
+        'cache-control': 'no-store',
+        deprecation: notice.headers.deprecation,
+        sunset: notice.headers.sunset,
+        link: notice.headers.link,
+        'ratelimit-limit': rate.limit,
+        'ratelimit-remaining': rate.remaining,
+        'ratelimit-reset': rate.resetSeconds,
+        'content-type': JSON_UTF8,
+        'content-length': bytes.length,
+      });
+      res.end(bytes);
+    } else if (rate.allowed) {
       const bytes = bodyBytes(body);
       // The headers Fastify writes for this answer, in its order (request id from the onRequest
       // hook, cache-control and RateLimit from authentication, then type and length). A literal
@@ -219,6 +246,9 @@ export function fastPath(
       res.writeHead(status, {
         'x-request-id': id,
         'cache-control': 'no-store',
+        ...(notice === undefined
+          ? {}
+          : { deprecation: notice.headers.deprecation, sunset: notice.headers.sunset, link: notice.headers.link }),
         'ratelimit-limit': rate.limit,
         'ratelimit-remaining': rate.remaining,
         'ratelimit-reset': rate.resetSeconds,

@@ -29,12 +29,18 @@ export function installIdempotency(
   app: FastifyInstance,
   service: AdminIdempotency,
   owner: (req: FastifyRequest) => string,
+  /**
+   * A check of writes that must come after the stored answer is replayed (merchant routes: the
+   * single-use signature, auth/single-use.ts). When it refuses, the request's claim is released.
+   */
+  guard?: (req: FastifyRequest) => Promise<void>,
 ): void {
   app.decorateRequest('idempotencyClaim', null);
 
   app.addHook('preHandler', async (req, reply) => {
     const key = req.headers['idempotency-key'];
-    if (!WRITES.has(req.method) || typeof key !== 'string') return;
+    if (!WRITES.has(req.method)) return;
+    if (typeof key !== 'string') return guard?.(req);
     const operator = owner(req);
     // The parsed body re-serialised: the same JSON with other whitespace is the same request.
     // Canonical: the same request with its JSON keys or query parameters in another order is the same request.
@@ -47,6 +53,15 @@ export function installIdempotency(
       return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type(JSON_UTF8).send(claim.body);
     }
     req.idempotencyClaim = { operator, key };
+    if (guard === undefined) return;
+    try {
+      await guard(req);
+    } catch (err) {
+      // Refused before it ran: the key stays free for the request it belongs to.
+      req.idempotencyClaim = null;
+      await service.release(operator, key).catch(() => undefined);
+      throw err;
+    }
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

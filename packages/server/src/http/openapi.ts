@@ -16,6 +16,12 @@ import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './do
 import { JSON_UTF8 } from './envelope.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
+import {
+  apiDescription,
+  declareSignatureVersion,
+  operationName,
+  SIGNATURE_SCHEME_DESCRIPTION,
+} from './openapi-signature.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas themselves, so it cannot drift from
@@ -23,15 +29,6 @@ import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from '
  * are added) and `registerDocs` after. Swagger UI's assets ship inside @fastify/swagger-ui, so
  * /docs works offline; its validator badge (an external call) is off by default.
  */
-const DESCRIPTION = [
-  'Wallet listing and hosted-checkout fee preview for merchants.',
-  '',
-  'Every merchant request carries `api-key`, `timestamp` (Unix seconds), `signature` (lowercase hex',
-  'HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret; the body is empty for GET) and',
-  '`Authorization: Bearer <token>` from `POST /api/v1/auth/token`. Errors use one envelope',
-  '`{status:false, isSuccess:false, message, result:null, error:{code, requestId, details?}}`.',
-].join('\n');
-
 const ADMIN_DESCRIPTION = [
   '',
   'Operators manage merchants, keys, wallets, balances and fees under `/admin/v1` (tag `admin`) with',
@@ -83,6 +80,15 @@ export async function registerOpenApi(
   options: { admin?: boolean; console?: boolean } = {},
 ): Promise<void> {
   const admin = options.admin === true;
+  // The operations that accept version-1 signatures, as the document names them (route option
+  // `config.signatureV1`): listed in the description and given an optional signature-version.
+  const v1Operations = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    if (route.config?.signatureV1 !== true) return;
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') v1Operations.add(operationName(method, route.url));
+  });
+  const description = () => apiDescription([...v1Operations].sort()) + (admin ? ADMIN_DESCRIPTION : '');
   for (const schema of [
     ErrorEnvelope,
     WalletListEnvelope,
@@ -100,7 +106,8 @@ export async function registerOpenApi(
       info: {
         title: 'hostpay API',
         version,
-        description: admin ? DESCRIPTION + ADMIN_DESCRIPTION : DESCRIPTION,
+        // Set by transformObject, once the routes (and so the version-1 operations) are known.
+        description: '',
         // The licence of this software (LICENSE at the repository root).
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
@@ -122,7 +129,7 @@ export async function registerOpenApi(
             type: 'apiKey',
             in: 'header',
             name: 'signature',
-            description: 'Lowercase hex HMAC-SHA256 of `<timestamp>.<body>` keyed with the API secret.',
+            description: SIGNATURE_SCHEME_DESCRIPTION,
           },
           bearer: {
             type: 'http',
@@ -150,6 +157,9 @@ export async function registerOpenApi(
       const doc = (
         'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
       ) as Parameters<typeof markOptionalBodies>[0];
+      if (typeof doc.info === 'object' && doc.info !== null && !Array.isArray(doc.info))
+        doc.info.description = description();
+      declareSignatureVersion(doc, v1Operations);
       markOptionalBodies(doc);
       addWebhooks(doc);
       collapseStringEnums(doc);

@@ -54,9 +54,10 @@ export interface WatcherView {
   watcher: {
     statuses(): {
       chain: string;
-      state: 'watching' | 'standby' | 'error' | 'stopped';
+      state: 'watching' | 'standby' | 'error' | 'failing' | 'stopped';
       leader: boolean;
       lastError: string | null;
+      failedRounds: number;
     }[];
   };
   metrics: { collectors(): Metric[] };

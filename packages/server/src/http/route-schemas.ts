@@ -77,6 +77,9 @@ export const ERRORS = {
   ready: ['INTERNAL', 'UNAVAILABLE'],
 } satisfies Record<string, ErrorCode[]>;
 
+/** The codes each error response schema of errorResponses was made for. */
+const codesOf = new WeakMap<TSchema, readonly ErrorCode[]>();
+
 /** `{ 401: ErrorEnvelope described with its codes, 403: ..., }` for the given codes. */
 export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -86,7 +89,21 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSch
   }
   const out: Record<number, TSchema> = {};
   for (const [status, list] of byStatus) {
-    out[status] = Type.Ref(ErrorEnvelope, { description: `Error envelope; error.code is one of ${list.join(', ')}.` });
+    const schema = Type.Ref(ErrorEnvelope, { description: `Error envelope; error.code is one of ${list.join(', ')}.` });
+    codesOf.set(schema, list);
+    out[status] = schema;
   }
   return out;
+}
+
+/**
+ * A route's responses with `code` documented too (a kernel hook adds what every route of a kind
+ * can answer, e.g. SIGNATURE_REUSED on merchant writes); unchanged when it already is.
+ */
+export function withErrorCode(response: Record<string, TSchema>, code: ErrorCode): Record<string, TSchema> {
+  const status = String(ERROR_STATUS[code]);
+  const current = response[status];
+  const listed = current === undefined ? [] : codesOf.get(current);
+  if (listed === undefined || listed.includes(code)) return response;
+  return { ...response, ...errorResponses([...listed, code]) };
 }

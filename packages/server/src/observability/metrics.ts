@@ -33,6 +33,13 @@ export class Metrics {
     labelNames: ['code'] as const,
     registers: [this.registry],
   });
+  /** Requests still signed with version 1, per key (at most MAX_V1_KEY_LABELS ids, then "other"). */
+  readonly signatureV1Requests = new Counter({
+    name: 'hostpay_signature_v1_requests_total',
+    help: 'Accepted requests signed with the deprecated signature version 1, by API key id (at most 200 ids per instance, later ones as "other")',
+    labelNames: ['key_id'] as const,
+    registers: [this.registry],
+  });
   readonly storeUp = new Gauge({
     name: 'hostpay_store_up',
     help: '1 when the store answered its last probe, else 0',

@@ -20,6 +20,11 @@ import * as m018 from './migrations/018-chain-watch.js';
 import * as m019 from './migrations/019-merchant-users.js';
 import * as m020 from './migrations/020-dashboard-self-service.js';
 import * as m021 from './migrations/021-manual-payout-txs.js';
+import * as m022 from './migrations/022-event-checkout-backfill.js';
+import * as m023 from './migrations/023-hot-wallet-cancel.js';
+import * as m024 from './migrations/024-used-signatures.js';
+import * as m025 from './migrations/025-chain-watch-failures.js';
+import * as m026 from './migrations/026-reports.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -52,9 +57,14 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: 'merchant-users', up: m019.up },
   { version: 20, name: 'dashboard-self-service', up: m020.up },
   { version: 21, name: 'manual-payout-txs', up: m021.up },
+  { version: 22, name: 'event-checkout-backfill', up: m022.up },
+  { version: 23, name: 'hot-wallet-cancel', up: m023.up },
+  { version: 24, name: 'used-signatures', up: m024.up },
+  { version: 25, name: 'chain-watch-failures', up: m025.up },
+  { version: 26, name: 'reports', up: m026.up },
 ];
 
-/** The schema version this code needs: the last migration's (numbers are per feature, so not the count). */
+/** The schema version this code needs: the last migration's. */
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */

@@ -433,6 +433,8 @@ export interface ChainWatchTable {
   last_round_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** Rounds failed in a row (node errors, blocks that do not link up); 0 after a good round. */
+  failed_rounds: number;
   lease_owner: string | null;
   lease_expires_at: string | null;
   created_at: string;
@@ -480,6 +482,24 @@ export interface HotWalletTxTable {
   replaced_by: string | null;
   created_at: string;
   broadcast_at: string | null;
+  /** When the node was first found without it (not pooled, not mined, nonce unused) and refused it again (migration 022). */
+  forgotten_at?: string | null | undefined;
+  /** The node's answer to the bytes sent again, while forgotten. */
+  node_error?: string | null | undefined;
+}
+
+export type HotWalletCancelStatus = 'requested' | 'sent' | 'canceled' | 'lost';
+
+/** An operator's cancel by replacement of a hot-wallet payout (migration 022). */
+export interface HotWalletCancelTable {
+  payout_id: string;
+  chain_id: string;
+  nonce: number | string;
+  status: HotWalletCancelStatus;
+  tx_id: string | null;
+  requested_by: string;
+  requested_at: string;
+  resolved_at: string | null;
 }
 
 /**
@@ -656,6 +676,19 @@ export interface MerchantSecurityLogTable {
   details: string | null;
 }
 
+/**
+ * Signatures of state-changing merchant requests already accepted (v24): a second use is a replay
+ * (auth/single-use.ts). Kept until the signature's timestamp leaves the acceptance window; only
+ * used without Redis (or while it is down).
+ */
+export interface UsedSignatureTable {
+  key_id: string;
+  /** The lowercase hex signature: an HMAC over the timestamp, so it names the timestamp too. */
+  signature: string;
+  /** Epoch ms after which the entry may go (bigint: a number on SQLite, a string on PostgreSQL). */
+  expires_ms: number | string;
+}
+
 export interface Database {
   merchants: MerchantTable;
   api_keys: ApiKeyTable;
@@ -672,6 +705,7 @@ export interface Database {
   hostpay_migrations: MigrationTable;
   audit_log: AuditLogTable;
   admin_idempotency: AdminIdempotencyTable;
+  used_signatures: UsedSignatureTable;
   server_secrets: ServerSecretTable;
   account_keys: AccountKeyTable;
   deposit_addresses: DepositAddressTable;
@@ -697,6 +731,7 @@ export interface Database {
   refund_links: RefundLinkTable;
   hot_wallets: HotWalletTable;
   hot_wallet_txs: HotWalletTxTable;
+  hot_wallet_cancels: HotWalletCancelTable;
   manual_payout_txs: ManualPayoutTxTable;
   merchant_users: MerchantUserTable;
   merchant_user_recovery_codes: MerchantUserRecoveryCodeTable;

@@ -310,6 +310,8 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await page.getByLabel('Label (optional)').press('Enter');
     await poll(() => page.getByTestId('key-secret').textContent()).toMatch(/Secret\S+/);
     await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toContain('shop server');
+    // Each key names its creator and their role now (a key keeps its scopes when that role changes).
+    await poll(() => page.getByRole('table', { name: 'API keys' }).textContent()).toMatch(/@\S+ \(now owner\)/);
     await shot('keys');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Display name').fill('Corner Shop');

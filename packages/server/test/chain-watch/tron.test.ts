@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ChainAdapter, ChainMoved, type WatchedAsset } from '../../src/features/chain-watch/adapter.js';
+import {
+  BrokenLink,
+  type ChainAdapter,
+  ChainMoved,
+  type WatchedAsset,
+} from '../../src/features/chain-watch/adapter.js';
 import {
   TronNodeError,
   tronAdapter,
@@ -176,6 +181,26 @@ describe('tronAdapter against a java-tron stand-in', () => {
     expect((err as Error).message).toMatch(`block ${top - 2} does not follow block ${top - 3}`);
     // On the new branch the same range is one chain again.
     expect(await adapterFor().scan({ from: top - 5, to: top }, new Set([ALICE]), [TRX])).toEqual([]);
+  });
+
+  it('scan throws BrokenLink when the first block does not follow the block kept below the range', async () => {
+    node.payTrx(ALICE, 5_000_000n);
+    node.produce(2);
+    const n = node.head.number - 1;
+    const range = { from: n, to: n + 1 };
+    const keptBelow = node.blocks[n - 1]!;
+    const a = adapterFor();
+    const err = await a
+      .scan({ ...range, below: { number: n - 1, hash: 'ab'.repeat(32) } }, new Set([ALICE]), [TRX])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokenLink);
+    expect(err).toMatchObject({ below: n - 1, parent: keptBelow.id });
+    // The block really kept there: the range follows it and its payment is seen.
+    const got = await a.scan({ ...range, below: { number: n - 1, hash: keptBelow.id } }, new Set([ALICE]), [TRX]);
+    expect(got.map((o) => o.baseUnits)).toEqual([5_000_000n]);
+    // A kept block further down says nothing about the range's first block's parent.
+    const far = { number: n - 2, hash: 'ab'.repeat(32) };
+    expect(await a.scan({ ...range, below: far }, new Set([ALICE]), [TRX])).toHaveLength(1);
   });
 
   it('scan throws when the transaction infos are not of the block it read (replaced in between)', async () => {

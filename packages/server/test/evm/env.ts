@@ -16,7 +16,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import type { WatcherOptions } from '../../src/features/chain-watch/watcher.js';
 import type { Resolver } from '../../src/outbound/guard.js';
@@ -124,7 +124,7 @@ export interface WatchEnv {
 export async function watchEnv(
   dialect: Dialect,
   watcher: Partial<WatcherOptions> = {},
-  server: { sandbox?: boolean; resolve?: Resolver } = {},
+  server: { sandbox?: boolean; resolve?: Resolver; config?: Partial<Config> } = {},
 ): Promise<WatchEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-evm-'));
   const clock = { offsetMs: 0 };
@@ -138,6 +138,7 @@ export async function watchEnv(
       sandbox: server.sandbox ?? true,
       adminTokens: `alice:${ALICE}`,
       ...(dialect === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema } : {}),
+      ...server.config,
     },
   );
   const options = {

@@ -8,6 +8,7 @@ import { createServices } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { postgresAvailable, redisAvailable, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers.js';
 import type { TcpProxy } from './tcp-proxy.js';
+import { freshWriteSignature } from '../http-helpers/write-signatures.js';
 
 // Gated like every PostgreSQL / Redis suite (test/helpers.ts): with CI=true they always run and
 // fail loudly if a server is unreachable; elsewhere they are skipped with the reason printed.
@@ -147,11 +148,16 @@ export class Merchant {
     const timestamp = String(Math.floor(Date.now() / 1000));
     if (target === undefined)
       return { 'api-key': this.key.apiKey, timestamp, signature: sign(this.key.apiSecret, timestamp, body) };
+    const signAt = (t: string) => signV2(this.key.apiSecret, t, target.method, target.path, body);
+    const signed =
+      target.method === 'GET'
+        ? { timestamp, signature: signAt(timestamp) }
+        : freshWriteSignature(this.key.apiKey, timestamp, signAt);
     return {
       'api-key': this.key.apiKey,
-      timestamp,
+      timestamp: signed.timestamp,
       'signature-version': '2',
-      signature: signV2(this.key.apiSecret, timestamp, target.method, target.path, body),
+      signature: signed.signature,
     };
   }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,10 +8,13 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { createServices, type Services } from '../../src/services.js';
 import type { MerchantServices } from '../../src/auth/ports.js';
+import { dropPostgresSchema } from '../../src/store/postgres.js';
+import { TEST_DATABASE_URL, type Dialect } from '../helpers.js';
 
 /**
- * The HTTP tests' world: real services over a fresh SQLite store in a temp dir, the demo data
- * seeded, and an app whose clock tests can move. Every operator action the tests need goes
+ * The HTTP tests' world: real services over a fresh store (SQLite in a temp dir, or PostgreSQL in
+ * a schema of its own: `dialect`, as `describeStores` gives it), the demo data seeded, and an app
+ * whose clock tests can move. Every operator action the tests need goes
  * through here, so a change in the admin services touches one file.
  */
 export interface TestKey {
@@ -51,12 +55,15 @@ const ctx = { operator: 'test' };
 export async function createFixture(
   configOverrides: Partial<Config> = {},
   serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks' | 'events'> = {},
+  dialect: Dialect = 'sqlite',
 ): Promise<HttpFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-http-'));
+  const schema = dialect === 'postgres' ? `hp_test_${randomBytes(6).toString('hex')}` : undefined;
+  const store = schema === undefined ? {} : { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema };
   // Security tests fail authentication on purpose, many times, from one address.
   const config = loadConfig(
     {},
-    { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, ...configOverrides },
+    { dataDir, logLevel: 'silent', authFailureLimitPerMinute: 100_000, ...store, ...configOverrides },
   );
   const clock = { offsetMs: 0 };
   const now = () => Date.now() + clock.offsetMs;
@@ -100,6 +107,7 @@ export async function createFixture(
     async close() {
       for (const a of apps) await a.close();
       await services.close();
+      if (schema !== undefined) await dropPostgresSchema(TEST_DATABASE_URL, schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

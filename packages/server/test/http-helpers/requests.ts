@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { HttpFixture, TestKey } from './fixture.js';
+import { freshWriteSignature } from './write-signatures.js';
 
 /** Request helpers: signed headers the way a merchant's code builds them, and envelope checks. */
 export function unixSeconds(nowMs: number): string {
@@ -23,12 +24,12 @@ export function signedHeaders(
   const { target } = options;
   if (target === undefined)
     return { 'api-key': key.apiKey, timestamp, signature: sign(key.apiSecret, timestamp, body) };
-  return {
-    'api-key': key.apiKey,
-    timestamp,
-    'signature-version': '2',
-    signature: signV2(key.apiSecret, timestamp, target.method, target.url, body),
-  };
+  const signAt = (t: string) => signV2(key.apiSecret, t, target.method, target.url, body);
+  const write = options.timestamp === undefined && target.method !== 'GET' && target.method !== 'HEAD';
+  const signed = write
+    ? freshWriteSignature(key.apiKey, timestamp, signAt)
+    : { timestamp, signature: signAt(timestamp) };
+  return { 'api-key': key.apiKey, timestamp: signed.timestamp, 'signature-version': '2', signature: signed.signature };
 }
 
 export async function requestToken(

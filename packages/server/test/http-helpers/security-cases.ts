@@ -35,6 +35,7 @@ const OTHER_SCOPE: Record<Scope, Scope> = {
   'webhooks:write': 'wallets:read',
   'payouts:read': 'wallets:read',
   'payouts:write': 'wallets:read',
+  'reports:read': 'wallets:read',
 };
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {

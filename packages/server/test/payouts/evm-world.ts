@@ -13,11 +13,20 @@ import { ctx, eventsOf } from './world.js';
  * USDT on ETH, the ETH watch (3 confirmations) and a hot wallet, a merchant with an ETH and a
  * USDT wallet on ETH, and fee estimates of 0.001 ETH and 1.5 USDT.
  */
-export async function evmPayoutWorld(dialect: Dialect, opts: { hotWallet?: boolean } = {}) {
+export async function evmPayoutWorld(
+  dialect: Dialect,
+  opts: { hotWallet?: boolean; feeBumpAfterSeconds?: number } = {},
+) {
   const anvil: Anvil = await startAnvil();
   const chain: ChainDriver = chainDriver(anvil);
   const token: Address = await chain.deployToken(6);
-  const env: WatchEnv = await watchEnv(dialect);
+  const env: WatchEnv = await watchEnv(
+    dialect,
+    {},
+    opts.feeBumpAfterSeconds === undefined
+      ? {}
+      : { config: { hotWalletFeeBumpAfterSeconds: opts.feeBumpAfterSeconds } },
+  );
   resultOf(await env.admin('PATCH', '/networks/net_usdt_eth', { body: { tokenContract: token } }));
   const key = generatePrivateKey();
   let hot: Address | null = null;

@@ -73,7 +73,9 @@ describe.each(DIALECTS)('racing payout requests over HTTP on %s', (dialect: Dial
     const tokens = await Promise.all(targets.map(tokenFrom));
     const body = JSON.stringify({ walletId: w.walletId, amount: '10', destinationId: w.destinationId });
     const requests = Array.from({ length: 50 }, (_, i) => {
-      const timestamp = unixSeconds(Date.now());
+      // Each its own second: the same write signed twice in one second is one signature, which
+      // the server accepts once (SIGNATURE_REUSED); 50 s back stays inside the ±60 s window.
+      const timestamp = String(Number(unixSeconds(Date.now())) - i);
       return targets[i % targets.length]!.inject({
         method: 'POST',
         url: P,

@@ -1,7 +1,8 @@
 // The real services in a process of their own, over the store of a test's server (its data
 // directory, and its PostgreSQL schema when HOTWALLET_DATABASE_URL is set): the payouts feature's own sender port, one hot wallet sender round on ETH. With
 // HOTWALLET_KILL_AFTER_SIGN=1 the process kills itself with SIGKILL right after the signed
-// transaction is committed and before it is broadcast. Runs the compiled dist/.
+// transaction is committed and before it is broadcast (a new payout's, or a fee bump's: the first
+// one it signs). HOTWALLET_FEE_BUMP_AFTER_SECONDS: the bump delay (default 180). Runs the compiled dist/.
 import { writeFileSync } from 'node:fs';
 import { createServices } from '../../dist/services.js';
 
@@ -14,6 +15,9 @@ const services = await createServices(
     databaseSchema: env.HOTWALLET_DATABASE_SCHEMA ?? '',
     masterKey: '',
     sandbox: true,
+    ...(env.HOTWALLET_FEE_BUMP_AFTER_SECONDS
+      ? { hotWalletFeeBumpAfterSeconds: Number(env.HOTWALLET_FEE_BUMP_AFTER_SECONDS) }
+      : {}),
   },
   {
     now: () => Date.now() + offset,

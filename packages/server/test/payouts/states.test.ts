@@ -22,6 +22,7 @@ const CONTRACT: [PayoutStatus | null, PayoutMove, PayoutStatus, PayoutActor[]][]
   ['pending_approval', 'cancel', 'canceled', ['merchant', 'operator']],
   ['approved', 'cancel', 'canceled', ['merchant', 'operator']],
   ['approved', 'send', 'sent', ['operator', 'system']],
+  ['sent', 'bump', 'sent', ['system']],
   ['sent', 'complete', 'completed', ['operator', 'system']],
   ['sent', 'fail', 'failed', ['operator', 'system']],
   ['sent', 'reorg', 'sent', ['system']],
@@ -33,6 +34,7 @@ const MOVES: PayoutMove[] = [
   'reject',
   'cancel',
   'send',
+  'bump',
   'complete',
   'fail',
   'reorg',
@@ -58,6 +60,7 @@ describe('the payout state table', () => {
       reject: 'unfreeze',
       cancel: 'unfreeze',
       send: null,
+      bump: null,
       complete: 'debit',
       fail: 'unfreeze',
       reorg: null,
@@ -274,8 +277,20 @@ describe.each(DIALECTS)('payout moves on %s', (dialect: Dialect) => {
     expect(await services.payouts.getAny(a)).toMatchObject({ status: 'approved', reason: 'out_of_gas' });
     await port.markSent(a, { txHash: '0x1' }, 'system');
     await port.markSent(a, { txHash: '0x1' }, 'system');
-    expect(await codeOf(port.markSent(a, { txHash: '0x2' }, 'system'))).toBe('PAYOUT_STATE_CONFLICT');
+    // Another hash from the sender while sent: a fee bump (states.ts `bump`), told once.
+    await port.markSent(a, { txHash: '0x2', replacement: 'fee bump' }, 'system');
+    await port.markSent(a, { txHash: '0x2', replacement: 'fee bump' }, 'system');
+    expect(await services.payouts.getAny(a)).toMatchObject({
+      status: 'sent',
+      txHash: '0x2',
+      confirmations: 0,
+      reason: 'fee bump: replaces 0x1',
+    });
+    // The original mined after all: the payout follows it back, the bump named as replaced.
+    await port.markSent(a, { txHash: '0x1', replacement: 'mined' }, 'system');
     expect((await port.sent(chainId, 10)).map((j) => [j.id, j.txHash])).toEqual([[a, '0x1']]);
+    // An operator's other hash for a sent payout is not a bump.
+    expect(await codeOf(services.payouts.markSent(a, { txHash: '0x9' }, audit))).toBe('PAYOUT_STATE_CONFLICT');
     await port.markReorged(a);
     await port.markReorged(a);
     await port.markCompleted(a, {});
@@ -288,8 +303,23 @@ describe.each(DIALECTS)('payout moves on %s', (dialect: Dialect) => {
       'approved:operator',
       'sent:system',
       'sent:system',
+      'sent:system',
+      'sent:system',
       'completed:system',
     ]);
+    expect((await services.payouts.getAny(a)).timeline.map((t) => t.reason)).toEqual([
+      null,
+      null,
+      null,
+      'fee bump: replaces 0x1',
+      'mined: replaces 0x2',
+      'reorganisation',
+      null,
+    ]);
+    const sentEvents = (await eventsOf(services, w.merchantId)).filter(
+      (e) => e.type === 'payout.sent' && e.object.id === a,
+    );
+    expect(sentEvents.map((e) => e.object.txHash)).toEqual(['0x1', '0x2', '0x1', '0x1']);
     expect(await timelineOf(b)).toEqual([
       'pending_approval:merchant',
       'approved:operator',

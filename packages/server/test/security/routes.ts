@@ -93,6 +93,14 @@ export const ROUTES: RouteLine[] = [
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/psp/hosted-pay/{id}/refunds' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/psp/hosted-pay/{id}/refund-link' },
+  {
+    side: 'merchant',
+    method: 'GET',
+    path: '/api/v1/cp/reports/{kind}',
+    query: 'from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z',
+  },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/reports/statement', query: 'month=2026-01' },
+  { side: 'merchant', method: 'GET', path: '/api/v1/cp/search', query: 'q=nothing-like-it' },
   { side: 'merchant', method: 'POST', path: '/api/v1/cp/payouts' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/payouts' },
   { side: 'merchant', method: 'GET', path: '/api/v1/cp/payouts/{id}' },
@@ -198,6 +206,8 @@ export const ROUTES: RouteLine[] = [
 
 /** The path with placeholders filled (ids need not exist: authentication comes first), and the query. */
 export function concrete(route: RouteLine): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'symbol' ? 'USDT' : `${name}_x`));
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name === 'symbol' ? 'USDT' : name === 'kind' ? 'ledger' : `${name}_x`,
+  );
   return route.query === undefined ? path : `${path}?${route.query}`;
 }

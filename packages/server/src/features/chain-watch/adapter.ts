@@ -43,6 +43,12 @@ export interface ChainObservation {
 export interface ScanRange {
   from: number;
   to: number;
+  /**
+   * The block the watcher kept at `from - 1`, when it kept one: the range's first block must name
+   * its hash as parent, else the adapter throws `BrokenLink` (that kept block is no longer the
+   * node's chain, whatever the node answers for its height).
+   */
+  below?: BlockRef | undefined;
 }
 
 export interface ChainAdapter {
@@ -60,7 +66,8 @@ export interface ChainAdapter {
   /**
    * Payments in blocks `from..to` (inclusive) to any of `addresses`, in the given assets. Each
    * observation names its block (number and hash). The adapter may fetch the range in pieces; it
-   * throws if the chain changed under it (a block's parent not the previous block's hash).
+   * throws ChainMoved if the chain changed under it (a block's parent not the previous block's
+   * hash), and BrokenLink if the first block does not follow `range.below`.
    */
   scan(range: ScanRange, addresses: ReadonlySet<string>, assets: readonly WatchedAsset[]): Promise<ChainObservation[]>;
   /** Payments waiting in the mempool (0 confirmations), where the adapter can see them; optional. */
@@ -78,5 +85,39 @@ export interface ChainAdapter {
 
 /** Thrown by an adapter when the chain changed while it scanned: nothing is saved, the next round looks again. */
 export class ChainMoved extends Error {
-  override readonly name = 'ChainMoved';
+  override readonly name: string = 'ChainMoved';
+}
+
+/**
+ * Thrown by an adapter when the range's first block does not follow the block the watcher kept
+ * below it (`ScanRange.below`): the node's chain no longer holds that block, so the watcher takes
+ * it as replaced (a reorganisation) and credits nothing from the range.
+ */
+export class BrokenLink extends ChainMoved {
+  override readonly name: string = 'BrokenLink';
+  constructor(
+    /** The height of the kept block the range does not follow. */
+    readonly below: number,
+    /** The parent the range's first block names instead. */
+    readonly parent: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The parent the range's first block must name (the kept block at `from - 1`), if the watcher kept one. */
+export function expectedParent(range: ScanRange): BlockRef | undefined {
+  return range.below !== undefined && range.below.number === range.from - 1 ? range.below : undefined;
+}
+
+/** Throws BrokenLink when the range's first block (`parent` its parent's hash) does not follow `range.below`. */
+export function checkBelow(range: ScanRange, parent: string | null, what: string): void {
+  const below = expectedParent(range);
+  if (below === undefined || parent === below.hash) return;
+  throw new BrokenLink(
+    below.number,
+    parent ?? 'none',
+    `${what}: block ${range.from} follows ${parent ?? 'no block'}, not the kept block ${below.number} (${below.hash}): the node's chain no longer holds it`,
+  );
 }

@@ -19,12 +19,21 @@ export interface ChainWatchFeatureOptions {
   /** DNS for the node address checks; tests answer with chosen addresses. Default: the system resolver. */
   resolve?: Resolver;
   log?: { warn(msg: string): void };
+  /** Rounds failed in a row after which a watch is `failing` (HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS); `watcher.failingAfter` wins. */
+  failingAfter?: number | undefined;
   /** Called when a watch change changed the catalog (a chain's confirmations). */
   catalogChanged: () => Promise<void>;
   watcher?: Partial<
     Pick<
       WatcherOptions,
-      'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'beforeCursorSave'
+      | 'leaseMs'
+      | 'reloadMs'
+      | 'rpcTimeoutMs'
+      | 'maxLogBlocks'
+      | 'nativeBlocks'
+      | 'maxBackoffMs'
+      | 'beforeCursorSave'
+      | 'failingAfter'
     >
   >;
 }
@@ -49,6 +58,7 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
     resolve,
     now,
     log: opts.log ?? { warn: () => undefined },
+    ...(opts.failingAfter === undefined ? {} : { failingAfter: opts.failingAfter }),
     ...opts.watcher,
   };
   const watcher = new ChainWatcher(watcherOptions);
@@ -60,6 +70,7 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
       resolve,
       now,
       live: (s) => watcher.live(s),
+      failingAfter: watcher.failingAfter,
       changed: () => watcher.wake(),
       catalogChanged: opts.catalogChanged,
     }),
@@ -100,6 +111,7 @@ export const chainWatchFeature = defineFeature({
       sandbox: config.sandbox ?? false,
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
+      failingAfter: config.chainWatchFailingRounds,
       ...(now === undefined ? {} : { now }),
       ...options.chainWatch,
     });

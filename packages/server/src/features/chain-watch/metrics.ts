@@ -51,6 +51,13 @@ export class ChainWatchMetrics {
     registers: [],
   });
 
+  readonly failedRounds = new Gauge({
+    name: 'hostpay_chain_watch_failed_rounds',
+    help: 'Rounds of the chain watch failed in a row on this instance (node errors, blocks that do not link up); 0 after a good round',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
+
   collectors(): Metric[] {
     return [
       this.rpcErrors,
@@ -61,6 +68,7 @@ export class ChainWatchMetrics {
       this.cursor,
       this.behind,
       this.leader,
+      this.failedRounds,
     ] as unknown as Metric[];
   }
 }

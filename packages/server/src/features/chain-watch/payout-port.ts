@@ -30,4 +30,10 @@ export interface PayoutChainPort {
    * back to `sent` and its transaction is looked for again. Left alone when the sender moved it.
    */
   reorged(t: FollowedTransaction): Promise<void>;
+  /**
+   * `confirm` or `reorged` of `t` failed (its payout's move could not be recorded): that payout's
+   * error, shown and counted by the sender; the watcher goes on with the others and asks again
+   * next round.
+   */
+  failed?(t: FollowedTransaction, chain: string, message: string): void;
 }

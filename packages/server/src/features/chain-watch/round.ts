@@ -1,7 +1,7 @@
 import { holdLease as holdRowLease, LeaseLost } from '../../cluster/leased-loops.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
-import { ChainMoved, type ChainAdapter, type ChainObservation } from './adapter.js';
+import { BrokenLink, ChainMoved, type BlockRef, type ChainAdapter, type ChainObservation } from './adapter.js';
 import { blockOf, type WatchRow } from './config.js';
 import { followPayouts } from './follow-payouts.js';
 import { raiseConfirmations, reportObservations, WATCHER_AUDIT, watchedAssets } from './reports.js';
@@ -34,6 +34,8 @@ export interface RoundResult {
   reported: number;
   retracted: number;
   caughtUp: boolean;
+  /** Set when the range did not follow the block kept below it: why (the round went back to the fork instead). */
+  brokenLink?: string | undefined;
 }
 
 /**
@@ -65,10 +67,17 @@ export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapt
   const assets = watchedAssets(w);
   const from = cursor + 1;
   const to = Math.min(head, from + Math.max(1, adapter.scanLimit?.(assets) ?? 100) - 1);
-  const observations =
-    from <= to && targets.addresses.size > 0 && assets.length > 0
-      ? await adapter.scan({ from, to }, targets.addresses, assets)
-      : [];
+  let observations: ChainObservation[] = [];
+  if (from <= to && targets.addresses.size > 0 && assets.length > 0) {
+    // The range must follow the block kept below it, not only link up within itself.
+    const below = await keptBlock(deps, w, cursor);
+    try {
+      observations = await adapter.scan({ from, to, below }, targets.addresses, assets);
+    } catch (err) {
+      if (!(err instanceof BrokenLink)) throw err;
+      return relink(deps, w, adapter, { head, cursor, network, depth: targets.depth, broken: err, undone });
+    }
+  }
   if (from <= to) await keepBlocks(deps, w, adapter, to, observations);
   // Confirmations count up to the last block scanned and kept, never up to a head the node only
   // names: a node that lies about its head (or runs ahead of what it can show) raises nothing.
@@ -87,9 +96,62 @@ export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapt
   return { head, from, to, reported, retracted: undone.retracted, caughtUp: scanned >= head };
 }
 
+/** The block kept at this height, if the watcher kept one (the range above must follow it). */
+async function keptBlock(deps: RoundDeps, w: WatchRow, number: number): Promise<BlockRef | undefined> {
+  const row = await deps.store.db
+    .selectFrom('chain_watch_blocks')
+    .select('hash')
+    .where('chain_id', '=', w.chain_id)
+    .where('number', '=', number)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { number, hash: row.hash };
+}
+
+/**
+ * The range's first block does not follow the block kept below it: the node's chain no longer
+ * holds that block, whatever it answers for its height. It goes the reorganisation's way (it and
+ * every kept block above it replaced, their transfers retracted, the walk going on below it), the
+ * cursor is saved at the fork, and nothing of the range is reported. Not a good round either: the
+ * watcher counts it as failed (the node contradicts itself, or moved between two answers).
+ */
+async function relink(
+  deps: RoundDeps,
+  w: WatchRow,
+  adapter: ChainAdapter,
+  at: {
+    head: number;
+    cursor: number;
+    network: string;
+    depth: number;
+    broken: BrokenLink;
+    undone: { retracted: number };
+  },
+): Promise<RoundResult> {
+  const { head, network, depth, broken } = at;
+  deps.log.warn(`chain watch ${w.symbol}: ${broken.message}`);
+  const redone = await undoReplacedBlocks(deps, w, adapter, head, at.cursor, broken.below);
+  await saveCursor(deps, w, { scanned: redone.cursor, head, network, depth, good: false });
+  const { metrics } = deps;
+  metrics.head.set({ chain: w.symbol }, head);
+  metrics.cursor.set({ chain: w.symbol }, redone.cursor);
+  metrics.behind.set({ chain: w.symbol }, Math.max(0, head - redone.cursor));
+  const retracted = at.undone.retracted + redone.retracted;
+  return {
+    head,
+    from: redone.cursor + 1,
+    to: redone.cursor,
+    reported: 0,
+    retracted,
+    caughtUp: false,
+    brokenLink: broken.message,
+  };
+}
+
 /**
  * Reorganisations: walks the kept blocks down from the top until one is still the chain's; the
- * transfers of the replaced ones are retracted and the cursor goes back to the fork.
+ * transfers of the replaced ones are retracted and the cursor goes back to the fork. `brokenAt`:
+ * a kept block the node's chain was shown not to hold (the block above names another parent), so
+ * it and every kept block above it count as replaced without asking.
  */
 async function undoReplacedBlocks(
   deps: RoundDeps,
@@ -97,6 +159,7 @@ async function undoReplacedBlocks(
   adapter: ChainAdapter,
   head: number,
   start: number,
+  brokenAt?: number,
 ): Promise<{ cursor: number; retracted: number }> {
   const { store, checkouts, metrics } = deps;
   const chain = w.symbol;
@@ -116,6 +179,10 @@ async function undoReplacedBlocks(
   let anchor: number | null = null;
   for (const k of kept) {
     const n = Number(k.number);
+    if (brokenAt !== undefined && n >= brokenAt) {
+      replaced.push(...unseen.splice(0), { number: n, hash: k.hash });
+      continue;
+    }
     if (n > head) {
       unseen.push({ number: n, hash: k.hash });
       continue;
@@ -219,9 +286,11 @@ async function keepBlocks(
 async function saveCursor(
   deps: RoundDeps,
   w: WatchRow,
-  at: { scanned: number; head: number; network: string; depth: number },
+  at: { scanned: number; head: number; network: string; depth: number; good?: boolean },
 ): Promise<void> {
   const { scanned, head, network, depth } = at;
+  // A good round clears the last error; a round that only went back to a fork leaves it.
+  const good = at.good !== false;
   await deps.store.writeTransaction(async (trx) => {
     await holdLease(trx, deps, w.chain_id);
     await trx
@@ -231,7 +300,7 @@ async function saveCursor(
         head_block: head,
         network_id: network,
         last_round_at: new Date(deps.now()).toISOString(),
-        last_error: null,
+        ...(good ? { last_error: null, failed_rounds: 0 } : {}),
       })
       .where('chain_id', '=', w.chain_id)
       .execute();

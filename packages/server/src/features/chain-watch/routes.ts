@@ -46,10 +46,16 @@ export const WatchView = Type.Object(
     status: Type.Object(
       {
         state: Type.Union(
-          [Type.Literal('watching'), Type.Literal('standby'), Type.Literal('error'), Type.Literal('stopped')],
+          [
+            Type.Literal('watching'),
+            Type.Literal('standby'),
+            Type.Literal('error'),
+            Type.Literal('failing'),
+            Type.Literal('stopped'),
+          ],
           {
             description:
-              'watching: an instance holds the lease and its rounds succeed; error: its last round failed (see lastError); standby: no instance holds the lease right now',
+              'watching: an instance holds the lease and its rounds succeed; error: its last round failed on a node error (see lastError); failing: failedRounds reached HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS (node errors, or blocks that do not link up: "the chain moved"), payments on the chain are not seen; standby: no instance holds the lease right now',
           },
         ),
         cursorBlock: Nullable(Type.Integer({ description: 'last block fully scanned' })),
@@ -58,6 +64,10 @@ export const WatchView = Type.Object(
         lastRoundAt: Nullable(Type.String()),
         lastError: Nullable(Type.String({ description: 'masked like rpcUrl' })),
         lastErrorAt: Nullable(Type.String()),
+        failedRounds: Type.Integer({
+          minimum: 0,
+          description: 'rounds failed in a row (node errors, blocks that do not link up); 0 after a good round',
+        }),
         leaseHolder: Nullable(Type.String({ description: 'the instance watching the chain now' })),
       },
       closed,

@@ -40,6 +40,8 @@ export interface WatchAdminOptions {
   now: () => number;
   /** The watcher of this instance: its live status, and a nudge after a change. */
   live: (symbol: string) => LiveStatus | undefined;
+  /** Rounds failed in a row after which a watch shows `failing` (the watcher's own threshold). */
+  failingAfter?: number | undefined;
   changed: () => void;
   /** A chain's confirmations changed (they are the catalog's): drops what the caches hold of the catalog, here and on other instances. */
   catalogChanged: () => Promise<void>;
@@ -56,7 +58,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
   const { store, box } = opts;
   const db = store.db;
   const at = () => new Date(opts.now()).toISOString();
-  const view = (w: WatchRow) => watchView(w, at(), opts.live(w.symbol));
+  const view = (w: WatchRow) => watchView(w, at(), opts.live(w.symbol), opts.failingAfter);
 
   async function require(symbol: string): Promise<WatchRow> {
     const w = await findWatch(db, symbol);
@@ -175,6 +177,7 @@ export function watchAdmin(opts: WatchAdminOptions) {
               last_round_at: null,
               last_error: null,
               last_error_at: null,
+              failed_rounds: 0,
               lease_owner: null,
               lease_expires_at: null,
               created_at: now,

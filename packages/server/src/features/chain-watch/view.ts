@@ -2,14 +2,21 @@ import { blockOf, tokensOf, type WatchRow } from './config.js';
 
 /** What the instance running the watcher knows beyond the store (per chain). */
 export interface LiveStatus {
-  state: 'watching' | 'standby' | 'error' | 'stopped';
+  /** failing: `failedRounds` reached the threshold (HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS). */
+  state: 'watching' | 'standby' | 'error' | 'failing' | 'stopped';
   /** This instance holds the chain's lease. */
   leader: boolean;
   lastError: string | null;
+  /** Node errors in a row: the loop's back-off. */
   consecutiveErrors: number;
+  /** Rounds failed in a row, of any kind (node errors, "the chain moved"); 0 after a good round. */
+  failedRounds: number;
 }
 
-export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
+/** Rounds failed in a row after which a watch is `failing`, unless configured. */
+export const DEFAULT_FAILING_ROUNDS = 5;
+
+export function watchView(w: WatchRow, at: string, live?: LiveStatus, failingAfter = DEFAULT_FAILING_ROUNDS) {
   const cursor = blockOf(w.cursor_block);
   const head = blockOf(w.head_block);
   const leaseLive =
@@ -29,13 +36,14 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
     enabled: w.enabled === 1,
     startBlock: blockOf(w.start_block),
     status: {
-      state: stateOf(w, leaseLive, live),
+      state: stateOf(w, leaseLive, live, failingAfter),
       cursorBlock: cursor,
       headBlock: head,
       blocksBehind: cursor === null || head === null ? null : Math.max(0, head - cursor),
       lastRoundAt: w.last_round_at === null ? null : new Date(w.last_round_at).toISOString(),
       lastError: live?.leader ? live.lastError : w.last_error,
       lastErrorAt: w.last_error_at === null ? null : new Date(w.last_error_at).toISOString(),
+      failedRounds: live?.leader ? live.failedRounds : w.failed_rounds,
       leaseHolder: leaseLive ? w.lease_owner : null,
     },
     createdAt: new Date(w.created_at).toISOString(),
@@ -45,10 +53,16 @@ export function watchView(w: WatchRow, at: string, live?: LiveStatus) {
 export type WatchView = ReturnType<typeof watchView>;
 
 /** This instance's own view when it watches the chain; else what the store says of whoever does. */
-function stateOf(w: WatchRow, leaseLive: boolean, live: LiveStatus | undefined): LiveStatus['state'] {
+function stateOf(
+  w: WatchRow,
+  leaseLive: boolean,
+  live: LiveStatus | undefined,
+  failingAfter: number,
+): LiveStatus['state'] {
   if (w.enabled === 0) return 'stopped';
   if (live?.leader) return live.state;
   if (!leaseLive) return 'standby';
+  if (w.failed_rounds >= failingAfter) return 'failing';
   // A round that succeeds clears last_error (round.ts): it is set exactly when the last one failed.
   return w.last_error !== null ? 'error' : 'watching';
 }

@@ -15,10 +15,12 @@ import type { ChainAdapter } from './adapter.js';
 import { ADAPTERS, isAdapterKind, type AdapterOptions } from './adapters/index.js';
 import { findWatch, watchQuery, type WatchRow } from './config.js';
 import type { ChainWatchMetrics } from './metrics.js';
-import { apiKeyOwner, checkedRpcAddresses, rpcFetch, rpcOwner, scrubMessage } from './node-url.js';
+import { apiKeyOwner, checkedRpcAddresses, rpcFetch, rpcOwner } from './node-url.js';
 import { ChainMoved, runRound, type RoundResult } from './round.js';
 import type { PayoutChainPort } from './payout-port.js';
 import type { LiveStatus } from './service.js';
+import { DEFAULT_FAILING_ROUNDS } from './view.js';
+import { afterFailure, masked } from './health.js';
 
 export interface WatcherOptions {
   store: Store;
@@ -44,6 +46,8 @@ export interface WatcherOptions {
   nativeBlocks?: number;
   /** Longest back-off after failed rounds, ms. Default 60,000. */
   maxBackoffMs?: number;
+  /** Rounds failed in a row after which a watch is `failing` (HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS). Default 5. */
+  failingAfter?: number;
   beforeCursorSave?: () => void | Promise<void>;
 }
 
@@ -71,7 +75,10 @@ export class ChainWatcher {
   readonly owner = `cwt_${randomBytes(8).toString('hex')}`;
   readonly #o: WatcherOptions &
     Required<
-      Pick<WatcherOptions, 'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs'>
+      Pick<
+        WatcherOptions,
+        'leaseMs' | 'reloadMs' | 'rpcTimeoutMs' | 'maxLogBlocks' | 'nativeBlocks' | 'maxBackoffMs' | 'failingAfter'
+      >
     >;
   readonly #chains = new Map<string, ChainState>();
   readonly #loops: LeasedLoops;
@@ -84,6 +91,7 @@ export class ChainWatcher {
       maxLogBlocks: 2000,
       nativeBlocks: 25,
       maxBackoffMs: 60_000,
+      failingAfter: DEFAULT_FAILING_ROUNDS,
       ...opts,
     };
     this.#loops = new LeasedLoops({
@@ -119,13 +127,25 @@ export class ChainWatcher {
     return this.#chains.get(symbol.toUpperCase())?.live;
   }
 
+  /** Rounds failed in a row after which a watch is `failing`. */
+  get failingAfter(): number {
+    return this.#o.failingAfter;
+  }
+
   /** Every chain this instance follows, for /readyz. */
-  statuses(): { chain: string; state: LiveStatus['state']; leader: boolean; lastError: string | null }[] {
+  statuses(): {
+    chain: string;
+    state: LiveStatus['state'];
+    leader: boolean;
+    lastError: string | null;
+    failedRounds: number;
+  }[] {
     return [...this.#chains.entries()].map(([chain, c]) => ({
       chain,
       state: c.live.state,
       leader: c.live.leader,
       lastError: c.live.lastError,
+      failedRounds: c.live.failedRounds,
     }));
   }
 
@@ -169,40 +189,53 @@ export class ChainWatcher {
         w,
         adapter,
       );
-      state.live = { state: 'watching', leader: true, lastError: null, consecutiveErrors: 0 };
+      if (result.brokenLink !== undefined) {
+        // Went back to the fork: a reorganisation handled, but the node contradicted itself.
+        await this.#failed(state, w, masked(result.brokenLink, secrets), true);
+        return { leader: true, ...result };
+      }
+      state.live = { state: 'watching', leader: true, lastError: null, consecutiveErrors: 0, failedRounds: 0 };
+      this.#o.metrics.failedRounds.set({ chain: sym }, 0);
       return { leader: true, ...result };
     } catch (err) {
-      if (err instanceof ChainMoved) return { leader: false, reason: 'chain_moved' };
       if (err instanceof LeaseLost) {
         state.live = { ...state.live, state: 'standby', leader: false };
         return { leader: false, reason: 'standby' };
       }
+      if (err instanceof ChainMoved) {
+        await this.#failed(state, w, masked(`the chain moved while it was read: ${err.message}`, secrets), true);
+        return { leader: false, reason: 'chain_moved' };
+      }
       const raw = err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);
-      let message = scrubMessage(raw, secrets.url);
-      if (secrets.apiKey !== undefined && secrets.apiKey.length >= 4)
-        message = message.split(secrets.apiKey).join('***');
-      state.live = {
-        state: 'error',
-        leader: true,
-        lastError: message,
-        consecutiveErrors: state.live.consecutiveErrors + 1,
-      };
+      const message = masked(raw, secrets);
       this.#o.metrics.rpcErrors.inc({ chain: sym });
       // A broken connection is opened afresh next time.
       state.adapter?.close?.();
       state.adapter = undefined;
-      await this.#o.store
-        .writeTransaction((trx) =>
-          trx
-            .updateTable('chain_watches')
-            .set({ last_error: message, last_error_at: new Date(this.#o.now()).toISOString() })
-            .where('chain_id', '=', w.chain_id)
-            .where('lease_owner', '=', this.owner)
-            .execute(),
-        )
-        .catch(() => undefined);
+      await this.#failed(state, w, message, false);
       throw new Error(message);
     }
+  }
+
+  /** A failed round: counted in a row (in the store, so every instance shows it), and shown (health.ts). */
+  async #failed(state: ChainState, w: WatchRow, message: string, moved: boolean): Promise<void> {
+    const { live, shown } = afterFailure(state.live, w.failed_rounds, { message, moved }, this.#o.failingAfter);
+    state.live = live;
+    const rounds = live.failedRounds;
+    this.#o.metrics.failedRounds.set({ chain: w.symbol }, rounds);
+    await this.#o.store
+      .writeTransaction((trx) =>
+        trx
+          .updateTable('chain_watches')
+          .set({
+            failed_rounds: rounds,
+            ...(shown === undefined ? {} : { last_error: shown, last_error_at: new Date(this.#o.now()).toISOString() }),
+          })
+          .where('chain_id', '=', w.chain_id)
+          .where('lease_owner', '=', this.owner)
+          .execute(),
+      )
+      .catch(() => undefined);
   }
 
   /** The lease outlives three polls, so a chain polled slowly is not passed around between rounds. */
@@ -226,7 +259,7 @@ export class ChainWatcher {
       s = {
         adapter: undefined,
         adapterKey: '',
-        live: { state: 'standby', leader: false, lastError: null, consecutiveErrors: 0 },
+        live: { state: 'standby', leader: false, lastError: null, consecutiveErrors: 0, failedRounds: 0 },
       };
       this.#chains.set(symbol, s);
     }

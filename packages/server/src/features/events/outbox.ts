@@ -18,16 +18,29 @@ export interface OutboxEvent {
 
 /**
  * Work that commits with every appended event, inside its transaction (webhooks queue the
- * deliveries it owes): returns how many deliveries it queued, so the commit wakes the delivery
- * workers only when there are some.
+ * deliveries it owes). Both forms are required, so that no path that writes events can leave a
+ * subscriber's part out:
+ * - `each`, for one event appended by appendEvent: returns how many deliveries it queued, so the
+ *   commit wakes the delivery workers only when there are some;
+ * - `batch`, for the events of a batched PostgreSQL statement (batch.ts): the body of a CTE doing
+ *   the same for every row of the CTE named `events` (id, merchant_id, sequence, type,
+ *   created_at), returning one row per delivery it queued.
  */
-export type OutboxSubscriber = (trx: Db, event: OutboxEvent, at: string) => Promise<number>;
+export interface OutboxSubscriber {
+  each(trx: Db, event: OutboxEvent, at: string): Promise<number>;
+  batch(events: string): string;
+}
 
 const subscribers = new Set<OutboxSubscriber>();
 
 /** Runs `subscriber` inside the transaction of every event appended from now on (once, however often subscribed). */
 export function subscribeToOutbox(subscriber: OutboxSubscriber): void {
   subscribers.add(subscriber);
+}
+
+/** The subscribers, in the order they subscribed (batch.ts). */
+export function outboxSubscribers(): OutboxSubscriber[] {
+  return [...subscribers];
 }
 
 export interface AppendedEvent {
@@ -61,6 +74,19 @@ export async function lockEventCounter(trx: Db, merchantId: string, dialect: 'sq
     .where('merchant_id', '=', merchantId)
     .forUpdate()
     .execute();
+}
+
+/**
+ * lockEventCounter, with the counter row made to exist first (at 0, for a merchant without
+ * events yet), so the lock is real on PostgreSQL: one such transaction per merchant at a time.
+ */
+export async function takeEventCounter(trx: Db, merchantId: string, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  await trx
+    .insertInto('event_sequences')
+    .values({ merchant_id: merchantId, last_sequence: 0 })
+    .onConflict((oc) => oc.column('merchant_id').doNothing())
+    .execute();
+  await lockEventCounter(trx, merchantId, dialect);
 }
 
 /**
@@ -112,7 +138,7 @@ export async function appendEvent(
   // the merchant's open event streams are woken by the commit (wakeup.ts).
   let queued = 0;
   for (const subscriber of subscribers)
-    queued += await subscriber(trx, { id, merchantId, sequence: Number(sequence), type }, at);
+    queued += await subscriber.each(trx, { id, merchantId, sequence: Number(sequence), type }, at);
   await announceEvents(trx, merchantId, queued > 0);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
 }

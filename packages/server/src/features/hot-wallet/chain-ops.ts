@@ -1,5 +1,5 @@
 import type { Hash, Hex } from 'viem';
-import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';
+import { loadViem, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import type { PayoutJob } from './port.js';
 
 /** An amount as exact integer base units, or null when it has more decimals than the chain can carry (never rounded). */
@@ -101,4 +101,14 @@ export async function nodeKnows(rpc: Rpc, hash: Hash): Promise<boolean> {
     if ((err as Error).name === 'TransactionNotFoundError') return false;
     throw err;
   }
+}
+
+/**
+ * A cancel by replacement is a transaction of the payout's row set (same payout, same nonce) that
+ * pays nothing: zero value to the wallet itself, no call data. Told apart by its bytes, so a fee
+ * bump of a cancel (the tracker's, which copies the call) is one too.
+ */
+export async function isCancelTx(raw: string, wallet: string): Promise<boolean> {
+  const tx = (await loadViem()).parseTransaction(raw as Hex);
+  return tx.to?.toLowerCase() === wallet.toLowerCase() && (tx.value ?? 0n) === 0n && (tx.data ?? '0x') === '0x';
 }

@@ -1,5 +1,8 @@
 import { HostpayError } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import { nowIso } from '../../store/ids.js';
+import type { Db, Store } from '../../store/store.js';
+import { settleCancel } from './cancel.js';
+import { isCancelTx } from './chain-ops.js';
 import type { FollowedTransaction, PayoutChainPort } from '../chain-watch/payout-port.js';
 import { HOT_WALLET_SENDER, MANUAL_SENDER, type HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
@@ -19,9 +22,16 @@ const MANUAL = 'manual';
 export function payoutChainPort(
   store: Store,
   port: () => PayoutSenderPort | undefined,
-  metrics: Pick<HotWalletMetrics, 'reorgs'>,
+  metrics: Pick<HotWalletMetrics, 'reorgs' | 'payoutErrors'>,
+  log: { warn(msg: string): void } = { warn: () => undefined },
 ): PayoutChainPort {
   return {
+    failed(t, chain, message) {
+      metrics.payoutErrors.inc({ chain });
+      log.warn(
+        `payout confirmations on ${chain}: ${t.kind === HOT ? 'hot wallet transaction' : 'manual payout'} ${t.id}: ${message}; tried again next round`,
+      );
+    },
     async followed(chainId) {
       const hot = await store.db
         .selectFrom('hot_wallet_txs')
@@ -50,31 +60,36 @@ export function payoutChainPort(
       if (row === undefined || confirmations <= row.confirmations) return;
       const done = confirmations >= required;
       const counted = Math.min(confirmations, required);
-      await payouts.markConfirmations(row.payoutId, counted);
-      if (done) {
+      // A cancel by replacement counts on its own row: the payout's confirmations are its payment's.
+      if (!row.cancel) await payouts.markConfirmations(row.payoutId, counted);
+      if (done && row.cancel) {
+        await settled(
+          payouts.markFailed(
+            row.payoutId,
+            `canceled by replacement: transaction ${row.txHash} (zero value, to the hot wallet itself) took nonce ${row.nonce} in block ${t.blockNumber}; nothing was paid`,
+            'system',
+          ),
+        );
+      } else if (done) {
         const completed = settled(
           payouts.markCompleted(row.payoutId, row.networkFee === null ? {} : { networkFee: row.networkFee }),
         );
         if (!(await completed) && t.kind === MANUAL) return forget(store, t);
       }
       const status = done ? 'confirmed' : 'mined';
-      await store.writeTransaction((trx) =>
-        t.kind === HOT
-          ? trx
-              .updateTable('hot_wallet_txs')
-              .set({ confirmations: counted, status })
-              .where('id', '=', t.id)
-              .where('status', '=', 'mined')
-              .where('block_hash', '=', t.blockHash)
-              .execute()
-          : trx
-              .updateTable('manual_payout_txs')
-              .set({ confirmations: counted, status })
-              .where('payout_id', '=', t.id)
-              .where('status', '=', 'mined')
-              .where('block_hash', '=', t.blockHash)
-              .execute(),
-      );
+      await store.writeTransaction(async (trx) => {
+        if (t.kind !== HOT) return updateManual(trx, t, counted, status);
+        const r = await trx
+          .updateTable('hot_wallet_txs')
+          .set({ confirmations: counted, status })
+          .where('id', '=', t.id)
+          .where('status', '=', 'mined')
+          .where('block_hash', '=', t.blockHash)
+          .executeTakeFirst();
+        // The operator's cancel, if any, ends with the chain's answer, once (the row moved once).
+        if (done && (r.numUpdatedRows ?? 0n) > 0n)
+          await settleCancel(trx, row.payoutId, row.cancel ? 'canceled' : 'lost', nowIso(), row.txHash);
+      });
     },
     async reorged(t) {
       const payouts = port();
@@ -112,6 +127,16 @@ export function payoutChainPort(
   };
 }
 
+function updateManual(trx: Db, t: FollowedTransaction, counted: number, status: 'mined' | 'confirmed') {
+  return trx
+    .updateTable('manual_payout_txs')
+    .set({ confirmations: counted, status })
+    .where('payout_id', '=', t.id)
+    .where('status', '=', 'mined')
+    .where('block_hash', '=', t.blockHash)
+    .execute();
+}
+
 /**
  * false: the payout is no longer `sent` (an operator failed it while its transaction was counted);
  * any other error is the round's.
@@ -143,30 +168,67 @@ function followed(
   return { id, kind, blockHash, blockNumber: Number(blockNumber), confirmations };
 }
 
+interface MinedRow {
+  payoutId: string;
+  chain: string;
+  confirmations: number;
+  networkFee: string | null;
+  txHash: string;
+  nonce: number;
+  /** The hot wallet's cancel by replacement of the payout (chain-ops.ts, isCancelTx). */
+  cancel: boolean;
+}
+
 /** The sender's record of `t`, if it is still mined in the block the watcher checked. */
-async function findMined(
-  store: Store,
-  t: FollowedTransaction,
-): Promise<{ payoutId: string; chain: string; confirmations: number; networkFee: string | null } | undefined> {
+async function findMined(store: Store, t: FollowedTransaction): Promise<MinedRow | undefined> {
   if (t.kind === HOT) {
     const r = await store.db
       .selectFrom('hot_wallet_txs as x')
       .innerJoin('chains as c', 'c.id', 'x.chain_id')
-      .select(['x.payout_id', 'c.symbol', 'x.confirmations', 'x.network_fee'])
+      .leftJoin('hot_wallets as h', 'h.chain_id', 'x.chain_id')
+      .select([
+        'x.payout_id',
+        'c.symbol',
+        'x.confirmations',
+        'x.network_fee',
+        'x.raw',
+        'x.tx_hash',
+        'x.nonce',
+        'h.address',
+      ])
       .where('x.id', '=', t.id)
       .where('x.status', '=', 'mined')
       .where('x.block_hash', '=', t.blockHash)
       .executeTakeFirst();
-    return r && { payoutId: r.payout_id, chain: r.symbol, confirmations: r.confirmations, networkFee: r.network_fee };
+    if (r === undefined) return undefined;
+    return {
+      payoutId: r.payout_id,
+      chain: r.symbol,
+      confirmations: r.confirmations,
+      networkFee: r.network_fee,
+      txHash: r.tx_hash,
+      nonce: Number(r.nonce),
+      cancel: r.address !== null && (await isCancelTx(r.raw, r.address)),
+    };
   }
   const r = await store.db
     .selectFrom('manual_payout_txs as x')
     .innerJoin('chains as c', 'c.id', 'x.chain_id')
-    .select(['x.payout_id', 'c.symbol', 'x.confirmations'])
+    .select(['x.payout_id', 'c.symbol', 'x.confirmations', 'x.tx_hash'])
     .where('x.payout_id', '=', t.id)
     .where('x.status', '=', 'mined')
     .where('x.block_hash', '=', t.blockHash)
     .executeTakeFirst();
   // The operator reported the fee (if any) with the hash; completion keeps it.
-  return r && { payoutId: r.payout_id, chain: r.symbol, confirmations: r.confirmations, networkFee: null };
+  return (
+    r && {
+      payoutId: r.payout_id,
+      chain: r.symbol,
+      confirmations: r.confirmations,
+      networkFee: null,
+      txHash: r.tx_hash,
+      nonce: 0,
+      cancel: false,
+    }
+  );
 }

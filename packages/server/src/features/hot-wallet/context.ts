@@ -1,7 +1,7 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { HotWalletTxTable } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
-import { holdLease } from '../../cluster/leased-loops.js';
+import { holdLease, LeaseLost } from '../../cluster/leased-loops.js';
 import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
@@ -30,6 +30,8 @@ export interface SendContext {
   beforeStore?: ((tx: { payoutId: string; nonce: number }) => void | Promise<void>) | undefined;
   /** Tests: runs after a signed transaction is committed and before it is broadcast (a crash there). */
   afterSign?: ((tx: { payoutId: string; txHash: string; nonce: number }) => void | Promise<void>) | undefined;
+  /** This round's payouts whose transaction could not be followed or recorded (`payoutFailed`). */
+  failures: PayoutFailure[];
   /** Payouts held for funds at their last try, with the reason given (not repeated while unchanged). */
   held: Map<string, string>;
   hw: HotWalletRow;
@@ -56,3 +58,36 @@ export function holdSenderLease(
 export const SENDER_LEASES = { table: 'hot_wallets', key: 'chain_id' } as const;
 
 export const iso = (c: Pick<SendContext, 'now'>) => new Date(c.now()).toISOString();
+
+/** A payout whose transaction could not be followed or recorded this round. */
+export interface PayoutFailure {
+  payoutId: string;
+  /** null: the payout has no transaction yet (its hold could not be recorded). */
+  nonce: number | null;
+  message: string;
+}
+
+/** The node unreachable or slow (viem's transport errors), or the lease lost: every nonce would meet it. */
+const TRANSPORT = new Set(['HttpRequestError', 'TimeoutError', 'SocketClosedError', 'WebSocketRequestError']);
+export function roundsError(err: unknown): boolean {
+  if (err instanceof LeaseLost) return true;
+  const walk = (err as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk;
+  return typeof walk === 'function' && Boolean(walk.call(err, (e) => TRANSPORT.has((e as Error).name)));
+}
+
+/**
+ * One payout's transaction could not be followed or its move recorded: that payout's error —
+ * counted, logged, named in the hot wallet's last error — while the round goes on with the others.
+ * It is tried again next round (its nonce is still open).
+ */
+export function payoutFailed(c: SendContext, payoutId: string, nonce: number | null, err: unknown): void {
+  const failure = { payoutId, nonce, message: messageOf(err) };
+  c.failures.push(failure);
+  c.metrics.payoutErrors.inc({ chain: c.hw.symbol });
+  c.log.warn(`hot wallet ${c.hw.symbol}: ${failureName(failure)}: ${failure.message}; tried again next round`);
+}
+
+export const failureName = (f: PayoutFailure) => `payout ${f.payoutId}${f.nonce === null ? '' : ` (nonce ${f.nonce})`}`;
+
+const messageOf = (err: unknown) =>
+  err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
+import type { AdminRoutes } from '../../admin/scope.js';
 import { defineFeature } from '../../feature-kit/feature.js';
 import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import type { Store } from '../../store/store.js';
@@ -9,6 +10,8 @@ import { HotWalletSender, type SenderOptions } from './sender.js';
 import { hotWalletAdmin } from './service.js';
 import { payoutChainPort } from './confirmations.js';
 import { hotWalletGuard } from './guard.js';
+import { payoutChainOps } from './payout-ops.js';
+import { payoutChainRoutes } from './payout-routes.js';
 import { createVerifier } from './verify.js';
 import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
 
@@ -78,7 +81,18 @@ export function createHotWallet(opts: HotWalletFeatureOptions) {
     ...opts.verify,
   });
   return {
-    admin: hotWalletAdmin({ store: opts.store, box: opts.box, now, changed: () => sender.wake() }),
+    admin: {
+      ...hotWalletAdmin({ store: opts.store, box: opts.box, now, changed: () => sender.wake() }),
+      // The way out of a payout stuck in flight: its transactions, rebroadcast, cancel by replacement.
+      ...payoutChainOps({
+        store: opts.store,
+        box: opts.box,
+        now,
+        sandbox: opts.sandbox,
+        resolve,
+        changed: () => sender.wake(),
+      }),
+    },
     sender,
     metrics,
     verifyTransfer: checks.verifyTransfer,
@@ -123,17 +137,21 @@ export const hotWalletFeature = defineFeature({
       ...(now === undefined ? {} : { now }),
       ...(options.chainWatch?.resolve === undefined ? {} : { resolve: options.chainWatch.resolve }),
       ...options.hotWallet,
+      sender: {
+        replaceAfterMs: (config.hotWalletFeeBumpAfterSeconds ?? 180) * 1000,
+        ...options.hotWallet?.sender,
+      },
     });
     // The chain watcher counts the confirmations of the payouts this wallet sends and of those
     // operators report by hand, once the verifier saw them mined.
-    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics));
+    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics, log));
     // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
     payoutGuards.add(hotWalletGuard);
     return { hotWallet, close: () => hotWallet.close() };
   },
   /** Which key sends payouts on which EVM chain. */
-  admin: ({ hotWallet }) => hotWallet.admin,
-  adminRoutes: [hotWalletAdminRoutes],
+  admin: ({ hotWallet }): HotWallet['admin'] => hotWallet.admin,
+  adminRoutes: [hotWalletAdminRoutes, payoutChainRoutes] as AdminRoutes<HotWallet['admin']>[],
   merchantRoutes: [hotWalletMetricsRoutes],
   start: ({ hotWallet }) => {
     hotWallet.sender.start();

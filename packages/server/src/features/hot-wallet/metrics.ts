@@ -36,10 +36,22 @@ export class HotWalletMetrics {
     labelNames: ['chain'] as const,
     registers: [],
   });
+  readonly forgotten = new Gauge({
+    name: 'hostpay_hot_wallet_forgotten_transactions',
+    help: 'Transactions in flight the node had no trace of (not pooled, not mined, nonce unused) and refused when sent again, at the last round, by chain: alert when above 0 (rebroadcast or cancel by replacement)',
+    labelNames: ['chain'] as const,
+    registers: [],
+  });
   readonly reorgs = new Counter({
     name: 'hostpay_hot_wallet_reorgs_total',
     help: "Counted payout transactions a reorganisation took out of the chain (the payout went back to sent), by chain and by the payout's sender (evm-hot-wallet, or manual: a transaction an operator reported), whether the hot wallet's tracker or the chain watcher saw it first",
     labelNames: ['chain', 'sender'] as const,
+    registers: [],
+  });
+  readonly payoutErrors = new Counter({
+    name: 'hostpay_hot_wallet_payout_errors_total',
+    help: "Times one payout's transaction could not be followed or its move recorded (by the sender's round or the chain watcher's count), by chain: that payout's error, tried again next round while the others go on; alert when it keeps rising",
+    labelNames: ['chain'] as const,
     registers: [],
   });
   readonly errors = new Counter({
@@ -62,7 +74,9 @@ export class HotWalletMetrics {
       this.sent,
       this.replaced,
       this.rebroadcast,
+      this.forgotten,
       this.reorgs,
+      this.payoutErrors,
       this.errors,
       this.leader,
     ] as unknown as Metric[];

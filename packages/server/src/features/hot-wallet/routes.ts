@@ -30,6 +30,10 @@ const HotWalletView = Type.Object(
     openTransactions: Type.Integer({
       description: 'transactions signed and not yet confirmed (broadcast, mined, or a fee bump waiting)',
     }),
+    forgottenTransactions: Type.Integer({
+      description:
+        'transactions in flight the node has no trace of and refused again: each needs an operator (GET /payouts/{id}/hot-wallet)',
+    }),
     lastError: Nullable(Type.String({ description: "the sender's last failed round (RPC URLs masked)" })),
     lastErrorAt: Nullable(Type.String()),
     senderHolder: Nullable(Type.String({ description: 'the instance that sends on this chain now (its lease)' })),

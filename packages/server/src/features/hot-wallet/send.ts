@@ -1,8 +1,8 @@
 import { Decimal } from '@hostpay/protocol';
 import type { Hex } from 'viem';
 import { newId } from '../../store/ids.js';
-import { balanceOf, broadcast, callOf, currentFees, toBaseUnits, type Fees } from './chain-ops.js';
-import { holdSenderLease, iso, type SendContext, type TxRow } from './context.js';
+import { balanceOf, broadcast, callOf, currentFees, isCancelTx, toBaseUnits, type Fees } from './chain-ops.js';
+import { holdSenderLease, iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { openKey } from './key.js';
 import type { PayoutJob } from './port.js';
 
@@ -117,9 +117,17 @@ export async function broadcastRow(c: SendContext, row: TxRow, again: boolean): 
  * them that was mined. `marked_sent` marks the one the payout knows now, so a restart does not
  * repeat it and a change is told once.
  */
-export async function markSentOnce(c: SendContext, row: TxRow): Promise<void> {
+export async function markSentOnce(
+  c: SendContext,
+  row: TxRow,
+  replacement: 'fee bump' | 'mined' = 'fee bump',
+): Promise<void> {
   if (row.marked_sent === 1 || c.port === undefined) return;
-  await c.port.markSent(row.payout_id, { txHash: row.tx_hash }, 'system');
+  // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
+  if (await isCancelTx(row.raw, c.hw.address)) return;
+  // A payout already sent with another hash of this nonce takes this one as a replacement (the
+  // payouts' `bump` move), the old hash kept on its timeline.
+  await c.port.markSent(row.payout_id, { txHash: row.tx_hash, replacement }, 'system');
   await c.store.writeTransaction(async (trx) => {
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('payout_id', '=', row.payout_id).execute();
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', row.id).execute();
@@ -230,7 +238,14 @@ export async function sendApproved(c: SendContext): Promise<number> {
       c.held.delete(job.id);
       continue;
     }
-    await broadcastRow(c, row, false);
+    try {
+      await broadcastRow(c, row, false);
+    } catch (err) {
+      // Not broadcast, or the node's trouble: the round's (nothing is signed behind a gap).
+      if (row.status === 'signed' || roundsError(err)) throw err;
+      // Out, but the payout could not be told: its error; the tracker tells it next round.
+      payoutFailed(c, job.id, nonce, err);
+    }
     c.held.delete(job.id);
     spend('', gasCost + call.value);
     if (job.contract !== null) spend(job.contract, units);
@@ -244,7 +259,13 @@ export async function sendApproved(c: SendContext): Promise<number> {
 async function hold(c: SendContext, job: PayoutJob, reason: string): Promise<void> {
   c.metrics.held.inc({ chain: c.hw.symbol });
   if (c.held.get(job.id) === reason) return;
-  await c.port!.holdWithReason(job.id, reason);
+  try {
+    await c.port!.holdWithReason(job.id, reason);
+  } catch (err) {
+    // The reason not shown is that payout's error; the others are still sent.
+    if (roundsError(err)) throw err;
+    return payoutFailed(c, job.id, null, err);
+  }
   c.held.set(job.id, reason);
 }
 

@@ -6,12 +6,13 @@ import { findWatch, type WatchRow } from '../chain-watch/config.js';
 import { backoff, LeasedLoops, LeaseLost, mayHoldLeases, releaseLeases } from '../../cluster/leased-loops.js';
 import { openRpc, type Rpc } from '../chain-watch/adapters/evm/rpc.js';
 import { rpcOwner, scrubMessage } from '../chain-watch/node-url.js';
-import { holdSenderLease, SENDER_LEASES, type SendContext } from './context.js';
+import { failureName, holdSenderLease, SENDER_LEASES, type PayoutFailure, type SendContext } from './context.js';
 import type { HotWalletMetrics } from './metrics.js';
 import type { PayoutSenderPort } from './port.js';
 import { sendApproved } from './send.js';
-import { hotWalletQuery, type HotWalletRow } from './service.js';
+import { forgottenTransactions, hotWalletQuery, type HotWalletRow } from './service.js';
 import { trackOpen } from './track.js';
+import { signCancels } from './cancel.js';
 
 export interface SenderOptions {
   store: Store;
@@ -40,7 +41,7 @@ export interface SenderOptions {
 }
 
 export type SenderRound =
-  | { leader: true; sent: number; unsent: number }
+  | { leader: true; sent: number; unsent: number; failed: number }
   | { leader: false; reason: 'no_payouts' | 'no_hot_wallet' | 'not_watched' | 'standby' };
 
 interface Loop {
@@ -132,11 +133,17 @@ export class HotWalletSender {
     try {
       const rpc = await this.#rpc(loop, w, rpcUrl);
       const c = await this.#context(hw, w, rpc, loop, leaseMs);
+      await signCancels(c);
       const { unsent } = await trackOpen(c);
+      this.#o.metrics.forgotten.set({ chain: sym }, await forgottenTransactions(this.#o.store.db, hw.chain_id));
       const sent = unsent > 0 ? 0 : await sendApproved(c);
       loop.errors = 0;
-      if (c.hw.last_error !== null) await this.#setError(hw.chain_id, null);
-      return { leader: true, sent, unsent };
+      // A payout that could not be followed is shown (show-hot-wallet's last error) until a round has none.
+      const failures = c.failures;
+      const shown = failures.length === 0 ? null : failureText(failures);
+      if (c.hw.last_error !== shown)
+        await this.#setError(hw.chain_id, shown === null ? null : scrubMessage(shown, rpcUrl));
+      return { leader: true, sent, unsent, failed: failures.length };
     } catch (err) {
       if (err instanceof LeaseLost) return { leader: false, reason: 'standby' };
       const message = scrubMessage(
@@ -174,6 +181,7 @@ export class HotWalletSender {
       afterSign: this.#o.afterSign,
       beforeStore: this.#o.beforeStore,
       held: loop.held,
+      failures: [],
       hw,
       rpc,
       nodeChainId,
@@ -229,4 +237,11 @@ export class HotWalletSender {
       return wait;
     }
   }
+}
+
+/** The round's payouts that could not be followed, as the hot wallet's last error names them. */
+function failureText(failures: PayoutFailure[]): string {
+  const [f] = failures;
+  const more = failures.length > 1 ? ` (and ${failures.length - 1} more payouts)` : '';
+  return `${failureName(f!)}: ${f!.message}${more}; the others go on, it is tried again next round`;
 }

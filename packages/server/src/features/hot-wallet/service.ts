@@ -32,8 +32,20 @@ export async function openTransactions(db: Db, chainId: string): Promise<number>
   return Number(row?.n ?? 0);
 }
 
+/** Transactions in flight the node forgot and refused again (forgotten.ts): each needs an operator. */
+export async function forgottenTransactions(db: Db, chainId: string): Promise<number> {
+  const row = await db
+    .selectFrom('hot_wallet_txs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('chain_id', '=', chainId)
+    .where('status', 'in', ['signed', 'broadcast'])
+    .where('forgotten_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** What answers and the audit trail show of a hot wallet: never the key, in any form. */
-function hotWalletView(h: HotWalletRow, open: number, at: string) {
+function hotWalletView(h: HotWalletRow, open: number, at: string, forgotten = 0) {
   const leaseLive =
     h.lease_owner !== null && h.lease_expires_at !== null && new Date(h.lease_expires_at).toISOString() > at;
   return {
@@ -41,6 +53,7 @@ function hotWalletView(h: HotWalletRow, open: number, at: string) {
     address: h.address,
     nextNonce: h.next_nonce === null ? null : Number(h.next_nonce),
     openTransactions: open,
+    forgottenTransactions: forgotten,
     lastError: h.last_error,
     lastErrorAt: h.last_error_at === null ? null : new Date(h.last_error_at).toISOString(),
     senderHolder: leaseLive ? h.lease_owner : null,
@@ -154,7 +167,11 @@ export function hotWalletAdmin(opts: HotWalletAdminOptions) {
 
     async getHotWallet(symbol: string) {
       const h = await require(symbol);
-      return hotWalletView(h, await openTransactions(db, h.chain_id), at());
+      const [open, forgotten] = await Promise.all([
+        openTransactions(db, h.chain_id),
+        forgottenTransactions(db, h.chain_id),
+      ]);
+      return hotWalletView(h, open, at(), forgotten);
     },
 
     async deleteHotWallet(symbol: string, audit: AuditContext) {

@@ -1,7 +1,8 @@
 import type { Hash, Hex } from 'viem';
 import { bumpedFees, currentFees, nodeKnows, receiptOf } from './chain-ops.js';
-import { iso, type SendContext, type TxRow } from './context.js';
+import { iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { broadcastRow, markSentOnce, signAndStore } from './send.js';
+import { remembered, sendAgain } from './forgotten.js';
 import { HOT_WALLET_SENDER } from './metrics.js';
 import { OPEN_STATUSES } from './service.js';
 
@@ -32,13 +33,25 @@ export async function trackOpen(c: SendContext): Promise<{ unsent: number }> {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    if (!(await trackNonce(c, rows))) unsent++;
+    try {
+      if (!(await trackNonce(c, rows))) unsent++;
+    } catch (err) {
+      // One nonce's trouble is its payout's: the nonces after it are followed all the same (a
+      // mined one recorded, a stuck one bumped). Only the node's or the lease's is the round's.
+      if (roundsError(err)) throw err;
+      payoutFailed(c, rows[0]!.payout_id, Number(nonce), err);
+      // Its latest transaction never went out: nothing new is signed behind the gap.
+      if (rows[rows.length - 1]!.status === 'signed') unsent++;
+    }
   }
   return { unsent };
 }
 
 /** One nonce's transactions (oldest first); false when its latest is still unbroadcast. */
 async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
+  // Completed by the chain watcher since the open nonces were listed: nothing left to follow (else
+  // its row went back to `mined` with 0 confirmations, to be counted all over again).
+  if (rows.some((r) => r.status === 'confirmed')) return true;
   const chain = c.hw.symbol;
   let mined: { row: TxRow; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> } | undefined;
   for (const row of rows) {
@@ -60,10 +73,7 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
       counted.confirmations = 0;
     }
     const latest = counted ?? rows[rows.length - 1]!;
-    if (latest.status === 'signed') {
-      await broadcastRow(c, latest, true);
-      return true;
-    }
+    if (latest.status === 'signed') return sendAgain(c, latest, true);
     const bumps = rows.length - 1;
     const since = latest.broadcast_at === null ? 0 : c.now() - new Date(latest.broadcast_at).getTime();
     if (counted === undefined && since >= c.replaceAfterMs && bumps < c.maxFeeBumps) {
@@ -89,10 +99,14 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
       await broadcastRow(c, next, false);
       return true;
     }
-    // The node forgot it (a restart of the node, a reorganisation that dropped it): the same bytes again.
-    if (!(await nodeKnows(c.rpc, latest.tx_hash as Hash))) await broadcastRow(c, latest, true);
-    else await markSentOnce(c, latest);
-    return true;
+    if (await nodeKnows(c.rpc, latest.tx_hash as Hash)) {
+      await remembered(c, latest);
+      await markSentOnce(c, latest);
+      return true;
+    }
+    // The node forgot it (a restart of the node, a reorganisation that dropped it): the same bytes
+    // again; refused, the transaction is marked forgotten for the operators (forgotten.ts).
+    return sendAgain(c, latest, true);
   }
 
   const { row, receipt } = mined;
@@ -104,7 +118,7 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     await port?.markReorged(payoutId);
     await letGo(c, counted);
   }
-  await markSentOnce(c, row);
+  await markSentOnce(c, row, 'mined');
   if (receipt.status === 'reverted') {
     await c.store.writeTransaction(async (trx) => {
       await trx

@@ -9,6 +9,7 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { invalid, required, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
 import { ISO_TIME_HELP, isoTime } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
+import { keysCreatedBy } from './creator.js';
 
 export interface KeySettings {
   scopes?: string[] | undefined;
@@ -168,11 +169,17 @@ export function keyAdmin({ store, box, caches }: AdminDeps) {
     getApiKey: async (id: string) => keyView(await findKey(db, id)),
 
     listApiKeys: (
-      req: PageRequest & { merchantId?: string | undefined; status?: 'active' | 'revoked' | undefined },
+      req: PageRequest & {
+        merchantId?: string | undefined;
+        status?: 'active' | 'revoked' | undefined;
+        /** Only keys made by this audit actor (`dashboard:<email>`, an operator's name): creator.ts. */
+        createdBy?: string | undefined;
+      },
     ) => {
       let q = db.selectFrom('api_keys').selectAll();
       if (req.merchantId) q = q.where('merchant_id', '=', req.merchantId);
       if (req.status) q = q.where('status', '=', req.status);
+      if (req.createdBy !== undefined) q = q.where('id', 'in', keysCreatedBy(db, req.createdBy));
       return page(q, 'created_at', req, keyView);
     },
 

@@ -25,6 +25,7 @@ import {
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { ALL_ROLES } from './roles.js';
 import { csrfTokenOf } from './sessions.js';
+import { ADDRESS_FAILURES, withAddressLimit } from './sign-in-limit.js';
 import { LOCK_AFTER, LOCK_MS } from './users.js';
 
 const Password = (description: string) =>
@@ -82,7 +83,7 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
         tags,
         operationId: 'dashboardSignIn',
         summary: 'Sign in, step 1: email and password',
-        description: `Checks the password (argon2id) and opens a half session (10 minutes) for the second step: \`stage: totp\`, or \`stage: enrol\` with a new TOTP secret for an account that never finished enrolment. An unknown email and a wrong password get the same answer after the same work. ${LOCK_AFTER} failures in a row lock the account for ${LOCK_MS / 60_000} minutes (429 ACCOUNT_LOCKED); failures also count towards the per-address limit of failed authentications.`,
+        description: `Checks the password (argon2id) and opens a half session (10 minutes) for the second step: \`stage: totp\`, or \`stage: enrol\` with a new TOTP secret for an account that never finished enrolment. An unknown email and a wrong password get the same answer after the same work. One client address may fail ${ADDRESS_FAILURES} times per account in ${LOCK_MS / 60_000} minutes (then 429 RATE_LIMITED with Retry-After), so one address cannot lock the account; ${LOCK_AFTER} failures in a row from several addresses lock the account for ${LOCK_MS / 60_000} minutes (429 ACCOUNT_LOCKED); failures also count towards the per-address limit of failed authentications.`,
         security: [],
         body: Type.Object(
           { email: Email, password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }) },
@@ -96,28 +97,35 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
       },
     },
     async (req, reply) => {
-      const emailBucket = `signin:${createHash('sha256').update(req.body.email.trim().toLowerCase()).digest('hex')}`;
-      const locked = await limiter.peek(emailBucket, LOCK_AFTER, LOCK_MS);
-      if (!locked.allowed)
-        throw new HostpayError(
-          'ACCOUNT_LOCKED',
-          `too many failed sign-ins for this account: try again in ${Math.ceil(locked.resetSeconds / 60)} minute(s), or ask an owner for a password reset link`,
-          { retryAfterSeconds: locked.resetSeconds },
-          { 'retry-after': String(locked.resetSeconds) },
+      const emailHash = createHash('sha256').update(req.body.email.trim().toLowerCase()).digest('hex');
+      // Counted under the account's password too: a reset link (a new password) lifts both limits.
+      const account = `${emailHash}:${await accounts.lockGeneration(req.body.email)}`;
+      const emailBucket = `signin:${account}`;
+      // The address's own limit on this account comes first (sign-in-limit.ts): one address is
+      // turned away before its failures can lock the account for its owner.
+      const user = await withAddressLimit(limiter, req.ip, `email:${account}`, async () => {
+        const locked = await limiter.peek(emailBucket, LOCK_AFTER, LOCK_MS);
+        if (!locked.allowed)
+          throw new HostpayError(
+            'ACCOUNT_LOCKED',
+            `too many failed sign-ins for this account: try again in ${Math.ceil(locked.resetSeconds / 60)} minute(s), or ask an owner for a password reset link`,
+            { retryAfterSeconds: locked.resetSeconds },
+            { 'retry-after': String(locked.resetSeconds) },
+          );
+        return withFailureLimit(
+          limiter,
+          failedAuthBucket('merchant', req.ip),
+          config.authFailureLimitPerMinute,
+          'too many failed sign-ins from your address: retry after the Retry-After seconds',
+          () =>
+            accounts.checkPassword(req.body.email, req.body.password, actorOf(req)).catch(async (err: unknown) => {
+              // Every email, known or not, is locked alike after LOCK_AFTER failures.
+              if (err instanceof HostpayError && err.code === 'SIGN_IN_FAILED')
+                await limiter.hit(emailBucket, LOCK_AFTER, LOCK_MS);
+              throw err;
+            }),
         );
-      const user = await withFailureLimit(
-        limiter,
-        failedAuthBucket('merchant', req.ip),
-        config.authFailureLimitPerMinute,
-        'too many failed sign-ins from your address: retry after the Retry-After seconds',
-        () =>
-          accounts.checkPassword(req.body.email, req.body.password, actorOf(req)).catch(async (err: unknown) => {
-            // Every email, known or not, is locked alike after LOCK_AFTER failures.
-            if (err instanceof HostpayError && err.code === 'SIGN_IN_FAILED')
-              await limiter.hit(emailBucket, LOCK_AFTER, LOCK_MS);
-            throw err;
-          }),
-      );
+      });
       const previous = sessionIdOf(req, publicUrl);
       if (user.totp_confirmed === 1) {
         const s = await sessions.create(user.id, 'totp', previous);
@@ -162,12 +170,14 @@ export async function dashboardAccountRoutes(app: TypedApp, ctx: FeatureRouteCon
     },
     async (req, reply) => {
       const half = halfOf(req);
-      await withFailureLimit(
-        limiter,
-        failedAuthBucket('merchant', req.ip),
-        config.authFailureLimitPerMinute,
-        'too many failed sign-ins from your address: retry after the Retry-After seconds',
-        () => accounts.checkSecondFactor(half.session.userId, req.body, actorOf(req)),
+      await withAddressLimit(limiter, req.ip, `user:${half.session.userId}`, () =>
+        withFailureLimit(
+          limiter,
+          failedAuthBucket('merchant', req.ip),
+          config.authFailureLimitPerMinute,
+          'too many failed sign-ins from your address: retry after the Retry-After seconds',
+          () => accounts.checkSecondFactor(half.session.userId, req.body, actorOf(req)),
+        ),
       );
       return openFull(req, reply, half.session.userId, half.id);
     },

@@ -30,6 +30,30 @@ function refuse(chain: ChainForAddress, address: string, why: string): never {
   });
 }
 
+/**
+ * Addresses nobody holds a key for, refused as payout, refund and address-book destinations
+ * (400 INVALID_ADDRESS, `details.reason` `burn_address`): money sent there is gone for good.
+ * EVM and TRON share their 20 bytes: the zero address and everything up to 0x…ffff (the zero
+ * address, precompiles, 0x…dEaD; no key can be found for 18 leading zero bytes), 0xdEaD followed
+ * by zeros, and the well-known 0xdead…42069 burn. Bitcoin has no canonical burn address: a hash
+ * or witness program of only zero bytes (1111111111111111111114oLvT2 and its kin) is refused.
+ */
+const EVM_BURNS = new Set(['dead000000000000000000000000000000000000', 'dead000000000000000042069420694206942069']);
+
+function isBurn20(bytes: Uint8Array): boolean {
+  if (bytes.length !== 20) return false;
+  if (bytes.subarray(0, 18).every((b) => b === 0)) return true;
+  return EVM_BURNS.has(Buffer.from(bytes).toString('hex'));
+}
+
+function refuseBurn(chain: ChainForAddress, address: string, what: string): never {
+  throw new HostpayError(
+    'INVALID_ADDRESS',
+    `${JSON.stringify(address)} is ${what} on ${chain.symbol}: nobody holds its key, so money sent there can never be spent; give an address you control`,
+    { chain: chain.symbol, reason: 'burn_address' },
+  );
+}
+
 function btc(chain: ChainForAddress, address: string): string {
   const hrp = HRP[chain.network_type] ?? 'bc';
   const lower = address.toLowerCase();
@@ -51,6 +75,7 @@ function btc(chain: ChainForAddress, address: string): string {
       refuse(chain, address, 'a version 0 witness program is 20 or 32 bytes, in bech32');
     if (version > 0 && (v1 === undefined || program.length < 2 || program.length > 40))
       refuse(chain, address, 'a version 1+ witness program is 2 to 40 bytes, in bech32m');
+    if (program.every((b) => b === 0)) refuseBurn(chain, address, 'a witness program of zero bytes (a burn address)');
     return lower;
   }
   let payload: Uint8Array;
@@ -62,6 +87,7 @@ function btc(chain: ChainForAddress, address: string): string {
   const versions = BASE58_VERSIONS[chain.network_type] ?? BASE58_VERSIONS.mainnet!;
   if (payload.length !== 21 || !versions.includes(payload[0]!))
     refuse(chain, address, `not a P2PKH/P2SH address of ${chain.network_type}`);
+  if (payload.subarray(1).every((b) => b === 0)) refuseBurn(chain, address, 'a hash of zero bytes (a burn address)');
   return address;
 }
 
@@ -71,6 +97,7 @@ function evm(chain: ChainForAddress, address: string): string {
   const checksummed = encoder.eip55(hex.toLowerCase());
   const oneCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
   if (!oneCase && checksummed !== address) refuse(chain, address, 'mixed case that fails the EIP-55 checksum');
+  if (isBurn20(Buffer.from(hex, 'hex'))) refuseBurn(chain, address, 'the zero address or a known burn address');
   return checksummed;
 }
 
@@ -83,6 +110,8 @@ function tron(chain: ChainForAddress, address: string): string {
     refuse(chain, address, 'bad base58check checksum');
   }
   if (payload.length !== 21 || payload[0] !== 0x41) refuse(chain, address, 'not 0x41 followed by 20 bytes');
+  if (isBurn20(payload.subarray(1)))
+    refuseBurn(chain, address, 'the black-hole (zero) address or a known burn address');
   return address;
 }
 

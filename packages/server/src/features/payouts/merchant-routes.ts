@@ -42,6 +42,7 @@ const CREATE_ERRORS = [
   'INSUFFICIENT_FUNDS',
   'PAYOUT_LIMIT',
   'DESTINATION_NOT_ACTIVE',
+  'WALLET_INACTIVE',
 ] as const;
 const MOVE_ERRORS = [...WRITE_ERRORS, 'PAYOUT_STATE_CONFLICT'] as const;
 
@@ -202,12 +203,13 @@ export async function payoutMerchantRoutes(app: TypedApp, ctx: PayoutRouteContex
         operationId: 'createPayoutDestination',
         summary: 'Add an address to your payout address book (it cools off before use)',
         description:
-          'The address is checked for its chain (400 INVALID_ADDRESS). The destination is cooling_off for your cooling-off period (default 24 h) unless an operator activates it; adding one emits payout_destination.added.',
+          'The address is checked for its chain (400 INVALID_ADDRESS; the zero address and known burn addresses too, `details.reason` `burn_address`). The destination is cooling_off for your cooling-off period (default 24 h) unless an operator activates it; adding one emits payout_destination.added. An address already in the book on that chain (not revoked; EVM compared by its EIP-55 spelling) is not added twice: 200 with the existing entry, unchanged (its status, activeFrom and label).',
         security: SECURITY.merchant,
         headers: IdempotencyHeaders,
         querystring: Query,
         body: CreateDestinationBody,
         response: {
+          200: oneDestination('The address was already in the book: its existing entry, unchanged.'),
           201: oneDestination('The new destination.'),
           ...errorResponses([...WRITE_ERRORS, 'INVALID_ADDRESS']),
         },
@@ -216,7 +218,10 @@ export async function payoutMerchantRoutes(app: TypedApp, ctx: PayoutRouteContex
     },
     async (req, reply) => {
       const merchantId = await merchantOf(req, req.query.merchantId);
-      return send(reply, 201, successBody(await payouts.addDestination(merchantId, req.body), 'destination added'));
+      const { created, destination } = await payouts.addOrFindDestination(merchantId, req.body);
+      return created
+        ? send(reply, 201, successBody(destination, 'destination added'))
+        : send(reply, 200, successBody(destination, 'this address is already in your payout address book'));
     },
   );
 

@@ -34,6 +34,12 @@ export interface MoveRequest {
   merchantId?: string | undefined;
   reason?: string | null | undefined;
   txHash?: string | undefined;
+  /**
+   * A sender's `send` of a payout already `sent` with another hash is a `bump` (states.ts): why
+   * its hash changed — a fee bump's replacement, or the one of the competing transactions the
+   * chain mined. Named on the timeline with the hash it replaces.
+   */
+  replacement?: 'fee bump' | 'mined' | undefined;
   /** The actual network fee (sent, completed), in the payout's asset. */
   networkFee?: string | undefined;
   /** Operator moves are audited. */
@@ -84,6 +90,7 @@ function alreadyDone(row: PayoutTable, req: MoveRequest): boolean {
     case 'reorg':
       return row.status === 'sent' && row.confirmations === 0 && row.reason === REORG_REASON;
     case 'send':
+    case 'bump':
       return ['sent', 'completed', 'failed'].includes(row.status) && row.tx_hash === req.txHash;
     case 'complete':
       return row.status === 'completed';
@@ -92,6 +99,22 @@ function alreadyDone(row: PayoutTable, req: MoveRequest): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * A sender's report of another hash for a payout it already sent is a replacement at the same
+ * nonce (a fee bump, or the competing transaction the chain mined), not a second send: the
+ * table's `bump`. Operators reporting a hash by hand stay with `send` (409 once sent).
+ */
+function moveOf(row: PayoutTable, req: MoveRequest): PayoutMove {
+  const replaced =
+    req.move === 'send' &&
+    req.by === 'system' &&
+    req.idempotent === true &&
+    row.status === 'sent' &&
+    req.txHash !== undefined &&
+    row.tx_hash !== req.txHash;
+  return replaced ? 'bump' : req.move;
 }
 
 function parseFee(text: string, decimals: number): Decimal {
@@ -118,11 +141,12 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
     throw new HostpayError('NOT_FOUND', `payout ${id} does not exist`);
   const before = (await findPayout(trx, id))!;
   if (req.idempotent === true && alreadyDone(locked, req)) return { payout: before, moved: false, walletsOf: null };
-  const row = payoutTransition(locked.status as PayoutStatus, req.move, req.by);
+  const move = moveOf(locked, req);
+  const row = payoutTransition(locked.status as PayoutStatus, move, req.by);
   if (row === undefined) {
     throw new HostpayError(
       'PAYOUT_STATE_CONFLICT',
-      `payout ${id} is ${locked.status}: ${req.move} by ${req.by} is not possible in that state`,
+      `payout ${id} is ${locked.status}: ${move} by ${req.by} is not possible in that state`,
       { status: locked.status },
     );
   }
@@ -130,7 +154,7 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
     const refused = await guard(trx, {
       payoutId: id,
       status: locked.status as PayoutStatus,
-      move: req.move,
+      move,
       by: req.by,
     });
     if (refused !== null)
@@ -138,19 +162,19 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
   }
   const next = { ...before.row };
   const owner = { merchantId: locked.merchant_id, walletId: locked.wallet_id, payoutId: id };
-  if (req.networkFee !== undefined && (req.move === 'send' || req.move === 'complete')) {
+  if (req.networkFee !== undefined && (move === 'send' || move === 'complete')) {
     const fee = parseFee(req.networkFee, before.row.asset_decimals);
     next.network_fee = decimalText(fee);
     next.total = decimalText(new Decimal(next.amount).plus(fee));
   }
-  if (req.move === 'send') {
+  if (move === 'send' || move === 'bump') {
     if (req.txHash === undefined) throw new HostpayError('INVALID_BODY', 'txHash is required to mark a payout sent');
     next.tx_hash = req.txHash;
     next.confirmations = 0;
   }
-  if (req.move === 'reorg') next.confirmations = 0;
+  if (move === 'reorg') next.confirmations = 0;
   next.status = row.to;
-  next.reason = req.reason !== undefined ? req.reason : row.to === 'sent' && req.move === 'reorg' ? REORG_REASON : null;
+  next.reason = req.reason !== undefined ? req.reason : defaultReason(move, locked, req);
   next.updated_at = ctx.at;
 
   const frozen = new Decimal(locked.frozen);
@@ -175,8 +199,8 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
   } else if (!new Decimal(next.total).equals(frozen)) {
     // The actual fee differs from the estimate: what the payout holds follows its total.
     const diff = new Decimal(next.total).minus(frozen);
-    if (diff.gt(0)) await postForPayout(trx, ctx, owner, 'freeze', diff, `fee-freeze:${req.move}`);
-    else await postForPayout(trx, ctx, owner, 'unfreeze', diff.neg(), `fee-unfreeze:${req.move}`);
+    if (diff.gt(0)) await postForPayout(trx, ctx, owner, 'freeze', diff, `fee-freeze:${move}`);
+    else await postForPayout(trx, ctx, owner, 'unfreeze', diff.neg(), `fee-unfreeze:${move}`);
     next.frozen = next.total;
   }
 
@@ -204,11 +228,19 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
   for (const type of row.events) await appendEvent(trx, locked.merchant_id, type, json, ctx.at);
   if (req.audit !== undefined)
     await recordAudit(trx, req.audit, {
-      action: `payout.${req.move}`,
+      action: `payout.${move}`,
       objectType: 'payout',
       objectId: id,
       before: { status: locked.status, total: before.row.total, frozen: locked.frozen },
       after: { status: next.status, reason: next.reason, total: next.total, txHash: next.tx_hash, frozen: next.frozen },
     });
   return { payout: after, moved: true, walletsOf: moneyMoves ? locked.merchant_id : null };
+}
+
+/** The reason a move leaves on the payout and its timeline entry when the caller gives none. */
+function defaultReason(move: PayoutMove, locked: PayoutTable, req: MoveRequest): string | null {
+  if (move === 'reorg') return REORG_REASON;
+  // The replaced hash stays on the timeline: the payout's `txHash` follows the new one.
+  if (move === 'bump') return `${req.replacement ?? 'fee bump'}: replaces ${locked.tx_hash}`;
+  return null;
 }

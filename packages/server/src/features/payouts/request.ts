@@ -3,7 +3,7 @@ import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { PayoutTable } from '../../store/schema.js';
 import type { Db } from '../../store/store.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { checkPayoutAddress } from './address.js';
 import { postForPayout, type MoveContext } from './moves.js';
 import { appendPayoutTimeline, destinationStatus, findPayout, payoutView, type LoadedPayout } from './queries.js';
@@ -60,6 +60,7 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
       'w.merchant_id',
       'w.asset_id',
       'w.chain_id',
+      'w.active',
       'a.symbol as asset_symbol',
       'a.decimals',
       'c.symbol',
@@ -70,6 +71,13 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
     .executeTakeFirst();
   if (wallet === undefined || wallet.merchant_id !== input.merchantId)
     throw new HostpayError('NOT_FOUND', `wallet ${input.walletId} does not exist`);
+  // An operator deactivates a wallet to stop its use: no money leaves it, payout or refund.
+  if (Number(wallet.active) !== 1)
+    throw new HostpayError(
+      'WALLET_INACTIVE',
+      `wallet ${wallet.id} (${wallet.asset_symbol} on ${wallet.symbol}) is deactivated: nothing is paid out of it until an operator activates it again`,
+      { walletId: wallet.id },
+    );
   if (amount.decimalPlaces() > wallet.decimals)
     throw new HostpayError('INVALID_AMOUNT', `${wallet.asset_symbol} has ${wallet.decimals} decimal places`);
   const network = await trx
@@ -98,10 +106,13 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
     let q = trx.selectFrom('payout_destinations').selectAll().where('merchant_id', '=', input.merchantId);
     if (wanted !== undefined) q = q.where('id', '=', wanted);
     else q = q.where('address', '=', checkPayoutAddress(wallet, given!)).where('chain_id', '=', wallet.chain_id);
-    // The live entry first; a revoked one of this merchant is then named as such (422), while
-    // another merchant's id or address stays 404 above: the query is scoped to the merchant.
+    // The live entry first, an active one before one still cooling off (a book written before
+    // adding became idempotent may hold both); a revoked one of this merchant is then named as
+    // such (422), while another merchant's id or address stays 404: the query is scoped to it.
+    const live = await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').execute();
     const found =
-      (await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').executeTakeFirst()) ??
+      live.find((d) => destinationStatus(d, ctx.at) === 'active') ??
+      live[0] ??
       (await q.orderBy('created_at', 'desc').executeTakeFirst());
     if (found?.status === 'revoked')
       throw new HostpayError(
@@ -125,7 +136,8 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
         `payout destination ${found.id} is ${status} until ${found.active_from}; an operator can activate it sooner`,
         { destinationId: found.id, status, activeFrom: found.active_from },
       );
-    address = found.address;
+    // Checked again as at entry: a burn address stored before it was refused is not paid.
+    address = checkPayoutAddress(wallet, found.address);
     destinationId = found.id;
     active = true;
   }
@@ -141,12 +153,7 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
 
   // Lock order (states.ts): the event counter first. Its row is made to exist, so the lock is
   // real even for a merchant without events yet: one request per merchant at a time from here.
-  await trx
-    .insertInto('event_sequences')
-    .values({ merchant_id: input.merchantId, last_sequence: 0 })
-    .onConflict((oc) => oc.column('merchant_id').doNothing())
-    .execute();
-  await lockEventCounter(trx, input.merchantId, ctx.dialect);
+  await takeEventCounter(trx, input.merchantId, ctx.dialect);
 
   const merchant = await trx
     .selectFrom('merchants')

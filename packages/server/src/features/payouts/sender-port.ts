@@ -23,7 +23,17 @@ export interface PayoutSenderPort {
    * Not claimed: the sender stores nothing (nor takes the nonce) and moves on.
    */
   claimForSigning(trx: Db, payoutId: string): Promise<boolean>;
-  markSent(payoutId: string, p: { txHash: string; networkFee?: string }, by: 'system' | 'operator'): Promise<void>;
+  /**
+   * The payout's transaction hash: `approved` → `sent`; a second call with the same hash does
+   * nothing. By `system` while the payout is `sent` with another hash: a replacement at the same
+   * nonce (`replacement`: a fee bump's hash, or the competing one the chain mined), the `bump`
+   * move — the payout follows the new hash, its timeline names the replaced one.
+   */
+  markSent(
+    payoutId: string,
+    p: { txHash: string; networkFee?: string; replacement?: 'fee bump' | 'mined' },
+    by: 'system' | 'operator',
+  ): Promise<void>;
   markConfirmations(payoutId: string, confirmations: number): Promise<void>;
   markCompleted(payoutId: string, p: { networkFee?: string }): Promise<void>;
   markFailed(payoutId: string, reason: string, by: 'system' | 'operator'): Promise<void>;
@@ -110,6 +120,7 @@ export function payoutSenderPort(store: Store, caches: Caches, now: () => number
         by,
         txHash: p.txHash,
         ...(p.networkFee === undefined ? {} : { networkFee: p.networkFee }),
+        ...(p.replacement === undefined ? {} : { replacement: p.replacement }),
       }),
 
     async markConfirmations(id, confirmations) {

@@ -6,7 +6,7 @@ import { newId } from '../../store/ids.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import type { Db, Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent, lockEventCounter } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
 import type { PayoutGuards } from './guards.js';
@@ -178,6 +178,59 @@ export function payoutService(opts: PayoutServiceOptions) {
     return w !== undefined && Number(w.enabled) === 1;
   }
 
+  /**
+   * Adds an address to the book, or answers its live entry (`created: false`, nothing written)
+   * when the same normalised address is already there on that chain: a second entry cooling off
+   * would shadow the active one. The merchant's event counter is locked first (as requestPayout
+   * does), so two adds of one address racing on PostgreSQL make one entry; SQLite writes one at a time.
+   */
+  async function addOrFindDestination(
+    merchantId: string,
+    body: { chain: string; address: string; label?: string | undefined },
+  ) {
+    const chain = await chainRow(body.chain);
+    const address = checkPayoutAddress(chain, body.address);
+    const ctx = context();
+    return store.writeTransaction(async (trx) => {
+      await trx
+        .insertInto('event_sequences')
+        .values({ merchant_id: merchantId, last_sequence: 0 })
+        .onConflict((oc) => oc.column('merchant_id').doNothing())
+        .execute();
+      await lockEventCounter(trx, merchantId, store.dialect);
+      const live = await destinationsWithNames(trx)
+        .where('d.merchant_id', '=', merchantId)
+        .where('d.chain_id', '=', chain.id)
+        .where('d.address', '=', address)
+        .where('d.status', '!=', 'revoked')
+        .orderBy('d.created_at', 'desc')
+        .execute();
+      const existing = live.find((d) => destinationStatus(d, ctx.at) === 'active') ?? live[0];
+      if (existing !== undefined) return { created: false, destination: destinationView(existing, ctx.at) };
+      const merchant = await trx
+        .selectFrom('merchants')
+        .select('payout_cooling_off_hours')
+        .where('id', '=', merchantId)
+        .executeTakeFirstOrThrow();
+      const hours = merchant.payout_cooling_off_hours;
+      const row = {
+        id: newId('dst'),
+        merchant_id: merchantId,
+        chain_id: chain.id,
+        address,
+        label: body.label ?? null,
+        status: hours > 0 ? 'cooling_off' : 'active',
+        active_from: new Date(Date.parse(ctx.at) + hours * HOUR_MS).toISOString(),
+        created_at: ctx.at,
+        updated_at: ctx.at,
+      };
+      await trx.insertInto('payout_destinations').values(row).execute();
+      const view = destinationView({ ...row, chain_symbol: chain.symbol }, ctx.at);
+      await appendEvent(trx, merchantId, 'payout_destination.added', writeExactJson(view), ctx.at);
+      return { created: true, destination: view };
+    });
+  }
+
   return {
     request,
     move,
@@ -232,34 +285,10 @@ export function payoutService(opts: PayoutServiceOptions) {
       return payoutView(result.payout);
     },
 
-    async addDestination(merchantId: string, body: { chain: string; address: string; label?: string | undefined }) {
-      const chain = await chainRow(body.chain);
-      const address = checkPayoutAddress(chain, body.address);
-      const ctx = context();
-      return store.writeTransaction(async (trx) => {
-        const merchant = await trx
-          .selectFrom('merchants')
-          .select('payout_cooling_off_hours')
-          .where('id', '=', merchantId)
-          .executeTakeFirstOrThrow();
-        const hours = merchant.payout_cooling_off_hours;
-        const row = {
-          id: newId('dst'),
-          merchant_id: merchantId,
-          chain_id: chain.id,
-          address,
-          label: body.label ?? null,
-          status: hours > 0 ? 'cooling_off' : 'active',
-          active_from: new Date(Date.parse(ctx.at) + hours * HOUR_MS).toISOString(),
-          created_at: ctx.at,
-          updated_at: ctx.at,
-        };
-        await trx.insertInto('payout_destinations').values(row).execute();
-        const view = destinationView({ ...row, chain_symbol: chain.symbol }, ctx.at);
-        await appendEvent(trx, merchantId, 'payout_destination.added', writeExactJson(view), ctx.at);
-        return view;
-      });
-    },
+    /** The destination added, or the live entry of the same address (addOrFindDestination). */
+    addOrFindDestination,
+    addDestination: async (merchantId: string, body: { chain: string; address: string; label?: string | undefined }) =>
+      (await addOrFindDestination(merchantId, body)).destination,
 
     async listDestinations(merchantId: string, req: PageRequest) {
       const at = context().at;

@@ -20,6 +20,12 @@ export type PayoutMove =
   | 'cancel'
   /** The sender broadcast it, or the operator reported a tx hash. */
   | 'send'
+  /**
+   * The sender's transaction for a sent payout changed at the same nonce: a fee bump's hash, or
+   * the competing one of them the chain mined. The payout follows the new hash; the old one is
+   * named on the timeline as replaced. Only the sender makes it (`markSent` with another hash).
+   */
+  | 'bump'
   /** The transaction has the chain's required confirmations (or the operator confirms it). */
   | 'complete'
   /** The transaction failed, was dropped, or the operator marks it failed. */
@@ -87,6 +93,7 @@ export const PAYOUT_TRANSITIONS: readonly PayoutRow[] = [
     events: ['payout.canceled'],
   },
   { from: ['approved'], move: 'send', to: 'sent', by: ['operator', 'system'], money: null, events: ['payout.sent'] },
+  { from: ['sent'], move: 'bump', to: 'sent', by: ['system'], money: null, events: ['payout.sent'] },
   {
     from: ['sent'],
     move: 'complete',

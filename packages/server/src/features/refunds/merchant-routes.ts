@@ -69,6 +69,7 @@ export async function refundMerchantRoutes(app: TypedApp, ctx: RefundRouteContex
             'DESTINATION_NOT_ACTIVE',
             'INSUFFICIENT_FUNDS',
             'PAYOUT_LIMIT',
+            'WALLET_INACTIVE',
           ]),
         },
       },

@@ -56,14 +56,22 @@ export async function selfServiceDashboardRoutes(
       schema: {
         ...hide,
         querystring: Type.Object(
-          { ...PageQuery, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('revoked')])) },
+          {
+            ...PageQuery,
+            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('revoked')])),
+            createdBy: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+          },
           { additionalProperties: false },
         ),
       },
     },
     async (req, reply) => {
-      const { status, ...page } = req.query;
-      const result = await keys.list(userOf(req), { ...pageOf(page), ...(status === undefined ? {} : { status }) });
+      const { status, createdBy, ...page } = req.query;
+      const result = await keys.list(userOf(req), {
+        ...pageOf(page),
+        ...(status === undefined ? {} : { status }),
+        ...(createdBy === undefined ? {} : { createdBy }),
+      });
       return reply
         .header('cache-control', 'no-store')
         .type(JSON_UTF8)

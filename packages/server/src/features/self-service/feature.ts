@@ -27,7 +27,7 @@ export const selfServiceFeature = defineFeature({
     summary: summaryService({ db: store.db, now: now ?? Date.now, publicBaseUrl }),
     selfService: {
       settings: settingsService({ store, caches, sandbox: config.sandbox ?? false }),
-      keys: merchantKeys(keyAdmin({ store, box, caches })),
+      keys: merchantKeys(keyAdmin({ store, box, caches }), store.db),
     },
   }),
   merchantRoutes: [summaryRoutes, selfServiceDashboardRoutes],

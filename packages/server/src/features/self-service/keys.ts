@@ -3,6 +3,7 @@ import type { PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
 import { nowIso } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
+import { dashboardActor, keyCreators } from '../keys/creator.js';
 import type { KeyAdmin, KeyView } from '../keys/service.js';
 import { recordSecurity, type SecurityAction } from '../merchant-users/security-log.js';
 import { auditOf, type DashboardUser } from './user.js';
@@ -43,7 +44,7 @@ function beyond(user: KeyUser, scopes: readonly string[], what: string): void {
     );
 }
 
-export function merchantKeys(keys: KeyAdmin) {
+export function merchantKeys(keys: KeyAdmin, db: Db) {
   const log = (trx: Db, user: KeyUser, action: SecurityAction, details: Record<string, unknown>) =>
     recordSecurity(trx, nowIso(), {
       merchantId: user.merchantId,
@@ -67,10 +68,50 @@ export function merchantKeys(keys: KeyAdmin) {
   }
   const notFound = (id: string) => new HostpayError('NOT_FOUND', `API key ${id} does not exist`);
 
+  /** A team member's email from their id, or the email given (lower-cased: a removed member's keys stay findable). */
+  async function memberEmail(user: KeyUser, who: string): Promise<string> {
+    if (who.includes('@')) return who.trim().toLowerCase();
+    const member = await db
+      .selectFrom('merchant_users')
+      .select('email')
+      .where('merchant_id', '=', user.merchantId)
+      .where('id', '=', who)
+      .executeTakeFirst();
+    if (member === undefined)
+      throw new HostpayError(
+        'INVALID_QUERY',
+        `createdBy: ${who} is not a member of your team; give a user id or an email`,
+        {
+          parameter: 'createdBy',
+        },
+      );
+    return member.email;
+  }
+
   return {
-    /** The merchant's keys (revoked ones too), oldest first, without secrets. */
-    list: (user: KeyUser, req: PageRequest & { status?: 'active' | 'revoked' | undefined }) =>
-      keys.listApiKeys({ ...req, merchantId: user.merchantId }),
+    /**
+     * The merchant's keys (revoked ones too), oldest first, without secrets, each with who made it
+     * (`createdBy`, creator.ts: a key keeps its scopes when its maker is later demoted). `createdBy`
+     * filters by a team member (user id or email).
+     */
+    async list(
+      user: KeyUser,
+      req: PageRequest & { status?: 'active' | 'revoked' | undefined; createdBy?: string | undefined },
+    ) {
+      const { createdBy, ...rest } = req;
+      const actor = createdBy === undefined ? undefined : dashboardActor(await memberEmail(user, createdBy));
+      const result = await keys.listApiKeys({
+        ...rest,
+        merchantId: user.merchantId,
+        ...(actor === undefined ? {} : { createdBy: actor }),
+      });
+      const creators = await keyCreators(
+        db,
+        user.merchantId,
+        result.items.map((k) => k.id),
+      );
+      return { ...result, items: result.items.map((k) => ({ ...k, createdBy: creators.get(k.id) ?? null })) };
+    },
 
     /** A new key; its secret is in this answer only. Without scopes: the default (all but payouts:write). */
     async create(user: KeyUser, req: CreateKeyRequest) {

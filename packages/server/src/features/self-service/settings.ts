@@ -1,5 +1,7 @@
 import { HostpayError } from '../../errors.js';
 import { isDataImage, LOGO_DATA_URL_MAX, LOGO_URL_MAX, logoOrigin } from '../../http/page-headers.js';
+import { addressAllowed, addressKind } from '../../outbound/addresses.js';
+import { bareHost } from '../../outbound/guard.js';
 import { nowIso } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
@@ -44,7 +46,31 @@ function checkDisplayName(v: string | null): string | null {
   return t;
 }
 
-function checkLogo(v: string | null): string | null {
+/** Names that lead a payer's browser into its own machine or network, never to the merchant's site. */
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/;
+
+/**
+ * Why a logo's host is refused, or null: the payer's browser fetches the logo, so a loopback,
+ * private, link-local or otherwise non-public literal address (in any spelling the URL parser
+ * folds into one: `127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`), a local name (`localhost`,
+ * `*.local`, …) or a one-label name would make every payer's browser request its own machine or
+ * network. A sandbox (`serve --demo`) allows loopback, as its return URLs do. Names are not
+ * resolved: the payer's browser resolves them, not this server.
+ */
+export function logoHostRefusal(url: URL, sandbox: boolean): string | null {
+  const host = bareHost(url).toLowerCase();
+  const kind = addressKind(host);
+  if (kind !== undefined)
+    return addressAllowed(kind, sandbox)
+      ? null
+      : `${host} is ${kind === 'loopback' ? 'a loopback' : `a ${kind}`} address`;
+  if (sandbox && (host === 'localhost' || host.endsWith('.localhost'))) return null;
+  if (LOCAL_NAME.test(host)) return `${host} is a local name`;
+  if (!host.includes('.')) return `${host} is not a public domain name`;
+  return null;
+}
+
+function checkLogo(v: string | null, sandbox: boolean): string | null {
   if (v === null || v === '') return null;
   if (v.startsWith('data:')) {
     if (v.length > LOGO_DATA_URL_MAX)
@@ -59,7 +85,15 @@ function checkLogo(v: string | null): string | null {
       'logoUrl must be an https URL without user name or password (e.g. https://shop.example/logo.png), or a data:image/png|jpeg|webp;base64 URL',
       { field: 'logoUrl' },
     );
-  return new URL(v).href;
+  const url = new URL(v);
+  const refused = logoHostRefusal(url, sandbox);
+  if (refused !== null)
+    throw new HostpayError(
+      'INVALID_URL',
+      `logoUrl must be on a public host that payers' browsers can reach: ${refused}${sandbox ? '' : ' (loopback logos are allowed only on a sandbox server)'}; host the logo on your site or upload a small image instead`,
+      { field: 'logoUrl' },
+    );
+  return url.href;
 }
 
 const view = (r: {
@@ -93,7 +127,7 @@ export function settingsService(deps: { store: Store; caches: Caches; sandbox: b
       const merchantId = user.merchantId;
       const set: Record<string, string | null> = {};
       if (patch.displayName !== undefined) set.display_name = checkDisplayName(patch.displayName);
-      if (patch.logoUrl !== undefined) set.logo_url = checkLogo(patch.logoUrl);
+      if (patch.logoUrl !== undefined) set.logo_url = checkLogo(patch.logoUrl, sandbox);
       if (patch.successUrl !== undefined)
         set.default_success_url = checkReturnUrl('successUrl', patch.successUrl || undefined, sandbox);
       if (patch.cancelUrl !== undefined)

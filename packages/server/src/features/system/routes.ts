@@ -38,22 +38,33 @@ const Ready = envelopeOf(
           Type.Object(
             {
               chain: Type.String(),
-              state: Type.Union([
-                Type.Literal('watching'),
-                Type.Literal('standby'),
-                Type.Literal('error'),
-                Type.Literal('stopped'),
-              ]),
+              state: Type.Union(
+                [
+                  Type.Literal('watching'),
+                  Type.Literal('standby'),
+                  Type.Literal('error'),
+                  Type.Literal('failing'),
+                  Type.Literal('stopped'),
+                ],
+                {
+                  description:
+                    'failing: failedRounds reached HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS; payments on that chain are not seen',
+                },
+              ),
               leader: Type.Boolean({ description: 'this instance watches the chain now (holds its lease)' }),
               lastError: Type.Union([Type.String(), Type.Null()], {
                 description: 'the last failed round, RPC URL masked',
+              }),
+              failedRounds: Type.Integer({
+                minimum: 0,
+                description: 'rounds failed in a row (node errors, blocks that do not link up); 0 after a good round',
               }),
             },
             { additionalProperties: false },
           ),
           {
             description:
-              'the EVM chains this instance follows (docs/chains.md); an RPC error shows here but does not make the instance unready',
+              'the chains this instance follows (docs/chains.md); a failing node shows here (state error, then failing) but does not make the instance unready: alert on hostpay_chain_watch_failed_rounds',
           },
         ),
       ),
@@ -135,7 +146,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
         operationId: 'getReadiness',
         summary: 'Readiness: the store answers',
         description:
-          'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`), nor does an EVM node that fails (see `chains`). Use it as the readiness probe.',
+          'Probes the store: 200 when it answers, 503 UNAVAILABLE when not. Redis being down does not make the instance unready (see `redis`), nor does a chain watch whose node fails, even one `failing` for many rounds (see `chains`: every instance would be taken out alike, and the API and the other chains still work). Use it as the readiness probe.',
         security: SECURITY.public,
         response: { 200: Ready, ...errorResponses(ERRORS.ready) },
       },

@@ -143,6 +143,25 @@ export class BtcChain {
     return made;
   }
 
+  /**
+   * One block on top whose parent is not the tip (`prev` another hash): what a node answering from
+   * two branches at once, or a hostile one, serves. It takes the mempool like a mined block.
+   */
+  mineDetached(prev = sha(`elsewhere:${++this.#n}`)): Block {
+    const parent = this.tip;
+    const txs = [this.#coinbase(parent.height + 1), ...this.mempool];
+    this.mempool = [];
+    const b: Block = {
+      hash: sha(`block:${prev}:${++this.#n}`),
+      height: parent.height + 1,
+      prev,
+      time: parent.time + 600,
+      txs,
+    };
+    this.#add(b);
+    return b;
+  }
+
   /** Replaces the newest `depth` blocks by `depth + 1` empty ones (their payments are gone, not back in the mempool). */
   reorg(depth: number): void {
     if (depth < 1 || depth >= this.blocks.length) throw new Error(`cannot reorganise ${depth} blocks`);

@@ -121,6 +121,18 @@ export class TronNodeStandIn {
     }
   }
 
+  /**
+   * One block on top whose parentHash is not the head's id (what a node answering from two
+   * branches, or a hostile one, serves); it takes the pending transactions like a produced block.
+   */
+  produceDetached(parentHash = sha(`${this.seed} elsewhere ${this.blocks.length}`)): StandInBlock {
+    const txs = this.pending;
+    this.pending = [];
+    const b = this.makeBlock(this.head.number + 1, parentHash, txs);
+    this.blocks.push(b);
+    return b;
+  }
+
   solidify(upTo = this.head.number): void {
     this.solidified = Math.min(upTo, this.head.number);
   }

@@ -2,6 +2,7 @@ import {
   type BlockRef,
   type ChainAdapter,
   ChainMoved,
+  checkBelow,
   type ChainObservation,
   type ScanRange,
   type WatchedAsset,
@@ -146,6 +147,7 @@ export function bitcoinCoreAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
             ? null
             : read.hash(b.previousblockhash, `${what} previousblockhash`);
         checkLink({ hash: read.hash(b.hash, `${what} hash`), height, previous }, h, hash, before, what);
+        if (h === range.from) checkBelow(range, previous, what);
         before = hash;
         if (native === undefined || addresses.size === 0) continue;
         const time = b.time instanceof JsonNumber && Number.isSafeInteger(b.time.value) ? b.time.value : undefined;

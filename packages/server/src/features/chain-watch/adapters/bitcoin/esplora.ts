@@ -2,6 +2,7 @@ import {
   type BlockRef,
   type ChainAdapter,
   ChainMoved,
+  checkBelow,
   type ChainObservation,
   type ScanRange,
   type WatchedAsset,
@@ -168,6 +169,7 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
         if (hash === null) throw new ChainMoved(`esplora: no block at height ${h} (the tip moved below it)`);
         const b = await block(hash);
         checkLink(b, h, hash, before, `esplora GET /block/${hash}`);
+        if (h === range.from) checkBelow(range, b.previous, `esplora GET /block/${hash}`);
         before = hash;
         if (native === undefined || addresses.size === 0) continue;
         for (const o of await scanBlock(hash, b.txCount, addresses))

@@ -2,6 +2,8 @@ import type { Hash } from 'viem';
 import type { AdapterOptions } from '../index.js';
 import {
   ChainMoved,
+  checkBelow,
+  expectedParent,
   type BlockRef,
   type ChainAdapter,
   type ChainObservation,
@@ -39,12 +41,14 @@ export function evmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     return rpc;
   };
 
-  async function block(n: number): Promise<(BlockRef & { time: number }) | null> {
+  async function block(n: number): Promise<(BlockRef & { time: number; parent: string }) | null> {
     const { client } = await open();
     const b = await client
       .getBlock({ blockNumber: BigInt(n) })
       .catch((err: Error) => (err.name === 'BlockNotFoundError' ? null : Promise.reject(err)));
-    return b === null ? null : { number: Number(b.number), hash: b.hash, time: Number(b.timestamp) };
+    return b === null
+      ? null
+      : { number: Number(b.number), hash: b.hash, time: Number(b.timestamp), parent: b.parentHash };
   }
 
   async function tokens(
@@ -106,20 +110,28 @@ export function evmAdapter(opts: EvmAdapterOptions): ChainAdapter {
   }
 
   async function native(
-    from: number,
-    to: number,
+    range: ScanRange,
     addresses: ReadonlySet<string>,
     asset: WatchedAsset,
     out: ChainObservation[],
     times: Map<number, { hash: Hash; time: number }>,
   ): Promise<void> {
     const { client } = await open();
+    const { from, to } = range;
     const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    let previous: string | undefined;
     for (let i = 0; i < numbers.length; i += 8) {
       const got = await Promise.all(
         numbers.slice(i, i + 8).map((n) => client.getBlock({ blockNumber: BigInt(n), includeTransactions: true })),
       );
       for (const b of got) {
+        // Fetched whole anyway: each block must follow the one before it, the first the kept one.
+        if (b.number === BigInt(from)) checkBelow(range, b.parentHash, `eth_getBlockByNumber ${from}`);
+        if (previous !== undefined && b.parentHash !== previous)
+          throw new ChainMoved(
+            `block ${b.number} does not follow block ${Number(b.number) - 1} (parent ${b.parentHash}, expected ${previous}): the chain changed`,
+          );
+        previous = b.hash;
         const ref = { number: Number(b.number), hash: b.hash, time: Number(b.timestamp) };
         times.set(ref.number, ref);
         for (const tx of b.transactions) {
@@ -162,10 +174,16 @@ export function evmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       if (range.from > range.to || addresses.size === 0) return out;
       const watched = [...addresses] as `0x${string}`[];
       const list = assets.filter((a) => a.contract !== null);
+      const coin = assets.find((a) => a.contract === null);
+      // Logs carry no parent hash: with tokens only, one header says whether the range follows the kept block.
+      if (coin === undefined && expectedParent(range) !== undefined) {
+        const first = await block(range.from);
+        if (first === null) throw new ChainMoved(`block ${range.from} is gone while it was scanned`);
+        checkBelow(range, first.parent, `eth_getBlockByNumber ${range.from}`);
+      }
       if (list.length > 0) await tokens(range.from, range.to, watched, list, out);
       const times = new Map<number, { hash: Hash; time: number }>();
-      const coin = assets.find((a) => a.contract === null);
-      if (coin !== undefined) await native(range.from, range.to, addresses, coin, out, times);
+      if (coin !== undefined) await native(range, addresses, coin, out, times);
       // The time of each block a log is in, and proof the log's block is still that block.
       for (const o of out) {
         let b = times.get(o.block.number);

@@ -2,6 +2,7 @@ import {
   type BlockRef,
   type ChainAdapter,
   ChainMoved,
+  checkBelow,
   type ChainObservation,
   type ScanRange,
   type WatchedAsset,
@@ -166,6 +167,8 @@ export function tronAdapter(opts: TronAdapterOptions): ChainAdapter {
           Array.from({ length: end - start + 1 }, (_, i) => fetchBlock(start + i, tokens.size > 0 && watched.size > 0)),
         );
         for (const fetched of batch) {
+          if (fetched.block.number === range.from)
+            checkBelow(range, fetched.block.parentHash, `TRON scan getblockbynum ${range.from}`);
           if (previous !== undefined && fetched.block.parentHash !== previous)
             throw new ChainMoved(
               `TRON scan: block ${fetched.block.number} does not follow block ${fetched.block.number - 1} (parent ${fetched.block.parentHash}, expected ${previous}): the chain changed`,

@@ -1,0 +1,146 @@
+/**
+ * Report export throughput and memory (issue 45): seeds 1,000,000 ledger postings on one wallet,
+ * then reads the `ledger` report as CSV into a sink that takes each chunk as it comes (the route
+ * hands the same stream to the socket), on embedded SQLite and on PostgreSQL. Prints rows/s and
+ * the RSS growth (peak RSS sampled every 20 ms during the export − RSS just before it).
+ * Targets: ≥ 100,000 rows/s and < 50 MB growth on each store.
+ *
+ *   npm run bench:reports [-- --rows 1000000 --format csv|ndjson --store sqlite|postgres]
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { createServices, type Services } from '@hostpay/server';
+import { sql } from 'kysely';
+import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    format: { type: 'string', default: 'csv' },
+    store: { type: 'string' },
+    'database-url': {
+      type: 'string',
+      default: process.env.HOSTPAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  },
+});
+const ROWS = Number(values.rows);
+const FORMAT = values.format === 'ndjson' ? 'ndjson' : 'csv';
+const START = Date.parse('2026-01-01T00:00:00Z');
+/** One posting every 10 ms: a million fit in under three hours of one day. */
+const STEP_MS = 10;
+
+async function seed(services: Services, dialect: 'sqlite' | 'postgres'): Promise<string> {
+  const ctx = { operator: 'bench' };
+  const merchantId = (await services.admin.createMerchant('Report Bench', ctx)).id;
+  const walletId = (await services.admin.createWallet({ merchantId, asset: 'USDT', chain: 'TRON' }, ctx)).id;
+  const db = services.store.db;
+  // Written straight into the table (a million posting calls would take the bench's whole budget):
+  // each a credit of 1, balances counting up, times 10 ms apart.
+  if (dialect === 'postgres')
+    await sql`insert into ledger_postings (id, wallet_id, kind, amount, idempotency_key, amount_after, freeze_amount_after, created_at)
+      select 'pst_bench' || lpad(i::text, 9, '0'), ${walletId}, 'credit', 1, 'bench:' || i, i, 0,
+        ${new Date(START).toISOString()}::timestamptz + i * interval '${sql.raw(String(STEP_MS))} milliseconds'
+      from generate_series(1, ${ROWS}::int) as i`.execute(db);
+  else
+    await sql`with recursive s(i) as (select 1 union all select i + 1 from s where i < ${ROWS})
+      insert into ledger_postings (id, wallet_id, kind, amount, idempotency_key, amount_after, freeze_amount_after, created_at)
+      select 'pst_bench' || printf('%09d', i), ${walletId}, 'credit', '1', 'bench:' || i, cast(i as text), '0',
+        strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i * ${STEP_MS / 1000.0}, 'unixepoch')
+      from s`.execute(db);
+  if (dialect === 'postgres') await sql`analyze ledger_postings`.execute(db);
+  return merchantId;
+}
+
+async function measure(services: Services, merchantId: string) {
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const base = process.memoryUsage();
+  const peaks = { heapUsed: 0, external: 0 };
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    peaks.heapUsed = Math.max(peaks.heapUsed, m.heapUsed - base.heapUsed);
+    peaks.external = Math.max(peaks.external, m.external - base.external);
+  }, 20);
+  let bytes = 0;
+  let lines = 0;
+  const t0 = performance.now();
+  const file = await services.reports.download(
+    merchantId,
+    'ledger',
+    { from: new Date(START).toISOString(), to: new Date(START + 86_400_000).toISOString(), format: FORMAT },
+    START + 2 * 86_400_000,
+  );
+  await pipeline(
+    file.stream,
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+        done();
+      },
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const rows = FORMAT === 'csv' ? lines - 1 : lines;
+  if (rows !== ROWS) throw new Error(`exported ${rows} rows, seeded ${ROWS}`);
+  return {
+    rows,
+    seconds,
+    rowsPerSecond: rows / seconds,
+    mb: bytes / 1e6,
+    growthMb: (peak - before) / 1e6,
+    heapMb: peaks.heapUsed / 1e6,
+    externalMb: peaks.external / 1e6,
+  };
+}
+
+async function run(dialect: 'sqlite' | 'postgres') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-bench-reports-'));
+  const schema = `hp_bench_reports_${randomBytes(4).toString('hex')}`;
+  const config =
+    dialect === 'postgres'
+      ? {
+          dataDir,
+          databaseUrl: values['database-url']!,
+          databaseSchema: schema,
+          masterKey: '',
+          // The seed is one statement of a million rows: past the serving default of 5 s.
+          databaseTimeoutMs: 600_000,
+        }
+      : { dataDir, databaseUrl: '', masterKey: '' };
+  const services = await createServices(config, { generateMasterKey: true });
+  try {
+    const t0 = performance.now();
+    const merchantId = await seed(services, dialect);
+    const seeded = (performance.now() - t0) / 1000;
+    const r = await measure(services, merchantId);
+    console.log(
+      `${dialect.padEnd(8)} ${r.rows.toLocaleString('en')} rows ${FORMAT}, ${r.mb.toFixed(0)} MB in ${r.seconds.toFixed(2)} s: ` +
+        `${Math.round(r.rowsPerSecond).toLocaleString('en')} rows/s, RSS growth ${r.growthMb.toFixed(1)} MB (heap ${r.heapMb.toFixed(1)}, external ${r.externalMb.toFixed(1)}; seeded in ${seeded.toFixed(1)} s)`,
+    );
+    return r;
+  } finally {
+    await services.close();
+    if (dialect === 'postgres') await dropPostgresSchema(values['database-url']!, schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const stores = values.store === undefined ? (['sqlite', 'postgres'] as const) : [values.store as 'sqlite' | 'postgres'];
+let ok = true;
+for (const s of stores) {
+  const r = await run(s);
+  if (r.rowsPerSecond < 100_000 || r.growthMb >= 50) ok = false;
+}
+console.log(ok ? 'targets met: ≥ 100,000 rows/s and < 50 MB RSS growth' : 'TARGETS MISSED');
+process.exitCode = ok ? 0 : 1;

@@ -1,0 +1,59 @@
+import type { ReportRow } from '@hostpay/protocol';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../../store/store.js';
+import type { TimeRange } from './range.js';
+
+/** Where the next page starts: after this (time, id). */
+export interface Cursor {
+  at: string;
+  id: string;
+}
+
+/** One page of a report: its rows, oldest first, and the key of its last row (null: none). */
+export interface Page {
+  rows: ReportRow[];
+  last: Cursor | null;
+}
+
+/** What every page query gets: the merchant (null: every merchant, the operator's reports), the range, the key to start after, the page size. */
+export interface PageRequest {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  merchantId: string | null;
+  range: TimeRange;
+  after: Cursor | null;
+  limit: number;
+}
+
+/** Reads one page of a report kind: each page is its own short query (no transaction held for the download). */
+export type PageReader = (req: PageRequest) => Promise<Page>;
+
+/** Groups rows by a key, keeping their order. */
+export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list === undefined) out.set(k, [row]);
+    else list.push(row);
+  }
+  return out;
+}
+
+/** The key of a page's last row, from its time and id columns. */
+export function lastOf<T>(rows: readonly T[], at: (row: T) => string, id: (row: T) => string): Cursor | null {
+  const row = rows[rows.length - 1];
+  return row === undefined ? null : { at: at(row), id: id(row) };
+}
+
+/**
+ * The range and the keyset of (time, id): `time >= start and (time > start or id > after.id)`, so
+ * PostgreSQL range-scans the time and SQLite its index.
+ */
+export function keysetWhere(req: PageRequest, time: string, id: string): RawBuilder<SqlBool> {
+  const t = sql.ref(time);
+  const { to } = req.range;
+  if (req.after === null) return sql<SqlBool>`(${t} >= ${req.range.from} and ${t} < ${to})`;
+  const { at, id: afterId } = req.after;
+  return sql<SqlBool>`(${t} >= ${at} and ${t} < ${to} and (${t} > ${at} or ${sql.ref(id)} > ${afterId}))`;
+}
