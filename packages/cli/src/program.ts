@@ -22,6 +22,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerPayout } from './commands/payout.js';
 import { registerNetwork } from './commands/network.js';
 import { registerRate } from './commands/rate.js';
+import { registerReport } from './commands/report.js';
 import { registerServe } from './commands/serve.js';
 import { registerSettlement } from './commands/settlement.js';
 import { registerTime } from './commands/time.js';
@@ -76,6 +77,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerLogin(program, io);
   registerWallets(program, io);
   registerSummary(program, io);
+  registerReport(program, io);
   registerFeesPreview(program, io);
   registerCheckout(program, io);
   registerPayout(program, io);

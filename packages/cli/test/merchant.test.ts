@@ -105,6 +105,27 @@ describe('merchant commands', () => {
     expect(parseExactJson(io.out)).toEqual(parseExactJson(JSON.stringify(await client.summary())));
   });
 
+  it('report ledger: the CSV file to stdout, NDJSON with --format; a bad kind or range fails (in-process)', async () => {
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const to = new Date(Date.now() + 86_400_000).toISOString();
+    const io = memoryIo(creds());
+    expect(await run(['report', 'ledger', '--from', from, '--to', to], io), io.err).toBe(0);
+    const records = io.out.split('\r\n');
+    expect(records[0]).toBe(
+      'postingId,postedAt,walletId,chain,asset,kind,amount,balanceAfter,freezeAmountAfter,checkoutId,payoutId',
+    );
+    expect(io.out).toMatch(/,ETH,ETH,credit,3\.141592653589793238,3\.141592653589793238,0,,\r\n/);
+    const nd = memoryIo(creds());
+    expect(await run(['report', 'ledger', '--from', from, '--to', to, '--format', 'ndjson'], nd), nd.err).toBe(0);
+    const rows: { walletId: string }[] = [];
+    for await (const row of client.report('ledger', { from, to })) rows.push(row as { walletId: string });
+    expect(lines(nd.out)).toHaveLength(rows.length);
+    expect(rows.length).toBe(records.length - 2);
+    const bad = memoryIo(creds());
+    expect(await run(['report', 'ledger', '--from', to, '--to', from], bad)).not.toBe(0);
+    expect(bad.err).toContain('INVALID_QUERY');
+  });
+
   it('fees-preview 100 EUR: the rule, the rate and the fee in the fee currency', async () => {
     const out = ok(await hostpay(['fees-preview', '100', 'EUR', ...flags()]));
     const p: FeePreview = await client.previewFees({ amount: '100', currency: 'EUR' });

@@ -5,7 +5,7 @@ import { defaultRetryDelay, type RetryDelay } from './retry.js';
 import { idPath, limitText, page } from './calls.js';
 import { CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, SUMMARY_PATH } from './wire.js';
 import { Transport } from './transport.js';
-import { reportRows, type ReportKind, type ReportParams, type ReportRow } from './reports.js';
+import { reportRows, reportText, type ReportKind, type ReportParams, type ReportRow } from './reports.js';
 import type {
   CallOptions,
   FeePreview,
@@ -168,6 +168,14 @@ export class HostpayClient<M extends AmountMode = 'string'> {
    */
   report(kind: ReportKind, params: ReportParams): AsyncGenerator<ReportRow> {
     return reportRows(this.transport, this.amounts, kind, params);
+  }
+
+  /** A report file's text (CSV by default, or NDJSON) as the server streams it, chunk by chunk. */
+  reportText(
+    kind: ReportKind,
+    params: ReportParams & { format?: 'csv' | 'ndjson' | undefined },
+  ): AsyncGenerator<string> {
+    return reportText(this.transport, kind, params);
   }
 
   /** The server clock (GET /api/v1/time, no authentication). */

@@ -12,7 +12,7 @@ export interface ReportParams extends CallOptions {
   /** End (exclusive); at most 366 days after `from`. */
   to: string;
   /** Act for this sub-merchant (platform keys only). */
-  merchantId?: string;
+  merchantId?: string | undefined;
 }
 
 /** One report row: the kind's columns in order; decimals exact strings (or numbers with `amounts: 'number'`), times ISO text, empty cells null. */
@@ -53,20 +53,41 @@ export async function* reportRows(
   kind: ReportKind,
   params: ReportParams,
 ): AsyncGenerator<ReportRow> {
-  const query = { from: params.from, to: params.to, format: 'ndjson', merchantId: params.merchantId };
-  const spec = {
-    method: 'GET',
-    path: `${REPORT_PATH}${encodeURIComponent(kind)}`,
-    query,
-    auth: 'bearer',
-    stream: true,
-  } as const;
-  const res = (await transport.call(spec, params)) as Response;
+  let buffered = '';
+  for await (const text of reportText(transport, kind, { ...params, format: 'ndjson' })) {
+    buffered += text;
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line !== '') yield parseRow(line, mode);
+      newline = buffered.indexOf('\n');
+    }
+  }
+  if (buffered !== '')
+    throw new HostpayError({
+      status: 200,
+      code: 'INVALID_RESPONSE',
+      message: 'the report ended in the middle of a row',
+    });
+}
+
+/**
+ * A report file's text as the server streams it (CSV by default, or NDJSON), chunk by chunk:
+ * what `hostpay report` writes to stdout. Breaking out of the loop closes the connection.
+ */
+export async function* reportText(
+  transport: Transport,
+  kind: ReportKind,
+  params: ReportParams & { format?: 'csv' | 'ndjson' | undefined },
+): AsyncGenerator<string> {
+  const query = { from: params.from, to: params.to, format: params.format ?? 'csv', merchantId: params.merchantId };
+  const path = `${REPORT_PATH}${encodeURIComponent(kind)}`;
+  const res = (await transport.call({ method: 'GET', path, query, auth: 'bearer', stream: true }, params)) as Response;
   if (res.body === null)
     throw new HostpayError({ status: res.status, code: 'INVALID_RESPONSE', message: 'a report answer without a body' });
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
-  let buffered = '';
   try {
     for (;;) {
       const { done, value } = await reader.read().catch((cause: unknown) => {
@@ -77,22 +98,10 @@ export async function* reportRows(
           cause,
         });
       });
-      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let newline = buffered.indexOf('\n');
-      while (newline >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (line !== '') yield parseRow(line, mode);
-        newline = buffered.indexOf('\n');
-      }
-      if (done) break;
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (text !== '') yield text;
+      if (done) return;
     }
-    if (buffered !== '')
-      throw new HostpayError({
-        status: res.status,
-        code: 'INVALID_RESPONSE',
-        message: 'the report ended in the middle of a row: the connection was cut',
-      });
   } finally {
     await reader.cancel().catch(() => undefined);
   }
