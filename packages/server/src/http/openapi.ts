@@ -56,6 +56,11 @@ const TAGS = [
     description:
       'Events (also readable by polling) and webhook endpoints: Standard Webhooks signatures, delivery log, redelivery and replay; all four authentication headers.',
   },
+  {
+    name: 'reports',
+    description:
+      'Accounting: CSV or NDJSON exports streamed in constant memory (not enveloped), the monthly statement per wallet and search across checkouts and payouts; scope reports:read (docs/reports.md).',
+  },
 ];
 const DASHBOARD_TAG = {
   name: 'dashboard',
