@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SCOPES } from '@hostpay/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoCheckouts } from '../src/demo/checkouts.js';
 import { axeViolations, serious } from './browser/axe.js';
@@ -231,6 +232,10 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
   });
 
   it('approves a payout after a preview naming merchant, amounts, destination and its age; rejects one with a reason', async () => {
+    // Known: the payout page asks every payout for its hot-wallet view, and a manual payout's is a
+    // 404 that the browser logs. Declared here so the guard stays on; the hot-wallet page should
+    // not ask (or the route answer a view) — left to the hot-wallet work.
+    guard.expectError(/status of 404 .*\/admin\/v1\/payouts\/po_\w+\/hot-wallet/);
     const ctx = { operator: 'setup' };
     const { admin, payouts } = fx.services;
     const merchant = await admin.createMerchant('Payout Shop', ctx);
@@ -357,7 +362,7 @@ describe.runIf(browserTestsEnabled())('the operator console in Chromium', () => 
     await page.getByLabel('Label').fill('from the console');
     // Every scope is offered, the payout ones too; payouts:write is asked for by name (unchecked).
     expect(await page.getByRole('checkbox', { name: 'payouts:write' }).isChecked()).toBe(false);
-    await page.getByRole('checkbox', { name: 'payouts:read' }).waitFor();
+    for (const scope of SCOPES) await page.getByRole('checkbox', { name: scope, exact: true }).waitFor();
     await page.getByRole('checkbox', { name: 'payouts:write' }).check();
     await page.getByRole('checkbox', { name: 'webhooks:write' }).uncheck();
     await page.getByLabel('IP allow-list').first().fill('127.0.0.1, 10.0.0.0/8');

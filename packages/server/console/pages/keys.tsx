@@ -16,7 +16,7 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 
-/** Every scope a key can carry (protocol SCOPES; the dashboard offers the same eight). */
+/** Every scope a key can carry (protocol SCOPES, checked by console-browser.test.ts). */
 export const SCOPES = [
   'wallets:read',
   'fees:read',
@@ -26,6 +26,7 @@ export const SCOPES = [
   'webhooks:write',
   'payouts:read',
   'payouts:write',
+  'reports:read',
 ];
 /** Checked by default: all but payouts:write, which moves money out and is asked for by name. */
 const DEFAULT_CHECKED = SCOPES.filter((s) => s !== 'payouts:write');

@@ -24,6 +24,7 @@ export const SCOPES = [
   'webhooks:write',
   'payouts:read',
   'payouts:write',
+  'reports:read',
 ] as const;
 
 interface Key {
