@@ -422,7 +422,7 @@ end
   // creates in 15 s) the kernel writes their pages back during the next half minute (dirty pages
   // expire after 30 s), and a WAL fsync queued behind that writeback stalled every commit for
   // 50-100 ms, once or twice a run: the paced p99 then measured the closed loop's aftermath, not
-  // the server at the offered rate (docs/benchmarks.md, "Second session of 2026-11-28").
+  // the server at the offered rate (bench/HISTORY.md, "Second session of 2026-11-28").
   const pacedRuns: PacedResult[] = [];
   let rate = 0;
   if (measuresCreate) {

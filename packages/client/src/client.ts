@@ -5,6 +5,7 @@ import { defaultRetryDelay, type RetryDelay } from './retry.js';
 import { idPath, limitText, page } from './calls.js';
 import { CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, SUMMARY_PATH } from './wire.js';
 import { Transport } from './transport.js';
+import { reportRows, type ReportKind, type ReportParams, type ReportRow } from './reports.js';
 import type {
   CallOptions,
   FeePreview,
@@ -80,7 +81,10 @@ export class HostpayClient<M extends AmountMode = 'string'> {
   /** The payout address book: create, list, revoke. */
   readonly payoutDestinations: PayoutDestinations;
 
+  private readonly amounts: AmountMode;
+
   constructor(options: HostpayClientOptions<M>) {
+    this.amounts = options.amounts ?? 'string';
     this.transport = new Transport({
       baseUrl: required('baseUrl', options.baseUrl).replace(/\/+$/, ''),
       apiKey: required('apiKey', options.apiKey),
@@ -154,6 +158,16 @@ export class HostpayClient<M extends AmountMode = 'string'> {
   async issueToken(params: IssueTokenParams = {}): Promise<TokenResult> {
     const body = { expiresIn: params.expiresIn, scope: params.scope };
     return (await this.transport.call({ method: 'POST', path: PATHS.token, body, auth: 'key' }, params)) as TokenResult;
+  }
+
+  /**
+   * A report's rows, oldest first, as an async iterator over the server's stream (GET
+   * /api/v1/cp/reports/{kind}?format=ndjson; scope reports:read and the kind's read scope):
+   * `for await (const row of client.report('ledger', { from, to }))`. Constant memory whatever the
+   * range; breaking out of the loop closes the connection.
+   */
+  report(kind: ReportKind, params: ReportParams): AsyncGenerator<ReportRow> {
+    return reportRows(this.transport, this.amounts, kind, params);
   }
 
   /** The server clock (GET /api/v1/time, no authentication). */

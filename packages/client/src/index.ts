@@ -61,3 +61,4 @@ export type {
   Wallet,
   WithDecimals,
 } from './types.js';
+export type { ReportKind, ReportParams, ReportRow } from './reports.js';

@@ -17,6 +17,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** The whole success envelope instead of its `result` (lists carry `nextCursor` beside it). */
   envelope?: true;
+  /** A file answer (reports): a 2xx that is not JSON comes back as the Response, its body unread. */
+  stream?: true;
 }
 
 export interface TransportConfig {
@@ -121,7 +123,8 @@ export class Transport {
   /** One HTTP exchange, with a fresh timestamp and signature. */
   private async attempt(spec: RequestSpec, signal: AbortSignal, token?: string): Promise<unknown> {
     const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
-    const headers: Record<string, string> = { ...spec.headers, accept: 'application/json' };
+    const accept = spec.stream === true ? 'application/x-ndjson, application/json' : 'application/json';
+    const headers: Record<string, string> = { ...spec.headers, accept };
     const url = this.url(spec);
     if (body) headers['content-type'] = 'application/json';
     if (spec.auth !== 'none') {
@@ -134,6 +137,8 @@ export class Transport {
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     try {
       const res = await this.cfg.fetch(url, { method: spec.method, headers, body: body || null, signal });
+      if (spec.stream === true && res.ok && !(res.headers.get('content-type') ?? '').startsWith('application/json'))
+        return res;
       return readEnvelope(res, await res.text(), this.cfg.amounts, spec.envelope === true);
     } catch (thrown) {
       throw toHostpayError(thrown, signal);

@@ -201,10 +201,9 @@ export function parseExactJsonBuiltin(text: string, onNumber: (literal: string) 
 /**
  * The writer on the built-in: JSON.stringify with a replacer that turns each JsonDecimal (read
  * from its holder: the value the replacer is given has already been through toJSON) into
- * `JSON.rawJSON`. Only where `hasBuiltinExactJson`. Not what `writeExactJson` uses: on Node 24 it
- * was as fast for a 5-wallet answer and slower for the rest (checkout body 1.34–1.55 against
- * 1.03–1.35 µs, 1,000 wallets 8.9–11.6 against 3.2–8.2 ms of CPU; docs/benchmarks.md), because the
- * replacer is a call per value. Kept so the same tests hold it to the hand-written writer and the
+ * `JSON.rawJSON`. Only where `hasBuiltinExactJson`. Not what `writeExactJson` uses: it measured
+ * no faster and often slower (docs/benchmarks.md, "Dependencies"), because the replacer is a call
+ * per value. Kept so the same tests hold it to the hand-written writer and the
  * benchmark can measure it again on a new runtime.
  */
 export function writeExactJsonBuiltin(value: unknown): string {
@@ -220,9 +219,8 @@ export function writeExactJsonBuiltin(value: unknown): string {
 /**
  * Reads JSON, calling `onNumber` with each number's exact source text (by default numbers come back
  * as those strings); throws SyntaxError on malformed input, like JSON.parse. The built-in reader
- * where the runtime has it: on Node 24 it took 3.2–3.9 µs of CPU for a checkout-create body against
- * 4.7–5.2 µs for the hand-written one, 39–50 against 49–61 µs for a 5-wallet answer
- * (docs/benchmarks.md); the hand-written one elsewhere (Node 20, older browsers).
+ * where the runtime has it, as it is the faster (docs/benchmarks.md, "Dependencies"); the
+ * hand-written one elsewhere (Node 20, older browsers).
  */
 export const parseExactJson: (text: string, onNumber?: (literal: string) => unknown) => unknown = hasBuiltinExactJson
   ? parseExactJsonBuiltin

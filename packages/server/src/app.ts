@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // answers against them; they are not used to write them. Most answers are finished JSON text
   // (exact decimals), the rest small objects built field by field, so Fastify's compiled
   // serializers (fast-json-stringify, one per route and status) would almost never run, yet
-  // compiling them was ~120 ms of every start and ~17 MB of memory (docs/benchmarks.md).
+  // compiling them was ~120 ms of every start and ~17 MB of memory (bench/HISTORY.md).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   trackRoutes(app);
   app.decorateRequest('principal', null);

@@ -6,7 +6,7 @@ import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 import { expectError, merchantHeaders } from './http-helpers/requests.js';
 
 /**
- * The hot request path (docs/benchmarks.md, issue 11 item 5): a request repeating credentials
+ * The hot request path (bench/HISTORY.md, issue 11 item 5): a request repeating credentials
  * accepted a moment ago, with its key and answer cached, is decided and answered without waiting
  * on a promise. What an integrator and an operator see must not change with it: these tests pin
  * the headers, bodies, limits, log lines and counts of repeated requests.

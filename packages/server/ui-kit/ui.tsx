@@ -143,7 +143,7 @@ export function Table<T>({
           {rows.map((r) => (
             <tr key={rowKey(r)}>
               {columns.map((c) => (
-                <td class={c.num ? 'num' : undefined} key={c.label}>
+                <td class={c.num ? 'num' : undefined} key={c.label} data-label={c.label}>
                   {c.render(r)}
                 </td>
               ))}

@@ -68,7 +68,8 @@ export function timelineAmount(t: Checkout['timeline'][number], m: CheckoutMoney
   if (refund === undefined) return null;
   return (
     <span data-testid="timeline-refund">
-      <Amount value={refund.amount} unit={m.asset ?? undefined} /> <span class="muted">({refund.status})</span>{' '}
+      <Amount value={refund.amount} unit={m.asset ?? undefined} />{' '}
+      <span class="muted">({refund.status.replace('_', ' ')})</span>{' '}
     </span>
   );
 }

@@ -1,5 +1,5 @@
 import type { Decimal, Scope } from '@hostpay/protocol';
-import type { SessionPrincipal } from './principal.js';
+import type { SessionPrincipal } from './session-principal.js';
 
 /**
  * What the HTTP layer needs from the rest of the server. The routes and the authentication hook

@@ -2,10 +2,10 @@ import type { Scope } from '@hostpay/protocol';
 import { HostpayError } from '../errors.js';
 import { checkScope } from './key-checks.js';
 import type { ApiKeyAuth } from './ports.js';
+import type { Role, SessionPrincipal } from './session-principal.js';
 import type { TokenClaims } from './tokens.js';
 
-/** A merchant user's role (features/merchant-users); the dashboard maps it onto scopes. */
-export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
+export type { Role, SessionPrincipal };
 
 /** Signed in with the four headers: an API key and its bearer token. */
 export interface KeyPrincipal {
@@ -15,19 +15,6 @@ export interface KeyPrincipal {
   key: ApiKeyAuth;
   /** The verified bearer token; null on the token route, which authenticates by key alone. */
   token: TokenClaims | null;
-}
-
-/** Signed in to the merchant dashboard: a session cookie of a merchant user. */
-export interface SessionPrincipal {
-  via: 'session';
-  merchantId: string;
-  userId: string;
-  email: string;
-  role: Role;
-  /** The scopes the role maps onto (the same as API keys carry). */
-  scopes: readonly Scope[];
-  /** SHA-256 of the session id (what the store keeps): names the session without being it. */
-  sessionHash: string;
 }
 
 /** Who is calling, as established by the authentication hook, for the route handler. */

@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache';
 
 // Reservations (hitReserved): only for a bucket this instance saw at least RESERVE_MIN_RATE hits
 // a second of, of about a tenth of a second of them, at most MAX_RESERVE. The rate is read over
-// the last full DEMAND_WINDOW_MS: with whole seconds, a key that turned busy went a second without
-// reservations, every hit a round trip (15 % of a 5 s wallet-list run, docs/benchmarks.md step 13).
+// the last full DEMAND_WINDOW_MS, not whole seconds, so that a key turning busy (after a pause, or
+// a burst) gets reservations within a tenth of a second: until then its every hit is a round trip.
 const RESERVE_MIN_RATE = 100;
 const MAX_RESERVE = 10_000;
 export const DEMAND_WINDOW_MS = 100;

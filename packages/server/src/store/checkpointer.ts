@@ -86,9 +86,8 @@ parentPort.on('message', () => {
 const DEFAULT_PAGES = 1000;
 /**
  * WAL pages from which the worker empties the WAL (about 6 MB): SQLite reuses an emptied WAL from
- * its start instead of growing the file. A hold lasts about two fsyncs, longer the more the WAL
- * holds: at 2,000 creates/s, 1,500 pages gave holds of p50 10 ms (max 21), 4,000 gave 15 ms (max
- * 25) and a paced p99 about 3 ms higher, 16,000 a paced p99 of 30–48 ms (docs/benchmarks.md).
+ * its start instead of growing the file. Small, because a hold lasts about two fsyncs and grows
+ * with what the WAL holds, and every write waits for it (the figures: bench/HISTORY.md, step 9).
  */
 const RESTART_PAGES = 1500;
 /** While the worker runs: ten times as far, so only a stalled worker lets the serving thread checkpoint. */

@@ -98,4 +98,23 @@ describe.each(DIALECTS)('money guards over HTTP on %s', (dialect: Dialect) => {
     const ok = await refund(fx, id, { amount: '1', destination: payerTron });
     expect(ok.statusCode, ok.body).toBe(201);
   });
+
+  it("the payer's link on a deactivated wallet: a page saying so, nothing requested, the link still usable", async () => {
+    const id = await paidCheckout(fx, '20', '20');
+    const path = pathOf(resultOf<{ url: string }>(await refundLink(fx, id, { amount: '2' })).url);
+    const wallet = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
+    await fx.services.admin.setWalletActive(wallet.id, false, ops);
+    try {
+      const res = await submit(fx, path, payerTron);
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('Your link still works');
+      expect(await refundsOf(id)).toHaveLength(0);
+    } finally {
+      await fx.services.admin.setWalletActive(wallet.id, true, ops);
+    }
+    const ok = await submit(fx, path, payerTron);
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(await refundsOf(id)).toHaveLength(1);
+  });
 });

@@ -50,6 +50,18 @@ describe('payment page branding', () => {
     expect(csp).toBe(PAGE_CSP);
   });
 
+  it('a logo on a private address stored before hosts were checked is not shown, nor allowed by the CSP', async () => {
+    await fx.services.store.db
+      .updateTable('merchants')
+      .set({ logo_url: 'https://10.0.0.5/logo.png' })
+      .where('id', '=', fx.demo.merchantId)
+      .execute();
+    const { html, csp } = await page();
+    expect(html).not.toContain('class="logo"');
+    expect(html).not.toContain('10.0.0.5');
+    expect(csp).toBe(PAGE_CSP);
+  });
+
   it('an https logo: its origin, and only it, is added to img-src', async () => {
     await fx.services.selfService.settings.update(user(), {
       displayName: 'Café Zürich',

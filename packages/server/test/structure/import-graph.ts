@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,7 +41,27 @@ export function folderImports(src = SRC): Map<string, Set<string>> {
   return graph;
 }
 
-/** Every set of folders that import each other, directly or around a loop (Tarjan's components). */
+/** A file's relative imports (`import`, `import type`, `export … from`, `import('…')`), as paths under src. */
+function importsOf(file: string, src: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    const base = resolve(dirname(file), m[1]!).replace(/\.js$/, '');
+    const target = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => existsSync(p));
+    if (target === undefined) throw new Error(`${relative(src, file)}: cannot resolve '${m[1]}'`);
+    found.push(relative(src, target));
+  }
+  return found;
+}
+
+/** File → the files it imports, type-only imports included (a type cycle is still a cycle to read). */
+export function fileImports(src = SRC): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(src)) graph.set(relative(src, file), new Set(importsOf(file, src)));
+  return graph;
+}
+
+/** Every set of folders (or files) that import each other, directly or around a loop (Tarjan's components). */
 export function cycles(graph: Map<string, Set<string>>): string[][] {
   let index = 0;
   const stack: string[] = [];

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderImports } from './import-graph.js';
+import { cycles, fileImports, folderImports } from './import-graph.js';
 
 describe('the server is folders that import one way', () => {
   const graph = folderImports();
@@ -28,5 +31,25 @@ describe('the server is folders that import one way', () => {
       ['http', new Set<string>()],
     ]);
     expect(cycles(looped)).toEqual([['features/a', 'features/b', 'features/c']]);
+  });
+});
+
+describe('no file imports a file that imports it back', () => {
+  it('no import loop between files of the server, type-only imports included', () => {
+    // A loop found here is broken by moving the shared type into a file of its own (as
+    // checkouts/create-types.ts, chain-watch/round-deps.ts or refunds/payouts-seam.ts do).
+    expect(cycles(fileImports())).toEqual([]);
+  });
+
+  it('the check sees a loop made of a type import', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hostpay-imports-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport const a = (b: B) => b;\n");
+      writeFileSync(join(dir, 'b.ts'), "import { a } from './a.js';\nexport type B = Parameters<typeof a>;\n");
+      writeFileSync(join(dir, 'c.ts'), "export { a } from './a.js';\n");
+      expect(cycles(fileImports(dir))).toEqual([['a.ts', 'b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -139,8 +139,7 @@ const ORDER = secp256k1.Point.Fn.ORDER;
 
 /**
  * The parent's chain code as a KeyObject, made once: given raw bytes, createHmac prepares a key
- * object on every call (~12 µs on Node 24, against ~2.5 µs for a whole HMAC with a KeyObject;
- * docs/benchmarks.md, "Checkout create on PostgreSQL", step 8).
+ * object on every call, which costs several times the HMAC itself.
  */
 const macKeys = new WeakMap<HDKey, KeyObject>();
 
@@ -149,9 +148,9 @@ interface TweakCurve {
 }
 let curve: TweakCurve | undefined;
 /**
- * libsecp256k1 (WebAssembly), loaded on the first address: P + t·G costs ~0.1 ms there against
- * ~0.35 ms in @noble/curves, the largest single cost of creating a checkout (docs/benchmarks.md).
- * Loaded lazily because compiling its 1.2 MB module would otherwise lengthen every start.
+ * libsecp256k1 (WebAssembly), loaded on the first address: P + t·G, the largest single cost of
+ * creating a checkout, is about three times cheaper there than in @noble/curves (docs/benchmarks.md,
+ * "Dependencies"). Loaded lazily because compiling its 1.2 MB module would otherwise lengthen every start.
  */
 const tweakCurve = (): TweakCurve => (curve ??= createRequire(import.meta.url)('tiny-secp256k1') as TweakCurve);
 

@@ -2,7 +2,7 @@ import { invalid } from '../../admin/deps.js';
 import type { Db } from '../../store/store.js';
 import { DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
 import type { WatchedToken } from './config.js';
-import type { WatchRequest } from './service.js';
+import type { WatchRequest } from './watch-request.js';
 
 /** How a token contract is spelled, per chain family: an 0x address (EVM), a base58 T… address (TRON). */
 const CONTRACT: Record<string, RegExp> = {

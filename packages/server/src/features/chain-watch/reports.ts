@@ -2,7 +2,7 @@ import { isHostpayError } from '../../errors.js';
 import type { ChainPort } from '../checkouts/watch-targets.js';
 import type { ChainObservation, WatchedAsset } from './adapter.js';
 import { tokensOf, type WatchRow } from './config.js';
-import type { RoundDeps } from './round.js';
+import type { RoundDeps } from './round-deps.js';
 
 /** The watcher's reports and retractions are audited like an operator's, under this name. */
 export const WATCHER_AUDIT = { operator: 'chain-watch' } as const;

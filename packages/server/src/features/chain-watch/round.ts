@@ -1,30 +1,13 @@
 import { holdLease as holdRowLease, LeaseLost } from '../../cluster/leased-loops.js';
 import type { Store } from '../../store/store.js';
-import type { ChainPort } from '../checkouts/watch-targets.js';
 import { BrokenLink, ChainMoved, type BlockRef, type ChainAdapter, type ChainObservation } from './adapter.js';
 import { blockOf, type WatchRow } from './config.js';
 import { followPayouts } from './follow-payouts.js';
 import { raiseConfirmations, reportObservations, WATCHER_AUDIT, watchedAssets } from './reports.js';
-import type { ChainWatchMetrics } from './metrics.js';
-import type { PayoutChainPort } from './payout-port.js';
+import type { RoundDeps } from './round-deps.js';
 
 export { ChainMoved, LeaseLost };
 export { unitsText, watchedAssets } from './reports.js';
-
-export interface RoundDeps {
-  store: Store;
-  /** What the watcher reads of and reports to the checkouts feature. */
-  checkouts: ChainPort;
-  /** The payout sender's port: the watcher counts its transactions' confirmations. */
-  payouts?: PayoutChainPort | undefined;
-  metrics: ChainWatchMetrics;
-  owner: string;
-  now: () => number;
-  leaseMs: number;
-  log: { warn(msg: string): void };
-  /** Tests: runs after the transfers are reported and before the cursor is saved (a crash there). */
-  beforeCursorSave?: (() => void | Promise<void>) | undefined;
-}
 
 export interface RoundResult {
   head: number;

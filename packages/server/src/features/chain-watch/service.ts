@@ -10,27 +10,10 @@ import { DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQu
 import { apiKeyOwner, checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
 import { checkKind, checkNative, checkTokens, NATIVE_DECIMALS, NETWORK_ID } from './checks.js';
 import { watchView, type LiveStatus } from './view.js';
-
-export interface WatchRequest {
-  /** The adapter that talks to the node; default by the chain's family (evm-rpc, esplora, tron-http). */
-  kind?: string | undefined;
-  /** The node's URL. Required for a new watch; left out, the stored URL stays. */
-  rpcUrl?: string | undefined;
-  /** An API key or credentials for the node (sealed); null removes it; left out, it stays. */
-  apiKey?: string | null | undefined;
-  /** The network the node must serve (EVM chain id in decimal, or genesis hash); null: learnt from the node; left out, it stays. */
-  networkId?: string | null | undefined;
-  tokens?: { asset: string; contract?: string | undefined; decimals?: number | undefined }[] | undefined;
-  nativeAsset?: string | null | undefined;
-  nativeDecimals?: number | undefined;
-  confirmations?: number | undefined;
-  pollIntervalMs?: number | undefined;
-  allowPrivateRpc?: boolean | undefined;
-  startBlock?: number | undefined;
-  enabled?: boolean | undefined;
-}
+import type { WatchRequest } from './watch-request.js';
 
 export { watchView, type LiveStatus, type WatchView } from './view.js';
+export type { WatchRequest };
 
 export interface WatchAdminOptions {
   store: Store;

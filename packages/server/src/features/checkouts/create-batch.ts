@@ -1,9 +1,10 @@
 import { CompiledQuery } from 'kysely';
 import { pgGroupCommit } from '../../store/pg-group-commit.js';
 import type { Db, Store } from '../../store/store.js';
-import { indexBlocks, type IndexBlocks } from '../addresses/index-blocks.js';
+import { indexBlocks } from '../addresses/index-blocks.js';
 import { eventBatchParameters, eventBatchSql, type BatchEvent } from '../events/batch.js';
-import { optionColumns, type BuiltCheckout } from './create.js';
+import { optionColumns } from './create.js';
+import type { BuiltCheckout, CreateBatch } from './create-types.js';
 
 /**
  * PostgreSQL: the checkout creates of one turn of the event loop written by ONE statement, which
@@ -14,9 +15,9 @@ import { optionColumns, type BuiltCheckout } from './create.js';
  * the events feature's (features/events/batch.ts): the one writer of events, counters and, through
  * its outbox subscribers, deliveries, whether one event is appended or a batch.
  *
- * Before this, a create was ~11 round trips in two transactions, and the event sequence row stayed
- * locked from its update through every later round trip and the COMMIT's WAL flush: the creates of
- * a merchant waited on each other (docs/benchmarks.md, "Checkout create on PostgreSQL").
+ * One statement, because a create made of separate round trips keeps the merchant's counter row
+ * locked through all of them and the commit's WAL flush, so a merchant's creates queue behind each
+ * other (docs/benchmarks.md, "Why the store is shaped this way").
  */
 function statementText(): string {
   const events = eventBatchSql('$5::json', '$6::json');
@@ -86,11 +87,6 @@ function batchStatement() {
       return out;
     },
   };
-}
-
-export interface CreateBatch {
-  indices: IndexBlocks;
-  write(built: BuiltCheckout): Promise<void>;
 }
 
 /** The create batch of a PostgreSQL store, for one merchant-facing service: undefined on SQLite (group-commit.ts serves it). */

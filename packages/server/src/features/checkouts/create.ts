@@ -6,7 +6,7 @@ import type { Insertable } from 'kysely';
 import { addressRow, reserveIndex, type ReservedIndex } from '../addresses/allocate.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
 import type { CheckoutOptionTable, DepositAddressTable } from '../../store/schema.js';
-import type { CreateBatch } from './create-batch.js';
+import type { BuiltCheckout, Candidate, CreateBatch, CreatedCheckout, MerchantTerms, Offer } from './create-types.js';
 import { appendEvent } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
@@ -14,31 +14,6 @@ import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
 import { priceOffer } from './price-offer.js';
 import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
 import { checkoutView } from './view.js';
-
-/** A candidate option: an asset on a chain, with what the catalog says about it. */
-export interface Candidate {
-  asset: string;
-  chain: string;
-  assetId: string;
-  assetDecimals: number;
-  chainRow: {
-    id: string;
-    symbol: string;
-    family: string;
-    network_type: string;
-    account_key_id: string | null;
-    confirmations_required: number;
-  };
-  networkId: string;
-  networkName: string;
-  tokenContract: string | null;
-}
-
-/** The payable options of a request and why the others were refused: what `candidates` found. */
-export interface Offer {
-  offer: Candidate[];
-  refused: string[];
-}
 
 /**
  * `chk_`, the creation time (ms, 9 base-36 digits), then 160 random bits (31 base-36 digits): the
@@ -141,17 +116,6 @@ const termsQuery = prepared(['merchantId'], (db, v) =>
     .where('id', '=', v.merchantId as string),
 );
 
-/** A merchant's terms a new checkout is priced and judged with. */
-export interface MerchantTerms {
-  /** Underpayment tolerance, percent (copied onto each new checkout). */
-  percent: string;
-  /** The rate spread, percent: the merchant's own, else the operator's default, else 0. */
-  spreadPercent: string;
-  /** The merchant's default return URLs (dashboard settings): used when a request names none. */
-  successUrl: string | null;
-  cancelUrl: string | null;
-}
-
 /** What `CreateContext.terms` reads on a miss. */
 export async function loadTerms(db: Db, merchantId: string): Promise<MerchantTerms> {
   const [merchant] = (await termsQuery(db, { merchantId })).rows;
@@ -175,18 +139,6 @@ export interface CreateContext {
   batch?: CreateBatch | undefined;
   /** Opens the sealed account keys addresses are derived from. */
   box: KeyOpener;
-}
-
-/** A new checkout, and its view as exact JSON: written once, for the `checkout.created` event and the answer. */
-export interface CreatedCheckout {
-  checkout: LoadedCheckout;
-  json: string;
-}
-
-/** A create's rows, built before they are written: what a batch writes (create-batch.ts). */
-export interface BuiltCheckout extends CreatedCheckout {
-  addresses: Insertable<DepositAddressTable>[];
-  at: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import { HostpayError } from '../../errors.js';
 import type { FeeService } from '../fees/preview.js';
 import { rateStaleError, staleness, staleText, type StalePair } from '../fees/stale.js';
 import type { RateQuote } from '../rates/quote.js';
-import type { Candidate, MerchantTerms, Offer } from './create.js';
+import type { Candidate, MerchantTerms, Offer } from './create-types.js';
 import type { CheckedCreateRequest } from './create-input.js';
 import { displayDecimals } from '../catalog/display.js';
 import { priceOption, type OptionPricing } from './pricing.js';

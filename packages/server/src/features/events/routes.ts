@@ -7,10 +7,13 @@ import type { TypedApp } from '../../http/route-context.js';
 import type { AdminIdempotency } from '../../http/idempotency.js';
 import { BASE_ERRORS, merchantScope, MerchantQuery, ok, okPage, send } from '../../http/merchant-scope.js';
 import type { RouteContext } from '../../http/route-context.js';
-import type { Events } from './feature.js';
+import type { Provisions } from '../../feature-kit/feature.js';
 import { parseTypes } from './service.js';
 import { streamCredentialCheck } from './stream-credentials.js';
 import { envelopeJson } from '../../http/success-body.js';
+
+// Named through the registry: importing feature.ts, which imports these routes, would be a loop.
+type Events = Provisions['events'];
 
 /** A sequence in a query (arrives as text, read as an integer by http/validator.ts). */
 const SequenceQuery = (description: string) => Type.Integer({ minimum: 0, maximum: 999_999_999_999_999, description });

@@ -1,10 +1,25 @@
 import { Type } from '@sinclair/typebox';
+import type { AuditContext } from '../../admin/deps.js';
 import { auditOf, responses, send, type AdminRouteContext } from '../../admin/reply.js';
 import { IdParams, WRITE } from '../../admin/schemas.js';
 import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
-import type { MerchantUserAdmin } from './feature.js';
-import { ROLES } from './roles.js';
+import { ROLES, type Role } from './roles.js';
+
+/** What these routes ask of the feature (its `admin` provision). */
+export interface MerchantUserAdmin {
+  inviteMerchantUser(
+    merchantId: string,
+    email: string,
+    role: Role,
+    audit: AuditContext,
+  ): Promise<{ id: string; link: string; expiresAt: string }>;
+  merchantUserResetLink(
+    merchantId: string,
+    email: string,
+    audit: AuditContext,
+  ): Promise<{ id: string; link: string; expiresAt: string }>;
+}
 
 const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' });
 const LinkView = Type.Object(

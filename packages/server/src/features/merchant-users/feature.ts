@@ -1,8 +1,6 @@
-import type { AuditContext } from '../../admin/deps.js';
 import { defineFeature } from '../../feature-kit/feature.js';
 import type { Store } from '../../store/store.js';
-import { merchantUserAdminRoutes } from './admin-routes.js';
-import type { Role } from './roles.js';
+import { merchantUserAdminRoutes, type MerchantUserAdmin } from './admin-routes.js';
 import { dashboardAccountRoutes } from './routes.js';
 import { dashboardSessions, type DashboardSessions } from './sessions.js';
 import { team, type Team } from './team.js';
@@ -19,20 +17,6 @@ export interface MerchantUsers {
    * buildApp's routes and hook use these (tests move the app's clock). Stateless: one per app.
    */
   forApp(idleMs: number, now: () => number): { accounts: Accounts; team: Team; sessions: DashboardSessions };
-}
-
-export interface MerchantUserAdmin {
-  inviteMerchantUser(
-    merchantId: string,
-    email: string,
-    role: Role,
-    audit: AuditContext,
-  ): Promise<{ id: string; link: string; expiresAt: string }>;
-  merchantUserResetLink(
-    merchantId: string,
-    email: string,
-    audit: AuditContext,
-  ): Promise<{ id: string; link: string; expiresAt: string }>;
 }
 
 declare module '../../feature-kit/feature.js' {

@@ -1,3 +1,4 @@
+import { logoHostRefusal } from '../self-service/settings.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../../errors.js';
@@ -91,8 +92,10 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
       );
     }
     const { id } = req.params as { id: string };
-    const view = await pay.load(id);
-    if (view === undefined) return page(reply, 404, notFoundPage(sandbox));
+    const loaded = await pay.load(id);
+    if (loaded === undefined) return page(reply, 404, notFoundPage(sandbox));
+    // A logo stored before its host was checked (issue 42) is not shown where the check refuses it.
+    const view = logoShown(loaded.logoUrl, sandbox) ? loaded : { ...loaded, logoUrl: null };
     reply.header('content-security-policy', pageCspWithLogo(view.logoUrl));
     return page(
       reply,
@@ -163,4 +166,14 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
       return json(reply, successBody(statusResult(view, nowIso(), payerLocale(req.headers['accept-language']))));
     },
   );
+}
+
+/** Whether the page may show this logo: a data: image, or an https URL whose host payers can reach (settings.ts). */
+function logoShown(url: string | null, sandbox: boolean): boolean {
+  if (url === null || url.startsWith('data:')) return true;
+  try {
+    return logoHostRefusal(new URL(url), sandbox) === null;
+  } catch {
+    return false;
+  }
 }

@@ -6,7 +6,7 @@ import { newId } from '../../store/ids.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import type { Db, Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
 import type { PayoutGuards } from './guards.js';
@@ -192,12 +192,7 @@ export function payoutService(opts: PayoutServiceOptions) {
     const address = checkPayoutAddress(chain, body.address);
     const ctx = context();
     return store.writeTransaction(async (trx) => {
-      await trx
-        .insertInto('event_sequences')
-        .values({ merchant_id: merchantId, last_sequence: 0 })
-        .onConflict((oc) => oc.column('merchant_id').doNothing())
-        .execute();
-      await lockEventCounter(trx, merchantId, store.dialect);
+      await takeEventCounter(trx, merchantId, store.dialect);
       const live = await destinationsWithNames(trx)
         .where('d.merchant_id', '=', merchantId)
         .where('d.chain_id', '=', chain.id)

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HostpayError } from '../../errors.js';
+import { HostpayError } from '../../errors.js';
 import { PAGE_CSP, securityHeaders } from '../../http/page-headers.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { messagePage } from '../pay/templates/not-found.js';
@@ -120,7 +120,25 @@ export async function refundPageRoutes(app: TypedApp, ctx: RefundPageContext): P
       if (page.kind !== 'form') return send(reply, STATUS[page.kind], { page, sandbox, token });
       return send(reply, 400, { page, sandbox, token, address, error: 'Enter the address the refund should go to.' });
     }
-    const result = await refunds.submit(id, token, address);
+    const result = await refunds.submit(id, token, address).catch((err: unknown) => {
+      // The merchant's side refuses it for now (a deactivated wallet, too little money, a limit):
+      // nothing was requested and the link stays usable. The payer sees a page, not the reason.
+      if (err instanceof HostpayError && err.status >= 400 && err.status < 500) return err;
+      throw err;
+    });
+    if (result instanceof HostpayError)
+      return reply
+        .code(result.status)
+        .header('cache-control', 'no-store')
+        .type(HTML_UTF8)
+        .send(
+          messagePage({
+            sandbox,
+            title: 'Refund not requested',
+            message:
+              'The merchant cannot pay this refund right now. Your link still works: try again later, or contact the merchant.',
+          }).text,
+        );
     if (result.error !== undefined)
       return send(reply, 400, { page: result.page, sandbox, token, address, error: addressError(result.error) });
     if (result.requested !== undefined)

@@ -5,7 +5,7 @@ import type { Db } from '../../store/store.js';
 import { checkPayoutAddress } from '../payouts/address.js';
 import { payoutView } from '../payouts/queries.js';
 import { requestPayout } from '../payouts/request.js';
-import type { RefundPayouts } from './service.js';
+import type { RefundPayouts } from './payouts-seam.js';
 
 /** Refunds move money out: the payouts' scope, never granted by default. */
 export const REFUND_SCOPE = 'payouts:write' as const;

@@ -7,7 +7,10 @@ import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses, ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody, successSchema } from '../../http/success-body.js';
-import type { Webhooks } from './feature.js';
+import type { Provisions } from '../../feature-kit/feature.js';
+
+// Named through the registry: importing feature.ts, which imports these routes, would be a loop.
+type Webhooks = Provisions['webhooks'];
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Health = Type.Object(

@@ -1,7 +1,10 @@
 import type { AdminIdempotency } from '../../http/idempotency.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { merchantScope as scope } from '../../http/merchant-scope.js';
-import type { Webhooks } from './feature.js';
+import type { Provisions } from '../../feature-kit/feature.js';
+
+// Named through the registry: importing feature.ts, which imports the routes built on this kit, would be a loop.
+type Webhooks = Provisions['webhooks'];
 
 export { BASE_ERRORS, MerchantQuery, ok, okPage, send, WRITE_ERRORS } from '../../http/merchant-scope.js';
 

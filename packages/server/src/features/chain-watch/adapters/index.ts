@@ -25,21 +25,12 @@
  * A factory must not do I/O (the watcher makes the adapter when a round needs it and asks
  * networkId() first). Adding a kind is one line in `ADAPTERS` below.
  */
-import type { ChainAdapter } from '../adapter.js';
+import type { AdapterFactory } from './options.js';
 import { bitcoinCoreAdapter, esploraAdapter } from './bitcoin/index.js';
 import { evmAdapter } from './evm/index.js';
 import { tronAdapter } from './tron/index.js';
 
-export interface AdapterOptions {
-  url: string;
-  apiKey?: string | undefined;
-  fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
-  checkHost: (host: string) => Promise<void>;
-  timeoutMs: number;
-  close?: (() => void) | undefined;
-}
-
-export type AdapterFactory = (opts: AdapterOptions) => ChainAdapter;
+export type { AdapterFactory, AdapterOptions } from './options.js';
 
 /** Every adapter kind a watch may name (an unmerged one is refused when a watch is set). */
 export const ADAPTER_KINDS = ['evm-rpc', 'esplora', 'bitcoin-core', 'tron-http'] as const;

@@ -1,5 +1,5 @@
 import type { Hash } from 'viem';
-import type { AdapterOptions } from '../index.js';
+import type { AdapterOptions } from '../options.js';
 import {
   ChainMoved,
   checkBelow,
