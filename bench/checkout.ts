@@ -1,9 +1,25 @@
 /**
  * Checkout create under load (issue 12, item 10; issue 33 for PostgreSQL), side by side with the
  * wallet list in the same run: starts the real compiled `hostpay serve` (SQLite by default,
- * `--store postgres` for PostgreSQL + Redis), signs one create body (one payment option: one
- * address derivation, one checkout, its option, timeline row and event per request) and drives
- * both with wrk at `--connections` (default 50). Every request creates a checkout: no Idempotency-Key.
+ * `--store postgres` for PostgreSQL + Redis), and drives both with wrk at `--connections`
+ * (default 50). Each create (one payment option: one address derivation, one checkout, its
+ * option, timeline row and event) has its own orderId and its own version-2 signature, no
+ * Idempotency-Key: the server accepts a signature on a write once (409 SIGNATURE_REUSED,
+ * docs/security.md), so replaying one signed request would measure refusals.
+ *
+ * How each request gets its signature. wrk's Lua has no HMAC, so before each closed-loop run the
+ * bench signs a pool of distinct creates (one timestamp, a fresh orderId each; enough for 3 × the
+ * warm-up's rate over the run) into a file the Lua script loads at start; `request()` then hands
+ * out the next prebuilt request, which costs wrk no more than the static body did. Driving the
+ * closed loop from Node (autocannon, undici) would sign per request but spend a core's share in
+ * the load generator on the same two cores the server runs on: the figures would measure the
+ * generator too. The pool's one timestamp is why a closed-loop run is at most 50 s (the server
+ * takes a timestamp for ±60 s); a pool that runs out sends a request that cannot pass, so it
+ * shows as a refusal, never as a reuse. The paced runs are driven from this process already
+ * (bench/paced.ts) and sign each request as it is sent (a few µs of HMAC each).
+ *
+ * Any answer that is not 2xx (closed loop) or not 201 (paced) makes the bench exit 1 after
+ * printing its figures: refusals must not pass for throughput again.
  *
  *   npm run bench:checkout -- [--store sqlite|postgres] [--duration 5] [--connections 50] [--runs 3]
  *                             [--only create|wallets|paced] [--rate N] [--cpu-prof DIR]
@@ -75,6 +91,10 @@ process.on('exit', () => {
 const connections = Number(opts.connections);
 const duration = Number(opts.duration);
 const runs = Number(opts.runs);
+if (duration > 50) {
+  console.error('--duration: at most 50 s (a closed-loop run signs its pool with one timestamp, good for 60 s)');
+  process.exit(2);
+}
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 interface StoreResult {
@@ -244,44 +264,88 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     body: tokenBody,
   });
   const token = ((await tokenRes.json()) as { result: { accessToken: string } }).result.accessToken;
-  const createBody = JSON.stringify({
-    amount: '100',
-    currency: 'EUR',
-    orderId: 'bench',
-    paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-  });
-  const createUrl = `${base}/api/v1/cp/psp/hosted-pay`;
-  // Signed afresh for each run: a signature's timestamp is accepted for ±60 s, less than a whole bench.
+  const createPath = '/api/v1/cp/psp/hosted-pay';
+  const createUrl = base + createPath;
+  // Each create its own orderId, hence its own body and signature (single-use signatures).
+  let orders = 0;
+  const nextOrderId = () => `bench-${suffix}-${++orders}`;
+  const createBody = (orderId: string) =>
+    JSON.stringify({ amount: '100', currency: 'EUR', orderId, paymentOptions: [{ asset: 'USDT', chain: 'TRON' }] });
   // Version 2 (method and path signed): the only version the create accepts.
-  const createHeaders = () => {
-    const timestamp = unixTimestamp();
-    return {
-      'api-key': key.apiKey,
-      timestamp,
-      'signature-version': '2',
-      signature: signV2(key.apiSecret, timestamp, 'POST', '/api/v1/cp/psp/hosted-pay', createBody),
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-    };
-  };
+  const createSignature = (timestamp: string, body: string) =>
+    signV2(key.apiSecret, timestamp, 'POST', createPath, body);
+  const createHeaders = (body: string, timestamp = unixTimestamp()) => ({
+    'api-key': key.apiKey,
+    timestamp,
+    'signature-version': '2',
+    signature: createSignature(timestamp, body),
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+  });
 
   // A sanity call first: the bench must measure 201s, not refusals.
-  const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders(), body: createBody });
+  const probeBody = createBody(nextOrderId());
+  const probe = await fetch(createUrl, { method: 'POST', headers: createHeaders(probeBody), body: probeBody });
   if (probe.status !== 201) throw new Error(`create probe: ${probe.status} ${await probe.text()}`);
 
-  const script = join(dataDir, 'post.lua');
-  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(createBody)}\n`);
+  /**
+   * A wrk script handing out `count` distinct creates signed now (the file comment says why a
+   * pool): `<orderId> <signature>` lines, built into whole requests when wrk starts.
+   */
+  const [bodyHead, bodyTail] = createBody('@order@').split('@order@') as [string, string];
+  let pools = 0;
+  const poolScript = (count: number): { script: string; headers: Record<string, string> } => {
+    const timestamp = unixTimestamp();
+    const lines: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const orderId = nextOrderId();
+      lines.push(`${orderId} ${createSignature(timestamp, bodyHead + orderId + bodyTail)}`);
+    }
+    const pool = join(dataDir, `pool-${++pools}.txt`);
+    writeFileSync(pool, `${lines.join('\n')}\n`);
+    const script = join(dataDir, `pool-${pools}.lua`);
+    // JSON string literals are Lua string literals too (ASCII, \" and \\ escapes).
+    writeFileSync(
+      script,
+      `local head, tail = ${JSON.stringify(bodyHead)}, ${JSON.stringify(bodyTail)}
+local reqs, i, spent = {}, 0, nil
+function init(args)
+  local h = {}
+  for k, v in pairs(wrk.headers) do h[k] = v end
+  for line in io.lines(${JSON.stringify(pool)}) do
+    local id, sig = line:match("^(%S+) (%S+)$")
+    h["signature"] = sig
+    reqs[#reqs + 1] = wrk.format("POST", nil, h, head .. id .. tail)
+  end
+  -- past the pool: a signature that cannot pass (a 401 the bench reports), never a reused one
+  h["signature"] = "pool-exhausted"
+  spent = wrk.format("POST", nil, h, head .. "pool-exhausted" .. tail)
+end
+function request()
+  i = i + 1
+  return reqs[i] or spent
+end
+`,
+    );
+    // wrk's -H headers: everything but the signature, which each pooled request sets.
+    const { signature: _, ...headers } = createHeaders(bodyHead + bodyTail, timestamp);
+    return { script, headers };
+  };
   const samples: { sample: PgSample; creates: number }[] = [];
   // Creates answered from here on (201s; wrk's rate × its duration) and the serving thread's CPU
   // time meanwhile: its µs per create, which load on the machine inflates far less than wall time.
   let answered = 0;
   const cpuFrom = threadCpuUs(child.pid!);
+  // The pool's size: 3 × the warm-up's closed-loop rate (a generous 15,000/s for the warm-up itself).
+  let poolRate = 15_000;
   const loadCreates = async (durationSeconds: number) => {
+    const { script, headers } = poolScript(Math.ceil(poolRate * durationSeconds) + connections);
     const result = await load({
       url: createUrl,
-      headers: createHeaders(),
+      headers,
       durationSeconds,
       connections,
+      // One thread: one Lua state, so each pooled request is sent once.
       threads: 1,
       script,
     });
@@ -353,6 +417,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
   const measuresCreate = pacedOnly || targets.some((t) => t.name.includes('create'));
   // Warm-up (JIT, caches, the address worker's first batch): measured runs start on a warm server.
   const warm = measuresCreate ? await loadCreates(3) : undefined;
+  if (warm !== undefined) poolRate = Math.max(2_000, 3 * warm.requestsPerSecond);
   // The paced runs come first, right after the warm-up: after the closed-loop runs (~50,000
   // creates in 15 s) the kernel writes their pages back during the next half minute (dirty pages
   // expire after 30 s), and a WAL fsync queued behind that writeback stalled every commit for
@@ -365,12 +430,14 @@ async function measure(postgres: boolean): Promise<StoreResult> {
     // bench) written to disk now, not in the middle of a paced run, where the kernel's writeback
     // queued WAL fsyncs for 50-100 ms: as `hyperfine --prepare sync` does before timed runs.
     spawnSync('sync', { stdio: 'ignore', timeout: 60_000 });
+    // Built and signed as each request is sent: a distinct orderId, hence a distinct signature.
     const request = () => {
-      const headers = { ...createHeaders(), 'content-length': String(Buffer.byteLength(createBody)) };
+      const body = createBody(nextOrderId());
+      const headers = { ...createHeaders(body), 'content-length': String(Buffer.byteLength(body)) };
       return Buffer.from(
-        `POST /api/v1/cp/psp/hosted-pay HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+        `POST ${createPath} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers)
           .map(([k, v]) => `${k}: ${v}\r\n`)
-          .join('')}\r\n${createBody}`,
+          .join('')}\r\n${body}`,
       );
     };
     const offered = postgres ? 1000 : 2000;
@@ -385,7 +452,7 @@ async function measure(postgres: boolean): Promise<StoreResult> {
         await paced({
           host: '127.0.0.1',
           port,
-          request: request(),
+          request,
           expectStatus: 201,
           connections,
           ratePerSecond: rate,
@@ -525,4 +592,16 @@ const second = postgres && !opts['no-compare'] ? await measure(false) : undefine
 if (second) print(second);
 print(first, second);
 if (postgres) verdicts(first, second);
-process.exit(0);
+// Refusals are a failed bench, not figures (single-use signatures turned a replayed create into
+// 409s once without anyone noticing).
+const refused = [first, second].flatMap((r) =>
+  r === undefined
+    ? []
+    : [
+        ...[...r.results].map(([name, xs]) => [`${r.label}, ${name}`, median(xs).non2xx] as const),
+        [`${r.label}, paced create`, r.pacedRuns.reduce((n, x) => n + x.errors, 0)] as const,
+      ],
+);
+const failed = refused.filter(([, n]) => n > 0);
+for (const [name, n] of failed) console.error(`ERROR: ${name}: ${n} answers were not 2xx (the figures count refusals)`);
+process.exit(failed.length > 0 ? 1 : 0);

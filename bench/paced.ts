@@ -15,8 +15,12 @@ import { connect, type Socket } from 'node:net';
 export interface PacedOptions {
   host: string;
   port: number;
-  /** The whole request, bytes as sent (method line, headers, body). */
-  request: Buffer;
+  /**
+   * The whole request, bytes as sent (method line, headers, body), or a function giving a new
+   * one for each send: the server accepts a signed write once (409 SIGNATURE_REUSED), so a paced
+   * run of writes needs a distinct, freshly signed request every time.
+   */
+  request: Buffer | (() => Buffer);
   /** Status every answer must have; others are counted as errors. */
   expectStatus: number;
   connections: number;
@@ -99,7 +103,7 @@ export async function paced(o: PacedOptions): Promise<PacedResult> {
   const send = (c: Conn, dueAt: number) => {
     c.dueAt = dueAt;
     sent++;
-    c.socket.write(o.request);
+    c.socket.write(typeof o.request === 'function' ? o.request() : o.request);
   };
   for (const c of conns) {
     c.onAnswer = (status) => {
