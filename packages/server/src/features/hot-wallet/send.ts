@@ -121,12 +121,15 @@ export async function markSentOnce(
   c: SendContext,
   row: TxRow,
   replacement: 'fee bump' | 'mined' = 'fee bump',
+  /**
+   * Told even when flagged: the flag is written after the port's move, in another transaction, so
+   * a crash between can leave it on a replaced hash the payout no longer has. The port's move is
+   * idempotent (the same hash does nothing).
+   */
+  force = false,
 ): Promise<void> {
   if (c.port === undefined) return;
-  // The mined one is told every time it is followed: the flag is written after the port's move, in
-  // another transaction, so a crash between can leave it on a replaced hash the payout no longer
-  // has. The port's move is idempotent (the same hash does nothing).
-  if (row.marked_sent === 1 && replacement !== 'mined') return;
+  if (row.marked_sent === 1 && !force) return;
   // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
   if (await isCancelTx(row.raw, c.hw.address)) return;
   // A payout already sent with another hash of this nonce takes this one as a replacement (the

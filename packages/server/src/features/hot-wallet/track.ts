@@ -109,7 +109,8 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     await port?.markReorged(payoutId);
     await letGo(c, counted);
   }
-  await markSentOnce(c, row, 'mined');
+  // Told again whenever it is newly seen mined, whatever the flag says (markSentOnce, `force`).
+  await markSentOnce(c, row, 'mined', moved || row.status !== 'mined');
   if (receipt.status === 'reverted') {
     // The payout first (idempotent): a crash before the row below is written finds it again.
     await port?.markFailed(
