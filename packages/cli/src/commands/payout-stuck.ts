@@ -27,6 +27,11 @@ const CANCEL = {
 
 /** The state of a payout's hot-wallet transaction, its cancel and the actions, then every transaction. */
 export function describeChain(c: PayoutChain): string {
+  if (c.state === null)
+    return `${renderPairs([
+      ['payout', `${c.payoutId} (${c.payoutStatus})`],
+      ['chain', c.chain],
+    ])}\n\n${c.advice}`;
   const pairs: [string, string][] = [
     ['payout', `${c.payoutId} (${c.payoutStatus})`],
     ['chain', `${c.chain}, hot wallet ${c.wallet}`],

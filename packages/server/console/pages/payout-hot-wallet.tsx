@@ -7,7 +7,7 @@ import { ActionStatus, ErrorNote, Table, time, useAction, useAsync, useConfirm }
  * decides it — FORGOTTEN when the node has no trace of it and refused it again, with the node's
  * answer — an operator's cancel by replacement, and the two ways out (both audited):
  * send the same bytes again, or replace them with a zero-value transfer to the wallet itself.
- * Nothing shows for a payout the hot wallet never signed (404).
+ * Nothing shows for a payout the hot wallet never signed (state null).
  */
 export function PayoutHotWallet({ id }: { id: string }) {
   const chain = useAsync(async () => {
@@ -19,7 +19,8 @@ export function PayoutHotWallet({ id }: { id: string }) {
     }
   }, [id]);
   if (chain.error) return <ErrorNote error={chain.error} />;
-  if (!chain.data) return null;
+  // A payout the hot wallet never signed: nothing of it to show.
+  if (!chain.data || chain.data.state === null) return null;
   const c = chain.data;
   return (
     <section aria-labelledby="hot-wallet-h" data-testid="payout-hot-wallet">

@@ -306,6 +306,12 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     const notSigned = errorOf(await cancel(approved.id), 409, 'PAYOUT_STATE_CONFLICT');
     expect(notSigned.error.details).toMatchObject({ status: 'approved' });
     expect(notSigned.message).toContain(`POST /admin/v1/payouts/${approved.id}/cancel`);
+    expect(await view(approved.id)).toMatchObject({ state: null, nonce: null, actions: [], transactions: [] });
+    errorOf(
+      await w.env.admin('POST', `/payouts/${approved.id}/rebroadcast`, { body: {} }),
+      409,
+      'PAYOUT_STATE_CONFLICT',
+    );
 
     // Mined, not yet at the depth: the chain decides, no replacement can take its nonce.
     await round();

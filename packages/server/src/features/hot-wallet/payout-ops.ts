@@ -48,11 +48,6 @@ export function payoutChainOps(opts: PayoutChainOpsOptions) {
   async function facts(payoutId: string): Promise<PayoutChainFacts> {
     const f = await loadPayoutChain(store.db, payoutId);
     if (f === undefined) throw new HostpayError('NOT_FOUND', `payout ${payoutId} does not exist`);
-    if (f.rows.length === 0)
-      throw new HostpayError(
-        'NOT_FOUND',
-        `payout ${payoutId} has no hot-wallet transaction (${f.payoutStatus}): the hot wallet has not signed it (an approved payout, a manual sender's payout)`,
-      );
     return f;
   }
 
@@ -120,7 +115,12 @@ export function payoutChainOps(opts: PayoutChainOpsOptions) {
      */
     async rebroadcast(payoutId: string, audit: AuditContext) {
       const f = await facts(payoutId);
-      const live = liveRow(f.rows)!;
+      const live = liveRow(f.rows);
+      if (live === undefined)
+        throw conflict(
+          f,
+          `payout ${payoutId} is ${f.payoutStatus} and the hot wallet signed nothing for it: there is nothing to send`,
+        );
       const state = chainState(live);
       if (!actionsOf(f, state).includes('rebroadcast'))
         throw conflict(

@@ -38,12 +38,17 @@ export const PayoutChainSchema = Type.Object(
     payoutStatus: Type.String(),
     chain: Type.String(),
     wallet: Type.String({ description: "the hot wallet's address" }),
-    nonce: Type.Integer(),
-    txHash: Type.String({ description: 'the transaction that decides the payout: the one mined, else the latest' }),
-    state: Literals(
-      ['signed', 'in_flight', 'forgotten', 'mined', 'confirmed', 'reverted'],
-      'forgotten: the node has no trace of it (not pooled, not mined, nonce unused) and refused it again',
+    nonce: Nullable(Type.Integer({ description: 'null: the hot wallet signed nothing for the payout' })),
+    txHash: Nullable(
+      Type.String({ description: 'the transaction that decides the payout: the one mined, else the latest' }),
     ),
+    state: Type.Union([
+      Literals(
+        ['signed', 'in_flight', 'forgotten', 'mined', 'confirmed', 'reverted'],
+        'forgotten: the node has no trace of it (not pooled, not mined, nonce unused) and refused it again',
+      ),
+      Type.Null(),
+    ]),
     forgotten: Type.Union([
       Type.Object(
         {
@@ -88,7 +93,7 @@ export async function payoutChainRoutes(app: TypedApp, { admin }: AdminRouteCont
         ...READ,
         operationId: 'getPayoutHotWallet',
         summary: "A payout's hot-wallet transactions: state, whether the node forgot them, what to do",
-        description: `Every transaction the hot wallet signed for the payout (fee bumps, a cancel), the state of the one that decides it (forgotten: the node has no trace of it and refused it again), an operator's cancel by replacement and the actions possible now. 404 when the hot wallet signed nothing for it. See ${WAY_OUT}.`,
+        description: `Every transaction the hot wallet signed for the payout (fee bumps, a cancel), the state of the one that decides it (forgotten: the node has no trace of it and refused it again), an operator's cancel by replacement and the actions possible now. A payout the hot wallet signed nothing for answers state null and no transactions; 404 for no payout. See ${WAY_OUT}.`,
         params: IdParams('payout'),
         response: responses(200, PayoutChainSchema, "The payout's transactions.", ERRORS.adminRead),
       },

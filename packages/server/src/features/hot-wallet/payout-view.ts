@@ -114,7 +114,30 @@ function advice(f: PayoutChainFacts, live: HotWalletTxTable, state: ChainState, 
 
 /** The answer of GET /admin/v1/payouts/{id}/hot-wallet (schemas in payout-routes.ts). */
 export async function payoutChainView(f: PayoutChainFacts) {
-  const live = liveRow(f.rows)!;
+  const live = liveRow(f.rows);
+  if (live === undefined) return unsignedView(f);
+  return signedView(f, live);
+}
+
+/** A payout the hot wallet never signed (approved and waiting, a manual sender's, decided before): nothing to follow. */
+function unsignedView(f: PayoutChainFacts) {
+  return {
+    payoutId: f.payoutId,
+    payoutStatus: f.payoutStatus,
+    chain: f.chain,
+    wallet: f.wallet,
+    nonce: null,
+    txHash: null,
+    state: null,
+    forgotten: null,
+    cancel: null,
+    actions: [] as PayoutChainAction[],
+    advice: `The hot wallet has signed no transaction for this payout (${f.payoutStatus}): ${f.payoutStatus === 'approved' ? 'it is sent at the sender’s next round, or can still be canceled' : 'there is nothing of the hot wallet to follow'}.`,
+    transactions: [],
+  };
+}
+
+async function signedView(f: PayoutChainFacts, live: HotWalletTxTable) {
   const state = chainState(live);
   const transactions = [];
   for (const r of f.rows)
@@ -155,4 +178,4 @@ export async function payoutChainView(f: PayoutChainFacts) {
     transactions,
   };
 }
-export type PayoutChainView = Awaited<ReturnType<typeof payoutChainView>>;
+export type PayoutChainView = ReturnType<typeof unsignedView> | Awaited<ReturnType<typeof signedView>>;
