@@ -83,7 +83,8 @@ suite.each(DIALECTS)(
       } finally {
         await sender.stop();
       }
-      expect(port.calls.filter((c) => c[0] === 'sent')).toEqual([]);
+      // The payout may be told the mined hash again (an idempotent repeat), never another one.
+      expect(port.calls.filter((c) => c[0] === 'sent' && c[2] !== signed!.tx_hash)).toEqual([]);
       expect(await txRows(env.services, job.id)).toHaveLength(1);
       expect(await chain.pub.getTransactionCount({ address, blockTag: 'pending' })).toBe(nonce + 1);
     });

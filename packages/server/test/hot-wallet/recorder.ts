@@ -34,6 +34,9 @@ export class RecorderPort implements PayoutSenderPort {
   }
   async markSent(payoutId: string, p: { txHash: string; networkFee?: string }): Promise<void> {
     this.approvedJobs.delete(payoutId);
+    // As the payouts feature's port: the same hash again does nothing.
+    const last = this.of(payoutId).findLast((c) => c[0] === 'sent');
+    if (last?.[2] === p.txHash) return;
     this.calls.push(['sent', payoutId, p.txHash]);
   }
   async markConfirmations(payoutId: string, confirmations: number): Promise<void> {

@@ -212,6 +212,95 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     expect(await balanceOf(p.destination)).toBe(0n);
   });
 
+  it('an approved payout whose stored transaction never went out (a crash): canceled by replacement, failed once from approved, nothing paid', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.06');
+    const db = w.env.services.store.db;
+    const freeLease = () => db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
+    await freeLease();
+    const dying = w.env.services.hotWallet.spawnSender({
+      port: w.env.services.payoutSender,
+      afterSign: () => {
+        throw new Error('killed after signing');
+      },
+    });
+    await expect(dying.round('ETH')).rejects.toThrow('killed after signing');
+    await dying.stop();
+    await freeLease();
+    const stored = await view(p.id);
+    expect(stored).toMatchObject({ payoutStatus: 'approved', state: 'signed' });
+    expect(stored.actions).toEqual(['rebroadcast', 'cancel_by_replacement']);
+    // Its plain cancel stays refused: the stored bytes may still go out.
+    await expect(w.env.services.payouts.cancelAny(p.id, { operator: 'alice' } as never)).rejects.toMatchObject({
+      code: 'PAYOUT_STATE_CONFLICT',
+    });
+
+    await w.chain.test.setAutomine(false);
+    expect(resultOf<ChainView>(await cancel(p.id)).cancel).toMatchObject({ status: 'requested' });
+    await round();
+    const signed = await view(p.id);
+    expect(signed.transactions.map((t) => [t.kind, t.status])).toEqual([
+      ['payment', 'replaced'],
+      ['cancel', 'broadcast'],
+    ]);
+    expect((await payout(p.id)).status).toBe('approved');
+    await w.chain.mine(3);
+    await round();
+    await round();
+    const failed = await payout(p.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.reason).toMatch(/^canceled by replacement: /);
+    expect(failed.timeline.map((t) => t.status)).toEqual(['pending_approval', 'approved', 'failed']);
+    expect(await balances(w.env.services, w.ethWallet)).toEqual(before);
+    expect((await w.eventsOfPayout(p.id)).filter((t) => t === 'payout.failed')).toHaveLength(1);
+    expect((await view(p.id)).cancel).toMatchObject({ status: 'canceled', txHash: signed.cancel!.txHash });
+    expect(await balanceOf(p.destination)).toBe(0n);
+    expect(await nonceOnChain()).toBe(stored.nonce + 1);
+  });
+
+  it("the payout's own transaction reverts while a cancel is in flight: the payout fails, the cancel ends lost", async () => {
+    await w.chain.payToken(w.token, w.hot!, '50');
+    const before = await balances(w.env.services, w.usdtWallet);
+    const p = await w.approvedPayout(w.usdtWallet, '5');
+    await w.chain.test.setAutomine(false);
+    await round();
+    const own = (await payout(p.id)).txHash as Hash;
+    resultOf(await cancel(p.id));
+    await round();
+    const signed = await view(p.id);
+    expect(signed.cancel?.status).toBe('sent');
+    // The node loses the cancel and takes the payment back, which reverts (the token refuses transfers now).
+    const rows = await txRows(w.env.services, p.id);
+    const code = await w.chain.pub.getCode({ address: w.token });
+    await w.chain.test.dropTransaction({ hash: signed.cancel!.txHash as Hash });
+    await w.chain.test.setCode({ address: w.token, bytecode: '0x60006000fd' });
+    try {
+      await w.chain.pub.sendRawTransaction({ serializedTransaction: rows[0]!.raw as Hex });
+      await w.chain.mine(1);
+      expect((await w.chain.pub.getTransactionReceipt({ hash: own })).status).toBe('reverted');
+    } finally {
+      await w.chain.test.setCode({ address: w.token, bytecode: code! });
+    }
+    await round();
+    const failed = await payout(p.id);
+    expect(failed).toMatchObject({ status: 'failed', txHash: own });
+    expect(failed.reason).toContain('reverted on chain');
+    expect(await balances(w.env.services, w.usdtWallet)).toEqual(before);
+    const after = await view(p.id);
+    expect(after).toMatchObject({ state: 'reverted', cancel: { status: 'lost' } });
+    expect(after.cancel!.resolvedAt).not.toBeNull();
+    expect((await audit(p.id)).filter((e) => e.action === 'payout.cancel_by_replacement.lost')).toEqual([
+      {
+        action: 'payout.cancel_by_replacement.lost',
+        operator: 'hot-wallet',
+        after: { cancel: 'lost', minedTxHash: own, nonce: signed.nonce },
+      },
+    ]);
+    // Settled once: more rounds add nothing.
+    await round();
+    expect((await audit(p.id)).filter((e) => e.action.startsWith('payout.cancel_by_replacement.'))).toHaveLength(1);
+  });
+
   it('refused with 409 PAYOUT_STATE_CONFLICT where nothing can be replaced; 404 for an unknown payout', async () => {
     const approved = await w.approvedPayout(w.ethWallet, '0.01');
     const notSigned = errorOf(await cancel(approved.id), 409, 'PAYOUT_STATE_CONFLICT');

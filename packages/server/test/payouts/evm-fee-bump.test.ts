@@ -267,4 +267,74 @@ suite.each(DIALECTS)('fee bumps of hot wallet payouts on anvil, %s', (dialect: D
     expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.6'));
     await expectNoncesAgree();
   });
+
+  it('killed between telling the payout the bump and moving marked_sent, then the original mined: completed with the original', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.35');
+    await pause();
+    await round();
+    later();
+    await round();
+    const [orig, bump] = await txRows(w.env.services, p.id);
+    expect((await payout(p.id)).txHash).toBe(bump!.tx_hash);
+    // What a crash between the payouts feature's commit (the bump's hash) and the flag's leaves:
+    // the payout has the bump's hash, the flag is still on the original.
+    const db = w.env.services.store.db;
+    await db.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', orig!.id).execute();
+    await db.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('id', '=', bump!.id).execute();
+    await w.chain.test.dropTransaction({ hash: bump!.tx_hash as Hash });
+    await w.chain.pub.sendRawTransaction({ serializedTransaction: orig!.raw as Hex });
+    await w.chain.mine(1);
+    await round();
+    expect(await payout(p.id)).toMatchObject({
+      status: 'sent',
+      txHash: orig!.tx_hash,
+      reason: `mined: replaces ${bump!.tx_hash}`,
+    });
+    await expectCompletedBy(p.id, orig!.tx_hash as Hash, '0.35', before);
+    expect(await w.chain.pub.getTransactionReceipt({ hash: bump!.tx_hash as Hash }).catch(() => null)).toBeNull();
+    await expectNoncesAgree();
+  });
+
+  it('its first broadcast refused (the base fee rose above its max fee while it waited unsent): signed again higher at its nonce, sent, completed; the chain goes on', async () => {
+    const before = await balances(w.env.services, w.ethWallet);
+    const p = await w.approvedPayout(w.ethWallet, '0.15');
+    const db = w.env.services.store.db;
+    const freeLease = () => db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
+    await freeLease();
+    // An instance dies right after storing the signed transaction, before broadcasting it.
+    const dying = w.env.services.hotWallet.spawnSender({
+      port: w.env.services.payoutSender,
+      afterSign: () => {
+        throw new Error('killed after signing');
+      },
+    });
+    await expect(dying.round('ETH')).rejects.toThrow('killed after signing');
+    await dying.stop();
+    await freeLease();
+    const [stored] = await txRows(w.env.services, p.id);
+    expect(stored).toMatchObject({ status: 'signed' });
+    expect((await payout(p.id)).status).toBe('approved');
+    // Meanwhile the base fee rises far above what the stored bytes offer: the node refuses them.
+    await w.chain.test.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(stored!.max_fee_per_gas) * 20n });
+    await w.chain.mine(1);
+    await expect(w.chain.pub.sendRawTransaction({ serializedTransaction: stored!.raw as Hex })).rejects.toThrow();
+    const q = await w.approvedPayout(w.ethWallet, '0.05');
+
+    const r = await round();
+    const [old, again] = await txRows(w.env.services, p.id);
+    expect(old).toMatchObject({ status: 'replaced', replaced_by: again!.id });
+    expect(again).toMatchObject({ status: 'broadcast', nonce: stored!.nonce });
+    expect(BigInt(again!.max_fee_per_gas)).toBeGreaterThan(BigInt(stored!.max_fee_per_gas) * 20n);
+    expect(await payout(p.id)).toMatchObject({ status: 'sent', txHash: again!.tx_hash });
+    // Not held up behind it: the payout approved meanwhile is sent in the same round.
+    expect(r).toMatchObject({ unsent: 0, sent: 1 });
+    await w.chain.mine(1);
+    await round();
+    await expectCompletedBy(p.id, again!.tx_hash as Hash, '0.15', before, [q.id]);
+    expect(await w.chain.pub.getBalance({ address: p.destination as Address })).toBe(parseEther('0.15'));
+    expect(await w.chain.pub.getBalance({ address: q.destination as Address })).toBe(parseEther('0.05'));
+    expect(await w.chain.pub.getTransactionReceipt({ hash: stored!.tx_hash as Hash }).catch(() => null)).toBeNull();
+    await expectNoncesAgree();
+  });
 });

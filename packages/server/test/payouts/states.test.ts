@@ -25,6 +25,7 @@ const CONTRACT: [PayoutStatus | null, PayoutMove, PayoutStatus, PayoutActor[]][]
   ['sent', 'bump', 'sent', ['system']],
   ['sent', 'complete', 'completed', ['operator', 'system']],
   ['sent', 'fail', 'failed', ['operator', 'system']],
+  ['approved', 'fail', 'failed', ['system']],
   ['sent', 'reorg', 'sent', ['system']],
 ];
 const MOVES: PayoutMove[] = [

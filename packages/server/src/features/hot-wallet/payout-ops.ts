@@ -57,7 +57,7 @@ export function payoutChainOps(opts: PayoutChainOpsOptions) {
     },
 
     /**
-     * Asks the sender to replace a sent payout's transaction (not mined) with a zero-value transfer
+     * Asks the sender to replace a sent (or approved and signed) payout's transaction (not mined) with a zero-value transfer
      * to the wallet itself at the same nonce and a higher fee. Recorded here; signed once by the
      * chain's sender (cancel.ts); the payout fails only once that is mined to the depth. Asking
      * again answers the same request.
@@ -80,7 +80,7 @@ export function payoutChainOps(opts: PayoutChainOpsOptions) {
             f,
             state === 'mined' || state === 'confirmed' || state === 'reverted'
               ? `payout ${payoutId}: its transaction ${live.tx_hash} is ${state === 'reverted' ? 'reverted' : `mined (block ${Number(live.block_number)})`}: no replacement can take nonce ${Number(live.nonce)} any more`
-              : `payout ${payoutId} is ${f.payoutStatus}: only a sent payout whose transaction is not mined can be canceled by replacement`,
+              : `payout ${payoutId} is ${f.payoutStatus}: only a sent (or approved and signed) payout whose transaction is not mined can be canceled by replacement`,
           );
         const now = at();
         await trx

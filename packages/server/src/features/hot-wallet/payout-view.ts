@@ -73,7 +73,9 @@ export function chainState(r: HotWalletTxTable): ChainState {
 export function actionsOf(f: PayoutChainFacts, state: ChainState): PayoutChainAction[] {
   const open = state === 'signed' || state === 'in_flight' || state === 'forgotten';
   if (!open) return [];
-  const cancelable = f.payoutStatus === 'sent' && f.cancel === undefined;
+  // An approved payout with a stored transaction too: signed, never broadcast (or refused), it is
+  // held by the guard (guard.ts) and only a replacement at its nonce frees its total.
+  const cancelable = (f.payoutStatus === 'sent' || f.payoutStatus === 'approved') && f.cancel === undefined;
   return cancelable ? ['rebroadcast', 'cancel_by_replacement'] : ['rebroadcast'];
 }
 

@@ -121,13 +121,21 @@ export async function markSentOnce(
   c: SendContext,
   row: TxRow,
   replacement: 'fee bump' | 'mined' = 'fee bump',
+  /**
+   * Told even when flagged: the flag is written after the port's move, in another transaction, so
+   * a crash between can leave it on a replaced hash the payout no longer has. The port's move is
+   * idempotent (the same hash does nothing).
+   */
+  force = false,
 ): Promise<void> {
-  if (row.marked_sent === 1 || c.port === undefined) return;
+  if (c.port === undefined) return;
+  if (row.marked_sent === 1 && !force) return;
   // A cancel by replacement (or its fee bump) pays nothing: the payout keeps its own transaction's hash.
   if (await isCancelTx(row.raw, c.hw.address)) return;
   // A payout already sent with another hash of this nonce takes this one as a replacement (the
   // payouts' `bump` move), the old hash kept on its timeline.
   await c.port.markSent(row.payout_id, { txHash: row.tx_hash, replacement }, 'system');
+  if (row.marked_sent === 1) return;
   await c.store.writeTransaction(async (trx) => {
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 0 }).where('payout_id', '=', row.payout_id).execute();
     await trx.updateTable('hot_wallet_txs').set({ marked_sent: 1 }).where('id', '=', row.id).execute();

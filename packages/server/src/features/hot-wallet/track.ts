@@ -1,7 +1,8 @@
 import type { Hash, Hex } from 'viem';
-import { bumpedFees, currentFees, nodeKnows, receiptOf } from './chain-ops.js';
+import { bumpedFees, currentFees, nodeKnows, receiptOf, type Fees } from './chain-ops.js';
 import { iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';
 import { broadcastRow, markSentOnce, signAndStore } from './send.js';
+import { settleCancel } from './cancel.js';
 import { remembered, sendAgain } from './forgotten.js';
 import { HOT_WALLET_SENDER } from './metrics.js';
 import { OPEN_STATUSES } from './service.js';
@@ -52,7 +53,6 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
   // Completed by the chain watcher since the open nonces were listed: nothing left to follow (else
   // its row went back to `mined` with 0 confirmations, to be counted all over again).
   if (rows.some((r) => r.status === 'confirmed')) return true;
-  const chain = c.hw.symbol;
   let mined: { row: TxRow; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> } | undefined;
   for (const row of rows) {
     const receipt = await receiptOf(c.rpc, row.tx_hash as Hash);
@@ -73,30 +73,21 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
       counted.confirmations = 0;
     }
     const latest = counted ?? rows[rows.length - 1]!;
-    if (latest.status === 'signed') return sendAgain(c, latest, true);
     const bumps = rows.length - 1;
+    if (latest.status === 'signed') {
+      if (await sendAgain(c, latest, true)) return true;
+      // Refused while its fee is below what the node asks now (the base fee rose while it waited
+      // unsent, after a crash say): signed again at its nonce with a higher fee, stored before it
+      // goes out. Refused for anything else (no funds for gas), a higher fee would not help.
+      // Whichever of the two the chain mines is recorded, as for any bump.
+      if (bumps >= c.maxFeeBumps) return false;
+      const now = await currentFees(c.rpc);
+      if (BigInt(latest.max_fee_per_gas) >= now.maxFeePerGas) return false;
+      return sendAgain(c, await bump(c, latest, now), false);
+    }
     const since = latest.broadcast_at === null ? 0 : c.now() - new Date(latest.broadcast_at).getTime();
     if (counted === undefined && since >= c.replaceAfterMs && bumps < c.maxFeeBumps) {
-      const fees = bumpedFees(
-        { maxFeePerGas: BigInt(latest.max_fee_per_gas), maxPriorityFeePerGas: BigInt(latest.max_priority_fee_per_gas) },
-        await currentFees(c.rpc),
-      );
-      const tx = c.rpc.viem.parseTransaction(latest.raw as Hex);
-      const next = await signAndStore(
-        c,
-        {
-          payoutId,
-          nonce: Number(latest.nonce),
-          to: tx.to as Hex,
-          value: tx.value ?? 0n,
-          data: tx.data,
-          gas: BigInt(latest.gas_limit),
-          fees,
-        },
-        latest,
-      );
-      c.metrics.replaced.inc({ chain });
-      await broadcastRow(c, next, false);
+      await broadcastRow(c, await bump(c, latest), false);
       return true;
     }
     if (await nodeKnows(c.rpc, latest.tx_hash as Hash)) {
@@ -118,8 +109,15 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
     await port?.markReorged(payoutId);
     await letGo(c, counted);
   }
-  await markSentOnce(c, row, 'mined');
+  // Told again whenever it is newly seen mined, whatever the flag says (markSentOnce, `force`).
+  await markSentOnce(c, row, 'mined', moved || row.status !== 'mined');
   if (receipt.status === 'reverted') {
+    // The payout first (idempotent): a crash before the row below is written finds it again.
+    await port?.markFailed(
+      payoutId,
+      `the transaction ${row.tx_hash} reverted on chain (block ${blockNumber})`,
+      'system',
+    );
     await c.store.writeTransaction(async (trx) => {
       await trx
         .updateTable('hot_wallet_txs')
@@ -136,12 +134,10 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
             others.map((o) => o.id),
           )
           .execute();
+      // An operator's cancel by replacement lost the nonce to the payout's own transaction: ended
+      // `lost`, as when it is mined to the depth (confirmations.ts), else it stays open for good.
+      await settleCancel(trx, payoutId, 'lost', iso(c), row.tx_hash);
     });
-    await port?.markFailed(
-      payoutId,
-      `the transaction ${row.tx_hash} reverted on chain (block ${blockNumber})`,
-      'system',
-    );
     return true;
   }
   // Mined: kept with its block and, for a native transfer, the fee its receipt shows. Its
@@ -178,6 +174,30 @@ async function trackNonce(c: SendContext, rows: TxRow[]): Promise<boolean> {
         .execute();
   });
   return true;
+}
+
+/** The replacement of `latest` at its nonce with a higher fee (the bump rule), stored, not yet broadcast. */
+async function bump(c: SendContext, latest: TxRow, now?: Fees): Promise<TxRow> {
+  const fees = bumpedFees(
+    { maxFeePerGas: BigInt(latest.max_fee_per_gas), maxPriorityFeePerGas: BigInt(latest.max_priority_fee_per_gas) },
+    now ?? (await currentFees(c.rpc)),
+  );
+  const tx = c.rpc.viem.parseTransaction(latest.raw as Hex);
+  const next = await signAndStore(
+    c,
+    {
+      payoutId: latest.payout_id,
+      nonce: Number(latest.nonce),
+      to: tx.to as Hex,
+      value: tx.value ?? 0n,
+      data: tx.data,
+      gas: BigInt(latest.gas_limit),
+      fees,
+    },
+    latest,
+  );
+  c.metrics.replaced.inc({ chain: c.hw.symbol });
+  return next;
 }
 
 /**

@@ -110,6 +110,16 @@ export const PAYOUT_TRANSITIONS: readonly PayoutRow[] = [
     money: 'unfreeze',
     events: ['payout.failed'],
   },
+  {
+    // A payout signed by the hot wallet but never sent (its broadcast refused), canceled by
+    // replacement: the zero-value transaction took its nonce. Only the sender, once mined.
+    from: ['approved'],
+    move: 'fail',
+    to: 'failed',
+    by: ['system'],
+    money: 'unfreeze',
+    events: ['payout.failed'],
+  },
   { from: ['sent'], move: 'reorg', to: 'sent', by: ['system'], money: null, events: ['payout.sent'] },
 ];
 
