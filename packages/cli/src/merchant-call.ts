@@ -1,7 +1,7 @@
 import { parseExactJson } from '@hostpay/protocol';
 import { urlFor, type Credentials } from './credentials.js';
 import { CommandError } from './output.js';
-import { authHeaders } from './signed-request.js';
+import { authHeaders, sendSigned } from './signed-request.js';
 import { requestToken } from './token-request.js';
 
 export interface ApiAnswer<T = unknown> {
@@ -26,20 +26,23 @@ export function merchantCaller(creds: Credentials) {
     token ??= requestToken(creds).then((t) => t.accessToken);
     const url = urlFor(creds.baseUrl, path);
     const payload = body === undefined ? '' : JSON.stringify(body);
-    const headers = authHeaders({ ...creds, token: await token }, payload, Date.now(), { method, url });
-    if (payload !== '') headers['content-type'] = 'application/json';
-    let response: Response;
+    const bearer = await token;
+    let answer: { status: number; text: string };
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: payload === '' ? null : payload,
-        signal: AbortSignal.timeout(15_000),
+      answer = await sendSigned((nowMs) => {
+        const headers = authHeaders({ ...creds, token: bearer }, payload, nowMs, { method, url });
+        if (payload !== '') headers['content-type'] = 'application/json';
+        return fetch(url, {
+          method,
+          headers,
+          body: payload === '' ? null : payload,
+          signal: AbortSignal.timeout(15_000),
+        });
       });
     } catch (err) {
       throw cannotReach(url, err);
     }
-    return answerOf<T>(response.status, await response.text(), url);
+    return answerOf<T>(answer.status, answer.text, url);
   };
 }
 

@@ -1,7 +1,7 @@
 import { PATHS, type TokenResult } from '@hostpay/protocol';
 import { urlFor, type Credentials } from './credentials.js';
 import { CommandError } from './output.js';
-import { authHeaders } from './signed-request.js';
+import { authHeaders, sendSigned } from './signed-request.js';
 
 /**
  * POST /api/v1/auth/token with the three signed API-key headers. The body is sent only when a
@@ -10,15 +10,17 @@ import { authHeaders } from './signed-request.js';
 export async function requestToken(creds: Credentials, expiresIn?: number): Promise<TokenResult> {
   const url = urlFor(creds.baseUrl, PATHS.token);
   const body = expiresIn === undefined ? '' : JSON.stringify({ expiresIn });
-  const headers = authHeaders({ ...creds, token: undefined }, body, Date.now(), { method: 'POST', url });
-  if (body !== '') headers['content-type'] = 'application/json';
-  let response: Response;
+  let answer: { status: number; text: string };
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: body === '' ? null : body,
-      signal: AbortSignal.timeout(15_000),
+    answer = await sendSigned((nowMs) => {
+      const headers = authHeaders({ ...creds, token: undefined }, body, nowMs, { method: 'POST', url });
+      if (body !== '') headers['content-type'] = 'application/json';
+      return fetch(url, {
+        method: 'POST',
+        headers,
+        body: body === '' ? null : body,
+        signal: AbortSignal.timeout(15_000),
+      });
     });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
@@ -27,7 +29,7 @@ export async function requestToken(creds: Credentials, expiresIn?: number): Prom
       `cannot reach ${url}: ${cause}; is the server running (npx hostpay serve --demo)?`,
     );
   }
-  return envelopeResult(url, response.status, await response.text()) as TokenResult;
+  return envelopeResult(url, answer.status, answer.text) as TokenResult;
 }
 
 /** The `result` of a success envelope; a failure envelope becomes its code and message. */
