@@ -69,6 +69,7 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
   // the store, and so does a checkout create. (A fee preview of a new amount no longer is one: the schedule and rate it needs
   // are cached facts, so it keeps answering through an outage.)
   let probes: [name: string, send: () => Promise<Answer>][];
+  let creates = 0;
 
   const ok = (a: Answer) => a.status >= 200 && a.status < 300;
   const allProbesOk = async () => (await Promise.all(probes.map(([, send]) => send()))).every(ok);
@@ -139,18 +140,23 @@ describe.skipIf(!postgresAvailable)('PostgreSQL outage under hostpay serve', () 
       ['checkout list', () => merchant.get('/api/v1/cp/psp/hosted-pay?limit=1')],
       // Written in batches on PostgreSQL (features/checkouts/create-batch.ts): a batch's statement
       // failing on a dead connection must still answer each of its creates 503.
+      // A signed write is single-use and timestamps are whole seconds: the loops send dozens of
+      // creates a second, so each body is distinct (a fresh signature in the same second) rather
+      // than the timestamp pushed ahead a second per create, past the ±60 s window.
       [
         'checkout create',
-        () =>
-          request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
+        () => {
+          const body = `${CREATE_BODY.slice(0, -1)},"metadata":{"probe":"${++creates}"}}`;
+          return request(`${server.url}/api/v1/cp/psp/hosted-pay`, {
             method: 'POST',
             headers: {
-              ...merchant.signed(CREATE_BODY, { method: 'POST', path: '/api/v1/cp/psp/hosted-pay' }),
+              ...merchant.signed(body, { method: 'POST', path: '/api/v1/cp/psp/hosted-pay' }),
               authorization: `Bearer ${merchant.token}`,
               'content-type': 'application/json',
             },
-            body: CREATE_BODY,
-          }),
+            body,
+          });
+        },
       ],
       ['readyz', () => request(`${server.url}/readyz`)],
     ];
