@@ -105,11 +105,20 @@ describeStores('hostpay init', (dialect) => {
     expect(usage(await init('--name', 'Corner Shop', '--wallet', 'DOGE/TRON'))).toMatch(
       /^hostpay: --wallet DOGE\/TRON: DOGE has no network on TRON/,
     );
+    // Well spelled but for another network: the server refuses it, and it is set before the merchant.
+    const tpub = vectors.chains.find((c) => c.chain === 'BTC' && c.network === 'testnet')!.accountXpub;
+    const refused = await init('--name', 'Corner Shop', '--wallet', 'USDT/TRON', '--xpub', `TRON=${tpub}`);
+    expect([refused.code, refused.stdout], refused.stderr).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/^hostpay: [A-Z_]+: /);
     // A wallet on a chain without a key needs its --xpub.
     expect(usage(await init('--name', 'Corner Shop', '--wallet', 'USDT/TRON'))).toMatch(
       /^hostpay: init needs --xpub TRON=KEY \(the account xpub of chain TRON\)/,
     );
     expect(usage(await init(...FLAGS, '--scopes', 'wallets:read,everything'))).toMatch(/--scopes: unknown everything/);
+    expect(usage(await init(...FLAGS, '--watch', 'TRON=node.example:8090'))).toBe(
+      'hostpay: --watch TRON: the node URL must be http(s):// or ws(s)://',
+    );
+    expect(usage(await init(...FLAGS, '--fee', 'EUR=abc'))).toMatch(/--fee <currency=rule>.*write CURRENCY=PERCENT%/);
     const dry = json<Outcome>(await init(...FLAGS, '--dry-run', '--json'));
     expect(dry.dryRun).toBe(true);
     expect(dry.steps.every((s) => s.outcome === 'created')).toBe(true);

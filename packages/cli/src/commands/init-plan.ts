@@ -1,5 +1,6 @@
 import { Decimal } from '@hostpay/protocol';
-import type { AdminBackend, ApiKey, FeeTier, Merchant } from '../admin/backend.js';
+import type { AdminBackend, ApiKey, FeeTier, Merchant, WalletSummary } from '../admin/backend.js';
+import type { Chain } from '../admin/catalog-backend.js';
 import { UsageError } from '../output.js';
 import { normaliseXpub } from './init-xpub.js';
 
@@ -79,168 +80,53 @@ async function findMerchant(b: AdminBackend, req: InitRequest, need: Need): Prom
   return found[0] ?? name;
 }
 
+/** What every step builder needs: the backend, the request, the merchant's id once known. */
+interface Ctx {
+  b: AdminBackend;
+  req: InitRequest;
+  merchantId(): string;
+  chainOf(symbol: string, flag: string): Chain;
+}
+
 export async function planInit(b: AdminBackend, req: InitRequest, need: Need): Promise<InitPlan> {
   const chains = new Map((await b.catalog.chains.list()).map((c) => [c.symbol, c]));
-  const chainOf = (symbol: string, flag: string) => {
-    const chain = chains.get(symbol);
-    if (chain === undefined)
-      throw new UsageError(`${flag}: no chain ${symbol} (hostpay chain list: ${[...chains.keys()].join(', ')})`);
-    return chain;
-  };
   const merchant = await findMerchant(b, req, need);
   const existing = typeof merchant === 'string' ? null : merchant;
   let merchantId = existing?.id ?? '';
-  const actions: Action[] = [];
-
+  const ctx: Ctx = {
+    b,
+    req,
+    merchantId: () => merchantId,
+    chainOf(symbol, flag) {
+      const chain = chains.get(symbol);
+      if (chain === undefined)
+        throw new UsageError(`${flag}: no chain ${symbol} (hostpay chain list: ${[...chains.keys()].join(', ')})`);
+      return chain;
+    },
+  };
   const haveWallets = existing === null ? [] : await listAll((cursor) => b.wallets.list({ merchantId, cursor }));
-  if (req.wallets.length === 0 && haveWallets.length === 0) {
-    const answer = await need('--wallet', 'the wallets to enable, ASSET/CHAIN separated by commas (e.g. USDT/TRON)');
-    req.wallets = answer
-      .split(',')
-      .filter((s) => s.trim() !== '')
-      .map(parseWallet);
-    if (req.wallets.length === 0) throw new UsageError('--wallet: at least one ASSET/CHAIN is needed');
-  }
-  for (const wallet of req.wallets) {
-    chainOf(wallet.chain, `--wallet ${wallet.asset}/${wallet.chain}`);
-    const networks = await b.catalog.networks.list({ asset: wallet.asset, chain: wallet.chain });
-    if (networks.length === 0)
-      throw new UsageError(
-        `--wallet ${wallet.asset}/${wallet.chain}: ${wallet.asset} has no network on ${wallet.chain} (hostpay asset networks ${wallet.asset})`,
-      );
-  }
-
+  if (req.wallets.length === 0 && haveWallets.length === 0) await askWallets(ctx, need);
+  await checkWallets(ctx);
   // Every chain a wallet is on needs the key its deposit addresses come from.
   for (const symbol of new Set(req.wallets.map((x) => x.chain))) {
     if (chains.get(symbol)?.accountKey === null && !req.xpubs.has(symbol))
       req.xpubs.set(symbol, (await need(`--xpub ${symbol}=KEY`, `the account xpub of chain ${symbol}`)).trim());
   }
-  for (const [symbol, key] of req.xpubs) {
-    const chain = chainOf(symbol, `--xpub ${symbol}`);
-    const normal = normaliseXpub(key);
-    if (normal === null)
-      throw new UsageError(
-        `--xpub ${symbol}: not an extended public key (xpub/zpub, tpub/vpub on test networks; see hostpay chain set-xpub --help)`,
-      );
-    const current = chain.accountKey === null ? null : await b.catalog.chains.xpub(symbol);
-    actions.push({
-      step: 'xpub',
-      subject: symbol,
-      outcome: current === null ? 'created' : current.xpub === normal ? 'exists' : 'updated',
-      id: current?.accountKeyId ?? null,
-      ...(current?.xpub === normal
-        ? {}
-        : { apply: async () => (await b.catalog.chains.setXpub(symbol, key.trim(), w)).accountKeyId }),
-    });
-  }
-
-  actions.push({
-    step: 'merchant',
-    subject: existing?.name ?? (merchant as string),
-    outcome: existing === null ? 'created' : 'exists',
-    id: existing?.id ?? null,
-    ...(existing === null
-      ? { apply: async () => (merchantId = (await b.merchants.create(merchant as string, w)).id) }
-      : {}),
-  });
-
-  for (const { asset, chain } of req.wallets) {
-    const have = haveWallets.find((x) => x.asset === asset && x.chain === chain);
-    actions.push({
-      step: 'wallet',
-      subject: `${asset}/${chain}`,
-      outcome: have === undefined ? 'created' : have.active ? 'exists' : 'updated',
-      id: have?.id ?? null,
-      ...(have?.active === true
-        ? {}
-        : {
-            apply: async () =>
-              have === undefined
-                ? (await b.wallets.create({ merchantId, asset, chain, active: true }, w)).id
-                : (await b.wallets.setActive(have.id, true, w)).id,
-          }),
-    });
-  }
-
-  const feeOwner = req.feesDefault ? '' : merchantId;
-  const tiers: FeeTier[] =
-    req.fees.length === 0 || (feeOwner === '' && !req.feesDefault) ? [] : await b.fees.list({ merchantId: feeOwner });
-  for (const fee of req.fees) {
-    const have = tiers.find((t) => t.currency === fee.currency && new Decimal(t.fromAmount).isZero());
-    const same =
-      have !== undefined &&
-      have.isPercentage === fee.isPercentage &&
-      new Decimal(have.value).eq(fee.value) &&
-      new Decimal(have.minValue).eq(fee.min) &&
-      new Decimal(have.onChainFee).eq(fee.onChainFee);
-    actions.push({
-      step: 'fee',
-      subject: `${fee.currency} (${req.feesDefault ? 'default schedule' : 'merchant schedule'})`,
-      outcome: have === undefined ? 'created' : same ? 'exists' : 'updated',
-      id: have?.id ?? null,
-      ...(same
-        ? {}
-        : {
-            apply: async () =>
-              (
-                await b.fees.set(
-                  {
-                    currency: fee.currency,
-                    isPercentage: fee.isPercentage,
-                    value: fee.value,
-                    minValue: fee.min,
-                    onChainFee: fee.onChainFee,
-                    merchantId: req.feesDefault ? undefined : merchantId,
-                  },
-                  w,
-                )
-              ).id,
-          }),
-    });
-  }
-
-  const sources = req.rateSources.length === 0 ? [] : await b.rates.sources.list();
-  for (const source of req.rateSources) {
-    const have = sources.find((s) => s.id === source.kind);
-    // Never drops a pair the source already feeds: init only adds.
-    const pairs = [...new Set([...(have?.pairs ?? []), ...source.pairs])];
-    const same = have !== undefined && have.kind === source.kind && pairs.length === have.pairs.length;
-    actions.push({
-      step: 'rate-source',
-      subject: `${source.kind} ${source.pairs.join(',')}`,
-      outcome: have === undefined ? 'created' : same ? 'exists' : 'updated',
-      id: source.kind,
-      ...(same
-        ? {}
-        : { apply: async () => (await b.rates.sources.set(source.kind, { kind: source.kind, pairs }, w)).id }),
-    });
-  }
-
-  const watched = req.watches.size === 0 ? [] : await b.catalog.chains.watches();
-  for (const [symbol, url] of req.watches) {
-    chainOf(symbol, `--watch ${symbol}`);
-    // An existing watch is left as it is (its URL is stored sealed): change it with hostpay chain watch.
-    const have = watched.some((x) => x.chain === symbol);
-    actions.push({
-      step: 'watch',
-      subject: symbol,
-      outcome: have ? 'exists' : 'created',
-      id: symbol,
-      ...(have
-        ? {}
-        : {
-            apply: async () =>
-              (
-                await b.catalog.chains.watch(
-                  symbol,
-                  { rpcUrl: url, allowPrivateRpc: req.allowPrivateRpc || undefined },
-                  w,
-                )
-              ).chain,
-          }),
-    });
-  }
-
+  const name = existing?.name ?? (merchant as string);
+  const actions: Action[] = [
+    ...(await xpubActions(ctx)),
+    {
+      step: 'merchant',
+      subject: name,
+      outcome: existing === null ? 'created' : 'exists',
+      id: existing?.id ?? null,
+      ...(existing === null ? { apply: async () => (await b.merchants.create(name, w)).id } : {}),
+    },
+    ...walletActions(ctx, haveWallets),
+    ...(await feeActions(ctx)),
+    ...(await rateSourceActions(ctx)),
+    ...(await watchActions(ctx)),
+  ];
   const keys: ApiKey[] = existing === null ? [] : (await b.keys.list({ merchantId, status: 'active', limit: 1 })).items;
   const keyAction: Action = {
     step: 'key',
@@ -248,16 +134,14 @@ export async function planInit(b: AdminBackend, req: InitRequest, need: Need): P
     outcome: keys.length === 0 || req.newKey ? 'created' : 'exists',
     id: req.newKey ? null : (keys[0]?.id ?? null),
   };
-  actions.push(keyAction);
 
   return {
-    steps: actions.map(stepOf),
+    steps: [...actions, keyAction].map(stepOf),
     async apply() {
       const steps: Step[] = [];
       for (const action of actions) {
-        if (action !== keyAction && action.apply !== undefined) action.id = await action.apply();
+        if (action.apply !== undefined) action.id = await action.apply();
         if (action.step === 'merchant') merchantId = action.id as string;
-        if (action === keyAction && action.outcome === 'created') continue;
         steps.push(stepOf(action));
       }
       let secret: string | null = null;
@@ -265,11 +149,139 @@ export async function planInit(b: AdminBackend, req: InitRequest, need: Need): P
         const created = await b.keys.create(merchantId, { scopes: req.scopes as never, label: req.keyLabel }, w);
         keyAction.id = created.id;
         secret = created.apiSecret;
-        steps.push(stepOf(keyAction));
       }
+      steps.push(stepOf(keyAction));
       return { steps, merchantId, key: { id: keyAction.id as string, secret } };
     },
   };
+}
+
+async function askWallets({ req }: Ctx, need: Need): Promise<void> {
+  const answer = await need('--wallet', 'the wallets to enable, ASSET/CHAIN separated by commas (e.g. USDT/TRON)');
+  req.wallets = answer
+    .split(',')
+    .filter((s) => s.trim() !== '')
+    .map(parseWallet);
+  if (req.wallets.length === 0) throw new UsageError('--wallet: at least one ASSET/CHAIN is needed');
+}
+
+async function checkWallets({ b, req, chainOf }: Ctx): Promise<void> {
+  for (const wallet of req.wallets) {
+    const what = `${wallet.asset}/${wallet.chain}`;
+    chainOf(wallet.chain, `--wallet ${what}`);
+    const networks = await b.catalog.networks.list({ asset: wallet.asset, chain: wallet.chain });
+    if (networks.length === 0)
+      throw new UsageError(
+        `--wallet ${what}: ${wallet.asset} has no network on ${wallet.chain} (hostpay asset networks ${wallet.asset})`,
+      );
+  }
+}
+
+async function xpubActions({ b, req, chainOf }: Ctx): Promise<Action[]> {
+  const actions: Action[] = [];
+  for (const [symbol, key] of req.xpubs) {
+    const chain = chainOf(symbol, `--xpub ${symbol}`);
+    const normal = normaliseXpub(key);
+    if (normal === null)
+      throw new UsageError(
+        `--xpub ${symbol}: not an extended public key (xpub/zpub, tpub/vpub on test networks; see hostpay chain set-xpub --help)`,
+      );
+    // The server shows the key in its xpub/tpub spelling: a zpub given again is the same key.
+    const current = chain.accountKey === null ? null : await b.catalog.chains.xpub(symbol);
+    const same = current?.xpub === normal;
+    actions.push({
+      step: 'xpub',
+      subject: symbol,
+      outcome: current === null ? 'created' : same ? 'exists' : 'updated',
+      id: current?.accountKeyId ?? null,
+      ...(same ? {} : { apply: async () => (await b.catalog.chains.setXpub(symbol, key.trim(), w)).accountKeyId }),
+    });
+  }
+  return actions;
+}
+
+function walletActions({ b, req, merchantId }: Ctx, haveWallets: WalletSummary[]): Action[] {
+  return req.wallets.map(({ asset, chain }) => {
+    const have = haveWallets.find((x) => x.asset === asset && x.chain === chain);
+    const apply = async () =>
+      have === undefined
+        ? (await b.wallets.create({ merchantId: merchantId(), asset, chain, active: true }, w)).id
+        : (await b.wallets.setActive(have.id, true, w)).id;
+    return {
+      step: 'wallet',
+      subject: `${asset}/${chain}`,
+      outcome: have === undefined ? 'created' : have.active ? 'exists' : 'updated',
+      id: have?.id ?? null,
+      ...(have?.active === true ? {} : { apply }),
+    };
+  });
+}
+
+async function feeActions({ b, req, merchantId }: Ctx): Promise<Action[]> {
+  // A merchant still to be created has no schedule of its own yet.
+  const listed = req.fees.length > 0 && (req.feesDefault || merchantId() !== '');
+  const tiers: FeeTier[] = listed ? await b.fees.list({ merchantId: req.feesDefault ? '' : merchantId() }) : [];
+  return req.fees.map((fee) => {
+    const have = tiers.find((t) => t.currency === fee.currency && new Decimal(t.fromAmount).isZero());
+    const same =
+      have !== undefined &&
+      have.isPercentage === fee.isPercentage &&
+      new Decimal(have.value).eq(fee.value) &&
+      new Decimal(have.minValue).eq(fee.min) &&
+      new Decimal(have.onChainFee).eq(fee.onChainFee);
+    const tier = {
+      currency: fee.currency,
+      isPercentage: fee.isPercentage,
+      value: fee.value,
+      minValue: fee.min,
+      onChainFee: fee.onChainFee,
+    };
+    const apply = async () =>
+      (await b.fees.set({ ...tier, merchantId: req.feesDefault ? undefined : merchantId() }, w)).id;
+    return {
+      step: 'fee',
+      subject: `${fee.currency} (${req.feesDefault ? 'default schedule' : 'merchant schedule'})`,
+      outcome: have === undefined ? 'created' : same ? 'exists' : 'updated',
+      id: have?.id ?? null,
+      ...(same ? {} : { apply }),
+    };
+  });
+}
+
+async function rateSourceActions({ b, req }: Ctx): Promise<Action[]> {
+  const sources = req.rateSources.length === 0 ? [] : await b.rates.sources.list();
+  return req.rateSources.map((source) => {
+    const have = sources.find((s) => s.id === source.kind);
+    // Never drops a pair the source already feeds: init only adds.
+    const pairs = [...new Set([...(have?.pairs ?? []), ...source.pairs])];
+    const same = have !== undefined && have.kind === source.kind && pairs.length === have.pairs.length;
+    const apply = async () => (await b.rates.sources.set(source.kind, { kind: source.kind, pairs }, w)).id;
+    return {
+      step: 'rate-source',
+      subject: `${source.kind} ${source.pairs.join(',')}`,
+      outcome: have === undefined ? 'created' : same ? 'exists' : 'updated',
+      id: source.kind,
+      ...(same ? {} : { apply }),
+    };
+  });
+}
+
+async function watchActions({ b, req, chainOf }: Ctx): Promise<Action[]> {
+  const watched = req.watches.size === 0 ? [] : await b.catalog.chains.watches();
+  return [...req.watches].map(([symbol, url]) => {
+    chainOf(symbol, `--watch ${symbol}`);
+    // An existing watch is kept as it is (its URL is stored sealed): hostpay chain watch changes it.
+    const have = watched.some((x) => x.chain === symbol);
+    const settings = { rpcUrl: url, allowPrivateRpc: req.allowPrivateRpc || undefined };
+    const apply = async () => (await b.catalog.chains.watch(symbol, settings, w)).chain;
+    return {
+      step: 'watch',
+      subject: symbol,
+      outcome: have ? 'exists' : 'created',
+      id: symbol,
+      ...(have ? {} : { apply }),
+    };
+  });
 }
 
 const stepOf = ({ step, subject, outcome, id }: Action): Step => ({ step, subject, outcome, id });

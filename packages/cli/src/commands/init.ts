@@ -176,6 +176,11 @@ function request(io: Io, opts: InitOptions): InitRequest {
     if (watches.has(chain)) throw new UsageError(`chain ${chain} has both --watch and --watch-env`);
     watches.set(chain, url);
   }
+  for (const [chain, url] of watches) {
+    // The server checks the node further (DNS, private ranges) when the watch is set.
+    if (!/^(https?|wss?):\/\/[^/]/i.test(url) || !URL.canParse(url))
+      throw new UsageError(`--watch ${chain}: the node URL must be http(s):// or ws(s)://`);
+  }
   const unknown = (opts.scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new UsageError(`--scopes: unknown ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
   return {
