@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExactJson } from '@hostpay/protocol';
 import { readVectorFile } from '../../protocol/test/vectors.js';
 import { describeStores } from '../../server/test/helpers.js';
@@ -238,5 +240,20 @@ describeStores('hostpay init', (dialect) => {
       ['wallet', 'ETH/ETH', 'created'],
       ['key', 'hostpay init', 'created'],
     ]);
+  });
+});
+
+describe('docs/deploy.md, "A first production merchant"', () => {
+  const doc = readFileSync(fileURLToPath(new URL('../../../docs/deploy.md', import.meta.url)), 'utf8');
+  const section = doc.slice(doc.indexOf('## A first production merchant'), doc.indexOf('## Operating it'));
+
+  it('leads with hostpay init, and every flag of its example is one init --help lists', async () => {
+    const example = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(example.startsWith('hostpay init ')).toBe(true);
+    const io = memoryIo();
+    expect(await run(['init', '--help'], io)).toBe(0);
+    const flags = [...example.matchAll(/(?<=\s)--[a-z-]+/g)].map(([f]) => f);
+    expect(flags.length).toBeGreaterThan(5);
+    for (const flag of flags) expect(io.out, flag).toMatch(new RegExp(`^ +${flag}\\b`, 'm'));
   });
 });
