@@ -334,7 +334,18 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
   });
 
   it('every page: axe, visible keyboard focus from the skip link, 360 px without sideways scrolling', async () => {
-    const screens = ['/', '/checkouts', '/payouts', '/keys', '/webhooks', '/events', '/settings', '/team', '/security'];
+    const screens = [
+      '/',
+      '/checkouts',
+      '/payouts',
+      '/reports',
+      '/keys',
+      '/webhooks',
+      '/events',
+      '/settings',
+      '/team',
+      '/security',
+    ];
     for (const s of screens) {
       await page.goto(`${base}/dashboard${s === '/' ? '' : s}`);
       await page.locator('main h1').waitFor();
