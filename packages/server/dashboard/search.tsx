@@ -93,7 +93,7 @@ export function TopSearch() {
           ref={box}
           type="search"
           aria-label="Search"
-          placeholder="Id, order id, address, tx hash, amount"
+          placeholder="Id, order, address, tx, amount"
           required
           minLength={MIN}
           maxLength={MAX}

@@ -25,10 +25,7 @@ export function Reports({ session }: { session: Session }) {
   return (
     <>
       <h1>Reports</h1>
-      <p class="muted">
-        Days and times are UTC. Amounts are exact, as recorded; the columns of each file are listed in the API
-        documentation (docs/reports.md).
-      </p>
+      <p class="muted">Days and times are UTC; amounts are exact, as recorded.</p>
       <Download session={session} />
       <MonthStatement />
     </>
