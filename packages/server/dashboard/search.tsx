@@ -44,8 +44,12 @@ export function TopSearch() {
 
   const search = async () => {
     const q = text.trim();
-    if (q.length < MIN || q.length > MAX) return;
     const n = ++asked.current;
+    // The box's own limits count spaces; the search does not.
+    if (q.length < MIN || q.length > MAX) {
+      setAnswer({ q, error: new Error(`Type ${MIN} to ${MAX} characters (spaces around them do not count).`) });
+      return;
+    }
     setAnswer({ q, busy: true });
     try {
       const hits = await cp<SearchHit[]>('/search', { q });
