@@ -274,7 +274,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     await poll(() => page.getByTestId('timeline-refund').first().textContent()).toContain('1 USDT');
     const refunds = page.getByRole('region', { name: 'Refunds of this checkout, oldest first' });
     expect(await refunds.textContent()).toContain('pending approval');
-    expect(await refunds.getByRole('link').first().getAttribute('href')).toMatch(/^\/dashboard\/payouts#po_/);
+    expect(await refunds.getByRole('link').first().getAttribute('href')).toMatch(/^\/dashboard\/payouts\/po_/);
     await shot('checkout');
     // The rest through a refund link (no address: the quick path).
     await page.getByLabel('Address-book address (optional)').fill('');
