@@ -92,7 +92,8 @@ export const btc: ChainFamily = {
   // Deposit addresses are stored as derived (lower-case bech32); a report is matched as written.
   matchSpelling: (address) => address,
   addressField(network) {
-    const [hrp, legacy] = network === 'mainnet' ? ['bc1', '13'] : network === 'regtest' ? ['bcrt1', 'mn2'] : ['tb1', 'mn2'];
+    const [hrp, legacy] =
+      network === 'mainnet' ? ['bc1', '13'] : network === 'regtest' ? ['bcrt1', 'mn2'] : ['tb1', 'mn2'];
     const starts = network === 'mainnet' ? 'bc1, 1 or 3' : `${hrp}, m, n or 2`;
     return {
       hint: `It starts with ${starts}.`,

@@ -38,7 +38,9 @@ export const evm: ChainFamily = {
   nativeDecimals: 18,
   purpose: 44,
   refuseKeyForm: (form) =>
-    form.testnet || form.segwit ? `${form.name} is a Bitcoin form: EVM chains take the xpub of m/44'/60'/0'` : undefined,
+    form.testnet || form.segwit
+      ? `${form.name} is a Bitcoin form: EVM chains take the xpub of m/44'/60'/0'`
+      : undefined,
   addressPrefix: () => '',
   encodeAddress: evmAddress,
   checkAddress,
@@ -54,7 +56,9 @@ export const evm: ChainFamily = {
     check(text) {
       const value = text.trim();
       if (!HEX_ADDRESS.test(value))
-        return { why: `tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}` };
+        return {
+          why: `tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}`,
+        };
       const hex = value.slice(2);
       const checksummed = eip55(hex.toLowerCase());
       const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();

@@ -24,7 +24,8 @@ function checkAddress(address: string): AddressVerdict {
     return { why: 'bad base58check checksum' };
   }
   if (payload.length !== 21 || payload[0] !== 0x41) return { why: 'not 0x41 followed by 20 bytes' };
-  if (isBurn20(payload.subarray(1))) return { why: 'the black-hole (zero) address or a known burn address', burn: true };
+  if (isBurn20(payload.subarray(1)))
+    return { why: 'the black-hole (zero) address or a known burn address', burn: true };
   return { address };
 }
 

@@ -92,6 +92,7 @@ export function checkKind(chain: { symbol: string; family: string }, asked: stri
   if (kind === undefined || !isAdapterKind(kind))
     invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
   const serves = familyOfKind(kind)?.name;
-  if (serves !== chain.family) invalid(`kind ${kind} talks to ${serves} nodes, but ${chain.symbol} is a ${chain.family} chain`);
+  if (serves !== chain.family)
+    invalid(`kind ${kind} talks to ${serves} nodes, but ${chain.symbol} is a ${chain.family} chain`);
   return kind;
 }

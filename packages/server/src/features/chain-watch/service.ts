@@ -106,7 +106,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
       if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS)
         invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
       const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
-      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? findFamily(chain.family)?.nativeDecimals ?? 18;
+      const nativeDecimals =
+        req.nativeDecimals ?? before?.native_decimals ?? findFamily(chain.family)?.nativeDecimals ?? 18;
       if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36)
         invalid('nativeDecimals must be a whole number from 0 to 36');
       if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0))
