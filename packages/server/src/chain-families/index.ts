@@ -33,3 +33,13 @@ export function familyOf(name: string): ChainFamily {
 /** The family whose nodes an adapter kind talks to. */
 export const familyOfKind = (kind: string): ChainFamily | undefined =>
   Object.values(FAMILIES).find((f: ChainFamily) => f.adapterKinds.includes(kind));
+
+/** The names for a description: "btc, evm or tron" (`joiner` ' | ': "btc | evm | tron"). */
+export const familyNamesText = (joiner?: string): string =>
+  joiner === undefined
+    ? `${FAMILY_NAMES.slice(0, -1).join(', ')} or ${FAMILY_NAMES.at(-1)}`
+    : FAMILY_NAMES.join(joiner);
+
+/** "btc 2, evm 12, tron 19": each family's default confirmations, for a description. */
+export const defaultConfirmationsText = (): string =>
+  FAMILY_NAMES.map((n) => `${n} ${FAMILIES[n].defaultConfirmations}`).join(', ');

@@ -3,7 +3,14 @@ import { HDKey } from '@scure/bip32';
 import { describe, expect, it } from 'vitest';
 import { lib } from '../../src/chain-families/encoding.js';
 import type { ChainFamily, ChainNetwork, UriInput } from '../../src/chain-families/family.js';
-import { FAMILIES, FAMILY_NAMES, familyOfKind, type FamilyName } from '../../src/chain-families/index.js';
+import {
+  defaultConfirmationsText,
+  FAMILIES,
+  FAMILY_NAMES,
+  familyNamesText,
+  familyOfKind,
+  type FamilyName,
+} from '../../src/chain-families/index.js';
 import { ADAPTER_KINDS, ADAPTERS } from '../../src/features/chain-watch/adapters/index.js';
 import { readVectorFile } from '../../../protocol/test/vectors.js';
 
@@ -92,6 +99,12 @@ describe('the registry', () => {
   it('maps each stored family name to its implementation', () => {
     expect(FAMILY_NAMES).toEqual(['btc', 'evm', 'tron']);
     for (const name of FAMILY_NAMES) expect(FAMILIES[name].name).toBe(name);
+  });
+
+  it('spells the OpenAPI descriptions from the registry as they read before', () => {
+    expect(familyNamesText()).toBe('btc, evm or tron');
+    expect(familyNamesText(' | ')).toBe('btc | evm | tron');
+    expect(defaultConfirmationsText()).toBe('btc 2, evm 12, tron 19');
   });
 
   it('gives every adapter kind exactly one family, and each adapter says the same family', () => {

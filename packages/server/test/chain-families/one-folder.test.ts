@@ -69,3 +69,22 @@ describe('a chain family is one folder', () => {
     expect(branchesOnFamily("const x = 'bitcoin:'; if (bound.family === 'IPv6') x;")).toEqual([]);
   });
 });
+
+describe('docs/architecture.md shows adding a family as it is', () => {
+  const doc = readFileSync(join(SRC, '../../../docs/architecture.md'), 'utf8');
+  const start = doc.indexOf('+++ b/packages/server/src/chain-families/index.ts\n');
+  const hunk = doc.slice(start).split('\n').slice(1);
+  const shown = hunk.slice(
+    0,
+    hunk.findIndex((line) => line.startsWith('---') || line.startsWith('```')),
+  );
+
+  it('its unchanged lines are the registry, and the added ones only an import and an entry', () => {
+    expect(start).toBeGreaterThan(-1);
+    const registry = readFileSync(join(SRC, 'chain-families/index.ts'), 'utf8').split('\n');
+    const context = shown.filter((line) => line.startsWith(' ')).map((line) => line.slice(1));
+    expect(context.length).toBeGreaterThan(5);
+    for (const line of context) expect(registry).toContain(line);
+    expect(shown.filter((line) => line.startsWith('+'))).toEqual(["+import { ltc } from './ltc/index.js';", '+  ltc,']);
+  });
+});
