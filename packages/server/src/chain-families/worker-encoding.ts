@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { lib } from './encoding.js';
-import { encodingHelpers } from './encoding.js';
+import { encodingHelpers, lib } from './encoding.js';
 import { FAMILIES, type FamilyName } from './index.js';
 
 /** Spells the address of a derived point on this thread. */
