@@ -5,7 +5,8 @@ import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import type { Insertable } from 'kysely';
 import type { ChainTable, DepositAddressTable } from '../../store/schema.js';
-import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
+import type { FamilyName } from '../../chain-families/index.js';
+import { deriveAddress, parseAccountKey, type AccountKey, type ChainNetwork } from './derive.js';
 import { openXpub, type KeyOpener } from './sealed-key.js';
 
 /**
@@ -23,7 +24,7 @@ function accountKey(box: KeyOpener, id: string, sealed: string, family: string, 
   let key = parsed.get(cacheId);
   if (key === undefined) {
     keyOpens.count++;
-    key = parseAccountKey(openXpub(box, id, sealed), family as ChainFamily, network as ChainNetwork);
+    key = parseAccountKey(openXpub(box, id, sealed), family as FamilyName, network as ChainNetwork);
     parsed.set(cacheId, key);
   }
   return key;
