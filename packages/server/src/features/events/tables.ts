@@ -1,0 +1,36 @@
+import type { Migration } from '../../store/migrate.js';
+import * as m022 from './migrations/022-event-checkout-backfill.js';
+
+/**
+ * The events feature's tables: their row types, merged into the store's `Database` (the way
+ * features add their provisions), so queries anywhere type-check against every registered table.
+ * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
+ * integers, so both dialects agree.
+ */
+
+export interface EventSequenceTable {
+  merchant_id: string;
+  last_sequence: number;
+}
+
+export interface EventTable {
+  id: string;
+  merchant_id: string;
+  sequence: number;
+  type: string;
+  /** JSON text of `{object}` (the event's `data`), exact decimals as JSON numbers. */
+  data: string;
+  created_at: string;
+  /** The checkout the event is about (its checkout.* events, its settlement's and refund's events); migration 020. */
+  checkout_id: string | null;
+}
+
+declare module '../../store/database.js' {
+  interface Database {
+    events: EventTable;
+    event_sequences: EventSequenceTable;
+  }
+}
+
+/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+export const eventsMigrations: readonly Migration[] = [{ version: 22, name: 'event-checkout-backfill', up: m022.up }];
