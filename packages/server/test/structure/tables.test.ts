@@ -113,6 +113,19 @@ describe('features own their tables', () => {
     }
   });
 
+  it("docs/architecture.md's feature with a table touches its folder and features/index.ts only", () => {
+    const doc = readFileSync(join(SRC, '../../../docs/architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### A feature with a table'), doc.indexOf('## The request path'));
+    const touched = [...section.matchAll(/^\+\+\+ b\/packages\/server\/src\/(.+)$/gm)].map((m) => m[1]!);
+    expect(touched).toEqual([
+      'features/index.ts',
+      'features/notes/feature.ts',
+      'features/notes/migrations/027-notes.ts',
+      'features/notes/tables.ts',
+    ]);
+    expect(section).toContain("declare module '../../store/database.js'");
+  });
+
   it('the check sees a table named in a query, a type and a template, and not in a longer word', () => {
     const names = new Set(['events', 'rate_sources']);
     expect(namedIn(".selectFrom('events')", names)).toEqual(['events']);

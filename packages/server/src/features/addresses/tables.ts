@@ -1,11 +1,6 @@
 import type { Migration } from '../../store/migrate.js';
 
-/**
- * The addresses feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The addresses feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface DepositAddressTable {
   id: string;
@@ -24,5 +19,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables: none of its own (deposit_addresses was created by migration 5 (checkouts').) */
+/** None of its own: migration 5 (checkouts') created deposit_addresses. */
 export const addressesMigrations: readonly Migration[] = [];

@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m003 from './migrations/003-operations.js';
 
-/**
- * The audit feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The audit feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface AuditLogTable {
   id: string;
@@ -28,7 +23,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const auditMigrations: readonly Migration[] = [
   // Also creates admin_idempotency (the kernel's, http/idempotency.ts) and server_secrets (tokens), and adds api_keys columns (keys).
   { version: 3, name: 'operations', up: m003.up },

@@ -2,12 +2,7 @@ import type { Migration } from '../../store/migrate.js';
 import * as m002 from './migrations/002-reference-catalog.js';
 import * as m009 from './migrations/009-chain-explorer.js';
 
-/**
- * The catalog feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The catalog feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface AssetTable {
   id: string;
@@ -75,7 +70,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const catalogMigrations: readonly Migration[] = [
   { version: 2, name: 'reference-catalog', up: m002.up },
   { version: 9, name: 'chain-explorer', up: m009.up },

@@ -3,12 +3,7 @@ import * as m007 from './migrations/007-evm-watch.js';
 import * as m018 from './migrations/018-chain-watch.js';
 import * as m025 from './migrations/025-chain-watch-failures.js';
 
-/**
- * The chain-watch feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The chain-watch feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface ChainWatchTable {
   chain_id: string;
@@ -55,7 +50,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const chainWatchMigrations: readonly Migration[] = [
   { version: 7, name: 'evm-watch', up: m007.up },
   { version: 18, name: 'chain-watch', up: m018.up },

@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m005 from './migrations/005-checkouts.js';
 
-/**
- * The checkouts feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The checkouts feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface CheckoutTable {
   id: string;
@@ -89,7 +84,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const checkoutsMigrations: readonly Migration[] = [
   // Also creates account_keys (catalog), deposit_addresses (addresses), events and event_sequences (events), and adds catalog columns.
   { version: 5, name: 'checkouts', up: m005.up },

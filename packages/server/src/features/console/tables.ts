@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m008 from './migrations/008-console-sessions.js';
 
-/**
- * The console feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The console feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface ConsoleSessionTable {
   /** SHA-256 hex of the session id (the cookie value); the id itself is never stored. */
@@ -26,5 +21,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const consoleMigrations: readonly Migration[] = [{ version: 8, name: 'console-sessions', up: m008.up }];

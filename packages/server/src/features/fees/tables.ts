@@ -1,11 +1,6 @@
 import type { Migration } from '../../store/migrate.js';
 
-/**
- * The fees feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The fees feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface FeeScheduleTable {
   id: string;
@@ -37,5 +32,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables: none of its own (fee_schedules and settlement_currencies were created by migration 1 (merchants' "initial").) */
+/** None of its own: migration 1 (merchants' "initial") created fee_schedules and settlement_currencies. */
 export const feesMigrations: readonly Migration[] = [];

@@ -3,12 +3,7 @@ import * as m015 from './migrations/015-hot-wallet.js';
 import * as m021 from './migrations/021-manual-payout-txs.js';
 import * as m023 from './migrations/023-hot-wallet-cancel.js';
 
-/**
- * The hot-wallet feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The hot-wallet feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface HotWalletTable {
   chain_id: string;
@@ -89,7 +84,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const hotWalletMigrations: readonly Migration[] = [
   { version: 15, name: 'hot-wallet', up: m015.up },
   { version: 21, name: 'manual-payout-txs', up: m021.up },

@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m004 from './migrations/004-signature-version.js';
 
-/**
- * The keys feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The keys feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface ApiKeyTable {
   id: string;
@@ -42,5 +37,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const keysMigrations: readonly Migration[] = [{ version: 4, name: 'signature-version', up: m004.up }];

@@ -1,11 +1,6 @@
 import type { Migration } from '../../store/migrate.js';
 
-/**
- * The ledger feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The ledger feature's tables (added to the store's Database below) and the migrations that made them.
 
 export type PostingKind = 'credit' | 'debit' | 'freeze' | 'unfreeze';
 
@@ -26,5 +21,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables: none of its own (ledger_postings was created by migration 1 (merchants' "initial").) */
+/** None of its own: migration 1 (merchants' "initial") created ledger_postings. */
 export const ledgerMigrations: readonly Migration[] = [];

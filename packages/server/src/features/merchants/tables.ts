@@ -1,17 +1,8 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m001 from './migrations/001-initial.js';
 
-/**
- * The merchants feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The merchants feature's tables (added to the store's Database below) and the migrations that made them.
 
-/**
- * Table types. Money columns are decimal text (SQLite TEXT; NUMERIC on PostgreSQL later), times
- * are ISO 8601 UTC strings with milliseconds, booleans are 0/1 integers so both dialects agree.
- */
 export interface MerchantTable {
   id: string;
   name: string;
@@ -51,7 +42,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const merchantsMigrations: readonly Migration[] = [
   // Named "initial": also creates the keys', catalog's, wallets', ledger's, fees' and rates' first tables.
   { version: 1, name: 'initial', up: m001.up },

@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m014 from './migrations/014-payouts.js';
 
-/**
- * The payouts feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The payouts feature's tables (added to the store's Database below) and the migrations that made them.
 
 /** A merchant's payout address book (spec/payouts.md, "Destination"). */
 export interface PayoutDestinationTable {
@@ -75,5 +70,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const payoutsMigrations: readonly Migration[] = [{ version: 14, name: 'payouts', up: m014.up }];

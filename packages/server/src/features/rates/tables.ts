@@ -3,12 +3,7 @@ import * as m012 from './migrations/012-rate-freshness.js';
 import * as m013 from './migrations/013-rate-sources.js';
 import * as m016 from './migrations/016-rate-spread.js';
 
-/**
- * The rates feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The rates feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface RateTable {
   base: string;
@@ -75,7 +70,7 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const ratesMigrations: readonly Migration[] = [
   { version: 12, name: 'rate-freshness', up: m012.up },
   { version: 13, name: 'rate-sources', up: m013.up },

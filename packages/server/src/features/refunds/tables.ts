@@ -1,12 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m017 from './migrations/017-refund-links.js';
 
-/**
- * The refunds feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The refunds feature's tables (added to the store's Database below) and the migrations that made them.
 
 /** A payer's refund link (migration 017, features/refunds): the token itself is never stored. */
 export interface RefundLinkTable {
@@ -30,5 +25,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables, each with its global version (the registry merges every feature's). */
+/** The migrations of its tables, each with its global version (the registry merges every feature's). */
 export const refundsMigrations: readonly Migration[] = [{ version: 17, name: 'refund-links', up: m017.up }];

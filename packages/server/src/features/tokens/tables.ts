@@ -1,11 +1,6 @@
 import type { Migration } from '../../store/migrate.js';
 
-/**
- * The tokens feature's tables: their row types, merged into the store's `Database` (the way
- * features add their provisions), so queries anywhere type-check against every registered table.
- * Money columns are decimal text, times ISO 8601 UTC strings with milliseconds, booleans 0/1
- * integers, so both dialects agree.
- */
+// The tokens feature's tables (added to the store's Database below) and the migrations that made them.
 
 export interface ServerSecretTable {
   name: string;
@@ -19,5 +14,5 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The migrations of this feature's tables: none of its own (server_secrets was created by migration 3 (audit's "operations").) */
+/** None of its own: migration 3 (audit's "operations") created server_secrets. */
 export const tokensMigrations: readonly Migration[] = [];
