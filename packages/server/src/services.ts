@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { parseMasterKey, resolveMasterKey, type MasterKeySource } from './crypto/master-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { LATEST_VERSION, migrate, schemaVersion } from './store/migrate.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { PostgresOptions } from './store/postgres.js';
 import type { Store } from './store/store.js';

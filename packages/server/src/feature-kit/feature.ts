@@ -7,6 +7,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { FastRoute } from '../http/fast-path.js';
 import type { AdminIdempotency } from '../http/idempotency.js';
 import type { RouteContext, TypedApp } from '../http/route-context.js';
+import type { Migration } from '../store/migrate.js';
 import type { Store } from '../store/store.js';
 
 /** The configuration the services read (createServices takes less than a full Config). */
@@ -89,6 +90,11 @@ export type FeatureRouteContext<N extends ProvisionName = never> = RouteContext 
  */
 export interface Feature<N extends ProvisionName = never, P extends ProvisionName = never, A extends object = object> {
   name: string;
+  /**
+   * The migrations of its tables (features/<name>/tables.ts, which also adds the tables' types to
+   * the store's `Database`), each with its global version; the registry merges every feature's.
+   */
+  migrations?: readonly Migration[];
   needs: readonly N[];
   provides: readonly P[];
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
@@ -120,6 +126,7 @@ export function defineFeature<
  */
 export interface AnyFeature {
   name: string;
+  migrations?: readonly Migration[];
   needs: readonly ProvisionName[];
   provides: readonly ProvisionName[];
   create?: (deps: Provisions) => Partial<Provisions> & { close?: () => Promise<void> | void };

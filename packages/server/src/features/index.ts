@@ -1,4 +1,5 @@
 import type { AdminOf, AnyFeature } from '../feature-kit/feature.js';
+import { addressesFeature } from './addresses/feature.js';
 import { auditFeature } from './audit/feature.js';
 import { catalogFeature } from './catalog/feature.js';
 import { checkoutsFeature } from './checkouts/feature.js';
@@ -40,6 +41,7 @@ const FEATURES = [
   feesFeature,
   ratesFeature,
   auditFeature,
+  addressesFeature,
   checkoutsFeature,
   payFeature,
   payoutsFeature,

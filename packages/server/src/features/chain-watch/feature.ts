@@ -8,6 +8,7 @@ import { ChainWatchMetrics } from './metrics.js';
 import type { PayoutChainPort } from './payout-port.js';
 import { watchAdmin } from './service.js';
 import { ChainWatcher, type WatcherOptions } from './watcher.js';
+import { chainWatchMigrations } from './tables.js';
 
 export interface ChainWatchFeatureOptions {
   store: Store;
@@ -101,6 +102,7 @@ declare module '../../feature-kit/feature.js' {
 
 export const chainWatchFeature = defineFeature({
   name: 'chain-watch',
+  migrations: chainWatchMigrations,
   needs: ['store', 'box', 'caches', 'config', 'log', 'now', 'options', 'chainPort'],
   provides: ['chainWatch'],
   create({ store, box, caches, config, log, now, options, chainPort }) {

@@ -4,6 +4,7 @@ import { checkoutMerchantRoutes } from './merchant-routes.js';
 import { checkoutAdminRoutes } from './routes.js';
 import { checkoutService, type CheckoutService } from './service.js';
 import { chainPort, type ChainPort } from './watch-targets.js';
+import { checkoutsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -20,6 +21,7 @@ declare module '../../feature-kit/feature.js' {
 /** Checkouts: the state table, the engine, transfers, the expiry timer and their routes. */
 export const checkoutsFeature = defineFeature({
   name: 'checkouts',
+  migrations: checkoutsMigrations,
   needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
   provides: ['checkouts', 'chainPort'],
   create({ store, caches, box, config, publicBaseUrl, now, log, options }) {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isoTime, ISO_TIME_HELP } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
-import type { TransferTable } from '../../store/schema.js';
+import type { TransferTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';

@@ -2,7 +2,7 @@ import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protoco
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
-import type { TransferTable } from '../../store/schema.js';
+import type { TransferTable } from './tables.js';
 import { findFamily } from '../../chain-families/index.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 

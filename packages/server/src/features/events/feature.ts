@@ -4,6 +4,7 @@ import type { Store } from '../../store/store.js';
 import { eventService } from './service.js';
 import { eventStreams, type StreamOptions } from './stream.js';
 import { WakeBus } from './wakeup.js';
+import { eventsMigrations } from './tables.js';
 
 export interface EventsFeatureOptions {
   store: Store;
@@ -50,6 +51,7 @@ declare module '../../feature-kit/feature.js' {
 
 export const eventsFeature = defineFeature({
   name: 'events',
+  migrations: eventsMigrations,
   needs: ['store', 'config', 'options'],
   provides: ['events'],
   create({ store, config, options }) {

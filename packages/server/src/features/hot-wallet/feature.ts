@@ -14,6 +14,7 @@ import { payoutChainOps } from './payout-ops.js';
 import { payoutChainRoutes } from './payout-routes.js';
 import { createVerifier } from './verify.js';
 import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
+import { hotWalletMigrations } from './tables.js';
 
 export type { PayoutJob, PayoutSenderPort, SentPayoutJob } from './port.js';
 export type { ExpectedTransfer, Verification, VerifyTransfer } from './verify.js';
@@ -122,6 +123,7 @@ declare module '../../feature-kit/feature.js' {
 
 export const hotWalletFeature = defineFeature({
   name: 'hot-wallet',
+  migrations: hotWalletMigrations,
   needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'payoutGuards', 'chainWatch'],
   provides: ['hotWallet'],
   create({ store, box, config, log, now, options, payoutSender, payoutGuards, chainWatch }) {

@@ -2,7 +2,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import { invalid } from '../../admin/deps.js';
 import type { Db, Store } from '../../store/store.js';
-import type { HotWalletTable } from '../../store/schema.js';
+import type { HotWalletTable } from './tables.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { requireChain } from '../catalog/queries.js';
 import { hotWalletOwner, normaliseKey } from './key.js';

@@ -4,7 +4,7 @@ import { newId } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
 import { findPostingByKey, insertPosting, type PostingRow } from './queries.js';
 import { lockWallet, updateBalances } from '../wallets/queries.js';
-import type { LedgerPostingTable, PostingKind } from '../../store/schema.js';
+import type { LedgerPostingTable, PostingKind } from './tables.js';
 import { required, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';

@@ -6,6 +6,7 @@ import { dashboardSessions, type DashboardSessions } from './sessions.js';
 import { team, type Team } from './team.js';
 import { dashboardTeamRoutes } from './team-routes.js';
 import { accounts, type Accounts } from './users.js';
+import { merchantUsersMigrations } from './tables.js';
 
 /** What the feature provides: the app opens the sessions with its idle setting (buildApp). */
 export interface MerchantUsers {
@@ -29,6 +30,7 @@ declare module '../../feature-kit/feature.js' {
 /** Merchant users: the dashboard's accounts, two-factor sign-in, sessions, team and security log. */
 export const merchantUsersFeature = defineFeature({
   name: 'merchant-users',
+  migrations: merchantUsersMigrations,
   needs: ['store', 'box', 'now', 'publicBaseUrl'],
   provides: ['merchantUsers'],
   create({ store, box, now, publicBaseUrl }) {

@@ -4,6 +4,7 @@ import { payoutMerchantRoutes } from './merchant-routes.js';
 import { payoutAdminRoutes } from './routes.js';
 import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
 import { payoutService, type PayoutService } from './service.js';
+import { payoutsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -18,6 +19,7 @@ declare module '../../feature-kit/feature.js' {
 /** Payouts: the address book, requests, approval, the manual sender and the senders' port. */
 export const payoutsFeature = defineFeature({
   name: 'payouts',
+  migrations: payoutsMigrations,
   needs: ['store', 'caches', 'config', 'now'],
   provides: ['payouts', 'payoutSender', 'payoutGuards'],
   create({ store, caches, config, now }) {

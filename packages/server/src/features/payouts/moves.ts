@@ -1,6 +1,6 @@
 import { Decimal, decimalText, writeExactJson, type PayoutActor } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
-import type { PayoutTable } from '../../store/schema.js';
+import type { PayoutTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { appendEvent, lockEventCounter } from '../events/outbox.js';

@@ -1,7 +1,7 @@
 import { Decimal, decimalText, parseAmount, writeExactJson, type PayoutActor } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
-import type { PayoutTable } from '../../store/schema.js';
+import type { PayoutTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { checkPayoutAddress } from './address.js';

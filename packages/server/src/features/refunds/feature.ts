@@ -3,6 +3,7 @@ import { refundMerchantRoutes } from './merchant-routes.js';
 import { refundPageRoutes } from './page-routes.js';
 import { payoutsForRefunds, refundedSoFar } from './payouts-port.js';
 import { refundService, type RefundService } from './service.js';
+import { refundsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -14,6 +15,7 @@ declare module '../../feature-kit/feature.js' {
 /** Refunds (spec/payouts.md, "Refunds"): the merchant's routes and the payer's refund page. */
 export const refundsFeature = defineFeature({
   name: 'refunds',
+  migrations: refundsMigrations,
   needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
   provides: ['refunds'],
   create: ({ store, caches, publicBaseUrl, now }) => ({

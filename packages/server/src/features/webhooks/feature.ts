@@ -13,6 +13,7 @@ import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
 import type { AuditContext } from '../audit/service.js';
+import { webhooksMigrations } from './tables.js';
 
 export interface WebhookFeatureOptions {
   store: Store;
@@ -96,6 +97,7 @@ declare module '../../feature-kit/feature.js' {
 
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
+  migrations: webhooksMigrations,
   needs: ['store', 'box', 'config', 'log', 'now', 'identity', 'options', 'events'],
   provides: ['webhooks'],
   create({ store, box, config, log, now, identity, options, events }) {

@@ -1,5 +1,5 @@
 import { newId } from '../../store/ids.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendEvent } from '../events/outbox.js';
 import type { AttemptResult } from './sender.js';

@@ -5,7 +5,7 @@ import { page, type PageRequest } from '../../admin/pagination.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
-import type { WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookEndpointTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
 import { appendEvent, EVENT_TYPES } from '../events/outbox.js';
 import { checkWebhookUrl, type GuardOptions } from '../../outbound/guard.js';

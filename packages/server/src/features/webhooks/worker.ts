@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { sql, type SqlBool } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './tables.js';
 import type { Store } from '../../store/store.js';
 import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
