@@ -25,6 +25,7 @@ import {
   type ServicesConfig,
 } from './feature-kit/feature.js';
 import { orderFeatures } from './feature-kit/registry.js';
+import { contributionLists } from './feature-kit/contributions.js';
 import { REGISTERED_FEATURES } from './features/index.js';
 
 /** The kernel's services and what every registered feature provides (checkouts, events, webhooks, …). */
@@ -151,13 +152,18 @@ export async function createServices(
       for (const close of closers.splice(0).reverse()) await close();
     };
     let admin: AdminServices;
+    const contributions = contributionLists();
     try {
-      for (const feature of features) {
-        if (feature.create === undefined) continue;
-        const { close, ...made } = feature.create(provisions);
+      const consumed = features.map((feature) => contributions.of(feature));
+      features.forEach((feature, i) => {
+        if (feature.create === undefined) return;
+        const { close, ...made } = feature.create(provisions, consumed[i]!);
         Object.assign(provisions, made);
         if (close !== undefined) closers.push(close);
-      }
+      });
+      // Once every feature is made: each one's contributions, from what it needs and provides.
+      for (const feature of features) contributions.collect(feature, provisions);
+      contributions.seal();
       admin = createAdminServices(provisions, features);
     } catch (err) {
       await closeFeatures();

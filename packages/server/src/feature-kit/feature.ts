@@ -8,6 +8,7 @@ import type { FastRoute } from '../http/fast-path.js';
 import type { AdminIdempotency } from '../http/idempotency.js';
 import type { RouteContext, TypedApp } from '../http/route-context.js';
 import type { Store } from '../store/store.js';
+import type { Contributed, Contributions, PointName } from './contributions.js';
 
 /** The configuration the services read (createServices takes less than a full Config). */
 export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
@@ -86,13 +87,27 @@ export type FeatureRouteContext<N extends ProvisionName = never> = RouteContext 
  * One feature, declared in its folder's feature.ts and registered in features/index.ts.
  * `needs` and `provides` are provision names; createServices makes features in an order where
  * every need is provided first and fails at start-up, naming both, when one is not.
+ * `consumes` and `contributes` are the contribution points (contributions.ts): what the feature
+ * runs of others' and what it hands others, connected by the registry.
  */
-export interface Feature<N extends ProvisionName = never, P extends ProvisionName = never, A extends object = object> {
+export interface Feature<
+  N extends ProvisionName = never,
+  P extends ProvisionName = never,
+  A extends object = object,
+  C extends PointName = never,
+> {
   name: string;
   needs: readonly N[];
   provides: readonly P[];
+  /** The contribution points it runs the contributions of (one consumer per point). */
+  consumes?: readonly C[];
+  /** What it hands other features' points, made from what it needs and provides once it is made. */
+  contributes?: Contributions<Pick<Provisions, N | P>>;
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
-  create?: (deps: Pick<Provisions, N>) => Pick<Provisions, P> & { close?: () => Promise<void> | void };
+  create?: (
+    deps: Pick<Provisions, N>,
+    contributed: Contributed<C>,
+  ) => Pick<Provisions, P> & { close?: () => Promise<void> | void };
   /** Operator operations, spread into the services' `admin` (the admin API, the CLI). */
   admin?: (deps: Pick<Provisions, N | P>) => A;
   /** Public and merchant HTTP routes. */
@@ -105,12 +120,13 @@ export interface Feature<N extends ProvisionName = never, P extends ProvisionNam
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
 }
 
-/** Keeps a descriptor's own types (needs, provides, operations) for the registration list. */
+/** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
 export function defineFeature<
   const N extends ProvisionName = never,
   const P extends ProvisionName = never,
   A extends object = object,
->(feature: Feature<N, P, A>): Feature<N, P, A> {
+  const C extends PointName = never,
+>(feature: Feature<N, P, A, C>): Feature<N, P, A, C> {
   return feature;
 }
 
@@ -122,7 +138,12 @@ export interface AnyFeature {
   name: string;
   needs: readonly ProvisionName[];
   provides: readonly ProvisionName[];
-  create?: (deps: Provisions) => Partial<Provisions> & { close?: () => Promise<void> | void };
+  consumes?: readonly PointName[] | undefined;
+  contributes?: Contributions<never> | undefined;
+  create?: (
+    deps: Provisions,
+    contributed: Contributed<PointName>,
+  ) => Partial<Provisions> & { close?: () => Promise<void> | void };
   admin?: (deps: Provisions) => object;
   merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<ProvisionName>) => Promise<void>)[];
   adminRoutes?: readonly AdminRoutes<never>[];

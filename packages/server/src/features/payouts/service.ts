@@ -9,7 +9,7 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
-import type { PayoutGuards } from './guards.js';
+import type { PayoutMoveGuard } from './guards.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import {
   adminPayoutView,
@@ -31,7 +31,7 @@ export interface PayoutServiceOptions {
   sandbox: boolean;
   now?: (() => number) | undefined;
   /** Senders' vetoes over the moves made here (guards.ts). */
-  guards?: PayoutGuards | undefined;
+  guards?: (() => readonly PayoutMoveGuard[]) | undefined;
 }
 
 export interface PayoutFilter {
@@ -58,7 +58,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   const context = (): MoveContext => ({
     dialect: store.dialect,
     at: new Date(now()).toISOString(),
-    guards: opts.guards?.list,
+    guards: opts.guards?.(),
   });
   const operatorTools = payoutOperatorTools(store, () => context().at);
 
