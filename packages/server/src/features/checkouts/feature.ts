@@ -20,11 +20,12 @@ declare module '../../feature-kit/feature.js' {
 /** Checkouts: the state table, the engine, transfers, the expiry timer and their routes. */
 export const checkoutsFeature = defineFeature({
   name: 'checkouts',
-  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
+  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options', 'outbox'],
   provides: ['checkouts', 'chainPort'],
-  create({ store, caches, box, config, publicBaseUrl, now, log, options }) {
+  create({ store, caches, box, config, publicBaseUrl, now, log, options, outbox }) {
     const checkouts = checkoutService({
       store,
+      outbox,
       caches,
       box,
       sandbox: config.sandbox ?? false,

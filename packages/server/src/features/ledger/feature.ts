@@ -5,7 +5,7 @@ import { ledgerAdmin } from './service.js';
 /** Postings: the only way balances change. */
 export const ledgerFeature = defineFeature({
   name: 'ledger',
-  needs: ['store', 'box', 'caches'],
+  needs: ['store', 'box', 'caches', 'outbox'],
   provides: [],
   admin: ledgerAdmin,
   adminRoutes: [postingAdminRoutes],

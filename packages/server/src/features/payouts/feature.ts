@@ -15,14 +15,21 @@ declare module '../../feature-kit/feature.js' {
 /** Payouts: the address book, requests, approval, the manual sender and the senders' port. */
 export const payoutsFeature = defineFeature({
   name: 'payouts',
-  needs: ['store', 'caches', 'config', 'now'],
+  needs: ['store', 'caches', 'config', 'now', 'outbox'],
   provides: ['payouts', 'payoutSender'],
   // Senders' vetoes over merchants' and operators' moves (guards.ts; the hot wallet's).
   consumes: ['payoutGuards'],
-  create({ store, caches, config, now }, contributed) {
+  create({ store, caches, config, now, outbox }, contributed) {
     return {
-      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now, guards: contributed.payoutGuards }),
-      payoutSender: payoutSenderPort(store, caches, now ?? Date.now),
+      payouts: payoutService({
+        store,
+        caches,
+        outbox,
+        sandbox: config.sandbox ?? false,
+        now,
+        guards: contributed.payoutGuards,
+      }),
+      payoutSender: payoutSenderPort(store, caches, outbox, now ?? Date.now),
     };
   },
   admin: ({ payouts }) => ({ payouts }),

@@ -14,15 +14,16 @@ declare module '../../feature-kit/feature.js' {
 /** Refunds (spec/payouts.md, "Refunds"): the merchant's routes and the payer's refund page. */
 export const refundsFeature = defineFeature({
   name: 'refunds',
-  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
+  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'outbox', 'checkouts', 'payouts'],
   provides: ['refunds'],
-  create: ({ store, caches, publicBaseUrl, now }) => ({
+  create: ({ store, caches, publicBaseUrl, now, outbox }) => ({
     refunds: refundService({
       store,
       caches,
       publicBaseUrl,
       now: now ?? Date.now,
-      payouts: payoutsForRefunds(store.dialect),
+      outbox,
+      payouts: payoutsForRefunds(store.dialect, outbox),
       refundedSoFar,
     }),
   }),
