@@ -11,7 +11,6 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { sealPlaintextColumns } from './features/master-key/seal-plaintext.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { usedSignatures } from './cluster/used-signatures.js';
@@ -113,8 +112,8 @@ export async function createServices(
       .filter((k) => k.trim() !== '')
       .map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
-    // Rows an earlier release wrote in plain text (migration 011), sealed before anything reads them.
-    await sealPlaintextColumns(store, box);
+    // Before any feature is made: what a feature brings the store to (features/*/feature.ts `prepare`).
+    for (const feature of features) await feature.prepare?.({ store, box });
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
     const shared = await createSharedState(

@@ -58,6 +58,13 @@ export interface Provisions {
 // biome-ignore lint/suspicious/noEmptyInterface: features merge their options into it.
 export interface FeatureOptions {}
 
+/**
+ * createServer's switches that keep one feature's background work from starting (tests drive it
+ * by hand), added by that feature (`declare module`) and named in its `startOption`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: features merge their switches into it.
+export interface StartOptions {}
+
 /** What createServices makes before any feature, in this order of names. */
 export const KERNEL_PROVISIONS = [
   'config',
@@ -103,6 +110,11 @@ export interface Feature<
   consumes?: readonly C[];
   /** What it hands other features' points, made from what it needs and provides once it is made. */
   contributes?: Contributions<Pick<Provisions, N | P>>;
+  /**
+   * Brings the store into the shape every feature may read, before any feature is made (rows an
+   * earlier release left unsealed); it may write, and runs in the features' order.
+   */
+  prepare?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>;
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
   create?: (
     deps: Pick<Provisions, N>,
@@ -118,6 +130,8 @@ export interface Feature<
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
   /** Starts background work (createServer, unless told not to); the feature's `close` stops it. */
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
+  /** The createServer switch that, false, keeps `start` from running (StartOptions). */
+  startOption?: keyof StartOptions;
 }
 
 /** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
@@ -140,6 +154,7 @@ export interface AnyFeature {
   provides: readonly ProvisionName[];
   consumes?: readonly PointName[] | undefined;
   contributes?: Contributions<never> | undefined;
+  prepare?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>) | undefined;
   create?: (
     deps: Provisions,
     contributed: Contributed<PointName>,
@@ -149,6 +164,7 @@ export interface AnyFeature {
   adminRoutes?: readonly AdminRoutes<never>[];
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
   start?: (provided: FeatureProvisions) => void;
+  startOption?: keyof StartOptions | undefined;
 }
 
 /** The operator operations of a list of features, as one object type. */

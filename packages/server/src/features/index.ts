@@ -1,4 +1,5 @@
 import type { AdminOf, AnyFeature } from '../feature-kit/feature.js';
+export type * from './admin-views.js';
 import { auditFeature } from './audit/feature.js';
 import { catalogFeature } from './catalog/feature.js';
 import { checkoutsFeature } from './checkouts/feature.js';

@@ -90,6 +90,10 @@ declare module '../../feature-kit/feature.js' {
     /** The chain watcher and its operator settings (the watcher is started by createServer). */
     chainWatch: ChainWatch;
   }
+  interface StartOptions {
+    /** false: the chain watcher is not started (tests drive its rounds by hand). Default true. */
+    evmWatcher?: boolean;
+  }
   interface FeatureOptions {
     /** Chain watcher: DNS for the node address checks (tests), watcher timings. */
     chainWatch?: Pick<ChainWatchFeatureOptions, 'resolve' | 'watcher'>;
@@ -121,4 +125,5 @@ export const chainWatchFeature = defineFeature({
   admin: ({ chainWatch }) => chainWatch.admin,
   adminRoutes: [chainWatchAdminRoutes],
   start: ({ chainWatch }) => chainWatch.watcher.start(),
+  startOption: 'evmWatcher',
 });

@@ -100,6 +100,10 @@ declare module '../../feature-kit/feature.js' {
     /** Webhook endpoints and the delivery worker (started by createServer). */
     webhooks: Webhooks;
   }
+  interface StartOptions {
+    /** false: the webhook delivery worker is not started (tests drive it by hand). Default true. */
+    webhookWorker?: boolean;
+  }
   interface FeatureOptions {
     /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
     webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
@@ -132,4 +136,5 @@ export const webhooksFeature = defineFeature({
   merchantRoutes: [eventRedeliverRoutes, webhookMerchantRoutes, checkoutDeliveryRoutes],
   adminRoutes: [webhookAdminRoutes],
   start: ({ webhooks }) => webhooks.worker.start(),
+  startOption: 'webhookWorker',
 });
