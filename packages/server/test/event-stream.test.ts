@@ -48,7 +48,13 @@ const appendTo = (
   type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed',
 ) =>
   services.store.writeTransaction((trx) =>
-    services.outbox.append(trx, merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date().toISOString()),
+    services.outbox.append(
+      trx,
+      merchantId,
+      type,
+      `{"n":${n},"amount":1.000000000000000000001}`,
+      new Date().toISOString(),
+    ),
   );
 
 /** Opens a live stream over a real socket; `next()` resolves with the text received so far once it contains `until`. */
@@ -323,7 +329,13 @@ describe('event streams wake on commit, not on a timer', () => {
       expect(JSON.parse(parseSse(text)[0]!.data)).toMatchObject({ id: e.id });
       await expect(
         fx.services.store.writeTransaction(async (trx) => {
-          await fx.services.outbox.append(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":2}', new Date().toISOString());
+          await fx.services.outbox.append(
+            trx,
+            fx.demo.merchantId,
+            'wallet.balance_changed',
+            '{"n":2}',
+            new Date().toISOString(),
+          );
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');

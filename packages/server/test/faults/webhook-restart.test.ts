@@ -72,7 +72,13 @@ describe.each(DIALECTS)('webhooks after a kill -9 and a restart of the same inst
     const first = await startServerProcess(env);
     servers.push(first);
     const event = await services.store.writeTransaction((trx) =>
-      services.outbox.append(trx, merchantId, 'wallet.balance_changed', '{"object":"wallet"}', new Date().toISOString()),
+      services.outbox.append(
+        trx,
+        merchantId,
+        'wallet.balance_changed',
+        '{"object":"wallet"}',
+        new Date().toISOString(),
+      ),
     );
     await rx.waitFor(1, 10_000);
     const lease = await services.store.db

@@ -66,7 +66,8 @@ function namedFeatures(file: string): string[] {
   const words = new Set<string>(REGISTERED_FEATURES.flatMap((f) => f.provides));
   const named = new Set<string>();
   for (const s of strings) if (names.has(s)) named.add(`'${s}'`);
-  for (const m of bare.matchAll(/(?<!Object)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) if (words.has(m[1]!)) named.add(`.${m[1]}`);
+  for (const m of bare.matchAll(/(?<!Object)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g))
+    if (words.has(m[1]!)) named.add(`.${m[1]}`);
   for (const m of bare.matchAll(/[{,]\s*([A-Za-z_$][\w$]*)\s*[:,}]/g)) if (words.has(m[1]!)) named.add(`${m[1]}:`);
   return [...imports.sort(), ...[...named].sort()];
 }
@@ -116,7 +117,9 @@ function moduleState(dir: string): string[] {
       if (statSync(path).isDirectory()) walk(path);
       else if (name.endsWith('.ts')) {
         const { bare } = code(readFileSync(path, 'utf8'));
-        for (const m of bare.matchAll(/^(?:export\s+)?(let|var|const)\s+([A-Za-z_$][\w$]*)\b[^=;\n]*(?:=\s*([^\n]*))?/gm)) {
+        for (const m of bare.matchAll(
+          /^(?:export\s+)?(let|var|const)\s+([A-Za-z_$][\w$]*)\b[^=;\n]*(?:=\s*([^\n]*))?/gm,
+        )) {
           const [, kind, binding, value = ''] = m;
           const collection = /^(new\s+(Set|Map|WeakMap|WeakSet|LRUCache)\b|\[\])/.test(value);
           const written = new RegExp(`\\b${binding}\\.(add|set|delete|clear|push|splice|unshift)\\(`).test(bare);

@@ -62,9 +62,7 @@ export function eventBatchSql(
   )`,
     ...owed,
   ].join(',\n  ');
-  const queued = subscribers
-    .map((_, i) => ` union select '' from owed_${i}`)
-    .join('');
+  const queued = subscribers.map((_, i) => ` union select '' from owed_${i}`).join('');
   const select = `select count(pg_notify(${CHANNEL}, p)) as woken
 from (select distinct '${EVENTS_PREFIX}' || merchant_id as p from ${BATCH_EVENTS}${queued}) as payloads`;
   return { ctes, select };
