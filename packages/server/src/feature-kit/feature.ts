@@ -1,5 +1,5 @@
 import type { AdminRoutes } from '../admin/scope.js';
-import type { MerchantServices } from '../auth/ports.js';
+import type { MerchantServices, MerchantSessionPort } from '../auth/ports.js';
 import type { Caches } from '../cache/caches.js';
 import type { InstanceIdentity } from '../cluster/instance.js';
 import type { Config } from '../config.js';
@@ -132,6 +132,14 @@ export interface Feature<
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
   /** The createServer switch that, false, keeps `start` from running (StartOptions). */
   startOption?: keyof StartOptions;
+  /**
+   * The merchant dashboard's sessions, the second way into the merchant routes
+   * (auth/authenticate.ts), over the app's clock and settings (buildApp; one feature at most).
+   */
+  merchantSessions?: (
+    provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>,
+    app: { config: Config; now: () => number },
+  ) => MerchantSessionPort;
 }
 
 /** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
@@ -165,6 +173,9 @@ export interface AnyFeature {
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
   start?: (provided: FeatureProvisions) => void;
   startOption?: keyof StartOptions | undefined;
+  merchantSessions?:
+    | ((provided: FeatureProvisions, app: { config: Config; now: () => number }) => MerchantSessionPort)
+    | undefined;
 }
 
 /** The operator operations of a list of features, as one object type. */
