@@ -22,11 +22,12 @@ declare module '../../feature-kit/feature.js' {
 export const checkoutsFeature = defineFeature({
   name: 'checkouts',
   migrations: checkoutsMigrations,
-  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
+  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options', 'outbox'],
   provides: ['checkouts', 'chainPort'],
-  create({ store, caches, box, config, publicBaseUrl, now, log, options }) {
+  create({ store, caches, box, config, publicBaseUrl, now, log, options, outbox }) {
     const checkouts = checkoutService({
       store,
+      outbox,
       caches,
       box,
       sandbox: config.sandbox ?? false,

@@ -28,6 +28,7 @@ import {
 import { refundsTaken, settlementQuote, settlePreview, withMerchants } from './review.js';
 import { checkoutView } from './view.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
+import type { Outbox } from '../events/outbox.js';
 
 export interface CheckoutFilter {
   status?: string | undefined;
@@ -46,6 +47,8 @@ export interface CheckoutServiceOptions {
   /** Opens the sealed account keys deposit addresses are derived from. */
   box: KeyOpener;
   now?: () => number;
+  /** Where the checkouts' events go. */
+  outbox: Outbox;
 }
 
 /**
@@ -83,11 +86,12 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const terms = (merchantId: string) => caches.through(termsCache.map, merchantId, () => loadTerms(db, merchantId));
   const now = opts.now ?? Date.now;
   // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
-  const batches = createBatch(store);
+  const batches = createBatch(store, opts.outbox);
   const engine = (): EngineContext => ({
     dialect: store.dialect,
     publicBaseUrl: opts.publicBaseUrl(),
     at: new Date(now()).toISOString(),
+    outbox: opts.outbox,
   });
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
@@ -111,6 +115,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       terms,
       batch: batches?.(merchantId),
       box: opts.box,
+      outbox: opts.outbox,
     });
   }
 

@@ -7,7 +7,7 @@ import { ledgerMigrations } from './tables.js';
 export const ledgerFeature = defineFeature({
   name: 'ledger',
   migrations: ledgerMigrations,
-  needs: ['store', 'box', 'caches'],
+  needs: ['store', 'box', 'caches', 'outbox'],
   provides: [],
   admin: ledgerAdmin,
   adminRoutes: [postingAdminRoutes],

@@ -1,5 +1,6 @@
 import type { AuditContext } from '../../admin/deps.js';
 import { defineFeature } from '../../feature-kit/feature.js';
+import { sealPlaintextColumns } from './seal-plaintext.js';
 import { rotateMasterKey } from './service.js';
 import { masterKeyMigrations } from './tables.js';
 
@@ -9,5 +10,7 @@ export const masterKeyFeature = defineFeature({
   migrations: masterKeyMigrations,
   needs: ['store', 'box'],
   provides: [],
+  // Rows an earlier release wrote in plain text (migration 011), sealed before anything reads them.
+  prepare: ({ store, box }) => sealPlaintextColumns(store, box),
   admin: ({ store, box }) => ({ rotateMasterKey: (ctx: AuditContext) => rotateMasterKey(store, box, ctx) }),
 });

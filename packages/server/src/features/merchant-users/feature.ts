@@ -1,6 +1,7 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import type { Store } from '../../store/store.js';
 import { merchantUserAdminRoutes, type MerchantUserAdmin } from './admin-routes.js';
+import { sessionPort } from './http.js';
 import { dashboardAccountRoutes } from './routes.js';
 import { dashboardSessions, type DashboardSessions } from './sessions.js';
 import { team, type Team } from './team.js';
@@ -56,4 +57,6 @@ export const merchantUsersFeature = defineFeature({
   }),
   merchantRoutes: [dashboardAccountRoutes, dashboardTeamRoutes],
   adminRoutes: [merchantUserAdminRoutes],
+  merchantSessions: ({ merchantUsers }, { config, now }) =>
+    sessionPort(merchantUsers.forApp(config.dashboardIdleMinutes * 60_000, now).sessions, config.publicUrl),
 });

@@ -1,5 +1,4 @@
 import { defineFeature } from '../../feature-kit/feature.js';
-import { payoutGuards, type PayoutGuards } from './guards.js';
 import { payoutMerchantRoutes } from './merchant-routes.js';
 import { payoutAdminRoutes } from './routes.js';
 import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
@@ -11,8 +10,6 @@ declare module '../../feature-kit/feature.js' {
     payouts: PayoutService;
     /** The port payout senders (manual, EVM hot wallet, chain verification) work through (sender-port.ts). */
     payoutSender: PayoutSenderPort;
-    /** Where senders register their veto over merchants' and operators' moves (guards.ts). */
-    payoutGuards: PayoutGuards;
   }
 }
 
@@ -20,14 +17,21 @@ declare module '../../feature-kit/feature.js' {
 export const payoutsFeature = defineFeature({
   name: 'payouts',
   migrations: payoutsMigrations,
-  needs: ['store', 'caches', 'config', 'now'],
-  provides: ['payouts', 'payoutSender', 'payoutGuards'],
-  create({ store, caches, config, now }) {
-    const guards = payoutGuards();
+  needs: ['store', 'caches', 'config', 'now', 'outbox'],
+  provides: ['payouts', 'payoutSender'],
+  // Senders' vetoes over merchants' and operators' moves (guards.ts; the hot wallet's).
+  consumes: ['payoutGuards'],
+  create({ store, caches, config, now, outbox }, contributed) {
     return {
-      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now, guards }),
-      payoutGuards: guards,
-      payoutSender: payoutSenderPort(store, caches, now ?? Date.now),
+      payouts: payoutService({
+        store,
+        caches,
+        outbox,
+        sandbox: config.sandbox ?? false,
+        now,
+        guards: contributed.payoutGuards,
+      }),
+      payoutSender: payoutSenderPort(store, caches, outbox, now ?? Date.now),
     };
   },
   admin: ({ payouts }) => ({ payouts }),

@@ -16,15 +16,16 @@ declare module '../../feature-kit/feature.js' {
 export const refundsFeature = defineFeature({
   name: 'refunds',
   migrations: refundsMigrations,
-  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
+  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'outbox', 'checkouts', 'payouts'],
   provides: ['refunds'],
-  create: ({ store, caches, publicBaseUrl, now }) => ({
+  create: ({ store, caches, publicBaseUrl, now, outbox }) => ({
     refunds: refundService({
       store,
       caches,
       publicBaseUrl,
       now: now ?? Date.now,
-      payouts: payoutsForRefunds(store.dialect),
+      outbox,
+      payouts: payoutsForRefunds(store.dialect, outbox),
       refundedSoFar,
     }),
   }),
