@@ -1,7 +1,8 @@
+import { resignOnReuse } from '@hostpay/client';
 import { parseExactJson } from '@hostpay/protocol';
 import { urlFor, type Credentials } from './credentials.js';
 import { CommandError } from './output.js';
-import { authHeaders, sendSigned } from './signed-request.js';
+import { authHeaders } from './signed-request.js';
 import { requestToken } from './token-request.js';
 
 export interface ApiAnswer<T = unknown> {
@@ -29,7 +30,7 @@ export function merchantCaller(creds: Credentials) {
     const bearer = await token;
     let answer: { status: number; text: string };
     try {
-      answer = await sendSigned((nowMs) => {
+      const res = await resignOnReuse((nowMs) => {
         const headers = authHeaders({ ...creds, token: bearer }, payload, nowMs, { method, url });
         if (payload !== '') headers['content-type'] = 'application/json';
         return fetch(url, {
@@ -39,6 +40,7 @@ export function merchantCaller(creds: Credentials) {
           signal: AbortSignal.timeout(15_000),
         });
       });
+      answer = { status: res.status, text: await res.text() };
     } catch (err) {
       throw cannotReach(url, err);
     }

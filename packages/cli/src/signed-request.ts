@@ -30,28 +30,3 @@ function targetOf(url: string): string {
   const u = new URL(url, 'http://localhost');
   return u.pathname + u.search;
 }
-
-/**
- * Sends a signed write and reads its answer. The server accepts a signed write once, and the same
- * write made twice in one second signs the same (timestamps are whole seconds: a token for
- * `hostpay listen` and one for a `hostpay trigger` started at once, say). Nothing was done then,
- * so, as the client does, it is signed again in the next second, once. `send` signs at `nowMs`.
- */
-export async function sendSigned(
-  send: (nowMs: number) => Promise<Response>,
-): Promise<{ status: number; text: string }> {
-  const first = await send(Date.now());
-  const text = await first.text();
-  if (first.status !== 409 || !isSignatureReused(text)) return { status: first.status, text };
-  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 1));
-  const again = await send(Date.now());
-  return { status: again.status, text: await again.text() };
-}
-
-function isSignatureReused(text: string): boolean {
-  try {
-    return (JSON.parse(text) as { error?: { code?: unknown } }).error?.code === 'SIGNATURE_REUSED';
-  } catch {
-    return false;
-  }
-}

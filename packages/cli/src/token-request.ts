@@ -1,7 +1,8 @@
+import { resignOnReuse } from '@hostpay/client';
 import { PATHS, type TokenResult } from '@hostpay/protocol';
 import { urlFor, type Credentials } from './credentials.js';
 import { CommandError } from './output.js';
-import { authHeaders, sendSigned } from './signed-request.js';
+import { authHeaders } from './signed-request.js';
 
 /**
  * POST /api/v1/auth/token with the three signed API-key headers. The body is sent only when a
@@ -12,7 +13,7 @@ export async function requestToken(creds: Credentials, expiresIn?: number): Prom
   const body = expiresIn === undefined ? '' : JSON.stringify({ expiresIn });
   let answer: { status: number; text: string };
   try {
-    answer = await sendSigned((nowMs) => {
+    const res = await resignOnReuse((nowMs) => {
       const headers = authHeaders({ ...creds, token: undefined }, body, nowMs, { method: 'POST', url });
       if (body !== '') headers['content-type'] = 'application/json';
       return fetch(url, {
@@ -22,6 +23,7 @@ export async function requestToken(creds: Credentials, expiresIn?: number): Prom
         signal: AbortSignal.timeout(15_000),
       });
     });
+    answer = { status: res.status, text: await res.text() };
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     throw new CommandError(

@@ -24,6 +24,7 @@ export {
   type HostpayErrorInit,
 } from './errors.js';
 export { DECIMAL_FIELDS, decimalText, type AmountMode, type DecimalField, type DecimalInput } from './decimals.js';
+export { resignOnReuse, type ResignOptions } from './resign.js';
 export { defaultRetryDelay, isRetryable, type RetryDelay, type RetryInfo } from './retry.js';
 export { canonicalTarget, compactJson, sign, signV2 } from './signing.js';
 export {

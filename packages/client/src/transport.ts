@@ -1,6 +1,7 @@
 import type { AmountMode } from './decimals.js';
 import { readEnvelope } from './envelope.js';
 import { toHostpayError, type HostpayError } from './errors.js';
+import { resignOnReuse } from './resign.js';
 import { isRetryable, sleep, type RetryDelay } from './retry.js';
 import { signatureHeaders } from './signing.js';
 import { TokenCache } from './token-cache.js';
@@ -80,7 +81,6 @@ export class Transport {
     let retries = 0;
     let clockFixed = false;
     let tokenRenewed = false;
-    let resigned = false;
     for (;;) {
       let token: string | undefined;
       try {
@@ -91,15 +91,6 @@ export class Transport {
         if (error.code === 'TIMESTAMP_OUT_OF_WINDOW' && !clockFixed) {
           clockFixed = true;
           await this.learnClock(error, signal);
-          continue;
-        }
-        // The server accepts a signed write once: the same write made twice in one second signs
-        // the same (timestamps are whole seconds). Nothing was done; sign again in the next second.
-        if (error.code === 'SIGNATURE_REUSED' && !resigned) {
-          resigned = true;
-          await sleep(this.untilNextSecond(), signal).catch((e: unknown) => {
-            throw toHostpayError(e, signal);
-          });
           continue;
         }
         const stale = error.code === 'TOKEN_EXPIRED' || error.code === 'INVALID_TOKEN';
@@ -120,35 +111,36 @@ export class Transport {
     }
   }
 
-  /** One HTTP exchange, with a fresh timestamp and signature. */
+  /**
+   * One HTTP exchange, with a fresh timestamp and signature; a signed one refused as
+   * SIGNATURE_REUSED is signed again in the next second, once (resign.ts).
+   */
   private async attempt(spec: RequestSpec, signal: AbortSignal, token?: string): Promise<unknown> {
     const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
     const accept = spec.stream === true ? 'application/x-ndjson, application/json' : 'application/json';
-    const headers: Record<string, string> = { ...spec.headers, accept };
     const url = this.url(spec);
-    if (body) headers['content-type'] = 'application/json';
-    if (spec.auth !== 'none') {
-      const timestamp = String(Math.floor((this.cfg.now() + this.clockOffsetMs) / 1000));
-      headers['api-key'] = this.cfg.apiKey;
-      headers.timestamp = timestamp;
-      const version = this.cfg.signatureVersion;
-      Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, version, timestamp, spec.method, url, body));
-    }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    const now = () => this.cfg.now() + this.clockOffsetMs;
+    const send = async (nowMs: number): Promise<Response> => {
+      const headers: Record<string, string> = { ...spec.headers, accept };
+      if (body) headers['content-type'] = 'application/json';
+      if (spec.auth !== 'none') {
+        const timestamp = String(Math.floor(nowMs / 1000));
+        headers['api-key'] = this.cfg.apiKey;
+        headers.timestamp = timestamp;
+        const version = this.cfg.signatureVersion;
+        Object.assign(headers, await signatureHeaders(this.cfg.apiSecret, version, timestamp, spec.method, url, body));
+      }
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      return this.cfg.fetch(url, { method: spec.method, headers, body: body || null, signal });
+    };
     try {
-      const res = await this.cfg.fetch(url, { method: spec.method, headers, body: body || null, signal });
+      const res = spec.auth === 'none' ? await send(now()) : await resignOnReuse(send, { now, signal });
       if (spec.stream === true && res.ok && !(res.headers.get('content-type') ?? '').startsWith('application/json'))
         return res;
       return readEnvelope(res, await res.text(), this.cfg.amounts, spec.envelope === true);
     } catch (thrown) {
       throw toHostpayError(thrown, signal);
     }
-  }
-
-  /** Milliseconds until the timestamp this client signs with moves on by one. */
-  private untilNextSecond(): number {
-    const ms = (this.cfg.now() + this.clockOffsetMs) % 1000;
-    return 1000 - (ms < 0 ? ms + 1000 : ms) + 5;
   }
 
   /** Sets the clock offset from the error's serverTime, else from GET /api/v1/time. */

@@ -10,6 +10,7 @@ export const PUBLIC_RUNTIME_EXPORTS = [
   'defaultRetryDelay',
   'isHostpayError',
   'isRetryable',
+  'resignOnReuse',
   'sign',
   'signV2',
   'verifyWebhook',

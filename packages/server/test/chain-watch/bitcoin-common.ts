@@ -1,5 +1,7 @@
-import type { WatchedAsset } from '../../src/features/chain-watch/adapter.js';
+import { expect } from 'vitest';
+import { BrokenLink, type ChainAdapter, type WatchedAsset } from '../../src/features/chain-watch/adapter.js';
 import { guardedFetch } from '../../src/outbound/fetch.js';
+import type { BitcoinStandIn } from './stand-ins/bitcoin-stand-in.js';
 
 /** BTC as a watch follows it: the native coin in satoshis. */
 export const BTC: WatchedAsset[] = [{ asset: 'BTC', contract: null, decimals: 8 }];
@@ -35,4 +37,24 @@ export function loopbackFetch(maxAnswerBytes = 8 * 1024 * 1024) {
     maxAnswerBytes,
     what: 'answer',
   });
+}
+
+/**
+ * Either Bitcoin adapter throws BrokenLink when the first block of a range does not follow the
+ * block kept below it; given the block really kept there, it reads the range's payment.
+ */
+export async function expectBrokenLinkBelow(node: BitcoinStandIn, adapter: ChainAdapter): Promise<void> {
+  const watched = new Set([adapter.normalizeAddress(ADDR.p2wpkh2)]);
+  node.btc.pay([{ to: ADDR.p2wpkh2, sats: 4242n }]);
+  const [first] = node.btc.mine(2);
+  const range = { from: first!.height, to: first!.height + 1 };
+  const keptBelow = node.btc.blocks[first!.height - 1]!;
+  const err = await adapter
+    .scan({ ...range, below: { number: keptBelow.height, hash: 'ef'.repeat(32) } }, watched, BTC)
+    .catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(BrokenLink);
+  expect(err).toMatchObject({ below: keptBelow.height, parent: keptBelow.hash });
+  // The block really kept there: the range follows it and its payment is seen.
+  const got = await adapter.scan({ ...range, below: { number: keptBelow.height, hash: keptBelow.hash } }, watched, BTC);
+  expect(got.map((o) => o.baseUnits)).toEqual([4242n]);
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BrokenLink, type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
+import { type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
 import { btcTextToSats, satsToBtcText } from '../../src/features/chain-watch/adapters/bitcoin/amount.js';
 import { BitcoinNodeError, bitcoinCoreAdapter } from '../../src/features/chain-watch/adapters/bitcoin/index.js';
-import { ADDR, BTC, loopbackFetch, sats } from './bitcoin-common.js';
+import { ADDR, BTC, expectBrokenLinkBelow, loopbackFetch, sats } from './bitcoin-common.js';
 import { BitcoinCoreStandIn } from './stand-ins/bitcoin-core.js';
 import { recordedCoreTx, REGTEST_GENESIS } from './stand-ins/btc-chain.js';
 
@@ -162,22 +162,7 @@ describe('bitcoin-core adapter against the Bitcoin Core stand-in', () => {
   });
 
   it('throws BrokenLink when the first block of the range does not follow the block kept below it', async () => {
-    node.btc.pay([{ to: ADDR.p2wpkh2, sats: 4242n }]);
-    const [first] = node.btc.mine(2);
-    const range = { from: first!.height, to: first!.height + 1 };
-    const keptBelow = node.btc.blocks[first!.height - 1]!;
-    const err = await adapter
-      .scan({ ...range, below: { number: keptBelow.height, hash: 'ef'.repeat(32) } }, watched(ADDR.p2wpkh2), BTC)
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BrokenLink);
-    expect(err).toMatchObject({ below: keptBelow.height, parent: keptBelow.hash });
-    // The block really kept there: the range follows it and its payment is seen.
-    const got = await adapter.scan(
-      { ...range, below: { number: keptBelow.height, hash: keptBelow.hash } },
-      watched(ADDR.p2wpkh2),
-      BTC,
-    );
-    expect(got.map((o) => o.baseUnits)).toEqual([4242n]);
+    await expectBrokenLinkBelow(node, adapter);
   });
 
   it('after a reorganisation the payment is gone from the node’s chain', async () => {

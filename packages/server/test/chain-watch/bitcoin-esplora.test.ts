@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BrokenLink, type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
+import { type ChainAdapter, ChainMoved } from '../../src/features/chain-watch/adapter.js';
 import { BitcoinNodeError, esploraAdapter } from '../../src/features/chain-watch/adapters/bitcoin/index.js';
-import { ADDR, BTC, loopbackFetch, sats } from './bitcoin-common.js';
+import { ADDR, BTC, expectBrokenLinkBelow, loopbackFetch, sats } from './bitcoin-common.js';
 import { recordedEsploraTx, REGTEST_GENESIS } from './stand-ins/btc-chain.js';
 import { EsploraStandIn } from './stand-ins/esplora.js';
 
@@ -106,22 +106,7 @@ describe('esplora adapter against the Esplora stand-in', () => {
   });
 
   it('throws BrokenLink when the first block of the range does not follow the block kept below it', async () => {
-    node.btc.pay([{ to: ADDR.p2wpkh2, sats: 4242n }]);
-    const [first] = node.btc.mine(2);
-    const range = { from: first!.height, to: first!.height + 1 };
-    const keptBelow = node.btc.blocks[first!.height - 1]!;
-    const err = await adapter
-      .scan({ ...range, below: { number: keptBelow.height, hash: 'ef'.repeat(32) } }, watched(ADDR.p2wpkh2), BTC)
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BrokenLink);
-    expect(err).toMatchObject({ below: keptBelow.height, parent: keptBelow.hash });
-    // The block really kept there: the range follows it and its payment is seen.
-    const got = await adapter.scan(
-      { ...range, below: { number: keptBelow.height, hash: keptBelow.hash } },
-      watched(ADDR.p2wpkh2),
-      BTC,
-    );
-    expect(got.map((o) => o.baseUnits)).toEqual([4242n]);
+    await expectBrokenLinkBelow(node, adapter);
   });
 
   it('reads a block of many transactions page by page (25 per page)', async () => {

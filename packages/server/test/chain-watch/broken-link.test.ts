@@ -4,7 +4,7 @@ import { DIALECTS, type Dialect } from '../helpers.js';
 import { resultOf } from '../http-helpers/admin-fixture.js';
 import { sats } from './bitcoin-common.js';
 import { EsploraStandIn } from './stand-ins/esplora.js';
-import { tronHarness } from './stand-ins/tron-harness.js';
+import { tronHarness, watchTronStandIn } from './stand-ins/tron-harness.js';
 import { USDT_TRON } from './stand-ins/tron-node.js';
 
 /**
@@ -126,18 +126,7 @@ describe.each(DIALECTS)('TRON: a block that does not follow the kept one, on %s'
   beforeAll(async () => {
     const node = await h.start();
     env = await watchEnv(dialect);
-    resultOf(
-      await env.admin('PUT', '/chains/TRON/watch', {
-        body: {
-          kind: 'tron-http',
-          rpcUrl: node.url,
-          apiKey: node.apiKey,
-          networkId: node.networkId,
-          confirmations: 1,
-          pollIntervalMs: 250,
-        },
-      }),
-    );
+    await watchTronStandIn(env, node);
   }, 60_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import type { Services } from '../../src/services.js';
 import { watchEnv, type WatchEnv } from '../evm/env.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { resultOf } from '../http-helpers/admin-fixture.js';
-import { tronHarness } from './stand-ins/tron-harness.js';
+import { tronHarness, watchTronStandIn } from './stand-ins/tron-harness.js';
 import { render, USDT_TRON } from './stand-ins/tron-node.js';
 
 /**
@@ -26,18 +26,7 @@ describe.each(DIALECTS)('a watch failing round after round, on %s', (dialect: Di
     const node = await h.start();
     env = await watchEnv(dialect, { failingAfter: FAILING_AFTER });
     other = await env.another();
-    resultOf(
-      await env.admin('PUT', '/chains/TRON/watch', {
-        body: {
-          kind: 'tron-http',
-          rpcUrl: node.url,
-          apiKey: node.apiKey,
-          networkId: node.networkId,
-          confirmations: 1,
-          pollIntervalMs: 250,
-        },
-      }),
-    );
+    await watchTronStandIn(env, node);
   }, 60_000);
 
   afterAll(async () => {

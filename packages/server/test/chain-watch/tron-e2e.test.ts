@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/services.js';
 import { watchEnv, type WatchEnv } from '../evm/env.js';
 import { checkoutState, eventTypes } from '../evm/common.js';
-import { resultOf } from '../http-helpers/admin-fixture.js';
 import { waitFor } from '../helpers.js';
-import { tronHarness } from './stand-ins/tron-harness.js';
+import { tronHarness, watchTronStandIn } from './stand-ins/tron-harness.js';
 import { render } from './stand-ins/tron-node.js';
 
 /**
@@ -56,19 +55,8 @@ describe('a sandbox server watching TRON through the stand-in, by itself', () =>
   beforeAll(async () => {
     const node = await h.start();
     env = await watchEnv('sqlite', { reloadMs: 100 });
-    const watch = resultOf(
-      await env.admin('PUT', '/chains/TRON/watch', {
-        body: {
-          kind: 'tron-http',
-          rpcUrl: node.url,
-          apiKey: node.apiKey,
-          networkId: node.networkId,
-          // The catalog's TRON depth (the demo seeds 1 for instant demos): solidified blocks.
-          confirmations: 19,
-          pollIntervalMs: 250,
-        },
-      }),
-    );
+    // The catalog's TRON depth (the demo seeds 1 for instant demos): solidified blocks.
+    const watch = await watchTronStandIn(env, node, 19);
     expect(watch).toMatchObject({ chain: 'TRON', kind: 'tron-http', confirmations: 19 });
     env.services.chainWatch.watcher.start();
   }, 60_000);

@@ -45,12 +45,7 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
     await w.chain.test.setAutomine(true);
   });
 
-  const round = async () => {
-    const r = await w.env.services.hotWallet.sender.round('ETH');
-    expect(r.leader).toBe(true);
-    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
-    return r;
-  };
+  const round = () => w.round();
   const payout = (id: string) => w.env.services.payouts.getAny(id);
   const view = async (id: string) => resultOf<ChainView>(await w.env.admin('GET', `/payouts/${id}/hot-wallet`));
   const cancel = (id: string) => w.env.admin('POST', `/payouts/${id}/cancel-by-replacement`, { body: {} });
@@ -215,18 +210,7 @@ suite.each(DIALECTS)('a hot-wallet payout stuck in flight: the way out, %s', (di
   it('an approved payout whose stored transaction never went out (a crash): canceled by replacement, failed once from approved, nothing paid', async () => {
     const before = await balances(w.env.services, w.ethWallet);
     const p = await w.approvedPayout(w.ethWallet, '0.06');
-    const db = w.env.services.store.db;
-    const freeLease = () => db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
-    await freeLease();
-    const dying = w.env.services.hotWallet.spawnSender({
-      port: w.env.services.payoutSender,
-      afterSign: () => {
-        throw new Error('killed after signing');
-      },
-    });
-    await expect(dying.round('ETH')).rejects.toThrow('killed after signing');
-    await dying.stop();
-    await freeLease();
+    await w.killedAfterSigning();
     const stored = await view(p.id);
     expect(stored).toMatchObject({ payoutStatus: 'approved', state: 'signed' });
     expect(stored.actions).toEqual(['rebroadcast', 'cancel_by_replacement']);

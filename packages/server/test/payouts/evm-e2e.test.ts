@@ -27,13 +27,7 @@ suite.each(DIALECTS)('payouts sent by the hot wallet on anvil, %s', (dialect: Di
   }, 60_000);
   afterAll(async () => w?.close());
 
-  /** A sender round, then a watcher round (it counts the payouts' confirmations). */
-  const round = async () => {
-    const r = await w.env.services.hotWallet.sender.round('ETH');
-    expect(r.leader).toBe(true);
-    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
-    return r;
-  };
+  const round = () => w.round();
   const payout = (id: string) => w.env.services.payouts.getAny(id);
   /** Reorganisations counted for the hot wallet's payouts on /metrics, by the tracker or the watcher. */
   const reorgs = () => w.metric('hostpay_hot_wallet_reorgs_total', { chain: 'ETH', sender: 'evm-hot-wallet' });

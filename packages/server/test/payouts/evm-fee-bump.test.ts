@@ -42,13 +42,7 @@ suite.each(DIALECTS)('fee bumps of hot wallet payouts on anvil, %s', (dialect: D
   const later = () => {
     w.env.clock.offsetMs += BUMP_AFTER_S * 1000 + 500;
   };
-  /** A sender round, then a watcher round (it counts the payouts' confirmations). */
-  const round = async () => {
-    const r = await w.env.services.hotWallet.sender.round('ETH');
-    expect(r.leader).toBe(true);
-    expect((await w.env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
-    return r;
-  };
+  const round = () => w.round();
   const payout = (id: string) => w.env.services.payouts.getAny(id);
   const rowsOf = async (id: string) =>
     (await txRows(w.env.services, id)).map((r) => ({ status: r.status, hash: r.tx_hash as Hash, raw: r.raw as Hex }));
@@ -299,19 +293,7 @@ suite.each(DIALECTS)('fee bumps of hot wallet payouts on anvil, %s', (dialect: D
   it('its first broadcast refused (the base fee rose above its max fee while it waited unsent): signed again higher at its nonce, sent, completed; the chain goes on', async () => {
     const before = await balances(w.env.services, w.ethWallet);
     const p = await w.approvedPayout(w.ethWallet, '0.15');
-    const db = w.env.services.store.db;
-    const freeLease = () => db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
-    await freeLease();
-    // An instance dies right after storing the signed transaction, before broadcasting it.
-    const dying = w.env.services.hotWallet.spawnSender({
-      port: w.env.services.payoutSender,
-      afterSign: () => {
-        throw new Error('killed after signing');
-      },
-    });
-    await expect(dying.round('ETH')).rejects.toThrow('killed after signing');
-    await dying.stop();
-    await freeLease();
+    await w.killedAfterSigning();
     const [stored] = await txRows(w.env.services, p.id);
     expect(stored).toMatchObject({ status: 'signed' });
     expect((await payout(p.id)).status).toBe('approved');

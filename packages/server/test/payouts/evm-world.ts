@@ -76,6 +76,34 @@ export async function evmPayoutWorld(
     return 0;
   }
 
+  /** A sender round, then a watcher round (it counts the payouts' confirmations); both must lead. */
+  async function round() {
+    const r = await env.services.hotWallet.sender.round('ETH');
+    expect(r.leader).toBe(true);
+    expect((await env.services.chainWatch.watcher.round('ETH')).leader).toBe(true);
+    return r;
+  }
+
+  /**
+   * An instance that dies right after storing a signed transaction, before broadcasting it: one
+   * round of a sender that throws after signing, the wallet's lease freed before and after so the
+   * services' own sender goes on at once.
+   */
+  async function killedAfterSigning() {
+    const freeLease = () =>
+      env.services.store.db.updateTable('hot_wallets').set({ lease_owner: null, lease_expires_at: null }).execute();
+    await freeLease();
+    const dying = env.services.hotWallet.spawnSender({
+      port: env.services.payoutSender,
+      afterSign: () => {
+        throw new Error('killed after signing');
+      },
+    });
+    await expect(dying.round('ETH')).rejects.toThrow('killed after signing');
+    await dying.stop();
+    await freeLease();
+  }
+
   /** This payout's events (and its postings'), oldest first: the type alone. */
   const eventsOfPayout = async (id: string) =>
     (await eventsOf(env.services, merchantId))
@@ -114,6 +142,8 @@ export async function evmPayoutWorld(
     usdtWallet,
     destination,
     approvedPayout,
+    round,
+    killedAfterSigning,
     metric,
     eventsOfPayout,
     expectCompletedOnceAfterReorg,

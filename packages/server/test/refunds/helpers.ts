@@ -42,6 +42,31 @@ export async function paidCheckout(fx: HttpFixture, paid = '100', amount = '100'
   return c.id;
 }
 
+/**
+ * A checkout of 100 USDT on TRON paid `paid` and taken past its expiry (the services' clock moved
+ * on and back): paid short, it is in review (needs_review).
+ */
+export async function inReview(fx: HttpFixture, paid: string): Promise<string> {
+  const id = await paidCheckout(fx, paid);
+  fx.clock.offsetMs += 16 * 60_000;
+  try {
+    await fx.services.checkouts.expireDue();
+  } finally {
+    fx.clock.offsetMs -= 16 * 60_000;
+  }
+  return id;
+}
+
+/** A valid TRON address no checkout of the test pays to (a deposit address handed out for nothing else): a payer's own. */
+export async function spareTronAddress(fx: HttpFixture): Promise<string> {
+  const spare = await createCheckout(fx, {
+    amount: '10',
+    currency: 'USDT',
+    paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
+  });
+  return spare.paymentOptions[0]!.address;
+}
+
 export const exact = <T = Record<string, unknown>>(res: LightMyRequestResponse): T =>
   (parseExactJson(res.body) as { result: T }).result;
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { checkoutCall, resultOf } from '../http-helpers/checkouts.js';
-import { createCheckout } from '../pay/helpers.js';
 import {
   balanceOf,
   errorCode,
   paidCheckout,
   pathOf,
-  type RefundFixture,
   refund,
+  type RefundFixture,
   refundFixture,
   refundLink,
+  spareTronAddress,
   submit,
 } from './helpers.js';
 
@@ -28,12 +28,7 @@ describe.each(DIALECTS)('money guards over HTTP on %s', (dialect: Dialect) => {
   let payerTron: string;
   beforeAll(async () => {
     fx = await refundFixture(dialect);
-    const spare = await createCheckout(fx, {
-      amount: '10',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    payerTron = spare.paymentOptions[0]!.address;
+    payerTron = await spareTronAddress(fx);
     await fx.services.admin.updateMerchant(fx.demo.merchantId, { payoutCoolingOffHours: 0 }, ops);
   });
   afterAll(() => fx.drop());

@@ -9,8 +9,7 @@ import { browserTestsEnabled, launchChromium } from '../browser/chromium.js';
 import { pageGuard } from '../browser/guard.js';
 import { configureChains } from '../http-helpers/checkouts.js';
 import { createFixture, type HttpFixture, type TestKey } from '../http-helpers/fixture.js';
-import { createCheckout } from '../pay/helpers.js';
-import { exact, paidCheckout, refundLink, type RefundFixture } from './helpers.js';
+import { exact, paidCheckout, type RefundFixture, refundLink, spareTronAddress } from './helpers.js';
 
 /**
  * The payer's refund page in the system Chromium against the real server on a loopback socket:
@@ -62,12 +61,7 @@ describe.runIf(browserTestsEnabled())('the refund page in Chromium', () => {
 
   it('a payer gives the address with the keyboard: a refused one is explained at the field, a good one requests the refund', async () => {
     const id = await paidCheckout(fx);
-    const spare = await createCheckout(fx, {
-      amount: '10',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    const good = spare.paymentOptions[0]!.address;
+    const good = await spareTronAddress(fx);
     const link = exact<{ url: string }>(await refundLink({ ...fx, refunder } as RefundFixture, id, { amount: '25' }));
     expect(link.url.startsWith(`${base}/pay/${id}/refund/`)).toBe(true);
 

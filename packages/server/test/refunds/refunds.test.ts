@@ -2,18 +2,19 @@ import { parseExactJson } from '@hostpay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { checkoutCall } from '../http-helpers/checkouts.js';
-import { createCheckout, simulate } from '../pay/helpers.js';
 import {
   balanceOf,
   C,
   errorCode,
   exact,
+  inReview,
   paidCheckout,
   pathOf,
-  type RefundFixture,
   refund,
+  type RefundFixture,
   refundFixture,
   refundLink,
+  spareTronAddress,
   submit,
 } from './helpers.js';
 
@@ -36,12 +37,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
   let payerTron: string;
   beforeAll(async () => {
     fx = await refundFixture(dialect);
-    const spare = await createCheckout(fx, {
-      amount: '10',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    payerTron = spare.paymentOptions[0]!.address;
+    payerTron = await spareTronAddress(fx);
   });
   afterAll(() => fx.drop());
 
@@ -184,32 +180,21 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
   });
 
   it('a checkout in review: the refund credits its total and freezes it in one transaction, so the wallet is unchanged net, also once paid out', async () => {
-    const c = await createCheckout(fx, {
-      amount: '100',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '40' });
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
-    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    const id = await inReview(fx, '40');
+    expect((await timelineOf(id)).status).toBe('needs_review');
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.5' }, ops);
     const before = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
-    const path = pathOf(exact<{ url: string }>(await refundLink(fx, c.id)).url);
+    const path = pathOf(exact<{ url: string }>(await refundLink(fx, id)).url);
     expect((await fx.app.inject({ method: 'GET', url: path })).body).toContain('<p class="amount">40 USDT</p>');
     const res = await submit(fx, path, payerTron);
     expect(res.statusCode, res.body).toBe(201);
-    const [payout] = await payoutsOf(c.id);
+    const [payout] = await payoutsOf(id);
     expect(String(payout!.total)).toBe('41.5');
     const requested = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
     // Credited 41.5 and frozen 41.5: what the merchant can spend did not move.
     expect(Number(requested.amount) - Number(before.amount)).toBeCloseTo(41.5, 9);
     expect(Number(requested.frozen) - Number(before.frozen)).toBeCloseTo(41.5, 9);
-    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    expect((await timelineOf(id)).status).toBe('needs_review');
 
     await fx.services.admin.payouts.approve(payout!.id, ops);
     const done = await checkoutCall(fx, fx.refunder, 'POST', `/api/v1/cp/payouts/${payout!.id}/simulate`, {
@@ -221,25 +206,14 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
   });
 
   it('a refund of a checkout in review given up (rejected, then failed after sent) debits back what it credited: the wallet exactly as before', async () => {
-    const c = await createCheckout(fx, {
-      amount: '100',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: '30' });
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
-    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    const id = await inReview(fx, '30');
+    expect((await timelineOf(id)).status).toBe('needs_review');
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.25' }, ops);
     const before = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
 
-    const first = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, c.id)).url), payerTron);
+    const first = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, id)).url), payerTron);
     expect(first.statusCode, first.body).toBe(201);
-    const [rejected] = await payoutsOf(c.id);
+    const [rejected] = await payoutsOf(id);
     expect(Number((await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!.amount) - Number(before.amount)).toBe(
       31.25,
     );
@@ -261,16 +235,16 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
     );
 
     // The amount is refundable again; this time the payout is sent and fails.
-    const second = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, c.id)).url), payerTron);
+    const second = await submit(fx, pathOf(exact<{ url: string }>(await refundLink(fx, id)).url), payerTron);
     expect(second.statusCode, second.body).toBe(201);
-    const failed = (await payoutsOf(c.id)).find((p) => p.id !== rejected!.id)!;
+    const failed = (await payoutsOf(id)).find((p) => p.id !== rejected!.id)!;
     await fx.services.admin.payouts.approve(failed.id, ops);
     const res = await checkoutCall(fx, fx.refunder, 'POST', `/api/v1/cp/payouts/${failed.id}/simulate`, {
       outcome: 'failed',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON')).toEqual(before);
-    expect((await timelineOf(c.id)).status).toBe('needs_review');
+    expect((await timelineOf(id)).status).toBe('needs_review');
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '0' }, ops);
   });
 });

@@ -3,8 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostpayError } from '../../src/errors.js';
 import { DIALECTS, type Dialect } from '../helpers.js';
 import { checkoutCall } from '../http-helpers/checkouts.js';
-import { createCheckout, simulate } from '../pay/helpers.js';
-import { balanceOf, exact, pathOf, type RefundFixture, refundFixture, refundLink, submit } from './helpers.js';
+import {
+  balanceOf,
+  exact,
+  inReview,
+  pathOf,
+  type RefundFixture,
+  refundFixture,
+  refundLink,
+  spareTronAddress,
+  submit,
+} from './helpers.js';
 
 const ops = { operator: 'refund-test' };
 
@@ -19,34 +28,13 @@ describe.each(DIALECTS)('settling a checkout in review after a refund, on %s', (
   let payer: string;
   beforeAll(async () => {
     fx = await refundFixture(dialect);
-    const spare = await createCheckout(fx, {
-      amount: '10',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    payer = spare.paymentOptions[0]!.address;
+    payer = await spareTronAddress(fx);
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.5' }, ops);
   });
   afterAll(() => fx.drop());
 
   const svc = () => fx.services.admin.checkouts;
   const wallet = async () => (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
-
-  async function inReview(paid: string): Promise<string> {
-    const c = await createCheckout(fx, {
-      amount: '100',
-      currency: 'USDT',
-      paymentOptions: [{ asset: 'USDT', chain: 'TRON' }],
-    });
-    await simulate(fx, c.id, { asset: 'USDT', chain: 'TRON', amount: paid });
-    fx.clock.offsetMs += 16 * 60_000;
-    try {
-      await fx.services.checkouts.expireDue();
-    } finally {
-      fx.clock.offsetMs -= 16 * 60_000;
-    }
-    return c.id;
-  }
 
   async function refundByPayer(checkoutId: string, amount: string): Promise<string> {
     const path = pathOf(exact<{ url: string }>(await refundLink(fx, checkoutId, { amount })).url);
@@ -77,7 +65,7 @@ describe.each(DIALECTS)('settling a checkout in review after a refund, on %s', (
   };
 
   it('a refund still open refuses the settle and its preview (409), crediting nothing', async () => {
-    const id = await inReview('60');
+    const id = await inReview(fx, '60');
     const refundId = await refundByPayer(id, '20');
     const before = await wallet();
     // One at a time: a refusal made before it is awaited would be an unhandled rejection.
@@ -93,7 +81,7 @@ describe.each(DIALECTS)('settling a checkout in review after a refund, on %s', (
   });
 
   it('after a completed refund, the settle credits received − fee − the refund total; the merchant ends as if settled, then refunded', async () => {
-    const id = await inReview('60');
+    const id = await inReview(fx, '60');
     const quoted = (await svc().settlePreview(id, {})) as unknown as {
       credit: { amount: unknown };
       fee: { amount: unknown };
@@ -119,7 +107,7 @@ describe.each(DIALECTS)('settling a checkout in review after a refund, on %s', (
   });
 
   it('a failed refund takes nothing from the settle', async () => {
-    const id = await inReview('50');
+    const id = await inReview(fx, '50');
     const full = new Decimal(
       String(((await svc().settlePreview(id, {})) as unknown as { credit: { amount: unknown } }).credit.amount),
     );

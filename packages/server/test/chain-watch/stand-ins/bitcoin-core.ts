@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
 import { satsToBtcText } from '../../../src/features/chain-watch/adapters/bitcoin/amount.js';
-import type { ChainHarness } from '../harness.js';
-import { type Block, BtcChain, readBody, scriptOf, type Tx } from './btc-chain.js';
-import { type Answer, close, listen, type Override, send } from './serve.js';
+import { BitcoinStandIn } from './bitcoin-stand-in.js';
+import { type Block, readBody, scriptOf, type Tx } from './btc-chain.js';
+import { type Answer, listen, send } from './serve.js';
 
 /** Amounts are written as JSON numbers with 8 decimals, as Core's UniValue does: put in raw after stringify. */
 const AMOUNT = (sats: bigint) => `@@btc:${sats}@@`;
@@ -13,18 +12,12 @@ const rawAmounts = (json: string) => json.replace(/"@@btc:(\d+)@@"/g, (_, s: str
  * adapter calls, with Core's answer shapes: `{ result, error, id }`; RPC errors with HTTP 500 (404
  * for an unknown method); `getblock <hash> 2` with decoded transactions, amounts as BTC numbers.
  */
-export class BitcoinCoreStandIn implements ChainHarness {
-  readonly family = 'btc' as const;
+export class BitcoinCoreStandIn extends BitcoinStandIn {
   readonly kind = 'bitcoin-core';
-  readonly chain = 'BTC';
-  readonly asset = 'BTC';
-  readonly btc = new BtcChain();
   readonly user = 'hostpay';
   readonly password = 'c0re-rpc-p4ss';
   /** Every call, as `method [params]`. */
   readonly requests: string[] = [];
-  override: Override | undefined;
-  #server: Server | undefined;
 
   async start() {
     const expected = `Basic ${Buffer.from(`${this.user}:${this.password}`).toString('base64')}`;
@@ -36,24 +29,8 @@ export class BitcoinCoreStandIn implements ChainHarness {
       if (forced) return send(res, forced);
       send(res, this.answer(body));
     });
-    this.#server = server;
+    this.server = server;
     return { url, networkId: this.btc.genesis, apiKey: `${this.user}:${this.password}` };
-  }
-
-  async pay(to: string, baseUnits: bigint) {
-    return { txHash: this.btc.pay([{ to, sats: baseUnits }]).txid };
-  }
-
-  async mine(n: number) {
-    this.btc.mine(n);
-  }
-
-  async reorg(depth: number) {
-    this.btc.reorg(depth);
-  }
-
-  async stop() {
-    await close(this.#server);
   }
 
   answer(body: string): Answer {

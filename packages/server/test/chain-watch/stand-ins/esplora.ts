@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
-import type { ChainHarness } from '../harness.js';
-import { type Block, BtcChain, readBody, scriptOf, type Tx } from './btc-chain.js';
-import { type Answer, close, listen, type Override, send } from './serve.js';
+import { BitcoinStandIn } from './bitcoin-stand-in.js';
+import { type Block, readBody, scriptOf, type Tx } from './btc-chain.js';
+import { type Answer, listen, send } from './serve.js';
 
 /**
  * A stand-in for an Esplora server (Blockstream's esplora / mempool.space / electrs) on
@@ -9,20 +8,14 @@ import { type Answer, close, listen, type Override, send } from './serve.js';
  * Blockstream/esplora): text heights and hashes, block JSON, transactions 25 per page without
  * `status`, mempool transactions per address with `status: { confirmed: false }`.
  */
-export class EsploraStandIn implements ChainHarness {
-  readonly family = 'btc' as const;
+export class EsploraStandIn extends BitcoinStandIn {
   readonly kind = 'esplora';
-  readonly chain = 'BTC';
-  readonly asset = 'BTC';
-  readonly btc = new BtcChain();
   /** Every request, as `GET /path`. */
   readonly requests: string[] = [];
-  override: Override | undefined;
   /** The query string of the last request (a provider key may travel there). */
   lastQuery = '';
   /** When set, requests must carry `Authorization: Bearer <key>`. */
   apiKey: string | undefined;
-  #server: Server | undefined;
 
   async start() {
     const { server, url } = await listen(async (req, res) => {
@@ -36,24 +29,8 @@ export class EsploraStandIn implements ChainHarness {
         return send(res, { status: 401, body: 'Unauthorized' });
       send(res, this.override?.({ method, path, body }) ?? this.answer(method, path));
     });
-    this.#server = server;
+    this.server = server;
     return { url: `${url}/api`, networkId: this.btc.genesis, ...(this.apiKey ? { apiKey: this.apiKey } : {}) };
-  }
-
-  async pay(to: string, baseUnits: bigint) {
-    return { txHash: this.btc.pay([{ to, sats: baseUnits }]).txid };
-  }
-
-  async mine(n: number) {
-    this.btc.mine(n);
-  }
-
-  async reorg(depth: number) {
-    this.btc.reorg(depth);
-  }
-
-  async stop() {
-    await close(this.#server);
   }
 
   answer(method: string, path: string): Answer {

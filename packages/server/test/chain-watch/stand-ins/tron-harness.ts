@@ -1,3 +1,5 @@
+import type { WatchEnv } from '../../evm/env.js';
+import { resultOf } from '../../http-helpers/admin-fixture.js';
 import type { ChainHarness } from '../harness.js';
 import { TronNodeStandIn, USDT_TRON } from './tron-node.js';
 
@@ -38,4 +40,27 @@ export function tronHarness(opts: { asset?: 'USDT' | 'TRX'; apiKey?: string } = 
     },
     stop: () => node.stop(),
   };
+}
+
+/**
+ * Points the server's TRON watch at a started stand-in (tron-http with its key and network, polled
+ * every 250 ms); the watch as the admin API answers it.
+ */
+export async function watchTronStandIn(
+  env: WatchEnv,
+  node: { url: string; networkId: string; apiKey?: string },
+  confirmations = 1,
+): Promise<unknown> {
+  return resultOf(
+    await env.admin('PUT', '/chains/TRON/watch', {
+      body: {
+        kind: 'tron-http',
+        rpcUrl: node.url,
+        apiKey: node.apiKey,
+        networkId: node.networkId,
+        confirmations,
+        pollIntervalMs: 250,
+      },
+    }),
+  );
 }
