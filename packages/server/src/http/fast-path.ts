@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Scope } from '@hostpay/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { keyRateLimited, type RequestFacts } from '../auth/authenticate.js';
+import type { RequestFacts } from '../auth/key-decision.js';
+import { keyRateLimited } from '../auth/refusals.js';
 import type { RateLimitResult } from '../auth/rate-limit.js';
 import type { V1Notice } from '../auth/signature-deprecation.js';
 import type { KeyPrincipal as Principal } from '../auth/principal.js';

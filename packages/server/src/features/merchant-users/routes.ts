@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { failedAuthBucket, withFailureLimit } from '../../auth/authenticate.js';
+import { failedAuthBucket, withFailureLimit } from '../../auth/failure-limit.js';
 import { sessionPrincipalOf } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
 import { useRawJsonBody } from '../../http/raw-json-body.js';

@@ -1,4 +1,5 @@
-import { addressBlock, rateLimited } from '../../auth/authenticate.js';
+import { addressBlock } from '../../auth/failure-limit.js';
+import { rateLimited } from '../../auth/refusals.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import { HostpayError } from '../../errors.js';
 import { LOCK_AFTER, LOCK_MS } from './users.js';
