@@ -11,7 +11,7 @@ import { errorResponses } from '../../http/route-schemas.js';
 import { actorOf, BODY, COMMON, DASH, Empty, responses, SESSION_ERRORS, sendJson } from './http.js';
 import { ALL_ROLES, ROLES, TEAM_ADMINS } from './roles.js';
 import { listSecurity } from './security-log.js';
-import type { Issuer } from './team.js';
+import type { Issuer } from './team-links.js';
 
 const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
