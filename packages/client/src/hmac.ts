@@ -1,8 +1,8 @@
 /**
  * HMAC-SHA256 as lowercase hex, by the fastest means the runtime offers.
  *
- * Web Crypto is everywhere but costs 40-60 µs a signature on Node (a promise and a thread-pool
- * hop per call); Node's synchronous `createHmac` costs ~2 µs. The client may not import a Node
+ * Web Crypto is everywhere but costs many times more per signature on Node (a promise and a
+ * thread-pool hop per call) than Node's synchronous `createHmac`. The client may not import a Node
  * module (bundlers for the edge would fail on it, and a dynamic import would make every call
  * async and every bundler guess), so Node's is looked up at run time with
  * `globalThis.process?.getBuiltinModule` (Node >= 20.16 / 22.3, Bun, Deno): property reads that

@@ -4,7 +4,7 @@ import { DECIMAL_FORMAT } from './schemas.js';
 import { WebhookAttempt } from './webhooks.js';
 
 /**
- * The merchant routes the dashboard reads beyond the checkout and webhook APIs (issue 30): its
+ * The merchant routes the dashboard reads beyond the checkout and webhook APIs: its
  * home's summary and a checkout's webhook deliveries. Signed requests and the dashboard session
  * reach them alike.
  */

@@ -143,7 +143,7 @@ describe('VerifiedCache', () => {
 });
 
 describe('failed-auth address blocks', async () => {
-  const { addressBlock } = await import('../src/auth/authenticate.js');
+  const { addressBlock } = await import('../src/auth/failure-limit.js');
   it('counts IPv4 per address and IPv6 per /64', () => {
     expect(addressBlock('203.0.113.7')).toBe('203.0.113.7');
     expect(addressBlock('::ffff:203.0.113.7')).toBe('203.0.113.7');

@@ -40,12 +40,17 @@ function collectMetadata(text: string, previous: Record<string, string> = {}) {
   return { ...previous, [key]: text.slice(eq + 1) };
 }
 
+/** Prints a checkout: as JSON with --json, else `text` (by default the checkout described). */
+const showCheckout =
+  (io: Io) =>
+  (opts: MerchantFlags, c: Checkout, text: () => string = () => describeCheckout(c)) =>
+    printResult(io, opts.json, withJsonDecimals(c), text);
+
 export function registerCheckout(program: Command, io: Io): void {
   const checkout = program
     .command('checkout')
     .description('hosted checkouts: create, list, get, cancel, pay in a sandbox; operators: review, settle, reject');
-  const show = (opts: MerchantFlags, c: Checkout, text: () => string = () => describeCheckout(c)) =>
-    printResult(io, opts.json, withJsonDecimals(c), text);
+  const show = showCheckout(io);
 
   merchantCommand(
     checkout
@@ -158,6 +163,13 @@ export function registerCheckout(program: Command, io: Io): void {
   ).action(async (id: string, opts: MerchantFlags) =>
     show(opts, await withClient(io, opts, (client) => client.checkouts.get(id, { merchantId: opts.merchant }))),
   );
+
+  registerCheckoutActions(checkout, io);
+}
+
+/** What a merchant does to one checkout: cancel it, pay it in a sandbox, refund it. */
+function registerCheckoutActions(checkout: Command, io: Io): void {
+  const show = showCheckout(io);
 
   merchantCommand(
     checkout

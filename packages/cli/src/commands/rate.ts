@@ -117,7 +117,7 @@ export function registerRate(program: Command, io: Io): void {
 
   registerRateSpread(rate, io);
 
-  // `hostpay rates source …` (issue 27's spelling): the feeds' sources, beside the rates themselves.
+  // `hostpay rates source …`: the feeds' sources, beside the rates themselves.
   const source = program
     .command('rates')
     .description('rate feeds (docs/rates.md)')

@@ -16,7 +16,8 @@ import {
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
 import { Link, navigate } from '../router.js';
-import type { Checkout, CheckoutAttempt, CheckoutItem, CheckoutMoney } from '../views.js';
+import type { Checkout, CheckoutItem, CheckoutMoney } from '../views.js';
+import { CheckoutDeliveries, CheckoutEvents } from './checkout-activity.js';
 import { MoneyFacts, RefundList, timelineAmount } from './checkout-money.js';
 
 /** Checkouts: the list with its filters, one checkout in full, and a new checkout to share. */
@@ -202,65 +203,6 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
       {m && Number(m.refundable) > 0 && can(session, 'payouts:write') ? <Refund checkout={c} money={m} /> : null}
       <CheckoutEvents id={c.id} />
       {can(session, 'webhooks:write') ? <CheckoutDeliveries id={c.id} /> : null}
-    </>
-  );
-}
-
-function CheckoutEvents({ id }: { id: string }) {
-  // Every event about this checkout, however old: the list filters by the checkout (an index).
-  const events = useAsync(
-    () =>
-      cpPage<{ id: string; type: string; createdAt: string; data: { object: { id?: string } } }>('/events', {
-        checkoutId: id,
-        limit: '200',
-      }),
-    [id],
-  );
-  const mine = events.data?.items ?? [];
-  return (
-    <>
-      <h2>Events</h2>
-      <ErrorNote error={events.error} />
-      <Table
-        caption="Events of this checkout"
-        rows={mine}
-        rowKey={(e) => e.id}
-        empty="No event yet."
-        columns={[
-          { label: 'Type', render: (e) => <code>{e.type}</code> },
-          { label: 'At', render: (e) => time(e.createdAt) },
-          { label: 'Event', render: (e) => <code>{e.id}</code> },
-        ]}
-      />
-    </>
-  );
-}
-
-function CheckoutDeliveries({ id }: { id: string }) {
-  const deliveries = useAsync(
-    () => cp<CheckoutAttempt[]>(`/psp/hosted-pay/${encodeURIComponent(id)}/webhook-deliveries`),
-    [id],
-  );
-  return (
-    <>
-      <h2>Webhook deliveries</h2>
-      <ErrorNote error={deliveries.error} />
-      {deliveries.data === undefined ? null : (
-        <Table
-          caption="Webhook deliveries of this checkout's events"
-          rows={deliveries.data}
-          rowKey={(d) => d.id}
-          empty="No delivery: no endpoint, or nothing sent yet."
-          columns={[
-            { label: 'Event', render: (d) => <code>{d.eventType}</code> },
-            { label: 'At', render: (d) => time(d.attemptedAt) },
-            {
-              label: 'Answer',
-              render: (d) => (d.succeeded ? `${d.statusCode} ok` : (d.error ?? `HTTP ${d.statusCode}`)),
-            },
-          ]}
-        />
-      )}
     </>
   );
 }

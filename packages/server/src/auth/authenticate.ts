@@ -1,26 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isIPv6 } from 'node:net';
-import type { Scope } from '@hostpay/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { unmapIPv4 } from './cidr.js';
 import type { Config } from '../config.js';
 import { HostpayError } from '../errors.js';
-import type { ApiKeyAuth, MerchantServices, MerchantSessionPort } from './ports.js';
-import { checkTimestamp, readSignedHeaders, type SignedHeaders } from './credentials.js';
-import { checkBearer, checkKeyState } from './key-checks.js';
 import { SAFE_METHODS } from './cookie-session.js';
-import type { RateLimiter, RateLimitResult } from './rate-limit.js';
-import {
-  DUMMY_SECRET,
-  isWellFormedSignature,
-  signatureDiagnostics,
-  signatureMatches,
-  type SignedRequest,
-} from './signature.js';
+import type { SignedHeaders } from './credentials.js';
+import { failedAuthBucket, withFailureLimit } from './failure-limit.js';
+import { createKeyDecision, MAX_KEY_ID_LENGTH, type RequestFacts, readHeaders } from './key-decision.js';
+import type { ApiKeyAuth, MerchantServices, MerchantSessionPort } from './ports.js';
 import { authorize, type KeyPrincipal, type Principal } from './principal.js';
-import type { TokenCodec } from './tokens.js';
-import { VerifiedCache, type VerifiedEntry } from './verified-cache.js';
+import type { RateLimiter, RateLimitResult } from './rate-limit.js';
+import { csrfFailed, keyRateLimited, sessionRequired } from './refusals.js';
 import type { V1Notice } from './signature-deprecation.js';
+import type { TokenCodec } from './tokens.js';
 
 export interface AuthDeps {
   config: Config;
@@ -39,20 +30,6 @@ export interface AuthDeps {
 
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
-/** What authentication reads of a request besides its headers (from Fastify's request, or the raw one on the fast path). */
-export interface RequestFacts {
-  method: string;
-  /** The request target as received (path and query): what a version-2 signature covers. */
-  url: string;
-  rawBody: string;
-  /** The client address, as IP allow-lists see it. */
-  ip: string;
-  /** The scope the route requires. */
-  scope: Scope | undefined;
-  /** The route accepts version-1 signatures (route option `config.signatureV1`). */
-  signatureV1: boolean;
-}
-
 const factsOf = (req: FastifyRequest): RequestFacts => ({
   method: req.method,
   url: req.url,
@@ -63,66 +40,6 @@ const factsOf = (req: FastifyRequest): RequestFacts => ({
 });
 
 const MINUTE = 60_000;
-
-/**
- * The per-address counter of failed authentications. Merchant and operator failures are counted
- * apart, so a merchant integration that fails does not lock an operator at the same address out.
- */
-export const failedAuthBucket = (side: 'merchant' | 'operator', ip: string): string =>
-  `authfail:${side}:${addressBlock(ip)}`;
-
-/**
- * Runs `attempt` under the failed-authentication limit of `bucket`. A slot is reserved before
- * the attempt is evaluated (RateLimiter.reserve; slow work such as the key lookup is done before,
- * so a slot is held only while deciding): failures plus attempts in flight never exceed
- * `limit`, so however many attempts arrive at once, at most `limit` can fail per window and the
- * others get 429 without being looked at. Legitimate bursts are not refused: an attempt that finds
- * every slot in flight waits for one to settle. With Redis the slots are shared by every instance
- * (one Lua script each to take and to settle); without it, each instance counts its own.
- */
-export async function withFailureLimit<T>(
-  limiter: RateLimiter,
-  bucket: string,
-  limit: number,
-  message: string,
-  attempt: () => Promise<T> | T,
-): Promise<T> {
-  const slot = await limiter.reserve(bucket, limit, MINUTE);
-  // A turned-away attempt was not evaluated and does not count.
-  if (!slot.allowed) throw rateLimited(slot.result, message);
-  try {
-    const result = await attempt();
-    slot.settle(false);
-    return result;
-  } catch (err) {
-    // Only "who are you?" failures count: they are what guessing keys or signatures produces.
-    slot.settle(err instanceof HostpayError && err.status === 401);
-    throw err;
-  }
-}
-
-/**
- * The unit failed attempts are counted by: an IPv4 address, or the /64 of an IPv6 address (one
- * subscriber usually holds a whole /64 and could otherwise rotate through it).
- */
-export function addressBlock(ip: string): string {
-  const address = unmapIPv4(ip);
-  if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.split('%', 1)[0]!.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return (
-    groups
-      .slice(0, 4)
-      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
-      .join(':') + '::/64'
-  );
-}
-// Keys are looked up by id; anything longer is no id of ours and is not worth a store query.
-const MAX_KEY_ID_LENGTH = 128;
 
 /**
  * The authentication hooks, in PRODUCT.md order: headers, timestamp, key + signature (timing
@@ -138,11 +55,10 @@ export function createAuthHooks(deps: AuthDeps): {
   admitNow: (principal: KeyPrincipal) => RateLimitResult | Promise<RateLimitResult> | undefined;
   v1Notice: V1Notice | undefined;
 } {
-  const { config, services, now, limiter, tokens } = deps;
-  const tolerance = config.timestampToleranceSeconds;
+  const { config, services, now, limiter } = deps;
   const failureLimit = config.authFailureLimitPerMinute;
-  const verified = new VerifiedCache();
   const sessions = deps.sessions;
+  const { identify, decide, repeatOf } = createKeyDecision(deps);
 
   /**
    * A session request: a live, fully signed-in session (failures count towards the address's
@@ -200,7 +116,7 @@ export function createAuthHooks(deps: AuthDeps): {
    * The key lookup, then the decision under the failed-attempt gate. The lookup (a store query
    * when the key is not cached: after a restart, while Redis is down) runs before the gate, so
    * only the decision — synchronous — holds one of its slots: slow lookups of valid requests never
-   * fill the slots and turn others away with 429 (issue 32). The gate still bounds what it is
+   * fill the slots and turn others away with 429. The gate still bounds what it is
    * for: however many attempts arrive at once, at most the limit can fail per window.
    */
   function identifyGated(
@@ -222,76 +138,6 @@ export function createAuthHooks(deps: AuthDeps): {
         () => identify(req, headers, key, withBearer, nowMs),
       );
     return found instanceof Promise ? found.then(gated) : gated(found);
-  }
-
-  /** `headers`: the request's signed headers as read once, or why they could not be (thrown here, inside the gate). */
-  function identify(
-    req: RequestFacts,
-    headers: SignedHeaders | Error,
-    key: ApiKeyAuth | undefined,
-    withBearer: boolean,
-    nowMs: number,
-  ): KeyPrincipal {
-    if (headers instanceof Error) throw headers;
-    const h = headers;
-    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-    const cacheId = verifiedCacheId(h, req);
-    const hit =
-      key !== undefined && cacheId !== undefined
-        ? verified.get(key.id, h.timestamp, cacheId, key.secret, h.authorization, nowMs)
-        : undefined;
-    return decide(req, h, key, cacheId, hit, withBearer, nowMs);
-  }
-
-  /** What follows the key lookup: signature (or the verified entry), key state, bearer, scope. */
-  function decide(
-    req: RequestFacts,
-    h: SignedHeaders,
-    key: ApiKeyAuth | undefined,
-    cacheId: string | undefined,
-    hit: VerifiedEntry | undefined,
-    withBearer: boolean,
-    nowMs: number,
-  ): KeyPrincipal {
-    const signed: SignedRequest = {
-      version: h.version,
-      timestamp: h.timestamp,
-      method: req.method,
-      target: req.url,
-      rawBody: req.rawBody,
-    };
-    // An unknown key gets the same HMAC work (dummy secret) as a wrong signature: same timing.
-    const matches = hit !== undefined || signatureMatches(key?.secret ?? DUMMY_SECRET, signed, h.signature);
-    if (key === undefined) {
-      throw new HostpayError(
-        'UNKNOWN_API_KEY',
-        'header `api-key` names no API key of this server: check that you send the key id (it starts with hp_), not the secret, and that it belongs to this environment',
-      );
-    }
-    if (!matches)
-      throw signatureError(h.signature, h.version, config.sandbox ? signatureDiagnostics(signed) : undefined);
-    // Checked after the signature, so only a holder of the secret (or a replayer of a signature
-    // that already went over the wire) learns that version 2 is needed. A version-1 signature names
-    // neither method nor path, so a capture of any v1 request would pass on every route with the
-    // same body (every body-less POST and DELETE): it is accepted only where the interface requires
-    // it (and the token endpoint), and there only when the key allows it.
-    if (h.version === 1 && (!req.signatureV1 || key.requireSignatureV2)) throw signatureV2Required(req.signatureV1);
-    // Key state is checked on every request, cached or not: revoking or suspending acts at once.
-    checkKeyState(key, req.ip, nowMs);
-    const token = withBearer ? (hit?.claims ?? checkBearer(h.authorization, key, tokens, nowMs)) : null;
-    const principal: KeyPrincipal = { via: 'key', merchantId: key.merchantId, key, token };
-    if (req.scope !== undefined) authorize(req.scope, principal);
-    if (hit === undefined && cacheId !== undefined) {
-      const windowEnd = (Number(h.timestamp) + tolerance) * 1000;
-      const expiresAt = token === null ? windowEnd : Math.min(windowEnd, token.exp * 1000);
-      verified.set(key.id, h.timestamp, cacheId, {
-        secret: key.secret,
-        authorization: h.authorization,
-        claims: token,
-        expiresAt,
-      });
-    }
-    return principal;
   }
 
   /**
@@ -322,19 +168,6 @@ export function createAuthHooks(deps: AuthDeps): {
         nowMs,
       );
     return found instanceof Promise ? found.then(settle) : settle(found);
-  }
-
-  /**
-   * The accepted-credentials entry a request repeats (undefined: not a repeat), with its key as
-   * the key cache has it (a value, or a promise when not cached). A stale timestamp throws.
-   */
-  function repeatOf(h: SignedHeaders, req: RequestFacts, nowMs: number) {
-    const cacheId = verifiedCacheId(h, req);
-    const entry =
-      cacheId === undefined ? undefined : verified.find(h.apiKey, h.timestamp, cacheId, h.authorization, nowMs);
-    if (cacheId === undefined || entry === undefined) return undefined;
-    checkTimestamp(h.timestamp, nowMs, tolerance, config.sandbox);
-    return { cacheId, entry, found: h.apiKey.length <= MAX_KEY_ID_LENGTH ? services.findApiKey(h.apiKey) : undefined };
   }
 
   /** A key's rate-limit bucket and its limit per minute (its own, else the server's). */
@@ -477,94 +310,4 @@ function announceV1(reply: FastifyReply, notice: V1Notice, keyId: string): void 
   reply.header('sunset', notice.headers.sunset);
   reply.header('link', notice.headers.link);
   notice.count(keyId);
-}
-
-/** 401 SESSION_REQUIRED: no live dashboard session. */
-export function sessionRequired(): HostpayError {
-  return new HostpayError(
-    'SESSION_REQUIRED',
-    'no live dashboard session (signed out, idle too long, past its 12 hours, or never signed in): sign in at /dashboard',
-  );
-}
-
-/** 403 CSRF_FAILED: a write made with a session cookie but without its CSRF token. */
-export function csrfFailed(): HostpayError {
-  return new HostpayError(
-    'CSRF_FAILED',
-    "a write made with the dashboard session must carry the session's CSRF token in `x-csrf-token` (from GET /dashboard/api/session)",
-  );
-}
-
-const V2_HOW =
-  'send `signature-version: 2` and sign `<timestamp>.<METHOD>.<path?query>.<body>` (see docs/api.md, Authentication)';
-const V2_FOR_KEY = `this API key accepts only version-2 signatures: ${V2_HOW}`;
-const V2_FOR_ROUTE = `this endpoint accepts only version-2 signatures (version 1 only on GET /api/v1/cp/wallets/, GET /api/v1/cp/psp/hosted-pay/fees-preview and POST /api/v1/auth/token): ${V2_HOW}`;
-
-/** The 401 of a correct version-1 signature where version 2 is required (by the route, or by the key). */
-function signatureV2Required(routeAcceptsV1: boolean): HostpayError {
-  return new HostpayError('SIGNATURE_V2_REQUIRED', routeAcceptsV1 ? V2_FOR_KEY : V2_FOR_ROUTE);
-}
-
-function signatureError(
-  signature: string,
-  version: 1 | 2,
-  diagnostics: Record<string, unknown> | undefined,
-): HostpayError {
-  const what = isWellFormedSignature(signature)
-    ? 'signature does not match'
-    : 'header `signature` must be 64 lowercase hexadecimal characters';
-  const how =
-    version === 2
-      ? 'sign the string `<timestamp>.<METHOD>.<path?query>.<body>` (canonical path and query as in docs/api.md; body empty for GET)'
-      : 'sign the string `<timestamp>.<body>` (the timestamp header, a dot, then the exact body; empty for GET)';
-  const hint =
-    diagnostics === undefined
-      ? ''
-      : ' (sandbox: details.signedStringSha256 is the SHA-256 of the string the server verified; compare it with yours)';
-  return new HostpayError(
-    'INVALID_SIGNATURE',
-    `${what}: ${how} with your API secret, HMAC-SHA256, lowercase hex${hint}`,
-    diagnostics,
-  );
-}
-
-/** The 429 of a key over its per-minute limit. */
-export function keyRateLimited(rate: RateLimitResult): HostpayError {
-  return rateLimited(
-    rate,
-    `this API key is limited to ${rate.limit} requests a minute: retry after the Retry-After seconds`,
-  );
-}
-
-export function rateLimited(rate: RateLimitResult, message: string): HostpayError {
-  return new HostpayError(
-    'RATE_LIMITED',
-    message,
-    { limit: rate.limit, retryAfterSeconds: rate.resetSeconds },
-    { 'retry-after': String(rate.resetSeconds) },
-  );
-}
-
-/** Targets longer than this are verified every time rather than cached (entries stay small). */
-const MAX_CACHED_TARGET = 2048;
-
-/**
- * The verified-credentials cache key of a body-less request, or undefined when it must not be
- * cached: a body, a signature that is not 64 hex characters, or a very long target. The version is
- * part of the key, and a version-2 signature is good for one method and target only: without the
- * hex check, a version-1 `signature` header spelling a version-2 key ("<hex> 2 GET /path") would
- * find that entry and replay a v2 signature on another route.
- */
-function verifiedCacheId(h: SignedHeaders, req: RequestFacts): string | undefined {
-  if (req.rawBody !== '' || !isWellFormedSignature(h.signature) || req.url.length > MAX_CACHED_TARGET) return undefined;
-  return h.version === 2 ? `2 ${h.signature} ${req.method} ${req.url}` : `1 ${h.signature}`;
-}
-
-/** The signed headers, or the error saying which are missing (raised later, inside the failure gate). */
-function readHeaders(headers: IncomingHttpHeaders, withBearer: boolean): SignedHeaders | Error {
-  try {
-    return readSignedHeaders(headers, withBearer);
-  } catch (err) {
-    return err as Error;
-  }
 }

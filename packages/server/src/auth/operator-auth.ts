@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../errors.js';
-import { failedAuthBucket, withFailureLimit } from './authenticate.js';
+import { failedAuthBucket, withFailureLimit } from './failure-limit.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ipAllowed } from './cidr.js';
 

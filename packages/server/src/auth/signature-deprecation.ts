@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 
 /**
- * Version-1 signatures are deprecated (issue 42 item 6): every answer to a request signed with
+ * Version-1 signatures are deprecated: every answer to a request signed with
  * version 1 says so in the headers a client library or gateway can act on, and a metric counts
  * such requests per key so an operator sees who still has to move.
  *

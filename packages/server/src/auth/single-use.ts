@@ -4,7 +4,7 @@ import { SAFE_METHODS } from './cookie-session.js';
 import type { MerchantServices } from './ports.js';
 
 /**
- * Single-use signatures (issue 42 item 1). A signature on a state-changing merchant request
+ * Single-use signatures. A signature on a state-changing merchant request
  * (anything but GET and HEAD) is accepted once: whoever captured the request (a proxy log, a
  * middlebox) cannot send it again within its timestamp's window, with a new Idempotency-Key or
  * none, to make a second payout or obtain a fresh webhook secret.

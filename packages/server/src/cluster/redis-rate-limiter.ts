@@ -140,8 +140,8 @@ export class RedisRateLimiter implements RateLimiter {
   /**
    * A hit counted against the hits this instance reserved in Redis ahead of use, answered at
    * once; undefined when none is left (the caller then calls `hit`, whose round trip takes the
-   * next reservation). Without it a busy key's every request waited on a Redis round trip
-   * (bench/HISTORY.md, issue 33 step 11). Each reserved hit has its own number in the shared count, so
+   * next reservation), so a busy key's requests do not each wait on a Redis round trip. Each
+   * reserved hit has its own number in the shared count, so
    * no more than the limit is ever allowed across instances; what a reservation can cost is the
    * other side: hits reserved here and not used before the window ends were counted all the same,
    * so another instance may refuse that many early. Hence reservations are small and only for

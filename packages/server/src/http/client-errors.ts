@@ -92,7 +92,7 @@ function endWith(socket: Socket, err: HostpayError, requestId: string): void {
 
 /**
  * Node hands a CONNECT request to 'connect' listeners and, with none, destroys the socket: the
- * client saw the connection close without an answer (issue 24 item 5). It gets the envelope like
+ * client would see the connection close without an answer. It gets the envelope like
  * every other method the server does not take, then the connection closes (what follows a CONNECT
  * would be tunnel bytes, not requests).
  */

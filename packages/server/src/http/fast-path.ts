@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Scope } from '@hostpay/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { keyRateLimited, type RequestFacts } from '../auth/authenticate.js';
+import type { RequestFacts } from '../auth/key-decision.js';
+import { keyRateLimited } from '../auth/refusals.js';
 import type { RateLimitResult } from '../auth/rate-limit.js';
 import type { V1Notice } from '../auth/signature-deprecation.js';
 import type { KeyPrincipal as Principal } from '../auth/principal.js';
@@ -12,7 +13,7 @@ import { genReqId } from './request-id.js';
 import { logCompleted } from './logging.js';
 
 /**
- * The fast path for cached merchant reads (docs/benchmarks.md, issue 11 item 5). A busy client
+ * The fast path for cached merchant reads (docs/benchmarks.md). A busy client
  * repeats the same signed GET many times a second; when such a request passes every check and its
  * answer is cached, Fastify's lifecycle (routing, a child logger, request and reply objects, the
  * hook runners) costs more CPU than everything hostpay itself does for it. Such requests are

@@ -13,7 +13,7 @@ import type { Db, Store } from '../store/store.js';
  * answer is stored sealed under the master key: it can hold a new API secret.
  *
  * A claim has an owner (`<instance id>/<boot id>`, cluster/instance.ts) and a lease: a claim
- * whose owner is gone never blocks its key (issue 32). A retry takes it over and runs the request
+ * whose owner is gone never blocks its key. A retry takes it over and runs the request
  * again when the claim belongs to an earlier run of the same instance (killed, restarted), to
  * this process but no request of it holds it (its answer could not be stored: the store was down),
  * or to any instance past its lease. Nothing else releases a pending claim.

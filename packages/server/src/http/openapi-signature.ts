@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document says about request signatures (issue 42 item 5): the version-2
+ * What the OpenAPI document says about request signatures: the version-2
  * canonical string in `info.description` and the `signature` security scheme, the
  * `signature-version` header on every signed operation, and which operations still accept
  * version 1. A client generated from the document alone (openapi-typescript, @hey-api, orval)

@@ -87,7 +87,7 @@ const DEFAULT_PAGES = 1000;
 /**
  * WAL pages from which the worker empties the WAL (about 6 MB): SQLite reuses an emptied WAL from
  * its start instead of growing the file. Small, because a hold lasts about two fsyncs and grows
- * with what the WAL holds, and every write waits for it (the figures: bench/HISTORY.md, step 9).
+ * with what the WAL holds, and every write waits for it.
  */
 const RESTART_PAGES = 1500;
 /** While the worker runs: ten times as far, so only a stalled worker lets the serving thread checkpoint. */

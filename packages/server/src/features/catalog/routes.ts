@@ -107,6 +107,12 @@ export async function catalogAdminRoutes(app: TypedApp, ctx: AdminRouteContext<C
     async (_req, reply) => send(reply, 200, Chains, 'chains', await admin.listChains()),
   );
 
+  catalogChainRoutes(app, admin);
+  await networkAdminRoutes(app, ctx);
+}
+
+/** The catalog's chains: confirmations and the extended public key deposit addresses come from. */
+function catalogChainRoutes(app: TypedApp, admin: AdminRouteContext<CatalogAdmin>['admin']): void {
   app.post(
     '/chains',
     {
@@ -195,6 +201,4 @@ export async function catalogAdminRoutes(app: TypedApp, ctx: AdminRouteContext<C
     async (req, reply) =>
       send(reply, 200, XpubView, 'extended public key', await admin.getChainXpub(req.params.symbol)),
   );
-
-  await networkAdminRoutes(app, ctx);
 }

@@ -128,6 +128,17 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
       send(reply, 200, successBody(await checkouts.get(await merchantOf(req, req.query.merchantId), req.params.id))),
   );
 
+  checkoutActionRoutes(app, ctx, merchantOf);
+}
+
+/** What a merchant does to one checkout: cancel it, or (sandbox) simulate its payment. */
+function checkoutActionRoutes(
+  app: TypedApp,
+  ctx: CheckoutRouteContext,
+  merchantOf: ReturnType<typeof merchantScope>,
+): void {
+  const checkouts = ctx.checkouts;
+
   app.post(
     CHECKOUT_PATHS.cancel,
     {

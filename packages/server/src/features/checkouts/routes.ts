@@ -269,6 +269,11 @@ export async function checkoutAdminRoutes(
       ),
   );
 
+  checkoutReviewRoutes(app, svc);
+}
+
+/** Every merchant's checkouts as operators see them, and the review of one that needs it: preview, settle, reject. */
+function checkoutReviewRoutes(app: TypedApp, svc: CheckoutService): void {
   app.get(
     '/checkouts',
     {

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { failedAuthBucket, withFailureLimit } from '../../auth/authenticate.js';
+import { failedAuthBucket, withFailureLimit } from '../../auth/failure-limit.js';
 import { checkOperatorAddress } from '../../auth/operator-auth.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import type { Config } from '../../config.js';

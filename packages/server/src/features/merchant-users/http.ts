@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from '@hostpay/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { behindHttps, cookieNameFor, readCookie, SAFE_METHODS, sessionCookies } from '../../auth/cookie-session.js';
-import { csrfFailed, sessionRequired } from '../../auth/authenticate.js';
+import { csrfFailed, sessionRequired } from '../../auth/refusals.js';
 import type { MerchantSessionPort } from '../../auth/ports.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses } from '../../http/route-schemas.js';

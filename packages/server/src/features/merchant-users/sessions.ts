@@ -1,6 +1,6 @@
 import type { Scope } from '@hostpay/protocol';
 import { csrfTokenFor, csrfTokenMatches, newSessionId, sha256hex } from '../../auth/cookie-session.js';
-import { sessionRequired } from '../../auth/authenticate.js';
+import { sessionRequired } from '../../auth/refusals.js';
 import type { Role, SessionPrincipal } from '../../auth/principal.js';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';

@@ -1,4 +1,5 @@
-import { addressBlock, rateLimited } from '../../auth/authenticate.js';
+import { addressBlock } from '../../auth/failure-limit.js';
+import { rateLimited } from '../../auth/refusals.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import { HostpayError } from '../../errors.js';
 import { LOCK_AFTER, LOCK_MS } from './users.js';
@@ -6,8 +7,8 @@ import { LOCK_AFTER, LOCK_MS } from './users.js';
 /**
  * Failed sign-ins one client address (IPv4, or the /64 of IPv6) may make on one account within
  * the lock window before it is turned away (429 RATE_LIMITED): fewer than the LOCK_AFTER that
- * lock the account, so a single address guessing is stopped before it locks the owner out
- * (issue 42). The account lock stays for guessing spread over several addresses.
+ * lock the account, so a single address guessing is stopped before it locks the owner out.
+ * The account lock stays for guessing spread over several addresses.
  */
 export const ADDRESS_FAILURES = 3;
 if (ADDRESS_FAILURES >= LOCK_AFTER) throw new Error('one address must be limited before it can lock an account');

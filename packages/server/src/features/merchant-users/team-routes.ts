@@ -9,9 +9,10 @@ import { successPageBody, successPageSchema } from '../../http/success-body.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import { errorResponses } from '../../http/route-schemas.js';
 import { actorOf, BODY, COMMON, DASH, Empty, responses, SESSION_ERRORS, sendJson } from './http.js';
-import { ALL_ROLES, ROLES, TEAM_ADMINS } from './roles.js';
+import { ALL_ROLES, ROLES, type Role, TEAM_ADMINS } from './roles.js';
 import { listSecurity } from './security-log.js';
-import type { Issuer } from './team.js';
+import type { Issuer } from './team-links.js';
+import type { Team } from './team.js';
 
 const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
@@ -153,6 +154,16 @@ export async function dashboardTeamRoutes(app: TypedApp, ctx: FeatureRouteContex
     },
   );
 
+  memberRoutes(app, store, team, { admins, owners });
+}
+
+/** A member's removal and reset link, and the team's security log. */
+function memberRoutes(
+  app: TypedApp,
+  store: FeatureRouteContext<'merchantUsers'>['merchantUsers']['store'],
+  team: Team,
+  { admins, owners }: Record<'admins' | 'owners', { dashboard: { roles: readonly Role[] } }>,
+): void {
   app.delete(
     `${DASH}/team/users/:id`,
     {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { addressBlock } from '../../auth/authenticate.js';
+import { addressBlock } from '../../auth/failure-limit.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import type { MerchantUserTable } from './tables.js';

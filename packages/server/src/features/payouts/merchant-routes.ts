@@ -194,6 +194,13 @@ export async function payoutMerchantRoutes(app: TypedApp, ctx: PayoutRouteContex
       ),
   );
 
+  destinationRoutes(app, ctx, merchantOf);
+}
+
+/** A merchant's saved payout destinations: add, list, remove. */
+function destinationRoutes(app: TypedApp, ctx: PayoutRouteContext, merchantOf: ReturnType<typeof merchantScope>): void {
+  const payouts = ctx.payouts;
+
   app.post(
     PAYOUT_PATHS.destinations,
     {

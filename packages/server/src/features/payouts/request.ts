@@ -51,96 +51,8 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
   if (input.reference !== undefined && input.reference !== null && input.reference.length > 64)
     throw new HostpayError('INVALID_BODY', 'reference must be at most 64 characters');
 
-  const wallet = await trx
-    .selectFrom('wallets as w')
-    .innerJoin('assets as a', 'a.id', 'w.asset_id')
-    .innerJoin('chains as c', 'c.id', 'w.chain_id')
-    .select([
-      'w.id',
-      'w.merchant_id',
-      'w.asset_id',
-      'w.chain_id',
-      'w.active',
-      'a.symbol as asset_symbol',
-      'a.decimals',
-      'c.symbol',
-      'c.family',
-      'c.network_type',
-    ])
-    .where('w.id', '=', input.walletId)
-    .executeTakeFirst();
-  if (wallet === undefined || wallet.merchant_id !== input.merchantId)
-    throw new HostpayError('NOT_FOUND', `wallet ${input.walletId} does not exist`);
-  // An operator deactivates a wallet to stop its use: no money leaves it, payout or refund.
-  if (Number(wallet.active) !== 1)
-    throw new HostpayError(
-      'WALLET_INACTIVE',
-      `wallet ${wallet.id} (${wallet.asset_symbol} on ${wallet.symbol}) is deactivated: nothing is paid out of it until an operator activates it again`,
-      { walletId: wallet.id },
-    );
-  if (amount.decimalPlaces() > wallet.decimals)
-    throw new HostpayError('INVALID_AMOUNT', `${wallet.asset_symbol} has ${wallet.decimals} decimal places`);
-  const network = await trx
-    .selectFrom('networks')
-    .select(['id'])
-    .where('asset_id', '=', wallet.asset_id)
-    .where('chain_id', '=', wallet.chain_id)
-    .executeTakeFirst();
-  if (network === undefined)
-    throw new HostpayError('NOT_FOUND', `${wallet.asset_symbol} has no network on ${wallet.symbol}`);
-
-  // The destination: the address book's (active only), or a payer's, checked per chain.
-  let address: string;
-  let destinationId: string | null = null;
-  let active: boolean;
-  if (input.destination.source === 'payer') {
-    address = checkPayoutAddress(wallet, input.destination.address);
-    active = true;
-  } else {
-    const { destinationId: wanted, address: given } = input.destination;
-    if ((wanted === undefined) === (given === undefined))
-      throw new HostpayError(
-        'INVALID_BODY',
-        'give destinationId or destination (the address of an active destination)',
-      );
-    let q = trx.selectFrom('payout_destinations').selectAll().where('merchant_id', '=', input.merchantId);
-    if (wanted !== undefined) q = q.where('id', '=', wanted);
-    else q = q.where('address', '=', checkPayoutAddress(wallet, given!)).where('chain_id', '=', wallet.chain_id);
-    // The live entry first, an active one before one still cooling off (a book written before
-    // adding became idempotent may hold both); a revoked one of this merchant is then named as
-    // such (422), while another merchant's id or address stays 404: the query is scoped to it.
-    const live = await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').execute();
-    const found =
-      live.find((d) => destinationStatus(d, ctx.at) === 'active') ??
-      live[0] ??
-      (await q.orderBy('created_at', 'desc').executeTakeFirst());
-    if (found?.status === 'revoked')
-      throw new HostpayError(
-        'DESTINATION_NOT_ACTIVE',
-        `payout destination ${found.id} was revoked: add the address again (POST /api/v1/cp/payout-destinations)`,
-        { destinationId: found.id, status: 'revoked' },
-      );
-    if (found === undefined)
-      throw new HostpayError(
-        'NOT_FOUND',
-        wanted !== undefined
-          ? `payout destination ${wanted} does not exist`
-          : `${given} is not in your payout address book on ${wallet.symbol}: add it first (POST /api/v1/cp/payout-destinations)`,
-      );
-    const status = destinationStatus(found, ctx.at);
-    if (found.chain_id !== wallet.chain_id)
-      throw new HostpayError('DESTINATION_NOT_ACTIVE', `payout destination ${found.id} is not on ${wallet.symbol}`);
-    if (status !== 'active')
-      throw new HostpayError(
-        'DESTINATION_NOT_ACTIVE',
-        `payout destination ${found.id} is ${status} until ${found.active_from}; an operator can activate it sooner`,
-        { destinationId: found.id, status, activeFrom: found.active_from },
-      );
-    // Checked again as at entry: a burn address stored before it was refused is not paid.
-    address = checkPayoutAddress(wallet, found.address);
-    destinationId = found.id;
-    active = true;
-  }
+  const { wallet, network } = await payingWallet(trx, input, amount);
+  const { address, destinationId, active } = await payoutDestination(trx, ctx, input, wallet);
 
   const fee = await trx
     .selectFrom('payout_network_fees')
@@ -155,30 +67,7 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
   // real even for a merchant without events yet: one request per merchant at a time from here.
   await takeEventCounter(trx, input.merchantId, ctx.dialect);
 
-  const merchant = await trx
-    .selectFrom('merchants')
-    .select(['payout_auto_approve_limit', 'payout_daily_limit'])
-    .where('id', '=', input.merchantId)
-    .executeTakeFirstOrThrow();
-  const limit = (JSON.parse(merchant.payout_daily_limit) as Record<string, string>)[wallet.asset_symbol];
-  if (limit !== undefined) {
-    const since = new Date(Date.parse(ctx.at) - ROLLING_WINDOW_MS).toISOString();
-    const rows = await trx
-      .selectFrom('payouts')
-      .select('total')
-      .where('merchant_id', '=', input.merchantId)
-      .where('asset_id', '=', wallet.asset_id)
-      .where('status', 'in', [...COUNTED])
-      .where('created_at', '>', since)
-      .execute();
-    const used = rows.reduce((sum, r) => sum.plus(r.total), new Decimal(0));
-    if (used.plus(total).gt(limit))
-      throw new HostpayError(
-        'PAYOUT_LIMIT',
-        `this payout (${decimalText(total)} ${wallet.asset_symbol}) would take the last 24 h of payouts to ${decimalText(used.plus(total))}, over the limit of ${decimalText(limit)}`,
-        { asset: wallet.asset_symbol, limit: decimalText(limit), used: decimalText(used) },
-      );
-  }
+  const merchant = await withinRollingLimit(trx, ctx, input, wallet, total);
 
   const autoApproved = active && total.lte(merchant.payout_auto_approve_limit);
   const row = payoutTransition(null, autoApproved ? 'request_approved' : 'request', input.by);
@@ -223,4 +112,153 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
   const json = writeExactJson(payoutView(loaded));
   for (const type of row.events) await ctx.outbox.append(trx, input.merchantId, type, json, ctx.at);
   return loaded;
+}
+
+type PayingWallet = Awaited<ReturnType<typeof payingWallet>>['wallet'];
+
+/** The wallet paid from (the merchant's, active, holding `amount`'s precision) and its network. */
+async function payingWallet(trx: Db, input: PayoutRequestInput, amount: Decimal) {
+  const wallet = await trx
+    .selectFrom('wallets as w')
+    .innerJoin('assets as a', 'a.id', 'w.asset_id')
+    .innerJoin('chains as c', 'c.id', 'w.chain_id')
+    .select([
+      'w.id',
+      'w.merchant_id',
+      'w.asset_id',
+      'w.chain_id',
+      'w.active',
+      'a.symbol as asset_symbol',
+      'a.decimals',
+      'c.symbol',
+      'c.family',
+      'c.network_type',
+    ])
+    .where('w.id', '=', input.walletId)
+    .executeTakeFirst();
+  if (wallet === undefined || wallet.merchant_id !== input.merchantId)
+    throw new HostpayError('NOT_FOUND', `wallet ${input.walletId} does not exist`);
+  // An operator deactivates a wallet to stop its use: no money leaves it, payout or refund.
+  if (Number(wallet.active) !== 1)
+    throw new HostpayError(
+      'WALLET_INACTIVE',
+      `wallet ${wallet.id} (${wallet.asset_symbol} on ${wallet.symbol}) is deactivated: nothing is paid out of it until an operator activates it again`,
+      { walletId: wallet.id },
+    );
+  if (amount.decimalPlaces() > wallet.decimals)
+    throw new HostpayError('INVALID_AMOUNT', `${wallet.asset_symbol} has ${wallet.decimals} decimal places`);
+  const network = await trx
+    .selectFrom('networks')
+    .select(['id'])
+    .where('asset_id', '=', wallet.asset_id)
+    .where('chain_id', '=', wallet.chain_id)
+    .executeTakeFirst();
+  if (network === undefined)
+    throw new HostpayError('NOT_FOUND', `${wallet.asset_symbol} has no network on ${wallet.symbol}`);
+
+  return { wallet, network };
+}
+
+/**
+ * The address paid and where it comes from: the address book's entry (active only), or a
+ * payer's address, checked per chain.
+ */
+async function payoutDestination(
+  trx: Db,
+  ctx: MoveContext,
+  input: PayoutRequestInput,
+  wallet: PayingWallet,
+): Promise<{ address: string; destinationId: string | null; active: boolean }> {
+  let address: string;
+  let destinationId: string | null = null;
+  let active: boolean;
+  if (input.destination.source === 'payer') {
+    address = checkPayoutAddress(wallet, input.destination.address);
+    active = true;
+  } else {
+    const { destinationId: wanted, address: given } = input.destination;
+    if ((wanted === undefined) === (given === undefined))
+      throw new HostpayError(
+        'INVALID_BODY',
+        'give destinationId or destination (the address of an active destination)',
+      );
+    let q = trx.selectFrom('payout_destinations').selectAll().where('merchant_id', '=', input.merchantId);
+    if (wanted !== undefined) q = q.where('id', '=', wanted);
+    else q = q.where('address', '=', checkPayoutAddress(wallet, given!)).where('chain_id', '=', wallet.chain_id);
+    // The live entry first, an active one before one still cooling off (an older book may hold
+    // both); a revoked one of this merchant is then named as
+    // such (422), while another merchant's id or address stays 404: the query is scoped to it.
+    const live = await q.where('status', '!=', 'revoked').orderBy('created_at', 'desc').execute();
+    const found =
+      live.find((d) => destinationStatus(d, ctx.at) === 'active') ??
+      live[0] ??
+      (await q.orderBy('created_at', 'desc').executeTakeFirst());
+    if (found?.status === 'revoked')
+      throw new HostpayError(
+        'DESTINATION_NOT_ACTIVE',
+        `payout destination ${found.id} was revoked: add the address again (POST /api/v1/cp/payout-destinations)`,
+        { destinationId: found.id, status: 'revoked' },
+      );
+    if (found === undefined)
+      throw new HostpayError(
+        'NOT_FOUND',
+        wanted !== undefined
+          ? `payout destination ${wanted} does not exist`
+          : `${given} is not in your payout address book on ${wallet.symbol}: add it first (POST /api/v1/cp/payout-destinations)`,
+      );
+    const status = destinationStatus(found, ctx.at);
+    if (found.chain_id !== wallet.chain_id)
+      throw new HostpayError('DESTINATION_NOT_ACTIVE', `payout destination ${found.id} is not on ${wallet.symbol}`);
+    if (status !== 'active')
+      throw new HostpayError(
+        'DESTINATION_NOT_ACTIVE',
+        `payout destination ${found.id} is ${status} until ${found.active_from}; an operator can activate it sooner`,
+        { destinationId: found.id, status, activeFrom: found.active_from },
+      );
+    // Checked again as at entry: an address the rules refuse now is not paid, however it was stored.
+    address = checkPayoutAddress(wallet, found.address);
+    destinationId = found.id;
+    active = true;
+  }
+
+  return { address, destinationId, active };
+}
+
+/**
+ * The merchant's payout settings, once the payout's `total` is checked against the rolling 24 h
+ * limit of its asset (422 PAYOUT_LIMIT over it).
+ */
+async function withinRollingLimit(
+  trx: Db,
+  ctx: MoveContext,
+  input: PayoutRequestInput,
+  wallet: PayingWallet,
+  total: Decimal,
+) {
+  const merchant = await trx
+    .selectFrom('merchants')
+    .select(['payout_auto_approve_limit', 'payout_daily_limit'])
+    .where('id', '=', input.merchantId)
+    .executeTakeFirstOrThrow();
+  const limit = (JSON.parse(merchant.payout_daily_limit) as Record<string, string>)[wallet.asset_symbol];
+  if (limit !== undefined) {
+    const since = new Date(Date.parse(ctx.at) - ROLLING_WINDOW_MS).toISOString();
+    const rows = await trx
+      .selectFrom('payouts')
+      .select('total')
+      .where('merchant_id', '=', input.merchantId)
+      .where('asset_id', '=', wallet.asset_id)
+      .where('status', 'in', [...COUNTED])
+      .where('created_at', '>', since)
+      .execute();
+    const used = rows.reduce((sum, r) => sum.plus(r.total), new Decimal(0));
+    if (used.plus(total).gt(limit))
+      throw new HostpayError(
+        'PAYOUT_LIMIT',
+        `this payout (${decimalText(total)} ${wallet.asset_symbol}) would take the last 24 h of payouts to ${decimalText(used.plus(total))}, over the limit of ${decimalText(limit)}`,
+        { asset: wallet.asset_symbol, limit: decimalText(limit), used: decimalText(used) },
+      );
+  }
+
+  return merchant;
 }

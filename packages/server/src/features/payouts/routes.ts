@@ -227,6 +227,11 @@ export async function payoutAdminRoutes(app: TypedApp, { admin }: AdminRouteCont
     (id, b, audit) => svc.fail(id, b.reason!, audit),
   );
 
+  payoutAdminSettingRoutes(app, svc);
+}
+
+/** Payout destinations across merchants (listed, activated) and the network fees payouts are charged. */
+function payoutAdminSettingRoutes(app: TypedApp, svc: PayoutService): void {
   app.get(
     '/payout-destinations',
     {

@@ -17,7 +17,7 @@ declare module '../../feature-kit/feature.js' {
 }
 
 /**
- * What a merchant does for itself from the dashboard beyond the merchant API (issue 30): the
+ * What a merchant does for itself from the dashboard beyond the merchant API: the
  * summary, page settings and its own API keys (over the keys feature's service).
  */
 export const selfServiceFeature = defineFeature({

@@ -22,6 +22,8 @@ import {
   type WebhookRouteContext,
 } from './route-kit.js';
 
+type MerchantOf = ReturnType<typeof merchantScope>;
+
 export type { WebhookRouteContext } from './route-kit.js';
 
 const Deleted = Type.Object(
@@ -229,6 +231,14 @@ export async function webhookMerchantRoutes(app: TypedApp, ctx: WebhookRouteCont
         ),
       ),
   );
+
+  endpointSecretAndLogRoutes(app, ctx, merchantOf);
+}
+
+/** An endpoint's secret rotation, test ping, attempt log and replay. */
+function endpointSecretAndLogRoutes(app: TypedApp, ctx: WebhookRouteContext, merchantOf: MerchantOf): void {
+  const svc = ctx.webhooks.endpoints;
+  const idParams = IdParams('webhook endpoint');
 
   app.post(
     WEBHOOK_PATHS.rotateSecret,

@@ -1,11 +1,11 @@
 import type { Outbox } from '../events/outbox.js';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { sql, type SqlBool } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from './tables.js';
 import type { Store } from '../../store/store.js';
 import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
+import { claimEndpoints, releaseLease, renewLease } from './leases.js';
 import { webhookHeaders } from '@hostpay/protocol';
 import { eventJson } from '../events/view.js';
 import { AttemptRecorder, attemptSucceeded, RECORD_EVERY, type AttemptRecord } from './record.js';
@@ -219,101 +219,19 @@ export class WebhookWorker {
     return (await this.claimFair(limit)).map((c) => c.id);
   }
 
-  /**
-   * Leases up to `limit` endpoints that have due deliveries and no live lease, fairly across
-   * merchants: candidates are ranked within their merchant (ROW_NUMBER per merchant) and taken
-   * rank by rank, so every merchant with due work gets its first endpoint before any gets a
-   * second, and a merchant already holding `maxPerMerchant` slots here gets none. The lease is
-   * taken by a conditional UPDATE (lease still free), so two instances that picked the same
-   * candidate (PostgreSQL) cannot both get it: the second waits for the first's row lock and
-   * then finds the lease taken.
-   */
-  async claimFair(limit: number): Promise<{ id: string; merchantId: string }[]> {
-    const { store } = this.#options;
-    const cap = this.#options.maxPerMerchant;
-    const now = new Date(this.#options.now()).toISOString();
-    const until = new Date(this.#options.now() + this.#options.leaseMs).toISOString();
-    const busy = [...this.#serving.keys()];
-    const full = [...this.#perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
-    // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
-    const earlier = this.#options.identity === undefined ? undefined : earlierRunPrefix(this.#options.identity);
-    /** The lease is free: none, expired, or an earlier run's (`p`: the table's alias and a dot, or ''). */
-    const leaseFree = (p: string) => {
-      const until = sql.ref(`${p}lease_expires_at`);
-      const owner = sql.ref(`${p}lease_owner`);
-      // A byte prefix test (substr): collations may order '/' anywhere.
-      const earlierRun =
-        earlier === undefined
-          ? sql``
-          : sql` or (substr(${owner}, 1, ${earlier.length}) = ${earlier} and ${owner} != ${this.owner})`;
-      return sql<SqlBool>`(${until} is null or ${until} < ${now}${earlierRun})`;
-    };
-    return store.writeTransaction(async (trx) => {
-      let inner = trx
-        .selectFrom('webhook_endpoints as e')
-        .select([
-          'e.id',
-          'e.merchant_id',
-          sql<number>`row_number() over (partition by e.merchant_id order by e.lease_expires_at, e.id)`.as('rank'),
-        ])
-        .where('e.disabled', '=', 0)
-        .where(leaseFree('e.'))
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('webhook_deliveries as d')
-              .select(sql`1`.as('one'))
-              .whereRef('d.endpoint_id', '=', 'e.id')
-              .where('d.status', '=', 'pending')
-              .where('d.next_attempt_at', '<=', now),
-          ),
-        );
-      if (busy.length > 0) inner = inner.where('e.id', 'not in', busy);
-      if (full.length > 0) inner = inner.where('e.merchant_id', 'not in', full);
-      const rows = await trx
-        .selectFrom(inner.as('c'))
-        .select(['c.id', 'c.merchant_id'])
-        .where('c.rank', '<=', cap)
-        .orderBy('c.rank')
-        .orderBy('c.id')
-        // Room for the rows skipped below: a merchant already served here may use fewer than `cap`.
-        .limit(limit + cap * this.#perMerchant.size)
-        .execute();
-      const taken = new Map(this.#perMerchant);
-      const picked: { id: string; merchantId: string }[] = [];
-      for (const r of rows) {
-        if (picked.length >= limit) break;
-        const n = taken.get(r.merchant_id) ?? 0;
-        if (n >= cap) continue;
-        taken.set(r.merchant_id, n + 1);
-        picked.push({ id: r.id, merchantId: r.merchant_id });
-      }
-      if (picked.length === 0) return [];
-      // Still free when taken: on PostgreSQL another instance may hold or have taken it since the
-      // select, so the picked rows are locked with SKIP LOCKED (as before the fair share) first.
-      let free = picked.map((p) => p.id);
-      if (store.dialect === 'postgres')
-        free = (
-          await trx
-            .selectFrom('webhook_endpoints')
-            .select('id')
-            .where('id', 'in', free)
-            .where('disabled', '=', 0)
-            .where(leaseFree(''))
-            .forUpdate()
-            .skipLocked()
-            .execute()
-        ).map((r) => r.id);
-      if (free.length === 0) return [];
-      const won = await trx
-        .updateTable('webhook_endpoints')
-        .set({ lease_owner: this.owner, lease_expires_at: until })
-        .where('id', 'in', free)
-        .where('disabled', '=', 0)
-        .where(leaseFree(''))
-        .returning('id')
-        .execute();
-      const ids = new Set(won.map((w) => w.id));
-      return picked.filter((p) => ids.has(p.id));
+  /** Leases up to `limit` endpoints with due deliveries, fairly across merchants (leases.ts). */
+  claimFair(limit: number): Promise<{ id: string; merchantId: string }[]> {
+    const { identity, leaseMs, maxPerMerchant } = this.#options;
+    return claimEndpoints(this.#options.store, {
+      owner: this.owner,
+      now: new Date(this.#options.now()).toISOString(),
+      until: new Date(this.#options.now() + leaseMs).toISOString(),
+      busy: [...this.#serving.keys()],
+      perMerchant: this.#perMerchant,
+      cap: maxPerMerchant,
+      limit,
+      // An earlier run of this instance (killed, restarted) is gone: its leases are ours at once.
+      earlier: identity === undefined ? undefined : earlierRunPrefix(identity),
     });
   }
 
@@ -326,28 +244,9 @@ export class WebhookWorker {
     if (lease.lost) return false;
     if (!force && this.#options.now() < lease.until - this.#options.leaseMs / 2) return true;
     lease.until = this.#options.now() + this.#options.leaseMs;
-    const until = new Date(lease.until).toISOString();
-    const r = await this.#options.store.writeTransaction((trx) =>
-      trx
-        .updateTable('webhook_endpoints')
-        .set({ lease_expires_at: until })
-        .where('id', '=', endpointId)
-        .where('lease_owner', '=', this.owner)
-        .executeTakeFirst(),
-    );
-    if ((r.numUpdatedRows ?? 0n) === 0n) lease.lost = true;
+    const held = await renewLease(this.#options.store, endpointId, this.owner, new Date(lease.until).toISOString());
+    if (!held) lease.lost = true;
     return !lease.lost;
-  }
-
-  async #release(endpointId: string): Promise<void> {
-    await this.#options.store.writeTransaction((trx) =>
-      trx
-        .updateTable('webhook_endpoints')
-        .set({ lease_owner: null, lease_expires_at: null })
-        .where('id', '=', endpointId)
-        .where('lease_owner', '=', this.owner)
-        .execute(),
-    );
   }
 
   async #serve(endpointId: string): Promise<void> {
@@ -413,7 +312,7 @@ export class WebhookWorker {
       }
     } finally {
       clearInterval(heartbeat);
-      await this.#release(endpointId).catch(() => undefined);
+      await releaseLease(this.#options.store, endpointId, this.owner).catch(() => undefined);
     }
   }
 

@@ -1,0 +1,119 @@
+import { Type } from '@sinclair/typebox';
+import type { FeatureRouteContext } from '../../feature-kit/feature.js';
+import type { TypedApp } from '../../http/route-context.js';
+import { actorOf, BODY, DASH, Empty, responses, sendJson, sessionIdOf, setSessionCookie } from './http.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
+import { Password, TokenParams, Enrol, tags } from './account-schemas.js';
+import type { AccountServices } from './account-schemas.js';
+
+/** The routes of emailed links: an invitation (read, accept) and a password reset (read, use). */
+export function linkRoutes(
+  app: TypedApp,
+  ctx: FeatureRouteContext<'merchantUsers'>,
+  { team, sessions }: AccountServices,
+): void {
+  const publicUrl = ctx.config.publicUrl;
+  app.get(
+    `${DASH}/invitations/:token`,
+    {
+      schema: {
+        tags,
+        operationId: 'getDashboardInvitation',
+        summary: 'What an invitation link is for',
+        description:
+          'The email, role and merchant of a live invitation; 404 LINK_INVALID once used, revoked or past its 7 days.',
+        security: [],
+        params: TokenParams,
+        response: responses(
+          200,
+          Type.Object(
+            { email: Type.String(), role: Type.String(), merchantName: Type.String(), expiresAt: Type.String() },
+            { additionalProperties: false },
+          ),
+          'The invitation.',
+          ['LINK_INVALID'],
+        ),
+      },
+    },
+    async (req, reply) => sendJson(reply, 200, await team.invitation(req.params.token)),
+  );
+
+  app.post(
+    `${DASH}/invitations/:token/accept`,
+    {
+      schema: {
+        tags,
+        operationId: 'acceptDashboardInvitation',
+        summary: 'Accept an invitation: choose a password, then enrol TOTP',
+        description:
+          'Creates the user with this password (the link is used up) and answers a new TOTP secret to enrol, with a half session for POST /dashboard/api/totp/confirm.',
+        security: [],
+        params: TokenParams,
+        body: Type.Object(
+          { password: Password(`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`) },
+          { additionalProperties: false },
+        ),
+        response: responses(200, Enrol, 'Accepted: the half-session cookie is set.', [...BODY, 'LINK_INVALID']),
+      },
+    },
+    async (req, reply) => {
+      const accepted = await team.accept(req.params.token, req.body.password, actorOf(req));
+      const s = await sessions.create(accepted.userId, 'enrol', sessionIdOf(req, publicUrl));
+      setSessionCookie(req, reply, publicUrl, s.id, 'enrol');
+      return sendJson(
+        reply,
+        200,
+        { stage: 'enrol', totpSecret: accepted.totpSecret, otpauthUri: accepted.otpauthUri, csrfToken: s.csrfToken },
+        'invitation accepted: enrol TOTP',
+      );
+    },
+  );
+
+  app.get(
+    `${DASH}/password-reset/:token`,
+    {
+      schema: {
+        tags,
+        operationId: 'getDashboardPasswordReset',
+        summary: 'What a password-reset link is for',
+        description: 'The email and merchant of a live reset link; 404 LINK_INVALID once used or past its 24 hours.',
+        security: [],
+        params: TokenParams,
+        response: responses(
+          200,
+          Type.Object(
+            { email: Type.String(), merchantName: Type.String(), expiresAt: Type.String() },
+            { additionalProperties: false },
+          ),
+          'The reset link.',
+          ['LINK_INVALID'],
+        ),
+      },
+    },
+    async (req, reply) => sendJson(reply, 200, await team.resetLinkInfo(req.params.token)),
+  );
+
+  app.post(
+    `${DASH}/password-reset/:token`,
+    {
+      schema: {
+        tags,
+        operationId: 'resetDashboardPassword',
+        summary: 'Set a new password with a reset link',
+        description:
+          'The link is used up, a lock on the account is lifted and every session of the user ends; TOTP stays as it was. Then sign in.',
+        security: [],
+        params: TokenParams,
+        body: Type.Object(
+          { password: Password(`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`) },
+          { additionalProperties: false },
+        ),
+        response: responses(200, Empty, 'Password set.', [...BODY, 'LINK_INVALID']),
+      },
+    },
+    async (req, reply) => {
+      await team.resetPassword(req.params.token, req.body.password, actorOf(req));
+      return sendJson(reply, 200, {}, 'password set: sign in');
+    },
+  );
+}
