@@ -23,6 +23,8 @@ export interface PageRequest {
   range: TimeRange;
   after: Cursor | null;
   limit: number;
+  /** The store's array path (PostgreSQL: `Store.arrayRows`), for the pages read most. */
+  arrayRows?: ((text: string, values: readonly unknown[]) => Promise<unknown[][]>) | undefined;
 }
 
 /** Reads one page of a report kind: each page is its own short query (no transaction held for the download). */
