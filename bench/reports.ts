@@ -3,7 +3,9 @@
  * then reads the `ledger` report as CSV into a sink that takes each chunk as it comes (the route
  * hands the same stream to the socket), on embedded SQLite and on PostgreSQL. Prints rows/s and
  * the RSS growth (peak RSS sampled every 20 ms during the export − RSS just before it).
- * Targets: ≥ 100,000 rows/s and < 50 MB growth on each store.
+ * Targets: ≥ 100,000 rows/s and < 50 MB growth on each store. Each store is measured in a process of
+ * its own (the one that serves the export), so one store's heap is never the other's baseline.
+ * It runs the built server (`npm run build` first): the code a user runs.
  *
  *   npm run bench:reports [-- --rows 1000000 --format csv|ndjson --store sqlite|postgres]
  */
@@ -11,6 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -54,6 +58,9 @@ async function seed(services: Services, dialect: 'sqlite' | 'postgres'): Promise
         strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i * ${STEP_MS / 1000.0}, 'unixepoch')
       from s`.execute(db);
   if (dialect === 'postgres') await sql`analyze ledger_postings`.execute(db);
+  // The seed's WAL (hundreds of MB) is copied into the database now, not by the checkpoint worker
+  // in the middle of the export, where its memory counted as the export's (up to 250 MB of RSS).
+  else await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   return merchantId;
 }
 
@@ -136,11 +143,27 @@ async function run(dialect: 'sqlite' | 'postgres') {
   }
 }
 
-const stores = values.store === undefined ? (['sqlite', 'postgres'] as const) : [values.store as 'sqlite' | 'postgres'];
-let ok = true;
-for (const s of stores) {
-  const r = await run(s);
-  if (r.rowsPerSecond < 100_000 || r.growthMb >= 50) ok = false;
+if (values.store === undefined) {
+  // One child process per store, with the same options.
+  let ok = true;
+  for (const store of ['sqlite', 'postgres']) {
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, ...process.argv.slice(2), '--store', store],
+      {
+        stdio: 'inherit',
+      },
+    );
+    if (child.status !== 0) ok = false;
+  }
+  console.log(ok ? 'targets met: ≥ 100,000 rows/s and < 50 MB RSS growth' : 'TARGETS MISSED');
+  process.exitCode = ok ? 0 : 1;
+} else {
+  const r = await run(values.store as 'sqlite' | 'postgres');
+  console.log(
+    `  load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  process.exitCode = r.rowsPerSecond < 100_000 || r.growthMb >= 50 ? 1 : 0;
 }
-console.log(ok ? 'targets met: ≥ 100,000 rows/s and < 50 MB RSS growth' : 'TARGETS MISSED');
-process.exitCode = ok ? 0 : 1;

@@ -19,7 +19,11 @@ export interface ReportParams extends CallOptions {
 export type ReportRow = Record<string, string | number | boolean | null>;
 
 const REPORT_PATH = '/api/v1/cp/reports/';
-const DECIMAL_COLUMNS = [
+/**
+ * The columns holding exact decimals (protocol REPORT_DECIMAL_COLUMNS), written out here as
+ * wire.ts explains: test/wire-types.test.ts holds the two lists equal.
+ */
+export const REPORT_DECIMAL_COLUMNS = [
   'amount',
   'received',
   'rate',
@@ -33,10 +37,10 @@ const DECIMAL_COLUMNS = [
   'serviceFee',
   'onChainFee',
   'feeInAsset',
-];
+] as const;
 // The server writes report rows with plain member names (no \u escapes): a decimal column's name,
 // the colon, and the number literal after it, which is quoted so JSON.parse keeps it exact.
-const DECIMAL_MEMBER = new RegExp(`("(?:${DECIMAL_COLUMNS.join('|')})":)(-?\\d+(?:\\.\\d+)?)`, 'g');
+const DECIMAL_MEMBER = new RegExp(`("(?:${REPORT_DECIMAL_COLUMNS.join('|')})":)(-?\\d+(?:\\.\\d+)?)`, 'g');
 
 function parseRow(line: string, mode: AmountMode): ReportRow {
   return JSON.parse(mode === 'number' ? line : line.replace(DECIMAL_MEMBER, '$1"$2"')) as ReportRow;

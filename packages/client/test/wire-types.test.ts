@@ -31,12 +31,15 @@ import {
   PATHS as PROTOCOL_PATHS,
   PAYOUT_PATHS as PROTOCOL_PAYOUT_PATHS,
   REFUND_PATHS as PROTOCOL_REFUND_PATHS,
+  REPORT_DECIMAL_COLUMNS as PROTOCOL_REPORT_DECIMAL_COLUMNS,
+  type REPORT_KINDS,
   SUMMARY_PATHS,
 } from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Wire from '../src/wire.js';
 import { CHECKOUT_PATHS, CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, PAYOUT_PATHS, SUMMARY_PATH } from '../src/wire.js';
+import { REPORT_DECIMAL_COLUMNS, type ReportKind } from '../src/reports.js';
 
 // The client's published types stand alone (no import of @hostpay/protocol in its .d.ts files);
 // these checks fail the type-check the moment either side changes without the other.
@@ -73,6 +76,8 @@ describe("the client's wire types equal the protocol's", () => {
     expectTypeOf<Wire.WireRefundBody>().toEqualTypeOf<RefundBody>();
     expectTypeOf<Wire.WireRefundLinkBody>().toEqualTypeOf<RefundLinkBody>();
     expectTypeOf<Wire.WireRefundLink>().toEqualTypeOf<RefundLink>();
+    expectTypeOf<ReportKind>().toEqualTypeOf<(typeof REPORT_KINDS)[number]>();
+    expectTypeOf<typeof REPORT_DECIMAL_COLUMNS>().toEqualTypeOf<typeof PROTOCOL_REPORT_DECIMAL_COLUMNS>();
     // The client keeps the payout and refund paths in one table; the protocol in two.
     type Both = typeof ProtocolPayoutPaths & typeof ProtocolRefundPaths;
     expectTypeOf<typeof PAYOUT_PATHS>().toEqualTypeOf<{ readonly [K in keyof Both]: Both[K] }>();
@@ -85,5 +90,6 @@ describe("the client's wire types equal the protocol's", () => {
     expect(CHECKOUT_WEBHOOK_DELIVERIES_PATH).toBe(SUMMARY_PATHS.checkoutWebhookDeliveries);
     expect(PAYOUT_PATHS).toEqual({ ...PROTOCOL_PAYOUT_PATHS, ...PROTOCOL_REFUND_PATHS });
     expect(ERROR_CODES.length).toBeGreaterThan(0);
+    expect(REPORT_DECIMAL_COLUMNS).toEqual(PROTOCOL_REPORT_DECIMAL_COLUMNS);
   });
 });

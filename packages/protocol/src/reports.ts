@@ -97,6 +97,29 @@ export const REPORT_COLUMNS = {
   ],
 } as const satisfies Record<ReportKind, readonly string[]>;
 
+/**
+ * The columns holding exact decimals, in every kind: written as stored in CSV, as exact JSON
+ * numbers in NDJSON, never neutralised as formulas. Published with the columns.
+ */
+export const REPORT_DECIMAL_COLUMNS = [
+  'amount',
+  'received',
+  'rate',
+  'fee',
+  'net',
+  'valueInCurrency',
+  'networkFee',
+  'total',
+  'balanceAfter',
+  'freezeAmountAfter',
+  'serviceFee',
+  'onChainFee',
+  'feeInAsset',
+] as const;
+
+/** The columns holding UTC ISO 8601 times, in every kind: never neutralised either. */
+export const REPORT_TIME_COLUMNS = ['createdAt', 'settledAt', 'detectedAt', 'completedAt', 'postedAt'] as const;
+
 /** One report row: every column, a string (exact decimals and ISO times as written), a number, a boolean or null. */
 export type ReportRow = Record<string, string | number | boolean | null>;
 

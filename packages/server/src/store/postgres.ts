@@ -101,6 +101,29 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     }
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate) }) });
+  // Report pages (features/reports) read a thousand rows a query, back to back, for as long as a
+  // download lasts. Through the main pool (Kysely, connect/query/release, pg's per-query read
+  // timer) the process's RSS grew 120-190 MB over a million rows, all of it garbage the young
+  // generation promoted (a full collection took the heap back to where it started); the same
+  // statements through pool.query on a pool without pg's read timer grew under 20 MB
+  // (docs/reports.md, "Benchmark"). So they have this pool: rows as arrays, the statement timeout
+  // still bounds each page on the server, and a read timer of its own, which holds no query,
+  // closes a connection whose database went silent.
+  const pagePool = () => {
+    const p = new pg.Pool({
+      connectionString: url,
+      max: 4,
+      connectionTimeoutMillis: connectTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: 10_000,
+      options: `-c client_connection_check_interval=250${schema ? ` -c search_path=${schema}` : ''}`,
+    });
+    p.on('error', () => undefined);
+    p.on('connect', (client) => client.on('error', () => undefined));
+    return p;
+  };
+  const pages = { pool: pagePool(), fresh: pagePool };
+  const readTimeoutMs = opts.readTimeoutMs ?? Math.ceil(statementTimeoutMs * 1.25);
   let version = 0;
   return {
     dialect: 'postgres',
@@ -112,6 +135,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     bumpExternalVersion: () => {
       version++;
     },
+    arrayRows: (text, values) => arrayRows(pages, readTimeoutMs, text, values),
     async ping() {
       // Readiness asks whether the database answers, not whether a connection is free: a pool
       // busy with queries that come back is a live database (pool-gate.ts).
@@ -138,7 +162,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
       }
     },
     async close() {
-      await db.destroy();
+      await Promise.all([db.destroy(), pages.pool.end()]);
     },
   };
 }
@@ -160,6 +184,36 @@ function closeOnReadTimeout(client: pg.PoolClient, gate: PoolGate): void {
     }
     return result;
   }) as typeof client.query;
+}
+
+/**
+ * A query on the report pages' pool, rows as arrays. A database that does not answer within
+ * `readTimeoutMs` fails the page, and the pool is replaced (its connections cannot be told apart
+ * from here; a silent one would otherwise be handed out again).
+ */
+async function arrayRows(
+  pages: { pool: pg.Pool; fresh: () => pg.Pool },
+  readTimeoutMs: number,
+  text: string,
+  values: readonly unknown[],
+): Promise<unknown[][]> {
+  const pool = pages.pool;
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      if (pages.pool === pool) {
+        pages.pool = pages.fresh();
+        pool.end().catch(() => undefined);
+      }
+      reject(new Error('Query read timeout'));
+    }, readTimeoutMs);
+  });
+  try {
+    const result = await Promise.race([pool.query({ text, values: [...values], rowMode: 'array' }), silent]);
+    return result.rows as unknown[][];
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Drops a schema created for a test run. */

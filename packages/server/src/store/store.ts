@@ -20,6 +20,11 @@ export interface Store {
   externalVersion(): number;
   /** Marks the store as changed by someone else (a change-feed message from another instance). */
   bumpExternalVersion?(): void;
+  /**
+   * PostgreSQL only: a read-only statement's rows as arrays of column values, on a small pool of
+   * its own (report pages: store/postgres.ts says why they do not go through `db`).
+   */
+  arrayRows?(text: string, values: readonly unknown[]): Promise<unknown[][]>;
   /** Cheap liveness probe of the store. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { Decimal, decimalText, parseExactJson, type ReportRow } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
-import { groupBy, keysetWhere, lastOf, type Page, type PageRequest } from './page.js';
+import { groupBy, keysetRows, pageOf, type Page, type PageRequest } from './page.js';
 
 async function settledTimes(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
@@ -40,12 +40,7 @@ export async function checkoutsPage(req: PageRequest): Promise<Page> {
       'wc.symbol as wallet_chain',
     ]);
   if (req.merchantId !== null) q = q.where('c.merchant_id', '=', req.merchantId);
-  const rows = await q
-    .where(keysetWhere(req, 'c.created_at', 'c.id'))
-    .orderBy('c.created_at')
-    .orderBy('c.id')
-    .limit(req.limit)
-    .execute();
+  const rows = await keysetRows(q, req, 'c.created_at', 'c.id');
   const ids = rows.map((r) => r.id);
   const [options, transfers, settled] = await Promise.all([
     optionsOf(db, ids),
@@ -92,14 +87,12 @@ export async function checkoutsPage(req: PageRequest): Promise<Page> {
       customerEmail: null,
     };
   });
-  return {
-    rows: out,
-    last: lastOf(
-      rows,
-      (r) => r.created_at,
-      (r) => r.id,
-    ),
-  };
+  return pageOf(
+    rows,
+    out,
+    (r) => r.created_at,
+    (r) => r.id,
+  );
 }
 
 interface OptionInfo {
@@ -169,12 +162,7 @@ export function paymentsReader(): (req: PageRequest) => Promise<Page> {
         'o.rate',
       ]);
     if (req.merchantId !== null) q = q.where('c.merchant_id', '=', req.merchantId);
-    const rows = await q
-      .where(keysetWhere(req, 't.detected_at', 't.id'))
-      .orderBy('t.detected_at')
-      .orderBy('t.id')
-      .limit(req.limit)
-      .execute();
+    const rows = await keysetRows(q, req, 't.detected_at', 't.id');
     const out: ReportRow[] = [];
     for (const t of rows) {
       const rate = t.rate === null ? null : new Decimal(t.rate);
@@ -204,14 +192,12 @@ export function paymentsReader(): (req: PageRequest) => Promise<Page> {
             : decimalText(new Decimal(t.amount).dividedBy(rate).toDecimalPlaces(places, Decimal.ROUND_HALF_UP)),
       });
     }
-    return {
-      rows: out,
-      last: lastOf(
-        rows,
-        (r) => r.detected_at,
-        (r) => r.id,
-      ),
-    };
+    return pageOf(
+      rows,
+      out,
+      (r) => r.detected_at,
+      (r) => r.id,
+    );
   };
 }
 
@@ -232,12 +218,7 @@ export async function feesPage(req: PageRequest): Promise<Page> {
     .select(['c.id', 'tl.at', 'c.currency', 'c.amount', 'c.fee', 'a.symbol as asset', 'o.fee_in_asset'])
     .where('tl.status', '=', 'settled');
   if (req.merchantId !== null) q = q.where('c.merchant_id', '=', req.merchantId);
-  const rows = await q
-    .where(keysetWhere(req, 'tl.at', 'tl.checkout_id'))
-    .orderBy('tl.at')
-    .orderBy('tl.checkout_id')
-    .limit(req.limit)
-    .execute();
+  const rows = await keysetRows(q, req, 'tl.at', 'tl.checkout_id');
   const out: ReportRow[] = rows.map((r) => {
     const fee = parseExactJson(r.fee) as FeeFields;
     return {
@@ -253,12 +234,10 @@ export async function feesPage(req: PageRequest): Promise<Page> {
       feeInAsset: r.fee_in_asset,
     };
   });
-  return {
-    rows: out,
-    last: lastOf(
-      rows,
-      (r) => r.at,
-      (r) => r.id,
-    ),
-  };
+  return pageOf(
+    rows,
+    out,
+    (r) => r.at,
+    (r) => r.id,
+  );
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { ReportRow } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
 import type { Cursor, Page, PageRequest } from './page.js';
@@ -49,6 +49,27 @@ export async function postingsPage(
   limit: number,
 ): Promise<PostingRow[]> {
   if (walletIds.length === 0) return [];
+  const result = await postingsQuery(dialect, walletIds, range, after, limit).execute(db);
+  return result.rows as PostingRow[];
+}
+
+/** The columns of `postingsQuery`, in order. */
+const ID = 0;
+const WALLET = 1;
+const KIND = 2;
+const AMOUNT = 3;
+const KEY = 4;
+const AFTER = 5;
+const FROZEN = 6;
+const AT = 7;
+
+function postingsQuery(
+  dialect: 'sqlite' | 'postgres',
+  walletIds: readonly string[],
+  range: TimeRange,
+  after: Cursor | null,
+  limit: number,
+): RawBuilder<unknown> {
   const start = after === null ? range.from : after.at;
   const keyset =
     after === null
@@ -64,10 +85,7 @@ export async function postingsPage(
       and created_at < ${range.to} order by ledger_postings.created_at, id limit ${limit}) as ${sql.raw(`w${i}`)}`,
   );
   const union = sql.join(arms, sql` union all `);
-  const query =
-    walletIds.length === 1 ? arms[0]! : sql`select * from (${union}) as u order by created_at, id limit ${limit}`;
-  const result = await query.execute(db);
-  return result.rows as PostingRow[];
+  return walletIds.length === 1 ? arms[0]! : sql`select * from (${union}) as u order by created_at, id limit ${limit}`;
 }
 
 /** `checkout:<id>` (a settlement credit) and `payout:<id>:<step>` (a payout's moves): what a posting is for. */
@@ -81,28 +99,51 @@ export function postingLinks(key: string): { checkoutId: string | null; payoutId
   return { checkoutId: null, payoutId: null };
 }
 
+/** A page of postings as arrays in `postingsQuery`'s column order: the store's array path when it has one. */
+async function postingCells(req: PageRequest, walletIds: readonly string[]): Promise<unknown[][]> {
+  if (walletIds.length === 0) return [];
+  const query = postingsQuery(req.dialect, walletIds, req.range, req.after, req.limit);
+  if (req.arrayRows !== undefined) {
+    const compiled = query.compile(req.db);
+    return req.arrayRows(compiled.sql, compiled.parameters);
+  }
+  const rows = (await query.execute(req.db)).rows as PostingRow[];
+  return rows.map((p) => [
+    p.id,
+    p.wallet_id,
+    p.kind,
+    p.amount,
+    p.idempotency_key,
+    p.amount_after,
+    p.freeze_amount_after,
+    p.created_at,
+  ]);
+}
+
 /** The ledger report: every posting of the merchant's wallets, oldest first. */
 export function ledgerReader(): (req: PageRequest) => Promise<Page> {
   let wallets: Map<string, WalletInfo> | undefined;
-  return async ({ db, dialect, merchantId, range, after, limit }) => {
-    wallets ??= new Map((await listWallets(db, merchantId)).map((w) => [w.id, w]));
-    const rows = await postingsPage(db, dialect, [...wallets.keys()], range, after, limit);
+  return async (req) => {
+    wallets ??= new Map((await listWallets(req.db, req.merchantId)).map((w) => [w.id, w]));
+    const rows = (await postingCells(req, [...wallets.keys()])) as string[][];
     const out: ReportRow[] = rows.map((p) => {
-      const w = wallets!.get(p.wallet_id)!;
+      const w = wallets!.get(p[WALLET]!)!;
+      const links = postingLinks(p[KEY]!);
       return {
-        postingId: p.id,
-        postedAt: p.created_at,
-        walletId: p.wallet_id,
+        postingId: p[ID]!,
+        postedAt: p[AT]!,
+        walletId: p[WALLET]!,
         chain: w.chain,
         asset: w.asset,
-        kind: p.kind,
-        amount: p.amount,
-        balanceAfter: p.amount_after,
-        freezeAmountAfter: p.freeze_amount_after,
-        ...postingLinks(p.idempotency_key),
+        kind: p[KIND]!,
+        amount: p[AMOUNT]!,
+        balanceAfter: p[AFTER]!,
+        freezeAmountAfter: p[FROZEN]!,
+        checkoutId: links.checkoutId,
+        payoutId: links.payoutId,
       };
     });
     const lastRow = rows[rows.length - 1];
-    return { rows: out, last: lastRow === undefined ? null : { at: lastRow.created_at, id: lastRow.id } };
+    return { rows: out, last: lastRow === undefined ? null : { at: lastRow[AT]!, id: lastRow[ID]! } };
   };
 }

@@ -1,5 +1,5 @@
 import type { ReportRow } from '@hostpay/protocol';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../store/store.js';
 import type { TimeRange } from './range.js';
 
@@ -23,6 +23,8 @@ export interface PageRequest {
   range: TimeRange;
   after: Cursor | null;
   limit: number;
+  /** The store's array path (PostgreSQL: `Store.arrayRows`), for the pages read most. */
+  arrayRows?: ((text: string, values: readonly unknown[]) => Promise<unknown[][]>) | undefined;
 }
 
 /** Reads one page of a report kind: each page is its own short query (no transaction held for the download). */
@@ -56,4 +58,27 @@ export function keysetWhere(req: PageRequest, time: string, id: string): RawBuil
   if (req.after === null) return sql<SqlBool>`(${t} >= ${req.range.from} and ${t} < ${to})`;
   const { at, id: afterId } = req.after;
   return sql<SqlBool>`(${t} >= ${at} and ${t} < ${to} and (${t} > ${at} or ${sql.ref(id)} > ${afterId}))`;
+}
+
+/**
+ * The pager every kind reads through: `query`'s rows in the range after the request's cursor,
+ * oldest first by (`time`, `id`), at most the page size. One short query, no transaction.
+ */
+export function keysetRows<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  req: PageRequest,
+  time: string,
+  id: string,
+): Promise<O[]> {
+  return query
+    .where(keysetWhere(req, time, id))
+    .orderBy(sql.ref(time))
+    .orderBy(sql.ref(id))
+    .limit(req.limit)
+    .execute();
+}
+
+/** A page: the rows made of `rows`, and the cursor after `rows`' last, read by `at` and `id`. */
+export function pageOf<T>(rows: readonly T[], out: ReportRow[], at: (row: T) => string, id: (row: T) => string): Page {
+  return { rows: out, last: lastOf(rows, at, id) };
 }

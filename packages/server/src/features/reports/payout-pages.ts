@@ -1,5 +1,5 @@
 import type { ReportRow } from '@hostpay/protocol';
-import { keysetWhere, lastOf, type Page, type PageRequest } from './page.js';
+import { keysetRows, pageOf, type Page, type PageRequest } from './page.js';
 
 /** The payouts report (refunds included, with `refundOf`): one row per payout created in the range. */
 export async function payoutsPage(req: PageRequest): Promise<Page> {
@@ -24,12 +24,7 @@ export async function payoutsPage(req: PageRequest): Promise<Page> {
       'p.tx_hash',
     ]);
   if (req.merchantId !== null) q = q.where('p.merchant_id', '=', req.merchantId);
-  const rows = await q
-    .where(keysetWhere(req, 'p.created_at', 'p.id'))
-    .orderBy('p.created_at')
-    .orderBy('p.id')
-    .limit(req.limit)
-    .execute();
+  const rows = await keysetRows(q, req, 'p.created_at', 'p.id');
   const ids = rows.map((r) => r.id);
   const completed = new Map<string, string>();
   if (ids.length > 0) {
@@ -60,12 +55,10 @@ export async function payoutsPage(req: PageRequest): Promise<Page> {
     txHash: p.tx_hash,
     completedAt: p.status === 'completed' ? (completed.get(p.id) ?? null) : null,
   }));
-  return {
-    rows: out,
-    last: lastOf(
-      rows,
-      (r) => r.created_at,
-      (r) => r.id,
-    ),
-  };
+  return pageOf(
+    rows,
+    out,
+    (r) => r.created_at,
+    (r) => r.id,
+  );
 }

@@ -38,7 +38,7 @@ export interface ReportRequest {
  * before its next query. `release` runs once, however the stream ends.
  */
 export async function reportStream(
-  store: Pick<Store, 'db' | 'dialect'>,
+  store: Pick<Store, 'db' | 'dialect' | 'arrayRows'>,
   req: ReportRequest,
   release: () => void,
 ): Promise<Readable> {
@@ -52,6 +52,7 @@ export async function reportStream(
       range: req.range,
       after,
       limit,
+      arrayRows: store.arrayRows,
     });
     req.onPage?.();
     return page;
