@@ -104,6 +104,8 @@ const MODULE_STATE: Record<string, string> = {
   'fees/preview.ts:shared': 'one fee service per cache set, a cache of pure results (WeakMap)',
   'merchant-users/passwords.ts:dummy': 'the dummy hash compared against for unknown users, made once',
   'pay/qr.ts:loaded': 'the QR encoder loaded on first use',
+  'reports/format.ts:CSV_LAYOUT':
+    "each report kind's column layout, worked out once from constants (a cache of pure results)",
 };
 
 /** `file:name` of every module-level binding in `dir` that is reassigned or a collection written to. */
