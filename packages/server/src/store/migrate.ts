@@ -25,6 +25,7 @@ import * as m023 from './migrations/023-hot-wallet-cancel.js';
 import * as m024 from './migrations/024-used-signatures.js';
 import * as m025 from './migrations/025-chain-watch-failures.js';
 import * as m026 from './migrations/026-reports.js';
+import * as m027 from './migrations/027-reconciliation.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 
@@ -62,6 +63,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 24, name: 'used-signatures', up: m024.up },
   { version: 25, name: 'chain-watch-failures', up: m025.up },
   { version: 26, name: 'reports', up: m026.up },
+  { version: 27, name: 'reconciliation', up: m027.up },
 ];
 
 /** The schema version this code needs: the last migration's. */
