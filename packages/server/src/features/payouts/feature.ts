@@ -1,5 +1,6 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { payoutGuards, type PayoutGuards } from './guards.js';
+import { PayoutMetrics } from './metrics.js';
 import { payoutMerchantRoutes } from './merchant-routes.js';
 import { payoutAdminRoutes } from './routes.js';
 import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
@@ -22,10 +23,12 @@ export const payoutsFeature = defineFeature({
   provides: ['payouts', 'payoutSender', 'payoutGuards'],
   create({ store, caches, config, now }) {
     const guards = payoutGuards();
+    // One set of counters for every path that completes a payout: the service's moves and the senders'.
+    const metrics = new PayoutMetrics();
     return {
-      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now, guards }),
+      payouts: payoutService({ store, caches, sandbox: config.sandbox ?? false, now, guards, metrics }),
       payoutGuards: guards,
-      payoutSender: payoutSenderPort(store, caches, now ?? Date.now),
+      payoutSender: payoutSenderPort(store, caches, now ?? Date.now, metrics),
     };
   },
   admin: ({ payouts }) => ({ payouts }),

@@ -2,6 +2,7 @@ import { decimalText } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
 import { HostpayError } from '../../errors.js';
 import type { Db, Store } from '../../store/store.js';
+import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import { lockPayout, payoutsWithNames } from './queries.js';
 
@@ -66,12 +67,18 @@ export interface SentPayoutJob extends PayoutJob {
   updatedAt: string;
 }
 
-export function payoutSenderPort(store: Store, caches: Caches, now: () => number = Date.now): PayoutSenderPort {
+export function payoutSenderPort(
+  store: Store,
+  caches: Caches,
+  now: () => number = Date.now,
+  metrics: PayoutMetrics = new PayoutMetrics(),
+): PayoutSenderPort {
   const db = store.db;
   const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString() });
 
   async function move(id: string, req: MoveRequest): Promise<void> {
     const result = await store.writeTransaction((trx) => movePayout(trx, context(), id, { ...req, idempotent: true }));
+    metrics.movedBy(result);
     if (result.walletsOf !== null) await caches.invalidate({ kind: 'wallets', merchantId: result.walletsOf });
   }
 

@@ -10,6 +10,7 @@ import { appendEvent, takeEventCounter } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
 import type { PayoutGuards } from './guards.js';
+import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import {
   adminPayoutView,
@@ -32,6 +33,8 @@ export interface PayoutServiceOptions {
   now?: (() => number) | undefined;
   /** Senders' vetoes over the moves made here (guards.ts). */
   guards?: PayoutGuards | undefined;
+  /** The business counters (metrics.ts), shared with the senders' port; its own when absent. */
+  metrics?: PayoutMetrics | undefined;
 }
 
 export interface PayoutFilter {
@@ -52,6 +55,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   const { store, caches } = opts;
   const db = store.db;
   const now = opts.now ?? Date.now;
+  const metrics = opts.metrics ?? new PayoutMetrics();
   // PostgreSQL: one merchant's requests wait in memory, not on a pooled connection (ledger/wallet-queue.ts).
   const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   // Every move made here is a merchant's, an operator's or the sandbox's: the senders may veto it.
@@ -77,6 +81,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   /** One move in its own transaction. */
   async function move(id: string, req: MoveRequest): Promise<LoadedPayout> {
     const result = await store.writeTransaction((trx) => movePayout(trx, context(), id, req));
+    metrics.movedBy(result);
     await dropWallets(result.walletsOf);
     return result.payout;
   }
@@ -227,6 +232,8 @@ export function payoutService(opts: PayoutServiceOptions) {
   }
 
   return {
+    /** Business counters, added to /metrics by the merchant routes. */
+    metrics,
     request,
     move,
 
@@ -276,6 +283,7 @@ export function payoutService(opts: PayoutServiceOptions) {
           ...(outcome === 'failed' ? { reason: 'simulated_failure' } : {}),
         });
       });
+      metrics.movedBy(result);
       await dropWallets(result.walletsOf);
       return payoutView(result.payout);
     },
