@@ -1,8 +1,9 @@
+import { Decimal } from '@hostpay/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, TEST_DATABASE_URL } from '../helpers.js';
 import { ALICE, OPERATOR_TOKENS } from '../http-helpers/admin-fixture.js';
 import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
-import { payoutWorld } from '../payouts/world.js';
+import { payoutWorld, TRON_ADDRESS } from '../payouts/world.js';
 
 /**
  * The business counters on /metrics (issue 45 item 7): checkouts created (one by one and in a
@@ -87,6 +88,14 @@ describe.each(DIALECTS)('business metrics on %s', (dialect) => {
     // The senders' port reporting the completion again (idempotent) counts nothing.
     await fx.services.payoutSender.markCompleted(p2, {});
 
+    // A refund of a settled checkout is a payout with refundOf: counted under kind="refund".
+    await fx.services.admin.updateMerchant(fx.demo.merchantId, { payoutCoolingOffHours: 0 }, OPS);
+    await fx.services.payouts.addDestination(fx.demo.merchantId, { chain: 'TRON', address: TRON_ADDRESS });
+    const refund = await fx.services.refunds.refund(fx.demo.merchantId, made[1]!.id, new Decimal('1.25'), TRON_ADDRESS);
+    const refundId = (JSON.parse(refund.kind === 'payout' ? refund.json : '{}') as { id: string }).id;
+    await fx.services.payouts.approve(refundId, OPS);
+    await fx.services.payouts.simulate(fx.demo.merchantId, refundId, 'completed');
+
     const text = await scrape();
     expect(value(text, 'hostpay_checkouts_created_total')).toBe(4);
     expect(value(text, 'hostpay_checkouts_settled_total{asset="USDT",chain="TRON"}')).toBe(2);
@@ -101,5 +110,7 @@ describe.each(DIALECTS)('business metrics on %s', (dialect) => {
     expect(value(text, 'hostpay_checkouts_settled_amount_total{asset="USDT",chain="TRON"}')).toBeCloseTo(sum, 9);
     expect(value(text, 'hostpay_payouts_completed_total{asset="USDT",chain="TRON",kind="payout"}')).toBe(2);
     expect(value(text, 'hostpay_payouts_completed_amount_total{asset="USDT",chain="TRON",kind="payout"}')).toBe(7.5);
+    expect(value(text, 'hostpay_payouts_completed_total{asset="USDT",chain="TRON",kind="refund"}')).toBe(1);
+    expect(value(text, 'hostpay_payouts_completed_amount_total{asset="USDT",chain="TRON",kind="refund"}')).toBe(1.25);
   });
 });
