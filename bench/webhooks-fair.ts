@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { appendEvent } from '../packages/server/src/features/events/outbox.js';
 import { createServices } from '../packages/server/src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../packages/server/src/store/postgres.js';
 
@@ -77,7 +76,7 @@ for (let i = 0; i < Number(opts.slow); i++)
 await services.webhooks.endpoints.create(y, { url: `${fastUrl}/y` });
 const commit = (merchant: string) =>
   services.store.writeTransaction((trx) =>
-    appendEvent(trx, merchant, 'wallet.balance_changed', '{"id":"wal_bench"}', new Date().toISOString()),
+    services.outbox.append(trx, merchant, 'wallet.balance_changed', '{"id":"wal_bench"}', new Date().toISOString()),
   );
 for (let i = 0; i < 3; i++) await commit(x);
 services.webhooks.worker.start();

@@ -20,7 +20,6 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'node:http';
 import { webhookHeaders } from '@hostpay/protocol';
 import { createServices } from '../packages/server/src/services.js';
-import { appendEvent } from '../packages/server/src/features/events/outbox.js';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 
 const { values: opts } = parseArgs({
@@ -70,7 +69,7 @@ for (let i = 0; i < Number(opts.endpoints); i++) {
 const commit = async (i: number) => {
   const at = new Date().toISOString();
   const e = await services.store.writeTransaction((trx) =>
-    appendEvent(
+    services.outbox.append(
       trx,
       merchants[i % merchants.length]!,
       'wallet.balance_changed',

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { CommanderError } from 'commander';
 import { writeExactJson } from '@hostpay/protocol';
 
@@ -6,13 +7,27 @@ export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Record<string, string | undefined>;
+  /** Asks the person at the terminal (stdin a TTY) and returns the line typed; absent otherwise. */
+  ask?: (question: string) => Promise<string>;
 }
 
 export const processIo = (): Io => ({
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   env: process.env,
+  ...(isatty(0) ? { ask: askOnTerminal } : {}),
 });
+
+/** One question on stderr (stdout stays the command's output, e.g. its --json document). */
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
 
 /** The API (or the local store) refused or failed the operation: any code not below. */
 export const EXIT_FAILURE = 1;

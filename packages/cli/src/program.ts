@@ -14,6 +14,7 @@ import { registerTrigger } from './commands/trigger.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
+import { registerInit } from './commands/init.js';
 import { registerKey } from './commands/key.js';
 import { registerLogin } from './commands/login.js';
 import { registerMasterKey } from './commands/master-key.js';
@@ -60,6 +61,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
       ].join('\n'),
     );
   registerServe(program, io);
+  registerInit(program, io);
   registerMerchant(program, io);
   registerKey(program, io);
   registerWallet(program, io);

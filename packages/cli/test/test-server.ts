@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServices, loadConfig, seedDemo, type DemoCredentials, type Services } from '@hostpay/server';
 import { buildApp, startServer } from '@hostpay/server/app';
 import { configureChains } from '../../server/test/http-helpers/checkouts.js';
+import { TEST_DATABASE_URL, type Dialect } from '../../server/test/helpers.js';
+import { dropPostgresSchema } from '../../server/src/store/postgres.js';
 import { tempDir } from './helpers.js';
 
 export interface TestServer {
@@ -20,8 +23,15 @@ async function startTestServer(opts: {
   adminTokens?: string;
   demo?: boolean;
   checkouts?: boolean;
+  dialect?: Dialect;
 }): Promise<TestServer> {
   const data = tempDir();
+  // PostgreSQL: a schema of its own in the test database, dropped on close.
+  const schema = opts.dialect === 'postgres' ? `hp_cli_${randomBytes(6).toString('hex')}` : undefined;
+  const database = schema === undefined ? {} : { databaseUrl: TEST_DATABASE_URL, databaseSchema: schema };
+  const dropSchema = async () => {
+    if (schema !== undefined) await dropPostgresSchema(TEST_DATABASE_URL, schema);
+  };
   // Bad-credential cases fail authentication from 127.0.0.1 on purpose: lift the per-address limit.
   const config = loadConfig(
     {},
@@ -31,6 +41,7 @@ async function startTestServer(opts: {
       adminTokens: opts.adminTokens ?? '',
       authFailureLimitPerMinute: 1_000_000,
       sandbox: opts.checkouts === true,
+      ...database,
     },
   );
   const services = await createServices(config, { generateMasterKey: true });
@@ -53,18 +64,21 @@ async function startTestServer(opts: {
       close: async () => {
         await running.close();
         await services.close();
+        await dropSchema();
         data.remove();
       },
     };
   } catch (err) {
     await services.close();
+    await dropSchema();
     data.remove();
     throw err;
   }
 }
 
 /** With the admin API (no demo data). */
-export const startAdminServer = (adminTokens: string): Promise<TestServer> => startTestServer({ adminTokens });
+export const startAdminServer = (adminTokens: string, dialect: Dialect = 'sqlite'): Promise<TestServer> =>
+  startTestServer({ adminTokens, dialect });
 export type AdminServer = TestServer;
 
 export type RealServer = TestServer & { demo: DemoCredentials };

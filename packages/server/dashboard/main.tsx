@@ -10,12 +10,15 @@ import { CheckoutDetail, CheckoutList, NewCheckout } from './pages/checkouts.js'
 import { Events } from './pages/events.js';
 import { Home } from './pages/home.js';
 import { ApiKeys } from './pages/keys.js';
+import { PayoutDetail } from './pages/payout-detail.js';
 import { Payouts } from './pages/payouts.js';
+import { Reports } from './pages/reports.js';
 import { SecurityLog } from './pages/security.js';
 import { Settings } from './pages/settings.js';
 import { Team } from './pages/team.js';
 import { Webhooks } from './pages/webhooks.js';
 import { BASE, currentPath, interceptLinks, Link, navigate, onNavigate } from './router.js';
+import { TopSearch } from './search.js';
 
 /**
  * The merchant dashboard: one page over the merchant API and the account routes, signed in with
@@ -26,6 +29,7 @@ const NAV: [path: string, label: string, shown: (s: Session) => boolean][] = [
   ['/', 'Home', () => true],
   ['/checkouts', 'Checkouts', (s) => can(s, 'checkout:read')],
   ['/payouts', 'Payouts & refunds', (s) => can(s, 'payouts:read')],
+  ['/reports', 'Reports', (s) => can(s, 'reports:read')],
   ['/keys', 'API keys', develops],
   ['/webhooks', 'Webhooks', (s) => can(s, 'webhooks:write')],
   ['/events', 'Events', (s) => can(s, 'events:read')],
@@ -43,7 +47,9 @@ function Screen({ path, session }: { path: string; session: Session }) {
       if (id === 'new') return <NewCheckout session={session} />;
       return id ? <CheckoutDetail id={decodeURIComponent(id)} session={session} /> : <CheckoutList session={session} />;
     case 'payouts':
-      return <Payouts session={session} />;
+      return id ? <PayoutDetail id={decodeURIComponent(id)} /> : <Payouts session={session} />;
+    case 'reports':
+      return <Reports session={session} />;
     case 'keys':
       return <ApiKeys session={session} />;
     case 'webhooks':
@@ -71,6 +77,7 @@ function Shell({ session, path, onSignedOut }: { session: Session; path: string;
       </a>
       <header class="top">
         <span class="brand">{session.merchant.name}</span>
+        {can(session, 'checkout:read') || can(session, 'payouts:read') ? <TopSearch /> : null}
         <span class="who">
           <span data-testid="user">{session.user.email}</span> <span class="muted">({session.role})</span>
         </span>

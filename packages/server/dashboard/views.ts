@@ -5,6 +5,8 @@ import type {
   CheckoutMoney as ProtocolCheckoutMoney,
   Payout as ProtocolPayout,
   PayoutDestination as ProtocolDestination,
+  SearchHit as ProtocolSearchHit,
+  Statement as ProtocolStatement,
   Wallet as ProtocolWallet,
   WebhookEndpoint as ProtocolEndpoint,
 } from '@hostpay/protocol';
@@ -54,3 +56,9 @@ export interface Event {
   sequence: string;
   data: { object: { id?: string } & Record<string, unknown> };
 }
+
+/** GET /api/v1/cp/reports/statement: the month per wallet. */
+export type Statement = AsRead<ProtocolStatement>;
+export type StatementLine = Statement['wallets'][number];
+/** GET /api/v1/cp/search: one hit. */
+export type SearchHit = AsRead<ProtocolSearchHit>;

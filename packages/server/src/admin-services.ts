@@ -31,28 +31,14 @@ export function createAdminServices(
 }
 
 export type AdminServices = FeatureAdmin & { idempotency: AdminIdempotency };
-export type { AuditContext, AuditFilter, AuditView } from './features/audit/service.js';
-export type { CreatedApiKey, KeySettings, KeyView } from './features/keys/service.js';
-export type { MerchantView } from './features/merchants/service.js';
-export type { FeeTierRequest } from './features/fees/service.js';
+// The types of the features' operations and what they return, for typed clients (the CLI).
+export type * from './features/index.js';
 export type { Page, PageRequest } from './admin/pagination.js';
-export type { WalletFilter } from './features/wallets/service.js';
 
 // The shapes of what the operations return, for typed clients of the admin API (the CLI).
 type Item<F extends (...args: never[]) => Promise<{ items: unknown[] }>> = Awaited<ReturnType<F>>['items'][number];
-export type FeeTierView = ReturnType<typeof import('./features/fees/service.js').feeTierView>;
-export type RateView = ReturnType<typeof import('./features/rates/service.js').rateStatusView>;
-export type RateSourceView = ReturnType<typeof import('./features/rates/sources.js').sourceView>;
 export type RatePairView = Awaited<ReturnType<AdminServices['listRatePairs']>>[number];
-export type { SourceRequest as RateSourceRequest } from './features/rates/sources.js';
-export type PostingView = ReturnType<typeof import('./features/ledger/service.js').postingView>;
 export type WalletSummaryView = Item<AdminServices['listWallets']>;
 export type SettlementView = Awaited<ReturnType<AdminServices['listSettlementCurrencies']>>[number];
 export type NetworkView = Awaited<ReturnType<AdminServices['assetNetworks']>>[number];
-export type * from './features/catalog/types.js';
 export type MasterKeyRotation = Awaited<ReturnType<AdminServices['rotateMasterKey']>>;
-export type TransferView = ReturnType<typeof import('./features/checkouts/transfers.js').transferView>;
-export type { TransferReport } from './features/checkouts/transfers.js';
-export type { WatchRequest, WatchView } from './features/chain-watch/service.js';
-export type { HotWalletView } from './features/hot-wallet/service.js';
-export type { PayoutChainView } from './features/hot-wallet/payout-view.js';

@@ -5,7 +5,6 @@ import { createAuthHooks } from './auth/authenticate.js';
 import { signatureV1Notice } from './auth/signature-deprecation.js';
 import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
 import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
-import { sessionPort } from './features/merchant-users/http.js';
 import { asOperatorSessions, tokenFingerprint } from './features/console/sessions.js';
 import { loadConsoleFiles, type ConsoleFiles } from './features/console/static.js';
 import './auth/principal.js';
@@ -150,10 +149,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const operatorAuth = admin === undefined ? undefined : createOperatorAuth(operatorCheck);
   const provisions = featureProvisions(deps.features);
   // The merchant dashboard's sessions: a second way into the merchant routes (auth/authenticate.ts).
-  const dashboardSessions = sessionPort(
-    provisions.merchantUsers.forApp(config.dashboardIdleMinutes * 60_000, now).sessions,
-    config.publicUrl,
+  const [dashboardSessions, ...more] = REGISTERED_FEATURES.flatMap((f) =>
+    f.merchantSessions === undefined ? [] : [f.merchantSessions(provisions, { config, now })],
   );
+  if (more.length > 0) throw new Error('two features give the merchant dashboard sessions: one at most');
   const ctx: FeatureRouteContext<ProvisionName> = {
     ...provisions,
     sessions: dashboardSessions,

@@ -4,8 +4,10 @@ import type { Config } from './config.js';
 import { startServer, type ListenOptions, type RunningServer } from './server.js';
 import { createServices, type Services } from './services.js';
 import { REGISTERED_FEATURES } from './features/index.js';
+import type { StartOptions } from './feature-kit/feature.js';
 
-export interface CreateServerOptions {
+/** `StartOptions`: the features' own switches (a feature's `startOption`), e.g. `webhookWorker: false`. */
+export interface CreateServerOptions extends StartOptions {
   /** Sandbox only: may create <dataDir>/master.key when no master key is configured. */
   generateMasterKey?: boolean;
   /** `hostpay serve`: a long-running server, whose instance id no other live server may share. */
@@ -18,10 +20,6 @@ export interface CreateServerOptions {
   now?: () => number;
   /** Operator tokens by name, instead of the configured ones (the CLI's in-process admin API). */
   operatorTokens?: Map<string, string>;
-  /** false: the webhook delivery worker is not started (tests drive it by hand). Default true. */
-  webhookWorker?: boolean;
-  /** false: the EVM chain watcher is not started (tests drive its rounds by hand). Default true. */
-  evmWatcher?: boolean;
   /** Features whose background work is not started (tests drive it by hand), by name. */
   notStarted?: readonly string[];
   /**
@@ -72,8 +70,9 @@ export async function createServer(config: Config, options: CreateServerOptions 
   app.addHook('onClose', async () => services.close());
   const notStarted = new Set([
     ...(options.notStarted ?? []),
-    ...(options.webhookWorker === false ? ['webhooks'] : []),
-    ...(options.evmWatcher === false ? ['chain-watch'] : []),
+    ...REGISTERED_FEATURES.filter((f) => f.startOption !== undefined && options[f.startOption] === false).map(
+      (f) => f.name,
+    ),
   ]);
   if (options.background !== false) {
     for (const feature of REGISTERED_FEATURES) if (!notStarted.has(feature.name)) feature.start?.(services);

@@ -30,6 +30,9 @@ export function createMerchantServices(
   now: () => number = Date.now,
 ): MerchantServices {
   const fees = feeService(store.db, caches);
+  // A wallet list names its assets and chains; a posting or wallet change drops its merchant's.
+  const walletBodies = caches.answers(['catalog'], { merchantKeyed: true });
+  const feeBodies = caches.answers(['fees', 'catalog']);
 
   async function loadKey(keyId: string): Promise<ApiKeyAuth | null> {
     const row = await findApiKeyWithMerchant(store.db, keyId);
@@ -82,13 +85,13 @@ export function createMerchantServices(
       return keyMerchantId === merchantId || hasGrant(store.db, keyId, merchantId);
     },
     walletListBody(merchantId) {
-      return cached(caches.walletBodies, merchantId, () => loadWalletBody(merchantId));
+      return cached(walletBodies.map, merchantId, () => loadWalletBody(merchantId));
     },
     feePreviewBody(merchantId: string, amount: Decimal, currency: string, amountText = amount.toFixed()) {
       // A cached answer is only as good as its conversion rate's freshness, judged now (RATE_STALE).
       const nowMs = now();
       return andThen(fees.assertFresh(merchantId, currency, nowMs), () =>
-        cached(caches.feeBodies, `${merchantId}|${currency}|${amountText}`, async () =>
+        cached(feeBodies.map, `${merchantId}|${currency}|${amountText}`, async () =>
           successBody(await fees.preview(merchantId, amount, currency, nowMs)),
         ),
       );

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { parseMasterKey, resolveMasterKey, type MasterKeySource } from './crypto/master-key.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { LATEST_VERSION, migrate, schemaVersion } from './store/migrate.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { PostgresOptions } from './store/postgres.js';
 import type { Store } from './store/store.js';
@@ -11,7 +11,6 @@ import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
 import { loadTokenSigningKey } from './features/tokens/signing-key.js';
-import { sealPlaintextColumns } from './features/master-key/seal-plaintext.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { usedSignatures } from './cluster/used-signatures.js';
@@ -25,6 +24,7 @@ import {
   type ServicesConfig,
 } from './feature-kit/feature.js';
 import { orderFeatures } from './feature-kit/registry.js';
+import { contributionLists } from './feature-kit/contributions.js';
 import { REGISTERED_FEATURES } from './features/index.js';
 
 /** The kernel's services and what every registered feature provides (checkouts, events, webhooks, …). */
@@ -112,8 +112,8 @@ export async function createServices(
       .filter((k) => k.trim() !== '')
       .map(parseMasterKey);
     const box = new SecretBox(master.key, previous);
-    // Rows an earlier release wrote in plain text (migration 011), sealed before anything reads them.
-    await sealPlaintextColumns(store, box);
+    // Before any feature is made: what a feature brings the store to (features/*/feature.ts `prepare`).
+    for (const feature of features) await feature.prepare?.({ store, box });
     const log = opts.log ?? { warn: (m: string) => process.emitWarning(m), info: () => undefined };
     let caches: Caches | undefined;
     const shared = await createSharedState(
@@ -151,13 +151,18 @@ export async function createServices(
       for (const close of closers.splice(0).reverse()) await close();
     };
     let admin: AdminServices;
+    const contributions = contributionLists();
     try {
-      for (const feature of features) {
-        if (feature.create === undefined) continue;
-        const { close, ...made } = feature.create(provisions);
+      const consumed = features.map((feature) => contributions.of(feature));
+      features.forEach((feature, i) => {
+        if (feature.create === undefined) return;
+        const { close, ...made } = feature.create(provisions, consumed[i]!);
         Object.assign(provisions, made);
         if (close !== undefined) closers.push(close);
-      }
+      });
+      // Once every feature is made: each one's contributions, from what it needs and provides.
+      for (const feature of features) contributions.collect(feature, provisions);
+      contributions.seal();
       admin = createAdminServices(provisions, features);
     } catch (err) {
       await closeFeatures();

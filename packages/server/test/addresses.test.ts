@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  deriveAddress,
-  eip55,
-  parseAccountKey,
-  type ChainFamily,
-  type ChainNetwork,
-} from '../src/features/addresses/derive.js';
+import type { FamilyName } from '../src/chain-families/index.js';
+import { deriveAddress, eip55, parseAccountKey, type ChainNetwork } from '../src/features/addresses/derive.js';
 import { prefetchStats, setPrefetch, settled } from '../src/features/addresses/prefetch.js';
 import { isHostpayError } from '../src/errors.js';
 import { readVectorFile } from '../../protocol/test/vectors.js';
@@ -25,7 +20,7 @@ interface InvalidKey {
   why: string;
 }
 const doc = readVectorFile<{ chains: ChainVector[]; invalidKeys: InvalidKey[] }>('addresses.json');
-const family = (chain: string): ChainFamily => (chain === 'BTC' ? 'btc' : chain === 'TRON' ? 'tron' : 'evm');
+const family = (chain: string): FamilyName => (chain === 'BTC' ? 'btc' : chain === 'TRON' ? 'tron' : 'evm');
 
 describe('deposit address derivation (vectors/addresses.json)', () => {
   for (const c of doc.chains) {
@@ -108,7 +103,7 @@ describe('deposit address derivation (vectors/addresses.json)', () => {
 
   it('never throws anything but a 400 for arbitrary text', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 130 }), fc.constantFrom<ChainFamily>('btc', 'evm', 'tron'), (text, fam) => {
+      fc.property(fc.string({ maxLength: 130 }), fc.constantFrom<FamilyName>('btc', 'evm', 'tron'), (text, fam) => {
         try {
           parseAccountKey(text, fam, 'mainnet');
         } catch (err) {

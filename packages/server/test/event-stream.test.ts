@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { appendEvent } from '../src/features/events/outbox.js';
 import { STREAMS_PER_MERCHANT } from '../src/features/events/stream.js';
 import { createServices, type Services } from '../src/services.js';
 import { dropPostgresSchema } from '../src/store/postgres.js';
@@ -49,7 +48,13 @@ const appendTo = (
   type: 'wallet.balance_changed' | 'checkout.created' = 'wallet.balance_changed',
 ) =>
   services.store.writeTransaction((trx) =>
-    appendEvent(trx, merchantId, type, `{"n":${n},"amount":1.000000000000000000001}`, new Date().toISOString()),
+    services.outbox.append(
+      trx,
+      merchantId,
+      type,
+      `{"n":${n},"amount":1.000000000000000000001}`,
+      new Date().toISOString(),
+    ),
   );
 
 /** Opens a live stream over a real socket; `next()` resolves with the text received so far once it contains `until`. */
@@ -307,7 +312,7 @@ describe('event streams wake on commit, not on a timer', () => {
     try {
       let readsBeforeCommit = -1;
       const e = await fx.services.store.writeTransaction(async (trx) => {
-        const appended = await appendEvent(
+        const appended = await fx.services.outbox.append(
           trx,
           fx.demo.merchantId,
           'wallet.balance_changed',
@@ -324,7 +329,13 @@ describe('event streams wake on commit, not on a timer', () => {
       expect(JSON.parse(parseSse(text)[0]!.data)).toMatchObject({ id: e.id });
       await expect(
         fx.services.store.writeTransaction(async (trx) => {
-          await appendEvent(trx, fx.demo.merchantId, 'wallet.balance_changed', '{"n":2}', new Date().toISOString());
+          await fx.services.outbox.append(
+            trx,
+            fx.demo.merchantId,
+            'wallet.balance_changed',
+            '{"n":2}',
+            new Date().toISOString(),
+          );
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');

@@ -44,7 +44,7 @@ describe('the feature registry (features/index.ts)', () => {
       'feature "pay" needs "checkouts", which no registered feature provides',
     );
     expect(() => orderFeatures(without('events'))).toThrow(
-      'feature "webhooks" needs "events", which no registered feature provides',
+      'feature "ledger" needs "outbox", which no registered feature provides',
     );
   });
 

@@ -5,7 +5,7 @@ import { SecretBox } from '../src/crypto/secret-box.js';
 import { SEALED_COLUMNS } from '../src/features/master-key/sealed-columns.js';
 import { rotateMasterKey } from '../src/features/master-key/service.js';
 import { adminIdempotency } from '../src/http/idempotency.js';
-import { migrate } from '../src/store/migrate.js';
+import { migrate } from '../src/migrations.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';

@@ -5,11 +5,84 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services.js';
-import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../src/store/migrate.js';
+import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../src/migrations.js';
+import { KERNEL_MIGRATIONS, mergeMigrations, migrate as runMigrations, type Migration } from '../src/store/migrate.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, TEST_DATABASE_URL, type Dialect } from './helpers.js';
+
+/**
+ * The migrations as every release before features declared their own recorded them: a store
+ * migrated by an earlier build must find the same versions under the same names.
+ */
+const RECORDED = [
+  'initial',
+  'reference-catalog',
+  'operations',
+  'signature-version',
+  'checkouts',
+  'webhooks',
+  'evm-watch',
+  'console-sessions',
+  'chain-explorer',
+  'idempotency-owner',
+  'sealed-keys-urls',
+  'rate-freshness',
+  'rate-sources',
+  'payouts',
+  'hot-wallet',
+  'rate-spread',
+  'refund-links',
+  'chain-watch',
+  'merchant-users',
+  'dashboard-self-service',
+  'manual-payout-txs',
+  'event-checkout-backfill',
+  'hot-wallet-cancel',
+  'used-signatures',
+  'chain-watch-failures',
+  'reports',
+  'reconciliation',
+].map((name, i) => ({ version: i + 1, name }));
+
+const step = (version: number, name: string): Migration => ({ version, name, up: async () => undefined });
+
+describe('the merged list of migrations', () => {
+  it("the kernel's and the registered features' migrations are versions 1..27 under the names stores recorded", () => {
+    expect(MIGRATIONS.map(({ version, name }) => ({ version, name }))).toEqual(RECORDED);
+    expect(LATEST_VERSION).toBe(27);
+  });
+
+  it('refuses at start-up two migrations of one version, naming both owners', () => {
+    expect(() =>
+      mergeMigrations([
+        { owner: 'the kernel', migrations: [step(1, 'a'), step(2, 'b')] },
+        { owner: 'feature "notes"', migrations: [step(2, 'notes')] },
+      ]),
+    ).toThrow('migration 2 is declared by the kernel ("b") and by feature "notes": one version, one migration');
+  });
+
+  it('refuses at start-up a missing version, naming the next one and its owner', () => {
+    expect(() =>
+      mergeMigrations([
+        { owner: 'the kernel', migrations: [step(1, 'a')] },
+        { owner: 'feature "notes"', migrations: [step(3, 'notes')] },
+      ]),
+    ).toThrow('no migration 2 (the next declared is 3, by feature "notes" ("notes")): versions run 1..n without gaps');
+    expect(() => mergeMigrations([{ owner: 'feature "notes"', migrations: [step(2, 'notes')] }])).toThrow(
+      /no migration 1/,
+    );
+  });
+
+  it('orders by version whatever the order of the features', () => {
+    const merged = mergeMigrations([
+      { owner: 'feature "b"', migrations: [step(3, 'c'), step(2, 'b')] },
+      { owner: 'the kernel', migrations: KERNEL_MIGRATIONS.filter((m) => m.version < 2).concat(step(1, 'a')) },
+    ]);
+    expect(merged.map((m) => m.name)).toEqual(['a', 'b', 'c']);
+  });
+});
 
 describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -43,6 +116,36 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
     expect(await migrate(store)).toEqual({ applied: MIGRATIONS.map((m) => m.version) });
     expect(await migrate(store)).toEqual({ applied: [] });
     expect(await schemaVersion(store)).toBe(LATEST_VERSION);
+    const recorded = await sql<{
+      version: number;
+      name: string;
+    }>`select version, name from hostpay_migrations order by version`.execute(store.db);
+    expect(recorded.rows.map((r) => ({ version: Number(r.version), name: r.name }))).toEqual(RECORDED);
+  });
+
+  it("a new feature's table and migration need nothing of store/: the runner applies what it is given", async () => {
+    const { open } = await freshStore();
+    const store = await open();
+    await migrate(store);
+    const notes: Migration = {
+      version: LATEST_VERSION + 1,
+      name: 'notes',
+      up: (db, t) =>
+        db.schema
+          .createTable('notes')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('created_at', t.time, (c) => c.notNull())
+          .execute(),
+    };
+    const merged = mergeMigrations([
+      { owner: 'registered', migrations: MIGRATIONS },
+      { owner: 'feature "notes"', migrations: [notes] },
+    ]);
+    expect(await runMigrations(store, merged)).toEqual({ applied: [LATEST_VERSION + 1] });
+    await sql`insert into notes (id, created_at) values ('n1', ${new Date().toISOString()})`.execute(store.db);
+    const rows = await sql<{ id: string }>`select id from notes`.execute(store.db);
+    expect(rows.rows).toEqual([{ id: 'n1' }]);
+    expect(await schemaVersion(store)).toBe(LATEST_VERSION + 1);
   });
 
   // PostgreSQL only: two SQLite connections in one process would block each other's event loop

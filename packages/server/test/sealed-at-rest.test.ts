@@ -15,7 +15,7 @@ import { hotWalletOwner } from '../src/features/hot-wallet/key.js';
 import { secretOwner } from '../src/features/webhooks/service.js';
 import { maskWebhookUrl } from '../src/outbound/mask-url.js';
 import { createServices, type Services } from '../src/services.js';
-import { MIGRATIONS, migrate } from '../src/store/migrate.js';
+import { MIGRATIONS, migrate } from '../src/migrations.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../src/features/events/outbox.js';
 import type { AttemptResult } from '../src/features/webhooks/sender.js';
 import { WebhookSender } from '../src/features/webhooks/sender.js';
 import { dropPostgresSchema, openPostgresStore } from '../src/store/postgres.js';
@@ -200,7 +199,7 @@ describe('a commit wakes the workers: nothing waits for the poll', () => {
       await fx.services.webhooks.endpoints.create(m, { url: rx.url });
       fx.services.webhooks.worker.start();
       const e = await fx.services.store.writeTransaction((trx) =>
-        appendEvent(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()),
+        fx.services.outbox.append(trx, m, 'wallet.balance_changed', '{"n":1}', new Date(fx.now()).toISOString()),
       );
       await rx.waitFor(1, 5000);
       expect(rx.received[0]!.headers['webhook-id']).toBe(e.id);
@@ -229,7 +228,7 @@ describe('a commit wakes the workers: nothing waits for the poll', () => {
         worker.webhooks.worker.start();
         for (let i = 0; i < 3; i++) {
           const e = await writer.store.writeTransaction((trx) =>
-            appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()),
+            writer.outbox.append(trx, m, 'wallet.balance_changed', `{"n":${i}}`, new Date().toISOString()),
           );
           await rx.waitFor(i + 1, 5000);
           expect(rx.received[i]!.headers['webhook-id']).toBe(e.id);
@@ -287,8 +286,9 @@ describe.skipIf(!postgresAvailable)('several instances on PostgreSQL', () => {
     for (let i = 0; i < 30; i++) {
       const m = merchants[i % 2]!;
       const at = new Date().toISOString();
-      const e = await (i % 3 === 0 ? a : b).store.writeTransaction((trx) =>
-        appendEvent(trx, m, 'wallet.balance_changed', `{"n":${i}}`, at),
+      const writer = i % 3 === 0 ? a : b;
+      const e = await writer.store.writeTransaction((trx) =>
+        writer.outbox.append(trx, m, 'wallet.balance_changed', `{"n":${i}}`, at),
       );
       sent.push(e.id);
     }

@@ -50,7 +50,7 @@ export function RefundList({ money: m }: { money: CheckoutMoney }) {
           {
             label: 'Payout',
             render: (r) => (
-              <Link to={`/payouts#${r.id}`}>
+              <Link to={`/payouts/${encodeURIComponent(r.id)}`}>
                 <code>{r.id}</code>
               </Link>
             ),

@@ -50,7 +50,14 @@ export function Payouts({ session }: { session: Session }) {
         caption="Payouts and refunds, newest first"
         empty="No payout yet."
         columns={[
-          { label: 'Payout', render: (p) => <code>{p.id}</code> },
+          {
+            label: 'Payout',
+            render: (p) => (
+              <Link to={`/payouts/${encodeURIComponent(p.id)}`}>
+                <code>{p.id}</code>
+              </Link>
+            ),
+          },
           { label: 'Status', render: (p) => <Status status={p.status} /> },
           { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
           { label: 'Network fee', num: true, render: (p) => <Amount value={p.networkFee} unit={p.asset} /> },

@@ -1,6 +1,6 @@
 import type { SecretBox } from '../crypto/secret-box.js';
 import { HostpayError } from '../errors.js';
-import type { Db, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { Caches } from '../cache/caches.js';
 
 /** Who made a change, recorded with it in the audit log. */
@@ -20,16 +20,6 @@ export async function required<T>(row: Promise<T | undefined>, what: string): Pr
   const value = await row;
   if (value === undefined) throw new HostpayError('NOT_FOUND', `${what} does not exist`);
   return value;
-}
-
-export async function requireMerchantRow(db: Db, id: string) {
-  return required(db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst(), `merchant ${id}`);
-}
-
-export async function requireAssetRow(db: Db, symbol: string) {
-  const row = await db.selectFrom('assets').selectAll().where('symbol', '=', symbol.toUpperCase()).executeTakeFirst();
-  if (!row) throw new HostpayError('UNSUPPORTED_CURRENCY', `asset ${symbol} is not known`);
-  return row;
 }
 
 export function invalid(message: string): never {

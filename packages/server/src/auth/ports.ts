@@ -1,4 +1,4 @@
-import type { Decimal, Scope } from '@hostpay/protocol';
+import type { Scope } from '@hostpay/protocol';
 import type { SessionPrincipal } from './session-principal.js';
 
 /**
@@ -25,6 +25,10 @@ export interface ApiKeyAuth {
   merchantStatus: 'active' | 'suspended';
 }
 
+/**
+ * The merchant read path. The kernel's part is written here; a feature whose cached reads it
+ * serves adds them from its own folder (`declare module`, as with provisions).
+ */
 export interface MerchantServices {
   /**
    * Key by public id, or undefined. Cached; invalidated when the key or its merchant changes.
@@ -33,13 +37,6 @@ export interface MerchantServices {
   findApiKey(keyId: string): ApiKeyAuth | undefined | Promise<ApiKeyAuth | undefined>;
   /** True when `keyId` (of `keyMerchantId`) may act for `merchantId`: same merchant, or a platform grant. */
   canActFor(keyId: string, keyMerchantId: string, merchantId: string): Promise<boolean>;
-  /** The full success envelope for the merchant's wallet list, as JSON text ready to send (the text itself when cached). */
-  walletListBody(merchantId: string): string | Promise<string>;
-  /**
-   * The full success envelope for a fee preview, as JSON text (the text itself when cached).
-   * Throws HostpayError 422s. `amountText`: `amount.toFixed()`, when the caller already has it.
-   */
-  feePreviewBody(merchantId: string, amount: Decimal, currency: string, amountText?: string): string | Promise<string>;
   /** Throws when the store cannot answer (readyz, 503). */
   checkReady(): Promise<void>;
   /** Secret used to sign bearer tokens (stored sealed in the store, same on every instance). */

@@ -7,31 +7,39 @@ export const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 /** A key id looked up and not found: cached like a found one. */
 export const MISSING_KEY: { readonly missing: true } = Object.freeze({ missing: true });
 
-/** `catalog`: an asset, chain or network changed; every wallet list and fee answer may name it. */
-export type CacheScope =
-  | { kind: 'wallets'; merchantId: string }
-  | { kind: 'keys' }
-  | { kind: 'fees' }
-  | { kind: 'catalog' }
-  | { kind: 'all' };
+/**
+ * What a write changed, as the caches are told (and the other instances, as JSON). `all` and `keys`
+ * (the API keys authentication reads) are the kernel's; the features name their own kinds, and a
+ * scope about one merchant carries its `merchantId`.
+ */
+export type CacheScope = { kind: 'all' } | { kind: 'keys' } | { kind: string; merchantId?: string | undefined };
+
+/** What a cache may hold: anything but null and undefined (lru-cache's bound). */
+type Cached = NonNullable<unknown>;
 
 /**
- * Facts a feature derived from the store (fee schedules, rates, a merchant's payable options),
- * dropped with the scopes named in `clearOn`. `merchantKeyed`: keys are merchant ids, so a
- * `wallets` scope drops only that merchant's entry (a posting must not empty everyone's).
+ * Values a feature derived from the store (facts it reads often, whole answer texts), dropped
+ * with the scope kinds named in `clearOn`. `merchantKeyed`: keys are merchant ids, so a scope
+ * about one merchant drops only that merchant's entry (a posting must not empty everyone's).
  */
-export class FactCache<V extends object> {
+export class FactCache<V extends Cached> {
   readonly map: LRUCache<string, V>;
   constructor(
-    readonly clearOn: readonly CacheScope['kind'][],
+    readonly clearOn: readonly string[],
     readonly merchantKeyed = false,
     max = 10_000,
+    /** Bounds the entries by their total size too (answer texts: one merchant's can be large). */
+    sizeOf?: (value: V) => number,
   ) {
-    this.map = new LRUCache<string, V>({ max });
+    this.map =
+      sizeOf === undefined
+        ? new LRUCache<string, V>({ max })
+        : new LRUCache<string, V>({ max, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: sizeOf });
   }
 
   drop(scope: CacheScope): void {
-    if (scope.kind === 'wallets' && this.merchantKeyed) this.map.delete(scope.merchantId);
+    if ('merchantId' in scope && scope.merchantId !== undefined && this.merchantKeyed)
+      this.map.delete(scope.merchantId);
     else if (scope.kind === 'all' || this.clearOn.includes(scope.kind)) this.map.clear();
   }
 }
@@ -45,20 +53,9 @@ export class FactCache<V extends object> {
 export class Caches {
   // Bounded (least recently used goes first): keys of these maps come from clients (key ids,
   // amounts), so they must not grow without limit.
-  // Answer texts are also bounded by size: one merchant's list can be large (1,000 wallets ~0.65 MB).
-  readonly walletBodies = new LRUCache<string, string>({
-    max: 10_000,
-    maxSize: ANSWER_CACHE_CHARS,
-    sizeCalculation: (body) => body.length,
-  });
   /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
   readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
-  readonly feeBodies = new LRUCache<string, string>({
-    max: 10_000,
-    maxSize: ANSWER_CACHE_CHARS,
-    sizeCalculation: (body) => body.length,
-  });
-  readonly #facts: FactCache<object>[] = [];
+  readonly #facts: FactCache<Cached>[] = [];
   #generation = 0;
   #externalVersion: number;
   #syncedAt = -Infinity;
@@ -102,11 +99,22 @@ export class Caches {
 
   /** A fact cache that this object invalidates with the others. */
   facts<V extends object>(
-    clearOn: readonly CacheScope['kind'][],
+    clearOn: readonly string[],
     opts: { merchantKeyed?: boolean; max?: number } = {},
   ): FactCache<V> {
-    const cache = new FactCache<V>(clearOn, opts.merchantKeyed ?? false, opts.max);
-    this.#facts.push(cache as unknown as FactCache<object>);
+    return this.#register(new FactCache<V>(clearOn, opts.merchantKeyed ?? false, opts.max));
+  }
+
+  /**
+   * A cache of whole answers (JSON text ready to send), bounded by count and by characters
+   * (ANSWER_CACHE_CHARS), invalidated with the others.
+   */
+  answers(clearOn: readonly string[], opts: { merchantKeyed?: boolean } = {}): FactCache<string> {
+    return this.#register(new FactCache<string>(clearOn, opts.merchantKeyed ?? false, 10_000, (body) => body.length));
+  }
+
+  #register<V extends Cached>(cache: FactCache<V>): FactCache<V> {
+    this.#facts.push(cache as unknown as FactCache<Cached>);
     return cache;
   }
 
@@ -140,25 +148,6 @@ export class Caches {
   invalidateLocal(scope: CacheScope): void {
     this.#generation++;
     for (const facts of this.#facts) facts.drop(scope);
-    switch (scope.kind) {
-      case 'wallets':
-        this.walletBodies.delete(scope.merchantId);
-        break;
-      case 'keys':
-        this.keys.clear();
-        break;
-      case 'fees':
-        this.feeBodies.clear();
-        break;
-      case 'catalog':
-        this.walletBodies.clear();
-        this.feeBodies.clear();
-        break;
-      case 'all':
-        this.walletBodies.clear();
-        this.keys.clear();
-        this.feeBodies.clear();
-        break;
-    }
+    if (scope.kind === 'keys' || scope.kind === 'all') this.keys.clear();
   }
 }

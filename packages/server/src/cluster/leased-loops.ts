@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database.js';
 import type { Db } from '../store/store.js';
 
 /** Another instance holds the lease now (or took it over while this one paused past the expiry). */
@@ -5,11 +7,23 @@ export class LeaseLost extends Error {
   override readonly name = 'LeaseLost';
 }
 
-/** The tables whose rows carry a lease (lease_owner, lease_expires_at), and the column naming a row. */
-export type LeaseTable =
-  | { table: 'chain_watches'; key: 'chain_id' }
-  | { table: 'hot_wallets'; key: 'chain_id' }
-  | { table: 'rate_sources'; key: 'id' };
+interface LeaseColumns {
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+/** The tables whose rows carry a lease: any table of the store, a feature's, with the two columns. */
+export type LeasedTableName = {
+  [T in keyof Database]: Database[T] extends LeaseColumns ? T : never;
+}[keyof Database];
+
+/** A table whose rows carry a lease, named by the feature that owns it, and the column naming a row. */
+export type LeaseTable = {
+  [T in LeasedTableName]: { table: T; key: keyof Database[T] & string };
+}[LeasedTableName];
+
+/** Kysely cannot type a table chosen at run time: every leased table seen as one with the lease columns. */
+const leased = (trx: Db) => trx as unknown as Kysely<{ leased: LeaseColumns & { key: string } }>;
 
 export interface LeaseHolder {
   owner: string;
@@ -25,11 +39,10 @@ export interface LeaseHolder {
 export async function holdLease(trx: Db, t: LeaseTable, id: string, holder: LeaseHolder): Promise<void> {
   const now = new Date(holder.now()).toISOString();
   const until = new Date(holder.now() + holder.leaseMs).toISOString();
-  // The three tables share the two lease columns; Kysely cannot type a table chosen at run time.
-  const r = await trx
-    .updateTable(t.table as 'rate_sources')
+  const r = await leased(trx)
+    .updateTable(t.table as 'leased')
     .set({ lease_owner: holder.owner, lease_expires_at: until })
-    .where(t.key as 'id', '=', id)
+    .where(t.key as 'key', '=', id)
     .where((eb) =>
       eb.or([eb('lease_owner', '=', holder.owner), eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]),
     )
@@ -51,11 +64,11 @@ export const mayHoldLeases = (t: LeaseTable, owner: string): boolean => leasers.
 
 /** Gives back every lease this owner holds in the table (or only the row `id`). */
 export async function releaseLeases(trx: Db, t: LeaseTable, owner: string, id?: string): Promise<void> {
-  let q = trx
-    .updateTable(t.table as 'rate_sources')
+  let q = leased(trx)
+    .updateTable(t.table as 'leased')
     .set({ lease_owner: null, lease_expires_at: null })
     .where('lease_owner', '=', owner);
-  if (id !== undefined) q = q.where(t.key as 'id', '=', id);
+  if (id !== undefined) q = q.where(t.key as 'key', '=', id);
   await q.execute();
   if (id === undefined) leasers.delete(leaserKey(t, owner));
 }

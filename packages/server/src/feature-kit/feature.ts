@@ -1,5 +1,5 @@
 import type { AdminRoutes } from '../admin/scope.js';
-import type { MerchantServices } from '../auth/ports.js';
+import type { MerchantServices, MerchantSessionPort } from '../auth/ports.js';
 import type { Caches } from '../cache/caches.js';
 import type { InstanceIdentity } from '../cluster/instance.js';
 import type { Config } from '../config.js';
@@ -7,7 +7,9 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { FastRoute } from '../http/fast-path.js';
 import type { AdminIdempotency } from '../http/idempotency.js';
 import type { RouteContext, TypedApp } from '../http/route-context.js';
+import type { Migration } from '../store/migrate.js';
 import type { Store } from '../store/store.js';
+import type { Contributed, Contributions, PointName } from './contributions.js';
 
 /** The configuration the services read (createServices takes less than a full Config). */
 export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
@@ -57,6 +59,13 @@ export interface Provisions {
 // biome-ignore lint/suspicious/noEmptyInterface: features merge their options into it.
 export interface FeatureOptions {}
 
+/**
+ * createServer's switches that keep one feature's background work from starting (tests drive it
+ * by hand), added by that feature (`declare module`) and named in its `startOption`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: features merge their switches into it.
+export interface StartOptions {}
+
 /** What createServices makes before any feature, in this order of names. */
 export const KERNEL_PROVISIONS = [
   'config',
@@ -86,13 +95,37 @@ export type FeatureRouteContext<N extends ProvisionName = never> = RouteContext 
  * One feature, declared in its folder's feature.ts and registered in features/index.ts.
  * `needs` and `provides` are provision names; createServices makes features in an order where
  * every need is provided first and fails at start-up, naming both, when one is not.
+ * `consumes` and `contributes` are the contribution points (contributions.ts): what the feature
+ * runs of others' and what it hands others, connected by the registry.
  */
-export interface Feature<N extends ProvisionName = never, P extends ProvisionName = never, A extends object = object> {
+export interface Feature<
+  N extends ProvisionName = never,
+  P extends ProvisionName = never,
+  A extends object = object,
+  C extends PointName = never,
+> {
   name: string;
+  /**
+   * The migrations of its tables (features/<name>/tables.ts, which also adds the tables' types to
+   * the store's `Database`), each with its global version; the registry merges every feature's.
+   */
+  migrations?: readonly Migration[];
   needs: readonly N[];
   provides: readonly P[];
+  /** The contribution points it runs the contributions of (one consumer per point). */
+  consumes?: readonly C[];
+  /** What it hands other features' points, made from what it needs and provides once it is made. */
+  contributes?: Contributions<Pick<Provisions, N | P>>;
+  /**
+   * Brings the store into the shape every feature may read, before any feature is made (rows an
+   * earlier release left unsealed); it may write, and runs in the features' order.
+   */
+  prepare?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>;
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
-  create?: (deps: Pick<Provisions, N>) => Pick<Provisions, P> & { close?: () => Promise<void> | void };
+  create?: (
+    deps: Pick<Provisions, N>,
+    contributed: Contributed<C>,
+  ) => Pick<Provisions, P> & { close?: () => Promise<void> | void };
   /** Operator operations, spread into the services' `admin` (the admin API, the CLI). */
   admin?: (deps: Pick<Provisions, N | P>) => A;
   /** Public and merchant HTTP routes. */
@@ -103,14 +136,25 @@ export interface Feature<N extends ProvisionName = never, P extends ProvisionNam
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
   /** Starts background work (createServer, unless told not to); the feature's `close` stops it. */
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
+  /** The createServer switch that, false, keeps `start` from running (StartOptions). */
+  startOption?: keyof StartOptions;
+  /**
+   * The merchant dashboard's sessions, the second way into the merchant routes
+   * (auth/authenticate.ts), over the app's clock and settings (buildApp; one feature at most).
+   */
+  merchantSessions?: (
+    provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>,
+    app: { config: Config; now: () => number },
+  ) => MerchantSessionPort;
 }
 
-/** Keeps a descriptor's own types (needs, provides, operations) for the registration list. */
+/** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
 export function defineFeature<
   const N extends ProvisionName = never,
   const P extends ProvisionName = never,
   A extends object = object,
->(feature: Feature<N, P, A>): Feature<N, P, A> {
+  const C extends PointName = never,
+>(feature: Feature<N, P, A, C>): Feature<N, P, A, C> {
   return feature;
 }
 
@@ -120,14 +164,25 @@ export function defineFeature<
  */
 export interface AnyFeature {
   name: string;
+  migrations?: readonly Migration[];
   needs: readonly ProvisionName[];
   provides: readonly ProvisionName[];
-  create?: (deps: Provisions) => Partial<Provisions> & { close?: () => Promise<void> | void };
+  consumes?: readonly PointName[] | undefined;
+  contributes?: Contributions<never> | undefined;
+  prepare?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>) | undefined;
+  create?: (
+    deps: Provisions,
+    contributed: Contributed<PointName>,
+  ) => Partial<Provisions> & { close?: () => Promise<void> | void };
   admin?: (deps: Provisions) => object;
   merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<ProvisionName>) => Promise<void>)[];
   adminRoutes?: readonly AdminRoutes<never>[];
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
   start?: (provided: FeatureProvisions) => void;
+  startOption?: keyof StartOptions | undefined;
+  merchantSessions?:
+    | ((provided: FeatureProvisions, app: { config: Config; now: () => number }) => MerchantSessionPort)
+    | undefined;
 }
 
 /** The operator operations of a list of features, as one object type. */

@@ -1,9 +1,11 @@
+import { checkContributions } from './contributions.js';
 import { KERNEL_PROVISIONS, type AnyFeature, type ProvisionName } from './feature.js';
 
 /**
  * The features in an order where each comes after whatever provides its needs, keeping the
  * registration order where it already is one. Throws at start-up, naming the feature and the
- * provision, when a need is provided by no registered feature or two features provide one name.
+ * provision, when a need is provided by no registered feature or two features provide one name,
+ * and naming the feature and the point when a contribution has no consumer (contributions.ts).
  */
 export function orderFeatures<F extends AnyFeature>(
   features: readonly F[],
@@ -29,6 +31,7 @@ export function orderFeatures<F extends AnyFeature>(
       );
     }
   }
+  checkContributions(features);
   const available = new Set<ProvisionName>(kernel);
   const ordered: F[] = [];
   const waiting = [...features];

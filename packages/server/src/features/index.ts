@@ -1,4 +1,6 @@
 import type { AdminOf, AnyFeature } from '../feature-kit/feature.js';
+import { addressesFeature } from './addresses/feature.js';
+export type * from './admin-views.js';
 import { auditFeature } from './audit/feature.js';
 import { catalogFeature } from './catalog/feature.js';
 import { checkoutsFeature } from './checkouts/feature.js';
@@ -40,6 +42,7 @@ const FEATURES = [
   feesFeature,
   ratesFeature,
   auditFeature,
+  addressesFeature,
   checkoutsFeature,
   payFeature,
   payoutsFeature,

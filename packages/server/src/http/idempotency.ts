@@ -3,7 +3,7 @@ import { instanceIdentity, type InstanceIdentity } from '../cluster/instance.js'
 import type { SecretBox } from '../crypto/secret-box.js';
 import { HostpayError } from '../errors.js';
 import { nowIso } from '../store/ids.js';
-import type { AdminIdempotencyTable } from '../store/schema.js';
+import type { AdminIdempotencyTable } from '../store/database.js';
 import type { Db, Store } from '../store/store.js';
 
 /**

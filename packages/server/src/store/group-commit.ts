@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
 

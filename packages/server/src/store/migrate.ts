@@ -1,96 +1,92 @@
 import { sql, type Kysely } from 'kysely';
-import * as m001 from './migrations/001-initial.js';
-import * as m002 from './migrations/002-reference-catalog.js';
-import * as m003 from './migrations/003-operations.js';
-import * as m004 from './migrations/004-signature-version.js';
-import * as m005 from './migrations/005-checkouts.js';
-import * as m006 from './migrations/006-webhooks.js';
-import * as m007 from './migrations/007-evm-watch.js';
-import * as m008 from './migrations/008-console-sessions.js';
-import * as m009 from './migrations/009-chain-explorer.js';
-import * as m010 from './migrations/010-idempotency-owner.js';
-import * as m011 from './migrations/011-sealed-keys-urls.js';
-import * as m012 from './migrations/012-rate-freshness.js';
-import * as m013 from './migrations/013-rate-sources.js';
-import * as m014 from './migrations/014-payouts.js';
-import * as m015 from './migrations/015-hot-wallet.js';
-import * as m016 from './migrations/016-rate-spread.js';
-import * as m017 from './migrations/017-refund-links.js';
-import * as m018 from './migrations/018-chain-watch.js';
-import * as m019 from './migrations/019-merchant-users.js';
-import * as m020 from './migrations/020-dashboard-self-service.js';
-import * as m021 from './migrations/021-manual-payout-txs.js';
-import * as m022 from './migrations/022-event-checkout-backfill.js';
-import * as m023 from './migrations/023-hot-wallet-cancel.js';
-import * as m024 from './migrations/024-used-signatures.js';
-import * as m025 from './migrations/025-chain-watch-failures.js';
-import * as m026 from './migrations/026-reports.js';
-import * as m027 from './migrations/027-reconciliation.js';
 import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
+import * as m010 from './migrations/010-idempotency-owner.js';
+import * as m024 from './migrations/024-used-signatures.js';
 
-interface Migration {
+/**
+ * One schema change. Versions are global: every feature's migrations and the kernel's are one
+ * sequence, 1..n, recorded in hostpay_migrations as they are applied.
+ */
+export interface Migration {
   version: number;
   name: string;
   up(db: Kysely<unknown>, types: ColumnTypes): Promise<void>;
 }
 
-/** Versioned migrations, applied in order, each in its own transaction, recorded once. */
-export const MIGRATIONS: Migration[] = [
-  { version: 1, name: 'initial', up: m001.up },
-  { version: 2, name: 'reference-catalog', up: m002.up },
-  { version: 3, name: 'operations', up: m003.up },
-  { version: 4, name: 'signature-version', up: m004.up },
-  { version: 5, name: 'checkouts', up: m005.up },
-  { version: 6, name: 'webhooks', up: m006.up },
-  { version: 7, name: 'evm-watch', up: m007.up },
-  { version: 8, name: 'console-sessions', up: m008.up },
-  { version: 9, name: 'chain-explorer', up: m009.up },
+/** The migrations of the kernel's own tables (admin_idempotency, used_signatures). */
+export const KERNEL_MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'idempotency-owner', up: m010.up },
-  { version: 11, name: 'sealed-keys-urls', up: m011.up },
-  { version: 12, name: 'rate-freshness', up: m012.up },
-  { version: 13, name: 'rate-sources', up: m013.up },
-  { version: 14, name: 'payouts', up: m014.up },
-  { version: 15, name: 'hot-wallet', up: m015.up },
-  { version: 16, name: 'rate-spread', up: m016.up },
-  { version: 17, name: 'refund-links', up: m017.up },
-  { version: 18, name: 'chain-watch', up: m018.up },
-  { version: 19, name: 'merchant-users', up: m019.up },
-  { version: 20, name: 'dashboard-self-service', up: m020.up },
-  { version: 21, name: 'manual-payout-txs', up: m021.up },
-  { version: 22, name: 'event-checkout-backfill', up: m022.up },
-  { version: 23, name: 'hot-wallet-cancel', up: m023.up },
   { version: 24, name: 'used-signatures', up: m024.up },
-  { version: 25, name: 'chain-watch-failures', up: m025.up },
-  { version: 26, name: 'reports', up: m026.up },
-  { version: 27, name: 'reconciliation', up: m027.up },
 ];
 
-/** The schema version this code needs: the last migration's. */
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+/** Who declared a list of migrations (`the kernel`, `feature "<name>"`), for start-up errors. */
+export interface MigrationSource {
+  owner: string;
+  migrations: readonly Migration[];
+}
+
+/**
+ * The kernel's and the features' migrations as one list in version order. Throws at start-up,
+ * naming the owners, when two declare one version or a version is missing: a store migrated by
+ * one build must read the same numbers, names and order in the next.
+ */
+export function mergeMigrations(sources: readonly MigrationSource[]): Migration[] {
+  const owner = new Map<number, string>();
+  const all: Migration[] = [];
+  for (const { owner: who, migrations } of sources) {
+    for (const m of migrations) {
+      const other = owner.get(m.version);
+      if (other !== undefined) {
+        throw new Error(`migration ${m.version} is declared by ${other} and by ${who}: one version, one migration`);
+      }
+      owner.set(m.version, `${who} ("${m.name}")`);
+      all.push(m);
+    }
+  }
+  all.sort((a, b) => a.version - b.version);
+  all.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new Error(
+        `no migration ${i + 1} (the next declared is ${m.version}, by ${owner.get(m.version)}): versions run 1..n without gaps`,
+      );
+    }
+  });
+  return all;
+}
+
+/** The schema version a list of migrations brings a store to: the last one's. */
+export const latestVersion = (migrations: readonly Migration[]): number => migrations.at(-1)?.version ?? 0;
 
 /** Serialises migrations across instances starting at once (SQLite: BEGIN IMMEDIATE does it). */
 async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
   if (store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(7426001)`.execute(trx);
 }
 
-/** `upTo`: stop after that version (tests build a store as an earlier release left it). */
-export async function migrate(store: Store, opts: { upTo?: number } = {}): Promise<{ applied: number[] }> {
-  const upTo = opts.upTo ?? LATEST_VERSION;
-  if (store.dialect !== 'sqlite') return run(store, upTo);
+/**
+ * Applies `migrations` (mergeMigrations' list) not yet recorded. `upTo`: stop after that version
+ * (tests build a store as an earlier release left it).
+ */
+export async function migrate(
+  store: Store,
+  migrations: readonly Migration[],
+  opts: { upTo?: number } = {},
+): Promise<{ applied: number[] }> {
+  const todo = migrations.filter((m) => m.version <= (opts.upTo ?? Number.POSITIVE_INFINITY));
+  if (store.dialect !== 'sqlite') return run(store, todo);
   // The serving store keeps temporary data in memory (store/sqlite.ts). A migration may build an
   // index over a large table: its sort spills to a temporary file instead, as SQLite's default.
   // (The setting cannot change inside a transaction, so it wraps all of them.)
   const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
   await sql`PRAGMA temp_store = FILE`.execute(store.db);
   try {
-    return await run(store, upTo);
+    return await run(store, todo);
   } finally {
     await sql.raw(`PRAGMA temp_store = ${Number(rows[0]?.temp_store ?? 0)}`).execute(store.db);
   }
 }
 
-async function run(store: Store, upTo: number): Promise<{ applied: number[] }> {
+async function run(store: Store, todo: readonly Migration[]): Promise<{ applied: number[] }> {
   await store.writeTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
@@ -102,7 +98,7 @@ async function run(store: Store, upTo: number): Promise<{ applied: number[] }> {
       .execute();
   });
   const applied: number[] = [];
-  for (const migration of MIGRATIONS.filter((m) => m.version <= upTo)) {
+  for (const migration of todo) {
     const done = await store.writeTransaction(async (trx) => {
       await lock(store, trx as unknown as Kysely<unknown>);
       const row = await trx

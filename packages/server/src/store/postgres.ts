@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import { gatedPool, PoolBusyError, PoolGate } from './pool-gate.js';
 import { retrySerializationFailures } from './retry.js';
 import type { Store } from './store.js';

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable, type Insertable, type QueryResult } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import type { Db } from './store.js';
 
 /**

@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { walCheckpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import type { Store } from './store.js';
 
 /** Write transactions after which the WAL checkpointer thread starts (store/checkpointer.ts). */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 
 /**
  * A store: the query layer plus the few things that differ by dialect. Repositories take a

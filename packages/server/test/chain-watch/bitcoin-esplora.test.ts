@@ -32,7 +32,7 @@ describe('esplora adapter against the Esplora stand-in', () => {
     expect(await adapter.head()).toEqual({ number: tip.height, hash: tip.hash });
     expect(await adapter.blockHash(tip.height)).toBe(tip.hash);
     expect(await adapter.blockHash(tip.height + 1)).toBeNull();
-    expect(adapter.family).toBe('bitcoin');
+    expect(adapter.family).toBe('btc');
   });
 
   it('sends the API key as a bearer token, and fails clearly without it', async () => {

@@ -6,7 +6,7 @@
  */
 export interface ChainHarness {
   /** The adapter family under test. */
-  readonly family: 'evm' | 'bitcoin' | 'tron';
+  readonly family: 'evm' | 'btc' | 'tron';
   /** The adapter kind as the watch is configured with it (e.g. 'evm-rpc', 'esplora', 'bitcoin-core', 'tron-http'). */
   readonly kind: string;
   /** The catalog chain the watch is for (ETH, BTC, TRON, …) and the asset paid in the cases. */

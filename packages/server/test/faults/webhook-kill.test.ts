@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../../src/features/events/outbox.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema } from '../../src/store/postgres.js';
 import { Receiver } from '../http-helpers/webhooks.js';
@@ -70,7 +69,7 @@ describe.each(DIALECTS)('a webhook worker killed with SIGKILL mid-delivery (%s)'
     const first = await startServerProcess({ ...env, HOSTPAY_INSTANCE_ID: 'first' });
     servers.push(first);
     const event = await services.store.writeTransaction((trx) =>
-      appendEvent(
+      services.outbox.append(
         trx,
         merchantId,
         'wallet.balance_changed',

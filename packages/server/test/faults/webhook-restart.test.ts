@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_ID_FILE } from '../../src/cluster/instance.js';
-import { appendEvent } from '../../src/features/events/outbox.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema } from '../../src/store/postgres.js';
 import { Receiver } from '../http-helpers/webhooks.js';
@@ -73,7 +72,13 @@ describe.each(DIALECTS)('webhooks after a kill -9 and a restart of the same inst
     const first = await startServerProcess(env);
     servers.push(first);
     const event = await services.store.writeTransaction((trx) =>
-      appendEvent(trx, merchantId, 'wallet.balance_changed', '{"object":"wallet"}', new Date().toISOString()),
+      services.outbox.append(
+        trx,
+        merchantId,
+        'wallet.balance_changed',
+        '{"object":"wallet"}',
+        new Date().toISOString(),
+      ),
     );
     await rx.waitFor(1, 10_000);
     const lease = await services.store.db

@@ -49,7 +49,7 @@ suite.each(DIALECTS)('hot wallet sender on a real node (anvil), %s', (dialect: D
       log: { warn: (m) => logs.push(m) },
     });
     watcher = env.services.chainWatch.spawnWatcher({
-      payouts: () => payoutChainPort(env.services.store, () => port, env.services.hotWallet.metrics),
+      payouts: () => [payoutChainPort(env.services.store, () => port, env.services.hotWallet.metrics)],
     });
   }, 60_000);
 

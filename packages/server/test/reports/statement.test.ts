@@ -2,7 +2,7 @@ import { Decimal, decimalText } from '@hostpay/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postInTransaction } from '../../src/features/ledger/service.js';
-import type { PostingKind } from '../../src/store/schema.js';
+import type { PostingKind } from '../../src/features/ledger/tables.js';
 import { DIALECTS, tempServices, type TempEnv } from '../helpers.js';
 
 /**

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../../src/features/events/outbox.js';
 import { createServices, type Services } from '../../src/services.js';
 import { dropPostgresSchema, openPostgresStore } from '../../src/store/postgres.js';
 import { DIALECTS, TEST_DATABASE_URL, type Dialect } from '../helpers.js';
@@ -64,7 +63,7 @@ describe.each(DIALECTS)('fair webhook delivery on %s', (dialect: Dialect) => {
 
   const commit = (merchantId: string) =>
     services.store.writeTransaction((trx) =>
-      appendEvent(trx, merchantId, 'wallet.balance_changed', '{"id":"wal_fair"}', new Date().toISOString()),
+      services.outbox.append(trx, merchantId, 'wallet.balance_changed', '{"id":"wal_fair"}', new Date().toISOString()),
     );
 
   it("merchant Y's delivery stays fast while merchant X's slow endpoints wait out their timeouts", async () => {

@@ -4,8 +4,10 @@ import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import type { Insertable } from 'kysely';
-import type { ChainTable, DepositAddressTable } from '../../store/schema.js';
-import { deriveAddress, parseAccountKey, type AccountKey, type ChainFamily, type ChainNetwork } from './derive.js';
+import type { Database } from '../../store/database.js';
+import type { FamilyName } from '../../chain-families/index.js';
+import type { DepositAddressTable } from './tables.js';
+import { deriveAddress, parseAccountKey, type AccountKey, type ChainNetwork } from './derive.js';
 import { openXpub, type KeyOpener } from './sealed-key.js';
 
 /**
@@ -23,7 +25,7 @@ function accountKey(box: KeyOpener, id: string, sealed: string, family: string, 
   let key = parsed.get(cacheId);
   if (key === undefined) {
     keyOpens.count++;
-    key = parseAccountKey(openXpub(box, id, sealed), family as ChainFamily, network as ChainNetwork);
+    key = parseAccountKey(openXpub(box, id, sealed), family as FamilyName, network as ChainNetwork);
     parsed.set(cacheId, key);
   }
   return key;
@@ -51,7 +53,8 @@ export interface ReservedIndex {
   index: number;
 }
 
-export type AddressChain = Pick<ChainTable, 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>;
+// The catalog's row type, by table name: catalog imports this folder, so not its tables.ts.
+export type AddressChain = Pick<Database['chains'], 'id' | 'symbol' | 'family' | 'network_type' | 'account_key_id'>;
 
 /** The id of `chain`'s account key, or CHAIN_NOT_CONFIGURED. */
 export function keyOf(chain: AddressChain): string {

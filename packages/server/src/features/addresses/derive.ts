@@ -3,7 +3,10 @@ import { HDKey } from '@scure/bip32';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
-import { base58check, type ChainFamily, encoder } from './encode.js';
+import { familyOf, type FamilyName } from '../../chain-families/index.js';
+import type { ChainNetwork } from '../../chain-families/family.js';
+import { base58check, lib } from '../../chain-families/encoding.js';
+import { encodeAddress } from '../../chain-families/worker-encoding.js';
 import { type Branch, refill, takeAhead } from './prefetch.js';
 
 /**
@@ -12,11 +15,10 @@ import { type Branch, refill, takeAhead } from './prefetch.js';
  * base58check). Audited libraries do the cryptography (@scure/bip32 parses keys and takes BIP-32's
  * rare retry cases, libsecp256k1 — as tiny-secp256k1's WebAssembly build — adds the child tweak,
  * @noble/hashes and @scure/base hash and encode); this file only decides which keys are acceptable
- * and how each chain spells an address. Private keys are refused, never held.
+ * and which keys a family takes (chain-families/). Private keys are refused, never held.
  */
 
-export type { ChainFamily } from './encode.js';
-export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
+export type { ChainNetwork } from '../../chain-families/family.js';
 
 /** BIP-32 public version bytes, and what each form means. */
 const PUBLIC_VERSIONS = new Map<number, { name: string; testnet: boolean; segwit: boolean }>([
@@ -30,10 +32,8 @@ const PRIVATE_VERSIONS = new Set([0x0488ade4, 0x04358394, 0x04b2430c, 0x045f18bc
 const BIP32_MAINNET = { private: 0x0488ade4, public: 0x0488b21e };
 const BIP32_TESTNET = { private: 0x04358394, public: 0x043587cf };
 
-const HRP: Record<ChainNetwork, string> = { mainnet: 'bc', testnet: 'tb', regtest: 'bcrt' };
-
 export interface AccountKey {
-  family: ChainFamily;
+  family: FamilyName;
   network: ChainNetwork;
   /** The key as the operator gave it (xpub, tpub, zpub or vpub form). */
   text: string;
@@ -51,7 +51,7 @@ const refuse = (why: string): never => {
  * Refused with 400 INVALID_BODY, saying why: not base58check, a private key, the wrong network's
  * form, or a key that is not at account level (depth 3: m/purpose'/coin'/account').
  */
-export function parseAccountKey(text: string, family: ChainFamily, network: ChainNetwork): AccountKey {
+export function parseAccountKey(text: string, family: FamilyName, network: ChainNetwork): AccountKey {
   const trimmed = text.trim();
   if (trimmed.length === 0 || trimmed.length > 200)
     refuse('send the account-level xpub (111 characters, starting xpub, tpub, zpub or vpub)');
@@ -69,21 +69,12 @@ export function parseAccountKey(text: string, family: ChainFamily, network: Chai
   const form = PUBLIC_VERSIONS.get(version);
   if (form === undefined)
     refuse(`unknown version bytes 0x${version.toString(16).padStart(8, '0')}: use the xpub, tpub, zpub or vpub form`);
-  const testnet = network !== 'mainnet';
-  if (family !== 'btc' && (form!.testnet || form!.segwit))
-    refuse(
-      `${form!.name} is a Bitcoin form: ${family === 'evm' ? 'EVM chains' : 'TRON'} take the xpub of m/44'/${family === 'evm' ? 60 : 195}'/0'`,
-    );
-  if (family === 'btc' && form!.testnet !== testnet) {
-    refuse(
-      `a ${form!.name} is a ${form!.testnet ? 'testnet' : 'mainnet'} key and this chain is ${network}: use ${testnet ? 'tpub or vpub' : 'xpub or zpub'}`,
-    );
-  }
+  const rules = familyOf(family);
+  const wrongForm = rules.refuseKeyForm(form!, network);
+  if (wrongForm !== undefined) refuse(wrongForm);
   const depth = bytes[4];
   if (depth !== 3)
-    refuse(
-      `it is at depth ${depth}; give the account-level key (depth 3, m/${family === 'btc' ? 84 : 44}'/coin'/account')`,
-    );
+    refuse(`it is at depth ${depth}; give the account-level key (depth 3, m/${rules.purpose}'/coin'/account')`);
   // zpub/vpub are the same key under SLIP-132 version bytes: re-encode under xpub/tpub for BIP-32.
   const versions = form!.testnet ? BIP32_TESTNET : BIP32_MAINNET;
   view.setUint32(0, versions.public);
@@ -115,7 +106,7 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
       chainCode: hd.chainCode!,
       point: secp256k1.Point.fromBytes(hd.publicKey!).toBytes(false),
       family: account.family,
-      hrp: HRP[account.network],
+      prefix: familyOf(account.family).addressPrefix(account.network),
       ahead: new Map(),
       requestedTo: 0,
       pending: undefined,
@@ -130,8 +121,8 @@ export function deriveAddress(account: AccountKey, index: number): DerivedAddres
   refill(branch, index);
   return {
     index,
-    address: ahead?.address ?? encoder.address(account.family, branch.hrp, uncompressed),
-    publicKey: hex(encoder.compress(uncompressed)),
+    address: ahead?.address ?? encodeAddress(account.family, branch.prefix, uncompressed),
+    publicKey: hex(lib.compress(uncompressed)),
   };
 }
 
@@ -177,8 +168,8 @@ function childPoint(parent: HDKey, parentPoint: Uint8Array, index: number): Uint
   return tweakCurve().pointAddScalar(parentPoint, tweakBytes, false) ?? undefined;
 }
 
-/** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs: encode.ts). */
-export const eip55 = (lowerHex: string): string => encoder.eip55(lowerHex);
+/** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs). */
+export { eip55 } from '../../chain-families/encoding.js';
 
 const hex = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

@@ -1,13 +1,14 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { type ChainFamily, encoderForWorker } from './encode.js';
+import type { FamilyName } from '../../chain-families/index.js';
+import { encodingForWorker } from '../../chain-families/worker-encoding.js';
 
 /**
  * Receive-branch child points computed ahead of need on a worker thread. The child tweak
  * (HMAC-SHA512, then P + t·G in libsecp256k1) was a fifth of the CPU of creating a checkout on
  * the thread that serves requests; the next indices of a key are known in advance (its counter only
  * grows), so they are computed on another core, with their addresses (keccak-256 and base58check
- * for TRON were another 4.6 %: encode.ts is the one encoder both threads run).
+ * for TRON were another 4.6 %: each family's `encodeAddress` is the one encoder both threads run).
  *
  * The worker holds no secret: an account-level public key and chain code are public to whoever
  * holds the xpub, which the server already keeps. Anything the worker cannot answer (it failed,
@@ -21,14 +22,19 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHmac, createSecretKey } = require('node:crypto');
 const curve = require(workerData.tiny);
 const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
-// The encoder of encode.ts, built from its source with this thread's imports of its libraries;
-// until they load, or if they cannot, addresses come back null and the serving thread encodes.
+// Each family's encodeAddress (chain-families/), built from its source with this thread's imports
+// of its libraries; until they load, or if they cannot, addresses come back null and the serving
+// thread encodes.
 let encode = null;
-const m = workerData.encoder.modules;
+const e = workerData.encoding;
+const m = e.modules;
 const loading = Promise.all([import(m.sha3), import(m.sha2), import(m.legacy), import(m.base)])
   .then(([sha3, sha2, legacy, base]) => {
-    const factory = (0, eval)('(' + workerData.encoder.source + ')');
-    encode = factory({ keccak_256: sha3.keccak_256, sha256: sha2.sha256, ripemd160: legacy.ripemd160, bech32: base.bech32, base58check: base.createBase58check(sha2.sha256) }).address;
+    const raw = { keccak_256: sha3.keccak_256, sha256: sha2.sha256, ripemd160: legacy.ripemd160, bech32: base.bech32, base58check: base.createBase58check(sha2.sha256) };
+    const lib = Object.assign({}, raw, (0, eval)('(' + e.helpers + ')')(raw));
+    const families = {};
+    for (const name of Object.keys(e.families)) families[name] = (0, eval)('(' + e.families[name] + ')');
+    encode = (family, prefix, point) => families[family](lib, prefix, point);
   })
   .catch(() => {});
 parentPort.on('message', async (m) => {
@@ -47,7 +53,7 @@ parentPort.on('message', async (m) => {
     if (t !== 0n && t < ORDER) { try { point = curve.pointAddScalar(m.point, tweak, false); } catch { point = null; } }
     let address = null;
     if (point !== null && encode !== null) {
-      try { address = encode(m.family, m.hrp, point); } catch { address = null; }
+      try { address = encode(m.family, m.prefix, point); } catch { address = null; }
     }
     points.push(point);
     addresses.push(address);
@@ -64,9 +70,9 @@ export interface Branch {
   publicKey: Uint8Array;
   chainCode: Uint8Array;
   point: Uint8Array;
-  /** How its addresses are spelled (encode.ts): the family, and the bech32 prefix for BTC. */
-  family: ChainFamily;
-  hrp: string;
+  /** How its addresses are spelled: the family, and its prefix on the key's network (`addressPrefix`). */
+  family: FamilyName;
+  prefix: string;
   /** Children computed ahead, by index: the point, and the address unless the worker could not encode it; taken (deleted) when used. */
   ahead: Map<number, Ahead>;
   /** Indices below this were requested already. */
@@ -93,7 +99,7 @@ const waiting = new Map<number, { resolve: (computed: Computed) => void; reject:
 
 function startWorker(): Worker {
   const tiny = createRequire(import.meta.url).resolve('tiny-secp256k1');
-  const w = new Worker(SOURCE, { eval: true, workerData: { tiny, encoder: encoderForWorker() } });
+  const w = new Worker(SOURCE, { eval: true, workerData: { tiny, encoding: encodingForWorker() } });
   // The worker never keeps a process alive (a CLI command, a test) that is otherwise done.
   w.unref();
   w.on('message', (m: { id: number } & Computed) => {
@@ -124,7 +130,7 @@ function compute(branch: Branch, from: number, count: number): Promise<Computed>
       chainCode: branch.chainCode,
       point: branch.point,
       family: branch.family,
-      hrp: branch.hrp,
+      prefix: branch.prefix,
       from,
       count,
     });

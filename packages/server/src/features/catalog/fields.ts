@@ -2,29 +2,27 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { invalid } from '../../admin/deps.js';
-import { eip55, type ChainFamily, type ChainNetwork } from '../addresses/derive.js';
+import { FAMILY_NAMES, familyOf, isFamilyName, type FamilyName } from '../../chain-families/index.js';
+import type { ChainNetwork } from '../../chain-families/family.js';
 
 /**
  * The rules of catalog fields, checked in the service so that every caller (API, CLI, demo) gets
  * the same message naming the field and what it accepts.
  */
-export const FAMILIES: readonly ChainFamily[] = ['btc', 'evm', 'tron'];
 export const NETWORK_TYPES: readonly ChainNetwork[] = ['mainnet', 'testnet', 'regtest'];
 
-/** Confirmations a payment needs before it counts, by family (spec/checkout.md). */
-export const DEFAULT_CONFIRMATIONS: Record<ChainFamily, number> = { btc: 2, evm: 12, tron: 19 };
+/** Confirmations a payment needs before it counts, by default: the family's (spec/checkout.md). */
+export const defaultConfirmations = (family: FamilyName): number => familyOf(family).defaultConfirmations;
 export const MAX_CONFIRMATIONS = 1000;
 export const MAX_PRECISION = 18;
 
 const base58check = createBase58check(sha256);
 
-export function checkFamily(text: string): ChainFamily {
-  const family = FAMILIES.find((f) => f === text.toLowerCase());
-  return (
-    family ??
-    invalid(
-      `family must be one of ${FAMILIES.join(', ')} (how deposit addresses are derived and spelled), got ${JSON.stringify(text)}`,
-    )
+export function checkFamily(text: string): FamilyName {
+  const family = text.toLowerCase();
+  if (isFamilyName(family)) return family;
+  return invalid(
+    `family must be one of ${FAMILY_NAMES.join(', ')} (how deposit addresses are derived and spelled), got ${JSON.stringify(text)}`,
   );
 }
 
@@ -89,37 +87,17 @@ export function checkImage(text: string): string {
 }
 
 /**
- * A token contract as stored: EVM `0x` + 40 hex in its EIP-55 spelling, TRON a base58check `T…`
- * address, null for a chain's native coin. A mixed-case EVM address must carry a valid EIP-55
- * checksum: a mistyped letter is then caught here rather than in a payer's wallet.
+ * A token contract as stored (the family's rule: EVM `0x` + 40 hex in its EIP-55 spelling, TRON a
+ * base58check `T…` address), null for a chain's native coin. A mixed-case EVM address must carry a
+ * valid EIP-55 checksum: a mistyped letter is then caught here rather than in a payer's wallet.
  */
-export function checkTokenContract(family: ChainFamily, text: string | null): string | null {
+export function checkTokenContract(familyName: string, text: string | null): string | null {
   if (text === null) return null;
-  const value = text.trim();
-  if (family === 'btc') invalid('Bitcoin chains have no token contracts: leave tokenContract null (the native coin)');
-  if (family === 'evm') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(value))
-      invalid(`tokenContract on an EVM chain must be 0x followed by 40 hex digits, got ${JSON.stringify(text)}`);
-    const hex = value.slice(2);
-    const checksummed = eip55(hex.toLowerCase());
-    const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-    if (mixedCase && checksummed !== value)
-      invalid(
-        `tokenContract ${value} fails its EIP-55 checksum (a letter's case is wrong: mistyped?); expected ${checksummed}`,
-      );
-    return checksummed;
-  }
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = base58check.decode(value);
-  } catch {
-    bytes = undefined;
-  }
-  if (bytes === undefined || bytes.length !== 21 || bytes[0] !== 0x41)
-    invalid(
-      `tokenContract on TRON must be a base58check address starting with T (34 characters), got ${JSON.stringify(text)}`,
-    );
-  return value;
+  const family = familyOf(familyName);
+  if (family.tokens === null)
+    invalid(`${family.title} chains have no token contracts: leave tokenContract null (the native coin)`);
+  const checked = family.tokens.check(text);
+  return 'contract' in checked ? checked.contract : invalid(checked.why);
 }
 
 /** The BIP-32 fingerprint of an extended key (first 4 bytes of HASH160 of its public key), hex. */

@@ -5,7 +5,8 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { parseAccountKey, type ChainFamily, type ChainNetwork } from '../addresses/derive.js';
+import type { FamilyName } from '../../chain-families/index.js';
+import { parseAccountKey, type ChainNetwork } from '../addresses/derive.js';
 import { accountKeyOwner, openXpub, xpubHash } from '../addresses/sealed-key.js';
 import { keyFingerprint, keyPreview } from './fields.js';
 import {
@@ -72,7 +73,7 @@ export function accountKeyAdmin({ store, caches, box }: AdminDeps) {
     async setChainXpub(symbol: string, xpub: string, ctx: AuditContext) {
       const view = await store.writeTransaction(async (trx) => {
         const chain = await requireChain(trx, symbol);
-        const parsed = parseAccountKey(xpub, chain.family as ChainFamily, chain.network_type as ChainNetwork);
+        const parsed = parseAccountKey(xpub, chain.family as FamilyName, chain.network_type as ChainNetwork);
         // xpub/tpub: the one spelling both forms share (and the one allocateAddress parses).
         const normalised = parsed.hd.publicExtendedKey;
         // Insert-or-keep on the unique (family, network type, key hash): two chains given the same

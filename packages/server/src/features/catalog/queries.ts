@@ -1,6 +1,7 @@
 import { required } from '../../admin/deps.js';
+import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
-import type { AccountKeyTable, AssetTable, ChainTable, NetworkTable } from '../../store/schema.js';
+import type { AccountKeyTable, AssetTable, ChainTable, NetworkTable } from './tables.js';
 
 export type AssetRow = AssetTable;
 export type ChainRow = ChainTable;
@@ -114,4 +115,11 @@ export function depositAddressQuery(db: Db, filter: { chainId?: string | undefin
   if (filter.chainId !== undefined) q = q.where('deposit_addresses.chain_id', '=', filter.chainId);
   if (filter.checkoutId !== undefined) q = q.where('deposit_addresses.checkout_id', '=', filter.checkoutId);
   return q;
+}
+
+/** The asset of a symbol (any case), or 422 UNSUPPORTED_CURRENCY. */
+export async function requireAssetRow(db: Db, symbol: string) {
+  const row = await db.selectFrom('assets').selectAll().where('symbol', '=', symbol.toUpperCase()).executeTakeFirst();
+  if (!row) throw new HostpayError('UNSUPPORTED_CURRENCY', `asset ${symbol} is not known`);
+  return row;
 }

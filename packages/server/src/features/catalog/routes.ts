@@ -1,3 +1,4 @@
+import { defaultConfirmationsText, familyNamesText } from '../../chain-families/index.js';
 import { Type } from '@sinclair/typebox';
 import { ERRORS } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
@@ -113,8 +114,7 @@ export async function catalogAdminRoutes(app: TypedApp, ctx: AdminRouteContext<C
         ...WRITE,
         operationId: 'createChain',
         summary: 'Add a chain',
-        description:
-          'A new chain of family btc, evm or tron (fixed after creation) on mainnet, testnet or regtest. confirmationsRequired defaults by family: btc 2, evm 12, tron 19. Checkouts can use it once it has an extended public key (PUT /admin/v1/chains/{symbol}/xpub).',
+        description: `A new chain of family ${familyNamesText()} (fixed after creation) on mainnet, testnet or regtest. confirmationsRequired defaults by family: ${defaultConfirmationsText()}. Checkouts can use it once it has an extended public key (PUT /admin/v1/chains/{symbol}/xpub).`,
         body: ChainCreateBody,
         response: responses(201, ChainView, 'The new chain (no key yet).', ERRORS.adminWrite),
       },

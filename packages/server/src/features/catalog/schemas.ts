@@ -1,3 +1,4 @@
+import { defaultConfirmationsText, familyNamesText } from '../../chain-families/index.js';
 import { Type } from '@sinclair/typebox';
 import { Currency } from '../../admin/schemas.js';
 import { Nullable, obj, Time } from '../../admin/views.js';
@@ -37,7 +38,7 @@ export const ChainView = obj({
   symbol: SymbolText,
   name: Type.String(),
   family: Type.String({
-    description: 'btc | evm | tron: how addresses are derived and spelled (fixed after creation)',
+    description: `${familyNamesText(' | ')}: how addresses are derived and spelled (fixed after creation)`,
   }),
   networkType: Type.String({ description: 'mainnet | testnet | regtest' }),
   confirmationsRequired: Type.Integer({ description: 'confirmations a payment needs before it counts' }),
@@ -98,14 +99,14 @@ const Image = Type.String({
   description: 'icon file name, e.g. usdt.png (default <symbol>.png)',
 });
 const Precision = Type.Integer({ description: 'decimal places, 0 to 18' });
-const Family = Type.String({ minLength: 1, maxLength: 16, description: 'btc, evm or tron' });
+const Family = Type.String({ minLength: 1, maxLength: 16, description: familyNamesText() });
 const NetworkType = Type.String({
   minLength: 1,
   maxLength: 16,
   description: 'mainnet, testnet or regtest (default mainnet)',
 });
 const Confirmations = Type.Integer({
-  description: 'confirmations required, 1 to 1000 (default by family: btc 2, evm 12, tron 19)',
+  description: `confirmations required, 1 to 1000 (default by family: ${defaultConfirmationsText()})`,
 });
 const ExplorerTxUrl = Nullable(
   Type.String({

@@ -12,7 +12,7 @@ import {
   checkNetworkType,
   checkPrecision,
   checkTokenContract,
-  DEFAULT_CONFIRMATIONS,
+  defaultConfirmations,
 } from './fields.js';
 import {
   findAssetBySymbol,
@@ -25,7 +25,6 @@ import {
 } from './queries.js';
 import { assetView, chainView, networkView } from './views.js';
 import { accountKeyAdmin } from './keys.js';
-import type { ChainFamily } from '../addresses/derive.js';
 
 export interface AssetRequest {
   symbol: string;
@@ -207,7 +206,7 @@ export function catalogAdmin(deps: AdminDeps) {
         name: checkName('chain', req.name),
         family,
         network_type: checkNetworkType(req.networkType ?? 'mainnet'),
-        confirmations_required: checkConfirmations(req.confirmationsRequired ?? DEFAULT_CONFIRMATIONS[family]),
+        confirmations_required: checkConfirmations(req.confirmationsRequired ?? defaultConfirmations(family)),
         account_key_id: null,
         active: req.active === false ? 0 : 1,
         explorer_tx_url: checkExplorerTxUrl(req.explorerTxUrl ?? null),
@@ -304,7 +303,7 @@ export function catalogAdmin(deps: AdminDeps) {
           asset_id: asset.id,
           chain_id: chain.id,
           name: checkName('network', req.name),
-          token_contract: checkTokenContract(chain.family as ChainFamily, req.tokenContract ?? null),
+          token_contract: checkTokenContract(chain.family, req.tokenContract ?? null),
           deposit_enabled: req.depositEnabled === false ? 0 : 1,
         };
         const dup = await trx
@@ -345,7 +344,7 @@ export function catalogAdmin(deps: AdminDeps) {
           token_contract:
             change.tokenContract === undefined
               ? before.token_contract
-              : checkTokenContract(before.chain_family as ChainFamily, change.tokenContract),
+              : checkTokenContract(before.chain_family, change.tokenContract),
           deposit_enabled: flag(change.depositEnabled, before.deposit_enabled),
         };
         await trx

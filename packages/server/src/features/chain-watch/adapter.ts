@@ -1,5 +1,7 @@
+import type { FamilyName } from '../../chain-families/index.js';
+
 /**
- * The one seam between the generic chain watcher and a chain family (evm, bitcoin, tron).
+ * The one seam between the generic chain watcher and a chain family (evm, btc, tron).
  *
  * The generic part owns everything that is the same for every chain: the lease per chain, the
  * loop and its back-off, the durable cursor, the record of the blocks it relied on, the
@@ -52,7 +54,8 @@ export interface ScanRange {
 }
 
 export interface ChainAdapter {
-  readonly family: 'evm' | 'bitcoin' | 'tron';
+  /** The chain family it serves, as `chains.family` names it (chain-families/). */
+  readonly family: FamilyName;
   /**
    * What identifies the network the node serves: the EVM chain id as decimal text, the genesis
    * block hash for Bitcoin and TRON. The watcher refuses a node whose answer differs from the

@@ -1,15 +1,10 @@
 import { invalid } from '../../admin/deps.js';
 import type { Db } from '../../store/store.js';
-import { DEFAULT_KIND, isAdapterKind, KIND_FAMILY, type AdapterKind } from './adapters/index.js';
+import { familyOf, familyOfKind } from '../../chain-families/index.js';
+import { isAdapterKind, type AdapterKind } from './adapters/index.js';
 import type { WatchedToken } from './config.js';
 import type { WatchRequest } from './watch-request.js';
 
-/** How a token contract is spelled, per chain family: an 0x address (EVM), a base58 T… address (TRON). */
-const CONTRACT: Record<string, RegExp> = {
-  evm: /^0x[0-9a-fA-F]{40}$/,
-  tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-};
-export const NATIVE_DECIMALS: Record<string, number> = { evm: 18, btc: 8, tron: 6 };
 export const NETWORK_ID = /^[0-9A-Za-z]{1,128}$/;
 
 /** The tokens a watch follows, checked against the chain's networks in the catalog (never a rounding contract). */
@@ -41,11 +36,11 @@ export async function checkTokens(
         `tokens[${i}]: ${symbol} has no network on this chain: add it first (POST /admin/v1/networks, hostpay network add)`,
       );
     const contract = t.contract ?? network.token_contract;
-    const pattern = CONTRACT[family];
-    if (pattern === undefined) invalid(`tokens: a ${family} chain has no token contracts to watch`);
-    if (contract === null || !pattern.test(contract))
+    const rules = familyOf(family).tokens;
+    if (rules === null) invalid(`tokens: a ${family} chain has no token contracts to watch`);
+    if (contract === null || !rules.pattern.test(contract))
       invalid(
-        `tokens[${i}].contract must be the token's ${family === 'tron' ? 'base58 T… address' : '0x address (40 hex digits)'}${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
+        `tokens[${i}].contract must be the token's ${rules.described}${network.token_contract === null ? `; ${symbol} on this chain has none in the catalog` : ''}`,
       );
     const decimals = t.decimals ?? network.decimals;
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
@@ -56,7 +51,7 @@ export async function checkTokens(
         `tokens[${i}]: the ${symbol} contract has ${decimals} decimals but the asset ${symbol} has precision ${network.decimals}: raise the asset's precision first (PATCH /admin/v1/assets/${symbol})`,
       );
     // EVM addresses compare without case; base58 ones are case-sensitive and stay as they are.
-    const spelled = family === 'evm' ? contract.toLowerCase() : contract;
+    const spelled = rules.watchSpelling(contract);
     if (seen.has(spelled)) invalid(`tokens[${i}]: contract ${contract} is listed twice`);
     seen.add(spelled);
     return { asset: symbol, contract: spelled, decimals };
@@ -93,10 +88,11 @@ export async function checkNative(
 
 /** The adapter kind of a watch: one this build has, for the chain's family. */
 export function checkKind(chain: { symbol: string; family: string }, asked: string | undefined): AdapterKind {
-  const kind = asked ?? DEFAULT_KIND[chain.family];
+  const kind = asked ?? familyOf(chain.family).adapterKinds[0];
   if (kind === undefined || !isAdapterKind(kind))
     invalid(`kind must be one of evm-rpc, esplora, bitcoin-core, tron-http (the adapter that talks to the node)`);
-  if (KIND_FAMILY[kind] !== chain.family)
-    invalid(`kind ${kind} talks to ${KIND_FAMILY[kind]} nodes, but ${chain.symbol} is a ${chain.family} chain`);
+  const serves = familyOfKind(kind)?.name;
+  if (serves !== chain.family)
+    invalid(`kind ${kind} talks to ${serves} nodes, but ${chain.symbol} is a ${chain.family} chain`);
   return kind;
 }

@@ -1,4 +1,4 @@
-import type { ChainWatchTable } from '../../store/schema.js';
+import type { ChainWatchTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 
 /** A token the watcher follows: the asset it pays, its contract on the chain, its decimals there. */

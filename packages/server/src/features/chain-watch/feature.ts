@@ -8,6 +8,7 @@ import { ChainWatchMetrics } from './metrics.js';
 import type { PayoutChainPort } from './payout-port.js';
 import { watchAdmin } from './service.js';
 import { ChainWatcher, type WatcherOptions } from './watcher.js';
+import { chainWatchMigrations } from './tables.js';
 
 export interface ChainWatchFeatureOptions {
   store: Store;
@@ -21,6 +22,8 @@ export interface ChainWatchFeatureOptions {
   log?: { warn(msg: string): void };
   /** Rounds failed in a row after which a watch is `failing` (HOSTPAY_CHAIN_WATCH_FAILING_ROUNDS); `watcher.failingAfter` wins. */
   failingAfter?: number | undefined;
+  /** The payout senders' ports: the transactions whose confirmations the watcher counts. */
+  payouts?: () => readonly PayoutChainPort[];
   /** Called when a watch change changed the catalog (a chain's confirmations). */
   catalogChanged: () => Promise<void>;
   watcher?: Partial<
@@ -47,9 +50,8 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
   const now = opts.now ?? Date.now;
   const resolve = opts.resolve ?? systemResolver;
   const metrics = new ChainWatchMetrics();
-  let payouts: PayoutChainPort | undefined;
   const watcherOptions: WatcherOptions = {
-    payouts: () => payouts,
+    ...(opts.payouts === undefined ? {} : { payouts: opts.payouts }),
     store: opts.store,
     box: opts.box,
     checkouts: opts.checkouts,
@@ -76,10 +78,6 @@ export function createChainWatch(opts: ChainWatchFeatureOptions) {
     }),
     watcher,
     metrics,
-    /** The payout sender follows its transactions through the watcher (hot-wallet attaches it). */
-    followPayouts(port: PayoutChainPort) {
-      payouts = port;
-    },
     /** Another watcher over the same store, as a second instance would run (tests). */
     spawnWatcher: (overrides: Partial<WatcherOptions> = {}) => new ChainWatcher({ ...watcherOptions, ...overrides }),
     close: () => watcher.stop(),
@@ -93,6 +91,10 @@ declare module '../../feature-kit/feature.js' {
     /** The chain watcher and its operator settings (the watcher is started by createServer). */
     chainWatch: ChainWatch;
   }
+  interface StartOptions {
+    /** false: the chain watcher is not started (tests drive its rounds by hand). Default true. */
+    evmWatcher?: boolean;
+  }
   interface FeatureOptions {
     /** Chain watcher: DNS for the node address checks (tests), watcher timings. */
     chainWatch?: Pick<ChainWatchFeatureOptions, 'resolve' | 'watcher'>;
@@ -101,13 +103,17 @@ declare module '../../feature-kit/feature.js' {
 
 export const chainWatchFeature = defineFeature({
   name: 'chain-watch',
+  migrations: chainWatchMigrations,
   needs: ['store', 'box', 'caches', 'config', 'log', 'now', 'options', 'chainPort'],
   provides: ['chainWatch'],
-  create({ store, box, caches, config, log, now, options, chainPort }) {
+  // The payout senders' transactions it counts confirmations of (hot-wallet's, payout-port.ts).
+  consumes: ['payoutConfirmations'],
+  create({ store, box, caches, config, log, now, options, chainPort }, contributed) {
     const chainWatch = createChainWatch({
       store,
       box,
       checkouts: chainPort,
+      payouts: contributed.payoutConfirmations,
       sandbox: config.sandbox ?? false,
       log,
       catalogChanged: () => caches.invalidate({ kind: 'catalog' }),
@@ -121,4 +127,5 @@ export const chainWatchFeature = defineFeature({
   admin: ({ chainWatch }) => chainWatch.admin,
   adminRoutes: [chainWatchAdminRoutes],
   start: ({ chainWatch }) => chainWatch.watcher.start(),
+  startOption: 'evmWatcher',
 });

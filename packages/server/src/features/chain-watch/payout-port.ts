@@ -1,3 +1,10 @@
+declare module '../../feature-kit/contributions.js' {
+  interface ContributionPoints {
+    /** A payout sender's transactions the chain watcher counts the confirmations of (hot-wallet's). */
+    payoutConfirmations: PayoutChainPort;
+  }
+}
+
 /** A payout transaction the sender saw mined: the watcher counts its confirmations. */
 export interface FollowedTransaction {
   id: string;

@@ -11,7 +11,7 @@ export interface RoundDeps {
   /** What the watcher reads of and reports to the checkouts feature. */
   checkouts: ChainPort;
   /** The payout sender's port: the watcher counts its transactions' confirmations. */
-  payouts?: PayoutChainPort | undefined;
+  payouts?: readonly PayoutChainPort[] | undefined;
   metrics: ChainWatchMetrics;
   owner: string;
   now: () => number;

@@ -68,7 +68,7 @@ export async function runRound(deps: RoundDeps, w: WatchRow, adapter: ChainAdapt
   const decimals = new Map(assets.map((a) => [a.asset, a.decimals]));
   const reported = await reportObservations(deps, chain, scanned, observations, decimals);
   await raiseConfirmations(deps, w, scanned, targets.depth);
-  if (deps.payouts !== undefined) await followPayouts(deps.payouts, w, adapter, scanned);
+  for (const port of deps.payouts ?? []) await followPayouts(port, w, adapter, scanned);
 
   await deps.beforeCursorSave?.();
   await saveCursor(deps, w, { scanned, head, network, depth: targets.depth });

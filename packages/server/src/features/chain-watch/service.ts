@@ -8,9 +8,10 @@ import { recordAudit, type AuditContext } from '../audit/service.js';
 import type { Resolver } from '../../outbound/guard.js';
 import { DEFAULT_POLL_MS, findWatch, MAX_POLL_MS, MIN_POLL_MS, tokensOf, watchQuery, type WatchRow } from './config.js';
 import { apiKeyOwner, checkRpcUrl, maskRpcUrl, rpcOwner } from './node-url.js';
-import { checkKind, checkNative, checkTokens, NATIVE_DECIMALS, NETWORK_ID } from './checks.js';
+import { checkKind, checkNative, checkTokens, NETWORK_ID } from './checks.js';
 import { watchView, type LiveStatus } from './view.js';
 import type { WatchRequest } from './watch-request.js';
+import { findFamily } from '../../chain-families/index.js';
 
 export { watchView, type LiveStatus, type WatchView } from './view.js';
 export type { WatchRequest };
@@ -105,7 +106,8 @@ export function watchAdmin(opts: WatchAdminOptions) {
       if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < MIN_POLL_MS || pollIntervalMs > MAX_POLL_MS)
         invalid(`pollIntervalMs must be a whole number from ${MIN_POLL_MS} to ${MAX_POLL_MS}`);
       const confirmations = checkConfirmations(req.confirmations ?? chain.confirmations_required);
-      const nativeDecimals = req.nativeDecimals ?? before?.native_decimals ?? NATIVE_DECIMALS[chain.family] ?? 18;
+      const nativeDecimals =
+        req.nativeDecimals ?? before?.native_decimals ?? findFamily(chain.family)?.nativeDecimals ?? 18;
       if (!Number.isInteger(nativeDecimals) || nativeDecimals < 0 || nativeDecimals > 36)
         invalid('nativeDecimals must be a whole number from 0 to 36');
       if (req.startBlock !== undefined && (!Number.isSafeInteger(req.startBlock) || req.startBlock < 0))

@@ -27,8 +27,8 @@ export interface WatcherOptions {
   box: SecretBox;
   /** The checkouts feature's port for chain watchers (reports, retractions, what to watch). */
   checkouts: ChainPort;
-  /** The payout sender's port, when one is attached (hot-wallet): payout confirmations. */
-  payouts?: () => PayoutChainPort | undefined;
+  /** The payout senders' ports (the `payoutConfirmations` contributions: hot-wallet's): payout confirmations. */
+  payouts?: () => readonly PayoutChainPort[];
   metrics: ChainWatchMetrics;
   sandbox: boolean;
   resolve: Resolver;

@@ -3,6 +3,7 @@ import { pgGroupCommit } from '../../store/pg-group-commit.js';
 import type { Db, Store } from '../../store/store.js';
 import { indexBlocks } from '../addresses/index-blocks.js';
 import { eventBatchParameters, eventBatchSql, type BatchEvent } from '../events/batch.js';
+import type { Outbox } from '../events/outbox.js';
 import { optionColumns } from './create.js';
 import type { BuiltCheckout, CreateBatch } from './create-types.js';
 
@@ -19,8 +20,8 @@ import type { BuiltCheckout, CreateBatch } from './create-types.js';
  * locked through all of them and the commit's WAL flush, so a merchant's creates queue behind each
  * other (docs/benchmarks.md, "Why the store is shaped this way").
  */
-function statementText(): string {
-  const events = eventBatchSql('$5::json', '$6::json');
+function statementText(outbox: Outbox): string {
+  const events = eventBatchSql('$5::json', '$6::json', outbox.subscribers());
   return `with
   c as (insert into checkouts select * from json_populate_recordset(null::checkouts, $1::json)),
   o as (insert into checkout_options select * from json_populate_recordset(null::checkout_options, $2::json)),
@@ -65,8 +66,8 @@ function parameters(items: Item[]): string[] {
  * dollar-quoted literal is taken as it is, so the JSON texts go in unchanged, under a tag none of
  * them contains (merchant text could hold any other).
  */
-function batchStatement() {
-  const text = statementText();
+function batchStatement(outbox: Outbox) {
+  const text = statementText(outbox);
   // The text around its parameters, which appear once each, in order, as `$n::json`.
   const pieces = text.split(/\$\d::json/);
   if (
@@ -90,10 +91,14 @@ function batchStatement() {
 }
 
 /** The create batch of a PostgreSQL store, for one merchant-facing service: undefined on SQLite (group-commit.ts serves it). */
-export function createBatch(store: Store): ((merchantId: string) => CreateBatch) | undefined {
+export function createBatch(store: Store, outbox: Outbox): ((merchantId: string) => CreateBatch) | undefined {
   if (store.dialect !== 'postgres') return undefined;
   const indices = indexBlocks(store.db);
-  const { write, inlined } = batchStatement();
-  const commit = pgGroupCommit(store.db, write, { inline: inlined });
+  // Made on the first batch: the outbox's subscribers are known once every feature is made.
+  let statement: ReturnType<typeof batchStatement> | undefined;
+  const made = () => (statement ??= batchStatement(outbox));
+  const commit = pgGroupCommit(store.db, (db, items: Item[]) => made().write(db, items), {
+    inline: (items: Item[]) => made().inlined(items),
+  });
   return (merchantId) => ({ indices, write: (built) => commit({ merchantId, built }) });
 }

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { DepositAddressTable } from '../../store/schema.js';
+import type { DepositAddressTable } from '../addresses/tables.js';
 import type { IndexBlocks } from '../addresses/index-blocks.js';
 import type { LoadedCheckout } from './queries.js';
 

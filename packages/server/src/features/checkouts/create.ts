@@ -5,9 +5,10 @@ import type { Db, Store } from '../../store/store.js';
 import type { Insertable } from 'kysely';
 import { addressRow, reserveIndex, type ReservedIndex } from '../addresses/allocate.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
-import type { CheckoutOptionTable, DepositAddressTable } from '../../store/schema.js';
+import type { CheckoutOptionTable } from './tables.js';
+import type { DepositAddressTable } from '../addresses/tables.js';
 import type { BuiltCheckout, Candidate, CreateBatch, CreatedCheckout, MerchantTerms, Offer } from './create-types.js';
-import { appendEvent } from '../events/outbox.js';
+import type { Outbox } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest } from './create-input.js';
 import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
@@ -139,6 +140,8 @@ export interface CreateContext {
   batch?: CreateBatch | undefined;
   /** Opens the sealed account keys addresses are derived from. */
   box: KeyOpener;
+  /** Where `checkout.created` goes. */
+  outbox: Outbox;
 }
 
 /**
@@ -240,7 +243,7 @@ export async function createCheckout(
       await insertRow(trx, 'checkout_options', optionColumns(option));
     }
     await appendTimeline(trx, id, 0, 'open', null, at);
-    await appendEvent(trx, merchantId, 'checkout.created', built.json, at, id);
+    await ctx.outbox.append(trx, merchantId, 'checkout.created', built.json, at, id);
     return { checkout: built.checkout, json: built.json };
   });
 }

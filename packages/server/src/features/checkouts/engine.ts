@@ -1,7 +1,7 @@
 import { Decimal, writeExactJson } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
-import { appendEvent, lockEventCounter, type EventType } from '../events/outbox.js';
+import { lockEventCounter, type EventType, type Outbox } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { nextEvent, optionAtThreshold, optionTotals } from './decide.js';
 import { checkoutFacts } from './engine-facts.js';
@@ -26,6 +26,8 @@ export interface EngineContext {
   publicBaseUrl: string;
   /** ISO time of this change. */
   at: string;
+  /** Where the checkout's events go. */
+  outbox: Outbox;
 }
 
 export interface EvaluateResult {
@@ -88,7 +90,7 @@ export async function evaluate(
       .execute();
     const type = EVENT_OF[t.to];
     if (type !== undefined)
-      await appendEvent(
+      await ctx.outbox.append(
         trx,
         c.row.merchant_id,
         type,
@@ -163,7 +165,7 @@ async function settle(
     at: ctx.at,
   });
   c.row.credited_posting_id = posting.id;
-  await appendEvent(
+  await ctx.outbox.append(
     trx,
     c.row.merchant_id,
     'wallet.balance_changed',

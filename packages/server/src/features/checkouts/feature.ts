@@ -4,6 +4,7 @@ import { checkoutMerchantRoutes } from './merchant-routes.js';
 import { checkoutAdminRoutes } from './routes.js';
 import { checkoutService, type CheckoutService } from './service.js';
 import { chainPort, type ChainPort } from './watch-targets.js';
+import { checkoutsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -20,11 +21,13 @@ declare module '../../feature-kit/feature.js' {
 /** Checkouts: the state table, the engine, transfers, the expiry timer and their routes. */
 export const checkoutsFeature = defineFeature({
   name: 'checkouts',
-  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options'],
+  migrations: checkoutsMigrations,
+  needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options', 'outbox'],
   provides: ['checkouts', 'chainPort'],
-  create({ store, caches, box, config, publicBaseUrl, now, log, options }) {
+  create({ store, caches, box, config, publicBaseUrl, now, log, options, outbox }) {
     const checkouts = checkoutService({
       store,
+      outbox,
       caches,
       box,
       sandbox: config.sandbox ?? false,

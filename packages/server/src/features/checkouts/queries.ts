@@ -1,6 +1,6 @@
 import { insertRow } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import type { CheckoutOptionTable, CheckoutTable, CheckoutTimelineTable, TransferTable } from '../../store/schema.js';
+import type { CheckoutOptionTable, CheckoutTable, CheckoutTimelineTable, TransferTable } from './tables.js';
 
 export type CheckoutRow = CheckoutTable;
 export type OptionRow = CheckoutOptionTable & {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { isoTime, ISO_TIME_HELP } from '../../http/iso-time.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
-import type { TransferTable } from '../../store/schema.js';
+import type { TransferTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
@@ -29,6 +29,7 @@ import { refundsTaken, settlementQuote, settlePreview, withMerchants } from './r
 import { CheckoutMetrics } from './metrics.js';
 import { checkoutView } from './view.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
+import type { Outbox } from '../events/outbox.js';
 
 export interface CheckoutFilter {
   status?: string | undefined;
@@ -47,6 +48,8 @@ export interface CheckoutServiceOptions {
   /** Opens the sealed account keys deposit addresses are derived from. */
   box: KeyOpener;
   now?: () => number;
+  /** Where the checkouts' events go. */
+  outbox: Outbox;
   /** The business counters (metrics.ts); a service of its own when absent. */
   metrics?: CheckoutMetrics;
 }
@@ -87,11 +90,12 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const terms = (merchantId: string) => caches.through(termsCache.map, merchantId, () => loadTerms(db, merchantId));
   const now = opts.now ?? Date.now;
   // PostgreSQL: creates written in batches, one statement per turn of the event loop (create-batch.ts).
-  const batches = createBatch(store);
+  const batches = createBatch(store, opts.outbox);
   const engine = (): EngineContext => ({
     dialect: store.dialect,
     publicBaseUrl: opts.publicBaseUrl(),
     at: new Date(now()).toISOString(),
+    outbox: opts.outbox,
   });
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
@@ -117,6 +121,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       terms,
       batch: batches?.(merchantId),
       box: opts.box,
+      outbox: opts.outbox,
     });
     metrics.created.inc();
     return created;

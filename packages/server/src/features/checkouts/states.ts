@@ -88,7 +88,7 @@ export const TRANSITIONS: readonly Row[] = [
  * transaction takes the rows it locks in this order, and never goes back up the list:
  *
  * 1. the checkout row (`lockCheckout`, engine.ts), one checkout per transaction;
- * 2. the merchant's event counter (`event_sequences`: `appendEvent` or `lockEventCounter`, events/outbox.ts);
+ * 2. the merchant's event counter (`event_sequences`: `Outbox.append` or `lockEventCounter`, events/outbox.ts);
  * 3. the wallet row (`lockWallet`: a settlement's credit, an operator's posting).
  *
  * A settlement takes the counter before the wallet even when it writes its event after the credit

@@ -2,8 +2,8 @@ import { Decimal, decimalText, jsonDecimal, parseAmount } from '@hostpay/protoco
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
-import type { TransferTable } from '../../store/schema.js';
-import { eip55 } from '../addresses/derive.js';
+import type { TransferTable } from './tables.js';
+import { findFamily } from '../../chain-families/index.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 
 /** A transfer as an indexer (or simulate-payment) reports it: POST /admin/v1/transfers. */
@@ -21,10 +21,9 @@ export interface TransferReport {
 
 const TX_HASH = /^[A-Za-z0-9:_-]{1,128}$/;
 
-/** How a chain family spells an address for matching: EVM addresses compare case-insensitively (EIP-55 is a checksum, not identity). */
+/** How the chain's family spells an address for matching (EVM: EIP-55 is a checksum, not identity). */
 function canonicalAddress(family: string, address: string): string {
-  if (family === 'evm' && /^0x[0-9a-fA-F]{40}$/.test(address)) return eip55(address.slice(2).toLowerCase());
-  return address;
+  return findFamily(family)?.matchSpelling(address) ?? address;
 }
 
 export interface ReportOutcome {

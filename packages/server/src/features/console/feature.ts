@@ -1,5 +1,6 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { consoleSessions, type ConsoleSessionsOptions } from './sessions.js';
+import { consoleMigrations } from './tables.js';
 
 /**
  * The operator console's sessions. Its routes are the admin API's browser front and need the
@@ -7,6 +8,7 @@ import { consoleSessions, type ConsoleSessionsOptions } from './sessions.js';
  */
 export const consoleFeature = defineFeature({
   name: 'console',
+  migrations: consoleMigrations,
   needs: ['store'],
   provides: [],
   admin: ({ store }) => ({

@@ -1,11 +1,11 @@
 import { newId } from '../../store/ids.js';
-import { outboxSubscribers, type EventType } from './outbox.js';
+import type { EventType, OutboxSubscriber } from './outbox.js';
 import { CHANNEL, EVENTS_PREFIX } from './wakeup.js';
 
 /**
  * The events of a batched PostgreSQL statement (features/checkouts/create-batch.ts: the checkout
  * creates of one turn in one statement), as a fragment of the caller's `with`: this feature
- * writes `events` and `event_sequences` there as appendEvent (outbox.ts) does for one event, and
+ * writes `events` and `event_sequences` there as Outbox.append (outbox.ts) does for one event, and
  * every outbox subscriber adds what it owes them (the webhooks' deliveries) as fanOut does, so
  * the batch and the one-event path cannot write different rows.
  *
@@ -18,13 +18,13 @@ import { CHANNEL, EVENTS_PREFIX } from './wakeup.js';
  *   something), on the schema's channel, delivered at commit.
  */
 
-/** One event of a batch. `objectJson`: the finished JSON text of `data.object`, as appendEvent takes it. */
+/** One event of a batch. `objectJson`: the finished JSON text of `data.object`, as Outbox.append takes it. */
 export interface BatchEvent {
   merchantId: string;
   type: EventType;
   objectJson: string;
   at: string;
-  /** The checkout the event is about, as appendEvent's `checkoutId`. */
+  /** The checkout the event is about, as Outbox.append's `checkoutId`. */
   checkoutId: string | null;
 }
 
@@ -34,12 +34,17 @@ export const BATCH_EVENTS = 'appended_events';
 /**
  * The fragment, for a statement whose parameters `counters` and `events` (e.g. `$5::json`) are
  * eventBatchParameters' two texts: `ctes` goes in the statement's `with` list after the caller's
- * own CTEs, `select` is the statement's final select (the wake-ups).
+ * own CTEs, `select` is the statement's final select (the wake-ups). `subscribers`: the outbox's
+ * (Outbox.subscribers).
  */
-export function eventBatchSql(counters: string, events: string): { ctes: string; select: string } {
+export function eventBatchSql(
+  counters: string,
+  events: string,
+  subscribers: readonly OutboxSubscriber[],
+): { ctes: string; select: string } {
   // Each subscriber's part of the batch is its own CTE: PostgreSQL runs every data-modifying CTE
   // to completion, read or not.
-  const owed = outboxSubscribers().map((s, i) => `owed_${i} as (${s.batch(BATCH_EVENTS)})`);
+  const owed = subscribers.map((s, i) => `owed_${i} as (${s.batch(BATCH_EVENTS)})`);
   const ctes = [
     `event_counters as (
     insert into event_sequences (merchant_id, last_sequence)
@@ -57,9 +62,7 @@ export function eventBatchSql(counters: string, events: string): { ctes: string;
   )`,
     ...owed,
   ].join(',\n  ');
-  const queued = outboxSubscribers()
-    .map((_, i) => ` union select '' from owed_${i}`)
-    .join('');
+  const queued = subscribers.map((_, i) => ` union select '' from owed_${i}`).join('');
   const select = `select count(pg_notify(${CHANNEL}, p)) as woken
 from (select distinct '${EVENTS_PREFIX}' || merchant_id as p from ${BATCH_EVENTS}${queued}) as payloads`;
   return { ctes, select };

@@ -20,7 +20,7 @@ export interface OutboxEvent {
  * Work that commits with every appended event, inside its transaction (webhooks queue the
  * deliveries it owes). Both forms are required, so that no path that writes events can leave a
  * subscriber's part out:
- * - `each`, for one event appended by appendEvent: returns how many deliveries it queued, so the
+ * - `each`, for one event appended by Outbox.append: returns how many deliveries it queued, so the
  *   commit wakes the delivery workers only when there are some;
  * - `batch`, for the events of a batched PostgreSQL statement (batch.ts): the body of a CTE doing
  *   the same for every row of the CTE named `events` (id, merchant_id, sequence, type,
@@ -31,16 +31,42 @@ export interface OutboxSubscriber {
   batch(events: string): string;
 }
 
-const subscribers = new Set<OutboxSubscriber>();
-
-/** Runs `subscriber` inside the transaction of every event appended from now on (once, however often subscribed). */
-export function subscribeToOutbox(subscriber: OutboxSubscriber): void {
-  subscribers.add(subscriber);
+declare module '../../feature-kit/contributions.js' {
+  interface ContributionPoints {
+    /** Work that commits with every appended event (the webhooks' deliveries). */
+    outboxSubscribers: OutboxSubscriber;
+  }
 }
 
-/** The subscribers, in the order they subscribed (batch.ts). */
-export function outboxSubscribers(): OutboxSubscriber[] {
-  return [...subscribers];
+/**
+ * The outbox of one set of services: its subscribers are the `outboxSubscribers` contributions
+ * of the registered features (events/feature.ts consumes them), read when an event is appended.
+ */
+export interface Outbox {
+  /**
+   * Writes one event inside the caller's transaction, so an event exists exactly when the change
+   * it reports committed, with every subscriber's share. `objectJson` is the finished JSON text
+   * of `data.object` (exact decimals as number literals). `checkoutId`: the checkout the event is
+   * about, so its webhook deliveries are found by index (migration 020).
+   */
+  append(
+    trx: Db,
+    merchantId: string,
+    type: EventType,
+    objectJson: string,
+    at: string,
+    checkoutId?: string | null,
+  ): Promise<AppendedEvent>;
+  /** The subscribers, in the order of the registered features (batch.ts). */
+  subscribers(): readonly OutboxSubscriber[];
+}
+
+export function outbox(subscribers: () => readonly OutboxSubscriber[]): Outbox {
+  return {
+    append: (trx, merchantId, type, objectJson, at, checkoutId = null) =>
+      appendEvent(trx, subscribers(), merchantId, type, objectJson, at, checkoutId),
+    subscribers,
+  };
 }
 
 export interface AppendedEvent {
@@ -90,19 +116,17 @@ export async function takeEventCounter(trx: Db, merchantId: string, dialect: 'sq
 }
 
 /**
- * Writes one event to the outbox inside the caller's transaction, so an event exists exactly when
- * the change it reports committed. `objectJson` is the finished JSON text of `data.object` (exact
- * decimals as number literals). The per-merchant sequence comes from a counter row that the
- * update locks: two transactions of one merchant take consecutive numbers, never the same one.
+ * Outbox.append. The per-merchant sequence comes from a counter row that the update locks: two
+ * transactions of one merchant take consecutive numbers, never the same one.
  */
-export async function appendEvent(
+async function appendEvent(
   trx: Db,
+  subscribers: readonly OutboxSubscriber[],
   merchantId: string,
   type: EventType,
   objectJson: string,
   at: string,
-  /** The checkout the event is about, so its webhook deliveries are found by index (migration 020). */
-  checkoutId: string | null = null,
+  checkoutId: string | null,
 ): Promise<AppendedEvent> {
   const [bumped] = (await bumpSequence(trx, { merchantId })).rows;
   let sequence = bumped?.last_sequence;

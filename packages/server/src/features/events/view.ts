@@ -1,4 +1,4 @@
-import type { EventTable } from '../../store/schema.js';
+import type { EventTable } from './tables.js';
 
 /**
  * The event as JSON text: `{id, type, createdAt, sequence, data}`. The stored `data` is already

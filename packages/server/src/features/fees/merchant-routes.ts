@@ -10,6 +10,21 @@ import type { FastRoute } from '../../http/fast-path.js';
 import type { MerchantServices } from '../../auth/ports.js';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 
+declare module '../../auth/ports.js' {
+  interface MerchantServices {
+    /**
+     * The full success envelope for a fee preview, as JSON text (the text itself when cached).
+     * Throws HostpayError 422s. `amountText`: `amount.toFixed()`, when the caller already has it.
+     */
+    feePreviewBody(
+      merchantId: string,
+      amount: Decimal,
+      currency: string,
+      amountText?: string,
+    ): string | Promise<string>;
+  }
+}
+
 /**
  * The merchant's fee preview (interface §2.3), behind the merchant authentication hook (added in
  * this plugin's scope). The body is finished JSON text with exact decimals, sent as it is.

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { FeeScheduleTable } from '../../store/schema.js';
+import type { FeeScheduleTable } from './tables.js';
 
 export type FeeScheduleRow = FeeScheduleTable;
 

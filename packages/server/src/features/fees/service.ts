@@ -2,11 +2,13 @@ import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, parseAmount } from 
 import { HostpayError } from '../../errors.js';
 import { newId, nowIso } from '../../store/ids.js';
 import { findSettlementCurrency, upsertFeeTier, upsertSettlementCurrency } from './queries.js';
-import type { FeeScheduleTable } from '../../store/schema.js';
+import type { FeeScheduleTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import { feeService } from './preview.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { requireAssetRow, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import type { AdminDeps } from '../../admin/deps.js';
+import { requireMerchantRow } from '../merchants/queries.js';
+import { requireAssetRow } from '../catalog/queries.js';
 
 export interface FeeTierRequest {
   currency: string;

@@ -1,7 +1,7 @@
 import type { Hash, Hex } from 'viem';
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
-import type { HotWalletCancelStatus } from '../../store/schema.js';
+import type { HotWalletCancelStatus } from './tables.js';
 import { recordAudit } from '../audit/service.js';
 import { bumpedFees, currentFees, receiptOf } from './chain-ops.js';
 import { holdSenderLease, iso, payoutFailed, roundsError, type SendContext, type TxRow } from './context.js';

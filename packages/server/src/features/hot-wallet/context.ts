@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { HotWalletTxTable } from '../../store/schema.js';
+import type { HotWalletTxTable } from './tables.js';
 import type { Store } from '../../store/store.js';
 import { holdLease, LeaseLost } from '../../cluster/leased-loops.js';
 import type { Rpc } from '../chain-watch/adapters/evm/rpc.js';

@@ -14,6 +14,7 @@ import { payoutChainOps } from './payout-ops.js';
 import { payoutChainRoutes } from './payout-routes.js';
 import { createVerifier } from './verify.js';
 import { SentVerifier, type SentVerifierOptions } from './verify-sent.js';
+import { hotWalletMigrations } from './tables.js';
 
 export type { PayoutJob, PayoutSenderPort, SentPayoutJob } from './port.js';
 export type { ExpectedTransfer, Verification, VerifyTransfer } from './verify.js';
@@ -122,9 +123,19 @@ declare module '../../feature-kit/feature.js' {
 
 export const hotWalletFeature = defineFeature({
   name: 'hot-wallet',
-  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'payoutGuards', 'chainWatch'],
+  migrations: hotWalletMigrations,
+  needs: ['store', 'box', 'config', 'log', 'now', 'options', 'payoutSender', 'chainWatch'],
   provides: ['hotWallet'],
-  create({ store, box, config, log, now, options, payoutSender, payoutGuards, chainWatch }) {
+  contributes: {
+    // The chain watcher counts the confirmations of the payouts this wallet sends and of those
+    // operators report by hand, once the verifier saw them mined.
+    payoutConfirmations: ({ store, hotWallet, log }) => [
+      payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics, log),
+    ],
+    // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
+    payoutGuards: () => [hotWalletGuard],
+  },
+  create({ store, box, config, log, now, options, payoutSender, chainWatch }) {
     const hotWallet = createHotWallet({
       store,
       box,
@@ -142,11 +153,6 @@ export const hotWalletFeature = defineFeature({
         ...options.hotWallet?.sender,
       },
     });
-    // The chain watcher counts the confirmations of the payouts this wallet sends and of those
-    // operators report by hand, once the verifier saw them mined.
-    chainWatch.followPayouts(payoutChainPort(store, () => hotWallet.sender.port, hotWallet.metrics, log));
-    // A payout this wallet signed is decided by the chain, not by hand (guard.ts).
-    payoutGuards.add(hotWalletGuard);
     return { hotWallet, close: () => hotWallet.close() };
   },
   /** Which key sends payouts on which EVM chain. */

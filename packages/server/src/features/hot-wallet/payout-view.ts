@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { HotWalletCancelTable, HotWalletTxTable } from '../../store/schema.js';
+import type { HotWalletCancelTable, HotWalletTxTable } from './tables.js';
 import { isCancelTx } from './chain-ops.js';
 
 /**

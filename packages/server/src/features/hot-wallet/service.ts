@@ -2,10 +2,11 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import { invalid } from '../../admin/deps.js';
 import type { Db, Store } from '../../store/store.js';
-import type { HotWalletTable } from '../../store/schema.js';
+import type { HotWalletTable } from './tables.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { requireChain } from '../catalog/queries.js';
 import { hotWalletOwner, normaliseKey } from './key.js';
+import { findFamily } from '../../chain-families/index.js';
 
 /** Transactions the wallet still follows: their nonce and fees belong to its address. */
 export const OPEN_STATUSES = ['signed', 'broadcast', 'mined'] as const;
@@ -104,7 +105,7 @@ export function hotWalletAdmin(opts: HotWalletAdminOptions) {
     /** Sets (or generates, without a key) the chain's hot wallet; answers the address only. */
     async setHotWallet(symbol: string, req: { privateKey?: string | undefined }, audit: AuditContext) {
       const chain = await requireChain(db, symbol.toUpperCase());
-      if (chain.family !== 'evm')
+      if (findFamily(chain.family)?.hotWallet !== true)
         invalid(
           `chain ${chain.symbol} is a ${chain.family} chain: hot wallets send on EVM chains only; pay ${chain.family} payouts with the manual sender`,
         );

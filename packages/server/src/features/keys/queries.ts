@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { ApiKeyTable } from '../../store/schema.js';
+import type { ApiKeyTable } from './tables.js';
 
 export type ApiKeyRow = ApiKeyTable;
 

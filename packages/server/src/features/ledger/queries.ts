@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { LedgerPostingTable } from '../../store/schema.js';
+import type { LedgerPostingTable } from './tables.js';
 
 export type PostingRow = LedgerPostingTable;
 

@@ -4,12 +4,12 @@ import { newId } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
 import { findPostingByKey, insertPosting, type PostingRow } from './queries.js';
 import { lockWallet, updateBalances } from '../wallets/queries.js';
-import type { LedgerPostingTable, PostingKind } from '../../store/schema.js';
+import type { LedgerPostingTable, PostingKind } from './tables.js';
 import { required, type AdminDeps } from '../../admin/deps.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { lockEventCounter, type Outbox } from '../events/outbox.js';
 import { keyedQueue } from './wallet-queue.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 
@@ -57,6 +57,7 @@ function apply(kind: PostingKind, amount: Decimal, balance: Decimal, frozen: Dec
 export async function postToLedger(
   store: Store,
   caches: Caches,
+  outbox: Outbox,
   req: PostingRequest,
   ctx: AuditContext,
 ): Promise<PostingResult> {
@@ -116,7 +117,7 @@ export async function postToLedger(
     await insertPosting(trx, posting);
     await updateBalances(trx, wallet.id, posting.amount_after, posting.freeze_amount_after, at);
     // The merchant hears of every balance change, in the transaction that makes it (outbox).
-    await appendEvent(trx, wallet.merchant_id, 'wallet.balance_changed', balanceChangedJson(wallet.id, posting), at);
+    await outbox.append(trx, wallet.merchant_id, 'wallet.balance_changed', balanceChangedJson(wallet.id, posting), at);
     await recordAudit(trx, ctx, {
       action: `wallet.${req.kind}`,
       objectType: 'wallet',
@@ -165,14 +166,14 @@ export const postingView = (p: LedgerPostingTable) => ({
 });
 
 /** The ledger as the admin API uses it: post to a wallet, read its postings. */
-export function ledgerAdmin({ store, caches }: AdminDeps) {
+export function ledgerAdmin({ store, caches, outbox }: AdminDeps & { outbox: Outbox }) {
   const db = store.db;
   const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   return {
     post: (req: PostingRequest, ctx: AuditContext) =>
       inLine === undefined
-        ? postToLedger(store, caches, req, ctx)
-        : inLine(req.walletId, () => postToLedger(store, caches, req, ctx)),
+        ? postToLedger(store, caches, outbox, req, ctx)
+        : inLine(req.walletId, () => postToLedger(store, caches, outbox, req, ctx)),
 
     async listPostings(walletId: string, req: PageRequest) {
       await required(

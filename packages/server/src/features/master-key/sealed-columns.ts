@@ -1,4 +1,4 @@
-import type { Database } from '../../store/schema.js';
+import type { Database } from '../../store/database.js';
 import { apiKeyOwner, rpcOwner } from '../chain-watch/node-url.js';
 import { accountKeyOwner } from '../addresses/sealed-key.js';
 import { hotWalletOwner } from '../hot-wallet/key.js';

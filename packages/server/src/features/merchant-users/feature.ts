@@ -1,11 +1,13 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import type { Store } from '../../store/store.js';
 import { merchantUserAdminRoutes, type MerchantUserAdmin } from './admin-routes.js';
+import { sessionPort } from './http.js';
 import { dashboardAccountRoutes } from './routes.js';
 import { dashboardSessions, type DashboardSessions } from './sessions.js';
 import { team, type Team } from './team.js';
 import { dashboardTeamRoutes } from './team-routes.js';
 import { accounts, type Accounts } from './users.js';
+import { merchantUsersMigrations } from './tables.js';
 
 /** What the feature provides: the app opens the sessions with its idle setting (buildApp). */
 export interface MerchantUsers {
@@ -29,6 +31,7 @@ declare module '../../feature-kit/feature.js' {
 /** Merchant users: the dashboard's accounts, two-factor sign-in, sessions, team and security log. */
 export const merchantUsersFeature = defineFeature({
   name: 'merchant-users',
+  migrations: merchantUsersMigrations,
   needs: ['store', 'box', 'now', 'publicBaseUrl'],
   provides: ['merchantUsers'],
   create({ store, box, now, publicBaseUrl }) {
@@ -54,4 +57,6 @@ export const merchantUsersFeature = defineFeature({
   }),
   merchantRoutes: [dashboardAccountRoutes, dashboardTeamRoutes],
   adminRoutes: [merchantUserAdminRoutes],
+  merchantSessions: ({ merchantUsers }, { config, now }) =>
+    sessionPort(merchantUsers.forApp(config.dashboardIdleMinutes * 60_000, now).sessions, config.publicUrl),
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { addressBlock } from '../../auth/authenticate.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
-import type { MerchantUserTable } from '../../store/schema.js';
+import type { MerchantUserTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
 import { hashPassword, needsRehash, passwordMatches } from './passwords.js';
 import { recordSecurity, type SecurityEntry } from './security-log.js';

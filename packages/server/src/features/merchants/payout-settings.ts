@@ -2,7 +2,7 @@ import { DECIMAL_PATTERN, Decimal, decimalText, ExactNumber, jsonDecimal, type J
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../admin/deps.js';
 import { DecimalString } from '../../admin/schemas.js';
-import type { MerchantTable } from '../../store/schema.js';
+import type { MerchantTable } from './tables.js';
 
 /**
  * A merchant's payout settings (spec/payouts.md, "Protection against a stolen API key"), set by

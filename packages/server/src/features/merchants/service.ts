@@ -1,8 +1,9 @@
 import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal, type JsonDecimal } from '@hostpay/protocol';
 import { newId, nowIso } from '../../store/ids.js';
-import type { MerchantTable } from '../../store/schema.js';
+import type { MerchantTable } from './tables.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { invalid, requireMerchantRow, type AdminDeps } from '../../admin/deps.js';
+import { invalid, type AdminDeps } from '../../admin/deps.js';
+import { requireMerchantRow } from './queries.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { checkSpread } from './spread.js';
 import {

@@ -25,18 +25,9 @@ export interface GuardRefusal {
  */
 export type PayoutMoveGuard = (trx: Db, m: GuardedMove) => Promise<GuardRefusal | null>;
 
-/** The guards senders register (payouts never imports a sender: they hand their guard in). */
-export interface PayoutGuards {
-  add(guard: PayoutMoveGuard): void;
-  readonly list: readonly PayoutMoveGuard[];
-}
-
-export function payoutGuards(): PayoutGuards {
-  const list: PayoutMoveGuard[] = [];
-  return {
-    add: (guard) => {
-      list.push(guard);
-    },
-    list,
-  };
+declare module '../../feature-kit/contributions.js' {
+  interface ContributionPoints {
+    /** A sender's veto over merchants' and operators' moves (payouts never imports a sender). */
+    payoutGuards: PayoutMoveGuard;
+  }
 }

@@ -1,9 +1,9 @@
 import { Decimal, decimalText, writeExactJson, type PayoutActor } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
-import type { PayoutTable } from '../../store/schema.js';
+import type { PayoutTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { lockEventCounter, type Outbox } from '../events/outbox.js';
 import { balanceChangedJson, postInTransaction } from '../ledger/service.js';
 import type { PayoutMoveGuard } from './guards.js';
 import { appendPayoutTimeline, findPayout, lockPayout, payoutView, type LoadedPayout } from './queries.js';
@@ -23,6 +23,8 @@ export interface MoveContext {
   dialect: 'sqlite' | 'postgres';
   /** ISO time of the change. */
   at: string;
+  /** Where the payout's events go. */
+  outbox: Outbox;
   /** Senders' vetoes (guards.ts): given for merchants', operators' and sandbox moves, not the senders' own. */
   guards?: readonly PayoutMoveGuard[] | undefined;
 }
@@ -76,7 +78,7 @@ export async function postForPayout(
     at: ctx.at,
   });
   if (replayed) return;
-  await appendEvent(
+  await ctx.outbox.append(
     trx,
     p.merchantId,
     'wallet.balance_changed',
@@ -225,7 +227,7 @@ export async function movePayout(trx: Db, ctx: MoveContext, id: string, req: Mov
     timeline: [...before.timeline, { payout_id: id, seq: before.timeline.length, ...entry }],
   };
   const json = writeExactJson(payoutView(after));
-  for (const type of row.events) await appendEvent(trx, locked.merchant_id, type, json, ctx.at);
+  for (const type of row.events) await ctx.outbox.append(trx, locked.merchant_id, type, json, ctx.at);
   if (req.audit !== undefined)
     await recordAudit(trx, req.audit, {
       action: `payout.${move}`,

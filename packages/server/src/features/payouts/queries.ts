@@ -1,6 +1,6 @@
 import { decimalText, jsonDecimal, type PayoutActor } from '@hostpay/protocol';
 import { insertRow } from '../../store/prepared.js';
-import type { PayoutDestinationTable, PayoutTable, PayoutTimelineTable } from '../../store/schema.js';
+import type { PayoutDestinationTable, PayoutTable, PayoutTimelineTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import type { PayoutStatus } from './states.js';
 

@@ -1,9 +1,9 @@
 import { Decimal, decimalText, parseAmount, writeExactJson, type PayoutActor } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
-import type { PayoutTable } from '../../store/schema.js';
+import type { PayoutTable } from './tables.js';
 import type { Db } from '../../store/store.js';
-import { appendEvent, takeEventCounter } from '../events/outbox.js';
+import { takeEventCounter } from '../events/outbox.js';
 import { checkPayoutAddress } from './address.js';
 import { postForPayout, type MoveContext } from './moves.js';
 import { appendPayoutTimeline, destinationStatus, findPayout, payoutView, type LoadedPayout } from './queries.js';
@@ -221,6 +221,6 @@ export async function requestPayout(trx: Db, ctx: MoveContext, input: PayoutRequ
   await appendPayoutTimeline(trx, id, 0, { status: row.to, reason: null, by: input.by, at: ctx.at });
   const loaded = (await findPayout(trx, id))!;
   const json = writeExactJson(payoutView(loaded));
-  for (const type of row.events) await appendEvent(trx, input.merchantId, type, json, ctx.at);
+  for (const type of row.events) await ctx.outbox.append(trx, input.merchantId, type, json, ctx.at);
   return loaded;
 }

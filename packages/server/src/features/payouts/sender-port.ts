@@ -2,6 +2,7 @@ import { decimalText } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
 import { HostpayError } from '../../errors.js';
 import type { Db, Store } from '../../store/store.js';
+import type { Outbox } from '../events/outbox.js';
 import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import { lockPayout, payoutsWithNames } from './queries.js';
@@ -70,11 +71,12 @@ export interface SentPayoutJob extends PayoutJob {
 export function payoutSenderPort(
   store: Store,
   caches: Caches,
+  outbox: Outbox,
   now: () => number = Date.now,
   metrics: PayoutMetrics = new PayoutMetrics(),
 ): PayoutSenderPort {
   const db = store.db;
-  const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString() });
+  const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString(), outbox });
 
   async function move(id: string, req: MoveRequest): Promise<void> {
     const result = await store.writeTransaction((trx) => movePayout(trx, context(), id, { ...req, idempotent: true }));

@@ -6,10 +6,10 @@ import { newId } from '../../store/ids.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import type { Db, Store } from '../../store/store.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { appendEvent, takeEventCounter } from '../events/outbox.js';
+import { takeEventCounter, type Outbox } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
-import type { PayoutGuards } from './guards.js';
+import type { PayoutMoveGuard } from './guards.js';
 import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import {
@@ -32,7 +32,9 @@ export interface PayoutServiceOptions {
   sandbox: boolean;
   now?: (() => number) | undefined;
   /** Senders' vetoes over the moves made here (guards.ts). */
-  guards?: PayoutGuards | undefined;
+  guards?: (() => readonly PayoutMoveGuard[]) | undefined;
+  /** Where the payouts' events go. */
+  outbox: Outbox;
   /** The business counters (metrics.ts), shared with the senders' port; its own when absent. */
   metrics?: PayoutMetrics | undefined;
 }
@@ -62,7 +64,8 @@ export function payoutService(opts: PayoutServiceOptions) {
   const context = (): MoveContext => ({
     dialect: store.dialect,
     at: new Date(now()).toISOString(),
-    guards: opts.guards?.list,
+    outbox: opts.outbox,
+    guards: opts.guards?.(),
   });
   const operatorTools = payoutOperatorTools(store, () => context().at);
 
@@ -153,7 +156,7 @@ export function payoutService(opts: PayoutServiceOptions) {
         .where('id', '=', id)
         .execute();
       const view = destinationView(after, at);
-      await appendEvent(
+      await opts.outbox.append(
         trx,
         before.merchant_id,
         status === 'active' ? 'payout_destination.activated' : 'payout_destination.revoked',
@@ -226,7 +229,7 @@ export function payoutService(opts: PayoutServiceOptions) {
       };
       await trx.insertInto('payout_destinations').values(row).execute();
       const view = destinationView({ ...row, chain_symbol: chain.symbol }, ctx.at);
-      await appendEvent(trx, merchantId, 'payout_destination.added', writeExactJson(view), ctx.at);
+      await opts.outbox.append(trx, merchantId, 'payout_destination.added', writeExactJson(view), ctx.at);
       return { created: true, destination: view };
     });
   }

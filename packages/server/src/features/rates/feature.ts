@@ -8,6 +8,7 @@ import { rateAdminRoutes } from './routes.js';
 import { rateAdmin } from './service.js';
 import { rateSourceAdminRoutes } from './source-routes.js';
 import { sourceAdmin } from './sources.js';
+import { ratesMigrations } from './tables.js';
 
 type RefresherTimings = Partial<Pick<RefresherOptions, 'leaseMs' | 'reloadMs' | 'timeoutMs' | 'maxAnswerBytes'>>;
 
@@ -33,6 +34,7 @@ declare module '../../feature-kit/feature.js' {
 /** Exchange rates: the operators' own, and the feeds that keep them fresh from public providers (docs/rates.md). */
 export const ratesFeature = defineFeature({
   name: 'rates',
+  migrations: ratesMigrations,
   needs: ['store', 'box', 'caches', 'config', 'log', 'now', 'options'],
   provides: ['rates'],
   create({ store, box, caches, config, log, now: clock, options }) {

@@ -1,6 +1,6 @@
 import { Decimal } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
-import type { RateTable } from '../../store/schema.js';
+import type { RateTable } from './tables.js';
 import { rateAge, quoteOfRow } from './quote.js';
 import { aggregate, DEFAULT_MAX_DEVIATION_PERCENT, freshnessOf, sourceName, type Observation } from './aggregate.js';
 import { writeRate } from './write.js';

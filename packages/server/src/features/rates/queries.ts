@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { RatePairTable, RateSourceTable, RateTable } from '../../store/schema.js';
+import type { RatePairTable, RateSourceTable, RateTable } from './tables.js';
 
 export type RateRow = RateTable;
 export type RateSourceRow = RateSourceTable;

@@ -1,5 +1,5 @@
 import { Decimal } from '@hostpay/protocol';
-import type { RateTable } from '../../store/schema.js';
+import type { RateTable } from './tables.js';
 
 /**
  * A stored rate as the pricing code uses it: the number, where it came from, when, and how long

@@ -1,9 +1,10 @@
 import { DECIMAL_PATTERN, Decimal, decimalText, jsonDecimal } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
-import { invalid, requireAssetRow } from '../../admin/deps.js';
+import { invalid } from '../../admin/deps.js';
+import { requireAssetRow } from '../catalog/queries.js';
 import type { Caches } from '../../cache/caches.js';
 import type { Store } from '../../store/store.js';
-import type { RatePairTable, RateTable } from '../../store/schema.js';
+import type { RatePairTable, RateTable } from './tables.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { DEFAULT_MAX_DEVIATION_PERCENT } from './aggregate.js';
 import { aggregatePairs } from './feed.js';

@@ -1,5 +1,6 @@
 import { HostpayError } from '../../errors.js';
-import { invalid, requireAssetRow } from '../../admin/deps.js';
+import { invalid } from '../../admin/deps.js';
+import { requireAssetRow } from '../catalog/queries.js';
 import type { Caches } from '../../cache/caches.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Resolver } from '../../outbound/guard.js';

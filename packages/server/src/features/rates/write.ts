@@ -1,6 +1,6 @@
 import type { Caches } from '../../cache/caches.js';
 import type { Db } from '../../store/store.js';
-import type { RateTable } from '../../store/schema.js';
+import type { RateTable } from './tables.js';
 import { upsertRate } from './queries.js';
 
 /**

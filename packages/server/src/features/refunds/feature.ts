@@ -3,6 +3,7 @@ import { refundMerchantRoutes } from './merchant-routes.js';
 import { refundPageRoutes } from './page-routes.js';
 import { payoutsForRefunds, refundedSoFar } from './payouts-port.js';
 import { refundService, type RefundService } from './service.js';
+import { refundsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -14,15 +15,17 @@ declare module '../../feature-kit/feature.js' {
 /** Refunds (spec/payouts.md, "Refunds"): the merchant's routes and the payer's refund page. */
 export const refundsFeature = defineFeature({
   name: 'refunds',
-  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'checkouts', 'payouts'],
+  migrations: refundsMigrations,
+  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'outbox', 'checkouts', 'payouts'],
   provides: ['refunds'],
-  create: ({ store, caches, publicBaseUrl, now }) => ({
+  create: ({ store, caches, publicBaseUrl, now, outbox }) => ({
     refunds: refundService({
       store,
       caches,
       publicBaseUrl,
       now: now ?? Date.now,
-      payouts: payoutsForRefunds(store.dialect),
+      outbox,
+      payouts: payoutsForRefunds(store.dialect, outbox),
       refundedSoFar,
     }),
   }),

@@ -1,10 +1,8 @@
+import { findFamily } from '../../chain-families/index.js';
 import { html, type SafeHtml } from '../pay/html.js';
 import { layout } from '../pay/templates/layout.js';
 import { refundLinkPath } from './links.js';
 import type { RefundFacts, RefundPage } from './service.js';
-
-const B58 = '1-9A-HJ-NP-Za-km-z';
-const BECH32 = '02-9ac-hj-np-zAC-HJ-NP-Z';
 
 /**
  * What the address field says it takes, and the browser's own check of its shape (`pattern`):
@@ -12,19 +10,7 @@ const BECH32 = '02-9ac-hj-np-zAC-HJ-NP-Z';
  * the network), and its refusal is shown on the page.
  */
 export function addressRule(f: Pick<RefundFacts, 'family' | 'networkType'>): { hint: string; pattern: string | null } {
-  if (f.family === 'evm')
-    return { hint: 'It starts with 0x followed by 40 letters a–f and digits.', pattern: '0x[0-9a-fA-F]{40}' };
-  if (f.family === 'tron') return { hint: 'It starts with T and is 34 characters long.', pattern: `T[${B58}]{33}` };
-  if (f.family === 'btc') {
-    const [hrp, legacy] =
-      f.networkType === 'mainnet' ? ['bc1', '13'] : f.networkType === 'regtest' ? ['bcrt1', 'mn2'] : ['tb1', 'mn2'];
-    const starts = f.networkType === 'mainnet' ? 'bc1, 1 or 3' : `${hrp}, m, n or 2`;
-    return {
-      hint: `It starts with ${starts}.`,
-      pattern: `(${hrp}|${hrp.toUpperCase()})[${BECH32}]{8,87}|[${legacy}][${B58}]{25,34}`,
-    };
-  }
-  return { hint: '', pattern: null };
+  return findFamily(f.family)?.addressField(f.networkType) ?? { hint: '', pattern: null };
 }
 
 const head = (f: RefundFacts, amount: string | null) => html`<header class="card head">

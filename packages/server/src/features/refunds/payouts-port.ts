@@ -4,6 +4,7 @@ import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
 import { checkPayoutAddress } from '../payouts/address.js';
 import { payoutView } from '../payouts/queries.js';
+import type { Outbox } from '../events/outbox.js';
 import { requestPayout } from '../payouts/request.js';
 import type { RefundPayouts } from './payouts-seam.js';
 
@@ -33,7 +34,7 @@ export async function refundedSoFar(db: Db, checkoutId: string): Promise<Decimal
  * refund's transaction. A merchant's address must be an active destination of its address book;
  * a payer's is `source: 'payer'` (no cooling-off), asked by `system`.
  */
-export function payoutsForRefunds(dialect: 'sqlite' | 'postgres'): RefundPayouts {
+export function payoutsForRefunds(dialect: 'sqlite' | 'postgres', outbox: Outbox): RefundPayouts {
   return {
     async checkAddress(trx, chainId, address) {
       const chain = await trx
@@ -67,7 +68,7 @@ export function payoutsForRefunds(dialect: 'sqlite' | 'postgres'): RefundPayouts
         );
       const payout = await requestPayout(
         trx,
-        { dialect, at: req.at },
+        { dialect, at: req.at, outbox },
         {
           merchantId: req.merchantId,
           walletId: wallet.id,

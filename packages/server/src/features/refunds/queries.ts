@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { RefundLinkTable } from '../../store/schema.js';
+import type { RefundLinkTable } from './tables.js';
 
 export type RefundLinkRow = RefundLinkTable;
 

@@ -10,7 +10,7 @@ import {
   lockCheckout,
   type LoadedCheckout,
 } from '../checkouts/queries.js';
-import { appendEvent, lockEventCounter } from '../events/outbox.js';
+import { lockEventCounter, type Outbox } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { refundCreditKey } from '../payouts/moves.js';
 import { checkoutMoney } from './money.js';
@@ -34,6 +34,8 @@ export interface RefundDeps {
   caches: Caches;
   publicBaseUrl: () => string;
   now: () => number;
+  /** Where the refunds' events go. */
+  outbox: Outbox;
   /** Undefined: no payouts feature registered; refunds answer 503 until it is. */
   payouts: RefundPayouts | undefined;
   /** What earlier refunds of a checkout took (payouts with refundOf, not rejected, canceled or failed). */
@@ -133,7 +135,7 @@ export function refundService(deps: RefundDeps) {
         idempotencyKey: refundCreditKey(payoutId),
         at: when,
       });
-      await appendEvent(
+      await deps.outbox.append(
         trx,
         merchantId,
         'wallet.balance_changed',
@@ -154,7 +156,7 @@ export function refundService(deps: RefundDeps) {
       at: when,
     });
     await appendTimeline(trx, c.row.id, c.timeline.length, REFUND_TIMELINE_STATUS, null, when);
-    await appendEvent(trx, merchantId, 'refund.requested', payout.json, when, c.row.id);
+    await deps.outbox.append(trx, merchantId, 'refund.requested', payout.json, when, c.row.id);
     return payout;
   }
 

@@ -3,6 +3,7 @@ import { reportAdminRoutes } from './admin-routes.js';
 import { operatorReports } from './operator.js';
 import { reportRoutes } from './routes.js';
 import { reportService, type ReportService } from './service.js';
+import { reportsMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -13,6 +14,7 @@ declare module '../../feature-kit/feature.js' {
 /** Reports (CSV and NDJSON exports), the monthly statement, the merchant search, and the operator's reports and reconciliation (docs/reports.md). */
 export const reportsFeature = defineFeature({
   name: 'reports',
+  migrations: reportsMigrations,
   needs: ['store', 'now'],
   provides: ['reports'],
   create: ({ store }) => ({ reports: reportService(store) }),

@@ -5,6 +5,7 @@ import { settingsService, type SettingsService } from './settings.js';
 import { selfServiceDashboardRoutes } from './dashboard-routes.js';
 import { summaryRoutes } from './summary-routes.js';
 import { summaryService, type SummaryService } from './summary.js';
+import { selfServiceMigrations } from './tables.js';
 
 declare module '../../feature-kit/feature.js' {
   interface Provisions {
@@ -21,6 +22,7 @@ declare module '../../feature-kit/feature.js' {
  */
 export const selfServiceFeature = defineFeature({
   name: 'self-service',
+  migrations: selfServiceMigrations,
   needs: ['store', 'box', 'caches', 'config', 'now', 'publicBaseUrl'],
   provides: ['summary', 'selfService'],
   create: ({ store, box, caches, config, now, publicBaseUrl }) => ({

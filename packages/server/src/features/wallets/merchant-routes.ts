@@ -8,6 +8,13 @@ import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import type { FastRoute } from '../../http/fast-path.js';
 import type { MerchantServices } from '../../auth/ports.js';
 
+declare module '../../auth/ports.js' {
+  interface MerchantServices {
+    /** The full success envelope for the merchant's wallet list, as JSON text ready to send (the text itself when cached). */
+    walletListBody(merchantId: string): string | Promise<string>;
+  }
+}
+
 /**
  * The merchant's wallet list (interface §2.2), behind the merchant authentication hook (added in
  * this plugin's scope, so it covers exactly these routes). The body comes from the services as

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/store.js';
-import type { WalletTable } from '../../store/schema.js';
+import type { WalletTable } from './tables.js';
 
 export type WalletRow = WalletTable;
 

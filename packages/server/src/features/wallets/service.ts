@@ -5,7 +5,9 @@ import { listNetworksOfAssets } from '../catalog/queries.js';
 import { listWalletDetails } from './queries.js';
 import { walletView } from './view.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
-import { requireAssetRow, requireMerchantRow, required, type AdminDeps } from '../../admin/deps.js';
+import { required, type AdminDeps } from '../../admin/deps.js';
+import { requireMerchantRow } from '../merchants/queries.js';
+import { requireAssetRow } from '../catalog/queries.js';
 import { page, type PageRequest } from '../../admin/pagination.js';
 
 export interface WalletFilter {

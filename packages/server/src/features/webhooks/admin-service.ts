@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import { HostpayError } from '../../errors.js';
-import type { WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookEndpointTable } from './tables.js';
 import type { Db } from '../../store/store.js';
 import { endpointView } from './view.js';
 

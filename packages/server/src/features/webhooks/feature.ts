@@ -5,6 +5,8 @@ import { checkoutAttempts, checkoutDeliveryRoutes } from './checkout-deliveries.
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Store } from '../../store/store.js';
 import type { Events } from '../events/feature.js';
+import type { Outbox } from '../events/outbox.js';
+import { deliveriesOwed } from './queue.js';
 import { systemResolver, type Resolver } from '../../outbound/guard.js';
 import { WebhookMetrics } from './metrics.js';
 import { WebhookSender } from './sender.js';
@@ -13,6 +15,7 @@ import { WebhookWorker, type WorkerOptions } from './worker.js';
 import { webhookAdmin } from './admin-service.js';
 import type { PageRequest } from '../../admin/pagination.js';
 import type { AuditContext } from '../audit/service.js';
+import { webhooksMigrations } from './tables.js';
 
 export interface WebhookFeatureOptions {
   store: Store;
@@ -30,6 +33,8 @@ export interface WebhookFeatureOptions {
   >;
   /** The events feature: its wake-ups start the workers when a commit queued deliveries. */
   events: Pick<Events, 'deliveries'>;
+  /** Where the webhooks' own events go (a test event, an endpoint disabled). */
+  outbox: Outbox;
 }
 
 /**
@@ -43,6 +48,7 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
   const metrics = new WebhookMetrics(opts.store, now);
   const workerOptions = {
     store: opts.store,
+    outbox: opts.outbox,
     box: opts.box,
     sender,
     now,
@@ -52,7 +58,14 @@ export function createWebhooks(opts: WebhookFeatureOptions) {
     ...opts.worker,
   };
   const worker = new WebhookWorker(workerOptions);
-  const endpoints = webhookService({ store: opts.store, box: opts.box, guard, now, wake: () => worker.wake() });
+  const endpoints = webhookService({
+    store: opts.store,
+    box: opts.box,
+    guard,
+    now,
+    wake: () => worker.wake(),
+    outbox: opts.outbox,
+  });
   const health = webhookAdmin(opts.store.db, now);
   return {
     endpoints,
@@ -88,6 +101,10 @@ declare module '../../feature-kit/feature.js' {
     /** Webhook endpoints and the delivery worker (started by createServer). */
     webhooks: Webhooks;
   }
+  interface StartOptions {
+    /** false: the webhook delivery worker is not started (tests drive it by hand). Default true. */
+    webhookWorker?: boolean;
+  }
   interface FeatureOptions {
     /** Webhook delivery: DNS for the SSRF guard (tests), worker timings. */
     webhooks?: Pick<WebhookFeatureOptions, 'resolve' | 'worker'>;
@@ -96,12 +113,16 @@ declare module '../../feature-kit/feature.js' {
 
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
-  needs: ['store', 'box', 'config', 'log', 'now', 'identity', 'options', 'events'],
+  migrations: webhooksMigrations,
+  needs: ['store', 'box', 'config', 'log', 'now', 'identity', 'options', 'events', 'outbox'],
   provides: ['webhooks'],
-  create({ store, box, config, log, now, identity, options, events }) {
+  // Every appended event owes its deliveries, in its own transaction (queue.ts).
+  contributes: { outboxSubscribers: () => [deliveriesOwed] },
+  create({ store, box, config, log, now, identity, options, events, outbox }) {
     const webhooks = createWebhooks({
       store,
       events,
+      outbox,
       box,
       sandbox: config.sandbox ?? false,
       log,
@@ -117,4 +138,5 @@ export const webhooksFeature = defineFeature({
   merchantRoutes: [eventRedeliverRoutes, webhookMerchantRoutes, checkoutDeliveryRoutes],
   adminRoutes: [webhookAdminRoutes],
   start: ({ webhooks }) => webhooks.worker.start(),
+  startOption: 'webhookWorker',
 });

@@ -1,7 +1,7 @@
 import { newId } from '../../store/ids.js';
 import { prepared } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
-import { subscribeToOutbox, type OutboxEvent } from '../events/outbox.js';
+import type { OutboxEvent, OutboxSubscriber } from '../events/outbox.js';
 import { announceQueued } from '../events/wakeup.js';
 
 /**
@@ -17,7 +17,7 @@ export function subscribed(enabledEvents: string, type: string): boolean {
   return list.length === 0 || list.includes(type);
 }
 
-/** `announce` false: the caller announces them itself (appendEvent, with its event, in one statement). */
+/** `announce` false: the caller announces them itself (Outbox.append, with its event, in one statement). */
 export async function insertDeliveries(
   trx: Db,
   rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[],
@@ -96,6 +96,5 @@ export function fanOutBatch(events: string): string {
     returning 1`;
 }
 
-// Every event appended anywhere owes its deliveries, in its own transaction: subscribed when the
-// webhooks feature is loaded, as the composition does at start-up.
-subscribeToOutbox({ each: fanOut, batch: fanOutBatch });
+/** Every event appended anywhere owes its deliveries, in its own transaction (the webhooks' outbox contribution). */
+export const deliveriesOwed: OutboxSubscriber = { each: fanOut, batch: fanOutBatch };

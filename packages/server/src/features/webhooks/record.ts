@@ -1,7 +1,7 @@
 import { newId } from '../../store/ids.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
-import { appendEvent } from '../events/outbox.js';
+import type { Outbox } from '../events/outbox.js';
 import type { AttemptResult } from './sender.js';
 import { DISABLE_AFTER_MS, retryDelayMs } from './schedule.js';
 import { endpointView } from './view.js';
@@ -22,12 +22,16 @@ const isSuccess = (r: AttemptResult) => r.statusCode !== null && r.statusCode >=
  * failing since). 410 Gone, or failing for 5 days, disables the endpoint and tells the merchant
  * with a `webhook_endpoint.disabled` event (queued for their other endpoints).
  */
-export async function recordAttempts(store: Store, recs: AttemptRecord[]): Promise<'ok' | 'failed' | 'disabled'> {
+export async function recordAttempts(
+  store: Store,
+  outbox: Outbox,
+  recs: AttemptRecord[],
+): Promise<'ok' | 'failed' | 'disabled'> {
   if (recs.length === 0) return 'ok';
   if (recs.every((r) => isSuccess(r.result))) return store.writeTransaction((trx) => recordSuccesses(trx, recs));
   return store.writeTransaction(async (trx) => {
     let last: 'ok' | 'failed' | 'disabled' = 'ok';
-    for (const rec of recs) last = await recordOne(trx, rec);
+    for (const rec of recs) last = await recordOne(trx, outbox, rec);
     return last;
   });
 }
@@ -69,7 +73,7 @@ const attemptRow = (rec: AttemptRecord, ok: boolean) => ({
 });
 
 /** One attempt, success or failure, with its consequences. */
-async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {
+async function recordOne(trx: Db, outbox: Outbox, rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {
   const { endpoint, delivery, result } = rec;
   const at = new Date(rec.now).toISOString();
   const ok = isSuccess(result);
@@ -116,7 +120,7 @@ async function recordOne(trx: Db, rec: AttemptRecord): Promise<'ok' | 'failed' |
       .execute();
     return 'failed';
   }
-  await disableEndpoint(trx, { ...current, failing_since: failingSince }, reason, at);
+  await disableEndpoint(trx, outbox, { ...current, failing_since: failingSince }, reason, at);
   return 'disabled';
 }
 
@@ -135,13 +139,15 @@ export const RECORD_EVERY = 10;
  */
 export class AttemptRecorder {
   readonly #store: Store;
+  readonly #outbox: Outbox;
   #done: AttemptRecord[] = [];
   #recording: Promise<void> = Promise.resolve();
   #failed: Error | undefined;
   readonly #every: number;
 
-  constructor(store: Store, every = RECORD_EVERY) {
+  constructor(store: Store, outbox: Outbox, every = RECORD_EVERY) {
     this.#store = store;
+    this.#outbox = outbox;
     this.#every = every;
   }
 
@@ -158,7 +164,7 @@ export class AttemptRecorder {
 
   async failure(rec: AttemptRecord): Promise<'ok' | 'failed' | 'disabled'> {
     await this.#wait();
-    return recordAttempts(this.#store, [...this.#done.splice(0), rec]);
+    return recordAttempts(this.#store, this.#outbox, [...this.#done.splice(0), rec]);
   }
 
   async settle(): Promise<void> {
@@ -169,7 +175,7 @@ export class AttemptRecorder {
   #later(recs: AttemptRecord[]): void {
     if (recs.length === 0) return;
     this.#recording = this.#recording
-      .then(() => recordAttempts(this.#store, recs))
+      .then(() => recordAttempts(this.#store, this.#outbox, recs))
       .then(
         () => undefined,
         (err: Error) => {
@@ -186,6 +192,7 @@ export class AttemptRecorder {
 
 async function disableEndpoint(
   trx: Db,
+  outbox: Outbox,
   endpoint: WebhookEndpointTable,
   reason: 'gone' | 'failing',
   at: string,
@@ -199,7 +206,7 @@ async function disableEndpoint(
   };
   await trx.updateTable('webhook_endpoints').set(set).where('id', '=', endpoint.id).execute();
   // Written after the update, so the fan-out does not queue it for the endpoint it disables.
-  await appendEvent(
+  await outbox.append(
     trx,
     endpoint.merchant_id,
     'webhook_endpoint.disabled',

@@ -5,9 +5,9 @@ import { page, type PageRequest } from '../../admin/pagination.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
-import type { WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookEndpointTable } from './tables.js';
 import type { Db, Store } from '../../store/store.js';
-import { appendEvent, EVENT_TYPES } from '../events/outbox.js';
+import { EVENT_TYPES, type Outbox } from '../events/outbox.js';
 import { checkWebhookUrl, type GuardOptions } from '../../outbound/guard.js';
 import { maskWebhookUrl } from '../../outbound/mask-url.js';
 import { insertDeliveries, subscribed } from './queue.js';
@@ -41,6 +41,8 @@ export interface WebhookServiceOptions {
   now: () => number;
   /** Tells the local worker there is work now (it also polls). */
   wake: () => void;
+  /** Where the test event goes. */
+  outbox: Outbox;
 }
 
 function checkEvents(list: string[] | undefined): string | undefined {
@@ -182,7 +184,7 @@ export function webhookService(opts: WebhookServiceOptions) {
           url: row.url_shown,
           message: 'test event from hostpay: your endpoint receives and verifies webhooks',
         });
-        const event = await appendEvent(trx, merchantId, 'test.ping', object, at);
+        const event = await opts.outbox.append(trx, merchantId, 'test.ping', object, at);
         const [deliveryId] = await insertDeliveries(
           trx,
           [{ endpointId: id, merchantId, eventId: event.id, sequence: event.sequence }],

@@ -1,4 +1,4 @@
-import type { WebhookAttemptTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookAttemptTable, WebhookEndpointTable } from './tables.js';
 
 /**
  * The endpoint as merchants (and operators) see it: the URL masked (outbound/mask-url.ts) except

@@ -1,8 +1,9 @@
+import type { Outbox } from '../events/outbox.js';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { sql, type SqlBool } from 'kysely';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../../store/schema.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './tables.js';
 import type { Store } from '../../store/store.js';
 import { earlierRunPrefix, type InstanceIdentity } from '../../cluster/instance.js';
 import { webhookHeaders } from '@hostpay/protocol';
@@ -25,6 +26,8 @@ interface Lease {
 
 export interface WorkerOptions {
   store: Store;
+  /** Where an endpoint's `webhook_endpoint.disabled` event goes (record.ts). */
+  outbox: Outbox;
   box: SecretBox;
   sender: WebhookSender;
   now: () => number;
@@ -393,7 +396,7 @@ export class WebhookWorker {
         const url = this.#url(endpoint);
         // Until recorded a delivery is still pending, so a crash in between only means it is sent
         // again (same webhook-id); a round's attempts are all recorded before the next round reads.
-        const recorder = new AttemptRecorder(this.#options.store, this.#options.recordEvery);
+        const recorder = new AttemptRecorder(this.#options.store, this.#options.outbox, this.#options.recordEvery);
         try {
           for (const delivery of due) {
             if (this.#stopping || !(await this.#renew(endpointId, lease))) return;

@@ -14,7 +14,7 @@ const rawAmounts = (json: string) => json.replace(/"@@btc:(\d+)@@"/g, (_, s: str
  * for an unknown method); `getblock <hash> 2` with decoded transactions, amounts as BTC numbers.
  */
 export class BitcoinCoreStandIn implements ChainHarness {
-  readonly family = 'bitcoin' as const;
+  readonly family = 'btc' as const;
   readonly kind = 'bitcoin-core';
   readonly chain = 'BTC';
   readonly asset = 'BTC';

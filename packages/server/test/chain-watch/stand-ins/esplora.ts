@@ -10,7 +10,7 @@ import { type Answer, close, listen, type Override, send } from './serve.js';
  * `status`, mempool transactions per address with `status: { confirmed: false }`.
  */
 export class EsploraStandIn implements ChainHarness {
-  readonly family = 'bitcoin' as const;
+  readonly family = 'btc' as const;
   readonly kind = 'esplora';
   readonly chain = 'BTC';
   readonly asset = 'BTC';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tronBase58ToHex } from '../../../src/features/chain-watch/adapters/tron/address.js';
+import { tronBase58ToHex } from '../../../src/chain-families/tron/address.js';
 
 /**
  * A java-tron FullNode's HTTP API on 127.0.0.1, enough of it for the TRON adapter: a small chain

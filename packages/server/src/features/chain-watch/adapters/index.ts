@@ -23,7 +23,8 @@
  *   type AdapterFactory = (opts: AdapterOptions) => ChainAdapter;
  *
  * A factory must not do I/O (the watcher makes the adapter when a round needs it and asks
- * networkId() first). Adding a kind is one line in `ADAPTERS` below.
+ * networkId() first). Adding a kind is one line in `ADAPTERS` below, and its name in its chain
+ * family's `adapterKinds` (chain-families/), which says which chains it may watch and the default.
  */
 import type { AdapterFactory } from './options.js';
 import { bitcoinCoreAdapter, esploraAdapter } from './bitcoin/index.js';
@@ -35,17 +36,6 @@ export type { AdapterFactory, AdapterOptions } from './options.js';
 /** Every adapter kind a watch may name (an unmerged one is refused when a watch is set). */
 export const ADAPTER_KINDS = ['evm-rpc', 'esplora', 'bitcoin-core', 'tron-http'] as const;
 export type AdapterKind = (typeof ADAPTER_KINDS)[number];
-
-/** The chain family (catalog `chains.family`) each kind serves. */
-export const KIND_FAMILY: Record<AdapterKind, 'evm' | 'btc' | 'tron'> = {
-  'evm-rpc': 'evm',
-  esplora: 'btc',
-  'bitcoin-core': 'btc',
-  'tron-http': 'tron',
-};
-
-/** The kind a watch gets when the operator names none. */
-export const DEFAULT_KIND: Record<string, AdapterKind> = { evm: 'evm-rpc', btc: 'esplora', tron: 'tron-http' };
 
 /** The adapters this build has. */
 export const ADAPTERS: Record<AdapterKind, AdapterFactory> = {

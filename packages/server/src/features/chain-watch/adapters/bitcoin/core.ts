@@ -8,7 +8,7 @@ import {
   type WatchedAsset,
 } from '../../adapter.js';
 import { btcTextToSats, JsonNumber } from './amount.js';
-import { normalizeBitcoinAddress } from './address.js';
+import { normalizeBitcoinAddress } from '../../../../chain-families/btc/index.js';
 import {
   type BitcoinAdapterOptions,
   BitcoinNodeError,
@@ -113,7 +113,7 @@ export function bitcoinCoreAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
   }
 
   return {
-    family: 'bitcoin',
+    family: 'btc',
 
     async networkId() {
       const genesis = await blockHash(0);

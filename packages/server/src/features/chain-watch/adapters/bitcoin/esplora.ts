@@ -8,7 +8,7 @@ import {
   type WatchedAsset,
 } from '../../adapter.js';
 import { JsonNumber, MAX_SATS } from './amount.js';
-import { normalizeBitcoinAddress } from './address.js';
+import { normalizeBitcoinAddress } from '../../../../chain-families/btc/index.js';
 import {
   type BitcoinAdapterOptions,
   BitcoinNodeError,
@@ -131,7 +131,7 @@ export function esploraAdapter(opts: BitcoinAdapterOptions): ChainAdapter {
   }
 
   return {
-    family: 'bitcoin',
+    family: 'btc',
 
     async networkId() {
       const genesis = await blockHash(0);

@@ -1,4 +1,4 @@
-export { normalizeBitcoinAddress } from './address.js';
+export { normalizeBitcoinAddress } from '../../../../chain-families/btc/index.js';
 export { bitcoinCoreAdapter } from './core.js';
 export { esploraAdapter } from './esplora.js';
 export { type BitcoinAdapterOptions, BitcoinNodeError, type FetchLike } from './node.js';

@@ -7,12 +7,12 @@ import {
   type ScanRange,
   type WatchedAsset,
 } from '../../adapter.js';
-import { isTronHexAddress, tronBase58ToHex, tronHexToBase58 } from './address.js';
+import { isTronHexAddress, tronBase58ToHex, tronHexToBase58 } from '../../../../chain-families/tron/address.js';
 import { isNoBlock, readBlock, readHeader, readTxInfos, type TronBlock, type TronTxInfo } from './answers.js';
 import { type TronClientOptions, TronNodeError, tronClient } from './client.js';
 
 export { TronNodeError } from './client.js';
-export { tronBase58ToHex, tronHexToBase58 } from './address.js';
+export { tronBase58ToHex, tronHexToBase58 } from '../../../../chain-families/tron/address.js';
 
 export interface TronAdapterOptions extends TronClientOptions {
   /**
