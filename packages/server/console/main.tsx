@@ -15,6 +15,7 @@ import { PayoutDetail, PayoutList } from './pages/payouts.js';
 import { PostingList } from './pages/postings.js';
 import { Queues } from './pages/queues.js';
 import { RateSources } from './pages/rate-sources.js';
+import { Reconciliation, Reports } from './pages/reports.js';
 import { PaymentList } from './pages/transfers.js';
 import { Webhooks } from './pages/webhooks.js';
 import { ErrorNote, Field, time } from '../ui-kit/ui.js';
@@ -45,6 +46,8 @@ const NAV: [path: string, label: string][] = [
   ['/payments', 'Payments'],
   ['/payouts', 'Payouts'],
   ['/postings', 'Postings'],
+  ['/reports', 'Reports'],
+  ['/reconciliation', 'Reconciliation'],
   ['/audit', 'Audit log'],
 ];
 
@@ -77,6 +80,10 @@ function Screen({ path }: { path: string }) {
       return id ? <PayoutDetail id={decodeURIComponent(id)} /> : <PayoutList />;
     case 'postings':
       return <PostingList />;
+    case 'reports':
+      return <Reports />;
+    case 'reconciliation':
+      return <Reconciliation />;
     case 'audit':
       return <AuditList />;
     default:

@@ -43,14 +43,15 @@ const RECORDED = [
   'used-signatures',
   'chain-watch-failures',
   'reports',
+  'reconciliation',
 ].map((name, i) => ({ version: i + 1, name }));
 
 const step = (version: number, name: string): Migration => ({ version, name, up: async () => undefined });
 
 describe('the merged list of migrations', () => {
-  it("the kernel's and the registered features' migrations are versions 1..26 under the names stores recorded", () => {
+  it("the kernel's and the registered features' migrations are versions 1..27 under the names stores recorded", () => {
     expect(MIGRATIONS.map(({ version, name }) => ({ version, name }))).toEqual(RECORDED);
-    expect(LATEST_VERSION).toBe(26);
+    expect(LATEST_VERSION).toBe(27);
   });
 
   it('refuses at start-up two migrations of one version, naming both owners', () => {

@@ -734,6 +734,23 @@ describe('reports, the statement and search (merchant)', () => {
   });
 });
 
+describe('reports and the reconciliation (operator)', () => {
+  it('every merchant’s report as CSV and NDJSON, the reconciliation; their refusals', async () => {
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+    await admin('GET', '/reports/{kind}', `/reports/ledger?${range}`, 200);
+    await admin(
+      'GET',
+      '/reports/{kind}',
+      `/reports/payouts?${range}&format=ndjson&merchantId=${fx.demo.merchantId}`,
+      200,
+    );
+    await admin('GET', '/reports/{kind}', `/reports/fees?${range}&merchantId=mer_nobody`, 404);
+    await admin('GET', '/reports/{kind}', '/reports/ledger?from=2027-01-01T00:00:00Z&to=2026-01-01T00:00:00Z', 400);
+    await admin('GET', '/reports/reconciliation', `/reports/reconciliation?${range}`, 200);
+    await admin('GET', '/reports/reconciliation', '/reports/reconciliation?from=2027-01-01T00:00:00Z', 400);
+  });
+});
+
 describe('merchant dashboard: accounts, team and security log', () => {
   it('every account and team route, signed in and not', async () => {
     const D = '/dashboard/api';

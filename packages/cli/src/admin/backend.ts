@@ -1,5 +1,6 @@
 import type { FeePreview } from '@hostpay/client';
 import type { CatalogBackend } from './catalog-backend.js';
+import type { OperatorReportKind, OperatorReportQuery, Reconciliation } from './reports.js';
 import type {
   AdminPayout,
   Destination,
@@ -60,6 +61,12 @@ export interface UserLink {
 export interface AdminBackend {
   /** 'local': the store in a data dir; 'remote': a server's /admin/v1. */
   readonly kind: 'local' | 'remote';
+  /** Every merchant's report files, and the reconciliation of the books with the chains (docs/reports.md). */
+  readonly reports: {
+    /** The file's text, chunk by chunk, as it streams. */
+    download(kind: OperatorReportKind, q: OperatorReportQuery): AsyncIterable<string>;
+    reconciliation(q: { from: string; to: string }): Promise<Reconciliation>;
+  };
   /** The data dir or the admin URL, for messages. */
   readonly target: string;
   readonly merchants: {

@@ -27,8 +27,8 @@ const DECIMALS = new Set<string>([
   'underpaymentTolerancePercent',
   'payoutAutoApproveLimit',
 ]);
-/** Objects whose every value is a decimal (keyed by asset): a merchant's rolling 24 h payout limits. */
-const DECIMAL_MAPS = new Set(['payoutDailyLimit']);
+/** Objects whose every value is a decimal (keyed by asset): a merchant's rolling 24 h payout limits, a reconciliation's sums. */
+const DECIMAL_MAPS = new Set(['payoutDailyLimit', 'amounts']);
 /** Audit snapshots hold any JSON: left as they are, never reinterpreted by field name. */
 const OPAQUE_FIELDS = new Set(['before', 'after']);
 const NUMBER_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;

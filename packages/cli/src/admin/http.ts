@@ -98,7 +98,8 @@ function queryString(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function unwrap(response: Response, text: string, what: string): unknown {
+/** The envelope's result, or the CommandError its error (or a body that is none) stands for. */
+export function unwrap(response: Response, text: string, what: string): unknown {
   let doc: unknown;
   try {
     doc = parseExactJson(text, jsonDecimal);

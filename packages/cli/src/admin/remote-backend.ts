@@ -2,6 +2,7 @@ import { UsageError } from '../output.js';
 import type { AdminBackend, FeeTierRequest, KeySettings, Posting, PostingResult } from './backend.js';
 import { adminHttp, seg, type AdminHttpOptions } from './http.js';
 import { catalogBackend } from './catalog-backend.js';
+import { adminDownload } from './reports.js';
 
 /**
  * A server's admin API (/admin/v1). Every change is audited on the server under the name of the
@@ -13,6 +14,10 @@ export function remoteBackend(opts: AdminHttpOptions): AdminBackend {
   return {
     kind: 'remote',
     target: opts.url,
+    reports: {
+      download: (kind, q) => adminDownload(opts, `/reports/${seg(kind)}`, { ...q }),
+      reconciliation: (q) => call('GET', '/reports/reconciliation', { query: { from: q.from, to: q.to } }),
+    },
     merchants: {
       create: (name, w) => call('POST', '/merchants', { body: { name }, write: w ?? {} }),
       get: (id) => call('GET', `/merchants/${seg(id)}`),

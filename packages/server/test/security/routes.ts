@@ -174,6 +174,8 @@ export const ROUTES: RouteLine[] = [
   { side: 'operator', method: 'GET', path: '/admin/v1/webhook-endpoints/{id}/deliveries' },
   { side: 'operator', method: 'POST', path: '/admin/v1/webhook-endpoints/{id}/redeliver' },
   { side: 'operator', method: 'GET', path: '/admin/v1/stats' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/reports/reconciliation' },
+  { side: 'operator', method: 'GET', path: '/admin/v1/reports/{kind}' },
   { side: 'public', method: 'POST', path: '/console/session' },
   { side: 'public', method: 'GET', path: '/console/session' },
   { side: 'public', method: 'DELETE', path: '/console/session' },

@@ -1,3 +1,4 @@
+import type { Metric } from 'prom-client';
 import { Checkout, CHECKOUT_PATHS, CreateCheckoutBody, SimulatePaymentBody } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { AdminIdempotency } from '../../http/idempotency.js';
@@ -46,6 +47,8 @@ const many = okPage(Type.Ref(Checkout), 'Checkouts, newest first.');
  */
 export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteContext): Promise<void> {
   const checkouts = ctx.checkouts;
+  for (const metric of checkouts.metrics.collectors() as (Metric & { name: string })[])
+    if (ctx.metrics.registry.getSingleMetric(metric.name) === undefined) ctx.metrics.registry.registerMetric(metric);
   const merchantOf = merchantScope(app, ctx, CHECKOUT_BODY_LIMIT, '{"amount": "100.00", "currency": "EUR"}');
 
   app.post(

@@ -18,6 +18,7 @@ import { findCheckout, loadCheckouts, lockCheckout, type LoadedCheckout } from '
 import { CHECKOUT_STATUSES } from './states.js';
 import { reportTransfer, type TransferReport } from './transfers.js';
 import { refundsTaken, settlementQuote, settlePreview, withMerchants } from './review.js';
+import { CheckoutMetrics } from './metrics.js';
 import { checkoutView } from './view.js';
 import { transferOperations } from './operator-transfers.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
@@ -42,6 +43,8 @@ export interface CheckoutServiceOptions {
   now?: () => number;
   /** Where the checkouts' events go. */
   outbox: Outbox;
+  /** The business counters (metrics.ts); a service of its own when absent. */
+  metrics?: CheckoutMetrics;
 }
 
 /**
@@ -52,6 +55,7 @@ export interface CheckoutServiceOptions {
 export function checkoutService(opts: CheckoutServiceOptions) {
   const { store, caches } = opts;
   const db = store.db;
+  const metrics = opts.metrics ?? new CheckoutMetrics();
   const fees = feeService(db, caches);
   // A merchant's payable options per requested list: they change with the catalog and its wallets.
   const offers = caches.facts<Map<string, Offer>>(['catalog'], { merchantKeyed: true });
@@ -96,12 +100,14 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     const result = await store.writeTransaction((trx) => fn(trx, ctx));
     const merchant = result.evaluation?.credited;
     if (merchant) await caches.invalidate({ kind: 'wallets', merchantId: merchant });
+    await metrics.settledBy(db, result.evaluation);
     return result;
   }
 
-  function createFor(merchantId: string, req: CreateCheckoutRequest) {
+  async function createFor(merchantId: string, req: CreateCheckoutRequest) {
     const checked = checkCreateRequest(req, opts.sandbox);
-    return createCheckout(store, fees, merchantId, checked, {
+    // Resolves once the checkout is committed, alone or in its batch (create-batch.ts): counted then.
+    const created = await createCheckout(store, fees, merchantId, checked, {
       publicBaseUrl: opts.publicBaseUrl(),
       nowMs: now(),
       offer,
@@ -110,6 +116,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       box: opts.box,
       outbox: opts.outbox,
     });
+    metrics.created.inc();
+    return created;
   }
 
   async function loadOwned(merchantId: string | undefined, id: string): Promise<LoadedCheckout> {
@@ -154,6 +162,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
   const transfers = transferOperations({ db, applyChange, view });
 
   return {
+    /** Business counters, added to /metrics by the merchant routes. */
+    metrics,
     // --- merchants -------------------------------------------------------------------------
     async create(merchantId: string, req: CreateCheckoutRequest) {
       return view((await createFor(merchantId, req)).checkout);

@@ -1,4 +1,5 @@
 import { defineFeature } from '../../feature-kit/feature.js';
+import { PayoutMetrics } from './metrics.js';
 import { payoutMerchantRoutes } from './merchant-routes.js';
 import { payoutAdminRoutes } from './routes.js';
 import { payoutSenderPort, type PayoutSenderPort } from './sender-port.js';
@@ -22,6 +23,8 @@ export const payoutsFeature = defineFeature({
   // Senders' vetoes over merchants' and operators' moves (guards.ts; the hot wallet's).
   consumes: ['payoutGuards'],
   create({ store, caches, config, now, outbox }, contributed) {
+    // One set of counters for every path that completes a payout: the service's moves and the senders'.
+    const metrics = new PayoutMetrics();
     return {
       payouts: payoutService({
         store,
@@ -30,8 +33,9 @@ export const payoutsFeature = defineFeature({
         sandbox: config.sandbox ?? false,
         now,
         guards: contributed.payoutGuards,
+        metrics,
       }),
-      payoutSender: payoutSenderPort(store, caches, outbox, now ?? Date.now),
+      payoutSender: payoutSenderPort(store, caches, outbox, now ?? Date.now, metrics),
     };
   },
   admin: ({ payouts }) => ({ payouts }),

@@ -1,3 +1,4 @@
+import type { Metric } from 'prom-client';
 import {
   CreateDestinationBody,
   CreatePayoutBody,
@@ -53,6 +54,8 @@ const MOVE_ERRORS = [...WRITE_ERRORS, 'PAYOUT_STATE_CONFLICT'] as const;
  */
 export async function payoutMerchantRoutes(app: TypedApp, ctx: PayoutRouteContext): Promise<void> {
   const payouts = ctx.payouts;
+  for (const metric of payouts.metrics.collectors() as (Metric & { name: string })[])
+    if (ctx.metrics.registry.getSingleMetric(metric.name) === undefined) ctx.metrics.registry.registerMetric(metric);
   const merchantOf = merchantScope(
     app,
     ctx,

@@ -3,6 +3,7 @@ import type { Caches } from '../../cache/caches.js';
 import { HostpayError } from '../../errors.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Outbox } from '../events/outbox.js';
+import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import { lockPayout, payoutsWithNames } from './queries.js';
 
@@ -72,12 +73,14 @@ export function payoutSenderPort(
   caches: Caches,
   outbox: Outbox,
   now: () => number = Date.now,
+  metrics: PayoutMetrics = new PayoutMetrics(),
 ): PayoutSenderPort {
   const db = store.db;
   const context = (): MoveContext => ({ dialect: store.dialect, at: new Date(now()).toISOString(), outbox });
 
   async function move(id: string, req: MoveRequest): Promise<void> {
     const result = await store.writeTransaction((trx) => movePayout(trx, context(), id, { ...req, idempotent: true }));
+    metrics.movedBy(result);
     if (result.walletsOf !== null) await caches.invalidate({ kind: 'wallets', merchantId: result.walletsOf });
   }
 

@@ -10,6 +10,7 @@ import { takeEventCounter, type Outbox } from '../events/outbox.js';
 import { keyedQueue } from '../ledger/wallet-queue.js';
 import { checkPayoutAddress } from './address.js';
 import type { PayoutMoveGuard } from './guards.js';
+import { PayoutMetrics } from './metrics.js';
 import { movePayout, type MoveContext, type MoveRequest } from './moves.js';
 import {
   adminPayoutView,
@@ -34,6 +35,8 @@ export interface PayoutServiceOptions {
   guards?: (() => readonly PayoutMoveGuard[]) | undefined;
   /** Where the payouts' events go. */
   outbox: Outbox;
+  /** The business counters (metrics.ts), shared with the senders' port; its own when absent. */
+  metrics?: PayoutMetrics | undefined;
 }
 
 export interface PayoutFilter {
@@ -54,6 +57,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   const { store, caches } = opts;
   const db = store.db;
   const now = opts.now ?? Date.now;
+  const metrics = opts.metrics ?? new PayoutMetrics();
   // PostgreSQL: one merchant's requests wait in memory, not on a pooled connection (ledger/wallet-queue.ts).
   const inLine = store.dialect === 'postgres' ? keyedQueue(isStoreUnavailable) : undefined;
   // Every move made here is a merchant's, an operator's or the sandbox's: the senders may veto it.
@@ -80,6 +84,7 @@ export function payoutService(opts: PayoutServiceOptions) {
   /** One move in its own transaction. */
   async function move(id: string, req: MoveRequest): Promise<LoadedPayout> {
     const result = await store.writeTransaction((trx) => movePayout(trx, context(), id, req));
+    metrics.movedBy(result);
     await dropWallets(result.walletsOf);
     return result.payout;
   }
@@ -230,6 +235,8 @@ export function payoutService(opts: PayoutServiceOptions) {
   }
 
   return {
+    /** Business counters, added to /metrics by the merchant routes. */
+    metrics,
     request,
     move,
 
@@ -279,6 +286,7 @@ export function payoutService(opts: PayoutServiceOptions) {
           ...(outcome === 'failed' ? { reason: 'simulated_failure' } : {}),
         });
       });
+      metrics.movedBy(result);
       await dropWallets(result.walletsOf);
       return payoutView(result.payout);
     },

@@ -1,4 +1,6 @@
 import { defineFeature } from '../../feature-kit/feature.js';
+import { reportAdminRoutes } from './admin-routes.js';
+import { operatorReports } from './operator.js';
 import { reportRoutes } from './routes.js';
 import { reportService, type ReportService } from './service.js';
 import { reportsMigrations } from './tables.js';
@@ -9,12 +11,14 @@ declare module '../../feature-kit/feature.js' {
   }
 }
 
-/** Reports (CSV and NDJSON exports), the monthly statement and the merchant search (docs/reports.md). */
+/** Reports (CSV and NDJSON exports), the monthly statement, the merchant search, and the operator's reports and reconciliation (docs/reports.md). */
 export const reportsFeature = defineFeature({
   name: 'reports',
   migrations: reportsMigrations,
-  needs: ['store'],
+  needs: ['store', 'now'],
   provides: ['reports'],
   create: ({ store }) => ({ reports: reportService(store) }),
   merchantRoutes: [reportRoutes],
+  admin: ({ store, now }) => operatorReports(store, now ?? Date.now),
+  adminRoutes: [reportAdminRoutes],
 });

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
-import type { ReportFormat, ReportKind } from '@hostpay/protocol';
+import { REPORT_COLUMNS, type ReportFormat, type ReportKind } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { checkoutsPage, feesPage, paymentsReader } from './checkout-pages.js';
 import { csvChunk, ndjsonChunk } from './format.js';
 import { ledgerReader } from './ledger-pages.js';
+import { operatorColumns, withMerchantIds } from './merchant-column.js';
 import type { Page, PageReader } from './page.js';
 import { payoutsPage } from './payout-pages.js';
 import type { TimeRange } from './range.js';
@@ -26,6 +27,8 @@ export interface ReportRequest {
   format: ReportFormat;
   range: TimeRange;
   pageRows?: number;
+  /** The operator's report: every row also names its merchant, in a last column `merchantId`. */
+  merchantColumn?: boolean;
   /** Called after each page is read (tests count the queries a download made). */
   onPage?: () => void;
 }
@@ -42,7 +45,8 @@ export async function reportStream(
   req: ReportRequest,
   release: () => void,
 ): Promise<Readable> {
-  const read = READERS[req.kind]();
+  const read = req.merchantColumn ? withMerchantIds(req.kind, READERS[req.kind](), store.db) : READERS[req.kind]();
+  const columns = req.merchantColumn ? operatorColumns(req.kind) : REPORT_COLUMNS[req.kind];
   const limit = req.pageRows ?? PAGE_ROWS;
   const next = async (after: Page['last']) => {
     const page = await read({
@@ -65,7 +69,9 @@ export async function reportStream(
     throw err;
   }
   const encode = (page: Page, header: boolean) =>
-    req.format === 'csv' ? csvChunk(req.kind, page.rows, header) : ndjsonChunk(req.kind, page.rows);
+    req.format === 'csv'
+      ? csvChunk(req.kind, page.rows, header, req.merchantColumn ? columns : undefined)
+      : ndjsonChunk(req.kind, page.rows, columns);
   // The next page is asked for before the current one is encoded and handed on, so the store's
   // round trip overlaps the encoding: at most two pages are held, whatever the range.
   async function* chunks(): AsyncGenerator<string> {
