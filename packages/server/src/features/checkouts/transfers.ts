@@ -40,6 +40,73 @@ export interface ReportOutcome {
  * as `unmatched` for operators.
  */
 export async function reportTransfer(trx: Db, input: TransferReport, ctx: EngineContext): Promise<ReportOutcome> {
+  const { chain, asset, parsed, blockTime, toAddress, amount } = await checkedReport(trx, input);
+  const existing = await trx
+    .selectFrom('transfers')
+    .selectAll()
+    .where('chain_id', '=', chain.id)
+    .where('tx_hash', '=', input.txHash)
+    .where('log_index', '=', input.index)
+    .executeTakeFirst();
+  if (existing !== undefined)
+    return repeatedReport(
+      trx,
+      existing,
+      input,
+      { asset: asset.symbol, assetId: asset.id, toAddress, amount: parsed.value },
+      ctx,
+    );
+
+  const option = await trx
+    .selectFrom('checkout_options as o')
+    .innerJoin('checkouts as k', 'k.id', 'o.checkout_id')
+    .select(['o.id', 'o.checkout_id', 'k.status'])
+    .where('o.chain_id', '=', chain.id)
+    .where('o.address', '=', toAddress)
+    .executeTakeFirst();
+  const row: TransferTable = {
+    id: newId('trf'),
+    chain_id: chain.id,
+    tx_hash: input.txHash,
+    log_index: input.index,
+    to_address: toAddress,
+    asset_id: asset.id,
+    amount,
+    confirmations: input.confirmations,
+    block_time: blockTime,
+    block_hash: input.blockHash ?? null,
+    checkout_id: option?.checkout_id ?? null,
+    option_id: option?.id ?? null,
+    retracted: 0,
+    exception:
+      option === undefined
+        ? 'unmatched'
+        : option.status === 'settled' || option.status === 'invalid'
+          ? 'extra_payment'
+          : null,
+    detected_at: ctx.at,
+    updated_at: ctx.at,
+  };
+  // Two first reports racing (PostgreSQL): the unique key lets one in; the other waits for it and
+  // then takes the repeat path above.
+  const inserted = await trx
+    .insertInto('transfers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+    .executeTakeFirst();
+  if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return reportTransfer(trx, input, ctx);
+  if (option === undefined) return { transfer: row, created: true, evaluation: null };
+  const evaluation = await evaluate(trx, option.checkout_id, ctx);
+  const exception = exceptionOf(evaluation);
+  if (exception !== null && row.exception === null) {
+    row.exception = exception;
+    await trx.updateTable('transfers').set({ exception }).where('id', '=', row.id).execute();
+  }
+  return { transfer: row, created: true, evaluation };
+}
+
+/** A report's fields checked against the catalog and their formats, before anything is written. */
+async function checkedReport(trx: Db, input: TransferReport) {
   const chain = await trx
     .selectFrom('chains')
     .selectAll()
@@ -96,94 +163,51 @@ export async function reportTransfer(trx: Db, input: TransferReport, ctx: Engine
     });
   const toAddress = canonicalAddress(chain.family, input.toAddress);
   const amount = decimalText(parsed.value);
+  return { chain, asset, parsed, blockTime, toAddress, amount };
+}
 
-  const existing = await trx
-    .selectFrom('transfers')
-    .selectAll()
-    .where('chain_id', '=', chain.id)
-    .where('tx_hash', '=', input.txHash)
-    .where('log_index', '=', input.index)
-    .executeTakeFirst();
-  if (existing !== undefined) {
-    if (
-      existing.to_address !== toAddress ||
-      existing.asset_id !== asset.id ||
-      !new Decimal(existing.amount).equals(parsed.value)
-    ) {
-      throw new HostpayError(
-        'IDEMPOTENCY_CONFLICT',
-        `transfer ${input.chain}:${input.txHash}:${input.index} was reported before with another address, asset or amount (${existing.amount} ${asset.symbol} to ${existing.to_address}); a transfer's details never change`,
-        { transferId: existing.id },
-      );
-    }
-    // A repeat raises confirmations only; a transfer retracted by a reorg and seen again is live
-    // again, with the confirmations of the block it is in now (its old block's count no longer holds).
-    const revived = existing.retracted === 1;
-    const confirmations = revived ? input.confirmations : Math.max(existing.confirmations, input.confirmations);
-    if (confirmations === existing.confirmations && !revived)
-      return { transfer: existing, created: false, evaluation: null };
-    const updated = {
-      ...existing,
-      confirmations,
-      retracted: 0,
-      block_hash: input.blockHash ?? existing.block_hash,
-      updated_at: ctx.at,
-    };
-    await trx
-      .updateTable('transfers')
-      .set({ confirmations, retracted: 0, block_hash: updated.block_hash, updated_at: ctx.at })
-      .where('id', '=', existing.id)
-      .execute();
-    const evaluation = existing.checkout_id === null ? null : await evaluate(trx, existing.checkout_id, ctx);
-    return { transfer: updated, created: false, evaluation };
+/**
+ * A transfer reported again: the same details may only raise its confirmations (or revive it after
+ * a reorganisation); other details are 409.
+ */
+async function repeatedReport(
+  trx: Db,
+  existing: TransferTable,
+  input: TransferReport,
+  seen: { asset: string; assetId: string; toAddress: string; amount: Decimal },
+  ctx: EngineContext,
+): Promise<ReportOutcome> {
+  if (
+    existing.to_address !== seen.toAddress ||
+    existing.asset_id !== seen.assetId ||
+    !new Decimal(existing.amount).equals(seen.amount)
+  ) {
+    throw new HostpayError(
+      'IDEMPOTENCY_CONFLICT',
+      `transfer ${input.chain}:${input.txHash}:${input.index} was reported before with another address, asset or amount (${existing.amount} ${seen.asset} to ${existing.to_address}); a transfer's details never change`,
+      { transferId: existing.id },
+    );
   }
-
-  const option = await trx
-    .selectFrom('checkout_options as o')
-    .innerJoin('checkouts as k', 'k.id', 'o.checkout_id')
-    .select(['o.id', 'o.checkout_id', 'k.status'])
-    .where('o.chain_id', '=', chain.id)
-    .where('o.address', '=', toAddress)
-    .executeTakeFirst();
-  const row: TransferTable = {
-    id: newId('trf'),
-    chain_id: chain.id,
-    tx_hash: input.txHash,
-    log_index: input.index,
-    to_address: toAddress,
-    asset_id: asset.id,
-    amount,
-    confirmations: input.confirmations,
-    block_time: blockTime,
-    block_hash: input.blockHash ?? null,
-    checkout_id: option?.checkout_id ?? null,
-    option_id: option?.id ?? null,
+  // A repeat raises confirmations only; a transfer retracted by a reorg and seen again is live
+  // again, with the confirmations of the block it is in now (its old block's count no longer holds).
+  const revived = existing.retracted === 1;
+  const confirmations = revived ? input.confirmations : Math.max(existing.confirmations, input.confirmations);
+  if (confirmations === existing.confirmations && !revived)
+    return { transfer: existing, created: false, evaluation: null };
+  const updated = {
+    ...existing,
+    confirmations,
     retracted: 0,
-    exception:
-      option === undefined
-        ? 'unmatched'
-        : option.status === 'settled' || option.status === 'invalid'
-          ? 'extra_payment'
-          : null,
-    detected_at: ctx.at,
+    block_hash: input.blockHash ?? existing.block_hash,
     updated_at: ctx.at,
   };
-  // Two first reports racing (PostgreSQL): the unique key lets one in; the other waits for it and
-  // then takes the repeat path above.
-  const inserted = await trx
-    .insertInto('transfers')
-    .values(row)
-    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
-    .executeTakeFirst();
-  if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) return reportTransfer(trx, input, ctx);
-  if (option === undefined) return { transfer: row, created: true, evaluation: null };
-  const evaluation = await evaluate(trx, option.checkout_id, ctx);
-  const exception = exceptionOf(evaluation);
-  if (exception !== null && row.exception === null) {
-    row.exception = exception;
-    await trx.updateTable('transfers').set({ exception }).where('id', '=', row.id).execute();
-  }
-  return { transfer: row, created: true, evaluation };
+  await trx
+    .updateTable('transfers')
+    .set({ confirmations, retracted: 0, block_hash: updated.block_hash, updated_at: ctx.at })
+    .where('id', '=', existing.id)
+    .execute();
+  const evaluation = existing.checkout_id === null ? null : await evaluate(trx, existing.checkout_id, ctx);
+  return { transfer: updated, created: false, evaluation };
 }
 
 /** Why operators should look at a payment that moved its checkout into review. */
