@@ -94,7 +94,7 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
     const { id } = req.params as { id: string };
     const loaded = await pay.load(id);
     if (loaded === undefined) return page(reply, 404, notFoundPage(sandbox));
-    // A logo stored before its host was checked (issue 42) is not shown where the check refuses it.
+    // A logo stored before its host was checked is not shown where the check refuses it.
     const view = logoShown(loaded.logoUrl, sandbox) ? loaded : { ...loaded, logoUrl: null };
     reply.header('content-security-policy', pageCspWithLogo(view.logoUrl));
     return page(

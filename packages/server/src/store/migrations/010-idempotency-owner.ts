@@ -3,7 +3,7 @@ import type { ColumnTypes } from './column-types.js';
 
 /**
  * v10: an Idempotency-Key claim carries its owner (`<instance id>/<boot id>`, cluster/instance.ts)
- * and a lease (issue 32): a claim whose owner is gone — an earlier run of the same instance, or a
+ * and a lease: a claim whose owner is gone — an earlier run of the same instance, or a
  * lease past its end — is taken over by the next request with that key instead of refusing it
  * until retention ends. Claims written before have neither and are taken over at once.
  */

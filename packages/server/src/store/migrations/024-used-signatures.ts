@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * v24 (issue 42): the signatures of state-changing merchant requests already accepted, so a
+ * v24: the signatures of state-changing merchant requests already accepted, so a
  * captured request cannot be sent again within its timestamp's window (auth/single-use.ts). The
  * primary key makes the insert the check: of two uses, exactly one inserts. Rows are deleted once
  * their window is over; with Redis configured they are kept there instead.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v18 (issue 29 item 1): the EVM watcher becomes the chain watcher, one generic part over an
+ * v18: the EVM watcher becomes the chain watcher, one generic part over an
  * adapter per chain family. Its tables keep every row under chain_* names; a watch names its
  * adapter kind (every existing one is an EVM JSON-RPC node), may carry an API key (sealed like
  * the node URL), and remembers the network its node serves as text (an EVM chain id in decimal,
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>, _t: ColumnTypes): Promise<void> {
     db,
   );
   await db.schema.alterTable('chain_watches').dropColumn('node_chain_id').execute();
-  // Payout confirmations are counted by the chain watcher now (issue 29 item 1): the network fee
+  // Payout confirmations are counted by the chain watcher now: the network fee
   // the sender read from the receipt waits on the transaction until the payout completes.
   await db.schema.alterTable('hot_wallet_txs').addColumn('network_fee', 'text').execute();
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v25 (issue 42, chain watch health): how many rounds in a row a watch failed (a node error, or
+ * v25 (chain watch health): how many rounds in a row a watch failed (a node error, or
  * a node whose blocks do not link up: "the chain moved"), so every instance shows a watch stuck
  * failing as `failing` past the threshold, not only the one holding its lease. A good round sets
  * it back to 0.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v22 (issue 41): `events.checkout_id` for the `checkout.created` events that PostgreSQL's batched
+ * v22: `events.checkout_id` for the `checkout.created` events that PostgreSQL's batched
  * checkout create wrote without it between migration 020 and the batch taking its events from the
  * events feature (features/events/batch.ts): read from the event's own JSON, as 020 did, so
  * `GET /events?checkoutId=` and a checkout's webhook deliveries list them. Rows that have it are

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v15 (issue 28): the EVM hot wallet that sends approved payouts by itself (docs/payouts.md, "The evm-hot-wallet sender").
+ * v15: the EVM hot wallet that sends approved payouts by itself (docs/payouts.md, "The evm-hot-wallet sender").
  * One row per chain: its address, its private key sealed under the master key (bound to the
  * chain), the next nonce it will use and the lease of the one instance that sends on the chain.
  * Every transaction it signs is a row, committed before it is broadcast: a restart broadcasts

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v21 (issue 28, payouts): the transactions operators report for manual payouts on a watched EVM
+ * v21 (payouts): the transactions operators report for manual payouts on a watched EVM
  * chain, once checked to pay the payout and seen mined: the block they were mined in, for the
  * chain watcher to count their confirmations (as it counts the hot wallet's, from the blocks it
  * scanned and kept) and to notice a reorganisation by the block's hash. One row per payout: a

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v23 (issue 40): the operators' way out of a hot-wallet payout stuck in flight.
+ * v23: the operators' way out of a hot-wallet payout stuck in flight.
  *
  * `hot_wallet_cancels`: one row per payout an operator asked to cancel by replacement (a
  * zero-value transfer to the wallet itself at the payout's nonce, with a higher fee). The sender

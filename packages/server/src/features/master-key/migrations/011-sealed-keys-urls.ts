@@ -6,7 +6,7 @@ import { maskWebhookUrl } from '../../../outbound/mask-url.js';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v11: account xpubs and webhook URLs sealed at rest (issue 24, item 6). Whoever read an xpub in
+ * v11: account xpubs and webhook URLs sealed at rest. Whoever read an xpub in
  * the store could link every past and future deposit address; a webhook URL may carry the
  * merchant's token. Both columns are renamed to `*_sealed` and, from the first start with the
  * master key on, hold the SecretBox form. This migration needs no master key (`hostpay migrate`

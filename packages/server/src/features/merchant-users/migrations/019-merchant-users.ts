@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v19 (issue 30): merchant users, who sign in to the merchant dashboard (docs/dashboard.md).
+ * v19: merchant users, who sign in to the merchant dashboard (docs/dashboard.md).
  * Passwords are argon2id hashes (the PHC string carries its parameters); the TOTP secret is
  * sealed under the master key like API secrets; recovery codes, invitation and reset tokens and
  * session ids are kept as SHA-256 only, so a copy of the database signs nobody in. The security

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v14 (issue 28): money out (spec/payouts.md). The merchant's payout address book, payouts with
+ * v14: money out (spec/payouts.md). The merchant's payout address book, payouts with
  * their timeline (who moved them: merchant, operator or system), the operators' network fee per
  * chain and asset, and three merchant settings: the cooling-off of new destinations, the
  * auto-approve limit and the rolling 24 h limits per asset (JSON object, asset → decimal text).

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v12 (issue 27): a rate knows how fresh it is. `fetched_at` is when its source answered (an
+ * v12: a rate knows how fresh it is. `fetched_at` is when its source answered (an
  * operator's rate: when it was set), `max_age_seconds` how long it may be quoted (null: as long
  * as it is stored, an operator's pinned rate), `pinned` marks an operator's rate, which a rate
  * feed never overwrites until the operator removes it. Every rate stored before was typed by an

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v13 (issue 27): rate feeds. `rate_sources` are the providers an operator configured (a base URL
+ * v13: rate feeds. `rate_sources` are the providers an operator configured (a base URL
  * sealed like a webhook URL, since a self-hosted proxy may carry a key in it; the pairs; timings;
  * health; the lease of the one instance that refreshes it, as `evm_watches` has).
  * `rate_observations` keeps each source's last answer per pair, from which the stored rate is

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v16 (issue 27, pricing): the operator's rate spread and what a checkout option was priced
+ * v16 (pricing): the operator's rate spread and what a checkout option was priced
  * from. `merchants.rate_spread_percent` is a merchant's own spread (decimal text, null: the
  * default), `pricing_settings` holds the default (`rate_spread_percent`) as a named row an
  * operator changes at runtime. Each option keeps its quote's source, time and the spread it was

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v17 (issue 28 item 3): refund links. A merchant hands a payer a link to the hosted page where
+ * v17: refund links. A merchant hands a payer a link to the hosted page where
  * the payer enters the address a refund goes to. Only the SHA-256 of the link's token is kept,
  * so a copy of the database opens no refund page; `amount` null means whatever is refundable when
  * the payer submits. A link is used once: `used_at` and the payout it requested are set together.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * v26 (issue 45, reports and search):
+ * v26 (reports and search):
  * the indexes the reports' keyset cursors and the merchant search read through
  * (docs/reports.md, "Indexes and plans").
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * v27 (issue 45, operator reports): the indexes the operator's reports read through across every
+ * v27 (operator reports): the indexes the operator's reports read through across every
  * merchant — payouts by creation time (the merchant's index leads with its id) and the payout
  * timeline by status and time (the reconciliation's completed, sent and pending payouts).
  */

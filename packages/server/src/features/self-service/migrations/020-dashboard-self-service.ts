@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../../../store/migrations/column-types.js';
 
 /**
- * v20 (issue 30, the merchant dashboard's own routes):
+ * v20 (the merchant dashboard's own routes):
  * - a merchant's page settings: the name and logo the hosted payment page shows, and the success
  *   and cancel URLs a checkout gets when its request names none. All null for existing merchants,
  *   which keep working as before (the page shows the merchant's name, no logo, no URLs).
