@@ -121,6 +121,11 @@ export interface Feature<
    * earlier release left unsealed); it may write, and runs in the features' order.
    */
   prepare?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>;
+  /**
+   * What it provides that is read from the store (a key kept sealed there), once every feature's
+   * `prepare` has run and before any feature is made; `create` makes the rest.
+   */
+  load?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<Partial<Pick<Provisions, P>>>;
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
   create?: (
     deps: Pick<Provisions, N>,
@@ -134,6 +139,12 @@ export interface Feature<
   adminRoutes?: readonly AdminRoutes<A>[];
   /** Cached merchant reads also answered before Fastify (http/fast-path.ts), each standing for a merchant route. */
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  /**
+   * Its part of the merchant read path (auth/ports.ts `MerchantServices`: the key lookup, the
+   * cached answers its fast routes serve), over what it needs and provides; createServices merges
+   * every feature's part, one owner per field.
+   */
+  merchantServices?: (provided: Pick<Provisions, N | P>) => Partial<MerchantServices>;
   /** Starts background work (createServer, unless told not to); the feature's `close` stops it. */
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
   /** The createServer switch that, false, keeps `start` from running (StartOptions). */
@@ -170,6 +181,7 @@ export interface AnyFeature {
   consumes?: readonly PointName[] | undefined;
   contributes?: Contributions<never> | undefined;
   prepare?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>) | undefined;
+  load?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<Partial<Provisions>>) | undefined;
   create?: (
     deps: Provisions,
     contributed: Contributed<PointName>,
@@ -178,6 +190,7 @@ export interface AnyFeature {
   merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<ProvisionName>) => Promise<void>)[];
   adminRoutes?: readonly AdminRoutes<never>[];
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  merchantServices?: ((provided: Provisions) => Partial<MerchantServices>) | undefined;
   start?: (provided: FeatureProvisions) => void;
   startOption?: keyof StartOptions | undefined;
   merchantSessions?:
