@@ -10,6 +10,7 @@ import type { RouteContext, TypedApp } from '../http/route-context.js';
 import type { Migration } from '../store/migrate.js';
 import type { Store } from '../store/store.js';
 import type { Contributed, Contributions, PointName } from './contributions.js';
+import type { OperatorFront, OperatorFrontContext } from './operator-front.js';
 
 /** The configuration the services read (createServices takes less than a full Config). */
 export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
@@ -157,6 +158,12 @@ export interface Feature<
     provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>,
     app: { config: Config; now: () => number },
   ) => MerchantSessionPort;
+  /**
+   * A browser front for the admin API (the console; one feature at most), made by buildApp over the
+   * feature's operator operations (undefined when the admin API is off) and the operator check's
+   * settings: its routes need the operator tokens, so they are not `merchantRoutes`.
+   */
+  operatorFront?: (admin: A | undefined, app: OperatorFrontContext) => OperatorFront;
 }
 
 /** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
@@ -196,6 +203,7 @@ export interface AnyFeature {
   merchantSessions?:
     | ((provided: FeatureProvisions, app: { config: Config; now: () => number }) => MerchantSessionPort)
     | undefined;
+  operatorFront?: ((admin: never, app: OperatorFrontContext) => OperatorFront) | undefined;
 }
 
 /** The operator operations of a list of features, as one object type. */
