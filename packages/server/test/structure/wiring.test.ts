@@ -53,6 +53,15 @@ describe('the composition walks the registration list and names no feature', () 
     });
   }
 
+  it("the kernel's route context names no feature's port (the chain watcher reports through the system's point)", () => {
+    expect(namedFeatures('http/route-context.ts')).toEqual([]);
+    const { bare } = code(readFileSync(join(SRC, 'http/route-context.ts'), 'utf8'));
+    const provided = new Set<string>(REGISTERED_FEATURES.flatMap((f) => f.provides));
+    const fields = [...bare.matchAll(/^\s*([A-Za-z_$][\w$]*)\??\s*:/gm)].map((m) => m[1]!);
+    expect(fields).toContain('services');
+    expect(fields.filter((f) => provided.has(f))).toEqual([]);
+  });
+
   it('the check sees an import and a name', () => {
     const { bare, strings } = code("import x from './features/webhooks/feature.js'; // 'pay'\nservices.webhooks.x;");
     expect(strings).toEqual(['./features/webhooks/feature.js']);
