@@ -3,10 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ADMIN_PREFIX, adminDisabledRoutes, adminRoutes } from './admin/scope.js';
 import { createAuthHooks } from './auth/authenticate.js';
 import { signatureV1Notice } from './auth/signature-deprecation.js';
-import { createOperatorAuth, tokenMatcher } from './auth/operator-auth.js';
-import { consoleDisabledRoutes, consoleRoutes } from './features/console/routes.js';
-import { asOperatorSessions, tokenFingerprint } from './features/console/sessions.js';
-import { loadConsoleFiles, type ConsoleFiles } from './features/console/static.js';
+import { createOperatorAuth } from './auth/operator-auth.js';
 import './auth/principal.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { createTokenCodec } from './auth/tokens.js';
@@ -29,6 +26,7 @@ import {
   type Provisions,
 } from './feature-kit/feature.js';
 import type { AdminRoutes } from './admin/scope.js';
+import type { AppOptions } from './feature-kit/operator-front.js';
 import { installFastPath } from './http/fast-path.js';
 import type { AdminServices } from './services.js';
 import type { MerchantServices } from './auth/ports.js';
@@ -37,7 +35,8 @@ import { trackRoutes } from './http/route-list.js';
 import { Metrics } from './observability/metrics.js';
 import type { RedisState } from './cluster/shared-state.js';
 
-export interface AppDeps {
+/** `AppOptions`: options meant for one feature (the console's built files). */
+export interface AppDeps extends AppOptions {
   config: Config;
   services: MerchantServices;
   /**
@@ -62,8 +61,6 @@ export interface AppDeps {
   features: FeatureProvisions;
   /** Operator tokens by name; default: from the configuration (HOSTPAY_ADMIN_TOKEN / HOSTPAY_ADMIN_TOKENS). */
   operatorTokens?: Map<string, string>;
-  /** The console's built files; default: read from the package's dist/console. */
-  consoleFiles?: ConsoleFiles | undefined;
 }
 
 /** The version in the OpenAPI document: the API's (path prefix /api/v1), not the package's. */
@@ -179,37 +176,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const feature of REGISTERED_FEATURES) {
     for (const routes of feature.merchantRoutes ?? []) await app.register(routes, ctx);
   }
+  // A browser front for this same admin API (features/console): its cookie sessions stand in for
+  // the bearer token; off, its routes say how to turn it on.
+  const [front, ...otherFronts] = REGISTERED_FEATURES.flatMap((f) =>
+    f.operatorFront === undefined
+      ? []
+      : [f.operatorFront(admin as never, { config, now, operatorTokens, allowList, limiter, options: deps })],
+  );
+  if (otherFronts.length > 0) throw new Error('two features give the admin API a browser front: one at most');
   if (admin === undefined) await app.register(adminDisabledRoutes, { prefix: ADMIN_PREFIX });
   else {
-    // The console (features/console) is a browser front for this same admin API: its session
-    // cookie, with the CSRF token on writes, stands in for the bearer token.
-    const sessions = config.console
-      ? admin.consoleSessions({
-          now,
-          idleMs: config.consoleIdleMinutes * 60_000,
-          fingerprints: new Map([...operatorTokens].map(([name, token]) => [name, tokenFingerprint(token)])),
-        })
-      : undefined;
-    const auth = createOperatorAuth({
-      ...operatorCheck,
-      sessions: sessions && asOperatorSessions(sessions, config.publicUrl),
-    });
+    const auth = createOperatorAuth({ ...operatorCheck, sessions: front?.sessions });
     // Each feature's operator routes get every operation; they call their own feature's.
     const routes = REGISTERED_FEATURES.flatMap((f) => f.adminRoutes ?? []) as AdminRoutes<AdminServices>[];
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes });
-    if (sessions !== undefined) {
-      const files = 'consoleFiles' in deps ? deps.consoleFiles : loadConsoleFiles();
-      await app.register(consoleRoutes, {
-        config,
-        sessions,
-        operatorOf: tokenMatcher(operatorTokens),
-        allowList,
-        limiter,
-        files,
-      });
-    }
   }
-  if (admin === undefined || !config.console) await app.register(consoleDisabledRoutes);
+  if (front !== undefined) await app.register(front.routes);
   await registerDocs(app);
   // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
   if (config.trustProxyHops === 0) {

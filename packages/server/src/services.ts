@@ -10,7 +10,6 @@ import { createAdminServices, type AdminServices } from './admin-services.js';
 import { Caches } from './cache/caches.js';
 import { createMerchantServices } from './merchant-services.js';
 import type { MerchantServices } from './auth/ports.js';
-import { loadTokenSigningKey } from './features/tokens/signing-key.js';
 import { instanceIdentity, releaseInstanceId, type InstanceIdentity } from './cluster/instance.js';
 import { createSharedState, pgFeedOf, type SharedState } from './cluster/shared-state.js';
 import { usedSignatures } from './cluster/used-signatures.js';
@@ -129,7 +128,9 @@ export async function createServices(
       // is down, reads go to the store.
       enabled: () => shared.cachesSafe,
     });
-    const tokenKey = await loadTokenSigningKey(store, box);
+    // What features read from the store before any is made (features/*/feature.ts `load`).
+    const loaded: Partial<Provisions> = {};
+    for (const feature of features) Object.assign(loaded, await feature.load?.({ store, box }));
     const identity = instanceIdentity(config.instanceId ?? '', config.dataDir, opts.serving ?? false);
     const { key: _secret, ...masterInfo } = master;
     let listenUrl = `http://${config.host ?? '127.0.0.1'}:${config.port ?? 8080}`;
@@ -145,12 +146,13 @@ export async function createServices(
       options: opts,
     };
     // Filled feature by feature: each create sees the kernel and what the features before it made.
-    const provisions = { ...kernel } as Provisions;
+    const provisions = { ...loaded, ...kernel } as Provisions;
     const closers: (() => Promise<void> | void)[] = [];
     const closeFeatures = async () => {
       for (const close of closers.splice(0).reverse()) await close();
     };
     let admin: AdminServices;
+    let merchant: MerchantServices;
     const contributions = contributionLists();
     try {
       const consumed = features.map((feature) => contributions.of(feature));
@@ -164,6 +166,11 @@ export async function createServices(
       for (const feature of features) contributions.collect(feature, provisions);
       contributions.seal();
       admin = createAdminServices(provisions, features);
+      merchant = createMerchantServices(
+        provisions,
+        usedSignatures(store, (key, ttlMs) => shared.claimOnce(key, ttlMs), opts.now ?? Date.now),
+        features,
+      );
     } catch (err) {
       await closeFeatures();
       await shared.close();
@@ -182,14 +189,7 @@ export async function createServices(
       },
       shared,
       caches,
-      merchant: createMerchantServices(
-        store,
-        box,
-        caches,
-        tokenKey,
-        usedSignatures(store, (key, ttlMs) => shared.claimOnce(key, ttlMs), opts.now ?? Date.now),
-        opts.now,
-      ),
+      merchant,
       admin,
       masterKey: masterInfo,
       box,

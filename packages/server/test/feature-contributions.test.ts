@@ -115,7 +115,7 @@ describe('the registered features are wired through their points', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("the outbox runs the webhooks' subscriber; payouts' and the chain watcher's points are declared", () => {
+  it("the outbox runs the webhooks' subscriber; payouts', the chain watcher's and the system's points are declared", () => {
     expect(services.outbox.subscribers()).toEqual([deliveriesOwed]);
     const consumers = Object.fromEntries(
       REGISTERED_FEATURES.flatMap((f) => (f.consumes ?? []).map((point) => [point, f.name])),
@@ -124,7 +124,10 @@ describe('the registered features are wired through their points', () => {
       outboxSubscribers: 'events',
       payoutGuards: 'payouts',
       payoutConfirmations: 'chain-watch',
+      health: 'system',
     });
+    // /readyz and /metrics hear of the chain watcher through the system's point, not a field of the route context.
+    expect(services.healthReports().map((r) => Object.keys(r).sort())).toEqual([['chains', 'collectors']]);
     const hotWallet = REGISTERED_FEATURES.find((f) => f.name === 'hot-wallet')!;
     const guards = hotWallet.contributes?.payoutGuards as unknown as (p: unknown) => unknown[];
     expect(guards({})).toEqual([hotWalletGuard]);

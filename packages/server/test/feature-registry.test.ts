@@ -152,6 +152,41 @@ describe('operator operations and background work from the descriptors', () => {
     }
   });
 
+  it("the merchant read path is every feature's part and the kernel's; two parts of one name fail at start-up", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-registry-'));
+    const clash: AnyFeature = {
+      name: 'clash',
+      needs: [],
+      provides: [],
+      merchantServices: () => ({ touchKey: () => undefined }),
+    };
+    try {
+      await expect(
+        createServices(
+          { dataDir, databaseUrl: '', masterKey: '' },
+          { generateMasterKey: true, features: [...REGISTERED_FEATURES, clash] },
+        ),
+      ).rejects.toThrow('feature "clash" gives the merchant services "touchKey", which feature "keys" gives too');
+      const next = await createServices({ dataDir, databaseUrl: '', masterKey: '' });
+      await next.close();
+      expect(Object.keys(next.merchant).sort()).toEqual([
+        'canActFor',
+        'checkReady',
+        'claimSignature',
+        'feePreviewBody',
+        'findApiKey',
+        'tokenSigningKey',
+        'touchKey',
+        'walletListBody',
+      ]);
+      // The tokens feature loads its key before any feature is made; the read path hands the same one out.
+      expect(next.merchant.tokenSigningKey).toBe(next.tokenKey);
+      expect(next.tokenKey.length).toBe(32);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("createServer starts each feature's background work once, except the features told not to", async () => {
     const starts = (['webhooks', 'chain-watch'] as const).map((name) => {
       // Both have background work, so `start` is there to spy on.

@@ -3,7 +3,8 @@ import type { SessionPrincipal } from './session-principal.js';
 
 /**
  * What the HTTP layer needs from the rest of the server. The routes and the authentication hook
- * depend on this interface only; `createMerchantServices` (merchant-services.ts) builds it over a store.
+ * depend on this interface only; `createMerchantServices` (merchant-services.ts) merges it from the
+ * features' `merchantServices` parts.
  */
 
 /** An API key as authentication sees it, secret already decrypted. */

@@ -10,6 +10,7 @@ import type { RouteContext, TypedApp } from '../http/route-context.js';
 import type { Migration } from '../store/migrate.js';
 import type { Store } from '../store/store.js';
 import type { Contributed, Contributions, PointName } from './contributions.js';
+import type { OperatorFront, OperatorFrontContext } from './operator-front.js';
 
 /** The configuration the services read (createServices takes less than a full Config). */
 export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey'> &
@@ -121,6 +122,11 @@ export interface Feature<
    * earlier release left unsealed); it may write, and runs in the features' order.
    */
   prepare?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>;
+  /**
+   * What it provides that is read from the store (a key kept sealed there), once every feature's
+   * `prepare` has run and before any feature is made; `create` makes the rest.
+   */
+  load?: (deps: Pick<Provisions, 'store' | 'box'>) => Promise<Partial<Pick<Provisions, P>>>;
   /** Makes what the feature provides; `close` releases what it opened (called in reverse order). */
   create?: (
     deps: Pick<Provisions, N>,
@@ -134,6 +140,12 @@ export interface Feature<
   adminRoutes?: readonly AdminRoutes<A>[];
   /** Cached merchant reads also answered before Fastify (http/fast-path.ts), each standing for a merchant route. */
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  /**
+   * Its part of the merchant read path (auth/ports.ts `MerchantServices`: the key lookup, the
+   * cached answers its fast routes serve), over what it needs and provides; createServices merges
+   * every feature's part, one owner per field.
+   */
+  merchantServices?: (provided: Pick<Provisions, N | P>) => Partial<MerchantServices>;
   /** Starts background work (createServer, unless told not to); the feature's `close` stops it. */
   start?: (provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>) => void;
   /** The createServer switch that, false, keeps `start` from running (StartOptions). */
@@ -146,6 +158,12 @@ export interface Feature<
     provided: Pick<FeatureProvisions, Exclude<N | P, KernelName>>,
     app: { config: Config; now: () => number },
   ) => MerchantSessionPort;
+  /**
+   * A browser front for the admin API (the console; one feature at most), made by buildApp over the
+   * feature's operator operations (undefined when the admin API is off) and the operator check's
+   * settings: its routes need the operator tokens, so they are not `merchantRoutes`.
+   */
+  operatorFront?: (admin: A | undefined, app: OperatorFrontContext) => OperatorFront;
 }
 
 /** Keeps a descriptor's own types (needs, provides, operations, points) for the registration list. */
@@ -170,6 +188,7 @@ export interface AnyFeature {
   consumes?: readonly PointName[] | undefined;
   contributes?: Contributions<never> | undefined;
   prepare?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<unknown>) | undefined;
+  load?: ((deps: Pick<Provisions, 'store' | 'box'>) => Promise<Partial<Provisions>>) | undefined;
   create?: (
     deps: Provisions,
     contributed: Contributed<PointName>,
@@ -178,11 +197,13 @@ export interface AnyFeature {
   merchantRoutes?: readonly ((app: TypedApp, ctx: FeatureRouteContext<ProvisionName>) => Promise<void>)[];
   adminRoutes?: readonly AdminRoutes<never>[];
   fastRoutes?: readonly ((services: MerchantServices) => FastRoute[])[];
+  merchantServices?: ((provided: Provisions) => Partial<MerchantServices>) | undefined;
   start?: (provided: FeatureProvisions) => void;
   startOption?: keyof StartOptions | undefined;
   merchantSessions?:
     | ((provided: FeatureProvisions, app: { config: Config; now: () => number }) => MerchantSessionPort)
     | undefined;
+  operatorFront?: ((admin: never, app: OperatorFrontContext) => OperatorFront) | undefined;
 }
 
 /** The operator operations of a list of features, as one object type. */

@@ -15,7 +15,6 @@ import type { TokenCodec } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { MerchantServices, MerchantSessionPort } from '../auth/ports.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
-import type { Metric } from 'prom-client';
 
 /** A Fastify instance whose route schemas type the handlers (TypeBox). */
 export type TypedApp = FastifyInstance<
@@ -43,22 +42,6 @@ export interface RouteContext {
    * the service port answers only to it (unless HOSTPAY_METRICS_PORT moves /metrics off that port).
    */
   operatorAuth?: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined;
-  /** The merchant dashboard's sessions, the second way into merchant routes (features/merchant-users). */
+  /** The merchant dashboard's sessions, the second way into merchant routes (a feature's `merchantSessions`). */
   sessions?: MerchantSessionPort | undefined;
-  /** The chain watcher, when the services run one (its state in /readyz, its metrics). */
-  chainWatch?: WatcherView | undefined;
-}
-
-/** What /readyz and /metrics read of the chain watcher (features/chain-watch provides it). */
-export interface WatcherView {
-  watcher: {
-    statuses(): {
-      chain: string;
-      state: 'watching' | 'standby' | 'error' | 'failing' | 'stopped';
-      leader: boolean;
-      lastError: string | null;
-      failedRounds: number;
-    }[];
-  };
-  metrics: { collectors(): Metric[] };
 }

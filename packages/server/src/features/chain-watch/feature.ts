@@ -108,6 +108,12 @@ export const chainWatchFeature = defineFeature({
   provides: ['chainWatch'],
   // The payout senders' transactions it counts confirmations of (hot-wallet's, payout-port.ts).
   consumes: ['payoutConfirmations'],
+  // Its chains in /readyz, its metrics in /metrics.
+  contributes: {
+    health: ({ chainWatch }) => [
+      { chains: () => chainWatch.watcher.statuses(), collectors: () => chainWatch.metrics.collectors() },
+    ],
+  },
   create({ store, box, caches, config, log, now, options, chainPort }, contributed) {
     const chainWatch = createChainWatch({
       store,

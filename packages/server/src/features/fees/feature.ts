@@ -1,6 +1,7 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { feeFastRoutes, feeMerchantRoutes } from './merchant-routes.js';
 import { settlementAdminRoutes } from './settlement-routes.js';
+import { feeReads } from './merchant-read.js';
 import { feeAdminRoutes } from './routes.js';
 import { feeAdmin } from './service.js';
 import { feesMigrations } from './tables.js';
@@ -14,5 +15,6 @@ export const feesFeature = defineFeature({
   admin: feeAdmin,
   merchantRoutes: [feeMerchantRoutes],
   fastRoutes: [feeFastRoutes],
+  merchantServices: feeReads,
   adminRoutes: [feeAdminRoutes, settlementAdminRoutes],
 });

@@ -4,7 +4,8 @@ import type { Metric } from 'prom-client';
 import { HostpayError } from '../../errors.js';
 import { okBody } from '../../http/success-body.js';
 import { errorResponses, ERRORS, SECURITY } from '../../http/route-schemas.js';
-import type { RouteContext, TypedApp } from '../../http/route-context.js';
+import type { TypedApp } from '../../http/route-context.js';
+import type { FeatureRouteContext } from '../../feature-kit/feature.js';
 
 /** Routes without authentication: clock, liveness, readiness. */
 const envelopeOf = (result: TSchema, description: string) =>
@@ -77,9 +78,10 @@ const Ready = envelopeOf(
 /** prom-client's content type (Registry.PROMETHEUS_CONTENT_TYPE), written down so the document names it. */
 const METRICS_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<void> {
-  const { config, now, services, metrics } = ctx;
-  for (const metric of (ctx.chainWatch?.metrics.collectors() ?? []) as (Metric & { name: string })[]) {
+export async function publicRoutes(app: TypedApp, ctx: FeatureRouteContext<'healthReports'>): Promise<void> {
+  const { config, now, services, metrics, healthReports } = ctx;
+  const collectors = healthReports().flatMap((r) => r.collectors?.() ?? []);
+  for (const metric of collectors as (Metric & { name: string })[]) {
     if (metrics.registry.getSingleMetric(metric.name) === undefined) metrics.registry.registerMetric(metric);
   }
   const storeLabel = { dialect: ctx.storeDialect };
@@ -156,7 +158,7 @@ export async function publicRoutes(app: TypedApp, ctx: RouteContext): Promise<vo
         req.log.warn('readiness check failed: the store does not answer');
         throw new HostpayError('UNAVAILABLE', 'not ready: the store is not reachable; retry shortly');
       }
-      const chains = ctx.chainWatch?.watcher.statuses() ?? [];
+      const chains = healthReports().flatMap((r) => r.chains?.() ?? []);
       return okBody('ready', {
         status: 'ready' as const,
         store: 'up' as const,

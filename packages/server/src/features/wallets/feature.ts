@@ -1,5 +1,6 @@
 import { defineFeature } from '../../feature-kit/feature.js';
 import { walletFastRoutes, walletMerchantRoutes } from './merchant-routes.js';
+import { walletReads } from './merchant-read.js';
 import { walletAdminRoutes } from './routes.js';
 import { walletAdmin } from './service.js';
 import { walletsMigrations } from './tables.js';
@@ -13,5 +14,6 @@ export const walletsFeature = defineFeature({
   admin: walletAdmin,
   merchantRoutes: [walletMerchantRoutes],
   fastRoutes: [walletFastRoutes],
+  merchantServices: walletReads,
   adminRoutes: [walletAdminRoutes],
 });
