@@ -11,7 +11,6 @@ const ALLOWED: Record<string, string> = {
     'a migration existing stores have applied is history: it is not rewritten, only followed by new ones',
   'packages/server/src/features/checkouts/migrations/005-checkouts.ts:up':
     'a migration existing stores have applied is history: it is not rewritten, only followed by new ones',
-  'packages/server/src/app.ts:buildApp': 'being rewired through defineFeature (issue 41 item 4)',
 };
 
 /** `file: 512 lines` → `file`; `file:12 name: 130 lines` → `file:name`. */
