@@ -102,11 +102,9 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate) }) });
   // Report pages (features/reports) read a thousand rows a query, back to back, for as long as a
-  // download lasts. Through the main pool (Kysely, connect/query/release, pg's per-query read
-  // timer) the process's RSS grew 120-190 MB over a million rows, all of it garbage the young
-  // generation promoted (a full collection took the heap back to where it started); the same
-  // statements through pool.query on a pool without pg's read timer grew under 20 MB
-  // (docs/reports.md, "Benchmark"). So they have this pool: rows as arrays, the statement timeout
+  // download lasts. Through the main pool (Kysely, pg's per-query read timer) a long download left
+  // the young generation promoting garbage and the RSS growing; a pool of their own without that
+  // timer keeps it flat (docs/reports.md, "Benchmark"). Rows come as arrays, the statement timeout
   // still bounds each page on the server, and a read timer of its own, which holds no query,
   // closes a connection whose database went silent.
   const pagePool = () => {
@@ -125,6 +123,7 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   const pages = { pool: pagePool(), fresh: pagePool };
   const readTimeoutMs = opts.readTimeoutMs ?? Math.ceil(statementTimeoutMs * 1.25);
   let version = 0;
+  let closed = false;
   return {
     dialect: 'postgres',
     db,
@@ -162,6 +161,9 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
       }
     },
     async close() {
+      // A store may be closed twice (a failed start-up, then its owner): pg refuses a second end.
+      if (closed) return;
+      closed = true;
       await Promise.all([db.destroy(), pages.pool.end()]);
     },
   };
