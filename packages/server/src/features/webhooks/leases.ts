@@ -34,14 +34,14 @@ export function claimEndpoints(store: Store, claim: ClaimRequest): Promise<{ id:
   const full = [...claim.perMerchant].filter(([, n]) => n >= cap).map(([m]) => m);
   /** The lease is free: none, expired, or an earlier run's (`p`: the table's alias and a dot, or ''). */
   const leaseFree = (p: string) => {
-    const until = sql.ref(`${p}lease_expires_at`);
-    const owner = sql.ref(`${p}lease_owner`);
+    const expires = sql.ref(`${p}lease_expires_at`);
+    const holder = sql.ref(`${p}lease_owner`);
     // A byte prefix test (substr): collations may order '/' anywhere.
     const earlierRun =
       earlier === undefined
         ? sql``
-        : sql` or (substr(${owner}, 1, ${earlier.length}) = ${earlier} and ${owner} != ${owner})`;
-    return sql<SqlBool>`(${until} is null or ${until} < ${now}${earlierRun})`;
+        : sql` or (substr(${holder}, 1, ${earlier.length}) = ${earlier} and ${holder} != ${owner})`;
+    return sql<SqlBool>`(${expires} is null or ${expires} < ${now}${earlierRun})`;
   };
   return store.writeTransaction(async (trx) => {
     let inner = trx
