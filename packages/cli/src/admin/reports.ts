@@ -12,39 +12,7 @@ export interface OperatorReportQuery {
   merchantId?: string | undefined;
 }
 
-/** Figures of a reconciliation day: how many and how much per asset (exact decimal text). */
-export interface ReconciliationFigures {
-  count: number;
-  amounts: Record<string, string>;
-}
-
-export interface ReconciliationDifference {
-  kind: 'transfer' | 'payout';
-  reason: string;
-  detail: string | null;
-  transferId: string | null;
-  checkoutId: string | null;
-  payoutId: string | null;
-  txHash: string | null;
-  asset: string;
-  amount: string;
-  counted: boolean;
-  at: string;
-}
-
-/** GET /admin/v1/reports/reconciliation (docs/reports.md, "Reconciliation"). */
-export interface Reconciliation {
-  from: string;
-  to: string;
-  days: {
-    chain: string;
-    day: string;
-    seen: ReconciliationFigures;
-    credited: ReconciliationFigures;
-    payoutsCompleted: ReconciliationFigures;
-    differences: ReconciliationDifference[];
-  }[];
-}
+export type { Reconciliation, ReconciliationDifference, ReconciliationFigures } from '@hostpay/protocol';
 
 /**
  * A report file of the admin API, as it streams: the text of each chunk in order. An error

@@ -1,5 +1,7 @@
+import type { ReconciliationDay, ReconciliationDifference, ReconciliationFigures } from '@hostpay/protocol';
 import { useState } from 'preact/hooks';
 import { admin, ApiError, qs } from '../api.js';
+import type { AsRead } from '../views.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync } from '../../ui-kit/ui.js';
 
 /**
@@ -129,31 +131,10 @@ export function Reports() {
   );
 }
 
-interface Figures {
-  count: string;
-  amounts: Record<string, string>;
-}
-interface Difference {
-  kind: 'transfer' | 'payout';
-  reason: string;
-  detail: string | null;
-  transferId: string | null;
-  checkoutId: string | null;
-  payoutId: string | null;
-  txHash: string | null;
-  asset: string;
-  amount: string;
-  counted: boolean;
-  at: string;
-}
-interface ReconDay {
-  chain: string;
-  day: string;
-  seen: Figures;
-  credited: Figures;
-  payoutsCompleted: Figures;
-  differences: Difference[];
-}
+// As the console reads them (views.ts AsRead: counts come as their decimal text).
+type Figures = AsRead<ReconciliationFigures>;
+type Difference = AsRead<ReconciliationDifference>;
+type ReconDay = AsRead<ReconciliationDay>;
 
 function FiguresCell({ f }: { f: Figures }) {
   const sums = Object.entries(f.amounts);
