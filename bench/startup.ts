@@ -1,13 +1,16 @@
 /**
  * Start-up figures a user feels, measured on the compiled build:
  *  - `hostpay --version` (node bin, and through `npx`), wall time per run;
- *  - `hostpay serve` from spawn to the first 200 of GET /healthz (embedded SQLite, fresh data dir).
+ *  - `hostpay serve` from spawn to the first 200 of GET /healthz (embedded SQLite, fresh data dir),
+ *    beside bare node:http (bench/bare-server.mjs answering /healthz) started the same way in the
+ *    same run, with the ratio (issue 44, item 5: ≤ 2×), and the server's RSS idle 3 s after its
+ *    first answer (item 4: ≤ 100 MB).
  * Medians of `--runs` runs (default 7). Run alone with `npm run bench:startup`; `npm run bench`
  * prints the same table after the throughput one.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,17 +40,34 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Spawn → first 200 of /healthz, polled every 2 ms. */
-async function timeServerStart(bin: string, extra: string[] = []): Promise<number> {
+/** A process's resident set, MB (Linux; NaN elsewhere). */
+function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? Number.NaN : Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The RSS of the last server timed, 3 s after its first answer (`idleRss`). */
+const idle = { rssMb: [] as number[] };
+
+/**
+ * Spawn → first 200 of /healthz, polled every 2 ms. `bare`: bench/bare-server.mjs answering
+ * /healthz instead of hostpay, started the same way. `idleRss`: also read the server's RSS 3 s later.
+ */
+async function timeServerStart(bin: string, extra: string[] = [], bare = false, idleRss = false): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
   const port = await freePort();
   const env = { ...process.env, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' };
+  const bodies = join(dataDir, 'bodies.json');
+  if (bare) writeFileSync(bodies, JSON.stringify({ '/healthz': '{"status":"ok"}' }));
+  const args = bare
+    ? [join(root, 'bench/bare-server.mjs'), bodies, String(port)]
+    : [bin, 'serve', ...extra, '--port', String(port), '--data-dir', dataDir];
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', ...extra, '--port', String(port), '--data-dir', dataDir], {
-    cwd: root,
-    env,
-    stdio: 'ignore',
-  });
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
     for (;;) {
@@ -56,7 +76,14 @@ async function timeServerStart(bin: string, extra: string[] = []): Promise<numbe
         (r) => r.status === 200,
         () => false,
       );
-      if (ok) return performance.now() - t0;
+      if (ok) {
+        const ms = performance.now() - t0;
+        if (idleRss) {
+          await new Promise((r) => setTimeout(r, 3000));
+          idle.rssMb.push(rssMb(child.pid!));
+        }
+        return ms;
+      }
       await new Promise((r) => setTimeout(r, 2));
     }
   } finally {
@@ -79,7 +106,17 @@ export async function measureStartup(
   };
   await collect('hostpay --version (node bin)', () => timeCommand(process.execPath, [bin, '--version']));
   await collect('npx hostpay --version', () => timeCommand('npx', ['hostpay', '--version']));
-  await collect('hostpay serve → /healthz 200', () => timeServerStart(bin));
+  // Bare and hostpay alternately, so both see the same machine.
+  const bareAll: number[] = [];
+  const serveAll: number[] = [];
+  await timeServerStart(bin, [], true);
+  await timeServerStart(bin);
+  for (let i = 0; i < runs; i++) {
+    bareAll.push(await timeServerStart(bin, [], true));
+    serveAll.push(await timeServerStart(bin, [], false, i < 3));
+  }
+  rows.push({ name: 'bare node:http → /healthz 200', medianMs: median(bareAll), all: bareAll });
+  rows.push({ name: 'hostpay serve → /healthz 200', medianMs: median(serveAll), all: serveAll });
   // `npm start` is `hostpay serve --demo`: a fresh data directory each run, so the demo data is
   // seeded every time (README's "answers … after `npm start`" comes from this row).
   await collect('hostpay serve --demo → /healthz 200', () => timeServerStart(bin, ['--demo']));
@@ -92,6 +129,15 @@ export function printStartup(rows: { name: string; medianMs: number; all: number
     console.log(
       `${r.name.padEnd(34)} ${r.medianMs.toFixed(0).padStart(6)} ms   (each: ${r.all.map((x) => x.toFixed(0)).join(' ')})`,
     );
+  const bare = rows.find((r) => r.name.startsWith('bare'));
+  const serve = rows.find((r) => r.name.startsWith('hostpay serve →'));
+  if (bare !== undefined && serve !== undefined)
+    console.log(`serve / bare start: ${(serve.medianMs / bare.medianMs).toFixed(2)} × (target ≤ 2)`);
+  if (idle.rssMb.length > 0)
+    console.log(
+      `hostpay serve RSS idle 3 s after its first answer: ${idle.rssMb.map((x) => x.toFixed(0)).join(' ')} MB (target ≤ 100)`,
+    );
+  console.log(`load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

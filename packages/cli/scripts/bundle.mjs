@@ -4,7 +4,8 @@
 // node_modules files one by one (measured in docs/benchmarks.md).
 //
 // Left outside the bundle: native code (better-sqlite3, @node-rs/argon2), packages that read their own files at
-// run time (@fastify/swagger-ui serves its static assets; tiny-secp256k1 loads its WebAssembly), and the drivers loaded only when
+// run time (@fastify/swagger-ui serves its static assets; tiny-secp256k1 loads its WebAssembly; pdfkit its
+// standard fonts, and the documents' font is a file of dejavu-fonts-ttf), and the drivers loaded only when
 // configured (pg, ioredis): they stay ordinary dependencies, resolved from node_modules.
 //
 // A rebuild never disturbs a `hostpay` running from the same checkout (a test run rebuilds while
@@ -121,6 +122,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       'pg',
       'pg-native',
       'ioredis',
+      'pdfkit',
     ],
     // Bundled CommonJS modules call require() for Node's own modules: give them the real one.
     banner:

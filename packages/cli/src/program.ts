@@ -15,7 +15,10 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { registerFee } from './commands/fee.js';
 import { registerFeesPreview } from './commands/fees-preview.js';
 import { registerInit } from './commands/init.js';
+import { registerInvoice } from './commands/invoice.js';
 import { registerKey } from './commands/key.js';
+import { registerLink } from './commands/link.js';
+import { registerSettings } from './commands/settings.js';
 import { registerLogin } from './commands/login.js';
 import { registerMasterKey } from './commands/master-key.js';
 import { registerMerchant } from './commands/merchant.js';
@@ -45,7 +48,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () => {}): Command {
   const program = new Command('hostpay')
     .description(
-      'hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, list wallets, preview fees, sign requests',
+      'hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, payment links and invoices, list wallets, preview fees, sign requests',
     )
     .version(VERSION, '-V, --version')
     .exitOverride()
@@ -83,6 +86,9 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
   registerFeesPreview(program, io);
   registerCheckout(program, io);
   registerPayout(program, io);
+  registerLink(program, io);
+  registerInvoice(program, io);
+  registerSettings(program, io);
   registerTime(program, io);
   registerToken(program, io);
   registerCurl(program, io);

@@ -51,6 +51,9 @@ describe('hostpay completion bash, sourced in bash', () => {
     expect(await complete('webhooks', 'r')).toEqual(['rotate-secret', 'replay']);
     expect(await complete('checkout', 'review', '')).toEqual(['list', 'get']);
     expect(await complete('--json', 'wallet', 'cr')).toEqual(['create', 'credit']);
+    expect(await complete('invoice', 'm')).toEqual(['mark-uncollectible']);
+    expect(await complete('link', 'de')).toEqual(['deactivate']);
+    expect(await complete('invoice', 'create', '--cu')).toEqual(['--customer-name', '--customer-email']);
   });
 
   it("completes a command's options and an argument's choices", async () => {

@@ -91,6 +91,8 @@ describe('one list shape', () => {
     ['payout destination list', [], 'merchant'],
     ['payout review list', [], 'operator'],
     ['payout fee list', [], 'operator'],
+    ['link list', [], 'merchant'],
+    ['invoice list', [], 'merchant'],
   ];
 
   it('the table names every list command the program has', () => {

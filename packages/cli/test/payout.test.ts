@@ -255,6 +255,20 @@ describe('payout commands', () => {
     expect(link[1]?.startsWith(server.url)).toBe(true);
     const open = lines(text(await merchant('checkout', 'refund-link', c.id)));
     expect(open[0]).toMatch(/^refund link for whatever is still refundable in USDT when the payer submits \(hand it/);
+    // Mailed to the payer: the checkout has no customerEmail, so one must be given.
+    expect(failure(await merchant('checkout', 'refund-link', c.id, '--send-email'), 1)).toMatch(
+      /^hostpay: CUSTOMER_EMAIL_MISSING: /,
+    );
+    const mailed = lines(
+      text(await merchant('checkout', 'refund-link', c.id, '--send-email', '--customer-email', 'payer@example.com')),
+    );
+    expect(mailed[0]).toMatch(/^refund link for whatever is still refundable/);
+    const mail = await server.services.store.db
+      .selectFrom('mail_outbox')
+      .select(['kind', 'to_address'])
+      .where('to_address', '=', 'payer@example.com')
+      .execute();
+    expect(mail).toEqual([{ kind: 'refund-link', to_address: 'payer@example.com' }]);
   });
 
   it('a hot-wallet payout stuck in flight: transactions (FORGOTTEN, the node answer), rebroadcast, cancel-by-replacement', async () => {

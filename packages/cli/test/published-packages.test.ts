@@ -10,7 +10,7 @@ import { jsonSummary } from './helpers.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const PACKAGES = ['protocol', 'server', 'client', 'cli'] as const;
+const PACKAGES = ['protocol', 'server', 'client', 'cli', 'medusa'] as const;
 
 /**
  * What a user gets from the registry, tried without the workspace: each package is packed with
@@ -143,6 +143,26 @@ describe('@hostpay/client installed alone', () => {
   });
 });
 
+/**
+ * The Medusa provider outside the workspace: only the client comes with it (Medusa is the shop's,
+ * an optional peer dependency). Installed into a real Medusa store and loaded there by
+ * packages/medusa/test/medusa-store.test.ts.
+ */
+describe('@hostpay/medusa installed with the client’s tarball', () => {
+  it('brings nothing but the client, and ships its README and storefront example', async () => {
+    const dir = emptyProject('medusa');
+    await npmInstall(dir, [tarball.client!, tarball.medusa!]);
+    expect(
+      readdirSync(join(dir, 'node_modules'))
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['@hostpay']);
+    expect(readdirSync(join(dir, 'node_modules/@hostpay')).sort()).toEqual(['client', 'medusa']);
+    const shipped = readdirSync(join(dir, 'node_modules/@hostpay/medusa')).sort();
+    expect(shipped).toEqual(['LICENSE', 'README.md', 'dist', 'examples', 'package.json']);
+  }, 120_000);
+});
+
 describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
   let dir: string;
   beforeAll(async () => {
@@ -153,7 +173,7 @@ describe('@hostpay/cli installed with its dependencies’ tarballs', () => {
     // this hook ran out of 300 s): give it time.
     await npmInstall(
       dir,
-      PACKAGES.map((p) => tarball[p]!),
+      PACKAGES.filter((p) => p !== 'medusa').map((p) => tarball[p]!),
     );
   }, 600_000);
 

@@ -33,7 +33,12 @@ async function firstLines(env: Record<string, string>, args: string[] = []): Pro
       child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
     });
   } finally {
-    child.kill('SIGTERM');
+    // Waits for the server to stop, so the schema it used is no longer locked when it is dropped.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { decimalText, type DecimalInput } from './decimals.js';
 import { HostpayError } from './errors.js';
 import type { RequestSpec, Transport } from './transport.js';
 import type { WriteOptions } from './types.js';
@@ -21,12 +22,12 @@ export function idPath(template: string, id: string, what: string): string {
 }
 
 /**
- * A write (POST, DELETE) with an Idempotency-Key, the caller's or a fresh random one, the same on
+ * A write (POST, PATCH, DELETE) with an Idempotency-Key, the caller's or a fresh random one, the same on
  * every retry of the call: a write whose answer was lost is not done twice when it is retried.
  */
 export function write(
   transport: Transport,
-  method: 'POST' | 'DELETE',
+  method: 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body: object | undefined,
   options: WriteOptions,
@@ -64,3 +65,11 @@ export async function* pages<T, P extends { cursor?: string | undefined }>(
 /** `limit` as query text. */
 export const limitText = (limit: number | undefined): string | undefined =>
   limit === undefined ? undefined : String(limit);
+
+/** An optional amount as exact decimal text; left out stays left out. */
+export const optionalDecimal = (value: DecimalInput | undefined): string | undefined =>
+  value === undefined ? undefined : decimalText(value);
+
+/** A time as RFC 3339 text; null (clear) and undefined (leave out) pass through. */
+export const timeText = (value: string | Date | null | undefined): string | null | undefined =>
+  value instanceof Date ? value.toISOString() : value;

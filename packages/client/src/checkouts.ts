@@ -1,7 +1,7 @@
-import { decimalText, type AmountMode, type DecimalInput } from './decimals.js';
+import { decimalText, type AmountMode } from './decimals.js';
 import { idPath as pathOf, limitText, pages, page, write } from './calls.js';
 import type { RequestSpec, Transport } from './transport.js';
-import type { Payout, RefundLink, RefundParams } from './payout-types.js';
+import type { Payout, RefundLink, RefundLinkParams, RefundParams } from './payout-types.js';
 import type {
   Checkout,
   CheckoutPage,
@@ -50,6 +50,8 @@ export class Checkouts<M extends AmountMode = 'string'> {
       merchantId: params.merchantId,
       status: params.status,
       orderId: params.orderId,
+      paymentLinkId: params.paymentLinkId,
+      invoiceId: params.invoiceId,
       createdFrom: isoText(params.createdFrom),
       createdTo: isoText(params.createdTo),
       limit: limitText(params.limit),
@@ -89,14 +91,11 @@ export class Checkouts<M extends AmountMode = 'string'> {
 
   /**
    * A link the payer opens on the hosted page to give the refund's address (valid 7 days, usable
-   * once), for `amount` when given.
+   * once), for `amount` when given; mailed to the payer too with `sendEmail: true`.
    */
-  async refundLink(
-    id: string,
-    params: { amount?: DecimalInput | undefined } = {},
-    options: WriteOptions = {},
-  ): Promise<RefundLink<M>> {
-    const body = params.amount === undefined ? {} : { amount: decimalText(params.amount) };
+  async refundLink(id: string, params: RefundLinkParams = {}, options: WriteOptions = {}): Promise<RefundLink<M>> {
+    const { amount, ...mail } = params;
+    const body = amount === undefined ? mail : { ...mail, amount: decimalText(amount) };
     return (await this.write(idPath(PAYOUT_PATHS.refundLink, id), body, options)) as RefundLink<M>;
   }
 

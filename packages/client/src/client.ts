@@ -1,4 +1,7 @@
+import { Settings } from './settings.js';
 import { Checkouts } from './checkouts.js';
+import { Invoices } from './invoices.js';
+import { PaymentLinks } from './payment-links.js';
 import { PayoutDestinations, Payouts } from './payouts.js';
 import { decimalText, type AmountMode } from './decimals.js';
 import { defaultRetryDelay, type RetryDelay } from './retry.js';
@@ -80,6 +83,12 @@ export class HostpayClient<M extends AmountMode = 'string'> {
   readonly payouts: Payouts<M>;
   /** The payout address book: create, list, revoke. */
   readonly payoutDestinations: PayoutDestinations;
+  /** Payment links: create, get, list, update, deactivate/activate, listCheckouts. */
+  readonly paymentLinks: PaymentLinks<M>;
+  /** The merchant's settings: page name, logo, colours, default language, seller details. */
+  readonly settings: Settings;
+  /** Invoices: create (draft), get, list, update, delete, finalize, void, markUncollectible, send, pdf. */
+  readonly invoices: Invoices<M>;
 
   private readonly amounts: AmountMode;
 
@@ -102,6 +111,9 @@ export class HostpayClient<M extends AmountMode = 'string'> {
     this.checkouts = new Checkouts<M>(this.transport);
     this.payouts = new Payouts<M>(this.transport);
     this.payoutDestinations = new PayoutDestinations(this.transport);
+    this.paymentLinks = new PaymentLinks<M>(this.transport);
+    this.settings = new Settings(this.transport);
+    this.invoices = new Invoices<M>(this.transport);
   }
 
   /** Server clock minus local clock in ms, as learned from the server (0 until it was needed). */

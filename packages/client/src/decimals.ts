@@ -4,7 +4,11 @@
  * quoted before parsing and come back as their exact text.
  */
 
-/** The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options and payments, Payout, the summary). */
+/**
+ * The decimal fields of the wire objects (Wallet, FeePreview and its tier, Checkout and its options
+ * and payments, Payout, the summary, PaymentLink, Invoice and their lines). Chosen by name: a
+ * payment link line's whole `quantity` comes back as text too, like an invoice line's decimal one.
+ */
 export const DECIMAL_FIELDS = [
   'amount',
   'freezeAmount',
@@ -25,6 +29,14 @@ export const DECIMAL_FIELDS = [
   'total',
   'rateSpreadPercent',
   'balance',
+  'minAmount',
+  'maxAmount',
+  'unitAmount',
+  'quantity',
+  'taxPercent',
+  'tax',
+  'subtotal',
+  'amountPaid',
 ] as const;
 export type DecimalField = (typeof DECIMAL_FIELDS)[number];
 

@@ -1,6 +1,33 @@
 export { HostpayClient, type HostpayClientOptions } from './client.js';
 export type { Checkouts } from './checkouts.js';
 export type { PayoutDestinations, Payouts } from './payouts.js';
+export type { PaymentLinks } from './payment-links.js';
+export type { Invoices } from './invoices.js';
+export type {
+  MerchantSettings,
+  Settings,
+  SettingsLanguage,
+  UpdateSettingsParams,
+} from './settings.js';
+export type {
+  CollectEmail,
+  CreateInvoiceParams,
+  CreatePaymentLinkParams,
+  Invoice,
+  InvoiceDraftParams,
+  InvoiceLineInput,
+  InvoiceLineItem,
+  InvoicePage,
+  InvoiceStatus,
+  ListInvoicesParams,
+  ListPaymentLinkCheckoutsParams,
+  ListPaymentLinksParams,
+  PaymentLink,
+  PaymentLinkPage,
+  PaymentLinkStatus,
+  UpdateInvoiceParams,
+  UpdatePaymentLinkParams,
+} from './commerce-types.js';
 export type {
   CreateDestinationParams,
   CreatePayoutParams,
@@ -14,6 +41,7 @@ export type {
   PayoutStatus,
   PayoutTimelineEntry,
   RefundLink,
+  RefundLinkParams,
   RefundParams,
 } from './payout-types.js';
 export {

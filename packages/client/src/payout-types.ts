@@ -80,6 +80,20 @@ export interface RefundParams {
    * chain (a new entry cools off, 24 h by default: DESTINATION_NOT_ACTIVE until then).
    */
   destination?: string | undefined;
+  /**
+   * Without `destination`: also mail the refund link to the payer (`customerEmail`, else the
+   * checkout's), in the merchant's name. No address known: CUSTOMER_EMAIL_MISSING.
+   */
+  sendEmail?: boolean | undefined;
+  /** With `sendEmail`: the address to mail the link to instead of the checkout's. */
+  customerEmail?: string | undefined;
+}
+
+/** A refund link's parameters: the amount (default: whatever is refundable then), and its mail. */
+export interface RefundLinkParams {
+  amount?: DecimalInput | undefined;
+  sendEmail?: boolean | undefined;
+  customerEmail?: string | undefined;
 }
 
 /** A link the payer opens on the hosted page to give the address a refund goes to (valid 7 days, once); amount as for Wallet. */

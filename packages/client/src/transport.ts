@@ -9,7 +9,7 @@ import type { CallOptions, TimeResult, TokenResult } from './types.js';
 import { PATHS } from './wire.js';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
@@ -20,6 +20,8 @@ export interface RequestSpec {
   envelope?: true;
   /** A file answer (reports): a 2xx that is not JSON comes back as the Response, its body unread. */
   stream?: true;
+  /** The Accept header of a file answer (default: NDJSON or JSON, as reports take). */
+  accept?: string;
 }
 
 export interface TransportConfig {
@@ -117,7 +119,8 @@ export class Transport {
    */
   private async attempt(spec: RequestSpec, signal: AbortSignal, token?: string): Promise<unknown> {
     const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
-    const accept = spec.stream === true ? 'application/x-ndjson, application/json' : 'application/json';
+    const accept =
+      spec.stream === true ? (spec.accept ?? 'application/x-ndjson, application/json') : 'application/json';
     const url = this.url(spec);
     const now = () => this.cfg.now() + this.clockOffsetMs;
     const send = async (nowMs: number): Promise<Response> => {

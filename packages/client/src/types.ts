@@ -147,11 +147,17 @@ export interface CreateCheckoutParams {
   cancelUrl?: string | undefined;
   /** At most 20 string pairs; keys at most 40 characters, values at most 500. */
   metadata?: Record<string, string> | undefined;
+  /** The payer's email (one plain address): the receipt is mailed to it. */
+  customerEmail?: string | undefined;
 }
 
 export interface ListCheckoutsParams extends ReadOptions {
   status?: CheckoutStatus | undefined;
   orderId?: string | undefined;
+  /** Checkouts made by this payment link. */
+  paymentLinkId?: string | undefined;
+  /** Checkouts paying this invoice. */
+  invoiceId?: string | undefined;
   /** Created at or after (ISO 8601 text or a Date). */
   createdFrom?: string | Date | undefined;
   /** Created before (ISO 8601 text or a Date). */

@@ -72,6 +72,15 @@ export interface WireCheckout {
   paymentOptions: WirePaymentOption[];
   payments: WirePayment[];
   timeline: WireTimelineEntry[];
+  /** The payment link that made it. */
+  paymentLinkId: string | null;
+  /** The invoice it pays. */
+  invoiceId: string | null;
+  customerEmail: string | null;
+  /** RCPT-000001…, per merchant, assigned when it settles. */
+  receiptNumber: string | null;
+  /** `<public base>/pay/{id}/receipt` once settled. */
+  receiptUrl: string | null;
 }
 
 /** The create body (protocol CreateCheckoutBody): amounts as JSON numbers or decimal strings. */
@@ -85,6 +94,7 @@ export interface WireCreateCheckoutBody {
   successUrl?: string;
   cancelUrl?: string;
   metadata?: Record<string, string>;
+  customerEmail?: string;
 }
 
 /** The sandbox simulate-payment body (protocol SimulatePaymentBody). */

@@ -90,11 +90,15 @@ export interface WireSimulatePayoutBody {
 export interface WireRefundBody {
   amount: string | number;
   destination?: string;
+  sendEmail?: boolean;
+  customerEmail?: string;
 }
 
 /** The refund-link body: the amount, or none for whatever is still refundable when the payer gives the address. */
 export interface WireRefundLinkBody {
   amount?: string | number;
+  sendEmail?: boolean;
+  customerEmail?: string;
 }
 
 /** A link the payer opens on the hosted page to give the address a refund goes to (works once, 7 days). */

@@ -7,6 +7,7 @@ import type { WireCheckout } from './wire-checkout.js';
 
 export * from './wire-checkout.js';
 export * from './wire-payout.js';
+export * from './wire-commerce.js';
 
 /** Stable machine codes the server answers with (protocol ERROR_STATUS). */
 export type ErrorCode =
@@ -16,6 +17,7 @@ export type ErrorCode =
   | 'INVALID_HEADER'
   | 'INVALID_BODY'
   | 'INVALID_URL'
+  | 'INVALID_EMAIL'
   | 'MALFORMED_REQUEST'
   | 'MISSING_HEADER'
   | 'UNKNOWN_API_KEY'
@@ -50,6 +52,9 @@ export type ErrorCode =
   | 'PAYOUT_STATE_CONFLICT'
   | 'WALLET_INACTIVE'
   | 'SIGNATURE_REUSED'
+  | 'INVOICE_STATE_CONFLICT'
+  | 'PAYMENT_LINK_UNAVAILABLE'
+  | 'CUSTOMER_EMAIL_MISSING'
   | 'INVALID_ADDRESS'
   | 'PAYOUT_LIMIT'
   | 'DESTINATION_NOT_ACTIVE'

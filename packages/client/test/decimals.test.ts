@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Checkout, FeePreview, MerchantSummary, Payout, Wallet } from '@hostpay/protocol';
+import { Checkout, FeePreview, Invoice, MerchantSummary, PaymentLink, Payout, Wallet } from '@hostpay/protocol';
 import { DECIMAL_FIELDS, decimalText } from '../src/index.js';
 import { parseJson } from '../src/decimals.js';
 
@@ -90,6 +90,8 @@ describe('DECIMAL_FIELDS', () => {
     walk(Checkout as TSchemaLike);
     walk(Payout as TSchemaLike);
     walk(MerchantSummary as TSchemaLike);
+    walk(PaymentLink as TSchemaLike);
+    walk(Invoice as TSchemaLike);
     expect([...found].sort()).toEqual([...DECIMAL_FIELDS].sort());
   });
 });

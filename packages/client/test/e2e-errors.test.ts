@@ -44,6 +44,8 @@ async function keyClient(
 }
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+/** An invoice line (keys created without a scope list may write invoices). */
+const line = { description: 'Work', quantity: 1, unitAmount: '10' };
 
 /**
  * A merchant of its own with a USDT wallet on TRON holding 10, a key with every scope (payouts:write
@@ -79,6 +81,15 @@ const cases: Case[] = [
     'INVALID_ADDRESS',
     async () =>
       (await keyClient({ scopes: [...SCOPES] })).payoutDestinations.create({ chain: 'TRON', address: '0xnot-tron' }),
+  ],
+  [
+    'INVALID_EMAIL',
+    async () =>
+      (await keyClient({ scopes: [...SCOPES] })).checkouts.create({
+        amount: '5',
+        currency: 'USDT',
+        customerEmail: 'Payer <payer@example.com>',
+      }),
   ],
   [
     'DESTINATION_NOT_ACTIVE',
@@ -141,6 +152,24 @@ const cases: Case[] = [
       return client({ baseUrl: shop.url, apiKey: shop.demo.apiKey, apiSecret: shop.demo.apiSecret })
         .checkouts.create({ amount: '1', currency: 'USDT' }, { idempotencyKey: 'not a valid key!' })
         .finally(() => shop.close());
+    },
+  ],
+  [
+    'INVOICE_STATE_CONFLICT',
+    async () => {
+      // A draft has no number, so no PDF; finalize, void and send are the other moves it lacks.
+      const c = await keyClient({});
+      const draft = await c.invoices.create({ currency: 'EUR', lineItems: [line] });
+      return c.invoices.void(draft.id);
+    },
+  ],
+  [
+    'CUSTOMER_EMAIL_MISSING',
+    async () => {
+      const c = await keyClient({});
+      const invoice = await c.invoices.create({ currency: 'EUR', lineItems: [line], customer: { name: 'No Mail' } });
+      await c.invoices.finalize(invoice.id);
+      return c.invoices.send(invoice.id);
     },
   ],
   ['MISSING_HEADER', () => client({ fetch: tamper((h) => void delete h.signature) }).issueToken()],
@@ -268,6 +297,13 @@ const DASHBOARD_ONLY: ErrorCode[] = [
   'TEAM_CONFLICT',
   'ACCOUNT_LOCKED',
 ];
+/**
+ * The payment link page's code: `GET`/`POST /l/{slug}` answer an inactive, expired or used-up link
+ * with a 410 HTML page (PAYMENT_LINK_UNAVAILABLE, details.reason), and no merchant route answers
+ * it: packages/server/test/payment-links/page.test.ts and max-uses.test.ts produce it, and
+ * e2e-commerce.test.ts sees the 410 after client.paymentLinks.deactivate.
+ */
+const PUBLIC_PAGES_ONLY: ErrorCode[] = ['PAYMENT_LINK_UNAVAILABLE'];
 /** Codes for bytes no fetch sends (refused by Node's HTTP parser): packages/server/test/http-raw-socket.test.ts. */
 const NOT_HTTP: ErrorCode[] = ['MALFORMED_REQUEST', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED', 'HEADERS_TOO_LARGE'];
 /** A PostgreSQL pool with every connection busy (this test's server is SQLite): packages/server/test/faults/pool-busy.test.ts. */
@@ -276,7 +312,14 @@ const POSTGRES_ONLY: ErrorCode[] = ['STORE_BUSY'];
 describe('every error code the merchant API can produce surfaces as a typed HostpayError (real server)', () => {
   it('covers every code of the protocol', () => {
     expect(
-      [...cases.map(([code]) => code), ...OPERATOR_ONLY, ...DASHBOARD_ONLY, ...NOT_HTTP, ...POSTGRES_ONLY].sort(),
+      [
+        ...cases.map(([code]) => code),
+        ...OPERATOR_ONLY,
+        ...DASHBOARD_ONLY,
+        ...NOT_HTTP,
+        ...POSTGRES_ONLY,
+        ...PUBLIC_PAGES_ONLY,
+      ].sort(),
     ).toEqual([...ERROR_CODES].sort());
   });
 

@@ -173,5 +173,14 @@ describe('client.payoutDestinations and client.payouts against the real server',
     const viaRefund = await client.checkouts.refund(c.id, { amount: '2' });
     expect(viaRefund).toMatchObject({ checkoutId: c.id, amount: '2' });
     expect('url' in viaRefund && viaRefund.url).toMatch(/^http/);
+    // Mailed to the payer: the checkout has no customerEmail, so the call must name one.
+    const noAddress = await fail(client.checkouts.refundLink(c.id, { amount: '1', sendEmail: true }));
+    expect([noAddress.status, noAddress.code]).toEqual([422, 'CUSTOMER_EMAIL_MISSING']);
+    const mailed = await client.checkouts.refund(c.id, {
+      amount: '1',
+      sendEmail: true,
+      customerEmail: 'payer@example.com',
+    });
+    expect('url' in mailed && mailed.amount).toBe('1');
   });
 });

@@ -1,3 +1,9 @@
+import { SETTINGS_PATH, type MerchantSettings, type SettingsLanguage } from '../src/settings.js';
+import {
+  type SETTINGS_LANGUAGES,
+  SETTINGS_PATHS,
+  type MerchantSettings as ProtocolMerchantSettings,
+} from '@hostpay/protocol';
 import type {
   Checkout,
   CHECKOUT_STATUS_VALUES,
@@ -24,6 +30,15 @@ import type {
   Wallet,
   MerchantSummary,
   CheckoutWebhookAttempt,
+  COLLECT_EMAIL_VALUES,
+  CreateInvoiceBody,
+  CreatePaymentLinkBody,
+  Invoice,
+  INVOICE_STATUS_VALUES,
+  PaymentLink,
+  PAYMENT_LINK_STATUS_VALUES,
+  UpdateInvoiceBody,
+  UpdatePaymentLinkBody,
 } from '@hostpay/protocol';
 import {
   CHECKOUT_PATHS as PROTOCOL_CHECKOUT_PATHS,
@@ -34,11 +49,21 @@ import {
   REPORT_DECIMAL_COLUMNS as PROTOCOL_REPORT_DECIMAL_COLUMNS,
   type REPORT_KINDS,
   SUMMARY_PATHS,
+  INVOICE_PATHS as PROTOCOL_INVOICE_PATHS,
+  PAYMENT_LINK_PATHS as PROTOCOL_PAYMENT_LINK_PATHS,
 } from '@hostpay/protocol';
 import type { Static } from '@sinclair/typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as Wire from '../src/wire.js';
-import { CHECKOUT_PATHS, CHECKOUT_WEBHOOK_DELIVERIES_PATH, PATHS, PAYOUT_PATHS, SUMMARY_PATH } from '../src/wire.js';
+import {
+  CHECKOUT_PATHS,
+  CHECKOUT_WEBHOOK_DELIVERIES_PATH,
+  INVOICE_PATHS,
+  PATHS,
+  PAYMENT_LINK_PATHS,
+  PAYOUT_PATHS,
+  SUMMARY_PATH,
+} from '../src/wire.js';
 import { REPORT_DECIMAL_COLUMNS, type ReportKind } from '../src/reports.js';
 
 // The client's published types stand alone (no import of @hostpay/protocol in its .d.ts files);
@@ -78,6 +103,21 @@ describe("the client's wire types equal the protocol's", () => {
     expectTypeOf<Wire.WireRefundLink>().toEqualTypeOf<RefundLink>();
     expectTypeOf<ReportKind>().toEqualTypeOf<(typeof REPORT_KINDS)[number]>();
     expectTypeOf<typeof REPORT_DECIMAL_COLUMNS>().toEqualTypeOf<typeof PROTOCOL_REPORT_DECIMAL_COLUMNS>();
+    expectTypeOf<Wire.WirePaymentLink>().toEqualTypeOf<PaymentLink>();
+    expectTypeOf<Wire.WirePaymentLinkLineItem>().toEqualTypeOf<NonNullable<PaymentLink['lineItems']>[number]>();
+    expectTypeOf<Wire.WirePaymentLinkStatus>().toEqualTypeOf<(typeof PAYMENT_LINK_STATUS_VALUES)[number]>();
+    expectTypeOf<Wire.WireCollectEmail>().toEqualTypeOf<(typeof COLLECT_EMAIL_VALUES)[number]>();
+    expectTypeOf<Wire.WireCreatePaymentLinkBody>().toEqualTypeOf<CreatePaymentLinkBody>();
+    expectTypeOf<Wire.WireUpdatePaymentLinkBody>().toEqualTypeOf<UpdatePaymentLinkBody>();
+    expectTypeOf<typeof PAYMENT_LINK_PATHS>().toEqualTypeOf<typeof PROTOCOL_PAYMENT_LINK_PATHS>();
+    expectTypeOf<Wire.WireInvoice>().toEqualTypeOf<Invoice>();
+    expectTypeOf<Wire.WireInvoiceLineItem>().toEqualTypeOf<Invoice['lineItems'][number]>();
+    expectTypeOf<Wire.WireInvoiceStatus>().toEqualTypeOf<(typeof INVOICE_STATUS_VALUES)[number]>();
+    expectTypeOf<Wire.WireCreateInvoiceBody>().toEqualTypeOf<CreateInvoiceBody>();
+    expectTypeOf<Wire.WireUpdateInvoiceBody>().toEqualTypeOf<UpdateInvoiceBody>();
+    expectTypeOf<typeof INVOICE_PATHS>().toEqualTypeOf<typeof PROTOCOL_INVOICE_PATHS>();
+    expectTypeOf<MerchantSettings>().toEqualTypeOf<ProtocolMerchantSettings>();
+    expectTypeOf<SettingsLanguage>().toEqualTypeOf<(typeof SETTINGS_LANGUAGES)[number]>();
     // The client keeps the payout and refund paths in one table; the protocol in two.
     type Both = typeof ProtocolPayoutPaths & typeof ProtocolRefundPaths;
     expectTypeOf<typeof PAYOUT_PATHS>().toEqualTypeOf<{ readonly [K in keyof Both]: Both[K] }>();
@@ -89,6 +129,9 @@ describe("the client's wire types equal the protocol's", () => {
     expect(SUMMARY_PATH).toBe(SUMMARY_PATHS.summary);
     expect(CHECKOUT_WEBHOOK_DELIVERIES_PATH).toBe(SUMMARY_PATHS.checkoutWebhookDeliveries);
     expect(PAYOUT_PATHS).toEqual({ ...PROTOCOL_PAYOUT_PATHS, ...PROTOCOL_REFUND_PATHS });
+    expect(PAYMENT_LINK_PATHS).toEqual(PROTOCOL_PAYMENT_LINK_PATHS);
+    expect(INVOICE_PATHS).toEqual(PROTOCOL_INVOICE_PATHS);
+    expect(SETTINGS_PATH).toBe(SETTINGS_PATHS.settings);
     expect(ERROR_CODES.length).toBeGreaterThan(0);
     expect(REPORT_DECIMAL_COLUMNS).toEqual(PROTOCOL_REPORT_DECIMAL_COLUMNS);
   });

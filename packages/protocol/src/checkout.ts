@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECKOUT_STATUS_VALUES } from './checkout-status.js';
 import { DECIMAL_FORMAT } from './schemas.js';
+import { EMAIL_FIELD_MAX } from './email.js';
 
 /**
  * The hosted checkout on the wire (spec/checkout.md, "Checkout object"). Amounts are exact
@@ -91,6 +92,13 @@ export const Checkout = Type.Object(
     paymentOptions: Type.Array(PaymentOption),
     payments: Type.Array(Payment),
     timeline: Type.Array(TimelineEntry),
+    paymentLinkId: Type.Union([Type.String(), Type.Null()], { description: 'the payment link that made it' }),
+    invoiceId: Type.Union([Type.String(), Type.Null()], { description: 'the invoice it pays' }),
+    customerEmail: Type.Union([Type.String(), Type.Null()], { description: "the payer's email, when given" }),
+    receiptNumber: Type.Union([Type.String(), Type.Null()], {
+      description: 'RCPT-000001…, per merchant, assigned when it settles',
+    }),
+    receiptUrl: Type.Union([Type.String(), Type.Null()], { description: '/pay/{id}/receipt once settled' }),
   },
   { $id: 'Checkout', additionalProperties: false },
 );
@@ -128,6 +136,13 @@ export const CreateCheckoutBody = Type.Object(
     ),
     metadata: Type.Optional(
       Type.Record(Type.String(), Type.String(), { description: '≤ 20 string pairs, keys ≤ 40, values ≤ 500' }),
+    ),
+    customerEmail: Type.Optional(
+      Type.String({
+        maxLength: EMAIL_FIELD_MAX,
+        description:
+          "the payer's email: one address of at most 254 characters, no display name (else INVALID_EMAIL); the receipt is mailed to it",
+      }),
     ),
   },
   { additionalProperties: false },

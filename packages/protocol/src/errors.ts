@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   INVALID_HEADER: 400,
   /** A URL field that is malformed, not https, or points at a refused address. */
   INVALID_URL: 400,
+  /** An email address that is not one addr-spec of at most 254 characters (no CR, LF, comma or display name). */
+  INVALID_EMAIL: 400,
   /** Not valid HTTP: refused by the parser before routing (bad request line, URL bytes, chunking). */
   MALFORMED_REQUEST: 400,
   /** A payout destination that is not a valid address of its chain (and network). */
@@ -70,6 +72,10 @@ export const ERROR_STATUS = {
    * request, or send the first request's Idempotency-Key to get its answer.
    */
   SIGNATURE_REUSED: 409,
+  /** The invoice is not in a state that allows this move (edit after finalize, void when paid, …). */
+  INVOICE_STATE_CONFLICT: 409,
+  /** The payment link is inactive, expired or used up: it makes no more checkouts (details say which). */
+  PAYMENT_LINK_UNAVAILABLE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   EXPECTATION_FAILED: 417,
@@ -78,6 +84,8 @@ export const ERROR_STATUS = {
   NO_FEE_SCHEDULE: 422,
   NO_RATE: 422,
   INSUFFICIENT_FUNDS: 422,
+  /** Nothing to mail to: an invoice sent without a customer email, a refund link with sendEmail and no payer email known. */
+  CUSTOMER_EMAIL_MISSING: 422,
   /** A refund larger than what the checkout received minus its earlier refunds (or nothing is left). */
   REFUND_TOO_LARGE: 422,
   /** No payment option of the checkout can be offered (no wallet, rate, address key or fee room). */

@@ -26,6 +26,13 @@ export const EVENT_TYPE_VALUES = [
   'payout_destination.activated',
   'payout_destination.revoked',
   'refund.requested',
+  'payment_link.created',
+  'payment_link.updated',
+  'invoice.finalized',
+  'invoice.partially_paid',
+  'invoice.paid',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPE_VALUES)[number];

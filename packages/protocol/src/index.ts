@@ -10,3 +10,7 @@ export * from './payouts.js';
 export * from './refunds.js';
 export * from './dashboard.js';
 export * from './reports.js';
+export * from './email.js';
+export * from './payment-links.js';
+export * from './invoices.js';
+export * from './settings.js';

@@ -1,10 +1,31 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_FIELD_MAX } from './email.js';
 import { DECIMAL_FORMAT } from './schemas.js';
 
 /**
  * Refunds on the wire (spec/payouts.md, "Refunds"): a refund is a payout with `refundOf`; the
  * payer may give its address through a refund link on the hosted page instead of the merchant.
  */
+/**
+ * Mailing a refund link to the payer (spec/commerce.md, "Email": refund links, only when the call
+ * says `sendEmail: true`).
+ */
+const MailFields = {
+  sendEmail: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: the refund link is also mailed to the payer (customerEmail, else the checkout's customerEmail; 422 CUSTOMER_EMAIL_MISSING when neither is known) in the merchant's name, written in the transaction that makes the link. Only where the answer is a refund link (with a destination: 400 INVALID_BODY). Default false: the link is only in the answer",
+    }),
+  ),
+  customerEmail: Type.Optional(
+    Type.String({
+      maxLength: EMAIL_FIELD_MAX,
+      description:
+        "with sendEmail: the payer's address to mail the link to instead of the checkout's customerEmail; one plain address (else 400 INVALID_EMAIL). Without sendEmail: 400 INVALID_BODY",
+    }),
+  ),
+};
+
 const AmountInput = (description: string) =>
   Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Number({ format: DECIMAL_FORMAT })], {
     description: `${description}; a JSON number or a string, read exactly either way`,
@@ -23,6 +44,7 @@ export const RefundBody = Type.Object(
           "the payer's address on the checkout's chain; without it the answer is a refund link the payer opens to give it",
       }),
     ),
+    ...MailFields,
   },
   { additionalProperties: false },
 );
@@ -33,6 +55,7 @@ export const RefundLinkBody = Type.Object(
     amount: Type.Optional(
       AmountInput('what the payer gets back; omitted: whatever is still refundable when the payer gives the address'),
     ),
+    ...MailFields,
   },
   { additionalProperties: false },
 );

@@ -217,6 +217,10 @@ export const SCOPES = [
   'payouts:read',
   'payouts:write',
   'reports:read',
+  'links:read',
+  'links:write',
+  'invoices:read',
+  'invoices:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,7 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { createHmac } from 'node:crypto';
 import { Checkout } from './checkout.js';
+import { Invoice } from './invoices.js';
 import { EVENT_TYPE_VALUES, type EventType } from './event-types.js';
+import { PaymentLink } from './payment-links.js';
 import { Payout, PayoutDestination } from './payouts.js';
 import { ExactNumber } from './schemas.js';
 
@@ -190,6 +192,33 @@ export const EVENT_OBJECTS: Record<EventType, { object: TSchema; name: string; w
     object: Payout,
     name: 'Payout',
     when: "a refund of a checkout was requested (the payout, with refundOf; the checkout's timeline has its entry)",
+  },
+  'payment_link.created': {
+    object: PaymentLink,
+    name: 'PaymentLink',
+    when: 'a payment link was created',
+  },
+  'payment_link.updated': {
+    object: PaymentLink,
+    name: 'PaymentLink',
+    when: 'a payment link was changed (PATCH: name, description, active, maxUses, expiresAt, URLs, metadata)',
+  },
+  'invoice.finalized': {
+    object: Invoice,
+    name: 'Invoice',
+    when: 'an invoice was finalized: it has its number and URL',
+  },
+  'invoice.partially_paid': {
+    object: Invoice,
+    name: 'Invoice',
+    when: 'a settled checkout paid part of an invoice (sent for each such payment while something is still due)',
+  },
+  'invoice.paid': { object: Invoice, name: 'Invoice', when: 'settled checkouts paid an invoice in full' },
+  'invoice.voided': { object: Invoice, name: 'Invoice', when: 'an open invoice was voided' },
+  'invoice.marked_uncollectible': {
+    object: Invoice,
+    name: 'Invoice',
+    when: 'an open or partially paid invoice was marked uncollectible',
   },
 };
 

@@ -8,6 +8,7 @@ import { Chains } from './pages/chains.js';
 import { CheckoutDetail, CheckoutList } from './pages/checkouts.js';
 import { Fees } from './pages/fees.js';
 import { Keys } from './pages/keys.js';
+import { MailList } from './pages/mail.js';
 import { MerchantDetail, Merchants } from './pages/merchants.js';
 import { Overview } from './pages/overview.js';
 import { PayoutApprovals } from './pages/payout-approvals.js';
@@ -48,6 +49,7 @@ const NAV: [path: string, label: string][] = [
   ['/postings', 'Postings'],
   ['/reports', 'Reports'],
   ['/reconciliation', 'Reconciliation'],
+  ['/mail', 'Mail'],
   ['/audit', 'Audit log'],
 ];
 
@@ -84,6 +86,8 @@ function Screen({ path }: { path: string }) {
       return <Reports />;
     case 'reconciliation':
       return <Reconciliation />;
+    case 'mail':
+      return <MailList />;
     case 'audit':
       return <AuditList />;
     default:

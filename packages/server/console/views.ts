@@ -65,3 +65,6 @@ export type PayoutTimelineEntry = Payout['timeline'][number];
 export type PayoutChain = AsRead<Answer<AdminServices['payoutChain']>>;
 /** A payout destination of any merchant's address book, with its merchant id. */
 export type PayoutDestination = AsRead<ItemOf<Answer<AdminServices['payouts']['listAllDestinations']>>>;
+/** A mail of the outbox (GET /admin/v1/mail) and one with its text (GET /admin/v1/mail/:id). */
+export type MailItem = AsRead<ItemOf<Answer<AdminServices['listMail']>>>;
+export type MailDetail = AsRead<Answer<AdminServices['getMail']>>;

@@ -9,12 +9,17 @@ import { AcceptInvitation, PasswordReset, SignIn } from './pages/auth.js';
 import { CheckoutDetail, CheckoutList, NewCheckout } from './pages/checkouts.js';
 import { Events } from './pages/events.js';
 import { Home } from './pages/home.js';
+import { NewInvoice } from './pages/invoice-form.js';
+import { InvoiceDetail, InvoiceList } from './pages/invoices.js';
+import { NewLink } from './pages/link-form.js';
+import { LinkDetail, LinkList } from './pages/links.js';
 import { ApiKeys } from './pages/keys.js';
 import { PayoutDetail } from './pages/payout-detail.js';
 import { Payouts } from './pages/payouts.js';
 import { Reports } from './pages/reports.js';
 import { SecurityLog } from './pages/security.js';
 import { Settings } from './pages/settings.js';
+import { Notifications } from './pages/notifications.js';
 import { Team } from './pages/team.js';
 import { Webhooks } from './pages/webhooks.js';
 import { BASE, currentPath, interceptLinks, Link, navigate, onNavigate } from './router.js';
@@ -28,12 +33,15 @@ import { TopSearch } from './search.js';
 const NAV: [path: string, label: string, shown: (s: Session) => boolean][] = [
   ['/', 'Home', () => true],
   ['/checkouts', 'Checkouts', (s) => can(s, 'checkout:read')],
+  ['/links', 'Payment links', (s) => can(s, 'links:read')],
+  ['/invoices', 'Invoices', (s) => can(s, 'invoices:read')],
   ['/payouts', 'Payouts & refunds', (s) => can(s, 'payouts:read')],
   ['/reports', 'Reports', (s) => can(s, 'reports:read')],
   ['/keys', 'API keys', develops],
   ['/webhooks', 'Webhooks', (s) => can(s, 'webhooks:write')],
   ['/events', 'Events', (s) => can(s, 'events:read')],
   ['/settings', 'Settings', () => true],
+  ['/notifications', 'Notifications', () => true],
   ['/team', 'Team', () => true],
   ['/security', 'Security log', manages],
 ];
@@ -46,6 +54,12 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'checkouts':
       if (id === 'new') return <NewCheckout session={session} />;
       return id ? <CheckoutDetail id={decodeURIComponent(id)} session={session} /> : <CheckoutList session={session} />;
+    case 'links':
+      if (id === 'new') return <NewLink session={session} />;
+      return id ? <LinkDetail id={decodeURIComponent(id)} session={session} /> : <LinkList session={session} />;
+    case 'invoices':
+      if (id === 'new') return <NewInvoice session={session} />;
+      return id ? <InvoiceDetail id={decodeURIComponent(id)} session={session} /> : <InvoiceList session={session} />;
     case 'payouts':
       return id ? <PayoutDetail id={decodeURIComponent(id)} /> : <Payouts session={session} />;
     case 'reports':
@@ -58,6 +72,8 @@ function Screen({ path, session }: { path: string; session: Session }) {
       return <Events session={session} />;
     case 'settings':
       return <Settings session={session} />;
+    case 'notifications':
+      return <Notifications />;
     case 'team':
       return <Team session={session} />;
     case 'security':
@@ -68,7 +84,7 @@ function Screen({ path, session }: { path: string; session: Session }) {
 }
 
 function Shell({ session, path, onSignedOut }: { session: Session; path: string; onSignedOut: () => void }) {
-  // Checkouts and payouts change while the page is open: every event reloads what is on screen.
+  // Checkouts, payouts, invoices and links change while the page is open: every event reloads what is on screen.
   useEffect(() => followEvents(), []);
   return (
     <>

@@ -5,8 +5,9 @@ import { BASE, onNavigate } from './router.js';
 import type { SearchHit } from './views.js';
 
 /**
- * The top bar's search (GET /api/v1/cp/search): checkouts by id, order id, deposit address,
- * transaction hash or amount, payouts by id, address, hash or amount. Enter searches; the hits
+ * The top bar's search (GET /api/v1/cp/search): checkouts by id, order id, customer email,
+ * deposit address, transaction hash or amount, payouts by id, address, hash or amount, payment
+ * links by id, address or name, invoices by id, number, email or total. Enter searches; the hits
  * drop down under the box as links to their pages. Keyboard: Down from the box goes to the first
  * hit, Up and Down move between hits, Escape closes the list and goes back to the box.
  */
@@ -20,12 +21,15 @@ const TYPE_LABEL: Record<SearchHit['type'], string> = {
   payment_link: 'Payment link',
 };
 
-/** The screen of a hit; invoices and payment links have none in the dashboard yet. */
-function pathOf(hit: SearchHit): string | undefined {
-  if (hit.type === 'checkout') return `/checkouts/${encodeURIComponent(hit.id)}`;
-  if (hit.type === 'payout') return `/payouts/${encodeURIComponent(hit.id)}`;
-  return undefined;
-}
+const SCREEN: Record<SearchHit['type'], string> = {
+  checkout: '/checkouts',
+  payout: '/payouts',
+  invoice: '/invoices',
+  payment_link: '/links',
+};
+
+/** The screen of a hit. */
+const pathOf = (hit: SearchHit): string => `${SCREEN[hit.type]}/${encodeURIComponent(hit.id)}`;
 
 type Answer = { q: string; hits: SearchHit[] } | { q: string; error: unknown } | { q: string; busy: true };
 
@@ -117,21 +121,11 @@ export function TopSearch() {
           {'hits' in answer && answer.hits.length > 0 ? (
             <ul ref={list}>
               {answer.hits.map((h) => {
-                const to = pathOf(h);
-                const label = (
-                  <>
-                    {TYPE_LABEL[h.type]} <code>{h.id}</code>
-                  </>
-                );
                 return (
                   <li key={`${h.type}-${h.id}`}>
-                    {to === undefined ? (
-                      label
-                    ) : (
-                      <a href={`${BASE}${to}`} onKeyDown={onKeyDown}>
-                        {label}
-                      </a>
-                    )}
+                    <a href={`${BASE}${pathOf(h)}`} onKeyDown={onKeyDown}>
+                      {TYPE_LABEL[h.type]} <code>{h.id}</code>
+                    </a>
                     <span class="muted">{h.summary}</span>
                   </li>
                 );

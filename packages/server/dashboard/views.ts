@@ -2,6 +2,8 @@ import type {
   CheckoutWebhookAttempt as ProtocolCheckoutAttempt,
   MerchantSummary,
   Checkout as ProtocolCheckout,
+  Invoice as ProtocolInvoice,
+  PaymentLink as ProtocolPaymentLink,
   CheckoutMoney as ProtocolCheckoutMoney,
   Payout as ProtocolPayout,
   PayoutDestination as ProtocolDestination,
@@ -62,3 +64,7 @@ export type Statement = AsRead<ProtocolStatement>;
 export type StatementLine = Statement['wallets'][number];
 /** GET /api/v1/cp/search: one hit. */
 export type SearchHit = AsRead<ProtocolSearchHit>;
+/** A payment link (GET /api/v1/cp/payment-links): `url` is its public page /l/{slug}. */
+export type PaymentLink = AsRead<ProtocolPaymentLink>;
+/** An invoice (GET /api/v1/cp/invoices): `url` is its public page /i/{token} once finalized. */
+export type Invoice = AsRead<ProtocolInvoice>;

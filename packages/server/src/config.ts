@@ -1,7 +1,7 @@
+import { checkEmail } from '@hostpay/protocol';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
-import { parseCidr } from './auth/cidr.js';
 
 /** A UTC time to the second, as the deprecation dates are written. */
 const ISO_SECOND = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$';
@@ -174,6 +174,25 @@ export const ConfigSchema = Type.Object({
     env: 'HOSTPAY_AUTH_FAILURE_LIMIT_PER_MINUTE',
     description: 'failed authentications per minute per client address before 429',
   }),
+  linkCheckoutsPerAddressPerMinute: Type.Integer({
+    minimum: 1,
+    default: 10,
+    env: 'HOSTPAY_LINK_CHECKOUTS_PER_ADDRESS_PER_MINUTE',
+    description:
+      'checkouts the public payment link and invoice pages make per minute per client address (IPv6 per /64); each takes fresh deposit addresses',
+  }),
+  linkCheckoutsPerLinkPerMinute: Type.Integer({
+    minimum: 1,
+    default: 60,
+    env: 'HOSTPAY_LINK_CHECKOUTS_PER_LINK_PER_MINUTE',
+    description: 'checkouts one payment link or invoice makes per minute, whoever asks',
+  }),
+  linkCheckoutsPerMerchantPerHour: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    env: 'HOSTPAY_LINK_CHECKOUTS_PER_MERCHANT_PER_HOUR',
+    description: "checkouts a merchant's payment links and invoice pages make per hour together",
+  }),
   tokenTtlSeconds: Type.Integer({
     minimum: 60,
     maximum: 86400,
@@ -209,6 +228,35 @@ export const ConfigSchema = Type.Object({
     description:
       "how long a webhook endpoint stays with the instance serving it without a sign of life; renewed every third of it while sending, so another instance takes over a dead one's deliveries after at most this long (a restarted instance takes its own back at once)",
   }),
+  smtpUrl: Type.String({
+    default: '',
+    pattern: '^((smtp|smtps)://.*)?$',
+    env: 'HOSTPAY_SMTP_URL',
+    description:
+      'the mail transport: `smtp://user:pass@host:587` (STARTTLS required before AUTH, except to a loopback host), `smtps://user:pass@host:465` (TLS from the start); never logged; empty: mail is kept, not sent, and shown at GET /admin/v1/mail and in the console (docs/mail.md)',
+  }),
+  mailFrom: Type.String({
+    default: '',
+    env: 'HOSTPAY_MAIL_FROM',
+    description:
+      "the sender address of every mail (`billing@pay.example.com`), the merchant's name as its phrase; its domain ends every Message-ID; empty: `hostpay@` the host of HOSTPAY_PUBLIC_URL (or localhost)",
+  }),
+  mailPayerDailyLimit: Type.Integer({
+    minimum: 0,
+    maximum: 1000000,
+    default: 200,
+    env: 'HOSTPAY_MAIL_PAYER_DAILY_LIMIT',
+    description:
+      'most mails to payers per merchant in 24 hours (receipts, invoices, refund links); past it a mail is recorded as `limited`, not sent',
+  }),
+  mailRecipientHourlyLimit: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 20,
+    env: 'HOSTPAY_MAIL_RECIPIENT_HOURLY_LIMIT',
+    description:
+      'most mails to one address in an hour (security notices excepted), so a loop cannot mail-bomb anyone; past it a mail is recorded as `limited`',
+  }),
   chainWatchFailingRounds: Type.Integer({
     minimum: 1,
     maximum: 1000,
@@ -241,6 +289,15 @@ export type Config = Static<typeof ConfigSchema>;
 
 type Env = Record<string, string | undefined>;
 
+/** Settings whose value may hold a secret: an invalid one is named in the error, its value not shown. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set([
+  'databaseUrl',
+  'redisUrl',
+  'masterKey',
+  'masterKeyPrevious',
+  'smtpUrl',
+]);
+
 /** Reads the configuration from the environment, overridden by explicit values (CLI flags). */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const raw: Record<string, unknown> = {};
@@ -267,78 +324,26 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (firstError) {
     const name = firstError.path.slice(1);
     const schema = ConfigSchema.properties[name as keyof Config] as { env?: string } | undefined;
-    throw new Error(
-      `invalid configuration ${schema?.env ?? name}=${JSON.stringify(firstError.value)}: ${firstError.message}`,
-    );
+    // A setting that carries a secret (a key, or credentials in a URL) is named, never echoed.
+    const shown = SECRET_SETTINGS.has(name)
+      ? '(value not shown: it may hold a secret)'
+      : JSON.stringify(firstError.value);
+    throw new Error(`invalid configuration ${schema?.env ?? name}=${shown}: ${firstError.message}`);
   }
   const config = withDefaults as Config;
+  if (config.mailFrom !== '') {
+    // Every mail's From and Message-ID domain: a bad one would fail each send, far from its cause.
+    const from = checkEmail(config.mailFrom);
+    if (!from.ok)
+      throw new Error(
+        `invalid configuration HOSTPAY_MAIL_FROM=${JSON.stringify(config.mailFrom)}: it ${from.reason}; give one address such as billing@pay.example.com (the merchant's name is added as its phrase)`,
+      );
+  }
   if (!(Date.parse(config.signatureV1SunsetAt) > Date.parse(config.signatureV1DeprecatedAt)))
     throw new Error(
       `invalid configuration HOSTPAY_SIGNATURE_V1_SUNSET_AT=${config.signatureV1SunsetAt}: it must be a valid time after HOSTPAY_SIGNATURE_V1_DEPRECATED_AT (${config.signatureV1DeprecatedAt})`,
     );
   return { ...config, dataDir: resolve(config.dataDir) };
-}
-
-/** HOSTPAY_ADMIN_IP_ALLOW_LIST as entries; null when empty (any address). A bad entry stops the start. */
-export function adminAllowList(config: Pick<Config, 'adminIpAllowList'>): string[] | null {
-  const entries = config.adminIpAllowList
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  if (entries.length === 0) return null;
-  for (const entry of entries) {
-    if (parseCidr(entry) === null)
-      throw new Error(
-        `invalid configuration HOSTPAY_ADMIN_IP_ALLOW_LIST: ${JSON.stringify(entry)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32)`,
-      );
-  }
-  return entries;
-}
-
-/** Operator tokens by name, from HOSTPAY_ADMIN_TOKEN and HOSTPAY_ADMIN_TOKENS. */
-export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>): Map<string, string> {
-  const tokens = new Map<string, string>();
-  const add = (name: string, token: string) => {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
-      throw new Error(
-        `invalid configuration HOSTPAY_ADMIN_TOKENS: operator name ${JSON.stringify(name)} must be 1-64 letters, digits, _ . -`,
-      );
-    const weakness = tokenWeakness(token);
-    if (weakness !== null)
-      throw new Error(
-        `invalid configuration: the operator token of ${name} ${weakness}; generate one with openssl rand -hex 32`,
-      );
-    tokens.set(name, token);
-  };
-  if (config.adminToken !== '') add('admin', config.adminToken);
-  for (const entry of config.adminTokens
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean)) {
-    const colon = entry.indexOf(':');
-    if (colon < 1) throw new Error('invalid configuration HOSTPAY_ADMIN_TOKENS: use name:token,name:token');
-    add(entry.slice(0, colon), entry.slice(colon + 1));
-  }
-  return tokens;
-}
-
-/**
- * Why an operator token is too guessable, or null. It must be at least 32 characters, not one
- * short unit repeated, and carry at least 128 bits by a per-character (Shannon) estimate: a random
- * hex or base64 token of 32+ characters passes; `aaaa…`, `abab…`, a word padded out do not.
- */
-export function tokenWeakness(token: string): string | null {
-  if (token.length < 32) return `is ${token.length} characters: it must be at least 32`;
-  for (let unit = 1; unit <= token.length / 2; unit++) {
-    if (token.length % unit === 0 && token.slice(unit) + token.slice(0, unit) === token)
-      return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
-  }
-  const counts = new Map<string, number>();
-  for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let bitsPerChar = 0;
-  for (const n of counts.values()) bitsPerChar -= (n / token.length) * Math.log2(n / token.length);
-  const bits = Math.floor(bitsPerChar * token.length);
-  return bits < 128 ? `has too little variety (about ${bits} bits, at least 128 needed)` : null;
 }
 
 /** The table in docs/configuration.md is generated from this, so the two cannot drift. */

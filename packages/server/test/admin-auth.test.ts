@@ -82,6 +82,8 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['GET', '/webhook-endpoints/we_x/deliveries'],
   ['POST', '/webhook-endpoints/we_x/redeliver'],
   ['GET', '/stats'],
+  ['GET', '/mail'],
+  ['GET', '/mail/mail_x'],
   ['GET', '/reports/reconciliation'],
   ['GET', '/reports/ledger'],
   ['GET', '/chain-watches'],

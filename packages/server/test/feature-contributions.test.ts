@@ -8,6 +8,7 @@ import { orderFeatures } from '../src/feature-kit/registry.js';
 import { hotWalletGuard } from '../src/features/hot-wallet/guard.js';
 import { REGISTERED_FEATURES } from '../src/features/index.js';
 import { deliveriesOwed } from '../src/features/webhooks/queue.js';
+import { notificationsOwed } from '../src/features/mail/notify.js';
 import { createServices, type Services } from '../src/services.js';
 
 // A point of the real list stands for any: the registry treats every point alike.
@@ -115,8 +116,8 @@ describe('the registered features are wired through their points', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("the outbox runs the webhooks' subscriber; payouts', the chain watcher's and the system's points are declared", () => {
-    expect(services.outbox.subscribers()).toEqual([deliveriesOwed]);
+  it("the outbox runs the webhooks' and the mail's subscribers; payouts', the chain watcher's, the system's and the mail's points are declared", () => {
+    expect(services.outbox.subscribers()).toEqual([deliveriesOwed, notificationsOwed]);
     const consumers = Object.fromEntries(
       REGISTERED_FEATURES.flatMap((f) => (f.consumes ?? []).map((point) => [point, f.name])),
     );
@@ -125,12 +126,26 @@ describe('the registered features are wired through their points', () => {
       payoutGuards: 'payouts',
       payoutConfirmations: 'chain-watch',
       health: 'system',
+      checkoutMoves: 'checkouts',
+      mailTemplates: 'mail',
+      receiptLines: 'pay',
+      searchSources: 'reports',
     });
     // /readyz and /metrics hear of the chain watcher through the system's point, not a field of the route context.
     expect(services.healthReports().map((r) => Object.keys(r).sort())).toEqual([['chains', 'collectors']]);
     const hotWallet = REGISTERED_FEATURES.find((f) => f.name === 'hot-wallet')!;
     const guards = hotWallet.contributes?.payoutGuards as unknown as (p: unknown) => unknown[];
     expect(guards({})).toEqual([hotWalletGuard]);
+    // The search reads the links' and the invoices' own sources; receipts list their items.
+    expect(services.reports.searchSources().map((s) => s.scope)).toEqual([
+      'checkout:read',
+      'payouts:read',
+      'links:read',
+      'invoices:read',
+    ]);
+    const contributors = (point: string) =>
+      REGISTERED_FEATURES.filter((f) => Object.keys(f.contributes ?? {}).includes(point)).map((f) => f.name);
+    expect(contributors('receiptLines')).toEqual(['payment-links', 'invoices']);
   });
 
   it('provisions name no registry: no feature provides a way to register with another at start-up', () => {

@@ -583,6 +583,13 @@ describe('the console overview and session routes', () => {
   it('stats; sign in, read the session, sign out', async () => {
     await admin('GET', '/stats', '/stats', 200);
     await admin('GET', '/stats', '/stats?from=2027-01-02T00:00:00Z&to=2027-01-01T00:00:00Z', 400);
+    await fx.services.admin.inviteMerchantUser(fx.demo.merchantId, 'mail-doc@example.com', 'viewer', {
+      operator: 'test',
+    });
+    const mails = (await admin('GET', '/mail', '/mail', 200)) as { items: { id: string }[] };
+    await admin('GET', '/mail', '/mail?status=nope', 400);
+    await admin('GET', '/mail/{id}', `/mail/${mails.items[0]!.id}`, 200);
+    await admin('GET', '/mail/{id}', '/mail/mail_nobody', 404);
     const S = '/console/session';
     verify('POST', S, await fx.app.inject({ method: 'POST', url: S, payload: { token: 'not-a-token' } }), 401);
     const signIn = await fx.app.inject({ method: 'POST', url: S, payload: { token: ALICE } });
@@ -719,6 +726,18 @@ describe("the dashboard home and a checkout's webhook deliveries (merchant)", ()
   });
 });
 
+describe('settings (merchant)', () => {
+  it('read and change; a colour below AA and an unknown language refused', async () => {
+    const S = '/api/v1/cp/settings';
+    const m = (method: 'GET' | 'PATCH', body?: unknown) => checkoutCall(fx, fx.demo, method, S, body);
+    verify('GET', S, await m('GET'), 200);
+    verify('GET', S, await checkoutCall(fx, fx.demo, 'GET', `${S}?merchantId=mer_nobody`), 403);
+    verify('PATCH', S, await m('PATCH', { brandColor: '#0b57d0', accentColor: '#036', language: 'de' }), 200);
+    verify('PATCH', S, await m('PATCH', { brandColor: '#ffd700' }), 400);
+    verify('PATCH', S, await m('PATCH', { brandColor: null, accentColor: null, language: null }), 200);
+  });
+});
+
 describe('reports, the statement and search (merchant)', () => {
   it('a CSV and an NDJSON report, the statement, search; their refusals', async () => {
     const R = '/api/v1/cp/reports';
@@ -731,6 +750,62 @@ describe('reports, the statement and search (merchant)', () => {
     verify('GET', `${R}/statement`, await m(`${R}/statement?month=2026-13`), 400);
     verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=demo-settled-1'), 200);
     verify('GET', '/api/v1/cp/search', await m('/api/v1/cp/search?q=ab'), 400);
+  });
+});
+
+describe('payment links (merchant)', () => {
+  it('create, list, read, update, its checkouts; their refusals', async () => {
+    const L = '/api/v1/cp/payment-links';
+    const m = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) =>
+      checkoutCall(fx, fx.demo, method, url, body);
+    const link = verify('POST', L, await m('POST', L, { name: 'Donation', currency: 'USDT', amount: '5' }), 201);
+    const id = (link as { id: string }).id;
+    verify('POST', L, await m('POST', L, { name: 'Bad', currency: 'USDT', amount: '-5' }), 400);
+    verify('GET', L, await m('GET', `${L}?limit=1`), 200);
+    verify('GET', L, await m('GET', `${L}?limit=0`), 400);
+    verify('GET', `${L}/{id}`, await m('GET', `${L}/${id}`), 200);
+    verify('GET', `${L}/{id}`, await m('GET', `${L}/plink_missing`), 404);
+    verify('PATCH', `${L}/{id}`, await m('PATCH', `${L}/${id}`, { active: false }), 200);
+    verify('PATCH', `${L}/{id}`, await m('PATCH', `${L}/${id}`, { amount: '6' }), 400);
+    verify('GET', `${L}/{id}/checkouts`, await m('GET', `${L}/${id}/checkouts`), 200);
+    verify('GET', `${L}/{id}/checkouts`, await m('GET', `${L}/plink_missing/checkouts`), 404);
+  });
+});
+
+describe('invoices (merchant)', () => {
+  it('draft, edit, delete, finalize, void, mark uncollectible, send, PDF; their refusals', async () => {
+    const I = '/api/v1/cp/invoices';
+    const m = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+      checkoutCall(fx, fx.demo, method, url, body);
+    const draft = {
+      currency: 'USDT',
+      customer: { name: 'Ada', email: 'ada@example.com' },
+      lineItems: [{ description: 'Work', quantity: 2, unitAmount: '10' }],
+    };
+    const make = async () => (verify('POST', I, await m('POST', I, draft), 201) as { id: string }).id;
+    const a = await make();
+    verify('POST', I, await m('POST', I, { ...draft, currency: '' }), 400);
+    verify('GET', I, await m('GET', `${I}?limit=1`), 200);
+    verify('GET', I, await m('GET', `${I}?limit=0`), 400);
+    verify('GET', `${I}/{id}`, await m('GET', `${I}/${a}`), 200);
+    verify('GET', `${I}/{id}`, await m('GET', `${I}/inv_missing`), 404);
+    verify('PATCH', `${I}/{id}`, await m('PATCH', `${I}/${a}`, { memo: 'Thanks' }), 200);
+    verify('GET', `${I}/{id}/pdf`, await m('GET', `${I}/${a}/pdf`), 409);
+    verify('POST', `${I}/{id}/void`, await m('POST', `${I}/${a}/void`, {}), 409);
+    verify('POST', `${I}/{id}/mark-uncollectible`, await m('POST', `${I}/${a}/mark-uncollectible`, {}), 409);
+    verify('POST', `${I}/{id}/send`, await m('POST', `${I}/${a}/send`, {}), 409);
+    verify('POST', `${I}/{id}/finalize`, await m('POST', `${I}/${a}/finalize`, {}), 200);
+    verify('POST', `${I}/{id}/finalize`, await m('POST', `${I}/${a}/finalize`, {}), 409);
+    verify('PATCH', `${I}/{id}`, await m('PATCH', `${I}/${a}`, { memo: 'Late' }), 409);
+    verify('DELETE', `${I}/{id}`, await m('DELETE', `${I}/${a}`), 409);
+    verify('GET', `${I}/{id}/pdf`, await m('GET', `${I}/${a}/pdf`), 200);
+    verify('POST', `${I}/{id}/send`, await m('POST', `${I}/${a}/send`, {}), 200);
+    verify('POST', `${I}/{id}/mark-uncollectible`, await m('POST', `${I}/${a}/mark-uncollectible`, {}), 200);
+    const b = await make();
+    verify('DELETE', `${I}/{id}`, await m('DELETE', `${I}/${b}`), 200);
+    const c = await make();
+    await m('POST', `${I}/${c}/finalize`, {});
+    verify('POST', `${I}/{id}/void`, await m('POST', `${I}/${c}/void`, {}), 200);
   });
 });
 
@@ -865,6 +940,15 @@ describe('merchant dashboard: accounts, team and security log', () => {
       { password: 'a brand new password' },
     );
     await v('GET', `${D}/password-reset/{token}`, `${D}/password-reset/${resetToken}`, 404);
+    await v(
+      'POST',
+      `${D}/password-reset-requests`,
+      `${D}/password-reset-requests`,
+      202,
+      {},
+      { email: 'nobody@example.com' },
+    );
+    await v('POST', `${D}/password-reset-requests`, `${D}/password-reset-requests`, 400, {}, { email: 'A <a@b.com>' });
     await v(
       'POST',
       `${D}/password-reset/{token}`,

@@ -95,6 +95,18 @@ if (event.type === 'wallet.balance_changed') {
   console.log(address);
 } else if (event.type === 'payout_destination.activated' || event.type === 'payout_destination.revoked') {
   console.log(event.data.object.status);
+} else if (event.type === 'payment_link.created' || event.type === 'payment_link.updated') {
+  const link: components['schemas']['PaymentLink'] = event.data.object;
+  console.log(link.url, link.status);
+} else if (
+  event.type === 'invoice.finalized' ||
+  event.type === 'invoice.partially_paid' ||
+  event.type === 'invoice.paid' ||
+  event.type === 'invoice.voided' ||
+  event.type === 'invoice.marked_uncollectible'
+) {
+  const invoice: components['schemas']['Invoice'] = event.data.object;
+  console.log(invoice.number, invoice.amountDue);
 } else {
   const checkout: Checkout = event.data.object;
   console.log(checkout.status);

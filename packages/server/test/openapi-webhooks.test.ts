@@ -68,7 +68,10 @@ describe('the webhooks section', () => {
         'wallet.balance_changed': 'WalletBalanceChange',
         'webhook_endpoint.disabled': 'WebhookEndpoint',
         'test.ping': 'TestPing',
+        'payment_link.created': 'PaymentLink',
+        'payment_link.updated': 'PaymentLink',
       };
+      if (type.startsWith('invoice.')) others[type] = 'Invoice';
       const expected = type.startsWith('checkout.')
         ? 'Checkout'
         : type.startsWith('payout.') || type === 'refund.requested'

@@ -184,7 +184,7 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
     expect(serious(dark)).toEqual([]);
   });
 
-  it('a partial payment shows the remainder within 2 s, without a reload; completing it shows Paid', async () => {
+  it('a partial payment shows the remainder within 2 s, without a reload; completing it shows Paid and the receipt link', async () => {
     await page.goto(c.url);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const t0 = Date.now();
@@ -206,9 +206,18 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
       'http://127.0.0.1:9/thanks',
     );
     expect(await page.locator('[data-option]').first().isVisible()).toBe(false);
+    // The receipt link, shown by the script from /status: the page was never reloaded (marker).
+    const receipt = page.getByRole('link', { name: /^View your receipt RCPT-\d{6}$/ });
+    await receipt.waitFor({ timeout: 2_000 });
+    const number = (await api(c.id)) as CreatedCheckout & { receiptNumber: string };
+    expect(await receipt.textContent()).toBe(`View your receipt ${number.receiptNumber}`);
+    expect(await receipt.getAttribute('href')).toBe(`/pay/${c.id}/receipt`);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(serious(await axeViolations(page))).toEqual([]);
     await shot('settled');
+    await receipt.click();
+    await page.waitForURL(`${base}/pay/${c.id}/receipt`);
+    expect(await page.locator('[data-receipt-number]').textContent()).toBe(number.receiptNumber);
   });
 
   it('an open page shows the expiry without a reload', async () => {
@@ -288,8 +297,11 @@ describe.runIf(browserTestsEnabled())('the payment page in Chromium', () => {
       );
       for (const href of hrefs) {
         if (href.startsWith(`${base}/`)) {
-          // Same origin: only this page (another network, an anchor), and it answers.
-          expect(new URL(href).pathname, `${state}: ${href}`).toBe(new URL(k.url).pathname);
+          // Same origin: only this page (another network, an anchor) or, once settled, its receipt; and it answers.
+          const own = new URL(k.url).pathname;
+          expect(new URL(href).pathname, `${state}: ${href}`).toBe(
+            state === 'settled' && href.endsWith('/receipt') ? `${own}/receipt` : own,
+          );
           expect((await page.request.get(href.split('#')[0]!)).status(), `${state}: ${href}`).toBe(200);
         } else
           expect(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, html } from '../src/features/pay/html.js';
+import { ENGLISH } from '../src/i18n/messages.js';
 import type { PayView } from '../src/features/pay/pay-view.js';
 import { paymentPage } from '../src/features/pay/templates/page.js';
 import { configureChains } from './http-helpers/checkouts.js';
@@ -36,6 +37,8 @@ const hostile = fc.oneof(
 
 const view = (description: string, merchantName: string): PayView => ({
   id: 'chk_abc123',
+  receiptNumber: null,
+  receiptUrl: null,
   status: 'open',
   reason: null,
   merchantName,
@@ -71,7 +74,7 @@ const render = (description: string, merchant: string) =>
     option: undefined,
     sandbox: true,
     now: '2030-01-01T00:00:00.000Z',
-    locale: 'en',
+    speech: ENGLISH,
   }).text;
 
 describe('merchant text is escaped by construction', () => {

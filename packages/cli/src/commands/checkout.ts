@@ -25,14 +25,14 @@ interface CreateFlags extends MerchantFlags {
 const STATUSES: readonly CheckoutStatus[] = CHECKOUT_STATUS_VALUES;
 
 /** `--option USDT/TRON`, repeatable. */
-function collectOption(text: string, previous: { asset: string; chain: string }[] = []) {
+export function collectOption(text: string, previous: { asset: string; chain: string }[] = []) {
   const m = /^([A-Za-z0-9]{1,12})\/([A-Za-z0-9]{1,12})$/.exec(text.trim());
   if (!m) throw new InvalidArgumentError('must be ASSET/CHAIN, e.g. USDT/TRON');
   return [...previous, { asset: m[1] as string, chain: m[2] as string }];
 }
 
 /** `--metadata key=value`, repeatable; a key given twice is a mistake, not an overwrite. */
-function collectMetadata(text: string, previous: Record<string, string> = {}) {
+export function collectMetadata(text: string, previous: Record<string, string> = {}) {
   const eq = text.indexOf('=');
   if (eq < 1) throw new InvalidArgumentError('must be KEY=VALUE, e.g. cart=42');
   const key = text.slice(0, eq);
@@ -242,13 +242,19 @@ function registerCheckoutActions(checkout: Command, io: Io): void {
         '--destination <address>',
         "an active address of your payout address book on the checkout's chain (default: a refund link instead)",
       )
-      .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command refunds once'),
+      .option('--idempotency-key <key>', 'sent as Idempotency-Key, so repeating the command refunds once')
+      .option(SEND_EMAIL[0], SEND_EMAIL[1])
+      .option(CUSTOMER_EMAIL[0], CUSTOMER_EMAIL[1]),
   ).action(
-    async (id: string, amount: string, opts: MerchantFlags & { destination?: string; idempotencyKey?: string }) => {
+    async (
+      id: string,
+      amount: string,
+      opts: MerchantFlags & { destination?: string; idempotencyKey?: string } & MailFlags,
+    ) => {
       const r = await withClient(io, opts, (client) =>
         client.checkouts.refund(
           id,
-          { amount, destination: opts.destination },
+          { amount, destination: opts.destination, ...mailOf(opts) },
           { merchantId: opts.merchant, idempotencyKey: opts.idempotencyKey },
         ),
       );
@@ -265,16 +271,32 @@ function registerCheckoutActions(checkout: Command, io: Io): void {
         'the quick way to refund: a link the payer opens on the payment page to give their address (7 days, once; needs payouts:write)',
       )
       .argument('<checkout-id>', 'e.g. chk_...')
-      .option('--amount <amount>', 'what the payer gets back (default: whatever is still refundable then)'),
-  ).action(async (id: string, opts: MerchantFlags & { amount?: string }) => {
+      .option('--amount <amount>', 'what the payer gets back (default: whatever is still refundable then)')
+      .option(SEND_EMAIL[0], SEND_EMAIL[1])
+      .option(CUSTOMER_EMAIL[0], CUSTOMER_EMAIL[1]),
+  ).action(async (id: string, opts: MerchantFlags & { amount?: string } & MailFlags) => {
     const link = await withClient(io, opts, (client) =>
-      client.checkouts.refundLink(id, { amount: opts.amount }, { merchantId: opts.merchant }),
+      client.checkouts.refundLink(id, { amount: opts.amount, ...mailOf(opts) }, { merchantId: opts.merchant }),
     );
     printResult(io, opts.json, withJsonDecimals(link), () => describeLink(link));
   });
 
   registerCheckoutReview(checkout, io);
 }
+
+type MailFlags = { sendEmail?: boolean; customerEmail?: string };
+const SEND_EMAIL = [
+  '--send-email',
+  "also mail the refund link to the payer (the checkout's customerEmail, or --customer-email), in your name",
+] as const;
+const CUSTOMER_EMAIL = [
+  '--customer-email <address>',
+  "with --send-email: the payer's address to mail the link to",
+] as const;
+const mailOf = (opts: MailFlags) => ({
+  ...(opts.sendEmail === true ? { sendEmail: true } : {}),
+  ...(opts.customerEmail === undefined ? {} : { customerEmail: opts.customerEmail }),
+});
 
 /** A refund link as the terminal shows it; without an amount the payer gets what is left when they submit. */
 function describeLink(link: { amount?: string | null; asset: string; expiresAt: string; url: string }): string {

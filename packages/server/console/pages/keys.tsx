@@ -27,6 +27,10 @@ export const SCOPES = [
   'payouts:read',
   'payouts:write',
   'reports:read',
+  'links:read',
+  'links:write',
+  'invoices:read',
+  'invoices:write',
 ];
 /** Checked by default: all but payouts:write, which moves money out and is asked for by name. */
 const DEFAULT_CHECKED = SCOPES.filter((s) => s !== 'payouts:write');

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ActionStatus, ErrorNote, Field, Loading, time, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, type Session, setCsrf } from '../api.js';
 import { Qr } from '../qr.js';
+import { ForgotPassword } from './forgot.js';
 
 /**
  * Signing in and getting in: password then a second factor (a TOTP code or a recovery code),
@@ -17,6 +18,7 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
+  const [forgot, setForgot] = useState(false);
   const action = useAction();
   return (
     <main id="main" class="signin">
@@ -26,7 +28,9 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
           Your session has ended. Sign in again.
         </p>
       ) : null}
-      {stage === 'password' ? (
+      {stage === 'password' && forgot ? (
+        <ForgotPassword onBack={() => setForgot(false)} />
+      ) : stage === 'password' ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -60,6 +64,9 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
           </Field>
           <button type="submit" class="primary" disabled={action.busy}>
             Continue
+          </button>
+          <button type="button" class="link" onClick={() => setForgot(true)}>
+            Forgot password?
           </button>
           <ErrorNote error={action.error} />
         </form>

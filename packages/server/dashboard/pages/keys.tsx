@@ -25,6 +25,10 @@ export const SCOPES = [
   'payouts:read',
   'payouts:write',
   'reports:read',
+  'links:read',
+  'links:write',
+  'invoices:read',
+  'invoices:write',
 ] as const;
 
 interface Key {

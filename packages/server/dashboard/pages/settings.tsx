@@ -2,13 +2,22 @@ import { useState } from 'preact/hooks';
 import { ActionForm } from '../../ui-kit/action-form.js';
 import { ErrorNote, Field, Loading, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, manages, type Session } from '../api.js';
+import { PAYER_LANGUAGES } from '../languages.js';
 
 interface MerchantSettings {
   displayName: string | null;
   logoUrl: string | null;
   successUrl: string | null;
   cancelUrl: string | null;
+  supportEmail: string | null;
+  emailReceipts: boolean;
+  brandColor: string | null;
+  accentColor: string | null;
+  language: string | null;
 }
+
+type TextSetting = Exclude<keyof MerchantSettings, 'emailReceipts' | 'brandColor' | 'accentColor' | 'language'>;
+type ColourSetting = 'brandColor' | 'accentColor';
 
 /**
  * What the payment page shows (display name, logo) and where it sends the payer by default; and
@@ -36,13 +45,19 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
     logoUrl: stored.logoUrl ?? '',
     successUrl: stored.successUrl ?? '',
     cancelUrl: stored.cancelUrl ?? '',
+    supportEmail: stored.supportEmail ?? '',
+    brandColor: stored.brandColor ?? '',
+    accentColor: stored.accentColor ?? '',
+    language: stored.language ?? '',
   }));
+  // Whether a payer who gave an email gets the receipt by mail (on unless turned off; docs/mail.md).
+  const [emailReceipts, setEmailReceipts] = useState(stored.emailReceipts !== false);
   const action = useAction();
-  const input = (k: keyof MerchantSettings, url = false) => (
+  const input = (k: TextSetting, url = false) => (
     <input
       inputMode={url ? 'url' : 'text'}
       readOnly={!editable}
-      maxLength={k === 'displayName' ? 100 : k === 'logoUrl' ? 65536 : 2048}
+      maxLength={k === 'displayName' ? 100 : k === 'logoUrl' ? 65536 : k === 'supportEmail' ? 254 : 2048}
       value={form[k]}
       onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })}
     />
@@ -61,6 +76,11 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
             logoUrl: form.logoUrl.trim() || null,
             successUrl: form.successUrl.trim() || null,
             cancelUrl: form.cancelUrl.trim() || null,
+            supportEmail: form.supportEmail.trim() || null,
+            emailReceipts,
+            brandColor: form.brandColor.trim() || null,
+            accentColor: form.accentColor.trim() || null,
+            language: form.language || null,
           }),
         )
       }
@@ -94,8 +114,102 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
         {input('successUrl', true)}
       </Field>
       <Field label="Default cancel URL">{input('cancelUrl', true)}</Field>
+      <Field label="Support email" hint="the Reply-To of mail sent in your name (docs/mail.md)">
+        {input('supportEmail')}
+      </Field>
+      <label class="check">
+        <input
+          type="checkbox"
+          disabled={!editable}
+          checked={emailReceipts}
+          onChange={(e) => setEmailReceipts(e.currentTarget.checked)}
+        />{' '}
+        Mail payers their receipt when a checkout with their email settles
+      </label>
+      <ColourField
+        field="brandColor"
+        label="Brand colour"
+        hint="buttons and the top band of your pages and payer mails, under white text; empty: the default"
+        value={form.brandColor}
+        editable={editable}
+        error={action.error}
+        set={(v) => setForm((f) => ({ ...f, brandColor: v }))}
+      />
+      <ColourField
+        field="accentColor"
+        label="Accent colour"
+        hint="links and focus rings; empty: the default"
+        value={form.accentColor}
+        editable={editable}
+        error={action.error}
+        set={(v) => setForm((f) => ({ ...f, accentColor: v }))}
+      />
+      <Field
+        label="Default language for payers"
+        hint="used when the payer's browser asks for none of these; a payer can still pick another"
+      >
+        <select
+          disabled={!editable}
+          value={form.language}
+          onChange={(e) => setForm({ ...form, language: e.currentTarget.value })}
+        >
+          <option value="">English (or the payer's browser)</option>
+          {PAYER_LANGUAGES.map(([code, name]) => (
+            <option key={code} value={code} lang={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </Field>
       {editable ? null : <p class="muted">Owners and admins change these.</p>}
     </ActionForm>
+  );
+}
+
+/**
+ * A colour as #rrggbb text beside the browser's picker (which cannot be empty, so it shows black
+ * for "none"); the server's refusal of this field (its message starts with the field's name, and
+ * names the contrast and a passing shade) stands under it.
+ */
+function ColourField(p: {
+  field: ColourSetting;
+  label: string;
+  hint: string;
+  value: string;
+  editable: boolean;
+  error: unknown;
+  set: (v: string) => void;
+}) {
+  const message = p.error instanceof Error && p.error.message.startsWith(`${p.field} `) ? p.error.message : null;
+  const errorId = `${p.field}-error`;
+  return (
+    <div class="field colour-field">
+      <label>
+        <span>{p.label}</span>
+        <input
+          readOnly={!p.editable}
+          maxLength={7}
+          placeholder="#rrggbb"
+          value={p.value}
+          aria-invalid={message === null ? undefined : true}
+          aria-describedby={message === null ? undefined : errorId}
+          onInput={(e) => p.set(e.currentTarget.value)}
+        />
+      </label>
+      <input
+        type="color"
+        aria-label={`${p.label} picker`}
+        disabled={!p.editable}
+        value={/^#[0-9a-f]{6}$/i.test(p.value) ? p.value.toLowerCase() : '#000000'}
+        onInput={(e) => p.set(e.currentTarget.value)}
+      />
+      <small class="muted">{p.hint}</small>
+      {message === null ? null : (
+        <small class="error" id={errorId}>
+          {message}
+        </small>
+      )}
+    </div>
   );
 }
 

@@ -63,6 +63,16 @@ export interface TokenContracts {
   watchSpelling(contract: string): string;
 }
 
+/** The refund page's address field of a family (see `ChainFamily.addressField`). */
+export interface AddressField {
+  starts: readonly string[];
+  /** Characters in all, prefix included, when every address has the same length. */
+  length?: number;
+  /** Hex digits after the prefix, when that is the whole address. */
+  hexDigits?: number;
+  pattern: string | null;
+}
+
 export interface ChainFamily {
   /** As stored in `chains.family` and shown by the API and the CLI. */
   readonly name: string;
@@ -86,8 +96,12 @@ export interface ChainFamily {
   checkAddress(address: string, network: string): AddressVerdict;
   /** The spelling a reported transfer's address is matched in (deposit addresses are stored in it). */
   matchSpelling(address: string): string;
-  /** What the refund page's address field says it takes, and the browser's shape check. */
-  addressField(network: string): { hint: string; pattern: string | null };
+  /**
+   * What the refund page's address field says it takes, as facts the page writes in the payer's
+   * language: the prefixes an address starts with, then either its whole length or the number of
+   * hex digits after the prefix when fixed; and the browser's shape check (`pattern`).
+   */
+  addressField(network: string): AddressField;
 
   /** Token contracts on chains of the family; null: it has none (the native coin only). */
   readonly tokens: TokenContracts | null;

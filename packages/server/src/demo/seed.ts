@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_SCOPES, SCOPES } from '@hostpay/protocol';
 import type { Services } from '../services.js';
 import { DEMO_CHAIN_KEYS, DEMO_CONFIRMATIONS } from './chain-keys.js';
+import { seedDemoExplorers } from './explorers.js';
 
 export const DEMO_FILE = 'demo.json';
 /**
@@ -55,15 +56,18 @@ const WALLETS: [string, string, boolean, [kind: 'credit' | 'freeze', amount: str
 /**
  * The demo chains get the vectors' test keys and one confirmation, so checkouts can be created
  * at once. Only chains without a key are touched: this also runs on a demo data directory made
- * before checkouts existed, and leaves alone a key (or setting) an operator chose since.
+ * before checkouts existed, and leaves alone a key (or setting) an operator chose since. Then
+ * block-explorer links where a chain has none (explorers.ts), so demo receipts link their hashes.
  */
-async function seedDemoChains({ admin }: Services): Promise<void> {
+async function seedDemoChains(services: Services): Promise<void> {
+  const { admin } = services;
   const ctx = { operator: 'demo' };
   for (const { chain, xpub } of DEMO_CHAIN_KEYS) {
     if ((await admin.getChain(chain)).accountKey !== null) continue;
     await admin.setChainXpub(chain, xpub, ctx);
     await admin.updateChain(chain, { confirmationsRequired: DEMO_CONFIRMATIONS }, ctx);
   }
+  await seedDemoExplorers(services);
 }
 
 /**

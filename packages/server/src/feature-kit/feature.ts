@@ -32,6 +32,10 @@ export type ServicesConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'masterKey
       | 'webhookLeaseSeconds'
       | 'hotWalletFeeBumpAfterSeconds'
       | 'instanceId'
+      | 'smtpUrl'
+      | 'mailFrom'
+      | 'mailPayerDailyLimit'
+      | 'mailRecipientHourlyLimit'
     >
   >;
 

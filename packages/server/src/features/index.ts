@@ -9,13 +9,16 @@ import { dashboardFeature } from './dashboard/feature.js';
 import { eventsFeature } from './events/feature.js';
 import { chainWatchFeature } from './chain-watch/feature.js';
 import { feesFeature } from './fees/feature.js';
+import { invoicesFeature } from './invoices/feature.js';
 import { hotWalletFeature } from './hot-wallet/feature.js';
 import { keysFeature } from './keys/feature.js';
 import { ledgerFeature } from './ledger/feature.js';
+import { mailFeature } from './mail/feature.js';
 import { masterKeyFeature } from './master-key/feature.js';
 import { merchantsFeature } from './merchants/feature.js';
 import { merchantUsersFeature } from './merchant-users/feature.js';
 import { payFeature } from './pay/feature.js';
+import { paymentLinksFeature } from './payment-links/feature.js';
 import { ratesFeature } from './rates/feature.js';
 import { payoutsFeature } from './payouts/feature.js';
 import { refundsFeature } from './refunds/feature.js';
@@ -47,10 +50,13 @@ const FEATURES = [
   payFeature,
   payoutsFeature,
   refundsFeature,
+  paymentLinksFeature,
+  invoicesFeature,
   reportsFeature,
   eventsFeature,
   catalogFeature,
   webhooksFeature,
+  mailFeature,
   selfServiceFeature,
   chainWatchFeature,
   hotWalletFeature,

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   Checkout,
+  MerchantSettings,
+  PaymentLink,
   Payout,
   PayoutDestination,
   ErrorEnvelope,
@@ -45,6 +47,16 @@ const TAGS = [
     name: 'checkout',
     description:
       'Hosted checkouts: create, read, cancel, and in a sandbox simulate a payment; all four authentication headers, JSON bodies signed.',
+  },
+  {
+    name: 'payment-links',
+    description:
+      'Payment links: reusable URLs (/l/{slug}) that make a fresh checkout for each payer; scopes links:read and links:write (docs/payment-links.md).',
+  },
+  {
+    name: 'invoice',
+    description:
+      'Invoices: drafts, finalize (a gap-free number per merchant), send, void, mark uncollectible, the PDF; paid through checkouts on the public page /i/{token}; scopes invoices:read and invoices:write (docs/invoices.md).',
   },
   {
     name: 'payouts',
@@ -101,6 +113,8 @@ export async function registerOpenApi(
     TokenEnvelope,
     TimeEnvelope,
     Checkout,
+    PaymentLink,
+    MerchantSettings,
     Payout,
     PayoutDestination,
   ])

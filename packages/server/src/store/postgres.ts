@@ -220,11 +220,19 @@ async function arrayRows(
 
 /** Drops a schema created for a test run. */
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
+  // A server that is still stopping may hold locks on the schema's tables; the drop then loses a
+  // deadlock (40P01) and is simply tried again.
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`drop schema if exists ${schema} cascade`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+    } finally {
+      await client.end();
+    }
+    await new Promise((r) => setTimeout(r, 100 * attempt));
   }
 }

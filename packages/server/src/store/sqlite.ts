@@ -40,6 +40,9 @@ export function openSqliteStore(file: string): Store {
     },
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  // Report pages as arrays (Store.arrayRows): better-sqlite3 builds them natively, so a page is
+  // no row objects of the query layer's and no JavaScript literal per row (docs/reports.md).
+  const arrayStatements = new LRUCache<string, BetterSqlite3.Statement>({ max: 100 });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
   let writes = 0;
   const commit = groupCommit(db, () => raw.inTransaction, checkpoints?.gate);
@@ -54,6 +57,16 @@ export function openSqliteStore(file: string): Store {
       return commit(fn);
     },
     externalVersion: () => dataVersion.get() as number,
+    async arrayRows(text, values) {
+      let statement = arrayStatements.get(text);
+      if (statement === undefined) {
+        statement = raw.prepare(text);
+        if (!statement.reader) throw new Error('arrayRows reads: the statement returns no rows');
+        statement.raw(true);
+        arrayStatements.set(text, statement);
+      }
+      return statement.all(values as unknown[]) as unknown[][];
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -21,10 +21,12 @@ export interface Store {
   /** Marks the store as changed by someone else (a change-feed message from another instance). */
   bumpExternalVersion?(): void;
   /**
-   * PostgreSQL only: a read-only statement's rows as arrays of column values, on a small pool of
-   * its own (report pages: store/postgres.ts says why they do not go through `db`).
+   * A read-only statement's rows as arrays of column values, for report pages: on PostgreSQL on a
+   * small pool of its own (store/postgres.ts says why they do not go through `db`), on SQLite
+   * built by better-sqlite3 itself (store/sqlite.ts). No row objects, and no JavaScript literal
+   * per row whose allocation site V8 could decide to place in the old generation.
    */
-  arrayRows?(text: string, values: readonly unknown[]): Promise<unknown[][]>;
+  arrayRows(text: string, values: readonly unknown[]): Promise<unknown[][]>;
   /** Cheap liveness probe of the store. */
   ping(): Promise<void>;
   close(): Promise<void>;

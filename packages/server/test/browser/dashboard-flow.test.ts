@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminCaller, OPERATOR_TOKENS } from '../http-helpers/admin-fixture.js';
 import { checkoutCall, configureChains } from '../http-helpers/checkouts.js';
 import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
+import { colourRefusal } from '../../src/features/self-service/brand.js';
 import { TRON_ADDRESS } from '../payouts/world.js';
 import { axeViolations } from './axe.js';
 import { browserTestsEnabled, launchChromium } from './chromium.js';
@@ -322,11 +323,37 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
     );
     await page.getByLabel('Logo image').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('img', { name: 'The logo payers will see' }).waitFor();
+    // Receipts by mail are on by default (docs/mail.md); the merchant turns them off here.
+    const receipts = page.getByLabel('Mail payers their receipt when a checkout with their email settles');
+    expect(await receipts.isChecked()).toBe(true);
+    await receipts.uncheck();
+    // Colours and the payers' default language: a yellow under white text is refused, with the
+    // server's reason and a passing shade under the field; the suggested shade then saves.
+    const brand = page.getByLabel('Brand colour', { exact: true });
+    await brand.fill('#FFD700');
+    await page.getByLabel('Accent colour picker').fill('#0b57d0');
+    expect(await page.getByLabel('Accent colour', { exact: true }).inputValue()).toBe('#0b57d0');
+    await page.getByLabel('Default language for payers').selectOption({ label: 'Deutsch' });
+    guard.expectError(/status of 400 \(Bad Request\) at \S+\/dashboard\/api\/settings$/);
+    await page.getByLabel('Display name').press('Enter');
+    const refusal = colourRefusal('brandColor', '#ffd700') as string;
+    expect(refusal).toMatch(
+      /^brandColor #ffd700 has contrast 1\.\d\d:1 with white text; WCAG AA needs 4\.5:1: try (#[0-9a-f]{6})$/,
+    );
+    await poll(() => page.locator('#brandColor-error').textContent()).toBe(refusal);
+    expect(await brand.getAttribute('aria-invalid')).toBe('true');
+    await brand.fill(refusal.slice(-7));
     await page.getByLabel('Display name').press('Enter');
     await poll(() => page.locator('.ok').first().textContent()).toBe('Settings saved.');
+    expect(await page.locator('#brandColor-error').count()).toBe(0);
     await page.reload();
     await poll(() => page.getByLabel('Display name').inputValue()).toBe('Corner Shop');
     expect(await page.getByLabel('Logo URL').inputValue()).toBe(`data:image/png;base64,${png.toString('base64')}`);
+    expect(await receipts.isChecked()).toBe(false);
+    expect(await brand.inputValue()).toBe(refusal.slice(-7));
+    expect(await page.getByLabel('Brand colour picker').inputValue()).toBe(refusal.slice(-7));
+    expect(await page.getByLabel('Accent colour', { exact: true }).inputValue()).toBe('#0b57d0');
+    expect(await page.getByLabel('Default language for payers').inputValue()).toBe('de');
     await page.getByRole('link', { name: 'Security log' }).click();
     const log = page.getByRole('table', { name: 'Security log, newest first' });
     await poll(() => log.textContent()).toContain('key.created');
@@ -343,6 +370,7 @@ describe.runIf(browserTestsEnabled())('the merchant dashboard in Chromium', () =
       '/webhooks',
       '/events',
       '/settings',
+      '/notifications',
       '/team',
       '/security',
     ];

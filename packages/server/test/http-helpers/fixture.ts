@@ -54,7 +54,7 @@ const ctx = { operator: 'test' };
 
 export async function createFixture(
   configOverrides: Partial<Config> = {},
-  serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks' | 'events'> = {},
+  serviceOptions: Pick<NonNullable<Parameters<typeof createServices>[1]>, 'webhooks' | 'events' | 'mail'> = {},
   dialect: Dialect = 'sqlite',
 ): Promise<HttpFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-http-'));

@@ -36,6 +36,10 @@ const OTHER_SCOPE: Record<Scope, Scope> = {
   'payouts:read': 'wallets:read',
   'payouts:write': 'wallets:read',
   'reports:read': 'wallets:read',
+  'links:read': 'wallets:read',
+  'links:write': 'wallets:read',
+  'invoices:read': 'wallets:read',
+  'invoices:write': 'wallets:read',
 };
 
 export function securityCases(route: ProtectedRoute, fx: () => HttpFixture): void {

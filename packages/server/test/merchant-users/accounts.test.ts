@@ -317,6 +317,8 @@ describe.each(DIALECTS)('dashboard accounts on %s', (dialect: Dialect) => {
       'events:read',
       'payouts:read',
       'reports:read',
+      'links:read',
+      'invoices:read',
     ]);
   });
 

@@ -55,14 +55,17 @@ const SESSIONLESS = [
   'POST /dashboard/api/sign-in',
   'POST /dashboard/api/invitations/:token/accept',
   'POST /dashboard/api/password-reset/:token',
+  // "Forgot password": an email, no session (test/mail/mail.test.ts).
+  'POST /dashboard/api/password-reset-requests',
 ];
 /** Half-session routes, and the stage their session is at. */
 const HALF: Record<string, 'totp' | 'enrol'> = {
   'POST /dashboard/api/sign-in/totp': 'totp',
   'POST /dashboard/api/totp/confirm': 'enrol',
 };
-/** Session writes every role makes: its own sign-out and password. */
+/** Session writes every role makes: its own sign-out, password and notifications. */
 const ANY_ROLE = [
+  'PATCH /dashboard/api/notifications',
   'POST /dashboard/api/sign-out',
   'POST /dashboard/api/sign-out-everywhere',
   'POST /dashboard/api/password',

@@ -112,4 +112,22 @@ describe.each(DIALECTS)('money guards over HTTP on %s', (dialect: Dialect) => {
     expect(ok.statusCode, ok.body).toBe(201);
     expect(await refundsOf(id)).toHaveLength(1);
   });
+  it('past the submit limit a valid address gets the 429 page and nothing is requested (the handler stops there)', async () => {
+    const id = await paidCheckout(fx, '20', '20');
+    const path = pathOf(resultOf<{ url: string }>(await refundLink(fx, id, { amount: '2' })).url);
+    const from = (address: string) =>
+      fx.app.inject({
+        method: 'POST',
+        url: path,
+        remoteAddress: '198.51.100.23',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:80' },
+        payload: new URLSearchParams({ address }).toString(),
+      });
+    // REFUND_PAGE_LIMITS.submit (20 a minute per address) spent on addresses the form refuses.
+    for (let i = 0; i < 20; i++) expect((await from('not-an-address')).statusCode).not.toBe(429);
+    const limited = await from(payerTron);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toContain('Too many requests');
+    expect(await refundsOf(id)).toHaveLength(0);
+  });
 });

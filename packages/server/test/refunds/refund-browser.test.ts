@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../browser/axe.js';
 import { browserTestsEnabled, launchChromium } from '../browser/chromium.js';
 import { pageGuard } from '../browser/guard.js';
+import { checkEveryLanguage } from '../browser/languages.js';
 import { configureChains } from '../http-helpers/checkouts.js';
 import { createFixture, type HttpFixture, type TestKey } from '../http-helpers/fixture.js';
 import { exact, paidCheckout, type RefundFixture, refundLink, spareTronAddress } from './helpers.js';
@@ -72,10 +73,13 @@ describe.runIf(browserTestsEnabled())('the refund page in Chromium', () => {
     expect(csp).toContain("form-action 'self'");
     expect(csp).not.toContain('unsafe');
     await expect(page.locator('h1').textContent()).resolves.toBe('Demo Shop');
-    await expect(page.locator('.amount').textContent()).resolves.toBe('25 USDT');
+    await expect(page.locator('.amount').textContent()).resolves.toBe('25\u00a0USDT');
     await accessible('form');
 
-    // The keyboard reaches the field first; its label and hint are what a screen reader announces.
+    // The keyboard reaches the language picker, then the field; its label and hint are what a
+    // screen reader announces.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('nav.lang') !== null)).toBe(true);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('address');
     const described = await page.locator('#address').getAttribute('aria-describedby');
@@ -123,4 +127,27 @@ describe.runIf(browserTestsEnabled())('the refund page in Chromium', () => {
 
     expect(requests.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'))).toEqual([]);
   }, 60_000);
+
+  it('the refund claim form speaks every language; in Arabic it is right to left, the address field left to right', async () => {
+    const id = await paidCheckout(fx);
+    const link = exact<{ url: string }>(await refundLink({ ...fx, refunder } as RefundFixture, id, { amount: '12.5' }));
+    // A context of its own: the language picked here is remembered in a cookie.
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+    });
+    const tab = guard.watch(await context.newPage());
+    try {
+      const facts = await checkEveryLanguage(tab, link.url, 'refund claim form');
+      expect(facts.find((f) => f.lang === 'de')?.text).toContain('Erstattung an diese Adresse senden');
+      await tab.goto(`${link.url}?lang=ar`);
+      expect(await tab.evaluate(() => getComputedStyle(document.querySelector('main')!).direction)).toBe('rtl');
+      expect(await tab.locator('#address').evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+      expect(await tab.locator('.amount bdi').textContent()).toBe('12.5\u00a0USDT');
+      await tab.screenshot({ path: `${OUT}form-ar.png`, fullPage: true });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

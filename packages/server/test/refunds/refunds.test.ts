@@ -81,7 +81,7 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
     const ok = await submit(fx, path, `  ${payerTron} `);
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.body).toContain('Refund requested');
-    expect(ok.body).toContain(`<code class="tx">${payerTron}</code>`);
+    expect(ok.body).toContain(`<code class="tx" dir="ltr">${payerTron}</code>`);
     const [payout, ...more] = await payoutsOf(id);
     expect(more).toHaveLength(0);
     expect(payout).toMatchObject({
@@ -185,7 +185,9 @@ describe.each(DIALECTS)('refunds on %s', (dialect: Dialect) => {
     await fx.services.admin.payouts.setNetworkFee({ chain: 'TRON', asset: 'USDT', networkFee: '1.5' }, ops);
     const before = (await balanceOf(fx, fx.demo.merchantId, 'USDT', 'TRON'))!;
     const path = pathOf(exact<{ url: string }>(await refundLink(fx, id)).url);
-    expect((await fx.app.inject({ method: 'GET', url: path })).body).toContain('<p class="amount">40 USDT</p>');
+    expect((await fx.app.inject({ method: 'GET', url: path })).body).toContain(
+      '<p class="amount"><bdi dir="ltr">40\u00a0USDT</bdi></p>',
+    );
     const res = await submit(fx, path, payerTron);
     expect(res.statusCode, res.body).toBe(201);
     const [payout] = await payoutsOf(id);

@@ -1,14 +1,17 @@
 import { SCOPES } from '@hostpay/protocol';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers.js';
 import type { HttpFixture, TestKey } from '../http-helpers/fixture.js';
+import { reconcile } from '../../src/features/reports/reconciliation.js';
+import { search as searchStore } from '../../src/features/reports/search.js';
 import { get, reportsEnv } from './env.js';
+import { BIG_TABLES, bulkUp, fullScans, planOf, spying } from './plans.js';
 
 /**
  * GET /api/v1/cp/search on both stores: every kind of value finds its object for its merchant,
  * and never another merchant's (each kind tried with the other merchant's values); EVM addresses
- * and hashes ignore case and `0x`; amounts compare as numbers; each kind needs its scope.
+ * and hashes ignore case and `0x`; amounts compare as numbers; emails ignore case; a link's name
+ * matches as a substring; each kind needs its scope.
  */
 const ctx = { operator: 'test' };
 const EVM_DEST = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
@@ -23,6 +26,15 @@ interface Shop {
   payoutId: string;
   payoutTx: string;
   payoutAmount: string;
+  email: string;
+  linkId: string;
+  linkSlug: string;
+  linkUrl: string;
+  linkName: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  invoiceEmail: string;
+  invoiceTotal: string;
 }
 
 async function shop(fx: HttpFixture, name: string, n: number): Promise<Shop> {
@@ -33,10 +45,12 @@ async function shop(fx: HttpFixture, name: string, n: number): Promise<Shop> {
   await services.admin.post({ walletId, kind: 'credit', amount: '500' }, ctx);
   const orderId = `order-${name}`;
   const amount = `${n}7.25`;
+  const email = `Buyer.${name}@Example.com`;
   const c = await services.checkouts.create(merchantId, {
     amount,
     currency: 'USDT',
     orderId,
+    customerEmail: email,
     paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
     expiresIn: 3600,
   });
@@ -53,6 +67,21 @@ async function shop(fx: HttpFixture, name: string, n: number): Promise<Shop> {
   const payoutTx = `0xCD${String(n).repeat(62)}`;
   // As a sender records it once broadcast.
   await services.store.db.updateTable('payouts').set({ tx_hash: payoutTx }).where('id', '=', payout.id).execute();
+  const link = JSON.parse(
+    await services.paymentLinks.create(merchantId, {
+      name: `Summer Gift Box ${name.toUpperCase()}${n}`,
+      currency: 'USDT',
+      amount: `${n}9`,
+      paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
+    }),
+  ) as { id: string; slug: string; url: string; name: string };
+  const invoiceTotal = `${n}41.5`;
+  const draft = await services.invoices.create(merchantId, {
+    currency: 'USDT',
+    customer: { name: `Customer ${name}`, email: `Billing.${name}@Example.org` },
+    lineItems: [{ description: 'Consulting', quantity: 1, unitAmount: invoiceTotal }],
+  });
+  const invoice = (await services.invoices.finalize(merchantId, draft.id as string)) as { id: string; number: string };
   return {
     key,
     checkoutId: c.id,
@@ -63,6 +92,15 @@ async function shop(fx: HttpFixture, name: string, n: number): Promise<Shop> {
     payoutId: payout.id,
     payoutTx,
     payoutAmount,
+    email,
+    linkId: link.id,
+    linkSlug: link.slug,
+    linkUrl: link.url,
+    linkName: link.name,
+    invoiceId: invoice.id,
+    invoiceNumber: invoice.number,
+    invoiceEmail: `Billing.${name}@Example.org`,
+    invoiceTotal,
   };
 }
 
@@ -94,7 +132,17 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
     'payout id': [s.payoutId, 'payout', s.payoutId],
     'payout hash, no 0x': [s.payoutTx.slice(2), 'payout', s.payoutId],
     'payout amount': [s.payoutAmount, 'payout', s.payoutId],
+    'customer email, other case': [s.email.toUpperCase(), 'checkout', s.checkoutId],
+    'link id': [s.linkId, 'payment_link', s.linkId],
+    'link slug': [s.linkSlug, 'payment_link', s.linkId],
+    'link address': [s.linkUrl, 'payment_link', s.linkId],
+    'link name, part of it, other case': [s.linkName.slice(7).toLowerCase(), 'payment_link', s.linkId],
+    'invoice id': [s.invoiceId, 'invoice', s.invoiceId],
+    'invoice number': [s.invoiceNumber, 'invoice', s.invoiceId],
+    'invoice customer email, other case': [s.invoiceEmail.toLowerCase(), 'invoice', s.invoiceId],
+    'invoice total, other spelling': [`${s.invoiceTotal}0`, 'invoice', s.invoiceId],
   });
+  const ids = (s: Shop) => [s.checkoutId, s.payoutId, s.linkId, s.invoiceId];
 
   it('each kind of value finds its object', async () => {
     for (const [what, [q, type, id]] of Object.entries(values(a))) {
@@ -112,11 +160,12 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
     for (const [what, [q]] of Object.entries(values(b))) {
       const hits = await search(a.key, q);
       expect(
-        hits.filter((h) => h.id === b.checkoutId || h.id === b.payoutId),
+        hits.filter((h) => ids(b).includes(h.id)),
         what,
       ).toEqual([]);
+      // Only a's own objects (its checkout, payout, link, invoice, or the demo's checkouts) at most.
       expect(
-        hits.every((h) => h.id === a.checkoutId || h.id === a.payoutId || h.id.startsWith('chk_')),
+        hits.every((h) => ids(a).includes(h.id) || h.id.startsWith('chk_')),
         what,
       ).toBe(true);
     }
@@ -126,12 +175,43 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
     const checkoutsOnly = await fx.createKey(a.key.merchantId, { scopes: ['checkout:read'] });
     expect((await search(checkoutsOnly, a.payoutId)).length).toBe(0);
     expect((await search(checkoutsOnly, a.checkoutId)).map((h) => h.id)).toEqual([a.checkoutId]);
+    expect((await search(checkoutsOnly, a.linkId)).length).toBe(0);
+    expect((await search(checkoutsOnly, a.invoiceNumber)).length).toBe(0);
     const payoutsOnly = await fx.createKey(a.key.merchantId, { scopes: ['payouts:read'] });
     expect((await search(payoutsOnly, a.checkoutId)).length).toBe(0);
+    const linksOnly = await fx.createKey(a.key.merchantId, { scopes: ['links:read'] });
+    expect((await search(linksOnly, a.linkId)).map((h) => h.id)).toEqual([a.linkId]);
+    expect((await search(linksOnly, a.invoiceId)).length).toBe(0);
+    const invoicesOnly = await fx.createKey(a.key.merchantId, { scopes: ['invoices:read'] });
+    expect((await search(invoicesOnly, a.invoiceNumber)).map((h) => h.id)).toEqual([a.invoiceId]);
+    expect((await search(invoicesOnly, a.email)).length).toBe(0);
     const none = await fx.createKey(a.key.merchantId, { scopes: ['wallets:read'] });
     const res = await get(fx, none, `/api/v1/cp/search?q=${a.checkoutId}`);
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body).error.code).toBe('SCOPE_MISSING');
+  });
+
+  it('a link name matches in part, in any script; % and _ are literal', async () => {
+    const m = a.key.merchantId;
+    const make = async (name: string) =>
+      (
+        JSON.parse(
+          await fx.services.paymentLinks.create(m, {
+            name,
+            currency: 'USDT',
+            amount: '3',
+            paymentOptions: [{ asset: 'USDT', chain: 'ETH' }],
+          }),
+        ) as { id: string }
+      ).id;
+    const cyrillic = await make('Подарочный набор «Зима»');
+    const percent = await make('Sale 50% off');
+    const plain = await make('Sale 50 off');
+    expect((await search(a.key, 'Подарочный')).map((h) => h.id)).toEqual([cyrillic]);
+    expect((await search(a.key, 'набор')).map((h) => h.id)).toEqual([cyrillic]);
+    expect((await search(a.key, '50%')).map((h) => h.id)).toEqual([percent]);
+    expect((await search(a.key, 'sale 50')).map((h) => h.id).sort()).toEqual([percent, plain].sort());
+    expect(await search(a.key, 'e_5')).toEqual([]);
   });
 
   it('a non-EVM address matches only exactly', async () => {
@@ -148,23 +228,30 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
 
   // Plans are PostgreSQL's (SQLite has no comparable EXPLAIN contract): defined on that store only, so nothing is skipped.
   if (dialect === 'postgres')
-    it('the searches read indexes (PostgreSQL plans)', async () => {
-      const db = fx.services.store.db;
-      await sql`set enable_seqscan = off`.execute(db);
-      const plan = async (q: ReturnType<typeof sql>) =>
-        ((await sql`explain ${q}`.execute(db)).rows as Record<string, string>[]).map((r) => r['QUERY PLAN']).join('\n');
-      const m = a.key.merchantId;
-      const plans = [
-        await plan(sql`select id from checkouts where merchant_id = ${m} and order_id = ${a.orderId}`),
-        await plan(sql`select checkout_id from checkout_options where lower(address) in (${a.address.toLowerCase()})`),
-        await plan(sql`select checkout_id from transfers where lower(tx_hash) in (${a.txHash.toLowerCase()})`),
-        await plan(sql`select id from checkouts where merchant_id = ${m} and amount = ${a.amount}`),
-        await plan(
-          sql`select id from payouts where merchant_id = ${m} and lower(destination) in (${EVM_DEST.toLowerCase()})`,
-        ),
-      ];
-      await sql`reset enable_seqscan`.execute(db);
-      if (process.env.PRINT_PLANS) console.log(plans.join('\n\n'));
-      for (const p of plans) expect(p).toMatch(/Index|Bitmap/);
+    it('the searches and the reconciliation read indexes (PostgreSQL plans of the statements they run)', async () => {
+      // 20,000 copies of shop a's checkout and payout (the test's other values stay unique), and of
+      // its invoice and link as merchant b's: those are read within the merchant's own rows.
+      await bulkUp(fx.services.store.db, { ...a, otherMerchantId: b.key.merchantId }, 20_000);
+      const { db, seen } = spying(fx.services.store.db);
+      const sources = fx.services.reports.searchSources();
+      for (const [q] of Object.values(values(a))) await searchStore(db, a.key.merchantId, sources, q, 20);
+      const searches = seen.length;
+      const now = fx.now();
+      const range = { from: new Date(now - 86_400_000).toISOString(), to: new Date(now + 60_000).toISOString() };
+      const recon = await reconcile({ db, dialect }, range);
+      // The reconciliation read pages and looked up their transfers and payouts.
+      expect(recon.days.length).toBeGreaterThan(0);
+      expect(seen.length - searches).toBeGreaterThanOrEqual(4);
+      const plans = new Map<string, string>();
+      const full: string[] = [];
+      for (const query of seen) {
+        if (plans.has(query.sql)) continue;
+        const plan = await planOf(fx.services.store.db, query);
+        plans.set(query.sql, plan.text);
+        for (const f of fullScans(plan.tree, BIG_TABLES)) full.push(`${f}\n  in ${query.sql}\n${plan.text}`);
+      }
+      if (process.env.PRINT_PLANS) console.log([...plans].map(([q, p]) => `${q}\n${p}`).join('\n\n'));
+      expect(plans.size).toBeGreaterThanOrEqual(24);
+      expect(full).toEqual([]);
     });
 });

@@ -84,3 +84,14 @@ describe('payment page branding', () => {
     expect(status.result.merchantName).toBe('Café Zürich');
   });
 });
+
+describe('payment page colours', () => {
+  it('links the palette stylesheet once the merchant has colours; the CSP is unchanged', async () => {
+    await fx.services.selfService.settings.update(user(), { brandColor: '#8b7500', accentColor: null, logoUrl: null });
+    const { html, csp } = await page();
+    expect(html).toContain('<link rel="stylesheet" href="/pay/assets/brand-8b7500-0b57d0.css" integrity="sha384-');
+    expect(csp).toBe(PAGE_CSP);
+    await fx.services.selfService.settings.update(user(), { brandColor: null });
+    expect((await page()).html).not.toContain('/pay/assets/brand-');
+  });
+});

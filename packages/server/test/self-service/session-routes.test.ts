@@ -140,7 +140,21 @@ describeStores('dashboard session routes', (dialect) => {
     it('any role reads; owner and admin write; viewer and developer 403; no CSRF 403 and unchanged', async () => {
       const read = await call(viewer, 'GET', S);
       expect(read.statusCode, read.body).toBe(200);
-      expect(resultOf(read)).toEqual({ displayName: null, logoUrl: null, successUrl: null, cancelUrl: null });
+      expect(resultOf(read)).toEqual({
+        displayName: null,
+        logoUrl: null,
+        successUrl: null,
+        cancelUrl: null,
+        legalName: null,
+        address: null,
+        taxId: null,
+        supportEmail: null,
+        invoicePrefix: null,
+        emailReceipts: true,
+        brandColor: null,
+        accentColor: null,
+        language: null,
+      });
       expectError(await call(viewer, 'PATCH', S, { displayName: 'Viewer was here' }), 403, 'ROLE_FORBIDDEN');
       expectError(await call(developer, 'PATCH', S, { displayName: 'Dev was here' }), 403, 'ROLE_FORBIDDEN');
       expectError(await call(admin, 'PATCH', S, { displayName: 'No token' }, false), 403, 'CSRF_FAILED');
@@ -152,11 +166,12 @@ describeStores('dashboard session routes', (dialect) => {
         cancelUrl: '',
       });
       expect(saved.statusCode, saved.body).toBe(200);
-      expect(resultOf(saved)).toEqual({
+      expect(resultOf(saved)).toMatchObject({
         displayName: 'Demo Shop',
         logoUrl: null,
         successUrl: 'https://shop.example/ok',
         cancelUrl: null,
+        supportEmail: null,
       });
       expectError(await call(owner, 'PATCH', S, { logoUrl: 'http://shop.example/logo.png' }), 400, 'INVALID_URL');
       expectError(await call(owner, 'PATCH', S, {}), 400, 'INVALID_BODY');
@@ -167,6 +182,31 @@ describeStores('dashboard session routes', (dialect) => {
       expect((await call(owner, 'PATCH', S, { logoUrl: null })).statusCode).toBe(200);
       // Another merchant's settings are its own.
       expect(resultOf<{ displayName: null }>(await call(stranger, 'GET', S)).displayName).toBeNull();
+    });
+
+    it('seller details, invoice prefix and the receipt-mail switch: saved checked, refused with the field named', async () => {
+      const saved = await call(owner, 'PATCH', S, {
+        legalName: '  Demo Shop GmbH ',
+        address: 'Hauptstraße 1\r\n10115 Berlin',
+        taxId: 'DE123456789',
+        supportEmail: 'Help@Shop.Example',
+        invoicePrefix: 'inv-de',
+        emailReceipts: false,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(resultOf(saved)).toMatchObject({
+        legalName: 'Demo Shop GmbH',
+        address: 'Hauptstraße 1\n10115 Berlin',
+        taxId: 'DE123456789',
+        supportEmail: 'Help@shop.example',
+        invoicePrefix: 'INV-DE',
+        emailReceipts: false,
+      });
+      expectError(await call(owner, 'PATCH', S, { supportEmail: 'Help <help@shop.example>' }), 400, 'INVALID_EMAIL');
+      expectError(await call(owner, 'PATCH', S, { invoicePrefix: 'INV 2026' }), 400, 'INVALID_BODY');
+      expectError(await call(owner, 'PATCH', S, { legalName: 'Shop\nBcc: x' }), 400, 'INVALID_BODY');
+      const cleared = await call(owner, 'PATCH', S, { legalName: '', invoicePrefix: null, emailReceipts: true });
+      expect(resultOf(cleared)).toMatchObject({ legalName: null, invoicePrefix: null, emailReceipts: true });
     });
 
     it('a checkout created with the session gets the default successUrl', async () => {

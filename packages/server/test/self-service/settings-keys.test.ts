@@ -11,8 +11,9 @@ import { DIALECTS, tempServices, type TempEnv } from '../helpers.js';
  * on both stores: what is accepted and refused, what the audit log records as done by the user.
  */
 const PNG = `data:image/png;base64,${Buffer.from('\x89PNG fake but base64').toString('base64')}`;
+// The developer role (merchant-users/roles.ts, spec/commerce.md "Shared decisions").
 const DEVELOPER: Scope[] = SCOPES.filter(
-  (s) => s.endsWith(':read') || s === 'checkout:write' || s === 'webhooks:write',
+  (s) => s.endsWith(':read') || ['checkout:write', 'webhooks:write', 'links:write', 'invoices:write'].includes(s),
 );
 
 async function refused(p: Promise<unknown>, code: string): Promise<HostpayError> {
@@ -54,6 +55,15 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         logoUrl: null,
         successUrl: null,
         cancelUrl: null,
+        legalName: null,
+        address: null,
+        taxId: null,
+        supportEmail: null,
+        invoicePrefix: null,
+        emailReceipts: true,
+        brandColor: null,
+        accentColor: null,
+        language: null,
       });
       const set = await settings().update(owner0(), {
         displayName: '  Café <Ünïcode> & Co  ',
@@ -66,6 +76,15 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
         logoUrl: PNG,
         successUrl: 'https://shop.example/thanks',
         cancelUrl: 'https://shop.example/cart',
+        legalName: null,
+        address: null,
+        taxId: null,
+        supportEmail: null,
+        invoicePrefix: null,
+        emailReceipts: true,
+        brandColor: null,
+        accentColor: null,
+        language: null,
       });
       expect(await settings().get(merchantId)).toEqual(set);
       expect(await settings().get(otherId)).toMatchObject({ displayName: null, logoUrl: null });
@@ -96,6 +115,14 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
       expect((await settings().update(owner0(), { logoUrl: largest })).logoUrl).toBe(largest);
       const https = await settings().update(owner0(), { logoUrl: 'https://cdn.shop.example/logo.webp' });
       expect(https.logoUrl).toBe('https://cdn.shop.example/logo.webp');
+      // The support address (the Reply-To of mail in the merchant's name): one plain address.
+      expect((await settings().update(owner0(), { supportEmail: ' help@shop.example ' })).supportEmail).toBe(
+        'help@shop.example',
+      );
+      await expect(settings().update(owner0(), { supportEmail: 'Help <help@shop.example>' })).rejects.toMatchObject({
+        code: 'INVALID_EMAIL',
+      });
+      expect((await settings().update(owner0(), { supportEmail: null })).supportEmail).toBeNull();
     });
 
     it('refuses what the payment page must not show, naming the field', async () => {

@@ -17,6 +17,8 @@ const KERNEL = [
   'crypto',
   'observability',
   'outbound',
+  'documents',
+  'i18n',
   'admin',
   'feature-kit',
 ];

@@ -94,9 +94,9 @@ export const btc: ChainFamily = {
   addressField(network) {
     const [hrp, legacy] =
       network === 'mainnet' ? ['bc1', '13'] : network === 'regtest' ? ['bcrt1', 'mn2'] : ['tb1', 'mn2'];
-    const starts = network === 'mainnet' ? 'bc1, 1 or 3' : `${hrp}, m, n or 2`;
+    const starts = network === 'mainnet' ? ['bc1', '1', '3'] : [hrp, 'm', 'n', '2'];
     return {
-      hint: `It starts with ${starts}.`,
+      starts,
       pattern: `(${hrp}|${hrp.toUpperCase()})[${BECH32}]{8,87}|[${legacy}][${B58}]{25,34}`,
     };
   },

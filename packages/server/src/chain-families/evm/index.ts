@@ -47,7 +47,8 @@ export const evm: ChainFamily = {
   // EIP-55 is a checksum, not identity: a report in any case matches the stored spelling.
   matchSpelling: (address) => (HEX_ADDRESS.test(address) ? eip55(address.slice(2).toLowerCase()) : address),
   addressField: () => ({
-    hint: 'It starts with 0x followed by 40 letters a–f and digits.',
+    starts: ['0x'],
+    hexDigits: 40,
     pattern: '0x[0-9a-fA-F]{40}',
   }),
   tokens: {

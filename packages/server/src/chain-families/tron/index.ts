@@ -42,7 +42,11 @@ export const tron: ChainFamily = {
   checkAddress,
   // Base58 is case-sensitive: matched as written.
   matchSpelling: (address) => address,
-  addressField: () => ({ hint: 'It starts with T and is 34 characters long.', pattern: `T[${B58}]{33}` }),
+  addressField: () => ({
+    starts: ['T'],
+    length: 34,
+    pattern: `T[${B58}]{33}`,
+  }),
   tokens: {
     described: 'base58 T… address',
     pattern: new RegExp(`^T[${B58}]{33}$`),

@@ -1,6 +1,7 @@
 import { type CreateCheckoutBody, type Decimal, parseAmount } from '@hostpay/protocol';
 import { isIP } from 'node:net';
 import { HostpayError } from '../../errors.js';
+import { emailField } from '../../http/email-field.js';
 
 /** A create request as the route hands it over: the wire body (amount as the JSON number's exact text, or a string). */
 export type CreateCheckoutRequest = CreateCheckoutBody;
@@ -15,6 +16,13 @@ export interface CheckedCreateRequest {
   successUrl: string | null;
   cancelUrl: string | null;
   metadata: Record<string, string>;
+  customerEmail: string | null;
+}
+
+/** Who made a checkout besides the merchant's API: set by payment links and invoices, never by the wire. */
+export interface CheckoutOrigin {
+  paymentLinkId?: string | null;
+  invoiceId?: string | null;
 }
 
 export const LIMITS = {
@@ -136,5 +144,11 @@ export function checkCreateRequest(req: CreateCheckoutRequest, sandbox: boolean)
     successUrl: checkReturnUrl('successUrl', req.successUrl, sandbox),
     cancelUrl: checkReturnUrl('cancelUrl', req.cancelUrl, sandbox),
     metadata: Object.fromEntries(pairs),
+    customerEmail: checkCustomerEmail(req.customerEmail),
   };
+}
+
+/** `customerEmail` of a create: null when absent, else one plain address (400 INVALID_EMAIL). */
+export function checkCustomerEmail(text: string | undefined, field = 'customerEmail'): string | null {
+  return text === undefined ? null : emailField(field, text);
 }

@@ -10,7 +10,7 @@ import type { DepositAddressTable } from '../addresses/tables.js';
 import type { BuiltCheckout, Candidate, CreateBatch, CreatedCheckout, MerchantTerms, Offer } from './create-types.js';
 import type { Outbox } from '../events/outbox.js';
 import type { FeeService } from '../fees/preview.js';
-import type { CheckedCreateRequest } from './create-input.js';
+import type { CheckedCreateRequest, CheckoutOrigin } from './create-input.js';
 import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
 import { priceOffer } from './price-offer.js';
 import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
@@ -142,6 +142,14 @@ export interface CreateContext {
   box: KeyOpener;
   /** Where `checkout.created` goes. */
   outbox: Outbox;
+  /** The payment link or invoice making it (never from the wire). */
+  origin?: CheckoutOrigin | undefined;
+  /**
+   * Runs first inside the create's own write transaction (a payment link counting its live
+   * checkouts against `maxUses`): a throw writes nothing. A create with a guard is never batched.
+   * It is given the new checkout's id, so what it writes can name the checkout in the same commit.
+   */
+  guard?: ((trx: Db, checkoutId: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -178,6 +186,10 @@ export async function createCheckout(
     tolerance_percent: terms.percent,
     settled_option_id: null,
     credited_posting_id: null,
+    payment_link_id: ctx.origin?.paymentLinkId ?? null,
+    invoice_id: ctx.origin?.invoiceId ?? null,
+    customer_email: req.customerEmail,
+    receipt_number: null,
     expires_at: new Date(ctx.nowMs + req.expiresIn * 1000).toISOString(),
     created_at: at,
     updated_at: at,
@@ -227,13 +239,14 @@ export async function createCheckout(
   };
   // PostgreSQL: indices from blocks taken ahead, rows written with the other creates of this turn
   // of the event loop in one statement (create-batch.ts).
-  if (ctx.batch !== undefined) {
+  if (ctx.batch !== undefined && ctx.guard === undefined) {
     const batch = ctx.batch;
     const built = build(await Promise.all(priced.map(({ c }) => batch.indices.take(c.chainRow))));
     await batch.write(built);
     return { checkout: built.checkout, json: built.json };
   }
   return store.writeTransaction(async (trx) => {
+    if (ctx.guard !== undefined) await ctx.guard(trx, id);
     const reserved: ReservedIndex[] = [];
     for (const { c } of priced) reserved.push(await reserveIndex(trx, c.chainRow));
     const built = build(reserved);

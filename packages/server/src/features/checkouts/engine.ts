@@ -9,6 +9,8 @@ import { creditFor } from './pricing.js';
 import { appendTimeline, loadCheckouts, lockCheckout, type LoadedCheckout } from './queries.js';
 import { transition, type CheckoutEvent, type CheckoutReason, type CheckoutStatus } from './states.js';
 import { checkoutView } from './view.js';
+import { nextReceiptNumber } from './receipt-numbers.js';
+import type { CheckoutMoveHandler, OperatorSettlement } from './moves.js';
 
 /** The event each new status announces; a return to `open` (payment retracted) has no event type in the contract. */
 const EVENT_OF: Partial<Record<CheckoutStatus, EventType>> = {
@@ -28,6 +30,8 @@ export interface EngineContext {
   at: string;
   /** Where the checkout's events go. */
   outbox: Outbox;
+  /** The `checkoutMoves` contributions, run after each transition (moves.ts). */
+  moveHandlers?: () => readonly CheckoutMoveHandler[];
 }
 
 export interface EvaluateResult {
@@ -38,12 +42,7 @@ export interface EvaluateResult {
   credited: string | null;
 }
 
-/** What the operator decided when settling a checkout in review. */
-export interface OperatorSettlement {
-  assetId: string;
-  chainId: string;
-  amount: Decimal;
-}
+export type { OperatorSettlement } from './moves.js';
 
 /**
  * Brings one checkout up to date inside the caller's write transaction: locks it, reads its
@@ -85,6 +84,7 @@ export async function evaluate(
         updated_at: ctx.at,
         settled_option_id: c.row.settled_option_id,
         credited_posting_id: c.row.credited_posting_id,
+        receipt_number: c.row.receipt_number,
       })
       .where('id', '=', c.row.id)
       .execute();
@@ -98,6 +98,8 @@ export async function evaluate(
         ctx.at,
         c.row.id,
       );
+    for (const handler of ctx.moveHandlers?.() ?? [])
+      await handler(trx, { checkout: c, to: t.to, reason: t.reason, at: ctx.at, settlement });
     return true;
   };
 
@@ -152,10 +154,12 @@ async function settle(
     };
   }
   c.row.settled_option_id = credit.optionId;
-  if (credit.amount.lte(0)) return c.row.merchant_id;
-  // Lock order (states.ts): the event counter before the wallet. A checkout paid in one step
-  // already holds it (its `processing` event); one that was `processing` takes it here.
+  // Lock order (states.ts): the event counter, then the receipt counter, then the wallet. A
+  // checkout paid in one step already holds the event counter (its `processing` event); one that
+  // was `processing` takes it here.
   await lockEventCounter(trx, c.row.merchant_id, ctx.dialect);
+  c.row.receipt_number ??= await nextReceiptNumber(trx, c.row.merchant_id);
+  if (credit.amount.lte(0)) return c.row.merchant_id;
   const { posting, walletId } = await creditInTransaction(trx, ctx.dialect, {
     merchantId: c.row.merchant_id,
     assetId: credit.assetId,

@@ -24,10 +24,13 @@ export const checkoutsFeature = defineFeature({
   migrations: checkoutsMigrations,
   needs: ['store', 'caches', 'box', 'config', 'publicBaseUrl', 'now', 'log', 'options', 'outbox'],
   provides: ['checkouts', 'chainPort'],
-  create({ store, caches, box, config, publicBaseUrl, now, log, options, outbox }) {
+  // Work that commits with every checkout transition (payment links, invoices: moves.ts).
+  consumes: ['checkoutMoves'],
+  create({ store, caches, box, config, publicBaseUrl, now, log, options, outbox }, contributed) {
     const checkouts = checkoutService({
       store,
       outbox,
+      moveHandlers: contributed.checkoutMoves,
       caches,
       box,
       sandbox: config.sandbox ?? false,

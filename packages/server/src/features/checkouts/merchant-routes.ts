@@ -83,7 +83,7 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
         operationId: 'listCheckouts',
         summary: 'List checkouts, newest first',
         description:
-          'Filters: status, orderId, createdFrom (inclusive), createdTo (exclusive). `result` is an array; the envelope carries `nextCursor` (null on the last page), sent back as ?cursor=.',
+          'Filters: status, orderId, paymentLinkId, invoiceId, createdFrom (inclusive), createdTo (exclusive). `result` is an array; the envelope carries `nextCursor` (null on the last page), sent back as ?cursor=.',
         security: SECURITY.merchant,
         querystring: Type.Object(
           {
@@ -91,6 +91,8 @@ export async function checkoutMerchantRoutes(app: TypedApp, ctx: CheckoutRouteCo
             ...PageQuery,
             status: Type.Optional(CheckoutStatusQuery('one status')),
             orderId: Type.Optional(Type.String({ maxLength: 64 })),
+            paymentLinkId: Type.Optional(Type.String({ maxLength: 64, description: 'made by this payment link' })),
+            invoiceId: Type.Optional(Type.String({ maxLength: 64, description: 'paying this invoice' })),
             createdFrom: Type.Optional(TimeQuery('created at or after (inclusive)')),
             createdTo: Type.Optional(TimeQuery('created before (exclusive)')),
           },

@@ -7,7 +7,7 @@ import type { Db, Store } from '../../store/store.js';
 import type { Caches } from '../../cache/caches.js';
 import { recordAudit, type AuditContext } from '../audit/service.js';
 import { feeService } from '../fees/preview.js';
-import { checkCreateRequest, type CreateCheckoutRequest } from './create-input.js';
+import { checkCreateRequest, type CheckoutOrigin, type CreateCheckoutRequest } from './create-input.js';
 import { candidates, createCheckout, loadTerms } from './create.js';
 import type { MerchantTerms, Offer } from './create-types.js';
 import { createBatch } from './create-batch.js';
@@ -15,6 +15,7 @@ import { optionTotals } from './decide.js';
 import { evaluate, type EngineContext, type EvaluateResult } from './engine.js';
 import { paymentFacts } from './engine-facts.js';
 import { findCheckout, loadCheckouts, lockCheckout, type LoadedCheckout } from './queries.js';
+import { backfillReceiptNumber } from './receipt-numbers.js';
 import { CHECKOUT_STATUSES } from './states.js';
 import { reportTransfer, type TransferReport } from './transfers.js';
 import { refundsTaken, settlementQuote, settlePreview, withMerchants } from './review.js';
@@ -23,13 +24,22 @@ import { checkoutView } from './view.js';
 import { transferOperations } from './operator-transfers.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
 import type { Outbox } from '../events/outbox.js';
+import type { CheckoutMoveHandler } from './moves.js';
 
 export interface CheckoutFilter {
   status?: string | undefined;
   orderId?: string | undefined;
+  paymentLinkId?: string | undefined;
+  invoiceId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;
   merchantId?: string | undefined;
+}
+
+/** Who makes a checkout besides the API, and what must hold when it is written (create.ts). */
+export interface CreateOrigin {
+  origin: CheckoutOrigin;
+  guard?: (trx: Db, checkoutId: string) => Promise<void>;
 }
 
 export interface CheckoutServiceOptions {
@@ -43,6 +53,8 @@ export interface CheckoutServiceOptions {
   now?: () => number;
   /** Where the checkouts' events go. */
   outbox: Outbox;
+  /** The `checkoutMoves` contributions (moves.ts), read when a checkout moves. */
+  moveHandlers?: () => readonly CheckoutMoveHandler[];
   /** The business counters (metrics.ts); a service of its own when absent. */
   metrics?: CheckoutMetrics;
 }
@@ -89,6 +101,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     publicBaseUrl: opts.publicBaseUrl(),
     at: new Date(now()).toISOString(),
     outbox: opts.outbox,
+    ...(opts.moveHandlers === undefined ? {} : { moveHandlers: opts.moveHandlers }),
   });
   const view = (c: LoadedCheckout) => checkoutView(c, opts.publicBaseUrl());
 
@@ -104,7 +117,7 @@ export function checkoutService(opts: CheckoutServiceOptions) {
     return result;
   }
 
-  async function createFor(merchantId: string, req: CreateCheckoutRequest) {
+  async function createFor(merchantId: string, req: CreateCheckoutRequest, from?: CreateOrigin) {
     const checked = checkCreateRequest(req, opts.sandbox);
     // Resolves once the checkout is committed, alone or in its batch (create-batch.ts): counted then.
     const created = await createCheckout(store, fees, merchantId, checked, {
@@ -115,6 +128,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       batch: batches?.(merchantId),
       box: opts.box,
       outbox: opts.outbox,
+      origin: from?.origin,
+      guard: from?.guard,
     });
     metrics.created.inc();
     return created;
@@ -145,6 +160,8 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       q = q.where('status', '=', filter.status);
     }
     if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
+    if (filter.paymentLinkId !== undefined) q = q.where('payment_link_id', '=', filter.paymentLinkId);
+    if (filter.invoiceId !== undefined) q = q.where('invoice_id', '=', filter.invoiceId);
     for (const [name, op] of [
       ['createdFrom', '>='],
       ['createdTo', '<'],
@@ -169,6 +186,14 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       return view((await createFor(merchantId, req)).checkout);
     },
 
+    /**
+     * A checkout made for a payment link or an invoice (never reachable from the wire): `origin`
+     * is stored with it, `guard` runs first in its write transaction (create.ts).
+     */
+    async createFrom(merchantId: string, req: CreateCheckoutRequest, from: CreateOrigin) {
+      return view((await createFor(merchantId, req, from)).checkout);
+    },
+
     /** `create`, answered as the exact JSON the `checkout.created` event holds (the HTTP route's answer). */
     async createJson(merchantId: string, req: CreateCheckoutRequest): Promise<string> {
       return (await createFor(merchantId, req)).json;
@@ -186,6 +211,22 @@ export function checkoutService(opts: CheckoutServiceOptions) {
       }));
       return view(result.evaluation.checkout);
     },
+
+    /**
+     * Cancels an open checkout inside the caller's write transaction (an invoice that became paid
+     * or void cancels its other open checkouts in the transaction that moved it, checkouts/moves.ts):
+     * false, and nothing written, when it is no longer open. Runs the engine like `cancel`, so the
+     * checkout's timeline, `checkout.canceled` event and the checkoutMoves handlers commit with it.
+     */
+    async cancelWithin(trx: Db, id: string): Promise<boolean> {
+      const row = await lockCheckout(trx, id, store.dialect);
+      if (row === undefined || row.status !== 'open') return false;
+      await evaluate(trx, id, engine(), { event: { kind: 'merchant_cancel' } });
+      return true;
+    },
+
+    /** A settled checkout's receipt number, taken now if it settled before numbers existed (receipt-numbers.ts). */
+    receiptNumberFor: (id: string) => store.writeTransaction((trx) => backfillReceiptNumber(trx, store.dialect, id)),
 
     /** Sandbox only: a payment to one option's address through the transfers code path. */
     async simulatePayment(

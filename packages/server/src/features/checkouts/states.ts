@@ -89,7 +89,8 @@ export const TRANSITIONS: readonly Row[] = [
  *
  * 1. the checkout row (`lockCheckout`, engine.ts), one checkout per transaction;
  * 2. the merchant's event counter (`event_sequences`: `Outbox.append` or `lockEventCounter`, events/outbox.ts);
- * 3. the wallet row (`lockWallet`: a settlement's credit, an operator's posting).
+ * 3. the merchant's receipt counter (`receipt_counters`: a settlement, receipt-numbers.ts);
+ * 4. the wallet row (`lockWallet`: a settlement's credit, an operator's posting).
  *
  * A settlement takes the counter before the wallet even when it writes its event after the credit
  * (`lockEventCounter` in engine.ts `settle`, and in ledger/service.ts `postToLedger`): a checkout

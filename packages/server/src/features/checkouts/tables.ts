@@ -1,5 +1,7 @@
 import type { Migration } from '../../store/migrate.js';
 import * as m005 from './migrations/005-checkouts.js';
+import * as m028 from './migrations/028-checkout-origins.js';
+import * as m033 from './migrations/033-receipt-counters.js';
 
 // The checkouts feature's tables (added to the store's Database below) and the migrations that made them.
 
@@ -21,6 +23,11 @@ export interface CheckoutTable {
   tolerance_percent: string;
   settled_option_id: string | null;
   credited_posting_id: string | null;
+  /** v28: the payment link or invoice that made it, the payer's email, the receipt number once settled. */
+  payment_link_id: string | null;
+  invoice_id: string | null;
+  customer_email: string | null;
+  receipt_number: string | null;
   expires_at: string;
   created_at: string;
   updated_at: string;
@@ -75,9 +82,16 @@ export interface CheckoutTimelineTable {
   at: string;
 }
 
+/** v30: a merchant's last receipt number (receipt-numbers.ts). */
+export interface ReceiptCounterTable {
+  merchant_id: string;
+  last_number: number;
+}
+
 declare module '../../store/database.js' {
   interface Database {
     checkouts: CheckoutTable;
+    receipt_counters: ReceiptCounterTable;
     checkout_options: CheckoutOptionTable;
     transfers: TransferTable;
     checkout_timeline: CheckoutTimelineTable;
@@ -88,4 +102,6 @@ declare module '../../store/database.js' {
 export const checkoutsMigrations: readonly Migration[] = [
   // Also creates account_keys (catalog), deposit_addresses (addresses), events and event_sequences (events), and adds catalog columns.
   { version: 5, name: 'checkouts', up: m005.up },
+  { version: 28, name: 'checkout-origins', up: m028.up },
+  { version: 33, name: 'receipt-counters', up: m033.up },
 ];

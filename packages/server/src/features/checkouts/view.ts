@@ -46,7 +46,8 @@ export function checkoutView(c: LoadedCheckout, publicBaseUrl: string, fee: unkn
     description: row.description,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
     url: `${publicBaseUrl}/pay/${row.id}`,
-    successUrl: row.success_url,
+    // A payment link's successUrl may hold {CHECKOUT_ID} (spec/commerce.md); a URL parser escapes it in a path.
+    successUrl: row.success_url?.replaceAll(/\{CHECKOUT_ID\}|%7BCHECKOUT_ID%7D/g, row.id) ?? null,
     cancelUrl: row.cancel_url,
     expiresAt: row.expires_at,
     createdAt: row.created_at,
@@ -81,6 +82,11 @@ export function checkoutView(c: LoadedCheckout, publicBaseUrl: string, fee: unkn
       ),
     ),
     timeline: c.timeline.map((t) => ({ status: t.status, reason: t.reason, at: t.at })),
+    paymentLinkId: row.payment_link_id ?? null,
+    invoiceId: row.invoice_id ?? null,
+    customerEmail: row.customer_email ?? null,
+    receiptNumber: row.receipt_number ?? null,
+    receiptUrl: row.receipt_number ? `${publicBaseUrl}/pay/${row.id}/receipt` : null,
   };
 }
 export type CheckoutView = ReturnType<typeof checkoutView>;

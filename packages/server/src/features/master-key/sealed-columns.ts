@@ -4,6 +4,8 @@ import { accountKeyOwner } from '../addresses/sealed-key.js';
 import { hotWalletOwner } from '../hot-wallet/key.js';
 import { secretOwner, urlOwner } from '../webhooks/service.js';
 import { sourceOwner } from '../rates/source-url.js';
+import { mailOwner } from '../mail/enqueue.js';
+import { invoiceTokenOwner } from '../invoices/token.js';
 
 /** The columns of table `T` that hold text (or null): the only ones a sealed value can be in. */
 type TextColumn<T extends keyof Database> = {
@@ -43,6 +45,8 @@ function sealed<T extends keyof Database, K extends TextColumn<T>>(spec: {
  * test/master-key-sealed-columns.test.ts fails for a `*_sealed` column missing from it.
  */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  // The public page tokens of finalized invoices (invoices/token.ts).
+  sealed({ table: 'invoices', key: ['id'], column: 'token_sealed', owner: (k) => invoiceTokenOwner(k.id) }),
   sealed({ table: 'api_keys', key: ['id'], column: 'secret_sealed', owner: (k) => k.id }),
   // The token signing key (tokens/signing-key.ts).
   sealed({ table: 'server_secrets', key: ['name'], column: 'sealed', owner: (k) => `server:${k.name}` }),
@@ -79,4 +83,6 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   sealed({ table: 'rate_sources', key: ['id'], column: 'base_url_sealed', owner: (k) => sourceOwner(k.id) }),
   // EVM hot wallet keys (they spend).
   sealed({ table: 'hot_wallets', key: ['chain_id'], column: 'key_sealed', owner: (k) => hotWalletOwner(k.chain_id) }),
+  // Mails holding a link token (invitations, password resets, …) until 7 days after sending.
+  sealed({ table: 'mail_outbox', key: ['id'], column: 'data_sealed', owner: (k) => mailOwner(k.id) }),
 ];

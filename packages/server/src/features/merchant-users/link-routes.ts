@@ -116,4 +116,25 @@ export function linkRoutes(
       return sendJson(reply, 200, {}, 'password set: sign in');
     },
   );
+
+  app.post(
+    `${DASH}/password-reset-requests`,
+    {
+      bodyLimit: 1024,
+      schema: {
+        tags,
+        operationId: 'requestDashboardPasswordReset',
+        summary: 'Forgot password: mail a reset link',
+        description:
+          'The sign-in page\'s "forgot password": every account of this email (one per merchant) is mailed a reset link valid 24 hours. The answer is the same whether or not an account exists; at most one link a minute per account. 400 INVALID_EMAIL when the email is not one plain address.',
+        security: [],
+        body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+        response: responses(202, Empty, 'Mailed when an account exists.', [...BODY, 'INVALID_EMAIL']),
+      },
+    },
+    async (req, reply) => {
+      await team.requestReset(req.body.email, actorOf(req));
+      return sendJson(reply, 202, {}, 'if an account of this email exists, a reset link is on its way');
+    },
+  );
 }

@@ -8,13 +8,14 @@ const READ: readonly Scope[] = SCOPES.filter((s) => s.endsWith(':read'));
 
 /**
  * The scopes each role maps onto, the same API keys carry (docs/dashboard.md): owners and admins
- * everything (payouts:write included), developers every read plus checkouts and webhooks, viewers
+ * everything (payouts:write included), developers every read plus checkouts, webhooks, payment links
+ * and invoices, viewers
  * the reads only.
  */
 export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   owner: SCOPES,
   admin: SCOPES,
-  developer: [...READ, 'checkout:write', 'webhooks:write'],
+  developer: [...READ, 'checkout:write', 'webhooks:write', 'links:write', 'invoices:write'],
   viewer: READ,
 };
 

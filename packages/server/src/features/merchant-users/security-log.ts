@@ -1,6 +1,7 @@
 import { page, type Page, type PageRequest } from '../../admin/pagination.js';
 import { newId } from '../../store/ids.js';
 import type { Db } from '../../store/store.js';
+import { securityNotice } from '../mail/notify.js';
 
 /** What the security log records (docs/dashboard.md lists them). */
 export type SecurityAction =
@@ -44,7 +45,11 @@ export interface SecurityLogView {
   details: Record<string, unknown> | null;
 }
 
-/** Records one security-relevant action of a merchant's team (in the caller's transaction when given one). */
+/**
+ * Records one security-relevant action of a merchant's team (in the caller's transaction when
+ * given one), with the security notice mail it owes (features/mail/notify.ts: a password or
+ * two-factor change, an API key created, rolled or revoked), written in the same transaction.
+ */
 export async function recordSecurity(db: Db, at: string, entry: SecurityEntry): Promise<void> {
   await db
     .insertInto('merchant_security_log')
@@ -59,6 +64,7 @@ export async function recordSecurity(db: Db, at: string, entry: SecurityEntry): 
       details: entry.details === undefined ? null : JSON.stringify(entry.details),
     })
     .execute();
+  await securityNotice(db, at, entry);
 }
 
 /** The merchant's security log, newest first. */

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { type AuditContext, recordAudit } from '../audit/service.js';
+import { enqueueMail } from '../mail/enqueue.js';
 import type { Role } from './roles.js';
 import { recordSecurity, type SecurityEntry } from './security-log.js';
 import type { Actor } from './users.js';
@@ -27,10 +29,12 @@ export const linkInvalid = () =>
  */
 export function teamLinks({
   store,
+  box,
   now,
   publicBaseUrl,
 }: {
   store: Store;
+  box: Pick<SecretBox, 'seal'>;
   now: () => number;
   publicBaseUrl: () => string;
 }) {
@@ -95,6 +99,8 @@ export function teamLinks({
     const token = randomBytes(32).toString('base64url');
     const id = newId(kind === 'invitation' ? 'inv' : 'rst');
     const expiresAt = iso(now() + (kind === 'invitation' ? INVITATION_MS : RESET_MS));
+    const path = kind === 'invitation' ? 'invitation' : 'password-reset';
+    const link = `${publicBaseUrl()}/dashboard/${path}/${token}`;
     await store.writeTransaction(async (trx) => {
       await trx
         .insertInto('merchant_user_links')
@@ -133,9 +139,24 @@ export function teamLinks({
           before: null,
           after: { merchantId, email, role, expiresAt },
         });
+      // The link is mailed too (features/mail: sent, or kept and shown to operators without a
+      // transport), in the same transaction: sealed at rest, as it holds the token.
+      await enqueueMail(
+        trx,
+        {
+          merchantId,
+          kind: kind === 'invitation' ? 'invitation' : 'password-reset',
+          to: email,
+          toRole: 'user',
+          userId,
+          data: { link, email, role, expiresAt },
+          secret: true,
+        },
+        iso(),
+        box,
+      );
     });
-    const path = kind === 'invitation' ? 'invitation' : 'password-reset';
-    return { id, link: `${publicBaseUrl()}/dashboard/${path}/${token}`, expiresAt };
+    return { id, link, expiresAt };
   }
 
   return { iso, by, log, liveLink, useLink, issue };

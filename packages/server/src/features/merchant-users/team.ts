@@ -8,6 +8,7 @@ import type { Role } from './roles.js';
 import { newTotpSecret, otpauthUri } from './totp.js';
 import { normaliseEmail, type Actor } from './users.js';
 import { type Issuer, linkInvalid, teamLinks } from './team-links.js';
+import { emailField } from '../../http/email-field.js';
 
 export interface TeamDeps {
   store: Store;
@@ -22,11 +23,11 @@ const notFound = (what: string) => new HostpayError('NOT_FOUND', `no such ${what
 /**
  * The team: invitations (the first owner's by an operator, the rest by owners and admins),
  * password-reset links, roles and removal. Links are one-time tokens of 32 random bytes; only
- * their SHA-256 is kept. No mail is sent: the link is shown (or printed by the CLI) once.
+ * their SHA-256 is kept. The link is mailed (features/mail) and shown (or printed by the CLI) once.
  */
 export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
   const db = store.db;
-  const { iso, log, liveLink, useLink, issue } = teamLinks({ store, now, publicBaseUrl });
+  const { iso, log, liveLink, useLink, issue } = teamLinks({ store, box, now, publicBaseUrl });
 
   const userOf = (trx: Db, merchantId: string, userId: string) =>
     trx
@@ -71,7 +72,7 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
     ) {
       const merchant = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
       if (merchant === undefined) throw new HostpayError('NOT_FOUND', `no merchant \`${merchantId}\`: check the id`);
-      const email = normaliseEmail(emailGiven);
+      const email = normaliseEmail(emailField('email', emailGiven));
       const user = await db
         .selectFrom('merchant_users')
         .select('id')
@@ -202,6 +203,27 @@ export function team({ store, box, now, publicBaseUrl }: TeamDeps) {
       const u = await q.executeTakeFirst();
       if (u === undefined) throw notFound('user');
       return issue('reset', merchantId, u.email, u.role, u.id, issuer, actor, audit);
+    },
+
+    /**
+     * "Forgot password": a reset link mailed to every account of the email (one per merchant),
+     * by the account itself; nothing when there is none (the caller answers the same), and no
+     * second link within a minute of the last one.
+     */
+    async requestReset(emailGiven: string, actor: Actor): Promise<void> {
+      const email = normaliseEmail(emailField('email', emailGiven));
+      const users = await db.selectFrom('merchant_users').selectAll().where('email', '=', email).execute();
+      for (const u of users) {
+        const recent = await db
+          .selectFrom('merchant_user_links')
+          .select('id')
+          .where('user_id', '=', u.id)
+          .where('kind', '=', 'reset')
+          .where('created_at', '>', iso(now() - 60_000))
+          .executeTakeFirst();
+        if (recent !== undefined) continue;
+        await issue('reset', u.merchant_id, u.email, u.role, u.id, { userId: u.id, email: u.email }, actor);
+      }
     },
 
     async resetLinkInfo(token: string) {

@@ -84,6 +84,15 @@ export function merchantAdmin({ store, caches }: AdminDeps) {
         default_success_url: null,
         default_cancel_url: null,
         rate_spread_percent: null,
+        legal_name: null,
+        address: null,
+        tax_id: null,
+        support_email: null,
+        invoice_prefix: null,
+        email_receipts: 1,
+        brand_color: null,
+        accent_color: null,
+        default_language: null,
       };
       await store.writeTransaction(async (trx) => {
         await trx.insertInto('merchants').values(row).execute();

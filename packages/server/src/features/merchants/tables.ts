@@ -26,6 +26,21 @@ export interface MerchantTable {
   /** The successUrl / cancelUrl a checkout gets when its request names none; null: none. */
   default_success_url: string | null;
   default_cancel_url: string | null;
+  /** Seller details printed on invoices and receipts; `support_email` is also the mails' Reply-To (migration 029). */
+  legal_name: string | null;
+  address: string | null;
+  tax_id: string | null;
+  support_email: string | null;
+  /** Invoice numbers' prefix; null: `INV`. */
+  invoice_prefix: string | null;
+  /** 1: a checkout's `customerEmail` is mailed its receipt (default); 0: not. */
+  email_receipts: number;
+  /** The public pages' button and band colour, lowercase #rrggbb passing AA with white text; null: the default (migration 035). */
+  brand_color: string | null;
+  /** The public pages' link and focus colour, lowercase #rrggbb passing AA on the light grounds; null: the default. */
+  accent_color: string | null;
+  /** The language (i18n/languages.ts code) of the public pages and payer mails when the payer asks for none we have; null: English. */
+  default_language: string | null;
 }
 
 /** Operator settings of pricing, one row per name (`rate_spread_percent`: the default spread). */

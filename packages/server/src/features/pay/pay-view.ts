@@ -1,3 +1,4 @@
+import type { Brand } from '../self-service/look.js';
 import { Decimal } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Db } from '../../store/store.js';
@@ -47,6 +48,9 @@ export interface PayView {
   merchantName: string;
   /** The merchant's logo: an https URL or a data:image URL (merchants/settings.ts), or null. */
   logoUrl: string | null;
+  /** The merchant's colours for the layout (null: the default palette), and its default language. */
+  brand?: Brand | null;
+  language?: string | null;
   description: string | null;
   amount: string;
   currency: string;
@@ -58,6 +62,9 @@ export interface PayView {
   options: PayOption[];
   /** Live (not retracted) payments, oldest first. */
   payments: PayPayment[];
+  /** Set once settled: the receipt's number and page (`<public base>/pay/{id}/receipt`). */
+  receiptNumber: string | null;
+  receiptUrl: string | null;
 }
 
 export const ID_RE = /^chk_[0-9a-z]{1,64}$/;
@@ -79,6 +86,12 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
       let c: Awaited<ReturnType<CheckoutService['get']>>;
       try {
         c = await checkouts.get(undefined, id);
+        // Settled before receipt numbers existed (migration 33): numbered on its first read here
+        // as on its receipt's, so its Paid screen and /status link the receipt too.
+        if (c.status === 'settled' && c.receiptNumber == null) {
+          await checkouts.receiptNumberFor(id);
+          c = await checkouts.get(undefined, id);
+        }
       } catch (err) {
         if (err instanceof HostpayError && err.code === 'NOT_FOUND') return undefined;
         throw err;
@@ -132,6 +145,8 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
         reason: c.reason,
         merchantName: facts.merchantName,
         logoUrl: facts.logoUrl,
+        brand: facts.brand,
+        language: facts.language,
         description: c.description,
         amount: String(c.amount),
         currency: c.currency,
@@ -141,6 +156,8 @@ export function paySource(db: Db, checkouts: CheckoutService): PaySource {
         cancelUrl: c.cancelUrl,
         options,
         payments,
+        receiptNumber: c.receiptNumber ?? null,
+        receiptUrl: c.receiptUrl ?? null,
       };
     },
   };

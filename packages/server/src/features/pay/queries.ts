@@ -1,3 +1,4 @@
+import { brandOf, type Brand } from '../self-service/look.js';
 import type { Db } from '../../store/store.js';
 
 /** What the page shows beyond the checkout view: who is paid, and how each option's URI is spelled. */
@@ -6,6 +7,9 @@ export interface PageFacts {
   merchantName: string;
   /** The merchant's logo (an https URL or a data:image URL, checked when set), or null. */
   logoUrl: string | null;
+  /** The merchant's colours (null: the default palette) and default language (settings). */
+  brand: Brand | null;
+  language: string | null;
   /** The checkout's currency is fiat (a catalog asset that is not crypto, or one the catalog does not hold). */
   fiatCurrency: boolean;
   /** By `ASSET/CHAIN`. */
@@ -20,7 +24,15 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
       .selectFrom('checkouts as k')
       .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
       .leftJoin('assets as a', 'a.symbol', 'k.currency')
-      .select(['m.name', 'm.display_name', 'm.logo_url', 'a.is_crypto'])
+      .select([
+        'm.name',
+        'm.display_name',
+        'm.logo_url',
+        'm.brand_color',
+        'm.accent_color',
+        'm.default_language',
+        'a.is_crypto',
+      ])
       .where('k.id', '=', checkoutId)
       .executeTakeFirst(),
     db
@@ -41,6 +53,8 @@ export async function pageFacts(db: Db, checkoutId: string): Promise<PageFacts |
   return {
     merchantName: checkout.display_name ?? checkout.name,
     logoUrl: checkout.logo_url,
+    brand: brandOf({ brandColor: checkout.brand_color, accentColor: checkout.accent_color }),
+    language: checkout.default_language,
     fiatCurrency: checkout.is_crypto !== 1,
     options: new Map(
       options.map((o) => [

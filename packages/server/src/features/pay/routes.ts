@@ -8,14 +8,14 @@ import { successBody } from '../../http/success-body.js';
 import { JSON_UTF8 } from '../../http/envelope.js';
 import type { CheckoutRouteContext } from '../checkouts/merchant-routes.js';
 import { assetNamed } from './assets.js';
-import { payerLocale } from './format.js';
 import { PAGE_CSP, pageCspWithLogo, securityHeaders } from '../../http/page-headers.js';
 import { PAYABLE, type PaySource } from './pay-view.js';
 import { qrSvg } from './qr.js';
-import { PayParams, PayStatusEnvelope } from './schemas.js';
+import { PayParams, PayStatusEnvelope, PayStatusQuery } from './schemas.js';
 import { statusResult } from './status.js';
 import { paymentPage } from './templates/page.js';
-import { messagePage, notFoundPage } from './templates/not-found.js';
+import { notFoundPage, tooManyPage } from './templates/not-found.js';
+import { payerSpeech, requestLanguage } from '../../http/payer-language.js';
 
 /** What the pay routes need beyond the checkout routes' context. */
 export interface PayRouteContext extends CheckoutRouteContext {
@@ -82,18 +82,16 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
   );
 
   app.get('/pay/:id', { schema: { hide: true } }, async (req, reply) => {
+    // The payer's language first: a `?lang=` pick is remembered even on a 429 or a 404 page.
+    const speech = payerSpeech(req, reply);
     const retry = await overLimit(req, 'page');
     if (retry !== null) {
       reply.header('retry-after', String(retry));
-      return page(
-        reply,
-        429,
-        messagePage({ sandbox, title: 'Too many requests', message: `Wait ${retry} seconds, then reload this page.` }),
-      );
+      return page(reply, 429, tooManyPage(sandbox, retry, speech));
     }
     const { id } = req.params as { id: string };
     const loaded = await pay.load(id);
-    if (loaded === undefined) return page(reply, 404, notFoundPage(sandbox));
+    if (loaded === undefined) return page(reply, 404, notFoundPage(sandbox, speech));
     // A logo stored before its host was checked is not shown where the check refuses it.
     const view = logoShown(loaded.logoUrl, sandbox) ? loaded : { ...loaded, logoUrl: null };
     reply.header('content-security-policy', pageCspWithLogo(view.logoUrl));
@@ -105,7 +103,8 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
         option: optionOf(req),
         sandbox,
         now: nowIso(),
-        locale: payerLocale(req.headers['accept-language']),
+        // Now that the merchant is known, its default language comes before English.
+        speech: loaded.language == null ? speech : payerSpeech(req, reply, loaded.language),
       }),
     );
   });
@@ -142,9 +141,10 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
         operationId: 'getPaymentPageStatus',
         summary: 'What the hosted payment page shows, for its live updates',
         description:
-          "Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount (amountText in the payer's locale from Accept-Language), state with what to do next, per payment option (only while the checkout is open or underpaid, as on the page) the address, amounts, confirmations and payment URIs, and the payments received with their transaction hashes. No metadata, order id, fee or rate. Unknown and malformed ids are 404.",
+          "Public (the checkout id is the capability) and rate-limited per client address. Reveals only what the payment page shows: merchant name, description, amount (amountText), state with what to do next in the payer's language (`?lang=`, as the page passes it, else the hostpay_lang cookie, else Accept-Language, else English), per payment option (only while the checkout is open or underpaid, as on the page) the address, amounts, confirmations and payment URIs, and the payments received with their transaction hashes. No metadata, order id, fee or rate. Unknown and malformed ids are 404.",
         security: SECURITY.public,
         params: PayParams,
+        querystring: PayStatusQuery,
         response: {
           200: PayStatusEnvelope,
           ...errorResponses(['NOT_FOUND', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE']),
@@ -163,13 +163,13 @@ export async function payRoutes(app: TypedApp, ctx: PayRouteContext): Promise<vo
       const view = await pay.load(req.params.id);
       if (view === undefined)
         throw new HostpayError('NOT_FOUND', 'no such checkout: check the payment link (the id is not echoed back)');
-      return json(reply, successBody(statusResult(view, nowIso(), payerLocale(req.headers['accept-language']))));
+      return json(reply, successBody(statusResult(view, nowIso(), requestLanguage(req, view.language))));
     },
   );
 }
 
 /** Whether the page may show this logo: a data: image, or an https URL whose host payers can reach (settings.ts). */
-function logoShown(url: string | null, sandbox: boolean): boolean {
+export function logoShown(url: string | null, sandbox: boolean): boolean {
   if (url === null || url.startsWith('data:')) return true;
   try {
     return logoHostRefusal(new URL(url), sandbox) === null;

@@ -55,7 +55,7 @@ export const PayStatus = Type.Object(
       description: 'open, underpaid, processing, settled, expired, canceled, needs_review or invalid',
     }),
     reason: Nullable(Type.String()),
-    title: Type.String({ description: "the page's headline for this state" }),
+    title: Type.String({ description: "the page's headline for this state, in the payer's language" }),
     message: Type.String({ description: 'what the payer should do next' }),
     link: Type.Union(
       [Type.Object({ href: Type.String(), text: Type.String() }, { additionalProperties: false }), Type.Null()],
@@ -68,12 +68,16 @@ export const PayStatus = Type.Object(
     currency: Type.String(),
     amountText: Type.String({
       description:
-        "the amount as the page writes it: a fiat currency with its minor units in the payer's locale (Accept-Language, else English); a crypto asset as its exact text",
+        "the amount as the page writes it: a fiat currency with its minor units in the payer's language; a crypto asset as its exact text",
     }),
     expiresAt: Type.String(),
     now: Type.String({ description: 'server time (ISO 8601): the page counts down on it' }),
     options: Type.Array(PayOptionStatus),
     payments: Type.Array(PayPayment, { description: 'payments received (not retracted), oldest first' }),
+    receiptNumber: Nullable(Type.String({ description: 'the receipt number (`RCPT-000001`) once settled, else null' })),
+    receiptUrl: Nullable(
+      Type.String({ description: 'the receipt page (`<public base>/pay/{id}/receipt`) once settled, else null' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -84,3 +88,12 @@ export const PayParams = Type.Object(
   { id: Type.String({ maxLength: 100, description: 'checkout id (chk_…)' }) },
   { additionalProperties: false },
 );
+
+export const PayStatusQuery = Type.Object({
+  lang: Type.Optional(
+    Type.String({
+      description:
+        'the language of title, message, link text, footer and amountText (en, es, pt-BR, fr, de, it, tr, ru, zh-CN, ja, ar; another tag is matched by its primary language). Without it, or for a language hostpay does not have: the hostpay_lang cookie, then Accept-Language, then English. The page passes its own language.',
+    }),
+  ),
+});

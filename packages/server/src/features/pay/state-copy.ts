@@ -1,4 +1,5 @@
 import { Decimal, decimalText } from '@hostpay/protocol';
+import type { MessageKey, Speech } from '../../i18n/messages.js';
 import { safeHref } from './html.js';
 import { paidOption, type PayView } from './pay-view.js';
 
@@ -16,23 +17,41 @@ export interface StateCopy {
 }
 
 /** What each state's footer says after the request id (the page writes it; the status route sends it). */
-const FOOTERS: Record<string, string> = {
-  open: 'Keep this page open until it says Paid: it updates by itself.',
-  underpaid: 'Keep this page open until it says Paid: it updates by itself.',
-  processing: 'Nothing more to send. You may keep this page open to see the payment confirmed, or close it.',
-  settled: 'This payment is complete: you can close this page.',
-  expired: 'This request has ended: nothing sent to its address from now on is expected.',
-  canceled: 'This request has ended: nothing sent to its address from now on is expected.',
-  needs_review: 'Keep the transaction hash of what you sent: the merchant may ask for it.',
-  invalid: 'Keep the transaction hash of what you sent: the merchant may ask for it.',
+const FOOTERS: Record<string, MessageKey> = {
+  open: 'pay.footerWaiting',
+  underpaid: 'pay.footerWaiting',
+  processing: 'pay.footerProcessing',
+  settled: 'pay.footerSettled',
+  expired: 'pay.footerEnded',
+  canceled: 'pay.footerEnded',
+  needs_review: 'pay.footerReview',
+  invalid: 'pay.footerReview',
 };
+
+const REVIEW_REASONS: Record<string, MessageKey> = {
+  paid_partial: 'pay.reviewPartial',
+  paid_late: 'pay.reviewLate',
+  wrong_asset: 'pay.reviewWrongAsset',
+};
+
+/**
+ * Exact values (amounts, addresses, networks) read left to right inside a right-to-left sentence:
+ * isolated (LRI … PDI) so the bidi algorithm does not reorder "0.5 USDT" around Arabic words.
+ * Only for right-to-left languages: a left-to-right text keeps its values byte for byte.
+ */
+export function exact(s: Speech, value: string): string {
+  return s.dir === 'rtl' ? `\u2066${value}\u2069` : value;
+}
+
+/** What separates two sentences: Chinese and Japanese end a sentence with 。 and need no space after it. */
+export const sentenceGap = (s: Speech): string => (s.lang === 'ja' || s.lang === 'zh-CN' ? '' : ' ');
 
 /**
  * The paid_over screen: by how much, and what happens to it. A settle credits the merchant with
  * everything received on the option that settled (minus the merchant's fee), so the excess is
  * with the merchant; money sent on another network is recorded but credited to nobody.
  */
-function overpaidMessage(v: PayView): string {
+function overpaidMessage(s: Speech, v: PayView): string {
   const paid = paidOption(v);
   const merchant = v.merchantName;
   const parts: string[] = [];
@@ -40,94 +59,106 @@ function overpaidMessage(v: PayView): string {
     const excess = new Decimal(paid.received).minus(paid.amountDue);
     if (excess.gt(0))
       parts.push(
-        `You sent ${decimalText(excess)} ${paid.asset} more than the ${paid.amountDue} ${paid.asset} due. It went to ${merchant} with the payment: ask them to refund the difference if you want it back.`,
+        s.t('pay.overpaidExcess', {
+          excess: exact(s, decimalText(excess)),
+          due: exact(s, paid.amountDue),
+          asset: exact(s, paid.asset),
+          merchant,
+        }),
       );
   }
   for (const o of v.options) {
     if (o === paid || !new Decimal(o.received).gt(0)) continue;
     parts.push(
-      `The ${o.received} ${o.asset} also sent on ${o.network} was not needed for this payment and is held, not credited: contact ${merchant} to get it back.`,
+      s.t('pay.overpaidOther', {
+        amount: exact(s, o.received),
+        asset: exact(s, o.asset),
+        network: exact(s, o.network),
+        merchant,
+      }),
     );
   }
-  return parts.length === 0
-    ? `Payment complete. You sent more than was due: contact ${merchant} about the difference.`
-    : `Payment complete. ${parts.join(' ')}`;
+  if (parts.length === 0) parts.push(s.t('pay.overpaidUnknown', { merchant }));
+  return [s.t('pay.overpaidComplete'), ...parts].join(sentenceGap(s));
 }
 
-const REVIEW_REASONS: Record<string, string> = {
-  paid_partial: 'part of the amount arrived before the time ran out, and the rest did not',
-  paid_late: 'a payment arrived after this request had ended',
-  wrong_asset: 'a payment arrived in an asset this request did not ask for',
-};
-
-export function stateCopy(v: PayView): StateCopy {
-  return { ...stateText(v), footer: FOOTERS[v.status] ?? 'Contact the merchant about this payment.' };
+export function stateCopy(s: Speech, v: PayView): StateCopy {
+  return { ...stateText(s, v), footer: s.t(FOOTERS[v.status] ?? 'pay.footerOther') };
 }
 
-function stateText(v: PayView): Omit<StateCopy, 'footer'> {
+function stateText(s: Speech, v: PayView): Omit<StateCopy, 'footer'> {
   const paid = paidOption(v);
   const merchant = v.merchantName;
   // Merchant URLs were checked at creation (https, or loopback http in a sandbox); only http(s) goes out.
-  const back = (url: string | null, text: string) => {
+  const back = (url: string | null, key: 'pay.cancelLink' | 'pay.returnLink') => {
     const href = safeHref(url);
-    return href === null ? null : { href, text };
+    return href === null ? null : { href, text: s.t(key, { merchant }) };
   };
   switch (v.status) {
     case 'open':
       return {
-        title: 'Waiting for your payment',
-        message: 'Send exactly the amount below to the address below before the time runs out.',
-        link: back(v.cancelUrl, `Cancel and return to ${merchant}`),
+        title: s.t('pay.openTitle'),
+        message: s.t('pay.openMessage'),
+        link: back(v.cancelUrl, 'pay.cancelLink'),
       };
     case 'underpaid':
       return {
-        title: 'Partly paid',
+        title: s.t('pay.underpaidTitle'),
         message:
           paid === undefined
-            ? 'Part of the amount has arrived. Send the rest before the time runs out.'
-            : `We received ${paid.received} ${paid.asset}. Send the remaining ${paid.remaining} ${paid.asset} on ${paid.network} to the same address before the time runs out.`,
+            ? s.t('pay.underpaidMessage')
+            : s.t('pay.underpaidRemaining', {
+                received: exact(s, paid.received),
+                remaining: exact(s, paid.remaining),
+                asset: exact(s, paid.asset),
+                network: exact(s, paid.network),
+              }),
         link: null,
       };
     case 'processing':
       return {
-        title: 'Payment received, confirming',
+        title: s.t('pay.processingTitle'),
         message:
           paid === undefined
-            ? 'Your payment is being confirmed. You can close this page.'
-            : `${paid.confirmations} of ${paid.confirmationsRequired} confirmations so far on ${paid.network}. Nothing more to send; this page updates by itself.`,
+            ? s.t('pay.processingMessage')
+            : s.t('pay.processingConfirmations', {
+                confirmedCount: paid.confirmations,
+                requiredCount: paid.confirmationsRequired,
+                network: exact(s, paid.network),
+              }),
         link: null,
       };
     case 'settled':
       return {
-        title: 'Paid',
-        message: v.reason === 'paid_over' ? overpaidMessage(v) : 'Payment complete. Thank you.',
-        link: back(v.successUrl, `Return to ${merchant}`),
+        title: s.t('pay.settledTitle'),
+        message: v.reason === 'paid_over' ? overpaidMessage(s, v) : s.t('pay.settledMessage'),
+        link: back(v.successUrl, 'pay.returnLink'),
       };
     case 'expired':
       return {
-        title: 'This payment request has expired',
-        message: `Do not send anything to its address. Ask ${merchant} for a new payment link.`,
-        link: back(v.cancelUrl, `Return to ${merchant}`),
+        title: s.t('pay.expiredTitle'),
+        message: s.t('pay.expiredMessage', { merchant }),
+        link: back(v.cancelUrl, 'pay.returnLink'),
       };
     case 'canceled':
       return {
-        title: 'Payment canceled',
-        message: `${merchant} canceled this payment request. Do not send anything to its address.`,
-        link: back(v.cancelUrl, `Return to ${merchant}`),
+        title: s.t('pay.canceledTitle'),
+        message: s.t('pay.canceledMessage', { merchant }),
+        link: back(v.cancelUrl, 'pay.returnLink'),
       };
     case 'needs_review':
       return {
-        title: 'Payment under review',
-        message: `Contact ${merchant}: ${REVIEW_REASONS[v.reason ?? ''] ?? 'this payment needs a manual check'}. Do not send anything more.`,
+        title: s.t('pay.reviewTitle'),
+        message: s.t(REVIEW_REASONS[v.reason ?? ''] ?? 'pay.reviewOther', { merchant }),
         link: null,
       };
     case 'invalid':
       return {
-        title: 'Payment rejected',
-        message: `This payment was rejected after review. Contact ${merchant}.`,
+        title: s.t('pay.invalidTitle'),
+        message: s.t('pay.invalidMessage', { merchant }),
         link: null,
       };
     default:
-      return { title: v.status, message: `Contact ${merchant}.`, link: null };
+      return { title: v.status, message: s.t('pay.otherMessage', { merchant }), link: null };
   }
 }

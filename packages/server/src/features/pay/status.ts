@@ -1,15 +1,19 @@
 import { jsonDecimal } from '@hostpay/protocol';
-import { formatCheckoutAmount } from './format.js';
+import { formatAmount } from '../../i18n/format.js';
+import type { Lang } from '../../i18n/languages.js';
+import { speechOf } from '../../i18n/messages.js';
 import { PAYABLE, type PayView } from './pay-view.js';
 import { stateCopy } from './state-copy.js';
 
 /**
  * The status route's `result`: the page's content, amounts as exact number literals. Payment
  * options (addresses, payment URIs) only while the checkout takes payments, as the page shows
- * them: once it has ended, nobody should be told where to send money.
+ * them: once it has ended, nobody should be told where to send money. Its words (title, message,
+ * link text, footer, amountText) are in `lang`, the page's language, so a live update reads as
+ * the page it updates.
  */
-export function statusResult(v: PayView, now: string, locale: string) {
-  const copy = stateCopy(v);
+export function statusResult(v: PayView, now: string, lang: Lang) {
+  const copy = stateCopy(speechOf(lang), v);
   const shown = PAYABLE.has(v.status) ? v.options : [];
   return {
     id: v.id,
@@ -23,7 +27,7 @@ export function statusResult(v: PayView, now: string, locale: string) {
     description: v.description,
     amount: jsonDecimal(v.amount),
     currency: v.currency,
-    amountText: formatCheckoutAmount(v.amount, v.currency, v.fiatCurrency, locale),
+    amountText: formatAmount(lang, v.amount, v.currency, v.fiatCurrency),
     expiresAt: v.expiresAt,
     now,
     options: shown.map((o) => ({
@@ -47,5 +51,7 @@ export function statusResult(v: PayView, now: string, locale: string) {
       txHash: p.txHash,
       explorerUrl: p.explorerUrl,
     })),
+    receiptNumber: v.receiptNumber,
+    receiptUrl: v.receiptUrl,
   };
 }

@@ -1,4 +1,5 @@
 import { defineFeature } from '../../feature-kit/feature.js';
+import { refundLinkMailTemplate } from './mail.js';
 import { refundMerchantRoutes } from './merchant-routes.js';
 import { refundPageRoutes } from './page-routes.js';
 import { payoutsForRefunds, refundedSoFar } from './payouts-port.js';
@@ -16,11 +17,14 @@ declare module '../../feature-kit/feature.js' {
 export const refundsFeature = defineFeature({
   name: 'refunds',
   migrations: refundsMigrations,
-  needs: ['store', 'caches', 'publicBaseUrl', 'now', 'outbox', 'checkouts', 'payouts'],
+  needs: ['store', 'box', 'caches', 'publicBaseUrl', 'now', 'outbox', 'checkouts', 'payouts', 'merchantLook'],
   provides: ['refunds'],
-  create: ({ store, caches, publicBaseUrl, now, outbox }) => ({
+  // A refund link asked with sendEmail is mailed to the payer, rendered by its template (mail.ts).
+  contributes: { mailTemplates: () => [refundLinkMailTemplate] },
+  create: ({ store, box, caches, publicBaseUrl, now, outbox }) => ({
     refunds: refundService({
       store,
+      box,
       caches,
       publicBaseUrl,
       now: now ?? Date.now,

@@ -1,5 +1,6 @@
 import { Decimal, decimalText, jsonDecimal, writeExactJson } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import type { Db, Store } from '../../store/store.js';
@@ -15,6 +16,7 @@ import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { refundCreditKey } from '../payouts/moves.js';
 import { checkoutMoney } from './money.js';
 import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
+import { givenAddress, mailTarget, recordRefundLinkMail, type RefundMailAsk } from './mail.js';
 import {
   chainFacts,
   findRefundLink,
@@ -31,6 +33,8 @@ export const REFUND_TIMELINE_STATUS = 'refund_requested';
 
 export interface RefundDeps {
   store: Store;
+  /** Seals the mail of a refund link (it holds the token). */
+  box: Pick<SecretBox, 'seal'>;
   caches: Caches;
   publicBaseUrl: () => string;
   now: () => number;
@@ -54,6 +58,8 @@ export type RefundPage =
 
 export interface RefundFacts {
   checkoutId: string;
+  /** Whose page it is: its default language and colours (self-service's merchantLook). */
+  merchantId: string;
   merchantName: string;
   asset: string;
   chain: string;
@@ -166,10 +172,15 @@ export function refundService(deps: RefundDeps) {
     return result;
   }
 
-  /** POST …/refund-link: a link the payer opens to give the address; nothing is frozen until the payer submits. */
-  async function createLink(merchantId: string, checkoutId: string, asked: Decimal | null) {
+  /**
+   * POST …/refund-link: a link the payer opens to give the address; nothing is frozen until the
+   * payer submits. With `sendEmail` the link is mailed to the payer in the transaction that makes it.
+   */
+  async function createLink(merchantId: string, checkoutId: string, asked: Decimal | null, ask: RefundMailAsk = {}) {
+    const given = givenAddress(ask);
     const c = await loadOwned(db, merchantId, checkoutId, false);
-    const { target } = await checkAmount(db, c, asked);
+    const { target, amount } = await checkAmount(db, c, asked);
+    const to = mailTarget(ask, given, c.row);
     const token = newRefundToken();
     const createdAt = at();
     const row: RefundLinkRow = {
@@ -183,11 +194,29 @@ export function refundService(deps: RefundDeps) {
       payout_id: null,
       created_at: createdAt,
     };
-    await insertRefundLink(db, row);
+    const url = `${deps.publicBaseUrl()}${refundLinkPath(checkoutId, token)}`;
+    await store.writeTransaction(async (trx) => {
+      await insertRefundLink(trx, row);
+      if (to === null) return;
+      const chain = await chainFacts(trx, target.assetId, target.chainId);
+      const mail = {
+        merchantId,
+        to,
+        checkoutId,
+        amount: decimalText(amount),
+        fixed: asked !== null,
+        asset: target.asset,
+        network: chain?.network ?? chain?.name ?? target.chain,
+        url,
+        expiresAt: row.expires_at,
+        at: createdAt,
+      };
+      await recordRefundLinkMail(trx, mail, deps.box);
+    });
     return {
       id: row.id,
       checkoutId,
-      url: `${deps.publicBaseUrl()}${refundLinkPath(checkoutId, token)}`,
+      url,
       amount: asked === null ? null : num(asked),
       asset: target.asset,
       chain: target.chain,
@@ -197,9 +226,21 @@ export function refundService(deps: RefundDeps) {
   }
 
   /** POST …/refunds: with a destination, the refund (a payout with refundOf); without, a refund link. */
-  async function refund(merchantId: string, checkoutId: string, amount: Decimal, destination: string | undefined) {
+  async function refund(
+    merchantId: string,
+    checkoutId: string,
+    amount: Decimal,
+    destination: string | undefined,
+    ask: RefundMailAsk = {},
+  ) {
     if (destination === undefined)
-      return { kind: 'link' as const, link: await createLink(merchantId, checkoutId, amount) };
+      return { kind: 'link' as const, link: await createLink(merchantId, checkoutId, amount, ask) };
+    if (ask.sendEmail === true || ask.customerEmail !== undefined)
+      throw new HostpayError(
+        'INVALID_BODY',
+        'sendEmail mails a refund link; a refund with a destination has none: leave out destination to mail the payer a link, or leave out sendEmail',
+        { field: 'sendEmail' },
+      );
     const payouts = payoutsPort();
     const json = await committed(merchantId, async (trx) => {
       const c = await loadOwned(trx, merchantId, checkoutId, true);
@@ -222,6 +263,7 @@ export function refundService(deps: RefundDeps) {
     ]);
     return {
       checkoutId: c.row.id,
+      merchantId: link.merchant_id,
       merchantName: name ?? '',
       asset: target.asset,
       chain: target.chain,

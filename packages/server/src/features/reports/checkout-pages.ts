@@ -1,6 +1,6 @@
 import { Decimal, decimalText, parseExactJson, type ReportRow } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
-import { groupBy, keysetRows, pageOf, type Page, type PageRequest } from './page.js';
+import { groupBy, keysetRows, pageOf, ReportRecord, type Page, type PageRequest } from './page.js';
 
 async function settledTimes(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
@@ -32,6 +32,9 @@ export async function checkoutsPage(req: PageRequest): Promise<Page> {
       'c.status',
       'c.reason',
       'c.order_id',
+      'c.payment_link_id',
+      'c.invoice_id',
+      'c.customer_email',
       'c.currency',
       'c.amount',
       'c.settled_option_id',
@@ -67,14 +70,14 @@ export async function checkoutsPage(req: PageRequest): Promise<Page> {
       opts.find((o) => o.id === c.settled_option_id) ??
       opts.filter((o) => received.has(o.id)).sort((a, b) => received.get(b.id)!.comparedTo(received.get(a.id)!))[0];
     const credited = c.net !== null;
-    return {
+    return new ReportRecord({
       id: c.id,
       createdAt: c.created_at,
       status: c.status,
       reason: c.reason,
       orderId: c.order_id,
-      paymentLinkId: null,
-      invoiceId: null,
+      paymentLinkId: c.payment_link_id,
+      invoiceId: c.invoice_id,
       currency: c.currency,
       amount: c.amount,
       settledAt: settled.get(c.id) ?? null,
@@ -84,8 +87,8 @@ export async function checkoutsPage(req: PageRequest): Promise<Page> {
       rate: option?.rate ?? null,
       fee: credited && option !== undefined && option.id === c.settled_option_id ? option.fee_in_asset : null,
       net: c.net,
-      customerEmail: null,
-    };
+      customerEmail: c.customer_email,
+    });
   });
   return pageOf(
     rows,
@@ -167,30 +170,32 @@ export function paymentsReader(): (req: PageRequest) => Promise<Page> {
     for (const t of rows) {
       const rate = t.rate === null ? null : new Decimal(t.rate);
       const places = await decimals(t.currency);
-      out.push({
-        checkoutId: t.checkout_id,
-        orderId: t.order_id,
-        detectedAt: t.detected_at,
-        chain: t.chain,
-        asset: t.asset,
-        txHash: t.tx_hash,
-        index: t.log_index,
-        address: t.to_address,
-        amount: t.amount,
-        confirmations: t.confirmations,
-        retracted: t.retracted === 1,
-        credited:
-          t.retracted === 0 &&
-          t.credited_posting_id !== null &&
-          t.option_id !== null &&
-          t.option_id === t.settled_option_id,
-        currency: t.currency,
-        rate: t.rate,
-        valueInCurrency:
-          rate === null || rate.isZero()
-            ? null
-            : decimalText(new Decimal(t.amount).dividedBy(rate).toDecimalPlaces(places, Decimal.ROUND_HALF_UP)),
-      });
+      out.push(
+        new ReportRecord({
+          checkoutId: t.checkout_id,
+          orderId: t.order_id,
+          detectedAt: t.detected_at,
+          chain: t.chain,
+          asset: t.asset,
+          txHash: t.tx_hash,
+          index: t.log_index,
+          address: t.to_address,
+          amount: t.amount,
+          confirmations: t.confirmations,
+          retracted: t.retracted === 1,
+          credited:
+            t.retracted === 0 &&
+            t.credited_posting_id !== null &&
+            t.option_id !== null &&
+            t.option_id === t.settled_option_id,
+          currency: t.currency,
+          rate: t.rate,
+          valueInCurrency:
+            rate === null || rate.isZero()
+              ? null
+              : decimalText(new Decimal(t.amount).dividedBy(rate).toDecimalPlaces(places, Decimal.ROUND_HALF_UP)),
+        }),
+      );
     }
     return pageOf(
       rows,
@@ -221,7 +226,7 @@ export async function feesPage(req: PageRequest): Promise<Page> {
   const rows = await keysetRows(q, req, 'tl.at', 'tl.checkout_id');
   const out: ReportRow[] = rows.map((r) => {
     const fee = parseExactJson(r.fee) as FeeFields;
-    return {
+    return new ReportRecord({
       checkoutId: r.id,
       settledAt: r.at,
       currency: r.currency,
@@ -232,7 +237,7 @@ export async function feesPage(req: PageRequest): Promise<Page> {
       fee: fee.fee ?? null,
       asset: r.asset,
       feeInAsset: r.fee_in_asset,
-    };
+    });
   });
   return pageOf(
     rows,

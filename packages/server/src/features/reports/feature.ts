@@ -17,7 +17,9 @@ export const reportsFeature = defineFeature({
   migrations: reportsMigrations,
   needs: ['store', 'now'],
   provides: ['reports'],
-  create: ({ store }) => ({ reports: reportService(store) }),
+  // The other kinds of objects the merchant search reads (payment links, invoices: search.ts).
+  consumes: ['searchSources'],
+  create: ({ store }, contributed) => ({ reports: reportService(store, { contributed: contributed.searchSources }) }),
   merchantRoutes: [reportRoutes],
   admin: ({ store, now }) => operatorReports(store, now ?? Date.now),
   adminRoutes: [reportAdminRoutes],

@@ -1,6 +1,6 @@
 import { REPORT_COLUMNS, type ReportKind, type ReportRow } from '@hostpay/protocol';
 import type { Db } from '../../store/store.js';
-import type { PageReader } from './page.js';
+import { ReportRecord, type PageReader } from './page.js';
 
 /** The column operator reports add after the published ones: whose row it is (docs/reports.md). */
 export const MERCHANT_COLUMN = 'merchantId';
@@ -33,7 +33,10 @@ export function withMerchantIds(kind: ReportKind, read: PageReader, db: Db): Pag
     const byId = new Map(owners.map((o) => [o.id, o.merchant_id]));
     const rows: ReportRow[] = page.rows.map((r) => {
       const id = r[column];
-      return { ...r, [MERCHANT_COLUMN]: typeof id === 'string' ? (byId.get(id) ?? null) : null };
+      // A record, not a spread literal (page.ts, ReportRecord, says why).
+      const row = new ReportRecord(r);
+      row[MERCHANT_COLUMN] = typeof id === 'string' ? (byId.get(id) ?? null) : null;
+      return row;
     });
     return { rows, last: page.last };
   };

@@ -25,7 +25,7 @@ const exactFigures = (f: Figures) => ({
 });
 
 /** The operator's reports (admin API, console, CLI): every merchant's exports and the reconciliation. */
-export function operatorReports(store: Pick<Store, 'db' | 'dialect'>, now: () => number) {
+export function operatorReports(store: Pick<Store, 'db' | 'dialect' | 'arrayRows'>, now: () => number) {
   // Operator downloads share one pool per instance, apart from the merchants' own.
   const slots = streamSlots(REPORT_STREAMS_PER_MERCHANT);
   return {

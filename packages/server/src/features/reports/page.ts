@@ -3,6 +3,22 @@ import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kys
 import type { Db } from '../../store/store.js';
 import type { TimeRange } from './range.js';
 
+/**
+ * A report row made by a constructor. Rows are written as object literals for readability, but
+ * a literal has an allocation site V8 tracks: when most of its objects outlive a young-generation
+ * collection (a page held while the one before it is encoded), V8 allocates every later one
+ * straight in the old generation, and an export's garbage piles up there until a full collection
+ * (up to 150 MB over a few hundred thousand rows, docs/reports.md "Benchmark"). The literal handed
+ * to `new ReportRecord` dies at once, so its site is never pretenured, and a constructor's objects
+ * have no site.
+ */
+export class ReportRecord {
+  [column: string]: ReportRow[string];
+  constructor(fields: ReportRow) {
+    Object.assign(this, fields);
+  }
+}
+
 /** Where the next page starts: after this (time, id). */
 export interface Cursor {
   at: string;
@@ -23,7 +39,7 @@ export interface PageRequest {
   range: TimeRange;
   after: Cursor | null;
   limit: number;
-  /** The store's array path (PostgreSQL: `Store.arrayRows`), for the pages read most. */
+  /** The store's array path (`Store.arrayRows`, both stores), for the ledger's pages; absent, the query builder reads them. */
   arrayRows?: ((text: string, values: readonly unknown[]) => Promise<unknown[][]>) | undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { ReportRow } from '@hostpay/protocol';
-import { keysetRows, pageOf, type Page, type PageRequest } from './page.js';
+import { keysetRows, pageOf, ReportRecord, type Page, type PageRequest } from './page.js';
 
 /** The payouts report (refunds included, with `refundOf`): one row per payout created in the range. */
 export async function payoutsPage(req: PageRequest): Promise<Page> {
@@ -39,22 +39,25 @@ export async function payoutsPage(req: PageRequest): Promise<Page> {
     // The last completion counts: a reorganisation can send a completed payout back to `sent`.
     for (const e of entries) completed.set(e.payout_id, e.at);
   }
-  const out: ReportRow[] = rows.map((p) => ({
-    id: p.id,
-    createdAt: p.created_at,
-    status: p.status,
-    refundOf: p.refund_of,
-    reference: p.reference,
-    walletId: p.wallet_id,
-    chain: p.chain,
-    asset: p.asset,
-    amount: p.amount,
-    networkFee: p.network_fee,
-    total: p.total,
-    destination: p.destination,
-    txHash: p.tx_hash,
-    completedAt: p.status === 'completed' ? (completed.get(p.id) ?? null) : null,
-  }));
+  const out: ReportRow[] = rows.map(
+    (p) =>
+      new ReportRecord({
+        id: p.id,
+        createdAt: p.created_at,
+        status: p.status,
+        refundOf: p.refund_of,
+        reference: p.reference,
+        walletId: p.wallet_id,
+        chain: p.chain,
+        asset: p.asset,
+        amount: p.amount,
+        networkFee: p.network_fee,
+        total: p.total,
+        destination: p.destination,
+        txHash: p.tx_hash,
+        completedAt: p.status === 'completed' ? (completed.get(p.id) ?? null) : null,
+      }),
+  );
   return pageOf(
     rows,
     out,

@@ -16,7 +16,6 @@ import { BASE_ERRORS, merchantScope, MerchantQuery, ok, send } from '../../http/
 import { errorResponses, SECURITY } from '../../http/route-schemas.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { successBody } from '../../http/success-body.js';
-import { SEARCH_SOURCES } from './service.js';
 
 const TAGS = ['reports'];
 const Time = (description: string) =>
@@ -127,9 +126,9 @@ export async function reportRoutes(app: TypedApp, ctx: FeatureRouteContext<'repo
       schema: {
         tags: TAGS,
         operationId: 'search',
-        summary: 'Find checkouts and payouts by id, order id, address, transaction hash or exact amount',
+        summary: 'Find checkouts, payouts, payment links and invoices',
         description:
-          'Checkouts (checkout:read): id, order id, deposit address, payment transaction hash, amount (the checkout’s, any option’s amountDue, any payment’s). Payouts (payouts:read): id, destination, transaction hash, amount or total. Addresses and hashes exactly (EVM ones case-insensitively, 0x optional); amounts by numeric equality. Each kind only with its read scope (403 SCOPE_MISSING with none). Newest first.',
+          'Checkouts (checkout:read): id, order id, customer email, deposit address, payment transaction hash, amount (the checkout’s, any option’s amountDue, any payment’s). Payouts (payouts:read): id, destination, transaction hash, amount or total. Payment links (links:read): id, slug or public URL, name (a part of it, ignoring case). Invoices (invoices:read): id, number, customer email, total. Addresses and hashes exactly (EVM ones case-insensitively, 0x optional); emails exactly ignoring case; amounts by numeric equality. Each kind only with its read scope (403 SCOPE_MISSING with none). Newest first.',
         security: SECURITY.merchant,
         querystring: Type.Object(
           {
@@ -148,9 +147,10 @@ export async function reportRoutes(app: TypedApp, ctx: FeatureRouteContext<'repo
     },
     async (req, reply) => {
       const principal = principalOf(req);
-      const sources = SEARCH_SOURCES.filter((s) => holds(principal, s.scope as Scope));
+      const all = reports.searchSources();
+      const sources = all.filter((s) => holds(principal, s.scope as Scope));
       // With none of the kinds' scopes, the error names the first one a search needs.
-      if (sources.length === 0) authorize(SEARCH_SOURCES[0]!.scope as Scope, principal);
+      if (sources.length === 0) authorize(all[0]!.scope as Scope, principal);
       const merchantId = await merchantOf(req, req.query.merchantId);
       const hits = await reports.search(merchantId, req.query.q, req.query.limit ?? 20, sources);
       return send(reply, 200, successBody(hits));

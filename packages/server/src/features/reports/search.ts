@@ -34,14 +34,25 @@ function sameValue(stored: string, terms: SearchTerms): boolean {
 }
 
 /**
- * One kind of object search reads. Payment links and invoices (spec/commerce.md) add theirs when
- * they exist: by id, invoice number, customer email (ignoring case), link name by substring and
- * invoice total, each filtered by the merchant in SQL and gated by its own read scope.
+ * One kind of object search reads, filtered by the merchant in SQL and gated by its own read
+ * scope. Checkouts and payouts are this feature's own (`SEARCH_SOURCES`); a feature that owns
+ * another kind (payment links, invoices) contributes its source to the `searchSources` point.
  */
 export interface SearchSource {
   scope: string;
   find(db: Db, merchantId: string, terms: SearchTerms, limit: number): Promise<RankedHit[]>;
 }
+
+declare module '../../feature-kit/contributions.js' {
+  interface ContributionPoints {
+    /** The kinds of objects the merchant search reads besides checkouts and payouts (reports/search.ts). */
+    searchSources: SearchSource;
+  }
+}
+
+/** An email address as search compares it: exactly, ignoring case (null when `text` is none). */
+export const emailTerm = (terms: SearchTerms): string | null =>
+  /^[^\s@]+@[^\s@]+$/.test(terms.text) ? terms.text.toLowerCase() : null;
 
 interface CheckoutHitRow {
   id: string;
@@ -75,6 +86,17 @@ export const checkoutSource: SearchSource = {
       await mine.where('c.order_id', '=', terms.text).orderBy('c.created_at', 'desc').limit(limit).execute(),
       'order id',
     );
+    const email = emailTerm(terms);
+    if (email !== null)
+      add(
+        // checkouts_merchant_email_lower (migration 28): (merchant_id, lower(customer_email)).
+        await mine
+          .where((eb) => eb(eb.fn('lower', ['c.customer_email']), '=', email))
+          .orderBy('c.created_at', 'desc')
+          .limit(limit)
+          .execute(),
+        'customer email',
+      );
     const byAddress = await mine
       .innerJoin('checkout_options as o', 'o.checkout_id', 'c.id')
       .select('o.address as value')

@@ -25,7 +25,7 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
   ndjson: 'application/x-ndjson',
 };
 
-/** The sources search reads, in the order their hits are gathered. Invoices and payment links join here. */
+/** The search's own sources; the features that own other kinds add theirs through `searchSources`. */
 export const SEARCH_SOURCES: readonly SearchSource[] = [checkoutSource, payoutSource];
 
 export interface ReportService {
@@ -42,11 +42,16 @@ export interface ReportService {
     month: string | undefined,
   ): Promise<{ month: string; from: string; to: string; wallets: Record<keyof StatementLineText, unknown>[] }>;
   search(merchantId: string, q: string, limit: number, sources: readonly SearchSource[]): Promise<SearchHit[]>;
+  /** Every kind search reads, in the order their hits are gathered: its own, then the contributed. */
+  searchSources(): readonly SearchSource[];
   /** Report streams open for the merchant in this instance (tests, the 429). */
   openStreams(merchantId: string): number;
 }
 
-export function reportService(store: Store, opts: { pageRows?: number } = {}): ReportService {
+export function reportService(
+  store: Store,
+  opts: { pageRows?: number; contributed?: () => readonly SearchSource[] } = {},
+): ReportService {
   const slots = streamSlots(REPORT_STREAMS_PER_MERCHANT);
   return {
     async download(merchantId, kind, query, nowMs) {
@@ -76,6 +81,7 @@ export function reportService(store: Store, opts: { pageRows?: number } = {}): R
       return { month: month!, ...range, wallets };
     },
     search: (merchantId, q, limit, sources) => search(store.db, merchantId, sources, q, limit),
+    searchSources: () => [...SEARCH_SOURCES, ...(opts.contributed?.() ?? [])],
     openStreams: (merchantId) => slots.openFor(merchantId),
   };
 }

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as turn } from 'node:timers/promises';
 import { REPORT_COLUMNS, type ReportFormat, type ReportKind } from '@hostpay/protocol';
 import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
@@ -41,7 +42,7 @@ export interface ReportRequest {
  * before its next query. `release` runs once, however the stream ends.
  */
 export async function reportStream(
-  store: Pick<Store, 'db' | 'dialect' | 'arrayRows'>,
+  store: Pick<Store, 'db' | 'dialect'> & Partial<Pick<Store, 'arrayRows'>>,
   req: ReportRequest,
   release: () => void,
 ): Promise<Readable> {
@@ -86,6 +87,10 @@ export async function reportStream(
       header = false;
       if (pending === undefined) return;
       page = await pending;
+      // A turn of the event loop between pages: SQLite reads synchronously, and a download to a
+      // consumer that never pushes back ran a million rows in promise callbacks alone, with the
+      // server's timers, sockets and V8's own collection tasks waiting for its end.
+      await turn();
     }
   }
   const stream = Readable.from(chunks(), { objectMode: false });

@@ -1,4 +1,4 @@
-import { SCOPES } from '@hostpay/protocol';
+import { SCOPES, UpdateSettingsBody } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { PageQuery, pageOf } from '../../admin/schemas.js';
@@ -137,15 +137,7 @@ export async function selfServiceDashboardRoutes(
       config: { dashboard: { roles: TEAM_ADMINS } },
       schema: {
         ...hide,
-        body: Type.Object(
-          {
-            displayName: Nullable(Type.String({ maxLength: 200 })),
-            logoUrl: Nullable(Type.String({ maxLength: 61_000 })),
-            successUrl: Nullable(Type.String({ maxLength: 2048 })),
-            cancelUrl: Nullable(Type.String({ maxLength: 2048 })),
-          },
-          { additionalProperties: false, minProperties: 1 },
-        ),
+        body: UpdateSettingsBody,
       },
     },
     async (req, reply) => sendJson(reply, 200, await settings.update(userOf(req), req.body), 'settings saved'),

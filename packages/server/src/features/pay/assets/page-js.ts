@@ -5,6 +5,8 @@
  * errors and obeying Retry-After; stopping once settled or invalid), updates amounts, QR code and
  * state in place, counts down to expiresAt on the server's clock, switches networks without a
  * reload and copies to the clipboard. It writes text only (textContent, attributes): never markup.
+ * Its words come from data-t-* attributes of #pay, written by the server in the page's language
+ * (`%name%` where a value goes); its status polls carry the page's `?lang=`.
  * Plain ES2017 in a string: no build step, nothing to find on disk at run time.
  */
 export const PAGE_JS = `
@@ -24,6 +26,22 @@ export const PAGE_JS = `
   var failures = 0;
   var pending = 0;
   var poked = false;
+  var rtl = document.documentElement.dir === 'rtl';
+
+  // A value inside a right-to-left sentence keeps reading left to right (LRI … PDI), as on the server.
+  function exact(v) { return rtl ? '\\u2066' + v + '\\u2069' : String(v); }
+  function words(name) { return root.getAttribute('data-t-' + name) || ''; }
+  // The message \`name\` with its %placeholders% filled: text, or nodes where a value is an element.
+  function fill(name, values) {
+    var out = document.createDocumentFragment();
+    words(name).split(/%(\\w+)%/).forEach(function (part, i) {
+      if (i % 2 === 0) { if (part) out.appendChild(document.createTextNode(part)); return; }
+      var v = values[part];
+      out.appendChild(v && v.nodeType ? v : document.createTextNode(exact(v == null ? '' : v)));
+    });
+    return out;
+  }
+  function fillText(name, values) { return fill(name, values).textContent; }
 
   function one(sel, el) { return (el || root).querySelector(sel); }
   function all(sel, el) { return Array.prototype.slice.call((el || root).querySelectorAll(sel)); }
@@ -42,8 +60,8 @@ export const PAGE_JS = `
     var label = button.getAttribute('data-label') || word.nodeValue;
     button.setAttribute('data-label', label);
     function done() {
-      word.nodeValue = 'Copied';
-      say('Copied ' + value);
+      word.nodeValue = words('copied');
+      say(fillText('copied-say', { value: value }));
       setTimeout(function () { word.nodeValue = label; }, 1500);
     }
     function fallback() {
@@ -67,7 +85,12 @@ export const PAGE_JS = `
       if (a.getAttribute('data-option-link') === key) a.setAttribute('aria-current', 'true');
       else a.removeAttribute('aria-current');
     });
-    try { history.replaceState(null, '', '?option=' + encodeURIComponent(key)); } catch (e) { /* file: or sandboxed */ }
+    try {
+      // The other parameters (the page's ?lang=) stay: a reload shows the same page.
+      var params = new URLSearchParams(location.search);
+      params.set('option', key);
+      history.replaceState(null, '', '?' + params.toString());
+    } catch (e) { /* file: or sandboxed */ }
   }
 
   root.addEventListener('click', function (event) {
@@ -112,6 +135,7 @@ export const PAGE_JS = `
       link.parentNode.hidden = !r.link;
       if (r.link) { link.setAttribute('href', r.link.href); text(link, r.link.text); }
     }
+    receipt(r);
     all('[data-payable]').forEach(function (el) { el.hidden = !payable; });
     r.options.forEach(function (o) {
       var panel = one('[data-option="' + o.key + '"]');
@@ -127,9 +151,20 @@ export const PAGE_JS = `
       if (img && img.getAttribute('data-v') !== o.remaining) {
         img.setAttribute('data-v', o.remaining);
         img.setAttribute('src', img.getAttribute('data-qr') + '&v=' + encodeURIComponent(o.remaining));
-        img.setAttribute('alt', 'QR code: send ' + o.remaining + ' ' + o.asset + ' to ' + o.address);
+        img.setAttribute('alt', fillText('qr', { amount: o.remaining, asset: o.asset, address: o.address }));
       }
     });
+  }
+
+  // The receipt exists from settlement on: its link, made from this page's own path (the status
+  // only says that there is one and its number), so the script never follows a URL it was sent.
+  function receipt(r) {
+    var p = one('[data-receipt]');
+    var a = one('[data-receipt-link]');
+    if (!p || !a || !r.receiptUrl || !r.receiptNumber) return;
+    a.setAttribute('href', statusUrl.replace(/\\/status(\\?.*)?$/, '/receipt'));
+    text(a, fillText('receipt', { number: r.receiptNumber }));
+    p.hidden = false;
   }
 
   // The payments received, rebuilt from the status with elements and text only (never markup).
@@ -146,9 +181,9 @@ export const PAGE_JS = `
       var li = document.createElement('li');
       var amount = document.createElement('span');
       amount.className = 'num';
+      amount.setAttribute('dir', 'ltr');
       amount.textContent = p.amount + ' ' + p.asset;
-      li.appendChild(amount);
-      li.appendChild(document.createTextNode(' on ' + p.chain + ': transaction '));
+      var tx;
       var code = document.createElement('code');
       code.className = 'tx';
       code.textContent = p.txHash;
@@ -160,10 +195,11 @@ export const PAGE_JS = `
         a.appendChild(code);
         var note = document.createElement('span');
         note.className = 'vh';
-        note.textContent = ' (opens a block explorer)';
+        note.textContent = ' ' + words('explorer');
         a.appendChild(note);
-        li.appendChild(a);
-      } else li.appendChild(code);
+        tx = a;
+      } else tx = code;
+      li.appendChild(fill('payment', { amount: amount, chain: p.chain, tx: tx }));
       ul.appendChild(li);
     });
     section.hidden = list.length === 0;

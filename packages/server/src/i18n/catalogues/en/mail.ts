@@ -1,0 +1,122 @@
+/**
+ * The payers' mails (features/mail, invoices/mail.ts, pay/receipt-mail.ts, refunds/mail.ts): the
+ * layout's words, then each mail's. `{sender}` is the merchant's shown name; amounts and dates
+ * arrive formatted (i18n/format.ts).
+ */
+export default {
+  // The layout, every payer mail.
+  'mail.sandboxTag': '[Sandbox]',
+  'mail.sandboxNote': 'Sandbox: this mail is a test, no real money moved.',
+  // With the merchant's support address as Reply-To, the footer says a reply reaches it.
+  'mail.footerPayer': '{why} Sent by {sender} through hostpay. No tracking.',
+  'mail.footerPayerReply': '{why} Sent by {sender} through hostpay; reply to reach {sender}. No tracking.',
+  'mail.downloadPdf': 'Download the PDF',
+  'mail.line': '{quantity} × {description}',
+  'mail.total': 'Total',
+
+  // The invoice sent to a customer.
+  'mail.invoiceSubject': 'Invoice {number} from {sender}',
+  'mail.invoiceSubjectDue': 'Invoice {number} from {sender}: {amount} due',
+  'mail.invoiceSubjectDueBy': 'Invoice {number} from {sender}: {amount} due by {date}',
+  'mail.invoicePreheader': '{amount} due by {date}',
+  'mail.invoiceHello': 'Hello {name}, {sender} sent you invoice {number}.',
+  'mail.invoiceHelloNoName': 'Hello, {sender} sent you invoice {number}.',
+  'mail.invoiceNumber': 'Invoice',
+  'mail.invoicePaid': 'Paid',
+  'mail.invoiceAmountDue': 'Amount due',
+  'mail.invoiceDue': 'Due',
+  'mail.invoicePay': 'View and pay the invoice',
+  'mail.invoiceView': 'View the invoice',
+  'mail.invoiceHow': 'You pay on the invoice page, in a cryptocurrency you choose there.',
+  'mail.invoiceWhy': 'You get this mail because {sender} sent you an invoice.',
+
+  // The receipt of a payment.
+  'mail.receiptSubject': 'Receipt {number} from {sender}: {amount}',
+  'mail.receiptThanks': 'Thank you for your payment to {sender}. This is your receipt {number}.',
+  'mail.receiptNumber': 'Receipt',
+  'mail.receiptDate': 'Date (UTC)',
+  'mail.receiptFor': 'Payment for',
+  'mail.receiptForInvoice': 'Invoice {number}',
+  'mail.receiptForInvoicePart': 'Invoice {number} (part payment of its total of {amount})',
+  'mail.receiptThisPayment': 'This payment',
+  'mail.receiptSubtotal': 'Subtotal',
+  'mail.receiptTax': 'Tax',
+  'mail.receiptInvoiceTotal': 'Invoice total',
+  'mail.receiptPayment': 'Payment',
+  'mail.receiptPaidWith': 'Paid with',
+  'mail.receiptPaidWithValue': '{amount} on {network}',
+  'mail.receiptRate': 'Rate',
+  'mail.receiptRateValue': '1 {currency} = {rate} {asset}',
+  'mail.receiptTransaction': 'Transaction',
+  'mail.receiptTransactionValue': '{amount} ({chain}): {hash}',
+  'mail.receiptExplorer': 'Explorer',
+  'mail.receiptRefunded': 'Refunded',
+  'mail.receiptTaxId': 'Tax ID {taxId}',
+  'mail.receiptView': 'View the receipt',
+  'mail.receiptWhy': 'You get this mail because you paid {sender} and gave this address for the receipt.',
+
+  // A refund link.
+  'mail.refundUpTo': 'up to {amount}',
+  'mail.refundSubject': '{sender} is refunding your payment: {amount}',
+  'mail.refundBody':
+    '{sender} is sending you a refund of {amount} on {network}. Follow the link and enter an address of yours on that network to receive it.',
+  'mail.refundAmount': 'Refund',
+  'mail.refundNetwork': 'Network',
+  'mail.refundPayment': 'Payment',
+  'mail.refundValidUntil': 'Link valid until (UTC)',
+  'mail.refundGiveAddress': 'Give your address',
+  'mail.refundNote':
+    'The link works once and until {date} (UTC). Only enter an address you control on {network}: a refund sent to a wrong address cannot be brought back.',
+  'mail.refundWhy':
+    'You get this mail because {sender} refunds a payment you made and asked hostpay to mail you the link.',
+
+  // Dashboard users' mails (in English until they get a language of their own).
+  'mail.footerUser': '{why} Sent by hostpay for {sender}.',
+  'mail.openDashboard': 'Open the dashboard',
+  'mail.inviteSubject': 'You are invited to {sender} on hostpay',
+  'mail.inviteBody': 'You have been invited to the {sender} dashboard as {role}.',
+  'mail.inviteMember': 'a member',
+  'mail.inviteFollow': 'Follow the link to choose a password and set up two-factor sign-in.',
+  'mail.inviteAccept': 'Accept the invitation',
+  'mail.inviteNote': 'The link works once and until {date} (UTC). If you did not expect it, ignore this mail.',
+  'mail.inviteWhy': 'You get this mail because someone invited {email} to a hostpay dashboard.',
+  'mail.inviteWhyYou': 'You get this mail because someone invited you to a hostpay dashboard.',
+  'mail.resetSubject': 'Reset your {sender} dashboard password',
+  'mail.resetFollow': 'Follow the link to choose a new password for your dashboard account.',
+  'mail.resetChoose': 'Choose a new password',
+  'mail.resetNote':
+    'The link works once and until {date} (UTC). If you did not ask for it, ignore this mail: your password stays as it is.',
+  'mail.resetWhy': 'You get this mail because a password reset was asked for your dashboard account.',
+  'mail.securitySubject': 'Security notice: {notice}',
+  'mail.securityPasswordChanged': 'The password of your dashboard account was changed.',
+  'mail.securityPasswordReset': 'The password of your dashboard account was reset with a reset link.',
+  'mail.securityTotpEnrolled': 'Two-factor sign-in (an authenticator app) was set up for your dashboard account.',
+  'mail.securityKeyCreated': 'An API key was created.',
+  'mail.securityKeyRolled': 'An API key was rolled (a new secret replaces the old one).',
+  'mail.securityKeyRevoked': 'An API key was revoked.',
+  'mail.securityUnknown': 'Security event: {action}.',
+  'mail.securityWhen': 'When (UTC)',
+  'mail.securityBy': 'By',
+  'mail.securityFrom': 'From address',
+  'mail.securityKey': 'Key',
+  'mail.securityCheck':
+    'If this was not you or your team, sign in and check the security log, or ask your operator for help.',
+  'mail.securityWhy': 'Security notices for {sender} are always sent and cannot be turned off.',
+  'mail.notifySubject': '{sender}: {title}',
+  'mail.notifyCheckoutSettled': 'A checkout was paid and settled.',
+  'mail.notifyCheckoutSettledTitle': 'A checkout was paid and settled',
+  'mail.notifyCheckoutNeedsReview': 'A checkout needs your review (paid late, overpaid or paid twice).',
+  'mail.notifyCheckoutNeedsReviewTitle': 'A checkout needs your review (paid late, overpaid or paid twice)',
+  'mail.notifyPayoutCompleted': 'A payout completed.',
+  'mail.notifyPayoutCompletedTitle': 'A payout completed',
+  'mail.notifyPayoutFailed': 'A payout failed.',
+  'mail.notifyPayoutFailedTitle': 'A payout failed',
+  'mail.notifyRefundCompleted': 'A refund completed.',
+  'mail.notifyRefundCompletedTitle': 'A refund completed',
+  'mail.notifyWebhookEndpointDisabled': 'A webhook endpoint was disabled: events are no longer sent to it.',
+  'mail.notifyWebhookEndpointDisabledTitle': 'A webhook endpoint was disabled',
+  'mail.notifyUnknown': 'Event {type}.',
+  'mail.notifyUnknownTitle': 'Event {type}',
+  'mail.notifyWhy':
+    'You get this mail because notifications of this kind are on in your {sender} dashboard (Notifications).',
+};

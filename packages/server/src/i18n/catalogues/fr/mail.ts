@@ -1,0 +1,122 @@
+import type en from '../en/mail.js';
+import type { Messages } from '../types.js';
+
+export default {
+  'mail.sandboxTag': '[Test]',
+  'mail.sandboxNote': "Environnement de test : ce message est un test, aucune somme réelle n'a été transférée.",
+  'mail.footerPayer': '{why} Envoyé par {sender} via hostpay. Aucun pistage.',
+  'mail.footerPayerReply':
+    '{why} Envoyé par {sender} via hostpay ; répondez à ce message pour joindre {sender}. Aucun pistage.',
+  'mail.downloadPdf': 'Télécharger le PDF',
+  'mail.line': '{quantity} × {description}',
+  'mail.total': 'Montant total',
+
+  'mail.invoiceSubject': 'Facture {number} de {sender}',
+  'mail.invoiceSubjectDue': 'Facture {number} de {sender} : {amount} à régler',
+  'mail.invoiceSubjectDueBy': 'Facture {number} de {sender} : {amount} à régler au plus tard le {date}',
+  'mail.invoicePreheader': '{amount} à régler au plus tard le {date}',
+  'mail.invoiceHello': 'Bonjour {name}, {sender} vous a envoyé la facture {number}.',
+  'mail.invoiceHelloNoName': 'Bonjour, {sender} vous a envoyé la facture {number}.',
+  'mail.invoiceNumber': 'Facture',
+  'mail.invoicePaid': 'Déjà payé',
+  'mail.invoiceAmountDue': 'Montant dû',
+  'mail.invoiceDue': 'Échéance',
+  'mail.invoicePay': 'Voir et payer la facture',
+  'mail.invoiceView': 'Voir la facture',
+  'mail.invoiceHow': 'Le paiement se fait sur la page de la facture, dans la cryptomonnaie de votre choix.',
+  'mail.invoiceWhy': 'Vous recevez ce message car {sender} vous a envoyé une facture.',
+
+  'mail.receiptSubject': 'Reçu {number} de {sender} : {amount}',
+  'mail.receiptThanks': 'Merci pour votre paiement à {sender}. Voici votre reçu {number}.',
+  'mail.receiptNumber': 'Reçu',
+  'mail.receiptDate': 'Date et heure (UTC)',
+  'mail.receiptFor': 'Objet du paiement',
+  'mail.receiptForInvoice': 'Facture {number}',
+  'mail.receiptForInvoicePart': 'Facture {number} (paiement partiel sur un total de {amount})',
+  'mail.receiptThisPayment': 'Ce paiement',
+  'mail.receiptSubtotal': 'Sous-total',
+  'mail.receiptTax': 'Taxes',
+  'mail.receiptInvoiceTotal': 'Total de la facture',
+  'mail.receiptPayment': 'Paiement',
+  'mail.receiptPaidWith': 'Payé avec',
+  'mail.receiptPaidWithValue': '{amount} sur le réseau {network}',
+  'mail.receiptRate': 'Taux',
+  'mail.receiptRateValue': '1 {currency} = {rate} {asset}',
+  'mail.receiptTransaction': 'Transaction sur la blockchain',
+  'mail.receiptTransactionValue': '{amount} ({chain}) : {hash}',
+  'mail.receiptExplorer': 'Explorateur de blocs',
+  'mail.receiptRefunded': 'Remboursé',
+  'mail.receiptTaxId': "Numéro d'identification fiscale {taxId}",
+  'mail.receiptView': 'Voir le reçu',
+  'mail.receiptWhy':
+    'Vous recevez ce message car vous avez payé {sender} et indiqué cette adresse pour recevoir le reçu.',
+
+  'mail.refundUpTo': "jusqu'à {amount}",
+  'mail.refundSubject': '{sender} vous rembourse votre paiement : {amount}',
+  'mail.refundBody':
+    '{sender} vous envoie un remboursement de {amount} sur le réseau {network}. Ouvrez le lien et indiquez une adresse à vous sur ce réseau pour le recevoir.',
+  'mail.refundAmount': 'Remboursement',
+  'mail.refundNetwork': 'Réseau',
+  'mail.refundPayment': 'Paiement',
+  'mail.refundValidUntil': "Lien valable jusqu'au (UTC)",
+  'mail.refundGiveAddress': 'Indiquer votre adresse',
+  'mail.refundNote':
+    "Le lien ne fonctionne qu'une fois, jusqu'au {date} (UTC). N'indiquez qu'une adresse {network} que vous contrôlez : un remboursement envoyé à une mauvaise adresse ne peut pas être récupéré.",
+  'mail.refundWhy':
+    'Vous recevez ce message car {sender} vous rembourse un paiement et a demandé à hostpay de vous envoyer le lien.',
+
+  'mail.footerUser': '{why} Envoyé par hostpay pour {sender}.',
+  'mail.openDashboard': 'Ouvrir le tableau de bord',
+  'mail.inviteSubject': 'Invitation à rejoindre {sender} sur hostpay',
+  'mail.inviteBody': 'Vous avez été invité sur le tableau de bord de {sender} avec le rôle {role}.',
+  'mail.inviteMember': 'membre',
+  'mail.inviteFollow': 'Ouvrez le lien pour choisir un mot de passe et configurer la connexion à deux facteurs.',
+  'mail.inviteAccept': "Accepter l'invitation",
+  'mail.inviteNote':
+    "Le lien ne fonctionne qu'une fois, jusqu'au {date} (UTC). Si vous ne l'attendiez pas, ignorez ce message.",
+  'mail.inviteWhy': "Vous recevez ce message car quelqu'un a invité {email} sur un tableau de bord hostpay.",
+  'mail.inviteWhyYou': "Vous recevez ce message car quelqu'un vous a invité sur un tableau de bord hostpay.",
+  'mail.resetSubject': 'Réinitialisez le mot de passe de votre tableau de bord {sender}',
+  'mail.resetFollow': 'Ouvrez le lien pour choisir un nouveau mot de passe pour votre compte du tableau de bord.',
+  'mail.resetChoose': 'Choisir un nouveau mot de passe',
+  'mail.resetNote':
+    "Le lien ne fonctionne qu'une fois, jusqu'au {date} (UTC). Si vous ne l'avez pas demandé, ignorez ce message : votre mot de passe reste inchangé.",
+  'mail.resetWhy':
+    'Vous recevez ce message car une réinitialisation du mot de passe a été demandée pour votre compte du tableau de bord.',
+  'mail.securitySubject': 'Alerte de sécurité : {notice}',
+  'mail.securityPasswordChanged': 'Le mot de passe de votre compte du tableau de bord a été modifié.',
+  'mail.securityPasswordReset':
+    'Le mot de passe de votre compte du tableau de bord a été réinitialisé avec un lien de réinitialisation.',
+  'mail.securityTotpEnrolled':
+    "La connexion à deux facteurs (une application d'authentification) a été configurée pour votre compte du tableau de bord.",
+  'mail.securityKeyCreated': 'Une clé API a été créée.',
+  'mail.securityKeyRolled': "Une clé API a été renouvelée (un nouveau secret remplace l'ancien).",
+  'mail.securityKeyRevoked': 'Une clé API a été révoquée.',
+  'mail.securityUnknown': 'Événement de sécurité : {action}.',
+  'mail.securityWhen': 'Date et heure (UTC)',
+  'mail.securityBy': 'Par',
+  'mail.securityFrom': 'Adresse IP',
+  'mail.securityKey': 'Clé',
+  'mail.securityCheck':
+    "Si ce n'était ni vous ni votre équipe, connectez-vous et consultez le journal de sécurité, ou demandez de l'aide à votre opérateur.",
+  'mail.securityWhy': 'Les alertes de sécurité de {sender} sont toujours envoyées et ne peuvent pas être désactivées.',
+  'mail.notifySubject': '{sender} : {title}',
+  'mail.notifyCheckoutSettled': 'Un checkout a été payé et réglé.',
+  'mail.notifyCheckoutSettledTitle': 'Un checkout a été payé et réglé',
+  'mail.notifyCheckoutNeedsReview': 'Un checkout doit être vérifié (payé en retard, payé en trop ou payé deux fois).',
+  'mail.notifyCheckoutNeedsReviewTitle':
+    'Un checkout doit être vérifié (payé en retard, payé en trop ou payé deux fois)',
+  'mail.notifyPayoutCompleted': 'Un versement a été effectué.',
+  'mail.notifyPayoutCompletedTitle': 'Un versement a été effectué',
+  'mail.notifyPayoutFailed': 'Un versement a échoué.',
+  'mail.notifyPayoutFailedTitle': 'Un versement a échoué',
+  'mail.notifyRefundCompleted': 'Un remboursement a été effectué.',
+  'mail.notifyRefundCompletedTitle': 'Un remboursement a été effectué',
+  'mail.notifyWebhookEndpointDisabled':
+    'Un point de terminaison webhook a été désactivé : les événements ne lui sont plus envoyés.',
+  'mail.notifyWebhookEndpointDisabledTitle': 'Un point de terminaison webhook a été désactivé',
+  'mail.notifyUnknown': 'Événement {type}.',
+  'mail.notifyUnknownTitle': 'Événement {type}',
+  'mail.notifyWhy':
+    'Vous recevez ce message car les notifications de ce type sont activées dans votre tableau de bord {sender} (Notifications).',
+} satisfies Messages<typeof en>;

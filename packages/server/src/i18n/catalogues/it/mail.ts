@@ -1,0 +1,122 @@
+import type en from '../en/mail.js';
+import type { Messages } from '../types.js';
+
+export default {
+  'mail.sandboxTag': '[Prova]',
+  'mail.sandboxNote': 'Ambiente di prova: questa email è un test, non è stato trasferito denaro reale.',
+  'mail.footerPayer': '{why} Inviata da {sender} tramite hostpay. Nessun tracciamento.',
+  'mail.footerPayerReply':
+    '{why} Inviata da {sender} tramite hostpay; risponda a questa email per contattare {sender}. Nessun tracciamento.',
+  'mail.downloadPdf': 'Scarica il PDF',
+  'mail.line': '{quantity} × {description}',
+  'mail.total': 'Totale',
+
+  'mail.invoiceSubject': 'Fattura {number} da {sender}',
+  'mail.invoiceSubjectDue': 'Fattura {number} da {sender}: {amount} da pagare',
+  'mail.invoiceSubjectDueBy': 'Fattura {number} da {sender}: {amount} da pagare entro il {date}',
+  'mail.invoicePreheader': '{amount} da pagare entro il {date}',
+  'mail.invoiceHello': 'Gentile {name}, {sender} le ha inviato la fattura {number}.',
+  'mail.invoiceHelloNoName': 'Buongiorno, {sender} le ha inviato la fattura {number}.',
+  'mail.invoiceNumber': 'Fattura',
+  'mail.invoicePaid': 'Pagato',
+  'mail.invoiceAmountDue': 'Importo dovuto',
+  'mail.invoiceDue': 'Scadenza',
+  'mail.invoicePay': 'Visualizza e paga la fattura',
+  'mail.invoiceView': 'Visualizza la fattura',
+  'mail.invoiceHow': 'Il pagamento avviene sulla pagina della fattura, nella criptovaluta che sceglierà lì.',
+  'mail.invoiceWhy': 'Riceve questa email perché {sender} le ha inviato una fattura.',
+
+  'mail.receiptSubject': 'Ricevuta {number} da {sender}: {amount}',
+  'mail.receiptThanks': 'Grazie per il pagamento a {sender}. Ecco la sua ricevuta {number}.',
+  'mail.receiptNumber': 'Ricevuta',
+  'mail.receiptDate': 'Data (UTC)',
+  'mail.receiptFor': 'Causale',
+  'mail.receiptForInvoice': 'Fattura {number}',
+  'mail.receiptForInvoicePart': 'Fattura {number} (pagamento parziale su un totale di {amount})',
+  'mail.receiptThisPayment': 'Questo pagamento',
+  'mail.receiptSubtotal': 'Subtotale',
+  'mail.receiptTax': 'Imposte',
+  'mail.receiptInvoiceTotal': 'Totale fattura',
+  'mail.receiptPayment': 'Pagamento',
+  'mail.receiptPaidWith': 'Pagato con',
+  'mail.receiptPaidWithValue': '{amount} sulla rete {network}',
+  'mail.receiptRate': 'Tasso di cambio',
+  'mail.receiptRateValue': '1 {currency} = {rate} {asset}',
+  'mail.receiptTransaction': 'Transazione',
+  'mail.receiptTransactionValue': '{amount} ({chain}): {hash}',
+  'mail.receiptExplorer': 'Esploratore di blocchi',
+  'mail.receiptRefunded': 'Rimborsato',
+  'mail.receiptTaxId': 'Identificativo fiscale {taxId}',
+  'mail.receiptView': 'Visualizza la ricevuta',
+  'mail.receiptWhy':
+    'Riceve questa email perché ha effettuato un pagamento a {sender} e ha indicato questo indirizzo per la ricevuta.',
+
+  'mail.refundUpTo': 'fino a {amount}',
+  'mail.refundSubject': '{sender} le rimborsa il pagamento: {amount}',
+  'mail.refundBody':
+    '{sender} le invia un rimborso di {amount} sulla rete {network}. Apra il link e inserisca un suo indirizzo su quella rete per riceverlo.',
+  'mail.refundAmount': 'Rimborso',
+  'mail.refundNetwork': 'Rete',
+  'mail.refundPayment': 'Pagamento',
+  'mail.refundValidUntil': 'Link valido fino al (UTC)',
+  'mail.refundGiveAddress': "Indica l'indirizzo",
+  'mail.refundNote':
+    'Il link funziona una sola volta e fino al {date} (UTC). Inserisca solo un indirizzo sulla rete {network} che controlla lei: un rimborso inviato a un indirizzo sbagliato non può essere recuperato.',
+  'mail.refundWhy':
+    'Riceve questa email perché {sender} le rimborsa un pagamento e ha chiesto a hostpay di inviarle il link.',
+
+  'mail.footerUser': '{why} Inviata da hostpay per conto di {sender}.',
+  'mail.openDashboard': 'Apri la dashboard',
+  'mail.inviteSubject': 'Invito alla dashboard di {sender} su hostpay',
+  'mail.inviteBody': 'È stato invitato nella dashboard di {sender} con il ruolo {role}.',
+  'mail.inviteMember': 'membro',
+  'mail.inviteFollow': "Apra il link per scegliere una password e configurare l'accesso a due fattori.",
+  'mail.inviteAccept': "Accetta l'invito",
+  'mail.inviteNote':
+    'Il link funziona una sola volta e fino al {date} (UTC). Se non si aspettava questo invito, ignori questa email.',
+  'mail.inviteWhy': 'Riceve questa email perché qualcuno ha invitato {email} in una dashboard hostpay.',
+  'mail.inviteWhyYou': "Riceve questa email perché qualcuno l'ha invitata in una dashboard hostpay.",
+  'mail.resetSubject': 'Reimpostazione della password della dashboard di {sender}',
+  'mail.resetFollow': 'Apra il link per scegliere una nuova password per il suo account della dashboard.',
+  'mail.resetChoose': 'Scegli una nuova password',
+  'mail.resetNote':
+    "Il link funziona una sola volta e fino al {date} (UTC). Se non l'ha richiesto, ignori questa email: la sua password resta invariata.",
+  'mail.resetWhy':
+    'Riceve questa email perché è stata richiesta la reimpostazione della password del suo account della dashboard.',
+  'mail.securitySubject': 'Avviso di sicurezza: {notice}',
+  'mail.securityPasswordChanged': 'La password del suo account della dashboard è stata modificata.',
+  'mail.securityPasswordReset':
+    'La password del suo account della dashboard è stata reimpostata con un link di reimpostazione.',
+  'mail.securityTotpEnrolled':
+    "L'accesso a due fattori (un'app di autenticazione) è stato configurato per il suo account della dashboard.",
+  'mail.securityKeyCreated': 'È stata creata una chiave API.',
+  'mail.securityKeyRolled': 'Una chiave API è stata rinnovata (un nuovo segreto sostituisce il precedente).',
+  'mail.securityKeyRevoked': 'Una chiave API è stata revocata.',
+  'mail.securityUnknown': 'Evento di sicurezza: {action}.',
+  'mail.securityWhen': 'Data e ora (UTC)',
+  'mail.securityBy': 'Eseguito da',
+  'mail.securityFrom': 'Indirizzo IP',
+  'mail.securityKey': 'Chiave',
+  'mail.securityCheck':
+    'Se non è stato lei o il suo team, acceda e controlli il registro di sicurezza, oppure chieda aiuto al suo operatore.',
+  'mail.securityWhy': 'Gli avvisi di sicurezza di {sender} vengono sempre inviati e non possono essere disattivati.',
+  'mail.notifySubject': '{sender}: {title}',
+  'mail.notifyCheckoutSettled': 'Un checkout è stato pagato e regolato.',
+  'mail.notifyCheckoutSettledTitle': 'Un checkout è stato pagato e regolato',
+  'mail.notifyCheckoutNeedsReview': 'Un checkout richiede la sua verifica (pagato in ritardo, in eccesso o due volte).',
+  'mail.notifyCheckoutNeedsReviewTitle':
+    'Un checkout richiede la sua verifica (pagato in ritardo, in eccesso o due volte)',
+  'mail.notifyPayoutCompleted': 'Un pagamento in uscita è stato completato.',
+  'mail.notifyPayoutCompletedTitle': 'Un pagamento in uscita è stato completato',
+  'mail.notifyPayoutFailed': 'Un pagamento in uscita non è riuscito.',
+  'mail.notifyPayoutFailedTitle': 'Un pagamento in uscita non è riuscito',
+  'mail.notifyRefundCompleted': 'Un rimborso è stato completato.',
+  'mail.notifyRefundCompletedTitle': 'Un rimborso è stato completato',
+  'mail.notifyWebhookEndpointDisabled':
+    'Un endpoint webhook è stato disattivato: gli eventi non gli vengono più inviati.',
+  'mail.notifyWebhookEndpointDisabledTitle': 'Un endpoint webhook è stato disattivato',
+  'mail.notifyUnknown': 'Evento {type}.',
+  'mail.notifyUnknownTitle': 'Evento {type}',
+  'mail.notifyWhy':
+    'Riceve questa email perché le notifiche di questo tipo sono attive nella sua dashboard di {sender} (Notifiche).',
+} satisfies Messages<typeof en>;

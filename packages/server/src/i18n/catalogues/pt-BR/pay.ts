@@ -1,0 +1,76 @@
+import type en from '../en/pay.js';
+import type { Messages } from '../types.js';
+
+export default {
+  'pay.pageTitle': 'Pagar {merchant} · hostpay',
+  'pay.paymentTo': 'Pagamento para',
+  'pay.detailsLabel': 'Detalhes do pagamento',
+  'pay.optionLabel': '{asset} na rede {network}',
+  'pay.changeNetwork': 'Trocar de rede',
+  'pay.sendExactly': 'Envie exatamente',
+  'pay.copy': 'Copiar',
+  'pay.copyAmountRest': 'valor',
+  'pay.copyAddressRest': 'endereço',
+  'pay.copied': 'Copiado',
+  'pay.copiedAnnounce': '{value} copiado',
+  'pay.toAddress': 'Para este endereço {network} na rede {chain}',
+  'pay.qrAlt': 'Código QR: envie {amount} {asset} para {address}',
+  'pay.openWallet': 'Abrir em um app de carteira',
+  'pay.receivedSoFar': 'Recebido até agora: {amount} {asset}.',
+  'pay.networkWarning': 'Envie somente {asset} na rede {network}; outros ativos ou redes serão perdidos ou atrasados.',
+  'pay.networkHeading': 'Rede',
+  'pay.paymentsReceived': 'Pagamentos recebidos',
+  'pay.paymentItem': '{amount} na rede {chain}: transação {tx}',
+  'pay.opensExplorer': '(abre um explorador de blocos)',
+  'pay.viewReceipt': 'Ver seu recibo {number}',
+  'pay.noscript': 'Recarregue esta página para ver se o seu pagamento chegou.',
+  'pay.timeLeft': 'Tempo restante: {time} (até {clock} UTC)',
+  'pay.footer': 'Solicitação de pagamento {id}, processada por hostpay.',
+  'pay.openTitle': 'Aguardando seu pagamento',
+  'pay.openMessage': 'Envie exatamente o valor abaixo para o endereço abaixo antes que o tempo acabe.',
+  'pay.cancelLink': 'Cancelar e voltar para {merchant}',
+  'pay.underpaidTitle': 'Pago em parte',
+  'pay.underpaidMessage': 'Parte do valor chegou. Envie o restante antes que o tempo acabe.',
+  'pay.underpaidRemaining':
+    'Recebemos {received} {asset}. Envie os {remaining} {asset} restantes na rede {network} para o mesmo endereço antes que o tempo acabe.',
+  'pay.processingTitle': 'Pagamento recebido, em confirmação',
+  'pay.processingMessage': 'Seu pagamento está sendo confirmado. Você pode fechar esta página.',
+  'pay.processingConfirmations':
+    '{confirmedCount} de {requiredCount, plural, one {# confirmação} other {# confirmações}} até agora na rede {network}. Não é preciso enviar mais nada; esta página se atualiza sozinha.',
+  'pay.settledTitle': 'Pago',
+  'pay.settledMessage': 'Pagamento concluído. Obrigado.',
+  'pay.returnLink': 'Voltar para {merchant}',
+  'pay.overpaidComplete': 'Pagamento concluído.',
+  'pay.overpaidExcess':
+    'Você enviou {excess} {asset} a mais do que os {due} {asset} devidos. O excedente foi para {merchant} junto com o pagamento: peça o reembolso da diferença se quiser recebê-la de volta.',
+  'pay.overpaidOther':
+    'Os {amount} {asset} também enviados na rede {network} não eram necessários para este pagamento e ficam retidos, sem crédito: fale com {merchant} para recuperá-los.',
+  'pay.overpaidUnknown': 'Você enviou mais do que o devido: fale com {merchant} sobre a diferença.',
+  'pay.expiredTitle': 'Esta solicitação de pagamento expirou',
+  'pay.expiredMessage': 'Não envie nada para o endereço dela. Peça a {merchant} um novo link de pagamento.',
+  'pay.canceledTitle': 'Pagamento cancelado',
+  'pay.canceledMessage': '{merchant} cancelou esta solicitação de pagamento. Não envie nada para o endereço dela.',
+  'pay.reviewTitle': 'Pagamento em análise',
+  'pay.reviewPartial':
+    'Fale com {merchant}: parte do valor chegou antes de o tempo acabar, e o restante não. Não envie mais nada.',
+  'pay.reviewLate':
+    'Fale com {merchant}: um pagamento chegou depois que esta solicitação foi encerrada. Não envie mais nada.',
+  'pay.reviewWrongAsset':
+    'Fale com {merchant}: um pagamento chegou em um ativo que esta solicitação não pedia. Não envie mais nada.',
+  'pay.reviewOther': 'Fale com {merchant}: este pagamento precisa de uma verificação manual. Não envie mais nada.',
+  'pay.invalidTitle': 'Pagamento recusado',
+  'pay.invalidMessage': 'Este pagamento foi recusado após análise. Fale com {merchant}.',
+  'pay.otherMessage': 'Fale com {merchant}.',
+  'pay.footerWaiting': 'Mantenha esta página aberta até aparecer “Pago”: ela se atualiza sozinha.',
+  'pay.footerProcessing':
+    'Não é preciso enviar mais nada. Você pode manter esta página aberta para ver o pagamento confirmado ou fechá-la.',
+  'pay.footerSettled': 'Este pagamento está concluído: você pode fechar esta página.',
+  'pay.footerEnded': 'Esta solicitação foi encerrada: nada enviado ao endereço dela daqui em diante é esperado.',
+  'pay.footerReview': 'Guarde o hash da transação que você enviou: o vendedor pode pedi-lo.',
+  'pay.footerOther': 'Fale com o vendedor sobre este pagamento.',
+  'pay.notFoundTitle': 'Página de pagamento não encontrada',
+  'pay.notFoundMessage':
+    'Este link de pagamento não é válido ou foi digitado errado. Confira o link que você recebeu ou peça um novo ao vendedor.',
+  'pay.tooManyTitle': 'Solicitações demais',
+  'pay.tooManyMessage': 'Aguarde {seconds, plural, one {# segundo} other {# segundos}} e recarregue esta página.',
+} satisfies Messages<typeof en>;

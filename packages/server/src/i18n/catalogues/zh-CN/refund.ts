@@ -1,0 +1,40 @@
+import type en from '../en/refund.js';
+import type { Messages } from '../types.js';
+
+export default {
+  'refund.from': '退款方',
+  'refund.paidBackIn': '以 {asset} 通过 {network} 网络退回。',
+  'refund.formTitle': '领取您的退款',
+  'refund.checkAddressTitle': '请检查地址',
+  'refund.whereHeading': '退款应发送到哪里？',
+  'refund.whereMessage': '请输入您本人在 {network} 网络上的 {asset} 地址。此链接仅可使用一次，有效期至 {when}。',
+  'refund.addressLabel': '您在 {network} 网络上的 {asset} 地址',
+  'refund.addressHintHex': '以 {starts} 开头，后跟 {count, plural, other {# 个}}由字母 a–f 和数字组成的字符。',
+  'refund.addressHintLength': '以 {starts} 开头，共 {count, plural, other {# 个}}字符。',
+  'refund.addressHintStarts': '以 {starts} 开头。',
+  'refund.otherNetwork': '发送到其他网络地址的资金将会丢失。',
+  'refund.submit': '将退款发送到此地址',
+  'refund.addressMissing': '请输入接收退款的地址。',
+  'refund.addressBurn':
+    '退款无法发送到此地址：没有人持有该地址的私钥，发送到这里的资金将永远无法使用。请提供一个由您掌控的地址。',
+  'refund.addressInvalid':
+    '退款无法发送到此地址：请确认这是您在 {network} 网络上的 {asset} 地址，并且完整、没有输入错误。',
+  'refund.requestedTitle': '已申请退款',
+  'refund.requestedMessage': '{amount} 将发送到 {address}。已通知 {merchant}；退款获批后即会发出。您可以关闭此页面。',
+  'refund.usedTitle': '退款链接已被使用',
+  'refund.usedHeading': '此退款链接已被使用',
+  'refund.usedMessage': '已于 {when} 提交过地址；每个链接只能使用一次。如果不是您本人操作，请联系 {merchant}。',
+  'refund.expiredTitle': '退款链接已过期',
+  'refund.expiredHeading': '此退款链接已过期',
+  'refund.expiredMessage': '此链接的有效期至 {when}。请向 {merchant} 索取新链接。',
+  'refund.nothingLeftTitle': '没有可退款的金额',
+  'refund.nothingLeftMessage': '此付款已全部退款。如果您认为还应退更多，请联系 {merchant}。',
+  'refund.notFoundTitle': '未找到退款链接',
+  'refund.notFoundMessage': '此退款链接无效，或输入有误。请检查您收到的链接，或向商家索取新链接。',
+  'refund.notRequestedTitle': '未申请退款',
+  'refund.crossSite': '此表单只能从其所在页面提交。请打开您收到的退款链接后重试。',
+  'refund.merchantCannotPay': '商家目前无法支付此退款。您的链接仍然有效：请稍后重试，或联系商家。',
+  'refund.tooManyTitle': '请求过多',
+  'refund.tooManyMessage': '请等待 {seconds, plural, other {# 秒}}，然后重新加载此页面。',
+  'refund.footer': '付款 {checkoutId} 的退款，由 hostpay 处理。',
+} satisfies Messages<typeof en>;
