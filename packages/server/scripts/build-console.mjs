@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { frontMessages } from './front-messages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -46,6 +47,7 @@ for (const front of FRONTS) {
     conditions: ['hostpay-source'],
     legalComments: 'linked',
     metafile: true,
+    plugins: [frontMessages(root)],
     logLevel: 'warning',
   });
 

@@ -1,4 +1,5 @@
 import { parseExactJson } from '@hostpay/protocol/exact-json';
+import { t } from './kit-messages.js';
 
 /**
  * The fetch wrapper of the browser fronts (the operator console, the merchant dashboard): every
@@ -104,7 +105,7 @@ async function send(method: string, path: string, body?: unknown): Promise<Answe
   try {
     parsed = parseExactJson(text) as Answer | null;
   } catch {
-    throw new ApiError(res.status, 'INTERNAL', `the server answered HTTP ${res.status} without JSON`);
+    throw new ApiError(res.status, 'INTERNAL', t('kit.noJson', { status: res.status }));
   }
   if (parsed?.status !== true) {
     const code = String(parsed?.error?.code ?? 'INTERNAL');

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { t } from './kit-messages.js';
 
 /**
  * uPlot, sized to its box. Charts position points with floats (pixels); the figures a person
@@ -85,7 +86,5 @@ export function Chart({
       plot.destroy();
     };
   }, [title, x, series, xLabel, yLabel, time, logX, logY, height]);
-  return (
-    <div class="chart" ref={box} role="img" aria-label={`${title} (chart; the same figures are in the table below)`} />
-  );
+  return <div class="chart" ref={box} role="img" aria-label={t('kit.chartLabel', { title })} />;
 }

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { t } from './kit-messages.js';
 import { type Column, Field, JsonBlock, Loading, type Page, Pager, Table, type usePager } from './ui.js';
 
 /** What the list screens share: filters applied on submit, a page of rows with its pager, and a row's full record on demand. */
@@ -16,7 +17,7 @@ type Pagination = ReturnType<typeof usePager>;
 export function useDetail() {
   const [open, setOpen] = useState<string | null>(null);
   const column = (what: string, shown?: string) => ({
-    label: 'Detail',
+    label: t('kit.detail'),
     render: (r: Identified) => (
       <button
         type="button"
@@ -24,7 +25,7 @@ export function useDetail() {
         aria-expanded={open === r.id}
         onClick={() => setOpen(open === r.id ? null : r.id)}
       >
-        {open === r.id ? 'Hide' : 'Show'}{' '}
+        {open === r.id ? t('kit.hide') : t('kit.show')}{' '}
         {shown ?? (
           <span class="sr-only">
             {what} {r.id}
@@ -71,7 +72,7 @@ export function FilterForm({
       }}
     >
       {children}
-      <button type="submit">Search</button>
+      <button type="submit">{t('kit.search')}</button>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, CHANGED } from './api.js';
+import { t } from './kit-messages.js';
 
 /** Small pieces every screen shares: loading state, errors, tables, paging, exact amounts. */
 
@@ -49,7 +50,9 @@ export function ErrorNote({ error }: { error: unknown }) {
     <p class="error" role="alert">
       {e instanceof ApiError ? <strong>{e.code}: </strong> : null}
       {e.message}
-      {e instanceof ApiError && e.requestId ? <span class="muted"> (request {e.requestId})</span> : null}
+      {e instanceof ApiError && e.requestId ? (
+        <span class="muted"> {t('kit.requestId', { id: e.requestId })}</span>
+      ) : null}
     </p>
   );
 }
@@ -57,7 +60,7 @@ export function ErrorNote({ error }: { error: unknown }) {
 export function Loading({ what }: { what: string }) {
   return (
     <p class="muted" aria-live="polite">
-      Loading {what}…
+      {t('kit.loading', { what })}
     </p>
   );
 }
@@ -115,7 +118,7 @@ export function Table<T>({
   columns,
   rows,
   rowKey,
-  empty = 'Nothing here.',
+  empty = t('kit.empty'),
 }: {
   caption: string;
   columns: Column<T>[];
@@ -176,7 +179,7 @@ export function usePager(): {
 export function Pager({
   pager,
   nextCursor,
-  label = 'Pages',
+  label = t('kit.pages'),
 }: {
   pager: ReturnType<typeof usePager>;
   nextCursor: string | null | undefined;
@@ -185,11 +188,11 @@ export function Pager({
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={pager.depth <= 1} onClick={pager.back}>
-        Previous page
+        {t('kit.previousPage')}
       </button>
-      <span class="muted">Page {pager.depth}</span>
+      <span class="muted">{t('kit.page', { n: pager.depth })}</span>
       <button type="button" disabled={!nextCursor} onClick={() => nextCursor && pager.next(nextCursor)}>
-        Next page
+        {t('kit.nextPage')}
       </button>
     </nav>
   );
@@ -340,7 +343,7 @@ function ConfirmDialog({ req, onClose }: { req: ConfirmRequest; onClose: () => v
           {req.confirm}
         </button>
         <button type="button" onClick={() => ref.current?.close()}>
-          Cancel
+          {t('kit.cancel')}
         </button>
       </div>
     </dialog>
