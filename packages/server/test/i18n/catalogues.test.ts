@@ -22,6 +22,20 @@ function placeholders(message: string, lang: string): string[] {
   return [...out].sort();
 }
 
+/** The select arguments of a message (type 5), with their cases: the value picks words, it is not shown. */
+function selects(message: string): Map<string, string[]> {
+  const ast = new IntlMessageFormat(message, 'en', undefined, { ignoreTag: true }).getAst() as Node[];
+  const out = new Map<string, string[]>();
+  const walk = (nodes: Node[]) => {
+    for (const n of nodes) {
+      if (n.type === 5 && typeof n.value === 'string') out.set(n.value, Object.keys(n.options ?? {}));
+      for (const o of Object.values(n.options ?? {})) walk(o.value);
+    }
+  };
+  walk(ast);
+  return out;
+}
+
 /** Sample values for every placeholder: a number for plurals, text otherwise. */
 function sample(names: string[]): Record<string, string | number> {
   return Object.fromEntries(
@@ -57,11 +71,18 @@ describe('message catalogues', () => {
       it('formats every message with no placeholder left unfilled', () => {
         for (const key of KEYS) {
           const names = placeholders(en[key as keyof typeof en], 'en');
-          const out = translate(lang, key as keyof typeof en, sample(names));
-          expect(out, `${lang} ${key}`).not.toMatch(/[{}]/);
+          const chosen = selects(en[key as keyof typeof en]);
+          // Each case of each select (and a value no case names), the other arguments as samples.
+          const variants = [...chosen].flatMap(([arg, cases]) => [...cases, 'zz-none'].map((c) => ({ [arg]: c })));
+          const outs = (variants.length > 0 ? variants : [{}]).map((variant) => {
+            const out = translate(lang, key as keyof typeof en, { ...sample(names), ...variant });
+            expect(out, `${lang} ${key} ${JSON.stringify(variant)}`).not.toMatch(/[{}]/);
+            return out;
+          });
+          // An argument inside one case of a select shows in that case only: in some output, then.
           for (const n of names)
-            if (!/count|^n$|seconds|minutes|days|hours|items|uses/i.test(n))
-              expect(out, `${lang} ${key}`).toContain(`«${n}»`);
+            if (!chosen.has(n) && !/count|^n$|seconds|minutes|days|hours|items|uses/i.test(n))
+              expect(outs.join('\n'), `${lang} ${key}`).toContain(`«${n}»`);
         }
       });
       if (lang !== 'en')
