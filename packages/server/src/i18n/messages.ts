@@ -17,6 +17,11 @@ export interface Speech {
 // Compiled on first use, not at start: a server that never renders a page in Japanese never parses it.
 const compiled = new Map<string, IntlMessageFormat>();
 
+/** How many messages have been compiled so far (a test holds start-up at none). */
+export function compiledMessages(): number {
+  return compiled.size;
+}
+
 function formatter(lang: Lang, key: MessageKey): IntlMessageFormat {
   const id = `${lang}\u0000${key}`;
   let f = compiled.get(id);

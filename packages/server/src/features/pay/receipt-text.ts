@@ -38,8 +38,6 @@ export function sellerLines(r: ReceiptView, s: Speech = ENGLISH): string[] {
 }
 
 export const sandboxNote = (s: Speech = ENGLISH) => s.t('receipt.sandbox');
-/** The English sandbox note (kept for callers that write English only). */
-export const SANDBOX_NOTE = sandboxNote();
 
 /** Whether any line is taxed: the items then show a Tax column. */
 export const taxed = (r: ReceiptView) => r.items.lines.some((l) => l.tax !== null);
