@@ -1,5 +1,6 @@
 import { ErrorNote, Table, time, useAsync } from '../../ui-kit/ui.js';
 import { cp, cpPage } from '../api.js';
+import { t } from '../messages.js';
 import type { CheckoutAttempt } from '../views.js';
 
 /** What happened around one checkout: its events and the webhook deliveries of them. */
@@ -17,17 +18,17 @@ export function CheckoutEvents({ id }: { id: string }) {
   const mine = events.data?.items ?? [];
   return (
     <>
-      <h2>Events</h2>
+      <h2>{t('checkout-activity.events')}</h2>
       <ErrorNote error={events.error} />
       <Table
-        caption="Events of this checkout"
+        caption={t('checkout-activity.eventsCaption')}
         rows={mine}
         rowKey={(e) => e.id}
-        empty="No event yet."
+        empty={t('checkout-activity.noEvent')}
         columns={[
-          { label: 'Type', render: (e) => <code>{e.type}</code> },
-          { label: 'At', render: (e) => time(e.createdAt) },
-          { label: 'Event', render: (e) => <code>{e.id}</code> },
+          { label: t('checkout-activity.type'), render: (e) => <code>{e.type}</code> },
+          { label: t('checkout-activity.at'), render: (e) => time(e.createdAt) },
+          { label: t('checkout-activity.event'), render: (e) => <code>{e.id}</code> },
         ]}
       />
     </>
@@ -41,20 +42,23 @@ export function CheckoutDeliveries({ id }: { id: string }) {
   );
   return (
     <>
-      <h2>Webhook deliveries</h2>
+      <h2>{t('checkout-activity.deliveries')}</h2>
       <ErrorNote error={deliveries.error} />
       {deliveries.data === undefined ? null : (
         <Table
-          caption="Webhook deliveries of this checkout's events"
+          caption={t('checkout-activity.deliveriesCaption')}
           rows={deliveries.data}
           rowKey={(d) => d.id}
-          empty="No delivery: no endpoint, or nothing sent yet."
+          empty={t('checkout-activity.noDelivery')}
           columns={[
-            { label: 'Event', render: (d) => <code>{d.eventType}</code> },
-            { label: 'At', render: (d) => time(d.attemptedAt) },
+            { label: t('checkout-activity.event'), render: (d) => <code>{d.eventType}</code> },
+            { label: t('checkout-activity.at'), render: (d) => time(d.attemptedAt) },
             {
-              label: 'Answer',
-              render: (d) => (d.succeeded ? `${d.statusCode} ok` : (d.error ?? `HTTP ${d.statusCode}`)),
+              label: t('checkout-activity.answer'),
+              render: (d) =>
+                d.succeeded
+                  ? t('checkout-activity.answerOk', { status: String(d.statusCode) })
+                  : (d.error ?? `HTTP ${d.statusCode}`),
             },
           ]}
         />

@@ -1,4 +1,5 @@
 import { Amount, Table, time } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 import { Link } from '../router.js';
 import type { Checkout, CheckoutMoney } from '../views.js';
 
@@ -11,22 +12,24 @@ export function MoneyFacts({ money: m }: { money: CheckoutMoney }) {
   const unit = m.asset ?? undefined;
   return (
     <>
-      <dt>Received</dt>
+      <dt>{t('checkout-money.received')}</dt>
       <dd data-testid="money-received">
         <Amount value={m.received} unit={unit} />
-        {m.chain ? <span class="muted"> on {m.chain}</span> : null}
+        {m.chain ? <span class="muted"> {t('checkout-money.onChain', { chain: m.chain })}</span> : null}
       </dd>
-      <dt>Fee</dt>
-      <dd data-testid="money-fee">{m.fee === null ? '— (not credited)' : <Amount value={m.fee} unit={unit} />}</dd>
-      <dt>Net credited</dt>
+      <dt>{t('checkout-money.fee')}</dt>
+      <dd data-testid="money-fee">
+        {m.fee === null ? t('checkout-money.notCredited') : <Amount value={m.fee} unit={unit} />}
+      </dd>
+      <dt>{t('checkout-money.netCredited')}</dt>
       <dd data-testid="money-net">
         <Amount value={m.netCredited} unit={unit} />
       </dd>
-      <dt>Refunded</dt>
+      <dt>{t('checkout-money.refunded')}</dt>
       <dd data-testid="money-refunded">
         <Amount value={m.refunded} unit={unit} />
       </dd>
-      <dt>Refundable</dt>
+      <dt>{t('checkout-money.refundable')}</dt>
       <dd data-testid="money-refundable">
         <Amount value={m.refundable} unit={unit} />
       </dd>
@@ -37,18 +40,25 @@ export function MoneyFacts({ money: m }: { money: CheckoutMoney }) {
 export function RefundList({ money: m }: { money: CheckoutMoney }) {
   return (
     <>
-      <h2>Refunds</h2>
+      <h2>{t('checkout-money.refunds')}</h2>
       <Table
-        caption="Refunds of this checkout, oldest first"
+        caption={t('checkout-money.refundsCaption')}
         rows={m.refunds}
         rowKey={(r) => r.id}
         columns={[
-          { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={m.asset ?? undefined} /> },
-          { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status.replace('_', ' ')}</span> },
-          { label: 'To', render: (r) => <code class="clip">{r.destination}</code> },
-          { label: 'Requested', render: (r) => time(r.createdAt) },
           {
-            label: 'Payout',
+            label: t('checkout-money.amount'),
+            num: true,
+            render: (r) => <Amount value={r.amount} unit={m.asset ?? undefined} />,
+          },
+          {
+            label: t('checkout-money.status'),
+            render: (r) => <span class={`status s-${r.status}`}>{r.status.replace('_', ' ')}</span>,
+          },
+          { label: t('checkout-money.to'), render: (r) => <code class="clip">{r.destination}</code> },
+          { label: t('checkout-money.requested'), render: (r) => time(r.createdAt) },
+          {
+            label: t('checkout-money.payout'),
             render: (r) => (
               <Link to={`/payouts/${encodeURIComponent(r.id)}`}>
                 <code>{r.id}</code>
@@ -62,9 +72,9 @@ export function RefundList({ money: m }: { money: CheckoutMoney }) {
 }
 
 /** The refund's amount beside its timeline entry: both are written with the same `at`. */
-export function timelineAmount(t: Checkout['timeline'][number], m: CheckoutMoney | undefined) {
-  if (t.status !== 'refund_requested' || m === undefined) return null;
-  const refund = m.refunds.find((r) => r.createdAt === t.at);
+export function timelineAmount(entry: Checkout['timeline'][number], m: CheckoutMoney | undefined) {
+  if (entry.status !== 'refund_requested' || m === undefined) return null;
+  const refund = m.refunds.find((r) => r.createdAt === entry.at);
   if (refund === undefined) return null;
   return (
     <span data-testid="timeline-refund">

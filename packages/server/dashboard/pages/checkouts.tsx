@@ -15,6 +15,7 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
+import { t } from '../messages.js';
 import { Link, navigate } from '../router.js';
 import type { Checkout, CheckoutItem, CheckoutMoney } from '../views.js';
 import { CheckoutDeliveries, CheckoutEvents } from './checkout-activity.js';
@@ -46,39 +47,42 @@ export function CheckoutList({ session }: { session: Session }) {
   return (
     <>
       <div class="page-head">
-        <h1>Checkouts</h1>
+        <h1>{t('checkouts.title')}</h1>
         {can(session, 'checkout:write') ? (
           <Link to="/checkouts/new" class="button primary">
-            New checkout
+            {t('checkouts.newCheckout')}
           </Link>
         ) : null}
       </div>
       <FilterForm filters={filters} pager={pager}>
-        <FilterInput filters={filters} name="orderId" label="Order id" />
-        <Field label="Status">
+        <FilterInput filters={filters} name="orderId" label={t('checkouts.orderId')} />
+        <Field label={t('checkouts.status')}>
           <select value={filters.draft.status} onChange={(e) => filters.set('status', e.currentTarget.value)}>
             {STATUSES.map((s) => (
               <option value={s} key={s}>
-                {s === '' ? 'any' : s.replace('_', ' ')}
+                {s === '' ? t('checkouts.anyStatus') : s.replace('_', ' ')}
               </option>
             ))}
           </select>
         </Field>
-        <FilterInput filters={filters} name="createdFrom" label="Created from" date />
-        <FilterInput filters={filters} name="createdTo" label="Created before" date />
+        <FilterInput filters={filters} name="createdFrom" label={t('checkouts.createdFrom')} date />
+        <FilterInput filters={filters} name="createdTo" label={t('checkouts.createdBefore')} date />
       </FilterForm>
       <ErrorNote error={page.error} />
       <PagedTable
         page={page.data}
-        what="checkouts"
+        what={t('checkouts.what')}
         pager={pager}
-        caption="Checkouts, newest first"
-        empty="No checkout matches."
+        caption={t('checkouts.caption')}
+        empty={t('checkouts.noMatch')}
         columns={[
-          { label: 'Checkout', render: (c) => <Link to={`/checkouts/${c.id}`}>{c.orderId ?? shortId(c.id)}</Link> },
-          { label: 'Status', render: (c) => <Status status={c.status} /> },
-          { label: 'Amount', num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
-          { label: 'Created', render: (c) => time(c.createdAt) },
+          {
+            label: t('checkouts.checkout'),
+            render: (c) => <Link to={`/checkouts/${c.id}`}>{c.orderId ?? shortId(c.id)}</Link>,
+          },
+          { label: t('checkouts.status'), render: (c) => <Status status={c.status} /> },
+          { label: t('checkouts.amount'), num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
+          { label: t('checkouts.created'), render: (c) => time(c.createdAt) },
         ]}
       />
     </>
@@ -99,20 +103,22 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
   const c = checkout.data;
   const confirm = useConfirm();
   const action = useAction();
+  const cancellable = c?.status === 'open' && can(session, 'checkout:write');
   if (c === undefined)
     return (
       <>
-        <h1>Checkout</h1>
-        {checkout.error ? <ErrorNote error={checkout.error} /> : <Loading what="the checkout" />}
+        <h1>{t('checkouts.checkout')}</h1>
+        {checkout.error ? <ErrorNote error={checkout.error} /> : <Loading what={t('checkouts.loading')} />}
       </>
     );
   return (
     <>
       <p>
-        <Link to="/checkouts">← Checkouts</Link>
+        <Link to="/checkouts">{t('checkouts.back')}</Link>
       </p>
       <h1>
-        Checkout {c.orderId ? <>for order {c.orderId}</> : null} <Status status={c.status} />
+        {t('checkouts.checkout')} {c.orderId ? t('checkouts.forOrder', { orderId: c.orderId }) : null}{' '}
+        <Status status={c.status} />
         {m?.refundState ? (
           <>
             {' '}
@@ -123,79 +129,83 @@ export function CheckoutDetail({ id, session }: { id: string; session: Session }
         ) : null}
       </h1>
       <dl class="facts" data-testid="checkout-facts">
-        <dt>Id</dt>
+        <dt>{t('checkouts.id')}</dt>
         <dd>
           <code>{c.id}</code>
         </dd>
-        <dt>Amount</dt>
+        <dt>{t('checkouts.amount')}</dt>
         <dd>
           <Amount value={c.amount} unit={c.currency} />
         </dd>
-        <dt>Status</dt>
+        <dt>{t('checkouts.status')}</dt>
         <dd data-testid="checkout-status">{c.status}</dd>
-        <dt>Payment page</dt>
+        <dt>{t('checkouts.paymentPage')}</dt>
         <dd>
           <a href={c.url} data-testid="pay-link">
             {c.url}
           </a>
         </dd>
-        <dt>Description</dt>
+        <dt>{t('checkouts.description')}</dt>
         <dd>{c.description ?? '—'}</dd>
-        <dt>Expires</dt>
+        <dt>{t('checkouts.expires')}</dt>
         <dd>{time(c.expiresAt)}</dd>
         {m ? <MoneyFacts money={m} /> : null}
       </dl>
       <ErrorNote error={money.error} />
-      {c.status === 'open' && can(session, 'checkout:write') ? (
+      {cancellable ? (
         <div class="actions">
           <button
             type="button"
             class="danger"
             onClick={() =>
               confirm.ask({
-                title: 'Cancel this checkout?',
-                body: <p>The payer can no longer pay it. This cannot be undone.</p>,
-                confirm: 'Cancel checkout',
+                title: t('checkouts.cancelTitle'),
+                body: <p>{t('checkouts.cancelBody')}</p>,
+                confirm: t('checkouts.cancel'),
                 danger: true,
-                action: () => action.run('Checkout canceled.', () => cpWrite('POST', `/psp/hosted-pay/${c.id}/cancel`)),
+                action: () =>
+                  action.run(t('checkouts.canceled'), () => cpWrite('POST', `/psp/hosted-pay/${c.id}/cancel`)),
               })
             }
           >
-            Cancel checkout
+            {t('checkouts.cancel')}
           </button>
         </div>
       ) : null}
       <ActionStatus action={action} />
       {confirm.dialog}
-      <h2>Payment options</h2>
+      <h2>{t('checkouts.paymentOptions')}</h2>
       <Table
-        caption="Payment options"
+        caption={t('checkouts.paymentOptions')}
         rows={c.paymentOptions}
         rowKey={(o) => `${o.asset}-${o.chain}`}
         columns={[
-          { label: 'Asset', render: (o) => `${o.asset} on ${o.chain}` },
-          { label: 'Due', num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
-          { label: 'Address', render: (o) => <code class="clip">{o.address}</code> },
+          {
+            label: t('checkouts.asset'),
+            render: (o) => t('checkouts.assetOnChain', { asset: o.asset, chain: o.chain }),
+          },
+          { label: t('checkouts.due'), num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
+          { label: t('checkouts.address'), render: (o) => <code class="clip">{o.address}</code> },
         ]}
       />
-      <h2>Payments</h2>
+      <h2>{t('checkouts.payments')}</h2>
       <Table
-        caption="Payments"
+        caption={t('checkouts.payments')}
         rows={c.payments}
         rowKey={(p) => p.id}
-        empty="No payment yet."
+        empty={t('checkouts.noPayment')}
         columns={[
-          { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
-          { label: 'Confirmations', num: true, render: (p) => String(p.confirmations) },
-          { label: 'Transaction', render: (p) => <code class="clip">{p.txHash}</code> },
+          { label: t('checkouts.amount'), num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
+          { label: t('checkouts.confirmations'), num: true, render: (p) => String(p.confirmations) },
+          { label: t('checkouts.transaction'), render: (p) => <code class="clip">{p.txHash}</code> },
         ]}
       />
-      <h2>Timeline</h2>
+      <h2>{t('checkouts.timeline')}</h2>
       <ol class="timeline" data-testid="timeline">
-        {c.timeline.map((t) => (
-          <li key={`${t.at}-${t.status}`}>
-            {time(t.at)} <Status status={t.status} /> {timelineAmount(t, m)}
-            {t.reason ? <span class="muted">{t.reason}</span> : null}
+        {c.timeline.map((step) => (
+          <li key={`${step.at}-${step.status}`}>
+            {time(step.at)} <Status status={step.status} /> {timelineAmount(step, m)}
+            {step.reason ? <span class="muted">{step.reason}</span> : null}
           </li>
         ))}
       </ol>
@@ -216,19 +226,19 @@ export function NewCheckout({ session }: { session: Session }) {
   if (!can(session, 'checkout:write'))
     return (
       <>
-        <h1>New checkout</h1>
-        <p>Your role ({session.role}) cannot create checkouts.</p>
+        <h1>{t('checkouts.newCheckout')}</h1>
+        <p>{t('checkouts.cannotCreate', { role: session.role })}</p>
       </>
     );
   return (
     <>
-      <h1>New checkout</h1>
-      <p class="muted">A checkout is a payment link: share it, or send your customer to it from your shop.</p>
+      <h1>{t('checkouts.newCheckout')}</h1>
+      <p class="muted">{t('checkouts.intro')}</p>
       <ActionForm
         action={action}
-        submit="Create checkout"
+        submit={t('checkouts.create')}
         onSubmit={() =>
-          action.run('Checkout created.', async () => {
+          action.run(t('checkouts.createdDone'), async () => {
             const body: Record<string, string> = { amount: form.amount.trim(), currency: form.currency.trim() };
             if (form.orderId.trim()) body.orderId = form.orderId.trim();
             if (form.description.trim()) body.description = form.description.trim();
@@ -237,30 +247,30 @@ export function NewCheckout({ session }: { session: Session }) {
         }
       >
         <div class="grid">
-          <Field label="Amount">
+          <Field label={t('checkouts.amount')}>
             <input required inputMode="decimal" value={form.amount} onInput={set('amount')} />
           </Field>
-          <Field label="Currency" hint="e.g. EUR, USD, USDT">
+          <Field label={t('checkouts.currency')} hint={t('checkouts.currencyHint')}>
             <input required value={form.currency} onInput={set('currency')} />
           </Field>
-          <Field label="Order id (optional)">
+          <Field label={t('checkouts.orderIdOptional')}>
             <input value={form.orderId} onInput={set('orderId')} maxLength={64} />
           </Field>
         </div>
-        <Field label="Description (optional, shown to the payer)">
+        <Field label={t('checkouts.descriptionOptional')}>
           <input value={form.description} onInput={set('description')} maxLength={500} />
         </Field>
       </ActionForm>
       {created ? (
         <section class="secret" aria-labelledby="share-h">
-          <h2 id="share-h">Share this payment link</h2>
+          <h2 id="share-h">{t('checkouts.share')}</h2>
           <p>
             <a href={created.url} data-testid="share-link">
               {created.url}
             </a>
           </p>
           <button type="button" onClick={() => navigate(`/checkouts/${created.id}`)}>
-            Open the checkout
+            {t('checkouts.open')}
           </button>
         </section>
       ) : null}
@@ -285,14 +295,14 @@ function Refund({ checkout, money }: { checkout: Checkout; money: CheckoutMoney 
     <ActionForm
       action={action}
       id="refund-h"
-      title="Refund"
-      submit="Request refund"
+      title={t('checkouts.refund')}
+      submit={t('checkouts.requestRefund')}
       primary={false}
       after={
         <>
           {link ? (
             <p class="secret">
-              Send the payer this link: <code>{link}</code>
+              {t('checkouts.sendLink')} <code>{link}</code>
             </p>
           ) : null}
           {confirm.dialog}
@@ -300,23 +310,23 @@ function Refund({ checkout, money }: { checkout: Checkout; money: CheckoutMoney 
       }
       onSubmit={() =>
         confirm.ask({
-          title: 'Refund the payer?',
+          title: t('checkouts.refundTitle'),
           body: (
             <p>
               <Amount value={amount.trim()} unit={asset} />{' '}
               {destination.trim() ? (
                 <>
-                  to <code>{destination.trim()}</code>
+                  {t('checkouts.refundTo')} <code>{destination.trim()}</code>
                 </>
               ) : (
-                'through a link where the payer enters their address'
+                t('checkouts.refundThroughLink')
               )}
-              . The operator approves it before it is sent.
+              . {t('checkouts.refundApproval')}
             </p>
           ),
-          confirm: 'Request refund',
+          confirm: t('checkouts.requestRefund'),
           action: () =>
-            action.run('Refund requested.', async () => {
+            action.run(t('checkouts.refundRequested'), async () => {
               const r = await cpWrite<{ url?: string; link?: string }>(
                 'POST',
                 `/psp/hosted-pay/${checkout.id}/refunds`,
@@ -328,12 +338,15 @@ function Refund({ checkout, money }: { checkout: Checkout; money: CheckoutMoney 
       }
     >
       <div class="grid">
-        <Field label="Refund amount" hint={`in ${asset}, at most ${money.refundable}`}>
+        <Field
+          label={t('checkouts.refundAmount')}
+          hint={t('checkouts.refundAmountHint', { asset, max: money.refundable })}
+        >
           <input required inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
         </Field>
         <Field
-          label="Address-book address (optional)"
-          hint={`empty (quickest): a link where the payer enters their address. Else an active address of your payout address book on ${money.chain ?? 'the chain'} (a new one cools off, 24 h by default)`}
+          label={t('checkouts.addressBook')}
+          hint={t('checkouts.addressBookHint', { chain: money.chain ?? t('checkouts.theChain') })}
         >
           <input maxLength={128} value={destination} onInput={(e) => setDestination(e.currentTarget.value)} />
         </Field>

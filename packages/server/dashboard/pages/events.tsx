@@ -1,6 +1,7 @@
 import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../../ui-kit/list-kit.js';
 import { ActionStatus, ErrorNote, time, useAction, useAsync, usePager } from '../../ui-kit/ui.js';
 import { can, cpPage, cpWrite, type Session } from '../api.js';
+import { t } from '../messages.js';
 import type { Event } from '../views.js';
 
 /** The merchant's events, newest first, as webhooks carry them; resend one to every endpoint. */
@@ -15,36 +16,36 @@ export function Events({ session }: { session: Session }) {
   const action = useAction();
   return (
     <>
-      <h1>Events</h1>
+      <h1>{t('events.title')}</h1>
       <FilterForm filters={filters} pager={pager}>
-        <FilterInput filters={filters} name="type" label="Types (comma-separated)" />
+        <FilterInput filters={filters} name="type" label={t('events.types')} />
       </FilterForm>
       <ErrorNote error={page.error} />
       <ActionStatus action={action} />
       <PagedTable
         page={page.data}
-        what="events"
+        what={t('events.what')}
         pager={pager}
-        caption="Events, newest first"
-        empty="No event."
+        caption={t('events.caption')}
+        empty={t('events.empty')}
         detail={detail}
         columns={[
-          { label: 'Type', render: (e) => <code>{e.type}</code> },
-          { label: 'Object', render: (e) => <code>{e.data.object.id ?? '—'}</code> },
-          { label: 'At', render: (e) => time(e.createdAt) },
-          detail.column('event'),
+          { label: t('events.type'), render: (e) => <code>{e.type}</code> },
+          { label: t('events.object'), render: (e) => <code>{e.data.object.id ?? '—'}</code> },
+          { label: t('events.at'), render: (e) => time(e.createdAt) },
+          detail.column(t('events.event')),
           ...(can(session, 'webhooks:write')
             ? [
                 {
-                  label: 'Resend',
+                  label: t('events.resend'),
                   render: (e: Event) => (
                     <button
                       type="button"
                       onClick={() =>
-                        void action.run('Event sent again.', () => cpWrite('POST', `/events/${e.id}/redeliver`))
+                        void action.run(t('events.sentAgain'), () => cpWrite('POST', `/events/${e.id}/redeliver`))
                       }
                     >
-                      Resend <span class="sr-only">{e.id}</span>
+                      {t('events.resend')} <span class="sr-only">{e.id}</span>
                     </button>
                   ),
                 },

@@ -1,6 +1,7 @@
 import { minusDecimal } from '../../ui-kit/decimal.js';
 import { Amount, ErrorNote, Loading, Table, time, useAsync } from '../../ui-kit/ui.js';
 import { can, cp, type Session } from '../api.js';
+import { t } from '../messages.js';
 import { Link } from '../router.js';
 import { Status } from './checkouts.js';
 import type { CheckoutItem, Summary } from '../views.js';
@@ -12,54 +13,54 @@ export function Home({ session }: { session: Session }) {
   return (
     <>
       <div class="page-head">
-        <h1>Home</h1>
+        <h1>{t('home.title')}</h1>
         {can(session, 'checkout:write') ? (
           <Link to="/checkouts/new" class="button primary">
-            New checkout
+            {t('home.newCheckout')}
           </Link>
         ) : null}
       </div>
       <ErrorNote error={summary.error} />
       {s === undefined ? (
         summary.error ? null : (
-          <Loading what="the summary" />
+          <Loading what={t('home.summary')} />
         )
       ) : (
         <>
-          <h2>Settled volume</h2>
+          <h2>{t('home.settled')}</h2>
           <div class="cards" data-testid="settled">
-            <Volume label="Today" rows={s.settled.today} />
-            <Volume label="This month" rows={s.settled.month} />
+            <Volume label={t('home.today')} rows={s.settled.today} />
+            <Volume label={t('home.month')} rows={s.settled.month} />
           </div>
-          <h2>Balances</h2>
+          <h2>{t('home.balances')}</h2>
           <Table
-            caption="Balance per wallet"
+            caption={t('home.balanceCaption')}
             rows={s.balances}
             rowKey={(b) => b.walletId}
-            empty="No wallet yet: the operator creates them."
+            empty={t('home.noWallet')}
             columns={[
-              { label: 'Asset', render: (b) => b.asset },
-              { label: 'Chain', render: (b) => b.chain },
+              { label: t('home.asset'), render: (b) => b.asset },
+              { label: t('home.chain'), render: (b) => b.chain },
               // What can be paid out: the balance less what payouts in flight froze.
               {
-                label: 'Available',
+                label: t('home.available'),
                 num: true,
                 render: (b) => <Amount value={minusDecimal(b.balance, b.freezeAmount)} unit={b.asset} />,
               },
-              { label: 'Balance', num: true, render: (b) => <Amount value={b.balance} unit={b.asset} /> },
+              { label: t('home.balance'), num: true, render: (b) => <Amount value={b.balance} unit={b.asset} /> },
             ]}
           />
-          <h2>Needs attention</h2>
+          <h2>{t('home.attention')}</h2>
           <Table
-            caption="Checkouts that need attention"
+            caption={t('home.attentionCaption')}
             rows={s.attention}
             rowKey={(c) => c.id}
-            empty="Nothing needs your attention."
+            empty={t('home.nothing')}
             columns={[
-              { label: 'Checkout', render: (c) => <Link to={`/checkouts/${c.id}`}>{c.orderId ?? c.id}</Link> },
-              { label: 'Status', render: (c) => <Status status={c.status} /> },
-              { label: 'Amount', num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
-              { label: 'Created', render: (c) => time(c.createdAt) },
+              { label: t('home.checkout'), render: (c) => <Link to={`/checkouts/${c.id}`}>{c.orderId ?? c.id}</Link> },
+              { label: t('home.status'), render: (c) => <Status status={c.status} /> },
+              { label: t('home.amount'), num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
+              { label: t('home.created'), render: (c) => time(c.createdAt) },
             ]}
           />
         </>

@@ -10,6 +10,7 @@ import {
   invoiceBody,
   invoiceFormOf,
 } from '../commerce-forms.js';
+import { t } from '../messages.js';
 import { navigate } from '../router.js';
 import type { Invoice } from '../views.js';
 import { LineField } from './link-form.js';
@@ -30,37 +31,37 @@ function DraftFields({ form, setForm }: { form: InvoiceForm; setForm: (f: Invoic
   return (
     <>
       <div class="grid">
-        <Field label="Customer name">
+        <Field label={t('invoice-form.customerName')}>
           <input maxLength={200} value={form.customerName} onInput={set('customerName')} />
         </Field>
-        <Field label="Customer email" hint="needed to send it">
+        <Field label={t('invoice-form.customerEmail')} hint={t('invoice-form.customerEmailHint')}>
           <input type="email" maxLength={254} value={form.customerEmail} onInput={set('customerEmail')} />
         </Field>
-        <Field label="Currency" hint="e.g. EUR, USD, USDT">
+        <Field label={t('invoice-form.currency')} hint={t('invoice-form.currencyHint')}>
           <input required maxLength={12} value={form.currency} onInput={set('currency')} />
         </Field>
-        <Field label="Due date (optional, UTC)" hint="payable until the end of that day">
+        <Field label={t('invoice-form.dueDate')} hint={t('invoice-form.dueDateHint')}>
           <input type="date" value={form.dueDate} onInput={set('dueDate')} />
         </Field>
       </div>
       {lines.map((l, i) => (
         <fieldset class="line" key={i}>
-          <legend>Line {i + 1}</legend>
-          <LineField label="Description" n={i}>
+          <legend>{t('invoice-form.line', { n: i + 1 })}</legend>
+          <LineField label={t('invoice-form.description')} n={i}>
             <input maxLength={500} value={l.description} onInput={setLine(i, 'description')} />
           </LineField>
-          <LineField label="Quantity" n={i}>
+          <LineField label={t('invoice-form.quantity')} n={i}>
             <input inputMode="decimal" value={l.quantity} onInput={setLine(i, 'quantity')} />
           </LineField>
-          <LineField label="Unit price" n={i}>
+          <LineField label={t('invoice-form.unitPrice')} n={i}>
             <input inputMode="decimal" value={l.unitAmount} onInput={setLine(i, 'unitAmount')} />
           </LineField>
-          <LineField label="Tax %" n={i}>
+          <LineField label={t('invoice-form.taxPercent')} n={i}>
             <input inputMode="decimal" value={l.taxPercent} onInput={setLine(i, 'taxPercent')} />
           </LineField>
           {lines.length > 1 ? (
             <button type="button" onClick={() => setForm({ ...form, lines: lines.filter((_, j) => j !== i) })}>
-              Remove <span class="sr-only">line {i + 1}</span>
+              {t('invoice-form.remove')} <span class="sr-only">{t('invoice-form.removeLine', { n: i + 1 })}</span>
             </button>
           ) : null}
         </fieldset>
@@ -71,10 +72,10 @@ function DraftFields({ form, setForm }: { form: InvoiceForm; setForm: (f: Invoic
           class="add-line"
           onClick={() => setForm({ ...form, lines: [...lines, emptyInvoiceLine()] })}
         >
-          Add a line
+          {t('invoice-form.addLine')}
         </button>
       ) : null}
-      <Field label="Memo (optional, printed on the invoice)">
+      <Field label={t('invoice-form.memo')}>
         <textarea maxLength={2000} rows={3} value={form.memo} onInput={set('memo')} />
       </Field>
     </>
@@ -87,21 +88,19 @@ export function NewInvoice({ session }: { session: Session }) {
   if (!can(session, 'invoices:write'))
     return (
       <>
-        <h1>New invoice</h1>
-        <p>Your role ({session.role}) cannot create invoices.</p>
+        <h1>{t('invoice-form.newInvoice')}</h1>
+        <p>{t('invoice-form.cannotCreate', { role: session.role })}</p>
       </>
     );
   return (
     <>
-      <h1>New invoice</h1>
-      <p class="muted">
-        A draft first: change it as often as needed, then finalize it to give it its number and its page to pay.
-      </p>
+      <h1>{t('invoice-form.newInvoice')}</h1>
+      <p class="muted">{t('invoice-form.intro')}</p>
       <ActionForm
         action={action}
-        submit="Save draft"
+        submit={t('invoice-form.save')}
         onSubmit={() =>
-          action.run('Draft saved.', async () => {
+          action.run(t('invoice-form.saved'), async () => {
             const made = await cpWrite<Invoice>('POST', '/invoices', invoiceBody(form));
             navigate(`/invoices/${encodeURIComponent(made.id)}`);
           })
@@ -121,10 +120,12 @@ export function EditDraft({ invoice }: { invoice: Invoice }) {
     <ActionForm
       action={action}
       id="edit-draft-h"
-      title="Edit the draft"
-      submit="Save draft"
+      title={t('invoice-form.edit')}
+      submit={t('invoice-form.save')}
       primary={false}
-      onSubmit={() => action.run('Draft saved.', () => cpWrite('PATCH', `/invoices/${invoice.id}`, invoiceBody(form)))}
+      onSubmit={() =>
+        action.run(t('invoice-form.saved'), () => cpWrite('PATCH', `/invoices/${invoice.id}`, invoiceBody(form)))
+      }
     >
       <DraftFields form={form} setForm={setForm} />
     </ActionForm>

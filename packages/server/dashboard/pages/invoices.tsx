@@ -13,6 +13,7 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
+import { t } from '../messages.js';
 import { Link, navigate } from '../router.js';
 import { CopyLink } from '../share.js';
 import type { Invoice } from '../views.js';
@@ -30,7 +31,7 @@ import { EditDraft } from './invoice-form.js';
 const STATUSES = ['', 'draft', 'open', 'partially_paid', 'paid', 'void', 'uncollectible'];
 
 const customerOf = (i: Invoice) => i.customer.name ?? i.customer.email ?? '—';
-const titleOf = (i: Invoice) => i.number ?? `Draft ${i.id.slice(0, 12)}…`;
+const titleOf = (i: Invoice) => i.number ?? t('invoices.draftTitle', { id: i.id.slice(0, 12) });
 
 export function InvoiceList({ session }: { session: Session }) {
   const pager = usePager();
@@ -43,39 +44,42 @@ export function InvoiceList({ session }: { session: Session }) {
   return (
     <>
       <div class="page-head">
-        <h1>Invoices</h1>
+        <h1>{t('invoices.title')}</h1>
         {can(session, 'invoices:write') ? (
           <Link to="/invoices/new" class="button primary">
-            New invoice
+            {t('invoices.newInvoice')}
           </Link>
         ) : null}
       </div>
       <FilterForm filters={filters} pager={pager}>
-        <Field label="Status">
+        <Field label={t('invoices.status')}>
           <select value={filters.draft.status} onChange={(e) => filters.set('status', e.currentTarget.value)}>
             {STATUSES.map((s) => (
               <option value={s} key={s}>
-                {s === '' ? 'any' : s.replace('_', ' ')}
+                {s === '' ? t('invoices.anyStatus') : s.replace('_', ' ')}
               </option>
             ))}
           </select>
         </Field>
-        <FilterInput filters={filters} name="customerEmail" label="Customer email" />
+        <FilterInput filters={filters} name="customerEmail" label={t('invoices.customerEmail')} />
       </FilterForm>
       <ErrorNote error={page.error} />
       <PagedTable
         page={page.data}
-        what="invoices"
+        what={t('invoices.what')}
         pager={pager}
-        caption="Invoices, newest first"
-        empty="No invoice matches."
+        caption={t('invoices.caption')}
+        empty={t('invoices.noMatch')}
         columns={[
-          { label: 'Invoice', render: (i) => <Link to={`/invoices/${encodeURIComponent(i.id)}`}>{titleOf(i)}</Link> },
-          { label: 'Customer', render: customerOf },
-          { label: 'Status', render: (i) => <Status status={i.status} /> },
-          { label: 'Total', num: true, render: (i) => <Amount value={i.total} unit={i.currency} /> },
-          { label: 'Due', num: true, render: (i) => <Amount value={i.amountDue} unit={i.currency} /> },
-          { label: 'Due date', render: (i) => time(i.dueAt) },
+          {
+            label: t('invoices.invoice'),
+            render: (i) => <Link to={`/invoices/${encodeURIComponent(i.id)}`}>{titleOf(i)}</Link>,
+          },
+          { label: t('invoices.customer'), render: customerOf },
+          { label: t('invoices.status'), render: (i) => <Status status={i.status} /> },
+          { label: t('invoices.total'), num: true, render: (i) => <Amount value={i.total} unit={i.currency} /> },
+          { label: t('invoices.due'), num: true, render: (i) => <Amount value={i.amountDue} unit={i.currency} /> },
+          { label: t('invoices.dueDate'), render: (i) => time(i.dueAt) },
         ]}
       />
     </>
@@ -86,43 +90,49 @@ export function InvoiceDetail({ id, session }: { id: string; session: Session })
   const invoice = useAsync(() => cp<Invoice>(`/invoices/${encodeURIComponent(id)}`), [id]);
   const i = invoice.data;
   const writes = can(session, 'invoices:write');
+  const editable = writes && i?.status === 'draft';
   if (i === undefined)
     return (
       <>
-        <h1>Invoice</h1>
-        {invoice.error ? <ErrorNote error={invoice.error} /> : <Loading what="the invoice" />}
+        <h1>{t('invoices.invoice')}</h1>
+        {invoice.error ? <ErrorNote error={invoice.error} /> : <Loading what={t('invoices.loading')} />}
       </>
     );
   return (
     <>
       <p>
-        <Link to="/invoices">← Invoices</Link>
+        <Link to="/invoices">{t('invoices.back')}</Link>
       </p>
       <h1>
-        {i.number ? `Invoice ${i.number}` : 'Draft invoice'} <Status status={i.status} />
+        {i.number ? t('invoices.numbered', { number: i.number }) : t('invoices.draftInvoice')}{' '}
+        <Status status={i.status} />
       </h1>
       <ErrorNote error={invoice.error} />
       <InvoiceFacts invoice={i} />
       <Table
-        caption="Lines"
+        caption={t('invoices.lines')}
         rows={i.lineItems.map((l, n) => ({ ...l, n: String(n) }))}
         rowKey={(l) => l.n}
-        empty="No line yet: add one before finalizing."
+        empty={t('invoices.noLine')}
         columns={[
-          { label: 'Description', render: (l) => l.description },
-          { label: 'Quantity', num: true, render: (l) => <Amount value={l.quantity} /> },
-          { label: 'Unit price', num: true, render: (l) => <Amount value={l.unitAmount} /> },
-          { label: 'Tax %', num: true, render: (l) => (l.taxPercent === null ? '—' : <Amount value={l.taxPercent} />) },
-          { label: 'Amount', num: true, render: (l) => <Amount value={l.amount} unit={i.currency} /> },
-          { label: 'Tax', num: true, render: (l) => <Amount value={l.tax} unit={i.currency} /> },
+          { label: t('invoices.description'), render: (l) => l.description },
+          { label: t('invoices.quantity'), num: true, render: (l) => <Amount value={l.quantity} /> },
+          { label: t('invoices.unitPrice'), num: true, render: (l) => <Amount value={l.unitAmount} /> },
+          {
+            label: t('invoices.taxPercent'),
+            num: true,
+            render: (l) => (l.taxPercent === null ? '—' : <Amount value={l.taxPercent} />),
+          },
+          { label: t('invoices.amount'), num: true, render: (l) => <Amount value={l.amount} unit={i.currency} /> },
+          { label: t('invoices.tax'), num: true, render: (l) => <Amount value={l.tax} unit={i.currency} /> },
         ]}
       />
       {i.url ? <Share invoice={i} /> : null}
       {writes ? <Moves invoice={i} /> : null}
-      {writes && i.status === 'draft' ? <EditDraft invoice={i} key={i.updatedAt} /> : null}
+      {editable ? <EditDraft invoice={i} key={i.updatedAt} /> : null}
       {i.checkoutIds.length > 0 ? (
         <>
-          <h2>Checkouts</h2>
+          <h2>{t('invoices.checkouts')}</h2>
           <ul class="ids" data-testid="invoice-checkouts">
             {i.checkoutIds.map((c) => (
               <li key={c}>
@@ -139,44 +149,44 @@ export function InvoiceDetail({ id, session }: { id: string; session: Session })
 function InvoiceFacts({ invoice: i }: { invoice: Invoice }) {
   return (
     <dl class="facts" data-testid="invoice-facts">
-      <dt>Status</dt>
+      <dt>{t('invoices.status')}</dt>
       <dd data-testid="invoice-status">{i.status.replace('_', ' ')}</dd>
-      <dt>Customer</dt>
+      <dt>{t('invoices.customer')}</dt>
       <dd>
         {i.customer.name ?? '—'}
-        {i.customer.email ? <> &lt;{i.customer.email}&gt;</> : null}
+        {i.customer.email ? ` <${i.customer.email}>` : null}
       </dd>
-      <dt>Subtotal</dt>
+      <dt>{t('invoices.subtotal')}</dt>
       <dd>
         <Amount value={i.subtotal} unit={i.currency} />
       </dd>
-      <dt>Tax</dt>
+      <dt>{t('invoices.tax')}</dt>
       <dd>
         <Amount value={i.tax} unit={i.currency} />
       </dd>
-      <dt>Total</dt>
+      <dt>{t('invoices.total')}</dt>
       <dd data-testid="invoice-total">
         <Amount value={i.total} unit={i.currency} />
       </dd>
-      <dt>Paid</dt>
+      <dt>{t('invoices.paid')}</dt>
       <dd data-testid="invoice-paid">
         <Amount value={i.amountPaid} unit={i.currency} />
       </dd>
-      <dt>Due</dt>
+      <dt>{t('invoices.due')}</dt>
       <dd data-testid="invoice-due">
         <Amount value={i.amountDue} unit={i.currency} />
       </dd>
-      <dt>Due date</dt>
+      <dt>{t('invoices.dueDate')}</dt>
       <dd>{time(i.dueAt)}</dd>
-      <dt>Memo</dt>
+      <dt>{t('invoices.memo')}</dt>
       <dd>{i.memo ?? '—'}</dd>
-      <dt>Finalized</dt>
+      <dt>{t('invoices.finalized')}</dt>
       <dd>{time(i.finalizedAt)}</dd>
-      <dt>Last sent</dt>
+      <dt>{t('invoices.lastSent')}</dt>
       <dd>{time(i.sentAt)}</dd>
-      <dt>Paid in full</dt>
+      <dt>{t('invoices.paidInFull')}</dt>
       <dd>{time(i.paidAt)}</dd>
-      <dt>Id</dt>
+      <dt>{t('invoices.id')}</dt>
       <dd>
         <code>{i.id}</code>
       </dd>
@@ -188,13 +198,13 @@ function InvoiceFacts({ invoice: i }: { invoice: Invoice }) {
 function Share({ invoice: i }: { invoice: Invoice }) {
   return (
     <section aria-labelledby="share-h">
-      <h2 id="share-h">Share</h2>
+      <h2 id="share-h">{t('invoices.share')}</h2>
       <p>
         <CopyLink url={i.url!} what={titleOf(i)} testId="invoice-url" />
       </p>
       <p>
         <a href={`/api/v1/cp/invoices/${encodeURIComponent(i.id)}/pdf`} data-testid="invoice-pdf" download>
-          Download the PDF
+          {t('invoices.pdf')}
         </a>
       </p>
     </section>
@@ -222,23 +232,28 @@ export function movesOf(status: string): Move[] {
 
 const MOVES: Record<Move, { label: string; done: string; ask?: (i: Invoice) => string; danger?: boolean }> = {
   finalize: {
-    label: 'Finalize',
-    done: 'Invoice finalized.',
-    ask: () => 'It takes the next number and its page can be paid; its lines can no longer change.',
+    label: t('invoices.finalize'),
+    done: t('invoices.finalizeDone'),
+    ask: () => t('invoices.finalizeAsk'),
   },
-  send: { label: 'Send to the customer', done: 'Invoice sent.' },
+  send: { label: t('invoices.send'), done: t('invoices.sendDone') },
   void: {
-    label: 'Void',
-    done: 'Invoice voided.',
-    ask: (i) => `${i.number} keeps its number; its page says it is void and its open checkouts are canceled.`,
+    label: t('invoices.void'),
+    done: t('invoices.voidDone'),
+    ask: (i) => t('invoices.voidAsk', { number: String(i.number) }),
     danger: true,
   },
   'mark-uncollectible': {
-    label: 'Mark uncollectible',
-    done: 'Invoice marked uncollectible.',
-    ask: () => 'It can still be paid on its page; paid in full it becomes paid.',
+    label: t('invoices.uncollectible'),
+    done: t('invoices.uncollectibleDone'),
+    ask: () => t('invoices.uncollectibleAsk'),
   },
-  delete: { label: 'Delete draft', done: 'Draft deleted.', ask: () => 'The draft is gone for good.', danger: true },
+  delete: {
+    label: t('invoices.delete'),
+    done: t('invoices.deleteDone'),
+    ask: () => t('invoices.deleteAsk'),
+    danger: true,
+  },
 };
 
 function Moves({ invoice: i }: { invoice: Invoice }) {
@@ -267,7 +282,7 @@ function Moves({ invoice: i }: { invoice: Invoice }) {
               onClick={() =>
                 ask
                   ? confirm.ask({
-                      title: `${label}?`,
+                      title: t('invoices.confirmTitle', { label }),
                       body: <p>{ask(i)}</p>,
                       confirm: label,
                       danger: danger === true,

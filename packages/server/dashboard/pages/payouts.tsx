@@ -16,6 +16,7 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
+import { t } from '../messages.js';
 import { Link } from '../router.js';
 import type { Destination, Payout, Wallet } from '../views.js';
 import { Status } from './checkouts.js';
@@ -36,39 +37,40 @@ export function Payouts({ session }: { session: Session }) {
   const active = (destinations.data?.items ?? []).filter((d) => d.status === 'active');
   return (
     <>
-      <h1>Payouts &amp; refunds</h1>
+      <h1>{t('payouts.title')}</h1>
       <ErrorNote error={wallets.error ?? destinations.error} />
       {writes && wallets.data && destinations.data ? (
         <RequestPayout wallets={wallets.data} destinations={active} />
       ) : null}
-      <h2>Payouts and refunds</h2>
+      <h2>{t('payouts.list')}</h2>
       <ErrorNote error={payouts.error} />
       <PagedTable
         page={payouts.data}
-        what="payouts"
+        what={t('payouts.what')}
         pager={pager}
-        caption="Payouts and refunds, newest first"
-        empty="No payout yet."
+        caption={t('payouts.caption')}
+        empty={t('payouts.noPayout')}
         columns={[
           {
-            label: 'Payout',
+            label: t('payouts.payout'),
             render: (p) => (
               <Link to={`/payouts/${encodeURIComponent(p.id)}`}>
                 <code>{p.id}</code>
               </Link>
             ),
           },
-          { label: 'Status', render: (p) => <Status status={p.status} /> },
-          { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
-          { label: 'Network fee', num: true, render: (p) => <Amount value={p.networkFee} unit={p.asset} /> },
-          { label: 'To', render: (p) => <code class="clip">{p.destination}</code> },
+          { label: t('payouts.status'), render: (p) => <Status status={p.status} /> },
+          { label: t('payouts.amount'), num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
+          { label: t('payouts.networkFee'), num: true, render: (p) => <Amount value={p.networkFee} unit={p.asset} /> },
+          { label: t('payouts.to'), render: (p) => <code class="clip">{p.destination}</code> },
           {
-            label: 'For',
-            render: (p) => (p.refundOf ? <Link to={`/checkouts/${p.refundOf}`}>refund</Link> : (p.reference ?? '—')),
+            label: t('payouts.for'),
+            render: (p) =>
+              p.refundOf ? <Link to={`/checkouts/${p.refundOf}`}>{t('payouts.refund')}</Link> : (p.reference ?? '—'),
           },
-          { label: 'Created', render: (p) => time(p.createdAt) },
+          { label: t('payouts.created'), render: (p) => time(p.createdAt) },
           {
-            label: 'Actions',
+            label: t('payouts.actions'),
             render: (p) =>
               writes && (p.status === 'pending_approval' || p.status === 'approved') ? (
                 <button
@@ -76,20 +78,20 @@ export function Payouts({ session }: { session: Session }) {
                   class="danger"
                   onClick={() =>
                     confirm.ask({
-                      title: 'Cancel this payout?',
+                      title: t('payouts.cancelTitle'),
                       body: (
                         <p>
-                          <Amount value={p.amount} unit={p.asset} /> to <code>{p.destination}</code> will not be sent;
-                          the frozen total goes back to the wallet.
+                          <Amount value={p.amount} unit={p.asset} /> {t('payouts.cancelTo')}{' '}
+                          <code>{p.destination}</code> {t('payouts.cancelBody')}
                         </p>
                       ),
-                      confirm: 'Cancel payout',
+                      confirm: t('payouts.cancelConfirm'),
                       danger: true,
-                      action: () => action.run('Payout canceled.', () => cpWrite('POST', `/payouts/${p.id}/cancel`)),
+                      action: () => action.run(t('payouts.canceled'), () => cpWrite('POST', `/payouts/${p.id}/cancel`)),
                     })
                   }
                 >
-                  Cancel <span class="sr-only">payout {p.id}</span>
+                  {t('payouts.cancel')} <span class="sr-only">{t('payouts.cancelWhich', { id: p.id })}</span>
                 </button>
               ) : null,
           },
@@ -97,27 +99,24 @@ export function Payouts({ session }: { session: Session }) {
       />
       <ActionStatus action={action} />
       {confirm.dialog}
-      <h2>Destinations</h2>
-      <p class="muted">
-        Payouts go only to addresses of this book. A new address cools off first (its “active from” time): a stolen
-        session cannot send money to a new address at once.
-      </p>
+      <h2>{t('payouts.destinations')}</h2>
+      <p class="muted">{t('payouts.destinationsIntro')}</p>
       {destinations.data === undefined ? (
-        <Loading what="destinations" />
+        <Loading what={t('payouts.destinationsWhat')} />
       ) : (
         <Table
-          caption="Payout destinations"
+          caption={t('payouts.destinationsCaption')}
           rows={destinations.data.items}
           rowKey={(d) => d.id}
-          empty="No destination yet."
+          empty={t('payouts.noDestination')}
           columns={[
-            { label: 'Label', render: (d) => d.label ?? '—' },
-            { label: 'Chain', render: (d) => d.chain },
-            { label: 'Address', render: (d) => <code class="clip">{d.address}</code> },
-            { label: 'Status', render: (d) => <Status status={d.status} /> },
-            { label: 'Active from', render: (d) => time(d.activeFrom) },
+            { label: t('payouts.label'), render: (d) => d.label ?? '—' },
+            { label: t('payouts.chain'), render: (d) => d.chain },
+            { label: t('payouts.address'), render: (d) => <code class="clip">{d.address}</code> },
+            { label: t('payouts.status'), render: (d) => <Status status={d.status} /> },
+            { label: t('payouts.activeFrom'), render: (d) => time(d.activeFrom) },
             {
-              label: 'Actions',
+              label: t('payouts.actions'),
               render: (d) =>
                 writes && d.status !== 'revoked' ? (
                   <button
@@ -125,21 +124,20 @@ export function Payouts({ session }: { session: Session }) {
                     class="danger"
                     onClick={() =>
                       confirm.ask({
-                        title: 'Revoke this destination?',
+                        title: t('payouts.revokeTitle'),
                         body: (
                           <p>
-                            No payout can go to <code>{d.address}</code> any more. Adding it again starts a new
-                            cooling-off.
+                            {t('payouts.revokeBefore')} <code>{d.address}</code> {t('payouts.revokeAfter')}
                           </p>
                         ),
-                        confirm: 'Revoke destination',
+                        confirm: t('payouts.revokeConfirm'),
                         danger: true,
                         action: () =>
-                          action.run('Destination revoked.', () => cpWrite('DELETE', `/payout-destinations/${d.id}`)),
+                          action.run(t('payouts.revoked'), () => cpWrite('DELETE', `/payout-destinations/${d.id}`)),
                       })
                     }
                   >
-                    Revoke <span class="sr-only">{d.address}</span>
+                    {t('payouts.revoke')} <span class="sr-only">{d.address}</span>
                   </button>
                 ) : null,
             },
@@ -166,25 +164,25 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
     <ActionForm
       action={action}
       id="request-h"
-      title="Request a payout"
-      submit="Request payout"
+      title={t('payouts.requestTitle')}
+      submit={t('payouts.request')}
       disabled={!wallet || !chosen}
       after={confirm.dialog}
       onSubmit={() => {
         if (!wallet || !chosen) return;
         confirm.ask({
-          title: 'Request this payout?',
+          title: t('payouts.requestAsk'),
           body: (
             <p>
-              <Amount value={amount.trim()} unit={wallet.asset} /> from the {wallet.asset} wallet to{' '}
+              <Amount value={amount.trim()} unit={wallet.asset} /> {t('payouts.requestFrom', { asset: wallet.asset })}{' '}
               <code>{chosen.address}</code>
-              {chosen.label ? ` (${chosen.label})` : ''}, plus the network fee. The operator approves it before it is
-              sent.
+              {chosen.label ? ` (${chosen.label})` : ''}
+              {t('payouts.requestAfter')}
             </p>
           ),
-          confirm: 'Request payout',
+          confirm: t('payouts.request'),
           action: () =>
-            action.run('Payout requested.', () =>
+            action.run(t('payouts.requested'), () =>
               cpWrite('POST', '/payouts', {
                 walletId: wallet.id,
                 destinationId: chosen.id,
@@ -195,20 +193,24 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
         });
       }}
     >
-      {usable.length === 0 ? <p class="muted">No active wallet.</p> : null}
+      {usable.length === 0 ? <p class="muted">{t('payouts.noWallet')}</p> : null}
       <div class="grid">
-        <Field label="Wallet">
+        <Field label={t('payouts.wallet')}>
           <select value={walletId} onChange={(e) => setWalletId(e.currentTarget.value)}>
             {usable.map((w) => (
               <option value={w.id} key={w.id}>
-                {w.asset} on {w.chain.symbol} ({minusDecimal(w.amount, w.freezeAmount)} available)
+                {t('payouts.walletOption', {
+                  asset: w.asset,
+                  chain: w.chain.symbol,
+                  available: minusDecimal(w.amount, w.freezeAmount),
+                })}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Destination">
+        <Field label={t('payouts.destination')}>
           <select value={chosen?.id ?? ''} onChange={(e) => setDestinationId(e.currentTarget.value)}>
-            {fitting.length === 0 ? <option value="">no active destination on this chain</option> : null}
+            {fitting.length === 0 ? <option value="">{t('payouts.noFitting')}</option> : null}
             {fitting.map((d) => (
               <option value={d.id} key={d.id}>
                 {d.label ? `${d.label}: ` : ''}
@@ -217,10 +219,10 @@ function RequestPayout({ wallets, destinations }: { wallets: Wallet[]; destinati
             ))}
           </select>
         </Field>
-        <Field label="Amount">
+        <Field label={t('payouts.amount')}>
           <input required inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
         </Field>
-        <Field label="Reference (optional)">
+        <Field label={t('payouts.reference')}>
           <input maxLength={64} value={reference} onInput={(e) => setReference(e.currentTarget.value)} />
         </Field>
       </div>
@@ -235,11 +237,11 @@ function AddDestination() {
     <ActionForm
       action={action}
       id="dest-h"
-      title="Add a destination"
+      title={t('payouts.addTitle')}
       level={3}
-      submit="Add destination"
+      submit={t('payouts.add')}
       onSubmit={() =>
-        action.run('Destination added: it becomes active after its cooling-off.', async () => {
+        action.run(t('payouts.added'), async () => {
           await cpWrite('POST', '/payout-destinations', {
             chain: form.chain.trim(),
             address: form.address.trim(),
@@ -250,7 +252,7 @@ function AddDestination() {
       }
     >
       <div class="grid">
-        <Field label="Chain" hint="e.g. ETH, TRX, BTC">
+        <Field label={t('payouts.chain')} hint={t('payouts.chainHint')}>
           <input
             required
             maxLength={12}
@@ -258,7 +260,7 @@ function AddDestination() {
             onInput={(e) => setForm({ ...form, chain: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Address">
+        <Field label={t('payouts.address')}>
           <input
             required
             maxLength={128}
@@ -266,7 +268,7 @@ function AddDestination() {
             onInput={(e) => setForm({ ...form, address: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Label (optional)">
+        <Field label={t('payouts.labelOptional')}>
           <input
             maxLength={100}
             value={form.label}

@@ -197,16 +197,6 @@ const PENDING = new Set<string>([
   'console/pages/mail.tsx',
   'dashboard/pages/keys.tsx',
   'dashboard/pages/reports.tsx',
-  // dashboard-a
-  'dashboard/pages/checkouts.tsx',
-  'dashboard/pages/checkout-money.tsx',
-  'dashboard/pages/checkout-activity.tsx',
-  'dashboard/pages/invoices.tsx',
-  'dashboard/pages/invoice-form.tsx',
-  'dashboard/pages/payouts.tsx',
-  'dashboard/pages/payout-detail.tsx',
-  'dashboard/pages/events.tsx',
-  'dashboard/pages/home.tsx',
   // dashboard-b
   'dashboard/pages/links.tsx',
   'dashboard/pages/link-form.tsx',

@@ -1,2 +1,23 @@
 /** The dashboard front's words on its home screen (keys `home.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`home.${string}`, string>;
+export default {
+  'home.title': 'Home',
+  'home.newCheckout': 'New checkout',
+  'home.summary': 'the summary',
+  'home.settled': 'Settled volume',
+  'home.today': 'Today',
+  'home.month': 'This month',
+  'home.balances': 'Balances',
+  'home.balanceCaption': 'Balance per wallet',
+  'home.noWallet': 'No wallet yet: the operator creates them.',
+  'home.asset': 'Asset',
+  'home.chain': 'Chain',
+  'home.available': 'Available',
+  'home.balance': 'Balance',
+  'home.attention': 'Needs attention',
+  'home.attentionCaption': 'Checkouts that need attention',
+  'home.nothing': 'Nothing needs your attention.',
+  'home.checkout': 'Checkout',
+  'home.status': 'Status',
+  'home.amount': 'Amount',
+  'home.created': 'Created',
+} as const satisfies Record<`home.${string}`, string>;

@@ -1,2 +1,26 @@
 /** The dashboard front's words on its invoice-form screen (keys `invoice-form.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`invoice-form.${string}`, string>;
+export default {
+  'invoice-form.customerName': 'Customer name',
+  'invoice-form.customerEmail': 'Customer email',
+  'invoice-form.customerEmailHint': 'needed to send it',
+  'invoice-form.currency': 'Currency',
+  'invoice-form.currencyHint': 'e.g. EUR, USD, USDT',
+  'invoice-form.dueDate': 'Due date (optional, UTC)',
+  'invoice-form.dueDateHint': 'payable until the end of that day',
+  'invoice-form.line': 'Line {n}',
+  'invoice-form.description': 'Description',
+  'invoice-form.quantity': 'Quantity',
+  'invoice-form.unitPrice': 'Unit price',
+  'invoice-form.taxPercent': 'Tax %',
+  'invoice-form.remove': 'Remove',
+  'invoice-form.removeLine': 'line {n}',
+  'invoice-form.addLine': 'Add a line',
+  'invoice-form.memo': 'Memo (optional, printed on the invoice)',
+  'invoice-form.newInvoice': 'New invoice',
+  'invoice-form.cannotCreate': 'Your role ({role}) cannot create invoices.',
+  'invoice-form.intro':
+    'A draft first: change it as often as needed, then finalize it to give it its number and its page to pay.',
+  'invoice-form.save': 'Save draft',
+  'invoice-form.saved': 'Draft saved.',
+  'invoice-form.edit': 'Edit the draft',
+} as const satisfies Record<`invoice-form.${string}`, string>;

@@ -1,2 +1,22 @@
 /** The dashboard front's words on its payout-detail screen (keys `payout-detail.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`payout-detail.${string}`, string>;
+export default {
+  'payout-detail.back': '← Payouts & refunds',
+  'payout-detail.payout': 'Payout',
+  'payout-detail.payoutOrRefund': 'Payout or refund',
+  'payout-detail.loading': 'the payout',
+  'payout-detail.refund': 'Refund',
+  'payout-detail.id': 'Id',
+  'payout-detail.status': 'Status',
+  'payout-detail.amount': 'Amount',
+  'payout-detail.networkFee': 'Network fee',
+  'payout-detail.total': 'Total',
+  'payout-detail.from': 'From',
+  'payout-detail.wallet': '{asset} on {chain} ({network})',
+  'payout-detail.to': 'To',
+  'payout-detail.transaction': 'Transaction',
+  'payout-detail.reference': 'Reference',
+  'payout-detail.refundOf': 'Refund of',
+  'payout-detail.created': 'Created',
+  'payout-detail.timeline': 'Timeline',
+  'payout-detail.by': 'by {by}',
+} as const satisfies Record<`payout-detail.${string}`, string>;
