@@ -3,6 +3,7 @@ import '../ui-kit/styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, maybeSignedIn, setCsrf, whenSignedOut } from './api.js';
+import { t } from './messages.js';
 import { AuditList } from './pages/audit.js';
 import { Chains } from './pages/chains.js';
 import { CheckoutDetail, CheckoutList } from './pages/checkouts.js';
@@ -34,23 +35,23 @@ interface Session {
 }
 
 const NAV: [path: string, label: string][] = [
-  ['/overview', 'Overview'],
-  ['/queues', 'Work queues'],
-  ['/payout-approvals', 'Payout approvals'],
-  ['/merchants', 'Merchants'],
-  ['/keys', 'API keys'],
-  ['/fees', 'Fees & rates'],
-  ['/rate-sources', 'Rate sources'],
-  ['/chains', 'Chains'],
-  ['/webhooks', 'Webhooks'],
-  ['/checkouts', 'Checkouts'],
-  ['/payments', 'Payments'],
-  ['/payouts', 'Payouts'],
-  ['/postings', 'Postings'],
-  ['/reports', 'Reports'],
-  ['/reconciliation', 'Reconciliation'],
-  ['/mail', 'Mail'],
-  ['/audit', 'Audit log'],
+  ['/overview', t('shell.navOverview')],
+  ['/queues', t('shell.navQueues')],
+  ['/payout-approvals', t('shell.navPayoutApprovals')],
+  ['/merchants', t('shell.navMerchants')],
+  ['/keys', t('shell.navKeys')],
+  ['/fees', t('shell.navFees')],
+  ['/rate-sources', t('shell.navRateSources')],
+  ['/chains', t('shell.navChains')],
+  ['/webhooks', t('shell.navWebhooks')],
+  ['/checkouts', t('shell.navCheckouts')],
+  ['/payments', t('shell.navPayments')],
+  ['/payouts', t('shell.navPayouts')],
+  ['/postings', t('shell.navPostings')],
+  ['/reports', t('shell.navReports')],
+  ['/reconciliation', t('shell.navReconciliation')],
+  ['/mail', t('shell.navMail')],
+  ['/audit', t('shell.navAudit')],
 ];
 
 const route = () => (location.hash.replace(/^#/, '') || '/overview').split('?')[0]!;
@@ -101,10 +102,10 @@ function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended
   const [busy, setBusy] = useState(false);
   return (
     <main id="main" class="signin">
-      <h1>hostpay operator console</h1>
+      <h1>{t('shell.signInTitle')}</h1>
       {ended ? (
         <p class="notice" role="status">
-          Your session has ended. Sign in again.
+          {t('shell.sessionEnded')}
         </p>
       ) : null}
       <form
@@ -122,10 +123,7 @@ function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended
           }
         }}
       >
-        <Field
-          label="Operator token"
-          hint="HOSTPAY_ADMIN_TOKEN, or one of HOSTPAY_ADMIN_TOKENS; `npm start` prints the demo's"
-        >
+        <Field label={t('shell.operatorToken')} hint={t('shell.operatorTokenHint')}>
           <input
             type="password"
             autocomplete="current-password"
@@ -135,7 +133,7 @@ function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void; ended
           />
         </Field>
         <button type="submit" class="primary" disabled={busy}>
-          Sign in
+          {t('shell.signIn')}
         </button>
         <ErrorNote error={error} />
       </form>
@@ -163,11 +161,11 @@ function App() {
     if (session) setCsrf(session.csrfToken);
   }, [session]);
   useEffect(() => {
-    const title = NAV.find(([p]) => path.startsWith(p))?.[1] ?? 'Overview';
-    document.title = `${title} · hostpay console`;
+    const title = NAV.find(([p]) => path.startsWith(p))?.[1] ?? t('shell.navOverview');
+    document.title = t('shell.documentTitle', { title });
   }, [path]);
 
-  if (session === undefined) return <p class="muted">Loading…</p>;
+  if (session === undefined) return <p class="muted">{t('shell.loading')}</p>;
   if (session === null)
     return (
       <SignIn
@@ -182,13 +180,13 @@ function App() {
   return (
     <>
       <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
-        Skip to content
+        {t('shell.skip')}
       </button>
       <header class="top">
-        <span class="brand">hostpay console</span>
+        <span class="brand">{t('shell.brand')}</span>
         <span class="who">
-          Signed in as <strong data-testid="operator">{session.operator}</strong>{' '}
-          <span class="muted">(session ends {time(session.expiresAt)} at the latest)</span>
+          {t('shell.signedInAs')} <strong data-testid="operator">{session.operator}</strong>{' '}
+          <span class="muted">{t('shell.sessionEnds', { time: time(session.expiresAt) })}</span>
         </span>
         <button
           type="button"
@@ -200,11 +198,11 @@ function App() {
             }
           }}
         >
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <div class="layout">
-        <nav aria-label="Console" class="side">
+        <nav aria-label={t('shell.navLabel')} class="side">
           <ul>
             {NAV.map(([p, label]) => (
               <li key={p}>

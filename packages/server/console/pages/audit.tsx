@@ -1,4 +1,5 @@
 import { admin, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { AuditEntry, Page } from '../views.js';
 import { type Column, ErrorNote, link, Loading, Table, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../../ui-kit/list-kit.js';
@@ -7,14 +8,14 @@ import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../.
 
 /** When, who and what: the first columns of every table of audit entries. */
 export const AUDIT_ACTION: Column<AuditEntry>[] = [
-  { label: 'When', render: (r) => time(r.at) },
-  { label: 'Operator', render: (r) => r.operator },
-  { label: 'Action', render: (r) => r.action },
+  { label: t('audit.when'), render: (r) => time(r.at) },
+  { label: t('audit.operator'), render: (r) => r.operator },
+  { label: t('audit.action'), render: (r) => r.action },
 ];
 
 /** The object as the entry left it. */
 export const AUDIT_AFTER: Column<AuditEntry> = {
-  label: 'After',
+  label: t('audit.after'),
   render: (r) => <code class="clip">{JSON.stringify(r.after)}</code>,
 };
 
@@ -31,34 +32,34 @@ export function AuditList() {
   );
   return (
     <section aria-labelledby="audit-h">
-      <h1 id="audit-h">Audit log</h1>
+      <h1 id="audit-h">{t('audit.title')}</h1>
       <FilterForm filters={f} pager={pager}>
-        <FilterInput filters={f} name="objectType" label="Object type" />
-        <FilterInput filters={f} name="objectId" label="Object id" />
-        <FilterInput filters={f} name="operator" label="Operator" />
-        <FilterInput filters={f} name="action" label="Action" />
-        <FilterInput filters={f} name="since" label="Since" date />
+        <FilterInput filters={f} name="objectType" label={t('audit.objectType')} />
+        <FilterInput filters={f} name="objectId" label={t('audit.objectId')} />
+        <FilterInput filters={f} name="operator" label={t('audit.operator')} />
+        <FilterInput filters={f} name="action" label={t('audit.action')} />
+        <FilterInput filters={f} name="since" label={t('audit.since')} date />
       </FilterForm>
       <ErrorNote error={list.error} />
       <PagedTable
         page={list.data}
-        what="audit entries"
+        what={t('audit.what')}
         pager={pager}
-        caption="Audit entries"
+        caption={t('audit.caption')}
         columns={[
           ...AUDIT_ACTION,
           {
-            label: 'Object',
+            label: t('audit.object'),
             render: (r) =>
               r.objectType === 'checkout' ? (
                 <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a>
               ) : (
-                `${r.objectType} ${r.objectId}`
+                t('audit.objectOther', { type: r.objectType, id: r.objectId })
               ),
           },
-          detail.column('audit entry', 'before / after'),
+          detail.column(t('audit.detailWhat'), t('audit.detailShown')),
         ]}
-        empty="No entries match."
+        empty={t('audit.empty')}
         detail={detail}
       />
     </section>
@@ -70,17 +71,17 @@ export function AuditTrail({ objectId }: { objectId: string }) {
   const entries = useAsync(() => admin<Page<AuditEntry>>(`/audit${qs({ objectId, limit: '50' })}`), [objectId]);
   return (
     <>
-      <h2>Audit trail</h2>
+      <h2>{t('audit.trail')}</h2>
       <ErrorNote error={entries.error} />
       {entries.data === undefined ? (
-        <Loading what="audit entries" />
+        <Loading what={t('audit.what')} />
       ) : (
         <Table
-          caption={`Audit trail of ${objectId}`}
+          caption={t('audit.trailCaption', { id: objectId })}
           rows={entries.data.items}
           rowKey={(r) => r.id}
           columns={[...AUDIT_ACTION, AUDIT_AFTER]}
-          empty="No operator action on it yet."
+          empty={t('audit.trailEmpty')}
         />
       )}
     </>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { admin, adminWrite, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { FeePreview, FeeTier, Merchant, Page, Rate, SettlementCurrency } from '../views.js';
 import { Chart } from '../../ui-kit/chart.js';
 import {
@@ -16,6 +17,13 @@ import {
   useConfirm,
 } from '../../ui-kit/ui.js';
 
+/** An input's handler that sets field `k` of a form's state. */
+const setter =
+  <F extends Record<string, string>>(f: F, setF: (f: F) => void) =>
+  (k: keyof F) =>
+  (e: { currentTarget: { value: string } }) =>
+    setF({ ...f, [k]: e.currentTarget.value });
+
 /** Fee schedules (with the curve a merchant's preview follows), settlement currencies and rates. */
 export function Fees() {
   const [merchantFilter, setMerchantFilter] = useState('');
@@ -23,23 +31,23 @@ export function Fees() {
   const merchants = useAsync(() => admin<Page<Merchant>>('/merchants?limit=200'), []);
   return (
     <section aria-labelledby="fees-h">
-      <h1 id="fees-h">Fees, settlement currencies and rates</h1>
-      <h2>Fee schedules</h2>
+      <h1 id="fees-h">{t('fees.title')}</h1>
+      <h2>{t('fees.schedules')}</h2>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Schedule">
+        <Field label={t('fees.schedule')}>
           <select value={merchantFilter} onChange={(e) => setMerchantFilter(e.currentTarget.value)}>
-            <option value="">all</option>
-            <option value="default">default (every merchant without an override)</option>
+            <option value="">{t('fees.all')}</option>
+            <option value="default">{t('fees.defaultAll')}</option>
             {(merchants.data?.items ?? []).map((m) => (
               <option value={m.id} key={m.id}>
-                overrides of {m.name}
+                {t('fees.overridesOf', { name: m.name })}
               </option>
             ))}
           </select>
         </Field>
       </form>
       <ErrorNote error={tiers.error} />
-      {tiers.data === undefined ? <Loading what="fee tiers" /> : <TierTable tiers={tiers.data} onDone={tiers.reload} />}
+      {tiers.data ? <TierTable tiers={tiers.data} onDone={tiers.reload} /> : <Loading what={t('fees.tiersWhat')} />}
       <AddTier merchants={merchants.data?.items ?? []} onDone={tiers.reload} />
       <FeeCurve merchants={merchants.data?.items ?? []} tiers={tiers.data ?? []} />
       <Settlements />
@@ -54,60 +62,54 @@ function TierTable({ tiers, onDone }: { tiers: FeeTier[]; onDone: () => void }) 
   return (
     <>
       <Table
-        caption="Fee tiers"
+        caption={t('fees.tiersCaption')}
         rows={tiers}
-        rowKey={(t) => t.id}
+        rowKey={(x) => x.id}
         columns={[
-          { label: 'Schedule', render: (t) => t.merchantId ?? 'default' },
-          { label: 'Currency', render: (t) => t.currency },
-          { label: 'From amount', num: true, render: (t) => <Amount value={t.fromAmount} /> },
+          { label: t('fees.schedule'), render: (x) => x.merchantId ?? t('fees.default') },
+          { label: t('fees.currency'), render: (x) => x.currency },
+          { label: t('fees.fromAmount'), num: true, render: (x) => <Amount value={x.fromAmount} /> },
           {
-            label: 'Fee',
+            label: t('fees.fee'),
             num: true,
-            render: (t) =>
-              t.isPercentage ? (
+            render: (x) =>
+              x.isPercentage ? (
                 <>
-                  <Amount value={t.value} /> %
+                  <Amount value={x.value} /> %
                 </>
               ) : (
-                <Amount value={t.value} />
+                <Amount value={x.value} />
               ),
           },
-          { label: 'Minimum', num: true, render: (t) => <Amount value={t.minValue} /> },
-          { label: 'On-chain fee', num: true, render: (t) => <Amount value={t.onChainFee} /> },
+          { label: t('fees.minimum'), num: true, render: (x) => <Amount value={x.minValue} /> },
+          { label: t('fees.onChainFee'), num: true, render: (x) => <Amount value={x.onChainFee} /> },
           {
-            label: 'Action',
-            render: (t) => (
+            label: t('fees.action'),
+            render: (x) => (
               <button
                 type="button"
                 class="danger"
                 disabled={action.busy}
                 onClick={() =>
                   confirm.ask({
-                    title: `Delete the ${t.currency} tier from ${t.fromAmount}?`,
+                    title: t('fees.deleteTitle', { currency: x.currency, from: x.fromAmount }),
                     danger: true,
                     body: (
-                      <p>
-                        Fees of {t.merchantId ? `merchant ${t.merchantId}` : 'every merchant on the default schedule'}{' '}
-                        for {t.currency} amounts from {t.fromAmount} follow the tier below it from now on (checkouts
-                        already created keep their fee).
-                      </p>
+                      <p>{t('fees.deleteBody', { of: x.merchantId ?? 'none', cur: x.currency, from: x.fromAmount })}</p>
                     ),
-                    confirm: 'Delete tier',
+                    confirm: t('fees.deleteConfirm'),
                     action: async () =>
-                      (await action.run('Tier deleted.', () => adminWrite('DELETE', `/fees/${t.id}`))) && onDone(),
+                      (await action.run(t('fees.deleted'), () => adminWrite('DELETE', `/fees/${x.id}`))) && onDone(),
                   })
                 }
               >
-                Delete{' '}
-                <span class="sr-only">
-                  tier {t.currency} from {t.fromAmount}
-                </span>
+                {t('fees.delete')}{' '}
+                <span class="sr-only">{t('fees.deleteWhat', { currency: x.currency, from: x.fromAmount })}</span>
               </button>
             ),
           },
         ]}
-        empty="No tiers."
+        empty={t('fees.noTiers')}
       />
       <ActionStatus action={action} />
       {confirm.dialog}
@@ -126,12 +128,11 @@ function AddTier({ merchants, onDone }: { merchants: Merchant[]; onDone: () => v
     fromAmount: '',
   });
   const action = useAction();
-  const set = (k: keyof typeof f) => (e: { currentTarget: { value: string } }) =>
-    setF({ ...f, [k]: e.currentTarget.value });
+  const set = setter(f, setF);
   return (
     <form
       class="card-form"
-      aria-label="Set a fee tier"
+      aria-label={t('fees.setTier')}
       onSubmit={async (e) => {
         e.preventDefault();
         const body: Record<string, unknown> = {
@@ -141,45 +142,45 @@ function AddTier({ merchants, onDone }: { merchants: Merchant[]; onDone: () => v
         };
         for (const k of ['minValue', 'onChainFee', 'fromAmount', 'merchantId'] as const)
           if (f[k].trim() !== '') body[k] = f[k].trim();
-        if (await action.run('Tier set.', () => adminWrite('PUT', '/fees', body))) onDone();
+        if (await action.run(t('fees.tierSet'), () => adminWrite('PUT', '/fees', body))) onDone();
       }}
     >
-      <h3>Set a fee tier</h3>
+      <h3>{t('fees.setTier')}</h3>
       <div class="grid">
-        <Field label="Schedule">
+        <Field label={t('fees.schedule')}>
           <select value={f.merchantId} onChange={set('merchantId')}>
-            <option value="">default</option>
+            <option value="">{t('fees.default')}</option>
             {merchants.map((m) => (
               <option value={m.id} key={m.id}>
-                override for {m.name}
+                {t('fees.overrideFor', { name: m.name })}
               </option>
             ))}
           </select>
         </Field>
-        <Field label="Currency">
+        <Field label={t('fees.currency')}>
           <input required value={f.currency} onInput={set('currency')} />
         </Field>
-        <Field label="Kind">
+        <Field label={t('fees.kind')}>
           <select value={f.isPercentage} onChange={set('isPercentage')}>
-            <option value="true">percentage</option>
-            <option value="false">fixed</option>
+            <option value="true">{t('fees.percentage')}</option>
+            <option value="false">{t('fees.fixed')}</option>
           </select>
         </Field>
-        <Field label="Value">
+        <Field label={t('fees.value')}>
           <input required inputMode="decimal" value={f.value} onInput={set('value')} />
         </Field>
-        <Field label="Minimum fee">
+        <Field label={t('fees.minimumFee')}>
           <input inputMode="decimal" value={f.minValue} onInput={set('minValue')} />
         </Field>
-        <Field label="On-chain fee">
+        <Field label={t('fees.onChainFee')}>
           <input inputMode="decimal" value={f.onChainFee} onInput={set('onChainFee')} />
         </Field>
-        <Field label="From amount">
+        <Field label={t('fees.fromAmount')}>
           <input inputMode="decimal" value={f.fromAmount} placeholder="0" onInput={set('fromAmount')} />
         </Field>
       </div>
       <button type="submit" class="primary" disabled={action.busy}>
-        Set tier
+        {t('fees.setTierButton')}
       </button>
       <ActionStatus action={action} />
     </form>
@@ -198,13 +199,13 @@ function sampleAmounts(starts: number[]): string[] {
 
 /** The fee a merchant's preview gives across amounts: every point is GET /admin/v1/fees/preview. */
 function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[] }) {
-  const currencies = [...new Set(tiers.map((t) => t.currency as string))].sort();
+  const currencies = [...new Set(tiers.map((x) => x.currency as string))].sort();
   const [merchantId, setMerchantId] = useState('');
   const [currency, setCurrency] = useState('USDT');
   const mid = merchantId || merchants[0]?.id || '';
   const starts = tiers
-    .filter((t) => t.currency === currency && (t.merchantId === null || t.merchantId === mid))
-    .map((t) => Number(t.fromAmount));
+    .filter((x) => x.currency === currency && (x.merchantId === null || x.merchantId === mid))
+    .map((x) => Number(x.fromAmount));
   const amounts = useMemo(() => sampleAmounts(starts), [starts.join(',')]);
   const curve = useAsync(
     async () =>
@@ -219,13 +220,10 @@ function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[
     curve.data?.filter((p, i, all) => i === 0 || JSON.stringify(p.tier) !== JSON.stringify(all[i - 1]!.tier)) ?? [];
   return (
     <>
-      <h2>Fee curve</h2>
-      <p class="muted">
-        The fee a merchant's preview gives for each amount (logarithmic axes when every fee is above zero), across the
-        tiers: each point is the server's own preview.
-      </p>
+      <h2>{t('fees.curve')}</h2>
+      <p class="muted">{t('fees.curveNote')}</p>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Merchant">
+        <Field label={t('fees.merchant')}>
           <select value={mid} onChange={(e) => setMerchantId(e.currentTarget.value)}>
             {merchants.map((m) => (
               <option value={m.id} key={m.id}>
@@ -234,7 +232,7 @@ function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[
             ))}
           </select>
         </Field>
-        <Field label="Currency">
+        <Field label={t('fees.currency')}>
           <select value={currency} onChange={(e) => setCurrency(e.currentTarget.value)}>
             {(currencies.length ? currencies : ['USDT']).map((c) => (
               <option value={c} key={c}>
@@ -246,30 +244,34 @@ function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[
       </form>
       <ErrorNote error={curve.error} />
       {curve.data === undefined ? (
-        <Loading what="the fee curve" />
+        <Loading what={t('fees.curveWhat')} />
       ) : curve.data.length === 0 ? null : (
         <div data-testid="fee-curve">
           <Chart
-            title={`Fee for ${currency} amounts (${curve.data[0]!.currency})`}
+            title={t('fees.curveTitle', { currency, feeCurrency: curve.data[0]!.currency })}
             x={amounts.map(Number)}
             logX
             logY={curve.data.every((p) => Number(p.fee) > 0 && Number(p.serviceFee) > 0)}
-            xLabel={`amount (${currency})`}
-            yLabel={`fee (${curve.data[0]!.currency})`}
+            xLabel={t('fees.curveX', { currency })}
+            yLabel={t('fees.curveY', { currency: curve.data[0]!.currency })}
             series={[
-              { label: 'fee', color: '#1f5fbf', values: curve.data.map((p) => Number(p.fee)) },
-              { label: 'service fee', color: '#b35900', values: curve.data.map((p) => Number(p.serviceFee)) },
+              { label: t('fees.seriesFee'), color: '#1f5fbf', values: curve.data.map((p) => Number(p.fee)) },
+              {
+                label: t('fees.seriesServiceFee'),
+                color: '#b35900',
+                values: curve.data.map((p) => Number(p.serviceFee)),
+              },
             ]}
           />
           <Table
-            caption="Where each tier starts on the curve"
+            caption={t('fees.boundaries')}
             rows={boundaries}
             rowKey={(p) => String(p.amount)}
             columns={[
-              { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={currency} /> },
-              { label: 'Tier from', num: true, render: (p) => <Amount value={p.tier?.fromAmount} /> },
-              { label: 'Schedule', render: (p) => p.scheduleSource },
-              { label: 'Fee', num: true, render: (p) => <Amount value={p.fee} unit={p.currency} /> },
+              { label: t('fees.amount'), num: true, render: (p) => <Amount value={p.amount} unit={currency} /> },
+              { label: t('fees.tierFrom'), num: true, render: (p) => <Amount value={p.tier?.fromAmount} /> },
+              { label: t('fees.schedule'), render: (p) => p.scheduleSource },
+              { label: t('fees.fee'), num: true, render: (p) => <Amount value={p.fee} unit={p.currency} /> },
             ]}
           />
         </div>
@@ -281,29 +283,30 @@ function FeeCurve({ merchants, tiers }: { merchants: Merchant[]; tiers: FeeTier[
 function Settlements() {
   const list = useAsync(() => admin<SettlementCurrency[]>('/settlement-currencies'), []);
   const [f, setF] = useState({ currency: '', settlementCurrency: '', merchantId: '' });
+  const set = setter(f, setF);
   const action = useAction();
   return (
     <>
-      <h2>Settlement currencies</h2>
+      <h2>{t('fees.settlements')}</h2>
       <ErrorNote error={list.error} />
       <Table
-        caption="Settlement currencies"
+        caption={t('fees.settlements')}
         rows={list.data ?? []}
         rowKey={(r) => `${r.merchantId}-${r.currency}`}
         columns={[
-          { label: 'Schedule', render: (r) => r.merchantId ?? 'default' },
-          { label: 'Currency', render: (r) => r.currency },
-          { label: 'Fees charged in', render: (r) => r.settlementCurrency },
-          { label: 'Updated', render: (r) => time(r.updatedAt) },
+          { label: t('fees.schedule'), render: (r) => r.merchantId ?? t('fees.default') },
+          { label: t('fees.currency'), render: (r) => r.currency },
+          { label: t('fees.chargedIn'), render: (r) => r.settlementCurrency },
+          { label: t('fees.updated'), render: (r) => time(r.updatedAt) },
         ]}
-        empty="Fees are charged in the currency asked for."
+        empty={t('fees.settlementsEmpty')}
       />
       <form
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
           if (
-            await action.run('Settlement currency set.', () =>
+            await action.run(t('fees.settlementSet'), () =>
               adminWrite('PUT', '/settlement-currencies', {
                 currency: f.currency.trim(),
                 settlementCurrency: f.settlementCurrency.trim(),
@@ -314,21 +317,17 @@ function Settlements() {
             list.reload();
         }}
       >
-        <Field label="Currency">
-          <input required value={f.currency} onInput={(e) => setF({ ...f, currency: e.currentTarget.value })} />
+        <Field label={t('fees.currency')}>
+          <input required value={f.currency} onInput={set('currency')} />
         </Field>
-        <Field label="Charge fees in">
-          <input
-            required
-            value={f.settlementCurrency}
-            onInput={(e) => setF({ ...f, settlementCurrency: e.currentTarget.value })}
-          />
+        <Field label={t('fees.chargeIn')}>
+          <input required value={f.settlementCurrency} onInput={set('settlementCurrency')} />
         </Field>
-        <Field label="Merchant id (empty: default)">
-          <input value={f.merchantId} onInput={(e) => setF({ ...f, merchantId: e.currentTarget.value })} />
+        <Field label={t('fees.merchantIdDefault')}>
+          <input value={f.merchantId} onInput={set('merchantId')} />
         </Field>
         <button type="submit" disabled={action.busy}>
-          Set
+          {t('fees.set')}
         </button>
       </form>
       <ActionStatus action={action} />
@@ -339,32 +338,36 @@ function Settlements() {
 function Rates() {
   const list = useAsync(() => admin<Rate[]>('/rates'), []);
   const [f, setF] = useState({ base: '', quote: '', rate: '' });
+  const set = setter(f, setF);
   const action = useAction();
   return (
     <>
-      <h2>Exchange rates</h2>
+      <h2>{t('fees.rates')}</h2>
       <ErrorNote error={list.error} />
       <Table
-        caption="Exchange rates"
+        caption={t('fees.rates')}
         rows={list.data ?? []}
         rowKey={(r) => `${r.base}-${r.quote}`}
         columns={[
-          { label: 'Pair', render: (r) => `1 ${r.base} =` },
-          { label: 'Rate', num: true, render: (r) => <Amount value={r.rate} unit={r.quote} /> },
-          { label: 'Source', render: (r) => r.source },
-          { label: 'Fetched', render: (r) => time(r.fetchedAt) },
-          { label: 'Age', num: true, render: (r) => duration(r.ageSeconds) },
-          { label: 'Stale', render: (r) => (r.stale ? <strong>stale: not used</strong> : 'no') },
-          { label: 'Pinned', render: (r) => (r.pinned ? 'yes' : 'no') },
+          { label: t('fees.pair'), render: (r) => `1 ${r.base} =` },
+          { label: t('fees.rate'), num: true, render: (r) => <Amount value={r.rate} unit={r.quote} /> },
+          { label: t('fees.source'), render: (r) => r.source },
+          { label: t('fees.fetched'), render: (r) => time(r.fetchedAt) },
+          { label: t('fees.age'), num: true, render: (r) => duration(r.ageSeconds) },
+          {
+            label: t('fees.stale'),
+            render: (r) => (r.stale ? <strong>{t('fees.staleNotUsed')}</strong> : t('fees.no')),
+          },
+          { label: t('fees.pinned'), render: (r) => (r.pinned ? t('fees.yes') : t('fees.no')) },
         ]}
-        empty="No rates."
+        empty={t('fees.noRates')}
       />
       <form
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
           if (
-            await action.run('Rate set.', () =>
+            await action.run(t('fees.rateSet'), () =>
               adminWrite('PUT', '/rates', {
                 base: f.base.trim(),
                 quote: f.quote.trim(),
@@ -376,22 +379,17 @@ function Rates() {
             list.reload();
         }}
       >
-        <Field label="Base">
-          <input required value={f.base} onInput={(e) => setF({ ...f, base: e.currentTarget.value })} />
+        <Field label={t('fees.base')}>
+          <input required value={f.base} onInput={set('base')} />
         </Field>
-        <Field label="Quote">
-          <input required value={f.quote} onInput={(e) => setF({ ...f, quote: e.currentTarget.value })} />
+        <Field label={t('fees.quote')}>
+          <input required value={f.quote} onInput={set('quote')} />
         </Field>
-        <Field label="Rate (1 base = rate quote)">
-          <input
-            required
-            inputMode="decimal"
-            value={f.rate}
-            onInput={(e) => setF({ ...f, rate: e.currentTarget.value })}
-          />
+        <Field label={t('fees.rateField')}>
+          <input required inputMode="decimal" value={f.rate} onInput={set('rate')} />
         </Field>
         <button type="submit" disabled={action.busy}>
-          Set rate
+          {t('fees.setRate')}
         </button>
       </form>
       <ActionStatus action={action} />

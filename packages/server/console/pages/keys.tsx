@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { ApiKey, Merchant, Page } from '../views.js';
 import {
   ActionStatus,
@@ -39,11 +40,15 @@ const DEFAULT_CHECKED = SCOPES.filter((s) => s !== 'payouts:write');
 export function Keys() {
   return (
     <section aria-labelledby="keys-h">
-      <h1 id="keys-h">API keys</h1>
+      <h1 id="keys-h">{t('keys.title')}</h1>
       <KeyList />
     </section>
   );
 }
+
+/** A key's status, with its end when an active key expires. */
+const statusText = (k: ApiKey) =>
+  k.expiresAt && k.status === 'active' ? t('keys.activeUntil', { time: time(k.expiresAt) }) : k.status;
 
 export function KeyList({ merchantId }: { merchantId?: string }) {
   const pager = usePager();
@@ -55,7 +60,7 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <>
-      <h2>{merchantId ? 'API keys' : "Every merchant's keys"}</h2>
+      <h2>{merchantId ? t('keys.title') : t('keys.everyMerchant')}</h2>
       <CreateKey
         merchantId={merchantId}
         onCreated={(k) => {
@@ -66,32 +71,31 @@ export function KeyList({ merchantId }: { merchantId?: string }) {
       {secret ? <SecretOnce secret={secret} onClose={() => setSecret(null)} /> : null}
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="keys" />
+        <Loading what={t('keys.what')} />
       ) : (
         <>
           <Table
-            caption="API keys"
+            caption={t('keys.caption')}
             rows={list.data.items}
             rowKey={(k) => k.id}
             columns={[
-              { label: 'Key', render: (k) => <code>{k.id}</code> },
-              { label: 'Label', render: (k) => k.label ?? '—' },
-              { label: 'Merchant', render: (k) => <a href={link(`/merchants/${k.merchantId}`)}>{k.merchantId}</a> },
+              { label: t('keys.key'), render: (k) => <code>{k.id}</code> },
+              { label: t('keys.label'), render: (k) => k.label ?? '—' },
               {
-                label: 'Status',
-                render: (k) => (
-                  <span class={`status s-${k.status}`}>
-                    {k.expiresAt && k.status === 'active' ? `active until ${time(k.expiresAt)}` : k.status}
-                  </span>
-                ),
-              },
-              { label: 'Scopes', render: (k) => k.scopes.join(', ') },
-              {
-                label: 'IP allow-list',
-                render: (k) => (k.ipAllowList ? k.ipAllowList.join(', ') : 'any address'),
+                label: t('keys.merchant'),
+                render: (k) => <a href={link(`/merchants/${k.merchantId}`)}>{k.merchantId}</a>,
               },
               {
-                label: 'Actions',
+                label: t('keys.status'),
+                render: (k) => <span class={`status s-${k.status}`}>{statusText(k)}</span>,
+              },
+              { label: t('keys.scopes'), render: (k) => k.scopes.join(', ') },
+              {
+                label: t('keys.allowList'),
+                render: (k) => (k.ipAllowList ? k.ipAllowList.join(', ') : t('keys.anyAddress')),
+              },
+              {
+                label: t('keys.actions'),
                 render: (k) =>
                   k.status === 'active' ? (
                     <KeyActions
@@ -145,23 +149,22 @@ function KeyActions({
     <div class="row-actions">
       {confirm.dialog}
       <button type="button" aria-expanded={editing} onClick={onEdit}>
-        Edit <span class="sr-only">{k.id}</span>
+        {t('keys.edit')} <span class="sr-only">{k.id}</span>
       </button>
       <button
         type="button"
         disabled={action.busy}
         onClick={() =>
           confirm.ask({
-            title: `Rotate ${k.id}?`,
+            title: t('keys.rotateTitle', { id: k.id }),
             body: (
               <p>
-                A new key and secret replace {k.id} of merchant <code>{k.merchantId}</code> (shown once); the old one
-                stops working as the API's rotation rules say. The merchant must switch to the new secret.
+                {t('keys.rotateBefore', { id: k.id })} <code>{k.merchantId}</code> {t('keys.rotateAfter')}
               </p>
             ),
-            confirm: 'Rotate',
+            confirm: t('keys.rotate'),
             action: () =>
-              action.run('Key rotated.', async () => {
+              action.run(t('keys.rotated'), async () => {
                 const r = await adminWrite<{ new: { apiKey: string; apiSecret: string } }>(
                   'POST',
                   `/keys/${k.id}/rotate`,
@@ -171,7 +174,7 @@ function KeyActions({
           })
         }
       >
-        Rotate <span class="sr-only">{k.id}</span>
+        {t('keys.rotate')} <span class="sr-only">{k.id}</span>
       </button>
       <button
         type="button"
@@ -179,21 +182,21 @@ function KeyActions({
         disabled={action.busy}
         onClick={() =>
           confirm.ask({
-            title: `Revoke ${k.id}?`,
+            title: t('keys.revokeTitle', { id: k.id }),
             danger: true,
             body: (
               <p>
-                Requests of merchant <code>{k.merchantId}</code> signed with {k.id}
-                {k.label ? ` (${k.label})` : ''} are refused from now on. This cannot be undone.
+                {t('keys.revokeBefore')} <code>{k.merchantId}</code>{' '}
+                {t('keys.revokeAfter', { id: k.id, labelled: k.label ? 'yes' : 'no', label: k.label ?? '' })}
               </p>
             ),
-            confirm: `Revoke ${k.id}`,
+            confirm: t('keys.revokeConfirm', { id: k.id }),
             action: async () =>
-              (await action.run('Key revoked.', () => adminWrite('POST', `/keys/${k.id}/revoke`))) && onDone(),
+              (await action.run(t('keys.revoked'), () => adminWrite('POST', `/keys/${k.id}/revoke`))) && onDone(),
           })
         }
       >
-        Revoke <span class="sr-only">{k.id}</span>
+        {t('keys.revoke')} <span class="sr-only">{k.id}</span>
       </button>
       <ErrorNote error={action.error} />
     </div>
@@ -209,7 +212,7 @@ const lines = (text: string) =>
 function ScopeBoxes({ scopes, set }: { scopes: string[]; set: (s: string[]) => void }) {
   return (
     <fieldset class="scopes">
-      <legend>Scopes</legend>
+      <legend>{t('keys.scopes')}</legend>
       {SCOPES.map((s) => (
         <label key={s}>
           <input
@@ -246,11 +249,11 @@ function CreateKey({
   return (
     <form
       class="card-form"
-      aria-label="Create an API key"
+      aria-label={t('keys.create')}
       onSubmit={async (e) => {
         e.preventDefault();
         const allow = lines(form.allow);
-        await action.run('Key created: copy the secret now.', async () => {
+        await action.run(t('keys.created'), async () => {
           const k = await adminWrite<{ apiKey: string; apiSecret: string }>('POST', `/merchants/${target}/keys`, {
             scopes: form.scopes,
             ...(form.label ? { label: form.label } : {}),
@@ -260,9 +263,9 @@ function CreateKey({
         });
       }}
     >
-      <h3>Create an API key</h3>
+      <h3>{t('keys.create')}</h3>
       {merchantId ? null : (
-        <Field label="Merchant">
+        <Field label={t('keys.merchant')}>
           <select value={target} onChange={(e) => setForm({ ...form, merchantId: e.currentTarget.value })}>
             {(merchants.data?.items ?? []).map((m) => (
               <option key={m.id} value={m.id}>
@@ -272,15 +275,15 @@ function CreateKey({
           </select>
         </Field>
       )}
-      <Field label="Label">
+      <Field label={t('keys.label')}>
         <input value={form.label} maxLength={200} onInput={(e) => setForm({ ...form, label: e.currentTarget.value })} />
       </Field>
       <ScopeBoxes scopes={form.scopes} set={(scopes) => setForm({ ...form, scopes })} />
-      <Field label="IP allow-list" hint="addresses or CIDR ranges, one per line or comma-separated; empty: any address">
+      <Field label={t('keys.allowList')} hint={t('keys.allowListHint')}>
         <textarea rows={2} value={form.allow} onInput={(e) => setForm({ ...form, allow: e.currentTarget.value })} />
       </Field>
       <button type="submit" class="primary" disabled={action.busy || target === '' || form.scopes.length === 0}>
-        Create key
+        {t('keys.createKey')}
       </button>
       <ActionStatus action={action} />
     </form>
@@ -290,19 +293,19 @@ function CreateKey({
 function SecretOnce({ secret, onClose }: { secret: { apiKey: string; apiSecret: string }; onClose: () => void }) {
   return (
     <div class="secret" role="alertdialog" aria-labelledby="secret-h" data-testid="secret">
-      <h3 id="secret-h">Store this secret now: it is not shown again</h3>
+      <h3 id="secret-h">{t('keys.secretTitle')}</h3>
       <dl class="facts">
-        <dt>API key</dt>
+        <dt>{t('keys.apiKey')}</dt>
         <dd>
           <code data-testid="new-key">{secret.apiKey}</code>
         </dd>
-        <dt>API secret</dt>
+        <dt>{t('keys.apiSecret')}</dt>
         <dd>
           <code data-testid="new-secret">{secret.apiSecret}</code>
         </dd>
       </dl>
       <button type="button" onClick={onClose}>
-        I have stored it
+        {t('keys.stored')}
       </button>
     </div>
   );
@@ -315,25 +318,25 @@ function EditKey({ k, onDone }: { k: ApiKey; onDone: () => void }) {
   return (
     <form
       class="card-form"
-      aria-label={`Edit ${k.id}`}
+      aria-label={t('keys.editTitle', { id: k.id })}
       onSubmit={async (e) => {
         e.preventDefault();
         const list = lines(allow);
         if (
-          await action.run('Key updated.', () =>
+          await action.run(t('keys.updated'), () =>
             adminWrite('PATCH', `/keys/${k.id}`, { scopes, ipAllowList: list.length ? list : null }),
           )
         )
           onDone();
       }}
     >
-      <h3>Edit {k.id}</h3>
+      <h3>{t('keys.editTitle', { id: k.id })}</h3>
       <ScopeBoxes scopes={scopes} set={setScopes} />
-      <Field label="IP allow-list" hint="empty: any address">
+      <Field label={t('keys.allowList')} hint={t('keys.allowListEmpty')}>
         <textarea rows={3} value={allow} onInput={(e) => setAllow(e.currentTarget.value)} />
       </Field>
       <button type="submit" class="primary" disabled={action.busy || scopes.length === 0}>
-        Save
+        {t('keys.save')}
       </button>
       <ActionStatus action={action} />
     </form>

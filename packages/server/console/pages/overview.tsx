@@ -1,16 +1,17 @@
 import { useMemo, useState } from 'preact/hooks';
 import { admin, qs } from '../api.js';
 import { Chart, type Series } from '../../ui-kit/chart.js';
+import { t } from '../messages.js';
 import { Amount, duration, ErrorNote, Field, Loading, percentText, Table, time, useAsync } from '../../ui-kit/ui.js';
 import type { Stats } from '../views.js';
 
 const DAY = 86_400_000;
 const PRESETS = [
-  ['7', 'Last 7 days'],
-  ['30', 'Last 30 days'],
-  ['90', 'Last 90 days'],
-  ['365', 'Last 365 days'],
-  ['custom', 'Custom range'],
+  ['7', t('overview.last7')],
+  ['30', t('overview.last30')],
+  ['90', t('overview.last90')],
+  ['365', t('overview.last365')],
+  ['custom', t('overview.custom')],
 ] as const;
 const COLORS = ['#1f5fbf', '#b35900', '#2e7d32', '#8e24aa', '#c62828', '#00838f'];
 
@@ -20,6 +21,7 @@ const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
 export function Overview() {
   const [preset, setPreset] = useState<string>('30');
   const [custom, setCustom] = useState({ from: '', to: '' });
+  const isCustom = preset === 'custom';
   const range = useMemo(() => {
     if (preset === 'custom' && custom.from && custom.to)
       return {
@@ -37,9 +39,9 @@ export function Overview() {
   return (
     <section aria-labelledby="overview-h">
       <div class="page-head">
-        <h1 id="overview-h">Overview</h1>
+        <h1 id="overview-h">{t('overview.title')}</h1>
         <form class="range" onSubmit={(e) => e.preventDefault()}>
-          <Field label="Time range">
+          <Field label={t('overview.timeRange')}>
             <select value={preset} onChange={(e) => setPreset(e.currentTarget.value)} data-testid="range">
               {PRESETS.map(([v, l]) => (
                 <option value={v} key={v}>
@@ -48,16 +50,16 @@ export function Overview() {
               ))}
             </select>
           </Field>
-          {preset === 'custom' ? (
+          {isCustom ? (
             <>
-              <Field label="From (UTC day)">
+              <Field label={t('overview.from')}>
                 <input
                   type="date"
                   value={custom.from}
                   onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
                 />
               </Field>
-              <Field label="To (UTC day, included)">
+              <Field label={t('overview.to')}>
                 <input
                   type="date"
                   value={custom.to}
@@ -69,7 +71,7 @@ export function Overview() {
         </form>
       </div>
       <ErrorNote error={stats.error} />
-      {stats.data === undefined ? <Loading what="figures" /> : <Figures stats={stats.data} />}
+      {stats.data === undefined ? <Loading what={t('overview.figures')} /> : <Figures stats={stats.data} />}
     </section>
   );
 }
@@ -80,70 +82,70 @@ function Figures({ stats }: { stats: Stats }) {
   return (
     <>
       <p class="muted" data-testid="range-shown">
-        {time(stats.from)} to {time(stats.to)}
+        {t('overview.rangeShown', { from: time(stats.from), to: time(stats.to) })}
       </p>
       <div class="cards">
-        <Card label="Checkouts created in the range" testid="created">
+        <Card label={t('overview.created')} testid="created">
           {f.created}
         </Card>
-        <Card label="Conversion (settled / created)" testid="conversion">
+        <Card label={t('overview.conversion')} testid="conversion">
           {percentText(f.conversionRate)}
         </Card>
-        <Card label="Median time to settle" testid="median">
+        <Card label={t('overview.median')} testid="median">
           {duration(stats.timeToSettle.medianSeconds)}
         </Card>
-        <Card label="Webhook deliveries succeeded" testid="webhook-rate">
+        <Card label={t('overview.webhookRate')} testid="webhook-rate">
           {percentText(stats.webhooks.successRate)}
         </Card>
-        {stats.settledTotals.map((t) => (
+        {stats.settledTotals.map((x) => (
           <Card
-            label={`Credited in ${t.asset}, net of fees (${t.count} settled checkout${t.count === '1' ? '' : 's'})`}
-            testid={`settled-${t.asset}`}
-            key={t.asset}
+            label={t('overview.credited', { asset: x.asset, count: x.count })}
+            testid={`settled-${x.asset}`}
+            key={x.asset}
           >
-            <Amount value={t.amount} />
+            <Amount value={x.amount} />
           </Card>
         ))}
       </div>
 
-      <h2>Settled volume per day (credited to merchants, net of fees)</h2>
+      <h2>{t('overview.volumeTitle')}</h2>
       {x.length === 0 ? (
-        <p class="muted">Nothing settled in this range.</p>
+        <p class="muted">{t('overview.nothingSettled')}</p>
       ) : (
         <Chart
-          title="Credited per day and asset, net of fees"
+          title={t('overview.chartTitle')}
           x={x}
           series={series}
-          xLabel="day (UTC)"
-          yLabel="credited (net of fees)"
+          xLabel={t('overview.chartX')}
+          yLabel={t('overview.chartY')}
           time
         />
       )}
       <Table
-        caption="Settled volume per day and asset"
+        caption={t('overview.volumeCaption')}
         rows={stats.settledVolume}
         rowKey={(r) => `${r.day}-${r.asset}`}
         columns={[
-          { label: 'Day (UTC)', render: (r) => r.day },
-          { label: 'Asset', render: (r) => r.asset },
-          { label: 'Credited, net of fees', num: true, render: (r) => <Amount value={r.amount} /> },
-          { label: 'Checkouts settled', num: true, render: (r) => r.count },
+          { label: t('overview.day'), render: (r) => r.day },
+          { label: t('overview.asset'), render: (r) => r.asset },
+          { label: t('overview.creditedNet'), num: true, render: (r) => <Amount value={r.amount} /> },
+          { label: t('overview.checkoutsSettled'), num: true, render: (r) => r.count },
         ]}
-        empty="No settlements in this range."
+        empty={t('overview.noSettlements')}
       />
 
       <div class="two">
         <div>
-          <h2>Checkout funnel</h2>
-          <p class="muted">Checkouts created in the range, by how far they got.</p>
+          <h2>{t('overview.funnel')}</h2>
+          <p class="muted">{t('overview.funnelNote')}</p>
           <dl class="funnel" data-testid="funnel">
             {(
               [
-                ['created', 'Created', f.created],
-                ['paid', 'Paid', f.paid],
-                ['settled', 'Settled', f.settled],
-                ['expired', 'Expired', f.expired],
-                ['needsReview', 'Needs review', f.needsReview],
+                ['created', t('overview.stepCreated'), f.created],
+                ['paid', t('overview.stepPaid'), f.paid],
+                ['settled', t('overview.stepSettled'), f.settled],
+                ['expired', t('overview.stepExpired'), f.expired],
+                ['needsReview', t('overview.stepNeedsReview'), f.needsReview],
               ] as const
             ).map(([key, label, n]) => (
               <div key={key} data-step={key}>
@@ -152,7 +154,7 @@ function Figures({ stats }: { stats: Stats }) {
                   <progress
                     max={Math.max(1, Number(f.created))}
                     value={Number(n)}
-                    aria-label={`${label}: ${n} of ${f.created}`}
+                    aria-label={t('overview.funnelStep', { label, n, total: f.created })}
                   />
                   <span class="num">{n}</span>
                 </dd>
@@ -160,42 +162,43 @@ function Figures({ stats }: { stats: Stats }) {
             ))}
           </dl>
           <p>
-            Paid rate <strong data-testid="paid-rate">{percentText(f.paidRate)}</strong>, conversion{' '}
-            <strong>{percentText(f.conversionRate)}</strong>; {stats.timeToSettle.settled} settled in the range.
+            {t('overview.paidRate')} <strong data-testid="paid-rate">{percentText(f.paidRate)}</strong>
+            {t('overview.conversionRate')} <strong>{percentText(f.conversionRate)}</strong>
+            {t('overview.settledInRange', { n: stats.timeToSettle.settled })}
           </p>
         </div>
         <div>
-          <h2>Webhook health</h2>
+          <h2>{t('overview.webhookHealth')}</h2>
           <dl class="facts" data-testid="webhooks">
-            <dt>Attempts in range</dt>
+            <dt>{t('overview.attempts')}</dt>
             <dd>{stats.webhooks.attempts}</dd>
-            <dt>Succeeded</dt>
+            <dt>{t('overview.succeeded')}</dt>
             <dd>{stats.webhooks.succeeded}</dd>
-            <dt>Success rate</dt>
+            <dt>{t('overview.successRate')}</dt>
             <dd>{percentText(stats.webhooks.successRate)}</dd>
-            <dt>Queued now</dt>
+            <dt>{t('overview.queued')}</dt>
             <dd data-testid="queued">{stats.webhooks.queued}</dd>
-            <dt>Oldest queued delivery</dt>
+            <dt>{t('overview.oldestQueued')}</dt>
             <dd>{time(stats.webhooks.oldestQueuedAt)}</dd>
-            <dt>Endpoints failing or disabled</dt>
+            <dt>{t('overview.endpointsFailing')}</dt>
             <dd>{stats.webhooks.endpointsFailingOrDisabled}</dd>
           </dl>
         </div>
       </div>
 
-      <h2>Balances now, per asset and chain</h2>
+      <h2>{t('overview.balances')}</h2>
       <Table
-        caption="Balances and frozen totals per asset and chain"
+        caption={t('overview.balancesCaption')}
         rows={stats.balances}
         rowKey={(r) => `${r.asset}-${r.chain}`}
         columns={[
-          { label: 'Asset', render: (r) => r.asset },
-          { label: 'Chain', render: (r) => r.chain },
-          { label: 'Balance (incl. frozen)', num: true, render: (r) => <Amount value={r.amount} /> },
-          { label: 'Frozen', num: true, render: (r) => <Amount value={r.frozen} /> },
-          { label: 'Wallets', num: true, render: (r) => r.wallets },
+          { label: t('overview.asset'), render: (r) => r.asset },
+          { label: t('overview.chain'), render: (r) => r.chain },
+          { label: t('overview.balance'), num: true, render: (r) => <Amount value={r.amount} /> },
+          { label: t('overview.frozen'), num: true, render: (r) => <Amount value={r.frozen} /> },
+          { label: t('overview.wallets'), num: true, render: (r) => r.wallets },
         ]}
-        empty="No wallets."
+        empty={t('overview.noWallets')}
       />
     </>
   );
@@ -213,8 +216,8 @@ function Card({ label, children, testid }: { label: string; children: preact.Com
 /** One bar series per asset over every UTC day of the range (chart positions only; the table has the exact figures). */
 function volumeSeries(stats: Stats): { x: number[]; series: Series[] } {
   const days: string[] = [];
-  for (let t = dayStart(Date.parse(stats.from)); t < Date.parse(stats.to); t += DAY)
-    days.push(new Date(t).toISOString().slice(0, 10));
+  for (let ms = dayStart(Date.parse(stats.from)); ms < Date.parse(stats.to); ms += DAY)
+    days.push(new Date(ms).toISOString().slice(0, 10));
   const assets = [...new Set(stats.settledVolume.map((v) => v.asset))].sort();
   if (assets.length === 0) return { x: [], series: [] };
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);

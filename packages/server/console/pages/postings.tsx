@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { admin, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { Page, Posting, Wallet } from '../views.js';
 import { Amount, ErrorNote, Field, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { PagedTable, useDetail } from '../../ui-kit/list-kit.js';
@@ -20,10 +21,10 @@ export function PostingList() {
   );
   return (
     <section aria-labelledby="postings-h">
-      <h1 id="postings-h">Ledger postings</h1>
+      <h1 id="postings-h">{t('postings.title')}</h1>
       <ErrorNote error={wallets.error} />
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Wallet">
+        <Field label={t('postings.wallet')}>
           <select
             value={walletId}
             onChange={(e) => {
@@ -31,10 +32,10 @@ export function PostingList() {
               setWalletId(e.currentTarget.value);
             }}
           >
-            <option value="">choose a wallet</option>
+            <option value="">{t('postings.chooseWallet')}</option>
             {(wallets.data?.items ?? []).map((w) => (
               <option value={w.id} key={w.id}>
-                {w.asset} on {w.chain} · {w.merchantId} · {w.id}
+                {t('postings.walletOption', { asset: w.asset, chain: w.chain, merchantId: w.merchantId, id: w.id })}
               </option>
             ))}
           </select>
@@ -42,23 +43,23 @@ export function PostingList() {
       </form>
       <ErrorNote error={postings.error} />
       {walletId === '' ? (
-        <p class="muted">Choose a wallet to see its postings, oldest first.</p>
+        <p class="muted">{t('postings.choose')}</p>
       ) : (
         <PagedTable
           page={postings.data}
-          what="postings"
+          what={t('postings.what')}
           pager={pager}
-          caption="Postings"
+          caption={t('postings.caption')}
           columns={[
-            { label: 'Posting', render: (r) => r.id },
-            { label: 'Kind', render: (r) => r.kind },
-            { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} /> },
-            { label: 'Balance after', num: true, render: (r) => <Amount value={r.amountAfter} /> },
-            { label: 'Frozen after', num: true, render: (r) => <Amount value={r.freezeAmountAfter} /> },
-            { label: 'At', render: (r) => time(r.createdAt) },
-            detail.column('posting'),
+            { label: t('postings.posting'), render: (r) => r.id },
+            { label: t('postings.kind'), render: (r) => r.kind },
+            { label: t('postings.amount'), num: true, render: (r) => <Amount value={r.amount} /> },
+            { label: t('postings.balanceAfter'), num: true, render: (r) => <Amount value={r.amountAfter} /> },
+            { label: t('postings.frozenAfter'), num: true, render: (r) => <Amount value={r.freezeAmountAfter} /> },
+            { label: t('postings.at'), render: (r) => time(r.createdAt) },
+            detail.column(t('postings.detailWhat')),
           ]}
-          empty="No postings."
+          empty={t('postings.empty')}
           detail={detail}
         />
       )}

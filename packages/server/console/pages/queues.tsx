@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { admin, adminWrite, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { AuditEntry, Checkout, Page, SettlePreviewView, Transfer } from '../views.js';
 import {
   ActionStatus,
@@ -23,7 +24,7 @@ import { CheckoutFacts, Received } from './checkouts.js';
 export function Queues() {
   return (
     <section aria-labelledby="queues-h">
-      <h1 id="queues-h">Work queues</h1>
+      <h1 id="queues-h">{t('queues.title')}</h1>
       <ReviewQueue />
       <UnmatchedQueue />
       <RecentResolutions />
@@ -40,13 +41,13 @@ function ReviewQueue() {
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
-      <h2>Checkouts needing review</h2>
+      <h2>{t('queues.review')}</h2>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="checkouts in review" />
+        <Loading what={t('queues.reviewWhat')} />
       ) : list.data.items.length === 0 ? (
         <p class="muted" data-testid="review-empty">
-          No checkout needs review.
+          {t('queues.reviewEmpty')}
         </p>
       ) : (
         <ul class="queue" data-testid="review-queue">
@@ -57,18 +58,18 @@ function ReviewQueue() {
                 <a href={link(`/merchants/${c.merchant.id}`)} data-testid="queue-merchant">
                   {c.merchant.name}
                 </a>{' '}
-                · asked <Amount value={c.amount} unit={c.currency} /> · received{' '}
+                {t('queues.asked')} <Amount value={c.amount} unit={c.currency} /> {t('queues.received')}{' '}
                 <span data-testid="queue-received">
                   <Received c={c} />
                 </span>{' '}
-                · {c.description ?? c.orderId ?? ''} · created {time(c.createdAt)}
+                {t('queues.created', { description: c.description ?? c.orderId ?? '', time: time(c.createdAt) })}
                 <button
                   type="button"
                   class="link"
                   aria-expanded={open === c.id}
                   onClick={() => setOpen(open === c.id ? null : c.id)}
                 >
-                  {open === c.id ? 'Close' : 'Resolve'}
+                  {open === c.id ? t('queues.close') : t('queues.resolve')}
                 </button>
               </div>
               {open === c.id ? <Resolve c={c} onDone={list.reload} /> : null}
@@ -76,9 +77,7 @@ function ReviewQueue() {
           ))}
         </ul>
       )}
-      {list.data ? (
-        <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of checkouts in review" />
-      ) : null}
+      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label={t('queues.reviewPages')} /> : null}
     </>
   );
 }
@@ -99,29 +98,30 @@ function Resolve({ c, onDone }: { c: Checkout; onDone: () => void }) {
     action.run('', async () => {
       const p = await admin<SettlePreviewView>(`/checkouts/${c.id}/settle-preview${qs(choice)}`);
       confirm.ask({
-        title: `Settle ${c.id} for ${p.merchant.name}?`,
+        title: t('queues.settleTitle', { id: c.id, merchant: p.merchant.name }),
         warnings: settleWarnings(p),
         body: <SettlePreview p={p} />,
-        confirm: `Settle: credit ${p.credit.amount} ${p.credit.asset}`,
+        confirm: t('queues.settleConfirm', { amount: p.credit.amount, asset: p.credit.asset }),
         action: async () =>
-          (await action.run(`Checkout ${c.id} settled: ${p.credit.amount} ${p.credit.asset} credited.`, () =>
+          (await action.run(t('queues.settled', { id: c.id, amount: p.credit.amount, asset: p.credit.asset }), () =>
             adminWrite('POST', `/checkouts/${c.id}/settle`, choice),
           )) && onDone(),
       });
     });
   const reject = () =>
     confirm.ask({
-      title: `Reject ${c.id} of ${c.merchant.name}?`,
+      title: t('queues.rejectTitle', { id: c.id, merchant: c.merchant.name }),
       danger: true,
       body: (
         <p>
-          The checkout becomes invalid and nothing is credited to {c.merchant.name}; the payments received (
-          <Received c={c} />) stay on the chain, credited to nobody. This cannot be undone.
+          {t('queues.rejectBefore', { merchant: c.merchant.name })}
+          <Received c={c} />
+          {t('queues.rejectAfter')}
         </p>
       ),
-      confirm: 'Reject: credit nothing',
+      confirm: t('queues.rejectConfirm'),
       action: async () =>
-        (await action.run(`Checkout ${c.id} rejected.`, () => adminWrite('POST', `/checkouts/${c.id}/reject`))) &&
+        (await action.run(t('queues.rejected', { id: c.id }), () => adminWrite('POST', `/checkouts/${c.id}/reject`))) &&
         onDone(),
     });
   return (
@@ -130,7 +130,7 @@ function Resolve({ c, onDone }: { c: Checkout; onDone: () => void }) {
       <AuditTrail objectId={c.id} />
       <div class="actions">
         {groups.length > 1 ? (
-          <Field label="Credit the payments in">
+          <Field label={t('queues.creditIn')}>
             <select value={group} onChange={(e) => setGroup(e.currentTarget.value)}>
               {groups.map((g) => (
                 <option key={g} value={g}>
@@ -141,10 +141,10 @@ function Resolve({ c, onDone }: { c: Checkout; onDone: () => void }) {
           </Field>
         ) : null}
         <button type="button" class="primary" disabled={action.busy} onClick={settle}>
-          Settle (credit what was received, minus the fee)…
+          {t('queues.settleButton')}
         </button>
         <button type="button" class="danger" disabled={action.busy} onClick={reject}>
-          Reject (credit nothing)…
+          {t('queues.rejectButton')}
         </button>
       </div>
       <ActionStatus action={action} />
@@ -156,16 +156,13 @@ function Resolve({ c, onDone }: { c: Checkout; onDone: () => void }) {
 function settleWarnings(p: SettlePreviewView): string[] {
   const w: string[] = [];
   if (!p.wallet.exists)
-    w.push(`${p.merchant.name} has no ${p.credit.asset} wallet on ${p.credit.chain}: the settle creates one.`);
+    w.push(t('queues.noWallet', { merchant: p.merchant.name, asset: p.credit.asset, chain: p.credit.chain }));
   else if (!p.wallet.active)
-    w.push(
-      `The ${p.credit.asset} wallet on ${p.credit.chain} of ${p.merchant.name} is inactive: it is credited all the same.`,
-    );
-  if (p.merchant.status !== 'active') w.push(`${p.merchant.name} is ${p.merchant.status}.`);
+    w.push(t('queues.walletInactive', { asset: p.credit.asset, chain: p.credit.chain, merchant: p.merchant.name }));
+  if (p.merchant.status !== 'active')
+    w.push(t('queues.merchantStatus', { merchant: p.merchant.name, status: p.merchant.status }));
   if (p.value.rateSource === 'current')
-    w.push(
-      `${p.received.asset} was not offered by this checkout: it is valued at today's ${p.value.currency}/${p.received.asset} rate.`,
-    );
+    w.push(t('queues.notOffered', { asset: p.received.asset, currency: p.value.currency }));
   return w;
 }
 
@@ -173,38 +170,38 @@ function settleWarnings(p: SettlePreviewView): string[] {
 function SettlePreview({ p }: { p: SettlePreviewView }) {
   return (
     <dl class="facts" data-testid="settle-preview">
-      <dt>Merchant</dt>
+      <dt>{t('queues.merchant')}</dt>
       <dd data-testid="preview-merchant">{p.merchant.name}</dd>
-      <dt>Received</dt>
+      <dt>{t('queues.receivedLabel')}</dt>
       <dd data-testid="preview-received">
-        <Amount value={p.received.amount} unit={p.received.asset} /> on {p.received.chain}
+        <Amount value={p.received.amount} unit={p.received.asset} /> {t('queues.onChain', { chain: p.received.chain })}
       </dd>
-      <dt>Valued at</dt>
+      <dt>{t('queues.valuedAt')}</dt>
       <dd>
         <Amount value={p.value.amount} unit={p.value.currency} /> (1 {p.value.currency} ={' '}
         <Amount value={p.value.rate} unit={p.received.asset} />,{' '}
-        {p.value.rateSource === 'locked' ? 'the rate locked at creation' : "today's rate"})
+        {t('queues.rateSource', { source: p.value.rateSource })})
       </dd>
-      <dt>Fee</dt>
+      <dt>{t('queues.fee')}</dt>
       <dd data-testid="preview-fee">
         <Amount value={p.fee.amount} unit={p.fee.asset} /> (<Amount value={p.fee.quoted} unit={p.fee.currency} />)
       </dd>
-      <dt>Credited</dt>
+      <dt>{t('queues.credited')}</dt>
       <dd data-testid="preview-credit">
         <strong>
           <Amount value={p.credit.amount} unit={p.credit.asset} />
         </strong>{' '}
-        on {p.credit.chain}
+        {t('queues.onChain', { chain: p.credit.chain })}
       </dd>
-      <dt>Into wallet</dt>
+      <dt>{t('queues.intoWallet')}</dt>
       <dd data-testid="preview-wallet">
         {p.wallet.exists ? (
           <>
-            <code>{p.wallet.id}</code> ({p.wallet.active ? 'active' : 'inactive'}, balance{' '}
-            <Amount value={p.wallet.balance} unit={p.credit.asset} />)
+            <code>{p.wallet.id}</code> ({p.wallet.active ? t('queues.active') : t('queues.inactive')},{' '}
+            {t('queues.balance')} <Amount value={p.wallet.balance} unit={p.credit.asset} />)
           </>
         ) : (
-          'a new wallet (created by the settle)'
+          t('queues.newWallet')
         )}
       </dd>
     </dl>
@@ -219,28 +216,27 @@ function UnmatchedQueue() {
   );
   return (
     <>
-      <h2>Unmatched transfers</h2>
+      <h2>{t('queues.unmatched')}</h2>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="unmatched transfers" />
+        <Loading what={t('queues.unmatchedWhat')} />
       ) : list.data.items.length === 0 ? (
-        <p class="muted">No unmatched transfer.</p>
+        <p class="muted">{t('queues.unmatchedEmpty')}</p>
       ) : (
         <ul class="queue" data-testid="unmatched-queue">
-          {list.data.items.map((t) => (
-            <li key={t.id}>
+          {list.data.items.map((x) => (
+            <li key={x.id}>
               <div class="queue-head">
-                {t.id}: <Amount value={t.amount} unit={t.asset} /> on {t.chain} to <code>{t.toAddress}</code> · tx{' '}
-                <code>{t.txHash}</code> · seen {time(t.detectedAt)}
+                {x.id}: <Amount value={x.amount} unit={x.asset} /> {t('queues.onChainTo', { chain: x.chain })}{' '}
+                <code>{x.toAddress}</code> {t('queues.tx')} <code>{x.txHash}</code>{' '}
+                {t('queues.seen', { time: time(x.detectedAt) })}
               </div>
-              <Attach transfer={t} onDone={list.reload} />
+              <Attach transfer={x} onDone={list.reload} />
             </li>
           ))}
         </ul>
       )}
-      {list.data ? (
-        <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of unmatched transfers" />
-      ) : null}
+      {list.data ? <Pager pager={pager} nextCursor={list.data.nextCursor} label={t('queues.unmatchedPages')} /> : null}
     </>
   );
 }
@@ -258,29 +254,30 @@ function Attach({ transfer, onDone }: { transfer: Transfer; onDone: () => void }
         void action.run('', async () => {
           const c = await admin<Checkout>(`/checkouts/${id}`);
           confirm.ask({
-            title: `Give ${transfer.id} to ${id} of ${c.merchant.name}?`,
+            title: t('queues.attachTitle', { transfer: transfer.id, id, merchant: c.merchant.name }),
             body: (
               <p>
-                <Amount value={transfer.amount} unit={transfer.asset} /> on {transfer.chain} (tx{' '}
-                <code>{transfer.txHash}</code>) becomes a payment of checkout {id} ({c.status}, asked{' '}
-                <Amount value={c.amount} unit={c.currency} />, received so far <Received c={c} />
-                ). If it completes the checkout, {c.merchant.name} is credited at once.
+                <Amount value={transfer.amount} unit={transfer.asset} />{' '}
+                {t('queues.attachOn', { chain: transfer.chain })} <code>{transfer.txHash}</code>
+                {t('queues.attachBecomes', { id, status: c.status })} <Amount value={c.amount} unit={c.currency} />
+                {t('queues.attachSoFar')} <Received c={c} />
+                {t('queues.attachAfter', { merchant: c.merchant.name })}
               </p>
             ),
-            confirm: 'Attach',
+            confirm: t('queues.attach'),
             action: async () =>
-              (await action.run(`Transfer ${transfer.id} attached to ${id}.`, () =>
+              (await action.run(t('queues.attached', { transfer: transfer.id, id }), () =>
                 adminWrite('POST', `/transfers/${transfer.id}/attach`, { checkoutId: id }),
               )) && onDone(),
           });
         });
       }}
     >
-      <Field label={`Checkout to give ${transfer.id} to`}>
+      <Field label={t('queues.attachTo', { transfer: transfer.id })}>
         <input required value={checkoutId} placeholder="chk_…" onInput={(e) => setCheckoutId(e.currentTarget.value)} />
       </Field>
       <button type="submit" disabled={action.busy}>
-        Attach
+        {t('queues.attach')}
       </button>
       <ActionStatus action={action} />
       {confirm.dialog}
@@ -300,25 +297,25 @@ function RecentResolutions() {
   }, []);
   return (
     <>
-      <h2>Resolutions in the last 30 days (audit trail)</h2>
+      <h2>{t('queues.resolutions')}</h2>
       <ErrorNote error={settles.error} />
       {settles.data === undefined ? (
-        <Loading what="the audit trail" />
+        <Loading what={t('queues.resolutionsWhat')} />
       ) : (
         <Table
-          caption="Recent resolutions"
+          caption={t('queues.resolutionsCaption')}
           rows={settles.data}
           rowKey={(r) => r.id}
           columns={[
             ...AUDIT_ACTION,
             {
-              label: 'Object',
+              label: t('queues.object'),
               render: (r) =>
                 r.objectType === 'checkout' ? <a href={link(`/checkouts/${r.objectId}`)}>{r.objectId}</a> : r.objectId,
             },
             AUDIT_AFTER,
           ]}
-          empty="No resolutions yet."
+          empty={t('queues.resolutionsEmpty')}
         />
       )}
     </>

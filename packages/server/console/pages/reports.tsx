@@ -1,6 +1,7 @@
 import type { ReconciliationDay, ReconciliationDifference, ReconciliationFigures } from '@hostpay/protocol';
 import { useState } from 'preact/hooks';
 import { admin, ApiError, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { AsRead } from '../views.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync } from '../../ui-kit/ui.js';
 
@@ -23,10 +24,10 @@ function useRange(days: number) {
   const [to, setTo] = useState(today);
   const fields = (
     <>
-      <Field label="From (UTC day)">
+      <Field label={t('reports.from')}>
         <input type="date" required value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
       </Field>
-      <Field label="To (UTC day, included)">
+      <Field label={t('reports.to')}>
         <input type="date" required value={to} onInput={(e) => setTo(e.currentTarget.value)} />
       </Field>
     </>
@@ -45,7 +46,7 @@ async function download(path: string): Promise<string> {
     throw new ApiError(
       res.status,
       body?.error?.code ?? 'HTTP_ERROR',
-      body?.message ?? `the server answered ${res.status}`,
+      body?.message ?? t('reports.serverAnswered', { status: res.status }),
       body?.error?.requestId,
     );
   }
@@ -71,10 +72,10 @@ export function Reports() {
   const [saved, setSaved] = useState('');
   return (
     <section aria-labelledby="reports-h">
-      <h1 id="reports-h">Reports</h1>
+      <h1 id="reports-h">{t('reports.title')}</h1>
       <p class="muted">
-        Every merchant’s rows (or one merchant’s), oldest first, with a last column <code>merchantId</code>. The columns
-        are the merchant reports’ (docs/reports.md).
+        {t('reports.introBefore')} <code>merchantId</code>
+        {t('reports.introAfter')}
       </p>
       <form
         class="filters"
@@ -98,7 +99,7 @@ export function Reports() {
           }
         }}
       >
-        <Field label="Report kind">
+        <Field label={t('reports.kind')}>
           <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
             {KINDS.map((k) => (
               <option value={k} key={k}>
@@ -108,23 +109,23 @@ export function Reports() {
           </select>
         </Field>
         {range.fields}
-        <Field label="Merchant id" hint="empty: every merchant">
+        <Field label={t('reports.merchantId')} hint={t('reports.merchantIdHint')}>
           <input value={merchantId} onInput={(e) => setMerchantId(e.currentTarget.value)} placeholder="mer_…" />
         </Field>
-        <Field label="Format">
+        <Field label={t('reports.format')}>
           <select value={format} onChange={(e) => setFormat(e.currentTarget.value)}>
             <option value="csv">CSV</option>
             <option value="ndjson">NDJSON</option>
           </select>
         </Field>
         <button type="submit" class="primary" disabled={busy}>
-          Download
+          {t('reports.download')}
         </button>
       </form>
       <ErrorNote error={error} />
       {saved === '' ? null : (
         <p role="status" data-testid="report-saved">
-          Saved {saved}
+          {t('reports.saved', { name: saved })}
         </p>
       )}
     </section>
@@ -151,18 +152,18 @@ function FiguresCell({ f }: { f: Figures }) {
 }
 
 const REASONS: Record<string, string> = {
-  reported_by_hand: 'reported by hand',
-  retracted: 'retracted by a reorganisation',
-  awaiting_confirmations: 'awaiting confirmations',
-  in_review: 'in review',
-  unmatched: 'to no deposit address',
-  not_credited: 'not credited',
+  reported_by_hand: t('reports.reasonReportedByHand'),
+  retracted: t('reports.reasonRetracted'),
+  awaiting_confirmations: t('reports.reasonAwaitingConfirmations'),
+  in_review: t('reports.reasonInReview'),
+  unmatched: t('reports.reasonUnmatched'),
+  not_credited: t('reports.reasonNotCredited'),
 };
 
 function subject(d: Difference) {
   if (d.payoutId !== null) return <a href={link(`/payouts/${d.payoutId}`)}>{d.payoutId}</a>;
   if (d.checkoutId !== null) return <a href={link(`/checkouts/${d.checkoutId}`)}>{d.checkoutId}</a>;
-  return `transfer ${d.transferId}`;
+  return t('reports.subjectTransfer', { id: String(d.transferId) });
 }
 
 export function Reconciliation() {
@@ -180,11 +181,8 @@ export function Reconciliation() {
   );
   return (
     <section aria-labelledby="recon-h">
-      <h1 id="recon-h">Reconciliation</h1>
-      <p class="muted">
-        Per chain and UTC day: the transfers chain watchers saw, what was credited, the payouts completed with their
-        hashes, and every difference with its reason.
-      </p>
+      <h1 id="recon-h">{t('reports.reconTitle')}</h1>
+      <p class="muted">{t('reports.reconIntro')}</p>
       <form
         class="filters"
         onSubmit={(e) => {
@@ -194,28 +192,32 @@ export function Reconciliation() {
       >
         {range.fields}
         <button type="submit" class="primary">
-          Show
+          {t('reports.show')}
         </button>
       </form>
       <ErrorNote error={result.error} />
       {result.data === undefined ? (
         result.error === undefined ? (
-          <Loading what="the reconciliation" />
+          <Loading what={t('reports.reconWhat')} />
         ) : null
       ) : (
         <>
           <Table
-            caption="Per chain and day"
+            caption={t('reports.daysCaption')}
             rows={result.data.days}
             rowKey={(d) => `${d.chain}-${d.day}`}
             columns={[
-              { label: 'Chain', render: (d) => d.chain },
-              { label: 'Day', render: (d) => d.day },
-              { label: 'Seen', num: true, render: (d) => <FiguresCell f={d.seen} /> },
-              { label: 'Credited', num: true, render: (d) => <FiguresCell f={d.credited} /> },
-              { label: 'Payouts completed', num: true, render: (d) => <FiguresCell f={d.payoutsCompleted} /> },
+              { label: t('reports.chain'), render: (d) => d.chain },
+              { label: t('reports.day'), render: (d) => d.day },
+              { label: t('reports.seen'), num: true, render: (d) => <FiguresCell f={d.seen} /> },
+              { label: t('reports.credited'), num: true, render: (d) => <FiguresCell f={d.credited} /> },
               {
-                label: 'Differences',
+                label: t('reports.payoutsCompleted'),
+                num: true,
+                render: (d) => <FiguresCell f={d.payoutsCompleted} />,
+              },
+              {
+                label: t('reports.differences'),
                 num: true,
                 render: (d) =>
                   d.differences.length === 0 ? (
@@ -227,40 +229,43 @@ export function Reconciliation() {
                   ),
               },
             ]}
-            empty="Nothing seen, credited or paid out in this range."
+            empty={t('reports.daysEmpty')}
           />
-          <h2>Differences</h2>
+          <h2>{t('reports.differences')}</h2>
           {differences.length === 0 ? (
             <p class="muted" data-testid="no-differences">
-              None: everything the watchers saw was credited, and every payout completed on chain.
+              {t('reports.noDifferences')}
             </p>
           ) : (
             <p class="warning" role="status">
-              {differences.length} difference{differences.length === 1 ? '' : 's'} to look at.
+              {t('reports.differencesToLook', { count: differences.length })}
             </p>
           )}
           <Table
-            caption="Differences"
+            caption={t('reports.differences')}
             rows={differences}
             rowKey={(d) => d.key}
             columns={[
-              { label: 'Chain', render: (d) => d.chain },
-              { label: 'Day', render: (d) => d.day },
+              { label: t('reports.chain'), render: (d) => d.chain },
+              { label: t('reports.day'), render: (d) => d.day },
               {
-                label: 'Reason',
+                label: t('reports.reason'),
                 render: (d) => (
                   <strong class="status s-needs_review" data-testid="difference-reason">
                     {REASONS[d.reason] ?? d.reason}
                   </strong>
                 ),
               },
-              { label: 'Of', render: subject },
-              { label: 'Transaction', render: (d) => (d.txHash === null ? '—' : <code class="clip">{d.txHash}</code>) },
-              { label: 'Amount', num: true, render: (d) => <Amount value={d.amount} unit={d.asset} /> },
-              { label: 'Detail', render: (d) => d.detail ?? '—' },
-              { label: 'At', render: (d) => time(d.at) },
+              { label: t('reports.of'), render: subject },
+              {
+                label: t('reports.transaction'),
+                render: (d) => (d.txHash === null ? '—' : <code class="clip">{d.txHash}</code>),
+              },
+              { label: t('reports.amount'), num: true, render: (d) => <Amount value={d.amount} unit={d.asset} /> },
+              { label: t('reports.detail'), render: (d) => d.detail ?? '—' },
+              { label: t('reports.at'), render: (d) => time(d.at) },
             ]}
-            empty="No differences."
+            empty={t('reports.noDifferencesRows')}
           />
         </>
       )}

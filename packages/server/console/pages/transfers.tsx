@@ -1,4 +1,5 @@
 import { admin, qs } from '../api.js';
+import { t } from '../messages.js';
 import type { Page, Transfer } from '../views.js';
 import { Amount, ErrorNote, Field, link, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { FilterForm, FilterInput, PagedTable, useDetail, useFilters } from '../../ui-kit/list-kit.js';
@@ -15,38 +16,38 @@ export function PaymentList() {
   const detail = useDetail();
   return (
     <section aria-labelledby="payments-h">
-      <h1 id="payments-h">Payments (transfers)</h1>
+      <h1 id="payments-h">{t('transfers.title')}</h1>
       <FilterForm filters={f} pager={pager}>
-        <Field label="Matched">
+        <Field label={t('transfers.matched')}>
           <select value={f.draft.matched} onChange={(e) => f.set('matched', e.currentTarget.value)}>
-            <option value="">any</option>
-            <option value="true">matched to a checkout</option>
-            <option value="false">unmatched</option>
+            <option value="">{t('transfers.any')}</option>
+            <option value="true">{t('transfers.matchedToCheckout')}</option>
+            <option value="false">{t('transfers.unmatched')}</option>
           </select>
         </Field>
-        <FilterInput filters={f} name="chain" label="Chain" />
-        <FilterInput filters={f} name="checkoutId" label="Checkout id" />
+        <FilterInput filters={f} name="chain" label={t('transfers.chain')} />
+        <FilterInput filters={f} name="checkoutId" label={t('transfers.checkoutId')} />
       </FilterForm>
       <ErrorNote error={list.error} />
       <PagedTable
         page={list.data}
-        what="payments"
+        what={t('transfers.what')}
         pager={pager}
-        caption="Payments"
+        caption={t('transfers.caption')}
         columns={[
-          { label: 'Transfer', render: (r) => r.id },
-          { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
-          { label: 'Chain', render: (r) => r.chain },
+          { label: t('transfers.transfer'), render: (r) => r.id },
+          { label: t('transfers.amount'), num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
+          { label: t('transfers.chain'), render: (r) => r.chain },
           {
-            label: 'Checkout',
+            label: t('transfers.checkout'),
             render: (r) =>
-              r.checkoutId ? <a href={link(`/checkouts/${r.checkoutId}`)}>{r.checkoutId}</a> : 'unmatched',
+              r.checkoutId ? <a href={link(`/checkouts/${r.checkoutId}`)}>{r.checkoutId}</a> : t('transfers.unmatched'),
           },
-          { label: 'Exception', render: (r) => r.exception ?? '—' },
-          { label: 'Detected', render: (r) => time(r.detectedAt) },
-          detail.column('transfer'),
+          { label: t('transfers.exception'), render: (r) => r.exception ?? '—' },
+          { label: t('transfers.detected'), render: (r) => time(r.detectedAt) },
+          detail.column(t('transfers.detailWhat')),
         ]}
-        empty="No payments match."
+        empty={t('transfers.empty')}
         detail={detail}
       />
     </section>

@@ -167,24 +167,18 @@ const SHOWN = new Set([
   'what',
   'warning',
 ]);
-/** Text that is not words of a language: codes, units, symbols, the product's name. */
-const NOT_WORDS = /^[\s\p{P}\p{S}\d]*$|^(hostpay|USD|EUR|BTC|ETH|TRON|EVM|ID|IDs|JSON|CSV|PDF|URL|TOTP|HMAC|API)$/u;
+/**
+ * Text that is not words of a language: codes, units, symbols, the product's name, an API field's
+ * camelCase name, an id's prefix as a placeholder (`chk_…`).
+ */
+const NOT_WORDS =
+  /^[\s\p{P}\p{S}\d]*$|^(hostpay|USD|EUR|BTC|ETH|TRON|EVM|ID|IDs|JSON|NDJSON|CSV|PDF|URL|TOTP|HMAC|API)$|^[a-z]+(?:[A-Z][a-z\d]*)+$|^[a-z]+_…$/u;
 
 /** Words a person reads: a capitalised word followed by another, or several words ending a sentence. */
 const SENTENCE = /^[A-Z][a-z]+[ ,][a-z]|^\p{L}+( \p{L}+)+[.!?…]$/u;
 
 /** Files whose words have not moved to the catalogue yet. */
 const PENDING = new Set<string>([
-  // console-a
-  'console/main.tsx',
-  'console/pages/fees.tsx',
-  'console/pages/queues.tsx',
-  'console/pages/keys.tsx',
-  'console/pages/overview.tsx',
-  'console/pages/reports.tsx',
-  'console/pages/audit.tsx',
-  'console/pages/postings.tsx',
-  'console/pages/transfers.tsx',
   // console-b
   'console/pages/checkouts.tsx',
   'console/pages/payout-approvals.tsx',

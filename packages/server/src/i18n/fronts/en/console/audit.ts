@@ -1,2 +1,21 @@
 /** The console front's words on its audit screen (keys `audit.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`audit.${string}`, string>;
+export default {
+  'audit.when': 'When',
+  'audit.operator': 'Operator',
+  'audit.action': 'Action',
+  'audit.after': 'After',
+  'audit.title': 'Audit log',
+  'audit.objectType': 'Object type',
+  'audit.objectId': 'Object id',
+  'audit.since': 'Since',
+  'audit.what': 'audit entries',
+  'audit.caption': 'Audit entries',
+  'audit.object': 'Object',
+  'audit.objectOther': '{type} {id}',
+  'audit.detailWhat': 'audit entry',
+  'audit.detailShown': 'before / after',
+  'audit.empty': 'No entries match.',
+  'audit.trail': 'Audit trail',
+  'audit.trailCaption': 'Audit trail of {id}',
+  'audit.trailEmpty': 'No operator action on it yet.',
+} as const satisfies Record<`audit.${string}`, string>;
