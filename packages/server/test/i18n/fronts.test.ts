@@ -207,20 +207,6 @@ const PENDING = new Set<string>([
   'dashboard/pages/payout-detail.tsx',
   'dashboard/pages/events.tsx',
   'dashboard/pages/home.tsx',
-  // dashboard-b
-  'dashboard/pages/links.tsx',
-  'dashboard/pages/link-form.tsx',
-  'dashboard/pages/auth.tsx',
-  'dashboard/pages/forgot.tsx',
-  'dashboard/pages/webhooks.tsx',
-  'dashboard/pages/settings.tsx',
-  'dashboard/pages/team.tsx',
-  'dashboard/pages/notifications.tsx',
-  'dashboard/pages/security.tsx',
-  'dashboard/main.tsx',
-  'dashboard/search.tsx',
-  'dashboard/share.tsx',
-  'dashboard/report-range.ts',
 ]);
 
 /** `file:line "text"` of every word written in a screen's source instead of its catalogue. */
