@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { time } from '../ui-kit/ui.js';
 import { can, dash, dashWrite, develops, manages, maybeSignedIn, type Session, setCsrf, whenSignedOut } from './api.js';
 import { followEvents } from './live.js';
+import { t } from './messages.js';
 import { AcceptInvitation, PasswordReset, SignIn } from './pages/auth.js';
 import { CheckoutDetail, CheckoutList, NewCheckout } from './pages/checkouts.js';
 import { Events } from './pages/events.js';
@@ -31,19 +32,19 @@ import { TopSearch } from './search.js';
  * entry shows only when the session's role may use it (the server refuses the rest anyway).
  */
 const NAV: [path: string, label: string, shown: (s: Session) => boolean][] = [
-  ['/', 'Home', () => true],
-  ['/checkouts', 'Checkouts', (s) => can(s, 'checkout:read')],
-  ['/links', 'Payment links', (s) => can(s, 'links:read')],
-  ['/invoices', 'Invoices', (s) => can(s, 'invoices:read')],
-  ['/payouts', 'Payouts & refunds', (s) => can(s, 'payouts:read')],
-  ['/reports', 'Reports', (s) => can(s, 'reports:read')],
-  ['/keys', 'API keys', develops],
-  ['/webhooks', 'Webhooks', (s) => can(s, 'webhooks:write')],
-  ['/events', 'Events', (s) => can(s, 'events:read')],
-  ['/settings', 'Settings', () => true],
-  ['/notifications', 'Notifications', () => true],
-  ['/team', 'Team', () => true],
-  ['/security', 'Security log', manages],
+  ['/', t('shell.navHome'), () => true],
+  ['/checkouts', t('shell.navCheckouts'), (s) => can(s, 'checkout:read')],
+  ['/links', t('shell.navLinks'), (s) => can(s, 'links:read')],
+  ['/invoices', t('shell.navInvoices'), (s) => can(s, 'invoices:read')],
+  ['/payouts', t('shell.navPayouts'), (s) => can(s, 'payouts:read')],
+  ['/reports', t('shell.navReports'), (s) => can(s, 'reports:read')],
+  ['/keys', t('shell.navKeys'), develops],
+  ['/webhooks', t('shell.navWebhooks'), (s) => can(s, 'webhooks:write')],
+  ['/events', t('shell.navEvents'), (s) => can(s, 'events:read')],
+  ['/settings', t('shell.navSettings'), () => true],
+  ['/notifications', t('shell.navNotifications'), () => true],
+  ['/team', t('shell.navTeam'), () => true],
+  ['/security', t('shell.navSecurity'), manages],
 ];
 
 const active = (path: string, p: string) => (p === '/' ? path === '/' : path === p || path.startsWith(`${p}/`));
@@ -89,7 +90,7 @@ function Shell({ session, path, onSignedOut }: { session: Session; path: string;
   return (
     <>
       <a class="skip" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="top">
         <span class="brand">{session.merchant.name}</span>
@@ -107,11 +108,11 @@ function Shell({ session, path, onSignedOut }: { session: Session; path: string;
             }
           }}
         >
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <div class="layout">
-        <nav aria-label="Dashboard" class="side">
+        <nav aria-label={t('shell.navLabel')} class="side">
           <ul>
             {NAV.filter(([, , shown]) => shown(session)).map(([p, label]) => (
               <li key={p}>
@@ -124,7 +125,7 @@ function Shell({ session, path, onSignedOut }: { session: Session; path: string;
         </nav>
         <main id="main" tabIndex={-1}>
           <Screen path={path} session={session} key={path} />
-          <p class="muted foot">Session ends {time(session.expiresAt)} at the latest.</p>
+          <p class="muted foot">{t('shell.sessionEnds', { time: time(session.expiresAt) })}</p>
         </main>
       </div>
     </>
@@ -154,8 +155,8 @@ function App() {
     if (session) setCsrf(session.csrfToken);
   }, [session]);
   useEffect(() => {
-    const title = [...NAV].reverse().find(([p]) => active(path, p))?.[1] ?? 'Home';
-    document.title = `${title} · hostpay dashboard`;
+    const title = [...NAV].reverse().find(([p]) => active(path, p))?.[1] ?? t('shell.navHome');
+    document.title = t('shell.documentTitle', { title });
   }, [path]);
 
   const signedIn = (s: Session) => {
@@ -185,7 +186,7 @@ function App() {
         }}
       />
     );
-  if (session === undefined) return <p class="muted">Loading…</p>;
+  if (session === undefined) return <p class="muted">{t('shell.loading')}</p>;
   if (session === null) return <SignIn ended={ended} onSignedIn={signedIn} />;
   return <Shell session={session} path={path} onSignedOut={() => setSession(null)} />;
 }

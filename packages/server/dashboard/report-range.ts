@@ -3,6 +3,8 @@
  * takes `from` inclusive and `to` exclusive (RFC 3339), at most 366 days apart (docs/reports.md),
  * so the day after the last one is sent as `to`.
  */
+import { t } from './messages.js';
+
 export interface DayRange {
   /** YYYY-MM-DD, the first day. */
   from: string;
@@ -36,9 +38,9 @@ export const isMonth = (text: string) => MONTH.test(text);
 export function rangeProblem(range: DayRange): string | undefined {
   const from = utcMs(range.from);
   const to = utcMs(range.to);
-  if (Number.isNaN(from) || Number.isNaN(to)) return 'Choose a first and a last day.';
-  if (to < from) return 'The last day is before the first.';
-  if ((to - from) / DAY_MS + 1 > MAX_RANGE_DAYS) return `A report covers at most ${MAX_RANGE_DAYS} days.`;
+  if (Number.isNaN(from) || Number.isNaN(to)) return t('shell.rangeChoose');
+  if (to < from) return t('shell.rangeReversed');
+  if ((to - from) / DAY_MS + 1 > MAX_RANGE_DAYS) return t('shell.rangeTooLong', { max: MAX_RANGE_DAYS });
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNote } from '../ui-kit/ui.js';
 import { cp } from './api.js';
+import { t } from './messages.js';
 import { BASE, onNavigate } from './router.js';
 import type { SearchHit } from './views.js';
 
@@ -15,10 +16,10 @@ const MIN = 3;
 const MAX = 200;
 
 const TYPE_LABEL: Record<SearchHit['type'], string> = {
-  checkout: 'Checkout',
-  payout: 'Payout',
-  invoice: 'Invoice',
-  payment_link: 'Payment link',
+  checkout: t('shell.hitCheckout'),
+  payout: t('shell.hitPayout'),
+  invoice: t('shell.hitInvoice'),
+  payment_link: t('shell.hitLink'),
 };
 
 const SCREEN: Record<SearchHit['type'], string> = {
@@ -51,7 +52,7 @@ export function TopSearch() {
     const n = ++asked.current;
     // The box's own limits count spaces; the search does not.
     if (q.length < MIN || q.length > MAX) {
-      setAnswer({ q, error: new Error(`Type ${MIN} to ${MAX} characters (spaces around them do not count).`) });
+      setAnswer({ q, error: new Error(t('shell.searchLength', { min: MIN, max: MAX })) });
       return;
     }
     setAnswer({ q, busy: true });
@@ -85,12 +86,14 @@ export function TopSearch() {
     answer === null
       ? ''
       : 'busy' in answer
-        ? 'Searching…'
+        ? t('shell.searching')
         : 'hits' in answer
-          ? `${answer.hits.length === 0 ? 'Nothing' : answer.hits.length === 1 ? '1 hit' : `${answer.hits.length} hits`} for “${answer.q}”`
+          ? t('shell.hits', { count: answer.hits.length, q: answer.q })
           : '';
+  const error = answer !== null && 'error' in answer ? answer.error : undefined;
+  const hits = answer !== null && 'hits' in answer ? answer.hits : [];
   return (
-    <search class="search" aria-label="Checkouts and payouts">
+    <search class="search" aria-label={t('shell.searchLabel')}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -100,8 +103,8 @@ export function TopSearch() {
         <input
           ref={box}
           type="search"
-          aria-label="Search"
-          placeholder="Id, order, address, tx, amount"
+          aria-label={t('shell.search')}
+          placeholder={t('shell.searchPlaceholder')}
           required
           minLength={MIN}
           maxLength={MAX}
@@ -109,18 +112,18 @@ export function TopSearch() {
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit">Search</button>
+        <button type="submit">{t('shell.search')}</button>
       </form>
       <p class="sr-only" aria-live="polite" data-testid="search-status">
         {status}
       </p>
       {answer === null ? null : (
-        <section class="search-hits" aria-label="Search results" data-testid="search-hits">
+        <section class="search-hits" aria-label={t('shell.searchResults')} data-testid="search-hits">
           <p class="muted">{status}</p>
-          {'error' in answer ? <ErrorNote error={answer.error} /> : null}
-          {'hits' in answer && answer.hits.length > 0 ? (
+          <ErrorNote error={error} />
+          {hits.length > 0 ? (
             <ul ref={list}>
-              {answer.hits.map((h) => {
+              {hits.map((h) => {
                 return (
                   <li key={`${h.type}-${h.id}`}>
                     <a href={`${BASE}${pathOf(h)}`} onKeyDown={onKeyDown}>
@@ -133,7 +136,7 @@ export function TopSearch() {
             </ul>
           ) : null}
           <button type="button" class="link" onClick={close} onKeyDown={onKeyDown}>
-            Close
+            {t('shell.close')}
           </button>
         </section>
       )}

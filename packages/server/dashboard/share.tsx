@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from './messages.js';
 
 /**
  * A public URL to hand on (a payment link's /l/{slug}, an invoice's /i/{token}): the address as a
@@ -22,15 +23,16 @@ export function CopyButton({ url, what }: { url: string; what: string }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      setSaid('Copied.');
+      setSaid(t('shell.copied'));
     } catch {
-      setSaid('The browser refused the clipboard: select the address and copy it.');
+      setSaid(t('shell.copyRefused'));
     }
   };
   return (
     <>
       <button type="button" onClick={copy}>
-        Copy link<span class="sr-only"> of {what}</span>
+        {t('shell.copyLink')}
+        <span class="sr-only">{t('shell.copyLinkOf', { what })}</span>
       </button>
       <span class="muted" aria-live="polite" data-testid="copied">
         {said}

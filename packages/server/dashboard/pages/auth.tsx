@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ActionStatus, ErrorNote, Field, Loading, time, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, type Session, setCsrf } from '../api.js';
+import { t } from '../messages.js';
 import { Qr } from '../qr.js';
 import { ForgotPassword } from './forgot.js';
 
@@ -20,17 +21,19 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
   const [recovery, setRecovery] = useState(false);
   const [forgot, setForgot] = useState(false);
   const action = useAction();
+  const askPassword = stage === 'password';
+  const enrolling = stage === 'enrol' ? enrol : null;
   return (
     <main id="main" class="signin">
-      <h1>Sign in to hostpay</h1>
+      <h1>{t('auth.title')}</h1>
       {ended ? (
         <p class="notice" role="status">
-          Your session has ended. Sign in again.
+          {t('auth.ended')}
         </p>
       ) : null}
-      {stage === 'password' && forgot ? (
+      {askPassword && forgot ? (
         <ForgotPassword onBack={() => setForgot(false)} />
-      ) : stage === 'password' ? (
+      ) : askPassword ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -44,7 +47,7 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
             });
           }}
         >
-          <Field label="Email">
+          <Field label={t('auth.email')}>
             <input
               type="email"
               autocomplete="username"
@@ -53,7 +56,7 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
               onInput={(e) => setEmail(e.currentTarget.value)}
             />
           </Field>
-          <Field label="Password">
+          <Field label={t('auth.password')}>
             <input
               type="password"
               autocomplete="current-password"
@@ -63,18 +66,18 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
             />
           </Field>
           <button type="submit" class="primary" disabled={action.busy}>
-            Continue
+            {t('auth.continue')}
           </button>
           <button type="button" class="link" onClick={() => setForgot(true)}>
-            Forgot password?
+            {t('auth.forgot')}
           </button>
           <ErrorNote error={action.error} />
         </form>
-      ) : stage === 'enrol' && enrol ? (
+      ) : enrolling ? (
         codes === null ? (
           <EnrolTotp
-            secret={enrol.totpSecret}
-            uri={enrol.otpauthUri}
+            secret={enrolling.totpSecret}
+            uri={enrolling.otpauthUri}
             onEnrolled={(c, s) => setCodes({ codes: c, session: s })}
           />
         ) : (
@@ -91,11 +94,11 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
           }}
         >
           {recovery ? (
-            <Field label="Recovery code" hint="one of the ten codes shown when you enrolled; each works once">
+            <Field label={t('auth.recoveryCode')} hint={t('auth.recoveryCodeHint')}>
               <input required autocomplete="off" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
             </Field>
           ) : (
-            <Field label="Authentication code" hint="the 6 digits your authenticator app shows for hostpay">
+            <Field label={t('auth.code')} hint={t('auth.codeHint')}>
               <input
                 required
                 inputMode="numeric"
@@ -107,7 +110,7 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
             </Field>
           )}
           <button type="submit" class="primary" disabled={action.busy}>
-            Sign in
+            {t('auth.signIn')}
           </button>
           <button
             type="button"
@@ -117,7 +120,7 @@ export function SignIn({ onSignedIn, ended }: { onSignedIn: (s: Session) => void
               setCode('');
             }}
           >
-            {recovery ? 'Use an authentication code instead' : 'Use a recovery code instead'}
+            {recovery ? t('auth.useCode') : t('auth.useRecovery')}
           </button>
           <ErrorNote error={action.error} />
         </form>
@@ -146,12 +149,9 @@ interface Invitation {
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <section aria-labelledby="codes-h">
-      <h2 id="codes-h">Your recovery codes</h2>
+      <h2 id="codes-h">{t('auth.codesTitle')}</h2>
       <div class="secret" data-testid="recovery-codes">
-        <p>
-          Keep these ten codes somewhere safe: each signs you in once when your authenticator is not at hand. They are
-          shown only now.
-        </p>
+        <p>{t('auth.codesNote')}</p>
         <ol class="codes">
           {codes.map((c) => (
             <li key={c}>
@@ -161,7 +161,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         </ol>
       </div>
       <button type="button" class="primary" onClick={onDone}>
-        I have saved them: open the dashboard
+        {t('auth.codesSaved')}
       </button>
     </section>
   );
@@ -193,13 +193,14 @@ function EnrolTotp({
         });
       }}
     >
-      <h2>Two-factor authentication</h2>
-      <p>Scan this code with an authenticator app (any that reads TOTP QR codes), then type the 6 digits it shows.</p>
-      <Qr text={uri} label="QR code of the authenticator set-up" />
+      <h2>{t('auth.totpTitle')}</h2>
+      <p>{t('auth.totpScan')}</p>
+      <Qr text={uri} label={t('auth.qrLabel')} />
       <p>
-        Cannot scan? Enter this key by hand: <code data-testid="totp-secret">{secret}</code>
+        {t('auth.cannotScan')}
+        <code data-testid="totp-secret">{secret}</code>
       </p>
-      <Field label="Authentication code">
+      <Field label={t('auth.code')}>
         <input
           required
           inputMode="numeric"
@@ -209,7 +210,7 @@ function EnrolTotp({
         />
       </Field>
       <button type="submit" class="primary" disabled={action.busy}>
-        Confirm
+        {t('auth.confirm')}
       </button>
       <ErrorNote error={action.error} />
     </form>
@@ -225,12 +226,12 @@ function NewPassword({ onSubmit, submit }: { onSubmit: (password: string) => Pro
       onSubmit={(e) => {
         e.preventDefault();
         void action.run('', async () => {
-          if (password !== again) throw new Error('the two passwords differ: type the same one twice');
+          if (password !== again) throw new Error(t('auth.passwordsDiffer'));
           await onSubmit(password);
         });
       }}
     >
-      <Field label="New password" hint="at least 12 characters; a passphrase is easiest">
+      <Field label={t('auth.newPassword')} hint={t('auth.newPasswordHint')}>
         <input
           type="password"
           autocomplete="new-password"
@@ -240,7 +241,7 @@ function NewPassword({ onSubmit, submit }: { onSubmit: (password: string) => Pro
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
       </Field>
-      <Field label="New password again">
+      <Field label={t('auth.newPasswordAgain')}>
         <input
           type="password"
           autocomplete="new-password"
@@ -266,18 +267,22 @@ export function AcceptInvitation({ token, onDone }: { token: string; onDone: (s:
   const inv = invitation.data;
   return (
     <main id="main" class="signin wide">
-      <h1>Join hostpay</h1>
-      {invitation.loading ? <Loading what="the invitation" /> : null}
+      <h1>{t('auth.joinTitle')}</h1>
+      {invitation.loading ? <Loading what={t('auth.invitationWhat')} /> : null}
       <ErrorNote error={invitation.error} />
       {inv ? (
         <p>
-          <strong>{inv.merchantName}</strong> invites <strong>{inv.email}</strong> as <strong>{inv.role}</strong>{' '}
-          <span class="muted">(the invitation ends {time(inv.expiresAt)})</span>.
+          <strong>{inv.merchantName}</strong>
+          {t('auth.invites')}
+          <strong>{inv.email}</strong>
+          {t('auth.as')}
+          <strong>{inv.role}</strong>{' '}
+          <span class="muted">{t('auth.invitationEnds', { time: time(inv.expiresAt) })}</span>.
         </p>
       ) : null}
       {inv && totp === null ? (
         <NewPassword
-          submit="Set password"
+          submit={t('auth.setPassword')}
           onSubmit={async (password) => {
             const answer = await dashWrite<Enrolment>('POST', `${path}/accept`, { password });
             setCsrf(answer.csrfToken);
@@ -304,23 +309,25 @@ export function PasswordReset({ token, onDone }: { token: string; onDone: () => 
   const [done, setDone] = useState(false);
   return (
     <main id="main" class="signin">
-      <h1>Choose a new password</h1>
+      <h1>{t('auth.resetTitle')}</h1>
       <ErrorNote error={info.error} />
       {info.data ? (
         <p>
-          For <strong>{info.data.email}</strong> <span class="muted">(the link ends {time(info.data.expiresAt)})</span>.
+          {t('auth.for')}
+          <strong>{info.data.email}</strong>{' '}
+          <span class="muted">{t('auth.linkEnds', { time: time(info.data.expiresAt) })}</span>.
         </p>
       ) : null}
       {done ? (
         <>
-          <p class="ok">Your password is changed. Sign in with it.</p>
+          <p class="ok">{t('auth.changed')}</p>
           <button type="button" class="primary" onClick={onDone}>
-            Sign in
+            {t('auth.signIn')}
           </button>
         </>
       ) : (
         <NewPassword
-          submit="Change password"
+          submit={t('auth.changePassword')}
           onSubmit={async (password) => {
             await dashWrite('POST', path, { password });
             setDone(true);

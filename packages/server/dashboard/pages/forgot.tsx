@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ActionStatus, Field, useAction } from '../../ui-kit/ui.js';
 import { dashWrite } from '../api.js';
+import { t } from '../messages.js';
 
 /** "Forgot password": mails a reset link to every account of the email (the answer is the same either way). */
 export function ForgotPassword({ onBack }: { onBack: () => void }) {
@@ -10,16 +11,13 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        void action.run(
-          'If an account of this email exists, a reset link is on its way: check your mail.',
-          async () => {
-            await dashWrite('POST', '/password-reset-requests', { email: email.trim() });
-          },
-        );
+        void action.run(t('forgot.sent'), async () => {
+          await dashWrite('POST', '/password-reset-requests', { email: email.trim() });
+        });
       }}
     >
-      <h2>Forgot your password?</h2>
-      <Field label="Email of your account">
+      <h2>{t('forgot.title')}</h2>
+      <Field label={t('forgot.email')}>
         <input
           type="email"
           autocomplete="username"
@@ -29,10 +27,10 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
         />
       </Field>
       <button type="submit" class="primary" disabled={action.busy}>
-        Mail me a reset link
+        {t('forgot.submit')}
       </button>
       <button type="button" class="link" onClick={onBack}>
-        Back to sign-in
+        {t('forgot.back')}
       </button>
       <ActionStatus action={action} />
     </form>

@@ -12,16 +12,19 @@ import {
   type Pricing,
 } from '../commerce-forms.js';
 import { navigate } from '../router.js';
+import { t } from '../messages.js';
 import type { PaymentLink } from '../views.js';
 
 /** A new payment link: its price (fixed, line items, or typed by the payer), then where the payer goes. */
 
 const PRICING: [Pricing, string][] = [
-  ['fixed', 'A fixed price'],
-  ['items', 'Line items (the price is their sum)'],
-  ['open', 'The payer types the amount'],
+  ['fixed', t('link-form.pricingFixed')],
+  ['items', t('link-form.pricingItems')],
+  ['open', t('link-form.pricingOpen')],
 ];
 const MAX_LINES = 20;
+/** How a choice of the payer's email reads in the list. */
+const emailChoice = (v: CollectEmail) => (v === 'none' ? t('link-form.notAsked') : v);
 
 export function NewLink({ session }: { session: Session }) {
   const [form, setForm] = useState<LinkForm>(emptyLinkForm);
@@ -32,39 +35,37 @@ export function NewLink({ session }: { session: Session }) {
   if (!can(session, 'links:write'))
     return (
       <>
-        <h1>New payment link</h1>
-        <p>Your role ({session.role}) cannot create payment links.</p>
+        <h1>{t('link-form.title')}</h1>
+        <p>{t('link-form.roleCannot', { role: session.role })}</p>
       </>
     );
   return (
     <>
-      <h1>New payment link</h1>
-      <p class="muted">
-        One address to share (a page at /l/…): each payer who opens it and presses Pay gets a fresh checkout.
-      </p>
+      <h1>{t('link-form.title')}</h1>
+      <p class="muted">{t('link-form.intro')}</p>
       <ActionForm
         action={action}
-        submit="Create payment link"
+        submit={t('link-form.submit')}
         onSubmit={() =>
-          action.run('Payment link created.', async () => {
+          action.run(t('link-form.created'), async () => {
             const made = await cpWrite<PaymentLink>('POST', '/payment-links', linkCreateBody(form));
             navigate(`/links/${encodeURIComponent(made.id)}`);
           })
         }
       >
         <div class="grid">
-          <Field label="Name" hint="the page's title">
+          <Field label={t('link-form.name')} hint={t('link-form.nameHint')}>
             <input required maxLength={200} value={form.name} onInput={set('name')} />
           </Field>
-          <Field label="Currency" hint="e.g. EUR, USD, USDT">
+          <Field label={t('link-form.currency')} hint={t('link-form.currencyHint')}>
             <input required maxLength={12} value={form.currency} onInput={set('currency')} />
           </Field>
         </div>
-        <Field label="Description (optional, shown to the payer)">
+        <Field label={t('link-form.description')}>
           <input maxLength={500} value={form.description} onInput={set('description')} />
         </Field>
         <fieldset class="choice">
-          <legend>Price</legend>
+          <legend>{t('link-form.price')}</legend>
           {PRICING.map(([value, label]) => (
             <label class="check" key={value}>
               <input
@@ -80,26 +81,26 @@ export function NewLink({ session }: { session: Session }) {
         </fieldset>
         <Price form={form} setForm={setForm} />
         <div class="grid">
-          <Field label="Payer's email">
+          <Field label={t('link-form.payerEmail')}>
             <select value={form.collectEmail} onChange={set('collectEmail')}>
               {(['none', 'optional', 'required'] as CollectEmail[]).map((v) => (
                 <option value={v} key={v}>
-                  {v === 'none' ? 'not asked' : v}
+                  {emailChoice(v)}
                 </option>
               ))}
             </select>
           </Field>
-          <Field label="Max uses (optional)" hint="paid checkouts at most; empty: unlimited">
+          <Field label={t('link-form.maxUses')} hint={t('link-form.maxUsesHint')}>
             <input inputMode="numeric" value={form.maxUses} onInput={set('maxUses')} />
           </Field>
-          <Field label="Expires (optional, UTC)">
+          <Field label={t('link-form.expires')}>
             <input type="datetime-local" value={form.expiresAt} onInput={set('expiresAt')} />
           </Field>
         </div>
-        <Field label="Success URL (optional)" hint="https; may hold {CHECKOUT_ID}; empty: your default">
+        <Field label={t('link-form.successUrl')} hint={t('link-form.successUrlHint', { token: '{CHECKOUT_ID}' })}>
           <input type="url" maxLength={2048} value={form.successUrl} onInput={set('successUrl')} />
         </Field>
-        <Field label="Cancel URL (optional)" hint="https; empty: back to the link's page">
+        <Field label={t('link-form.cancelUrl')} hint={t('link-form.cancelUrlHint')}>
           <input type="url" maxLength={2048} value={form.cancelUrl} onInput={set('cancelUrl')} />
         </Field>
       </ActionForm>
@@ -112,17 +113,17 @@ function Price({ form, setForm }: { form: LinkForm; setForm: (f: LinkForm) => vo
     setForm({ ...form, [k]: e.currentTarget.value });
   if (form.pricing === 'fixed')
     return (
-      <Field label="Amount">
+      <Field label={t('link-form.amount')}>
         <input required inputMode="decimal" value={form.amount} onInput={set('amount')} />
       </Field>
     );
   if (form.pricing === 'open')
     return (
       <div class="grid">
-        <Field label="Lowest amount (optional)">
+        <Field label={t('link-form.lowest')}>
           <input inputMode="decimal" value={form.minAmount} onInput={set('minAmount')} />
         </Field>
-        <Field label="Highest amount (optional)">
+        <Field label={t('link-form.highest')}>
           <input inputMode="decimal" value={form.maxAmount} onInput={set('maxAmount')} />
         </Field>
       </div>
@@ -134,19 +135,19 @@ function Price({ form, setForm }: { form: LinkForm; setForm: (f: LinkForm) => vo
     <>
       {lines.map((l, i) => (
         <fieldset class="line" key={i}>
-          <legend>Line {i + 1}</legend>
-          <LineField label="Item" n={i}>
+          <legend>{t('link-form.line', { n: i + 1 })}</legend>
+          <LineField label={t('link-form.item')} n={i}>
             <input required maxLength={200} value={l.name} onInput={setLine(i, 'name')} />
           </LineField>
-          <LineField label="Quantity" n={i}>
+          <LineField label={t('link-form.quantity')} n={i}>
             <input required inputMode="numeric" value={l.quantity} onInput={setLine(i, 'quantity')} />
           </LineField>
-          <LineField label="Unit price" n={i}>
+          <LineField label={t('link-form.unitPrice')} n={i}>
             <input required inputMode="decimal" value={l.unitAmount} onInput={setLine(i, 'unitAmount')} />
           </LineField>
           {lines.length > 1 ? (
             <button type="button" onClick={() => setForm({ ...form, lines: lines.filter((_, j) => j !== i) })}>
-              Remove <span class="sr-only">line {i + 1}</span>
+              {t('link-form.remove')} <span class="sr-only">{t('link-form.lineLower', { n: i + 1 })}</span>
             </button>
           ) : null}
         </fieldset>
@@ -157,7 +158,7 @@ function Price({ form, setForm }: { form: LinkForm; setForm: (f: LinkForm) => vo
           class="add-line"
           onClick={() => setForm({ ...form, lines: [...lines, { name: '', quantity: '1', unitAmount: '' }] })}
         >
-          Add a line
+          {t('link-form.addLine')}
         </button>
       ) : null}
     </>
@@ -171,7 +172,7 @@ export function LineField({ label, n, children }: { label: string; n: number; ch
       {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, inside the label */}
       <label>
         <span>
-          <span class="sr-only">Line {n + 1} </span>
+          <span class="sr-only">{t('link-form.lineOfField', { n: n + 1 })}</span>
           {label}
         </span>
         {children}

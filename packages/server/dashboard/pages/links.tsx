@@ -16,6 +16,7 @@ import {
 import { can, cp, cpPage, cpWrite, type Session } from '../api.js';
 import { type LinkEdit, linkEditOf, linkPatchBody } from '../commerce-forms.js';
 import { Link } from '../router.js';
+import { t } from '../messages.js';
 import { CopyButton, CopyLink } from '../share.js';
 import type { CheckoutItem, PaymentLink } from '../views.js';
 import { Status } from './checkouts.js';
@@ -31,18 +32,19 @@ export function LinkPrice({ link }: { link: PaymentLink }) {
     return (
       <>
         <Amount value={link.amount} unit={link.currency} />
-        {link.lineItems ? <span class="muted"> ({link.lineItems.length} items)</span> : null}
+        {link.lineItems ? <span class="muted">{t('links.itemCount', { count: link.lineItems.length })}</span> : null}
       </>
     );
   const { minAmount: min, maxAmount: max, currency } = link;
   return (
     <span>
-      payer types it
+      {t('links.payerTypes')}
       {min !== null || max !== null ? (
         <span class="muted">
-          {' '}
-          ({min !== null ? <Amount value={min} /> : 'any'} to {max !== null ? <Amount value={max} /> : 'any'} {currency}
-          )
+          {' ('}
+          {min !== null ? <Amount value={min} /> : t('links.any')}
+          {t('links.to')}
+          {max !== null ? <Amount value={max} /> : t('links.any')} {currency})
         </span>
       ) : (
         <span class="muted"> ({currency})</span>
@@ -51,7 +53,10 @@ export function LinkPrice({ link }: { link: PaymentLink }) {
   );
 }
 
-const uses = (l: PaymentLink) => (l.maxUses === null ? l.uses : `${l.uses} of ${l.maxUses}`);
+const uses = (l: PaymentLink) => (l.maxUses === null ? l.uses : t('links.usesOf', { uses: l.uses, max: l.maxUses }));
+
+/** Whether the payer's email is asked: not, optionally, or required. */
+const emailAsked = (l: PaymentLink) => (l.collectEmail === 'none' ? t('links.notAsked') : l.collectEmail);
 
 export function LinkList({ session }: { session: Session }) {
   const pager = usePager();
@@ -59,27 +64,27 @@ export function LinkList({ session }: { session: Session }) {
   return (
     <>
       <div class="page-head">
-        <h1>Payment links</h1>
+        <h1>{t('links.title')}</h1>
         {can(session, 'links:write') ? (
           <Link to="/links/new" class="button primary">
-            New payment link
+            {t('links.new')}
           </Link>
         ) : null}
       </div>
       <ErrorNote error={page.error} />
       <PagedTable
         page={page.data}
-        what="payment links"
+        what={t('links.what')}
         pager={pager}
-        caption="Payment links, newest first"
-        empty="No payment link yet."
+        caption={t('links.caption')}
+        empty={t('links.empty')}
         columns={[
-          { label: 'Name', render: (l) => <Link to={`/links/${encodeURIComponent(l.id)}`}>{l.name}</Link> },
-          { label: 'Price', render: (l) => <LinkPrice link={l} /> },
-          { label: 'Uses', num: true, render: uses },
-          { label: 'State', render: (l) => <Status status={l.status} /> },
-          { label: 'Created', render: (l) => time(l.createdAt) },
-          { label: 'Share', render: (l) => <CopyButton url={l.url} what={l.name} /> },
+          { label: t('links.name'), render: (l) => <Link to={`/links/${encodeURIComponent(l.id)}`}>{l.name}</Link> },
+          { label: t('links.price'), render: (l) => <LinkPrice link={l} /> },
+          { label: t('links.uses'), num: true, render: uses },
+          { label: t('links.state'), render: (l) => <Status status={l.status} /> },
+          { label: t('links.created'), render: (l) => time(l.createdAt) },
+          { label: t('links.share'), render: (l) => <CopyButton url={l.url} what={l.name} /> },
         ]}
       />
     </>
@@ -93,38 +98,38 @@ export function LinkDetail({ id, session }: { id: string; session: Session }) {
   if (l === undefined)
     return (
       <>
-        <h1>Payment link</h1>
-        {link.error ? <ErrorNote error={link.error} /> : <Loading what="the payment link" />}
+        <h1>{t('links.one')}</h1>
+        {link.error ? <ErrorNote error={link.error} /> : <Loading what={t('links.whatOne')} />}
       </>
     );
   return (
     <>
       <p>
-        <Link to="/links">← Payment links</Link>
+        <Link to="/links">{t('links.back')}</Link>
       </p>
       <h1>
         {l.name} <Status status={l.status} />
       </h1>
       <dl class="facts" data-testid="link-facts">
-        <dt>Public page</dt>
+        <dt>{t('links.publicPage')}</dt>
         <dd>
           <CopyLink url={l.url} what={l.name} testId="link-url" />
         </dd>
-        <dt>Price</dt>
+        <dt>{t('links.price')}</dt>
         <dd>
           <LinkPrice link={l} />
         </dd>
-        <dt>State</dt>
+        <dt>{t('links.state')}</dt>
         <dd data-testid="link-status">{l.status.replace('_', ' ')}</dd>
-        <dt>Uses</dt>
+        <dt>{t('links.uses')}</dt>
         <dd data-testid="link-uses">{uses(l)}</dd>
-        <dt>Payer's email</dt>
-        <dd>{l.collectEmail === 'none' ? 'not asked' : l.collectEmail}</dd>
-        <dt>Expires</dt>
+        <dt>{t('links.payerEmail')}</dt>
+        <dd>{emailAsked(l)}</dd>
+        <dt>{t('links.expires')}</dt>
         <dd>{time(l.expiresAt)}</dd>
-        <dt>Description</dt>
+        <dt>{t('links.description')}</dt>
         <dd>{l.description ?? '—'}</dd>
-        <dt>Id</dt>
+        <dt>{t('links.id')}</dt>
         <dd>
           <code>{l.id}</code>
         </dd>
@@ -133,7 +138,8 @@ export function LinkDetail({ id, session }: { id: string; session: Session }) {
         <ul class="lines">
           {l.lineItems.map((i) => (
             <li key={i.name}>
-              {i.quantity} × {i.name} at <Amount value={i.unitAmount} unit={l.currency} />
+              {t('links.lineItem', { quantity: i.quantity, name: i.name })}
+              <Amount value={i.unitAmount} unit={l.currency} />
             </li>
           ))}
         </ul>
@@ -150,7 +156,7 @@ function OnOff({ link }: { link: PaymentLink }) {
   const action = useAction();
   const confirm = useConfirm();
   const set = (active: boolean) =>
-    action.run(active ? 'Payment link reactivated.' : 'Payment link deactivated.', () =>
+    action.run(active ? t('links.reactivated') : t('links.deactivated'), () =>
       cpWrite('PATCH', `/payment-links/${link.id}`, { active }),
     );
   return (
@@ -162,21 +168,19 @@ function OnOff({ link }: { link: PaymentLink }) {
             class="danger"
             onClick={() =>
               confirm.ask({
-                title: 'Deactivate this payment link?',
-                body: (
-                  <p>Its page tells payers it is unavailable until you reactivate it. Open checkouts stay payable.</p>
-                ),
-                confirm: 'Deactivate',
+                title: t('links.deactivateTitle'),
+                body: <p>{t('links.deactivateBody')}</p>,
+                confirm: t('links.deactivate'),
                 danger: true,
                 action: () => set(false),
               })
             }
           >
-            Deactivate
+            {t('links.deactivate')}
           </button>
         ) : (
           <button type="button" onClick={() => set(true)}>
-            Reactivate
+            {t('links.reactivate')}
           </button>
         )}
       </div>
@@ -196,34 +200,32 @@ function EditLink({ link }: { link: PaymentLink }) {
     <ActionForm
       action={action}
       id="edit-link-h"
-      title="Change the link"
-      submit="Save changes"
+      title={t('links.editTitle')}
+      submit={t('links.save')}
       primary={false}
       onSubmit={() =>
-        action.run('Payment link saved.', () =>
-          cpWrite('PATCH', `/payment-links/${link.id}`, linkPatchBody(before, form)),
-        )
+        action.run(t('links.saved'), () => cpWrite('PATCH', `/payment-links/${link.id}`, linkPatchBody(before, form)))
       }
     >
-      <p class="muted">The price is fixed once created. Checkouts already made keep what they were made with.</p>
+      <p class="muted">{t('links.editNote')}</p>
       <div class="grid">
-        <Field label="Name">
+        <Field label={t('links.name')}>
           <input required maxLength={200} value={form.name} onInput={set('name')} />
         </Field>
-        <Field label="Max uses" hint="empty: unlimited">
+        <Field label={t('links.maxUses')} hint={t('links.maxUsesHint')}>
           <input inputMode="numeric" value={form.maxUses} onInput={set('maxUses')} />
         </Field>
-        <Field label="Expires (UTC)" hint="empty: never">
+        <Field label={t('links.expiresUtc')} hint={t('links.expiresHint')}>
           <input type="datetime-local" value={form.expiresAt} onInput={set('expiresAt')} />
         </Field>
       </div>
-      <Field label="Description">
+      <Field label={t('links.description')}>
         <input maxLength={500} value={form.description} onInput={set('description')} />
       </Field>
-      <Field label="Success URL">
+      <Field label={t('links.successUrl')}>
         <input type="url" maxLength={2048} value={form.successUrl} onInput={set('successUrl')} />
       </Field>
-      <Field label="Cancel URL">
+      <Field label={t('links.cancelUrl')}>
         <input type="url" maxLength={2048} value={form.cancelUrl} onInput={set('cancelUrl')} />
       </Field>
     </ActionForm>
@@ -238,19 +240,19 @@ function LinkCheckouts({ id }: { id: string }) {
   );
   return (
     <>
-      <h2>Checkouts of this link</h2>
+      <h2>{t('links.checkouts')}</h2>
       <ErrorNote error={page.error} />
       <PagedTable
         page={page.data}
-        what="checkouts"
+        what={t('links.checkoutsWhat')}
         pager={pager}
-        caption="Checkouts of this link, newest first"
-        empty="No checkout yet."
+        caption={t('links.checkoutsCaption')}
+        empty={t('links.checkoutsEmpty')}
         columns={[
-          { label: 'Checkout', render: (c) => <Link to={`/checkouts/${c.id}`}>{c.id}</Link> },
-          { label: 'Status', render: (c) => <Status status={c.status} /> },
-          { label: 'Amount', num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
-          { label: 'Created', render: (c) => time(c.createdAt) },
+          { label: t('links.checkout'), render: (c) => <Link to={`/checkouts/${c.id}`}>{c.id}</Link> },
+          { label: t('links.status'), render: (c) => <Status status={c.status} /> },
+          { label: t('links.amount'), num: true, render: (c) => <Amount value={c.amount} unit={c.currency} /> },
+          { label: t('links.created'), render: (c) => time(c.createdAt) },
         ]}
       />
     </>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ActionForm } from '../../ui-kit/action-form.js';
 import { ErrorNote, Loading, time, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite } from '../api.js';
+import { t } from '../messages.js';
 
 type Preferences = Record<string, boolean>;
 interface Bounce {
@@ -12,12 +13,12 @@ interface Bounce {
 
 /** The six switches, in the order shown, with what each mails. */
 const SWITCHES: [name: string, label: string][] = [
-  ['checkoutSettled', 'A checkout was paid and settled'],
-  ['checkoutNeedsReview', 'A checkout needs review'],
-  ['payoutCompleted', 'A payout completed'],
-  ['payoutFailed', 'A payout failed'],
-  ['refundCompleted', 'A refund completed'],
-  ['webhookEndpointDisabled', 'A webhook endpoint was disabled'],
+  ['checkoutSettled', t('notifications.checkoutSettled')],
+  ['checkoutNeedsReview', t('notifications.checkoutNeedsReview')],
+  ['payoutCompleted', t('notifications.payoutCompleted')],
+  ['payoutFailed', t('notifications.payoutFailed')],
+  ['refundCompleted', t('notifications.refundCompleted')],
+  ['webhookEndpointDisabled', t('notifications.webhookEndpointDisabled')],
 ];
 
 /**
@@ -29,20 +30,20 @@ export function Notifications() {
   const bounces = useAsync(() => dash<{ items: Bounce[] }>('/mail-bounces'), []);
   return (
     <>
-      <h1>Notifications</h1>
+      <h1>{t('notifications.title')}</h1>
       <ErrorNote error={prefs.error} />
       {prefs.data === undefined ? (
         prefs.error ? null : (
-          <Loading what="notifications" />
+          <Loading what={t('notifications.what')} />
         )
       ) : (
         <PreferencesForm stored={prefs.data} />
       )}
       <section aria-labelledby="bounces-h">
-        <h2 id="bounces-h">Bounced addresses</h2>
+        <h2 id="bounces-h">{t('notifications.bounced')}</h2>
         <ErrorNote error={bounces.error} />
         {bounces.data === undefined ? null : bounces.data.items.length === 0 ? (
-          <p class="muted">No address of yours bounced.</p>
+          <p class="muted">{t('notifications.noBounce')}</p>
         ) : (
           <ul>
             {bounces.data.items.map((b) => (
@@ -64,11 +65,11 @@ function PreferencesForm({ stored }: { stored: Preferences }) {
     <ActionForm
       action={action}
       id="notify-h"
-      title="Mail me when"
-      submit="Save notifications"
-      onSubmit={() => action.run('Notifications saved.', () => dashWrite('PATCH', '/notifications', form))}
+      title={t('notifications.formTitle')}
+      submit={t('notifications.save')}
+      onSubmit={() => action.run(t('notifications.saved'), () => dashWrite('PATCH', '/notifications', form))}
     >
-      <p class="muted">Security notices (password, two-factor sign-in, API keys) are always sent.</p>
+      <p class="muted">{t('notifications.alwaysSent')}</p>
       {SWITCHES.map(([name, label]) => (
         <label key={name} class="check">
           <input

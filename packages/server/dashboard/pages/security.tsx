@@ -2,6 +2,7 @@ import { PagedTable, useDetail } from '../../ui-kit/list-kit.js';
 import { ErrorNote, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { callPage } from '../../ui-kit/api.js';
 import { qs } from '../api.js';
+import { t } from '../messages.js';
 
 interface Entry {
   id: string;
@@ -24,20 +25,20 @@ export function SecurityLog() {
   const detail = useDetail();
   return (
     <>
-      <h1>Security log</h1>
+      <h1>{t('security.title')}</h1>
       <ErrorNote error={page.error} />
       <PagedTable
         page={page.data}
-        what="the security log"
+        what={t('security.what')}
         pager={pager}
-        caption="Security log, newest first"
-        empty="Nothing recorded yet."
+        caption={t('security.caption')}
+        empty={t('security.empty')}
         detail={detail}
         columns={[
-          { label: 'At', render: (e) => time(e.at) },
-          { label: 'User', render: (e) => e.userEmail ?? '—' },
-          { label: 'Action', render: (e) => <code>{e.action}</code> },
-          { label: 'Address', render: (e) => e.ip ?? '—' },
+          { label: t('security.at'), render: (e) => time(e.at) },
+          { label: t('security.user'), render: (e) => e.userEmail ?? '—' },
+          { label: t('security.action'), render: (e) => <code>{e.action}</code> },
+          { label: t('security.address'), render: (e) => e.ip ?? '—' },
           detail.column('entry'),
         ]}
       />

@@ -3,6 +3,7 @@ import { ActionForm } from '../../ui-kit/action-form.js';
 import { ErrorNote, Field, Loading, useAction, useAsync } from '../../ui-kit/ui.js';
 import { dash, dashWrite, manages, type Session } from '../api.js';
 import { PAYER_LANGUAGES } from '../languages.js';
+import { t } from '../messages.js';
 
 interface MerchantSettings {
   displayName: string | null;
@@ -27,9 +28,9 @@ export function Settings({ session }: { session: Session }) {
   const settings = useAsync(() => dash<MerchantSettings>('/settings'), []);
   return (
     <>
-      <h1>Settings</h1>
+      <h1>{t('settings.title')}</h1>
       <ErrorNote error={settings.error} />
-      {settings.data === undefined && !settings.error ? <Loading what="settings" /> : null}
+      {settings.data === undefined && !settings.error ? <Loading what={t('settings.what')} /> : null}
       {/* The form appears with the stored values, never before: typed into an empty form while the
           values load, a field would be overwritten by them (and saved that way). */}
       {settings.data === undefined ? null : <PaymentPageForm stored={settings.data} editable={manages(session)} />}
@@ -66,11 +67,11 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
     <ActionForm
       action={action}
       id="page-h"
-      title="Payment page"
-      submit={editable ? 'Save settings' : undefined}
+      title={t('settings.pageTitle')}
+      submit={editable ? t('settings.save') : undefined}
       onSubmit={() =>
         editable &&
-        action.run('Settings saved.', () =>
+        action.run(t('settings.saved'), () =>
           dashWrite('PATCH', '/settings', {
             displayName: form.displayName.trim() || null,
             logoUrl: form.logoUrl.trim() || null,
@@ -85,14 +86,14 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
         )
       }
     >
-      <Field label="Display name" hint="shown to payers on the payment page">
+      <Field label={t('settings.displayName')} hint={t('settings.displayNameHint')}>
         {input('displayName')}
       </Field>
-      <Field label="Logo URL" hint="https, or a small image picked below (kept in the page itself)">
+      <Field label={t('settings.logoUrl')} hint={t('settings.logoUrlHint')}>
         {input('logoUrl', true)}
       </Field>
       {editable ? (
-        <Field label="Logo image" hint="PNG, JPEG or WebP, up to about 48 KB">
+        <Field label={t('settings.logoImage')} hint={t('settings.logoImageHint')}>
           <input
             type="file"
             accept="image/png,image/jpeg,image/webp"
@@ -108,13 +109,13 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
         </Field>
       ) : null}
       {form.logoUrl.startsWith('data:image/') ? (
-        <img class="logo-preview" src={form.logoUrl} alt="The logo payers will see" />
+        <img class="logo-preview" src={form.logoUrl} alt={t('settings.logoAlt')} />
       ) : null}
-      <Field label="Default success URL" hint="where payers go after paying, unless a checkout names one">
+      <Field label={t('settings.successUrl')} hint={t('settings.successUrlHint')}>
         {input('successUrl', true)}
       </Field>
-      <Field label="Default cancel URL">{input('cancelUrl', true)}</Field>
-      <Field label="Support email" hint="the Reply-To of mail sent in your name (docs/mail.md)">
+      <Field label={t('settings.cancelUrl')}>{input('cancelUrl', true)}</Field>
+      <Field label={t('settings.supportEmail')} hint={t('settings.supportEmailHint')}>
         {input('supportEmail')}
       </Field>
       <label class="check">
@@ -124,12 +125,12 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
           checked={emailReceipts}
           onChange={(e) => setEmailReceipts(e.currentTarget.checked)}
         />{' '}
-        Mail payers their receipt when a checkout with their email settles
+        {t('settings.receipts')}
       </label>
       <ColourField
         field="brandColor"
-        label="Brand colour"
-        hint="buttons and the top band of your pages and payer mails, under white text; empty: the default"
+        label={t('settings.brandColour')}
+        hint={t('settings.brandColourHint')}
         value={form.brandColor}
         editable={editable}
         error={action.error}
@@ -137,23 +138,20 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
       />
       <ColourField
         field="accentColor"
-        label="Accent colour"
-        hint="links and focus rings; empty: the default"
+        label={t('settings.accentColour')}
+        hint={t('settings.accentColourHint')}
         value={form.accentColor}
         editable={editable}
         error={action.error}
         set={(v) => setForm((f) => ({ ...f, accentColor: v }))}
       />
-      <Field
-        label="Default language for payers"
-        hint="used when the payer's browser asks for none of these; a payer can still pick another"
-      >
+      <Field label={t('settings.language')} hint={t('settings.languageHint')}>
         <select
           disabled={!editable}
           value={form.language}
           onChange={(e) => setForm({ ...form, language: e.currentTarget.value })}
         >
-          <option value="">English (or the payer's browser)</option>
+          <option value="">{t('settings.languageDefault')}</option>
           {PAYER_LANGUAGES.map(([code, name]) => (
             <option key={code} value={code} lang={code}>
               {name}
@@ -161,7 +159,7 @@ function PaymentPageForm({ stored, editable }: { stored: MerchantSettings; edita
           ))}
         </select>
       </Field>
-      {editable ? null : <p class="muted">Owners and admins change these.</p>}
+      {editable ? null : <p class="muted">{t('settings.readOnly')}</p>}
     </ActionForm>
   );
 }
@@ -189,7 +187,7 @@ function ColourField(p: {
         <input
           readOnly={!p.editable}
           maxLength={7}
-          placeholder="#rrggbb"
+          placeholder={t('settings.colourPlaceholder')}
           value={p.value}
           aria-invalid={message === null ? undefined : true}
           aria-describedby={message === null ? undefined : errorId}
@@ -198,7 +196,7 @@ function ColourField(p: {
       </label>
       <input
         type="color"
-        aria-label={`${p.label} picker`}
+        aria-label={t('settings.picker', { label: p.label })}
         disabled={!p.editable}
         value={/^#[0-9a-f]{6}$/i.test(p.value) ? p.value.toLowerCase() : '#000000'}
         onInput={(e) => p.set(e.currentTarget.value)}
@@ -221,11 +219,11 @@ function ChangePassword() {
     <ActionForm
       action={action}
       id="pw-h"
-      title="Your password"
-      submit="Change password"
+      title={t('settings.passwordTitle')}
+      submit={t('settings.changePassword')}
       primary={false}
       onSubmit={() =>
-        action.run('Password changed.', async () => {
+        action.run(t('settings.passwordChanged'), async () => {
           await dashWrite('POST', '/password', { currentPassword, newPassword });
           setCurrent('');
           setNew('');
@@ -233,7 +231,7 @@ function ChangePassword() {
       }
     >
       <div class="grid">
-        <Field label="Current password">
+        <Field label={t('settings.currentPassword')}>
           <input
             type="password"
             autocomplete="current-password"
@@ -242,7 +240,7 @@ function ChangePassword() {
             onInput={(e) => setCurrent(e.currentTarget.value)}
           />
         </Field>
-        <Field label="New password" hint="at least 12 characters">
+        <Field label={t('settings.newPassword')} hint={t('settings.newPasswordHint')}>
           <input
             type="password"
             autocomplete="new-password"
@@ -261,20 +259,20 @@ function SignOutEverywhere() {
   const action = useAction();
   return (
     <section class="card-form" aria-labelledby="everywhere-h">
-      <h2 id="everywhere-h">Sessions</h2>
-      <p>Signed in on a computer you no longer use? End every session of your account, this one included.</p>
+      <h2 id="everywhere-h">{t('settings.sessions')}</h2>
+      <p>{t('settings.sessionsNote')}</p>
       <button
         type="button"
         class="danger"
         disabled={action.busy}
         onClick={() =>
-          void action.run('Signed out everywhere.', async () => {
+          void action.run(t('settings.signedOutEverywhere'), async () => {
             await dashWrite('POST', '/sign-out-everywhere');
             location.assign('/dashboard');
           })
         }
       >
-        Sign out everywhere
+        {t('settings.signOutEverywhere')}
       </button>
       <ErrorNote error={action.error} />
     </section>

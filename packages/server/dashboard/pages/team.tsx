@@ -12,14 +12,14 @@ import {
   useConfirm,
 } from '../../ui-kit/ui.js';
 import { dash, dashWrite, manages, type Role, type Session } from '../api.js';
+import { t } from '../messages.js';
 
 interface TeamAnswer {
   users: { id: string; email: string; role: Role; createdAt: string; lastSignInAt: string | null }[];
   invitations: { id: string; email: string; role: Role; expiresAt: string }[];
 }
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'viewer'];
-const ROLE_HELP =
-  'owner and admin: everything; developer: keys, webhooks, checkouts, reading the rest; viewer: reading only';
+const ROLE_HELP = t('team.roleHelp');
 
 /** The merchant's users and pending invitations; owners change roles and remove users, owners and admins invite. */
 export function Team({ session }: { session: Session }) {
@@ -32,17 +32,17 @@ export function Team({ session }: { session: Session }) {
   const owner = session.role === 'owner';
   return (
     <>
-      <h1>Team</h1>
+      <h1>{t('team.title')}</h1>
       <ErrorNote error={team.error} />
       {manages(session) ? (
         <ActionForm
           action={action}
           id="invite-h"
-          title="Invite someone"
-          submit="Create invitation"
+          title={t('team.inviteTitle')}
+          submit={t('team.invite')}
           status={false}
           onSubmit={() =>
-            action.run('Invitation created.', async () => {
+            action.run(t('team.invited'), async () => {
               const r = await dashWrite<{ link: string }>('POST', '/team/invitations', { email: email.trim(), role });
               setLink(r.link);
               setEmail('');
@@ -50,10 +50,10 @@ export function Team({ session }: { session: Session }) {
           }
         >
           <div class="grid">
-            <Field label="Email">
+            <Field label={t('team.email')}>
               <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
-            <Field label="Role" hint={ROLE_HELP}>
+            <Field label={t('team.role')} hint={ROLE_HELP}>
               <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
                 {ROLES.filter((r) => owner || r !== 'owner').map((r) => (
                   <option value={r} key={r}>
@@ -67,7 +67,7 @@ export function Team({ session }: { session: Session }) {
       ) : null}
       {link ? (
         <div class="secret" data-testid="team-link">
-          <p>Send this one-time link to them (shown only now):</p>
+          <p>{t('team.sendLink')}</p>
           <code>{link}</code>
         </div>
       ) : null}
@@ -75,27 +75,27 @@ export function Team({ session }: { session: Session }) {
       {confirm.dialog}
       {team.data === undefined ? (
         team.error ? null : (
-          <Loading what="the team" />
+          <Loading what={t('team.what')} />
         )
       ) : (
         <>
-          <h2>Users</h2>
+          <h2>{t('team.users')}</h2>
           <Table
-            caption="Users"
+            caption={t('team.users')}
             rows={team.data.users}
             rowKey={(u) => u.id}
             columns={[
-              { label: 'Email', render: (u) => u.email },
+              { label: t('team.email'), render: (u) => u.email },
               {
-                label: 'Role',
+                label: t('team.role'),
                 render: (u) =>
                   owner && u.id !== session.user.id ? (
                     <select
-                      aria-label={`Role of ${u.email}`}
+                      aria-label={t('team.roleOf', { email: u.email })}
                       value={u.role}
                       onChange={(e) => {
                         const next = e.currentTarget.value;
-                        void action.run(`${u.email} is now ${next}.`, () =>
+                        void action.run(t('team.roleChanged', { email: u.email, role: next }), () =>
                           dashWrite('PATCH', `/team/users/${u.id}`, { role: next }),
                         );
                       }}
@@ -110,65 +110,66 @@ export function Team({ session }: { session: Session }) {
                     u.role
                   ),
               },
-              { label: 'Last sign-in', render: (u) => time(u.lastSignInAt) },
+              { label: t('team.lastSignIn'), render: (u) => time(u.lastSignInAt) },
               {
-                label: 'Actions',
+                label: t('team.actions'),
                 render: (u) =>
                   owner && u.id !== session.user.id ? (
                     <div class="row-actions">
                       <button
                         type="button"
                         onClick={() =>
-                          void action.run(`A password-reset link for ${u.email} (shown once, 24 h).`, async () => {
+                          void action.run(t('team.resetLinkMade', { email: u.email }), async () => {
                             const r = await dashWrite<{ link: string }>('POST', `/team/users/${u.id}/reset-link`);
                             setLink(r.link);
                           })
                         }
                       >
-                        Reset link <span class="sr-only">for {u.email}</span>
+                        {t('team.resetLink')} <span class="sr-only">{t('team.forEmail', { email: u.email })}</span>
                       </button>
                       <button
                         type="button"
                         class="danger"
                         onClick={() =>
                           confirm.ask({
-                            title: `Remove ${u.email}?`,
-                            body: <p>Their sessions end and they can no longer sign in.</p>,
-                            confirm: 'Remove user',
+                            title: t('team.removeTitle', { email: u.email }),
+                            body: <p>{t('team.removeBody')}</p>,
+                            confirm: t('team.removeUser'),
                             danger: true,
-                            action: () => action.run('User removed.', () => dashWrite('DELETE', `/team/users/${u.id}`)),
+                            action: () =>
+                              action.run(t('team.removed'), () => dashWrite('DELETE', `/team/users/${u.id}`)),
                           })
                         }
                       >
-                        Remove <span class="sr-only">{u.email}</span>
+                        {t('team.remove')} <span class="sr-only">{u.email}</span>
                       </button>
                     </div>
                   ) : null,
               },
             ]}
           />
-          <h2>Pending invitations</h2>
+          <h2>{t('team.pending')}</h2>
           <Table
-            caption="Pending invitations"
+            caption={t('team.pending')}
             rows={team.data.invitations}
             rowKey={(i) => i.id}
-            empty="No pending invitation."
+            empty={t('team.noPending')}
             columns={[
-              { label: 'Email', render: (i) => i.email },
-              { label: 'Role', render: (i) => i.role },
-              { label: 'Ends', render: (i) => time(i.expiresAt) },
+              { label: t('team.email'), render: (i) => i.email },
+              { label: t('team.role'), render: (i) => i.role },
+              { label: t('team.ends'), render: (i) => time(i.expiresAt) },
               {
-                label: 'Actions',
+                label: t('team.actions'),
                 render: (i) =>
                   manages(session) ? (
                     <button
                       type="button"
                       class="danger"
                       onClick={() =>
-                        void action.run('Invitation withdrawn.', () => dashWrite('DELETE', `/team/invitations/${i.id}`))
+                        void action.run(t('team.withdrawn'), () => dashWrite('DELETE', `/team/invitations/${i.id}`))
                       }
                     >
-                      Withdraw <span class="sr-only">invitation of {i.email}</span>
+                      {t('team.withdraw')} <span class="sr-only">{t('team.invitationOf', { email: i.email })}</span>
                     </button>
                   ) : null,
               },

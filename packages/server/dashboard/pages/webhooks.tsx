@@ -12,6 +12,7 @@ import {
   useConfirm,
 } from '../../ui-kit/ui.js';
 import { cp, cpPage, cpWrite } from '../api.js';
+import { t } from '../messages.js';
 import type { WebhookAttempt, WebhookEndpoint } from '../views.js';
 
 /** Webhook endpoints: add one (its signing secret shown once), test, rotate, delete; each one's delivery log with resend. */
@@ -25,27 +26,31 @@ export function Webhooks() {
   const confirm = useConfirm();
   return (
     <>
-      <h1>Webhooks</h1>
-      <p class="muted">hostpay POSTs every event to these URLs, signed with the endpoint's secret.</p>
+      <h1>{t('webhooks.title')}</h1>
+      <p class="muted">{t('webhooks.intro')}</p>
       {secret ? (
         <section class="secret" aria-labelledby="whsec-h" data-testid="webhook-secret">
-          <h2 id="whsec-h">Copy the signing secret now</h2>
+          <h2 id="whsec-h">{t('webhooks.secretTitle')}</h2>
           <p>
-            Endpoint <code>{secret.id}</code> signs with <code>{secret.secret}</code>. It is shown only this once.
+            {t('webhooks.secretEndpoint')}
+            <code>{secret.id}</code>
+            {t('webhooks.secretSignsWith')}
+            <code>{secret.secret}</code>
+            {t('webhooks.secretOnce')}
           </p>
           <button type="button" onClick={() => setSecret(null)}>
-            I have copied it
+            {t('webhooks.copied')}
           </button>
         </section>
       ) : null}
       <ActionForm
         action={action}
         id="newep-h"
-        title="Add an endpoint"
-        submit="Add endpoint"
+        title={t('webhooks.addTitle')}
+        submit={t('webhooks.add')}
         status={false}
         onSubmit={() =>
-          action.run('Endpoint added.', async () => {
+          action.run(t('webhooks.added'), async () => {
             const ep = await cpWrite<WebhookEndpoint>('POST', '/webhook-endpoints', {
               url: url.trim(),
               ...(description.trim() ? { description: description.trim() } : {}),
@@ -56,36 +61,37 @@ export function Webhooks() {
           })
         }
       >
-        <Field label="Endpoint URL" hint="https://…; every event type is sent">
+        <Field label={t('webhooks.url')} hint={t('webhooks.urlHint')}>
           <input type="url" required maxLength={2048} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
         </Field>
-        <Field label="Description (optional)">
+        <Field label={t('webhooks.description')}>
           <input maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         </Field>
       </ActionForm>
       <ActionStatus action={action} />
       {confirm.dialog}
-      <h2>Endpoints</h2>
+      <h2>{t('webhooks.endpoints')}</h2>
       <ErrorNote error={endpoints.error} />
       {endpoints.data === undefined ? (
         endpoints.error ? null : (
-          <Loading what="endpoints" />
+          <Loading what={t('webhooks.what')} />
         )
       ) : (
         <Table
-          caption="Webhook endpoints"
+          caption={t('webhooks.caption')}
           rows={endpoints.data.items}
           rowKey={(w) => w.id}
-          empty="No endpoint yet."
+          empty={t('webhooks.empty')}
           columns={[
             { label: 'URL', render: (w) => <code class="clip">{w.url}</code> },
             {
-              label: 'State',
-              render: (w) => (w.disabled ? `disabled (${w.disabledReason ?? 'merchant'})` : 'enabled'),
+              label: t('webhooks.state'),
+              render: (w) =>
+                w.disabled ? t('webhooks.disabled', { reason: w.disabledReason ?? 'merchant' }) : t('webhooks.enabled'),
             },
-            { label: 'Last success', render: (w) => time(w.lastSuccessAt) },
+            { label: t('webhooks.lastSuccess'), render: (w) => time(w.lastSuccessAt) },
             {
-              label: 'Actions',
+              label: t('webhooks.actions'),
               render: (w) => (
                 <div class="row-actions">
                   <button
@@ -93,25 +99,27 @@ export function Webhooks() {
                     aria-expanded={open === w.id}
                     onClick={() => setOpen(open === w.id ? null : w.id)}
                   >
-                    Deliveries <span class="sr-only">of {w.url}</span>
+                    {t('webhooks.deliveries')} <span class="sr-only">{t('webhooks.ofUrl', { url: w.url })}</span>
                   </button>
                   <button
                     type="button"
                     onClick={() =>
-                      void action.run('Test event queued.', () => cpWrite('POST', `/webhook-endpoints/${w.id}/test`))
+                      void action.run(t('webhooks.testQueued'), () =>
+                        cpWrite('POST', `/webhook-endpoints/${w.id}/test`),
+                      )
                     }
                   >
-                    Send test <span class="sr-only">to {w.url}</span>
+                    {t('webhooks.sendTest')} <span class="sr-only">{t('webhooks.toUrl', { url: w.url })}</span>
                   </button>
                   <button
                     type="button"
                     onClick={() =>
                       confirm.ask({
-                        title: 'Rotate the signing secret?',
-                        body: <p>A new secret signs from now on; the old one keeps signing for 24 hours beside it.</p>,
-                        confirm: 'Rotate secret',
+                        title: t('webhooks.rotateTitle'),
+                        body: <p>{t('webhooks.rotateBody')}</p>,
+                        confirm: t('webhooks.rotate'),
                         action: () =>
-                          action.run('Secret rotated.', async () => {
+                          action.run(t('webhooks.rotated'), async () => {
                             const ep = await cpWrite<WebhookEndpoint>(
                               'POST',
                               `/webhook-endpoints/${w.id}/rotate-secret`,
@@ -121,23 +129,23 @@ export function Webhooks() {
                       })
                     }
                   >
-                    Rotate secret <span class="sr-only">of {w.url}</span>
+                    {t('webhooks.rotate')} <span class="sr-only">{t('webhooks.ofUrl', { url: w.url })}</span>
                   </button>
                   <button
                     type="button"
                     class="danger"
                     onClick={() =>
                       confirm.ask({
-                        title: 'Delete this endpoint?',
-                        body: <p>Nothing more is sent to it, and its queued deliveries are dropped.</p>,
-                        confirm: 'Delete endpoint',
+                        title: t('webhooks.deleteTitle'),
+                        body: <p>{t('webhooks.deleteBody')}</p>,
+                        confirm: t('webhooks.deleteEndpoint'),
                         danger: true,
                         action: () =>
-                          action.run('Endpoint deleted.', () => cpWrite('DELETE', `/webhook-endpoints/${w.id}`)),
+                          action.run(t('webhooks.deleted'), () => cpWrite('DELETE', `/webhook-endpoints/${w.id}`)),
                       })
                     }
                   >
-                    Delete <span class="sr-only">{w.url}</span>
+                    {t('webhooks.delete')} <span class="sr-only">{w.url}</span>
                   </button>
                 </div>
               ),
@@ -155,33 +163,34 @@ function Deliveries({ id }: { id: string }) {
   const action = useAction();
   return (
     <section aria-labelledby="deliveries-h">
-      <h2 id="deliveries-h">Delivery log</h2>
+      <h2 id="deliveries-h">{t('webhooks.deliveryLog')}</h2>
       <ErrorNote error={attempts.error} />
       <ActionStatus action={action} />
       {attempts.data === undefined ? null : (
         <Table
-          caption="Delivery attempts, newest first"
+          caption={t('webhooks.deliveriesCaption')}
           rows={attempts.data.items}
           rowKey={(a) => a.id}
-          empty="Nothing sent to this endpoint yet."
+          empty={t('webhooks.deliveriesEmpty')}
           columns={[
-            { label: 'Event', render: (a) => <code>{a.eventType}</code> },
-            { label: 'At', render: (a) => time(a.attemptedAt) },
+            { label: t('webhooks.event'), render: (a) => <code>{a.eventType}</code> },
+            { label: t('webhooks.at'), render: (a) => time(a.attemptedAt) },
             {
-              label: 'Answer',
-              render: (a) => (a.succeeded ? `${a.statusCode} ok` : (a.error ?? `HTTP ${a.statusCode}`)),
+              label: t('webhooks.answer'),
+              render: (a) =>
+                a.succeeded ? t('webhooks.ok', { status: String(a.statusCode) }) : (a.error ?? `HTTP ${a.statusCode}`),
             },
-            { label: 'Latency', num: true, render: (a) => `${a.latencyMs} ms` },
+            { label: t('webhooks.latency'), num: true, render: (a) => `${a.latencyMs} ms` },
             {
-              label: 'Resend',
+              label: t('webhooks.resend'),
               render: (a) => (
                 <button
                   type="button"
                   onClick={() =>
-                    void action.run('Event sent again.', () => cpWrite('POST', `/events/${a.eventId}/redeliver`))
+                    void action.run(t('webhooks.resent'), () => cpWrite('POST', `/events/${a.eventId}/redeliver`))
                   }
                 >
-                  Resend <span class="sr-only">{a.eventId}</span>
+                  {t('webhooks.resend')} <span class="sr-only">{a.eventId}</span>
                 </button>
               ),
             },

@@ -191,6 +191,7 @@ const PENDING = new Set<string>([
   'console/pages/mail.tsx',
   'dashboard/pages/keys.tsx',
   'dashboard/pages/reports.tsx',
+<<<<<<< HEAD
   // dashboard-b
   'dashboard/pages/links.tsx',
   'dashboard/pages/link-form.tsx',
@@ -205,6 +206,18 @@ const PENDING = new Set<string>([
   'dashboard/search.tsx',
   'dashboard/share.tsx',
   'dashboard/report-range.ts',
+=======
+  // dashboard-a
+  'dashboard/pages/checkouts.tsx',
+  'dashboard/pages/checkout-money.tsx',
+  'dashboard/pages/checkout-activity.tsx',
+  'dashboard/pages/invoices.tsx',
+  'dashboard/pages/invoice-form.tsx',
+  'dashboard/pages/payouts.tsx',
+  'dashboard/pages/payout-detail.tsx',
+  'dashboard/pages/events.tsx',
+  'dashboard/pages/home.tsx',
+>>>>>>> helper/dashboard-b
 ]);
 
 /** `file:line "text"` of every word written in a screen's source instead of its catalogue. */

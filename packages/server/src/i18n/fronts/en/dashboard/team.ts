@@ -1,2 +1,32 @@
 /** The dashboard front's words on its team screen (keys `team.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`team.${string}`, string>;
+export default {
+  'team.roleHelp':
+    'owner and admin: everything; developer: keys, webhooks, checkouts, reading the rest; viewer: reading only',
+  'team.title': 'Team',
+  'team.inviteTitle': 'Invite someone',
+  'team.invite': 'Create invitation',
+  'team.invited': 'Invitation created.',
+  'team.email': 'Email',
+  'team.role': 'Role',
+  'team.sendLink': 'Send this one-time link to them (shown only now):',
+  'team.what': 'the team',
+  'team.users': 'Users',
+  'team.roleOf': 'Role of {email}',
+  'team.roleChanged': '{email} is now {role}.',
+  'team.lastSignIn': 'Last sign-in',
+  'team.actions': 'Actions',
+  'team.resetLinkMade': 'A password-reset link for {email} (shown once, 24 h).',
+  'team.resetLink': 'Reset link',
+  'team.forEmail': 'for {email}',
+  'team.removeTitle': 'Remove {email}?',
+  'team.removeBody': 'Their sessions end and they can no longer sign in.',
+  'team.removeUser': 'Remove user',
+  'team.removed': 'User removed.',
+  'team.remove': 'Remove',
+  'team.pending': 'Pending invitations',
+  'team.noPending': 'No pending invitation.',
+  'team.ends': 'Ends',
+  'team.withdrawn': 'Invitation withdrawn.',
+  'team.withdraw': 'Withdraw',
+  'team.invitationOf': 'invitation of {email}',
+} as const satisfies Record<`team.${string}`, string>;
