@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { admin, adminWrite } from '../api.js';
 import type { Chain, ChainWatchView } from '../views.js';
 import { ActionStatus, ErrorNote, Field, Loading, Table, useAction, useAsync } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 
 /**
  * Chains with their confirmation counts and the extended public keys deposit addresses come from,
@@ -16,61 +17,61 @@ export function Chains() {
   const action = useAction();
   return (
     <section aria-labelledby="chains-h">
-      <h1 id="chains-h">Chains and xpubs</h1>
+      <h1 id="chains-h">{t('chains.title')}</h1>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="chains" />
+        <Loading what={t('chains.loadingChains')} />
       ) : (
         <Table
-          caption="Chains"
+          caption={t('chains.chainsCaption')}
           rows={list.data}
           rowKey={(c) => c.id}
           columns={[
-            { label: 'Chain', render: (c) => `${c.name} (${c.symbol})` },
-            { label: 'Family', render: (c) => c.family },
-            { label: 'Network', render: (c) => c.networkType },
-            { label: 'Confirmations', num: true, render: (c) => c.confirmationsRequired },
-            { label: 'Active', render: (c) => (c.active ? 'yes' : 'no') },
+            { label: t('chains.chain'), render: (c) => `${c.name} (${c.symbol})` },
+            { label: t('chains.family'), render: (c) => c.family },
+            { label: t('chains.network'), render: (c) => c.networkType },
+            { label: t('chains.confirmations'), num: true, render: (c) => c.confirmationsRequired },
+            { label: t('chains.active'), render: (c) => (c.active ? t('chains.yes') : t('chains.no')) },
             {
-              label: 'Account key (xpub)',
+              label: t('chains.accountKey'),
               render: (c) =>
-                c.accountKey ? <code>{c.accountKey.preview}</code> : <strong>none: no checkout can use it</strong>,
+                c.accountKey ? <code>{c.accountKey.preview}</code> : <strong>{t('chains.noKey')}</strong>,
             },
-            { label: 'Fingerprint', render: (c) => c.accountKey?.fingerprint ?? '—' },
-            { label: 'Addresses derived', num: true, render: (c) => c.accountKey?.nextIndex ?? '—' },
+            { label: t('chains.fingerprint'), render: (c) => c.accountKey?.fingerprint ?? '—' },
+            { label: t('chains.addressesDerived'), num: true, render: (c) => c.accountKey?.nextIndex ?? '—' },
           ]}
         />
       )}
-      <h2>Watched chains</h2>
+      <h2>{t('chains.watchedChains')}</h2>
       <ErrorNote error={watches.error} />
       {watches.data === undefined ? (
-        <Loading what="chain watches" />
+        <Loading what={t('chains.loadingWatches')} />
       ) : (
         <Table
-          caption="Chain watches"
+          caption={t('chains.watchesCaption')}
           rows={watches.data}
           rowKey={(w) => w.chain}
-          empty="No chain is watched: payments arrive only through POST /admin/v1/transfers (hostpay chain watch, docs/chains.md)."
+          empty={t('chains.noWatch')}
           columns={[
-            { label: 'Chain', render: (w) => w.chain },
-            { label: 'Adapter', render: (w) => w.kind },
-            { label: 'Node', render: (w) => <code>{w.rpcUrl}</code> },
-            { label: 'Network', render: (w) => w.networkId ?? 'learnt at the first round' },
-            { label: 'State', render: (w) => (w.enabled ? w.status.state : 'stopped') },
+            { label: t('chains.chain'), render: (w) => w.chain },
+            { label: t('chains.adapter'), render: (w) => w.kind },
+            { label: t('chains.node'), render: (w) => <code>{w.rpcUrl}</code> },
+            { label: t('chains.network'), render: (w) => w.networkId ?? t('chains.learnt') },
+            { label: t('chains.state'), render: (w) => (w.enabled ? w.status.state : t('chains.stopped')) },
             // A watch stuck failing (the node errs, or its blocks do not link up) sees no payment.
-            { label: 'Failed rounds in a row', num: true, render: (w) => w.status.failedRounds },
-            { label: 'Scanned to', num: true, render: (w) => w.status.cursorBlock ?? '—' },
-            { label: 'Head', num: true, render: (w) => w.status.headBlock ?? '—' },
-            { label: 'Last error', render: (w) => w.status.lastError ?? '—' },
+            { label: t('chains.failedRounds'), num: true, render: (w) => w.status.failedRounds },
+            { label: t('chains.scannedTo'), num: true, render: (w) => w.status.cursorBlock ?? '—' },
+            { label: t('chains.head'), num: true, render: (w) => w.status.headBlock ?? '—' },
+            { label: t('chains.lastError'), render: (w) => w.status.lastError ?? '—' },
           ]}
         />
       )}
       <form
         class="card-form"
-        aria-label="Configure a chain"
+        aria-label={t('chains.configure')}
         onSubmit={async (e) => {
           e.preventDefault();
-          const ok = await action.run(`Chain ${chain} updated.`, async () => {
+          const ok = await action.run(t('chains.updated', { chain }), async () => {
             if (xpub.trim() !== '') await adminWrite('PUT', `/chains/${chain}/xpub`, { xpub: xpub.trim() });
             if (confirmations.trim() !== '')
               await adminWrite('PATCH', `/chains/${chain}`, { confirmationsRequired: Number(confirmations) });
@@ -81,10 +82,10 @@ export function Chains() {
           }
         }}
       >
-        <h2>Configure a chain</h2>
-        <Field label="Chain">
+        <h2>{t('chains.configure')}</h2>
+        <Field label={t('chains.chain')}>
           <select required value={chain} onChange={(e) => setChain(e.currentTarget.value)}>
-            <option value="">choose</option>
+            <option value="">{t('chains.choose')}</option>
             {(list.data ?? []).map((c) => (
               <option key={c.symbol} value={c.symbol}>
                 {c.name}
@@ -92,13 +93,10 @@ export function Chains() {
             ))}
           </select>
         </Field>
-        <Field
-          label="Extended public key"
-          hint="account level: xpub/tpub, or zpub/vpub for BTC; replaces the current one for new addresses"
-        >
+        <Field label={t('chains.xpub')} hint={t('chains.xpubHint')}>
           <input value={xpub} maxLength={200} onInput={(e) => setXpub(e.currentTarget.value)} />
         </Field>
-        <Field label="Confirmations required">
+        <Field label={t('chains.confirmationsRequired')}>
           <input
             inputMode="numeric"
             pattern="[0-9]{1,4}"
@@ -107,7 +105,7 @@ export function Chains() {
           />
         </Field>
         <button type="submit" class="primary" disabled={action.busy || chain === ''}>
-          Save
+          {t('chains.save')}
         </button>
         <ActionStatus action={action} />
       </form>

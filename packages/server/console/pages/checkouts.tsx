@@ -4,6 +4,7 @@ import type { Checkout, Page } from '../views.js';
 import { Amount, ErrorNote, Field, link, Loading, Table, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { AuditTrail } from './audit.js';
 import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
+import { t } from '../messages.js';
 
 /** Checkouts: the filterable list and one checkout's detail (what it asked, received and went through). */
 
@@ -21,38 +22,45 @@ export function CheckoutList() {
   );
   return (
     <section aria-labelledby="checkouts-h">
-      <h1 id="checkouts-h">Checkouts</h1>
+      <h1 id="checkouts-h">{t('checkouts.title')}</h1>
       <FilterForm filters={f} pager={pager}>
-        <FilterInput filters={f} name="merchantId" label="Merchant id" />
-        <Field label="Status">
+        <FilterInput filters={f} name="merchantId" label={t('checkouts.merchantId')} />
+        <Field label={t('checkouts.status')}>
           <select value={f.draft.status} onChange={(e) => f.set('status', e.currentTarget.value)}>
             {STATUSES.map((s) => (
               <option value={s} key={s}>
-                {s === '' ? 'any' : s}
+                {s === '' ? t('checkouts.anyStatus') : s}
               </option>
             ))}
           </select>
         </Field>
-        <FilterInput filters={f} name="orderId" label="Order id" />
-        <FilterInput filters={f} name="createdFrom" label="Created from" date />
-        <FilterInput filters={f} name="createdTo" label="Created to" date />
+        <FilterInput filters={f} name="orderId" label={t('checkouts.orderId')} />
+        <FilterInput filters={f} name="createdFrom" label={t('checkouts.createdFrom')} date />
+        <FilterInput filters={f} name="createdTo" label={t('checkouts.createdTo')} date />
       </FilterForm>
       <ErrorNote error={list.error} />
       <PagedTable
         page={list.data}
-        what="checkouts"
+        what={t('checkouts.what')}
         pager={pager}
-        caption="Checkouts"
+        caption={t('checkouts.title')}
         columns={[
-          { label: 'Checkout', render: (r) => <a href={link(`/checkouts/${r.id}`)}>{r.id}</a> },
-          { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a> },
-          { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
-          { label: 'Amount asked', num: true, render: (r) => <Amount value={r.amount} unit={r.currency} /> },
-          { label: 'Received', num: true, render: (r) => <Received c={r} /> },
-          { label: 'Order', render: (r) => r.orderId ?? '—' },
-          { label: 'Created', render: (r) => time(r.createdAt) },
+          { label: t('checkouts.checkout'), render: (r) => <a href={link(`/checkouts/${r.id}`)}>{r.id}</a> },
+          {
+            label: t('checkouts.merchant'),
+            render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a>,
+          },
+          { label: t('checkouts.status'), render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
+          {
+            label: t('checkouts.amountAsked'),
+            num: true,
+            render: (r) => <Amount value={r.amount} unit={r.currency} />,
+          },
+          { label: t('checkouts.received'), num: true, render: (r) => <Received c={r} /> },
+          { label: t('checkouts.order'), render: (r) => r.orderId ?? '—' },
+          { label: t('checkouts.created'), render: (r) => time(r.createdAt) },
         ]}
-        empty="No checkouts match."
+        empty={t('checkouts.noneMatch')}
       />
     </section>
   );
@@ -62,9 +70,9 @@ export function CheckoutDetail({ id }: { id: string }) {
   const c = useAsync(() => admin<Checkout>(`/checkouts/${id}`), [id]);
   return (
     <section aria-labelledby="checkout-h">
-      <h1 id="checkout-h">Checkout {id}</h1>
+      <h1 id="checkout-h">{t('checkouts.detailTitle', { id })}</h1>
       <ErrorNote error={c.error} />
-      {c.data === undefined ? <Loading what="the checkout" /> : <CheckoutFacts c={c.data} />}
+      {c.data === undefined ? <Loading what={t('checkouts.theCheckout')} /> : <CheckoutFacts c={c.data} />}
       <AuditTrail objectId={id} />
     </section>
   );
@@ -75,10 +83,10 @@ export function Received({ c }: { c: Checkout }) {
   const sums = new Map<string, string[]>();
   for (const p of c.payments) {
     if (p.retracted) continue;
-    const key = `${p.asset} on ${p.chain}`;
+    const key = t('checkouts.assetOnChain', { asset: p.asset, chain: p.chain });
     sums.set(key, [...(sums.get(key) ?? []), p.amount]);
   }
-  if (sums.size === 0) return <>nothing</>;
+  if (sums.size === 0) return <>{t('checkouts.nothing')}</>;
   return (
     <>
       {[...sums].map(([key, amounts], i) => (
@@ -108,46 +116,49 @@ export function CheckoutFacts({ c }: { c: Checkout }) {
   return (
     <>
       <dl class="facts">
-        <dt>Merchant</dt>
+        <dt>{t('checkouts.merchant')}</dt>
         <dd data-testid="checkout-merchant">
           {c.merchant ? <a href={link(`/merchants/${c.merchant.id}`)}>{c.merchant.name}</a> : '—'}
         </dd>
-        <dt>Status</dt>
+        <dt>{t('checkouts.status')}</dt>
         <dd>
           <span class={`status s-${c.status}`}>{c.status}</span> {c.reason ? `(${c.reason})` : ''}
         </dd>
-        <dt>Amount asked</dt>
+        <dt>{t('checkouts.amountAsked')}</dt>
         <dd>
           <Amount value={c.amount} unit={c.currency} />
         </dd>
-        <dt>Received</dt>
+        <dt>{t('checkouts.received')}</dt>
         <dd data-testid="checkout-received">
           <Received c={c} />
         </dd>
-        <dt>Fee (charged to the merchant)</dt>
+        <dt>{t('checkouts.fee')}</dt>
         <dd>
           <Amount value={c.fee?.fee} unit={c.fee?.currency} />
         </dd>
-        <dt>Order id</dt>
+        <dt>{t('checkouts.orderId')}</dt>
         <dd>{c.orderId ?? '—'}</dd>
-        <dt>Description</dt>
+        <dt>{t('checkouts.description')}</dt>
         <dd>{c.description ?? '—'}</dd>
-        <dt>Created</dt>
+        <dt>{t('checkouts.created')}</dt>
         <dd>{time(c.createdAt)}</dd>
-        <dt>Expires</dt>
+        <dt>{t('checkouts.expires')}</dt>
         <dd>{time(c.expiresAt)}</dd>
       </dl>
-      <h2>Payment options</h2>
+      <h2>{t('checkouts.paymentOptions')}</h2>
       <Table
-        caption="Payment options"
+        caption={t('checkouts.paymentOptions')}
         rows={c.paymentOptions}
         rowKey={(o) => `${o.asset}-${o.chain}`}
         columns={[
-          { label: 'Asset', render: (o) => `${o.asset} on ${o.chain}` },
-          { label: 'Address', render: (o) => <code>{o.address}</code> },
-          { label: 'Due', num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
           {
-            label: 'Rate',
+            label: t('checkouts.asset'),
+            render: (o) => t('checkouts.assetOnChain', { asset: o.asset, chain: o.chain }),
+          },
+          { label: t('checkouts.address'), render: (o) => <code>{o.address}</code> },
+          { label: t('checkouts.due'), num: true, render: (o) => <Amount value={o.amountDue} unit={o.asset} /> },
+          {
+            label: t('checkouts.rate'),
             num: true,
             render: (o) => (
               <span title={o.rateSource === null ? undefined : `${o.rateSource}, ${o.rateAt ?? ''}`}>
@@ -156,29 +167,29 @@ export function CheckoutFacts({ c }: { c: Checkout }) {
               </span>
             ),
           },
-          { label: 'Received', num: true, render: (o) => <Amount value={o.received} unit={o.asset} /> },
+          { label: t('checkouts.received'), num: true, render: (o) => <Amount value={o.received} unit={o.asset} /> },
         ]}
       />
-      <h2>Payments</h2>
+      <h2>{t('checkouts.payments')}</h2>
       <Table
-        caption="Payments received"
+        caption={t('checkouts.paymentsReceived')}
         rows={c.payments}
         rowKey={(p) => p.id}
         columns={[
-          { label: 'Transfer', render: (p) => p.id },
-          { label: 'Transaction', render: (p) => <code class="clip">{p.txHash}</code> },
-          { label: 'Amount', num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
-          { label: 'Chain', render: (p) => p.chain },
-          { label: 'Confirmations', num: true, render: (p) => p.confirmations },
-          { label: 'Retracted', render: (p) => (p.retracted ? 'yes' : 'no') },
+          { label: t('checkouts.transfer'), render: (p) => p.id },
+          { label: t('checkouts.transaction'), render: (p) => <code class="clip">{p.txHash}</code> },
+          { label: t('checkouts.amount'), num: true, render: (p) => <Amount value={p.amount} unit={p.asset} /> },
+          { label: t('checkouts.chain'), render: (p) => p.chain },
+          { label: t('checkouts.confirmations'), num: true, render: (p) => p.confirmations },
+          { label: t('checkouts.retracted'), render: (p) => (p.retracted ? t('checkouts.yes') : t('checkouts.no')) },
         ]}
-        empty="No payments."
+        empty={t('checkouts.noPayments')}
       />
-      <h2>Timeline</h2>
+      <h2>{t('checkouts.timeline')}</h2>
       <ol class="timeline">
-        {c.timeline.map((t, i) => (
+        {c.timeline.map((step, i) => (
           <li key={i}>
-            {time(t.at)}: <strong>{t.status}</strong> {t.reason ? `(${t.reason})` : ''}
+            {time(step.at)}: <strong>{step.status}</strong> {step.reason ? `(${step.reason})` : ''}
           </li>
         ))}
       </ol>

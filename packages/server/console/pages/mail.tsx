@@ -3,6 +3,10 @@ import { admin, qs } from '../api.js';
 import type { MailDetail, MailItem, Page } from '../views.js';
 import { ErrorNote, Loading, time, useAsync, usePager } from '../../ui-kit/ui.js';
 import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
+import { t } from '../messages.js';
+
+/** The setting that sends mail (a name, not words). */
+const SMTP_URL_VARIABLE = 'HOSTPAY_SMTP_URL';
 
 /**
  * The mail outbox: every mail sent, kept (no transport: the demo's mail is read here), owed,
@@ -18,29 +22,31 @@ export function MailList() {
   );
   return (
     <section aria-labelledby="mail-h">
-      <h1 id="mail-h">Mail</h1>
+      <h1 id="mail-h">{t('mail.title')}</h1>
       <p>
-        Without <code>HOSTPAY_SMTP_URL</code> every mail is kept, not sent, and shown here with its links.
+        {t('mail.introBefore')}
+        <code>{SMTP_URL_VARIABLE}</code>
+        {t('mail.introAfter')}
       </p>
       <FilterForm filters={f} pager={pager}>
-        <FilterInput filters={f} name="to" label="To" />
-        <FilterInput filters={f} name="status" label="Status" />
-        <FilterInput filters={f} name="merchantId" label="Merchant id" />
+        <FilterInput filters={f} name="to" label={t('mail.to')} />
+        <FilterInput filters={f} name="status" label={t('mail.status')} />
+        <FilterInput filters={f} name="merchantId" label={t('mail.merchantId')} />
       </FilterForm>
       <ErrorNote error={list.error} />
       <PagedTable
         page={list.data}
-        what="mails"
+        what={t('mail.what')}
         pager={pager}
-        caption="Mails, newest first"
+        caption={t('mail.caption')}
         columns={[
-          { label: 'When', render: (r) => time(r.createdAt) },
-          { label: 'To', render: (r) => r.to },
-          { label: 'Kind', render: (r) => r.kind },
-          { label: 'Status', render: (r) => (r.lastError === null ? r.status : `${r.status}: ${r.lastError}`) },
-          { label: 'Subject', render: (r) => r.subject ?? '' },
+          { label: t('mail.when'), render: (r) => time(r.createdAt) },
+          { label: t('mail.to'), render: (r) => r.to },
+          { label: t('mail.kind'), render: (r) => r.kind },
+          { label: t('mail.status'), render: (r) => (r.lastError === null ? r.status : `${r.status}: ${r.lastError}`) },
+          { label: t('mail.subject'), render: (r) => r.subject ?? '' },
           {
-            label: 'Text',
+            label: t('mail.text'),
             render: (r) => (
               <button
                 type="button"
@@ -48,12 +54,13 @@ export function MailList() {
                 aria-expanded={open === r.id}
                 onClick={() => setOpen(open === r.id ? null : r.id)}
               >
-                {open === r.id ? 'Hide' : 'Read'} <span class="sr-only">mail {r.id}</span>
+                {open === r.id ? t('mail.hide') : t('mail.read')}{' '}
+                <span class="sr-only">{t('mail.srMail', { id: r.id })}</span>
               </button>
             ),
           },
         ]}
-        empty="No mail yet."
+        empty={t('mail.noneYet')}
       />
       {open === null ? null : <MailText id={open} />}
     </section>
@@ -63,15 +70,11 @@ export function MailList() {
 function MailText({ id }: { id: string }) {
   const mail = useAsync(() => admin<MailDetail>(`/mail/${encodeURIComponent(id)}`), [id]);
   if (mail.error !== undefined) return <ErrorNote error={mail.error} />;
-  if (mail.data === undefined) return <Loading what="the mail" />;
+  if (mail.data === undefined) return <Loading what={t('mail.theMail')} />;
   return (
-    <article aria-label={`Mail ${id}`}>
-      <h2>{mail.data.subject ?? '(no subject yet)'}</h2>
-      {mail.data.text === null ? (
-        <p>The body was deleted (a link's mail, 7 days after sending).</p>
-      ) : (
-        <pre class="mail-text">{mail.data.text}</pre>
-      )}
+    <article aria-label={t('mail.articleLabel', { id })}>
+      <h2>{mail.data.subject ?? t('mail.noSubject')}</h2>
+      {mail.data.text === null ? <p>{t('mail.bodyDeleted')}</p> : <pre class="mail-text">{mail.data.text}</pre>}
     </article>
   );
 }

@@ -17,6 +17,7 @@ import {
   usePager,
 } from '../../ui-kit/ui.js';
 import { KeyList } from './keys.js';
+import { t } from '../messages.js';
 
 /** Merchants: create, suspend and resume; each links to its keys and wallets. */
 export function Merchants() {
@@ -26,42 +27,44 @@ export function Merchants() {
   const create = useAction();
   return (
     <section aria-labelledby="merchants-h">
-      <h1 id="merchants-h">Merchants</h1>
+      <h1 id="merchants-h">{t('merchants.title')}</h1>
       <form
         class="inline-form"
         onSubmit={async (e) => {
           e.preventDefault();
           if (
-            await create.run(`Merchant ${name} created.`, () => adminWrite('POST', '/merchants', { name: name.trim() }))
+            await create.run(t('merchants.created', { name }), () =>
+              adminWrite('POST', '/merchants', { name: name.trim() }),
+            )
           ) {
             setName('');
             list.reload();
           }
         }}
       >
-        <Field label="New merchant name">
+        <Field label={t('merchants.newName')}>
           <input required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </Field>
         <button type="submit" disabled={create.busy}>
-          Create merchant
+          {t('merchants.create')}
         </button>
       </form>
       <ActionStatus action={create} />
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="merchants" />
+        <Loading what={t('merchants.loadingWhat')} />
       ) : (
         <>
           <Table
-            caption="Merchants"
+            caption={t('merchants.title')}
             rows={list.data.items}
             rowKey={(r) => r.id}
             columns={[
-              { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.id}`)}>{r.name}</a> },
-              { label: 'Id', render: (r) => <code>{r.id}</code> },
-              { label: 'Status', render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
-              { label: 'Created', render: (r) => time(r.createdAt) },
-              { label: 'Action', render: (r) => <SuspendButton merchant={r} onDone={list.reload} /> },
+              { label: t('merchants.merchant'), render: (r) => <a href={link(`/merchants/${r.id}`)}>{r.name}</a> },
+              { label: t('merchants.id'), render: (r) => <code>{r.id}</code> },
+              { label: t('merchants.status'), render: (r) => <span class={`status s-${r.status}`}>{r.status}</span> },
+              { label: t('merchants.createdAt'), render: (r) => time(r.createdAt) },
+              { label: t('merchants.action'), render: (r) => <SuspendButton merchant={r} onDone={list.reload} /> },
             ]}
           />
           <Pager pager={pager} nextCursor={list.data.nextCursor} />
@@ -76,8 +79,9 @@ function SuspendButton({ merchant, onDone }: { merchant: Merchant; onDone: () =>
   const confirm = useConfirm();
   const verb = merchant.status === 'active' ? 'suspend' : 'resume';
   const run = async () =>
-    (await action.run(`${merchant.name}: ${verb}d.`, () => adminWrite('POST', `/merchants/${merchant.id}/${verb}`))) &&
-    onDone();
+    (await action.run(t('merchants.done', { name: merchant.name, verb }), () =>
+      adminWrite('POST', `/merchants/${merchant.id}/${verb}`),
+    )) && onDone();
   return (
     <>
       <button
@@ -87,21 +91,22 @@ function SuspendButton({ merchant, onDone }: { merchant: Merchant; onDone: () =>
         onClick={() =>
           verb === 'suspend'
             ? confirm.ask({
-                title: `Suspend ${merchant.name}?`,
+                title: t('merchants.suspendTitle', { name: merchant.name }),
                 danger: true,
                 body: (
                   <p>
-                    Every API request of {merchant.name} (<code>{merchant.id}</code>) is refused until it is resumed: no
-                    new checkouts, no reads. Payments still arriving are recorded.
+                    {t('merchants.suspendBodyBefore', { name: merchant.name })}
+                    <code>{merchant.id}</code>
+                    {t('merchants.suspendBodyAfter')}
                   </p>
                 ),
-                confirm: `Suspend ${merchant.name}`,
+                confirm: t('merchants.suspendConfirm', { name: merchant.name }),
                 action: run,
               })
             : void run()
         }
       >
-        {verb === 'suspend' ? 'Suspend' : 'Resume'} <span class="sr-only">{merchant.name}</span>
+        {t('merchants.verb', { verb })} <span class="sr-only">{merchant.name}</span>
       </button>
       <ErrorNote error={action.error} />
       {confirm.dialog}
@@ -114,38 +119,41 @@ export function MerchantDetail({ id }: { id: string }) {
   const wallets = useAsync(() => admin<Page<Wallet>>(`/wallets${qs({ merchantId: id, limit: '200' })}`), [id]);
   return (
     <section aria-labelledby="merchant-h">
-      <h1 id="merchant-h">{m.data?.name ?? 'Merchant'}</h1>
+      <h1 id="merchant-h">{m.data?.name ?? t('merchants.merchant')}</h1>
       <ErrorNote error={m.error} />
       {m.data ? (
         <dl class="facts">
-          <dt>Id</dt>
+          <dt>{t('merchants.id')}</dt>
           <dd>
             <code>{m.data.id}</code>
           </dd>
-          <dt>Status</dt>
+          <dt>{t('merchants.status')}</dt>
           <dd>{m.data.status}</dd>
-          <dt>Underpayment tolerance</dt>
+          <dt>{t('merchants.tolerance')}</dt>
           <dd>{m.data.underpaymentTolerancePercent} %</dd>
-          <dt>Rate spread</dt>
-          <dd>{m.data.rateSpreadPercent === null ? 'the default' : `${m.data.rateSpreadPercent} %`}</dd>
-          <dt>Created</dt>
+          <dt>{t('merchants.rateSpread')}</dt>
+          <dd>{m.data.rateSpreadPercent === null ? t('merchants.theDefault') : `${m.data.rateSpreadPercent} %`}</dd>
+          <dt>{t('merchants.createdAt')}</dt>
           <dd>{time(m.data.createdAt)}</dd>
         </dl>
       ) : null}
       {m.data ? <SuspendButton merchant={m.data} onDone={m.reload} /> : null}
-      <h2>Wallets</h2>
+      <h2>{t('merchants.wallets')}</h2>
       <ErrorNote error={wallets.error} />
       <Table
-        caption="Wallets"
+        caption={t('merchants.wallets')}
         rows={wallets.data?.items ?? []}
         rowKey={(w) => w.id}
         columns={[
-          { label: 'Asset', render: (w) => `${w.asset} on ${w.chain}` },
-          { label: 'Balance (incl. frozen)', num: true, render: (w) => <Amount value={w.amount} unit={w.asset} /> },
-          { label: 'Frozen', num: true, render: (w) => <Amount value={w.freezeAmount} unit={w.asset} /> },
-          { label: 'Active', render: (w) => (w.active ? 'yes' : 'no') },
+          {
+            label: t('merchants.asset'),
+            render: (w) => t('merchants.assetOnChain', { asset: w.asset, chain: w.chain }),
+          },
+          { label: t('merchants.balance'), num: true, render: (w) => <Amount value={w.amount} unit={w.asset} /> },
+          { label: t('merchants.frozen'), num: true, render: (w) => <Amount value={w.freezeAmount} unit={w.asset} /> },
+          { label: t('merchants.active'), render: (w) => (w.active ? t('merchants.yes') : t('merchants.no')) },
         ]}
-        empty="No wallets."
+        empty={t('merchants.noWallets')}
       />
       <KeyList merchantId={id} />
     </section>

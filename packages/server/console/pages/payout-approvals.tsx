@@ -15,6 +15,7 @@ import {
   useConfirm,
   usePager,
 } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 
 /** The payouts waiting for an operator: approve after a preview, or reject with a reason. */
 
@@ -26,17 +27,14 @@ export function PayoutApprovals() {
   );
   return (
     <section aria-labelledby="approvals-h">
-      <h1 id="approvals-h">Payout approvals</h1>
-      <p class="muted">
-        Payouts above their merchant's auto-approve limit, or to a destination that was not yet active, wait here. The
-        total (amount + network fee) is frozen in the wallet until the payout completes, or is rejected or canceled.
-      </p>
+      <h1 id="approvals-h">{t('payout-approvals.title')}</h1>
+      <p class="muted">{t('payout-approvals.intro')}</p>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="payouts waiting for approval" />
+        <Loading what={t('payout-approvals.loadingWhat')} />
       ) : list.data.items.length === 0 ? (
         <p class="muted" data-testid="approvals-empty">
-          No payout waits for approval.
+          {t('payout-approvals.empty')}
         </p>
       ) : (
         <ul class="queue" data-testid="approval-queue">
@@ -47,8 +45,10 @@ export function PayoutApprovals() {
                 <a href={link(`/merchants/${p.merchant.id}`)} data-testid="queue-merchant">
                   {p.merchant.name}
                 </a>{' '}
-                · <Amount value={p.amount} unit={p.asset} /> on {p.chain} to <code class="clip">{p.destination}</code> ·
-                requested {time(p.createdAt)}
+                · <Amount value={p.amount} unit={p.asset} />
+                {t('payout-approvals.onChainTo', { chain: p.chain })}
+                <code class="clip">{p.destination}</code>
+                {t('payout-approvals.requested', { when: time(p.createdAt) })}
               </div>
               <Decide p={p} />
             </li>
@@ -56,7 +56,7 @@ export function PayoutApprovals() {
         </ul>
       )}
       {list.data ? (
-        <Pager pager={pager} nextCursor={list.data.nextCursor} label="Pages of payouts waiting for approval" />
+        <Pager pager={pager} nextCursor={list.data.nextCursor} label={t('payout-approvals.pagesLabel')} />
       ) : null}
     </section>
   );
@@ -80,11 +80,11 @@ async function findDestination(p: Payout): Promise<PayoutDestination | null> {
 /** How long ago, in words a person weighs a payout by: minutes, hours or days. */
 export function age(fromIso: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.floor((now - Date.parse(fromIso)) / 60_000));
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (minutes < 60) return t('payout-approvals.minutes', { n: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'}`;
+  if (hours < 48) return t('payout-approvals.hours', { n: hours });
   const days = Math.floor(hours / 24);
-  return `${days} days`;
+  return t('payout-approvals.days', { n: days });
 }
 
 interface Preview {
@@ -108,37 +108,35 @@ export function Decide({ p }: { p: Payout }) {
         findDestination(p),
       ]);
       confirm.ask({
-        title: `Approve ${p.id} of ${merchant.name}?`,
+        title: t('payout-approvals.approveTitle', { id: p.id, merchant: merchant.name }),
         warnings: approveWarnings(p, { merchant, destination }),
         body: <PayoutPreview p={p} preview={{ merchant, destination }} />,
-        confirm: `Approve: send ${p.amount} ${p.asset}`,
+        confirm: t('payout-approvals.approveConfirm', { amount: p.amount, asset: p.asset }),
         action: () =>
-          action.run(`Payout ${p.id} approved: ${p.amount} ${p.asset} to ${p.destination}.`, () =>
-            adminWrite('POST', `/payouts/${p.id}/approve`),
+          action.run(
+            t('payout-approvals.approved', { id: p.id, amount: p.amount, asset: p.asset, destination: p.destination }),
+            () => adminWrite('POST', `/payouts/${p.id}/approve`),
           ),
       });
     });
   const reject = () => {
     const why = reason.trim();
     confirm.ask({
-      title: `Reject ${p.id}?`,
+      title: t('payout-approvals.rejectTitle', { id: p.id }),
       danger: true,
-      body: (
-        <p>
-          Nothing is sent; the {p.total} {p.asset} frozen for it is released to the merchant's wallet. The merchant sees
-          the reason: “{why}”. This cannot be undone.
-        </p>
-      ),
-      confirm: 'Reject: send nothing',
+      body: <p>{t('payout-approvals.rejectBody', { total: p.total, asset: p.asset, why })}</p>,
+      confirm: t('payout-approvals.rejectConfirm'),
       action: () =>
-        action.run(`Payout ${p.id} rejected.`, () => adminWrite('POST', `/payouts/${p.id}/reject`, { reason: why })),
+        action.run(t('payout-approvals.rejected', { id: p.id }), () =>
+          adminWrite('POST', `/payouts/${p.id}/reject`, { reason: why }),
+        ),
     });
   };
   return (
     <div class="resolve">
       <div class="actions">
         <button type="button" class="primary" disabled={action.busy} onClick={approve}>
-          Approve…
+          {t('payout-approvals.approve')}
         </button>
         <form
           class="actions"
@@ -147,11 +145,11 @@ export function Decide({ p }: { p: Payout }) {
             reject();
           }}
         >
-          <Field label={`Reason to reject ${p.id}`}>
+          <Field label={t('payout-approvals.reasonLabel', { id: p.id })}>
             <input required maxLength={500} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
           </Field>
           <button type="submit" class="danger" disabled={action.busy}>
-            Reject…
+            {t('payout-approvals.reject')}
           </button>
         </form>
       </div>
@@ -163,19 +161,22 @@ export function Decide({ p }: { p: Payout }) {
 
 function approveWarnings(p: Payout, { merchant, destination }: Preview): string[] {
   const w: string[] = [];
-  if (merchant.status !== 'active') w.push(`${merchant.name} is ${merchant.status}.`);
+  if (merchant.status !== 'active')
+    w.push(t('payout-approvals.merchantStatus', { name: merchant.name, status: merchant.status }));
   if (destination === null)
     w.push(
       p.destinationId === null
-        ? 'The address was given by a payer (refund link), not taken from the address book.'
-        : `Destination ${p.destinationId} is no longer in the address book.`,
+        ? t('payout-approvals.payerAddress')
+        : t('payout-approvals.destinationGone', { id: p.destinationId }),
     );
   else if (destination.status !== 'active')
     w.push(
-      `The destination is ${destination.status}${destination.status === 'cooling_off' ? ` until ${time(destination.activeFrom)}` : ''}.`,
+      destination.status === 'cooling_off'
+        ? t('payout-approvals.destinationUntil', { status: destination.status, until: time(destination.activeFrom) })
+        : t('payout-approvals.destinationStatus', { status: destination.status }),
     );
   else if (Date.now() - Date.parse(destination.createdAt) < 86_400_000)
-    w.push(`The destination was added to the address book ${age(destination.createdAt)} ago.`);
+    w.push(t('payout-approvals.destinationNew', { age: age(destination.createdAt) }));
   return w;
 }
 
@@ -183,44 +184,49 @@ function approveWarnings(p: Payout, { merchant, destination }: Preview): string[
 function PayoutPreview({ p, preview: { merchant, destination } }: { p: Payout; preview: Preview }) {
   return (
     <dl class="facts" data-testid="payout-preview">
-      <dt>Merchant</dt>
+      <dt>{t('payout-approvals.merchant')}</dt>
       <dd data-testid="preview-merchant">
         {merchant.name} ({merchant.id})
       </dd>
-      <dt>Amount (what the destination receives)</dt>
+      <dt>{t('payout-approvals.amount')}</dt>
       <dd data-testid="preview-amount">
-        <Amount value={p.amount} unit={p.asset} /> on {p.chain} ({p.network})
+        <Amount value={p.amount} unit={p.asset} />
+        {t('payout-approvals.onChainNetwork', { chain: p.chain, network: p.network })}
       </dd>
-      <dt>Network fee</dt>
+      <dt>{t('payout-approvals.networkFee')}</dt>
       <dd data-testid="preview-fee">
         <Amount value={p.networkFee} unit={p.asset} />
       </dd>
-      <dt>Total (leaves wallet {p.walletId})</dt>
+      <dt>{t('payout-approvals.total', { wallet: p.walletId })}</dt>
       <dd data-testid="preview-total">
         <strong>
           <Amount value={p.total} unit={p.asset} />
         </strong>
       </dd>
-      <dt>Destination</dt>
+      <dt>{t('payout-approvals.destination')}</dt>
       <dd data-testid="preview-destination">
         <code>{p.destination}</code>
         {destination?.label ? ` (${destination.label})` : ''}
       </dd>
-      <dt>In the address book</dt>
+      <dt>{t('payout-approvals.inAddressBook')}</dt>
       <dd data-testid="preview-destination-age">
         {destination === null
-          ? 'not in the address book'
-          : `for ${age(destination.createdAt)} (added ${time(destination.createdAt)}, ${destination.status})`}
+          ? t('payout-approvals.notInAddressBook')
+          : t('payout-approvals.since', {
+              age: age(destination.createdAt),
+              added: time(destination.createdAt),
+              status: destination.status,
+            })}
       </dd>
       {p.reference ? (
         <>
-          <dt>Reference</dt>
+          <dt>{t('payout-approvals.reference')}</dt>
           <dd>{p.reference}</dd>
         </>
       ) : null}
       {p.refundOf ? (
         <>
-          <dt>Refund of</dt>
+          <dt>{t('payout-approvals.refundOf')}</dt>
           <dd>
             <a href={link(`/checkouts/${p.refundOf}`)}>{p.refundOf}</a>
           </dd>

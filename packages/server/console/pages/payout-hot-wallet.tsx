@@ -1,6 +1,7 @@
 import { admin, adminWrite, ApiError } from '../api.js';
 import type { PayoutChain } from '../views.js';
 import { ActionStatus, ErrorNote, Table, time, useAction, useAsync, useConfirm } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 
 /**
  * A hot-wallet payout's transactions (GET /payouts/{id}/hot-wallet): the state of the one that
@@ -24,28 +25,36 @@ export function PayoutHotWallet({ id }: { id: string }) {
   const c = chain.data;
   return (
     <section aria-labelledby="hot-wallet-h" data-testid="payout-hot-wallet">
-      <h2 id="hot-wallet-h">Hot wallet transaction</h2>
+      <h2 id="hot-wallet-h">{t('payout-hot-wallet.title')}</h2>
       <dl class="facts">
-        <dt>State</dt>
+        <dt>{t('payout-hot-wallet.state')}</dt>
         <dd>
           <span class={`status s-${c.state}`} data-testid="chain-state">
             {c.state}
           </span>{' '}
-          at nonce {c.nonce}, <code class="clip">{c.txHash}</code>
+          {t('payout-hot-wallet.atNonce', { nonce: c.nonce })}
+          <code class="clip">{c.txHash}</code>
         </dd>
         {c.forgotten ? (
           <>
-            <dt>Node answer</dt>
+            <dt>{t('payout-hot-wallet.nodeAnswer')}</dt>
             <dd data-testid="node-answer">
-              {c.forgotten.nodeAnswer} (forgotten since {time(c.forgotten.since)})
+              {t('payout-hot-wallet.forgottenSince', {
+                answer: c.forgotten.nodeAnswer,
+                since: time(c.forgotten.since),
+              })}
             </dd>
           </>
         ) : null}
         {c.cancel ? (
           <>
-            <dt>Cancel by replacement</dt>
+            <dt>{t('payout-hot-wallet.cancelByReplacement')}</dt>
             <dd data-testid="cancel-status">
-              {c.cancel.status}, asked by {c.cancel.requestedBy} at {time(c.cancel.requestedAt)}
+              {t('payout-hot-wallet.cancelStatus', {
+                status: c.cancel.status,
+                by: c.cancel.requestedBy,
+                at: time(c.cancel.requestedAt),
+              })}
               {c.cancel.txHash ? (
                 <>
                   {' '}
@@ -59,16 +68,16 @@ export function PayoutHotWallet({ id }: { id: string }) {
       <p data-testid="chain-advice">{c.advice}</p>
       <WayOut c={c} />
       <Table
-        caption={`Transactions of payout ${c.payoutId}`}
-        rowKey={(t) => t.txHash}
+        caption={t('payout-hot-wallet.caption', { id: c.payoutId })}
+        rowKey={(x) => x.txHash}
         rows={c.transactions}
         columns={[
-          { label: 'Hash', render: (t) => <code class="clip">{t.txHash}</code> },
-          { label: 'Kind', render: (t) => t.kind },
-          { label: 'Status', render: (t) => t.status },
-          { label: 'Max fee (wei)', num: true, render: (t) => t.maxFeePerGas },
-          { label: 'Block', num: true, render: (t) => t.blockNumber ?? '—' },
-          { label: 'Signed', render: (t) => time(t.createdAt) },
+          { label: t('payout-hot-wallet.hash'), render: (x) => <code class="clip">{x.txHash}</code> },
+          { label: t('payout-hot-wallet.kind'), render: (x) => x.kind },
+          { label: t('payout-hot-wallet.status'), render: (x) => x.status },
+          { label: t('payout-hot-wallet.maxFee'), num: true, render: (x) => x.maxFeePerGas },
+          { label: t('payout-hot-wallet.block'), num: true, render: (x) => x.blockNumber ?? '—' },
+          { label: t('payout-hot-wallet.signed'), render: (x) => time(x.createdAt) },
         ]}
       />
     </section>
@@ -80,25 +89,24 @@ function WayOut({ c }: { c: PayoutChain }) {
   const confirm = useConfirm();
   if (c.actions.length === 0) return null;
   const rebroadcast = () =>
-    action.run('The node took the transaction.', async () => {
+    action.run(t('payout-hot-wallet.rebroadcasted'), async () => {
       const after = await adminWrite<PayoutChain>('POST', `/payouts/${c.payoutId}/rebroadcast`);
-      if (after.forgotten) throw new Error(`The node refused it again: ${after.forgotten.nodeAnswer}`);
+      if (after.forgotten) throw new Error(t('payout-hot-wallet.refusedAgain', { answer: after.forgotten.nodeAnswer }));
     });
   const cancel = () =>
     confirm.ask({
-      title: `Cancel ${c.payoutId} by replacement?`,
+      title: t('payout-hot-wallet.cancelTitle', { id: c.payoutId }),
       danger: true,
       body: (
         <p>
-          The hot wallet signs a transfer of 0 to itself at nonce {c.nonce}, with a higher fee, in place of{' '}
-          <code class="clip">{c.txHash}</code>. The payout fails and its total is released to the merchant only once
-          that is mined to the chain's depth. If the payout's own transaction is mined first, the payout completes and
-          the cancel is lost. Either way the wallet pays the gas of one transaction.
+          {t('payout-hot-wallet.cancelBodyBefore', { nonce: c.nonce ?? '' })}
+          <code class="clip">{c.txHash}</code>
+          {t('payout-hot-wallet.cancelBodyAfter')}
         </p>
       ),
-      confirm: 'Cancel by replacement',
+      confirm: t('payout-hot-wallet.cancelByReplacement'),
       action: () =>
-        action.run(`Cancel by replacement of ${c.payoutId} asked for: the sender signs it at its next round.`, () =>
+        action.run(t('payout-hot-wallet.cancelAsked', { id: c.payoutId }), () =>
           adminWrite('POST', `/payouts/${c.payoutId}/cancel-by-replacement`),
         ),
     });
@@ -107,12 +115,12 @@ function WayOut({ c }: { c: PayoutChain }) {
       <div class="actions">
         {c.actions.includes('rebroadcast') ? (
           <button type="button" disabled={action.busy} onClick={rebroadcast}>
-            Rebroadcast
+            {t('payout-hot-wallet.rebroadcast')}
           </button>
         ) : null}
         {c.actions.includes('cancel_by_replacement') ? (
           <button type="button" class="danger" disabled={action.busy} onClick={cancel}>
-            Cancel by replacement…
+            {t('payout-hot-wallet.cancelButton')}
           </button>
         ) : null}
       </div>

@@ -5,6 +5,7 @@ import { AuditTrail } from './audit.js';
 import { Decide } from './payout-approvals.js';
 import { PayoutHotWallet } from './payout-hot-wallet.js';
 import { FilterForm, FilterInput, PagedTable, useFilters } from '../../ui-kit/list-kit.js';
+import { t } from '../messages.js';
 
 /** Payouts: the filterable list and one payout's detail (the approval queue: payout-approvals.tsx). */
 
@@ -34,38 +35,41 @@ export function PayoutList() {
   );
   return (
     <section aria-labelledby="payouts-h">
-      <h1 id="payouts-h">Payouts</h1>
+      <h1 id="payouts-h">{t('payouts.title')}</h1>
       <FilterForm filters={f} pager={pager}>
-        <Field label="Status">
+        <Field label={t('payouts.status')}>
           <select value={f.draft.status} onChange={(e) => f.set('status', e.currentTarget.value)}>
             {STATUSES.map((s) => (
               <option value={s} key={s}>
-                {s === '' ? 'any' : s}
+                {s === '' ? t('payouts.anyStatus') : s}
               </option>
             ))}
           </select>
         </Field>
-        <FilterInput filters={f} name="merchantId" label="Merchant id" />
-        <FilterInput filters={f} name="chain" label="Chain" />
+        <FilterInput filters={f} name="merchantId" label={t('payouts.merchantId')} />
+        <FilterInput filters={f} name="chain" label={t('payouts.chain')} />
       </FilterForm>
       <ErrorNote error={list.error} />
       <PagedTable
         page={list.data}
-        what="payouts"
+        what={t('payouts.what')}
         pager={pager}
-        caption="Payouts"
+        caption={t('payouts.title')}
         columns={[
-          { label: 'Payout', render: (r) => <a href={link(`/payouts/${r.id}`)}>{r.id}</a> },
-          { label: 'Merchant', render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a> },
-          { label: 'Status', render: (r) => <Status p={r} /> },
-          { label: 'Amount', num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
-          { label: 'Network fee', num: true, render: (r) => <Amount value={r.networkFee} unit={r.asset} /> },
-          { label: 'Chain', render: (r) => r.chain },
-          { label: 'Destination', render: (r) => <code class="clip">{r.destination}</code> },
-          { label: 'Refund of', render: (r) => r.refundOf ?? '—' },
-          { label: 'Created', render: (r) => time(r.createdAt) },
+          { label: t('payouts.payout'), render: (r) => <a href={link(`/payouts/${r.id}`)}>{r.id}</a> },
+          {
+            label: t('payouts.merchant'),
+            render: (r) => <a href={link(`/merchants/${r.merchant.id}`)}>{r.merchant.name}</a>,
+          },
+          { label: t('payouts.status'), render: (r) => <Status p={r} /> },
+          { label: t('payouts.amount'), num: true, render: (r) => <Amount value={r.amount} unit={r.asset} /> },
+          { label: t('payouts.networkFee'), num: true, render: (r) => <Amount value={r.networkFee} unit={r.asset} /> },
+          { label: t('payouts.chain'), render: (r) => r.chain },
+          { label: t('payouts.destination'), render: (r) => <code class="clip">{r.destination}</code> },
+          { label: t('payouts.refundOf'), render: (r) => r.refundOf ?? '—' },
+          { label: t('payouts.created'), render: (r) => time(r.createdAt) },
         ]}
-        empty="No payouts match."
+        empty={t('payouts.noneMatch')}
       />
     </section>
   );
@@ -73,12 +77,13 @@ export function PayoutList() {
 
 export function PayoutDetail({ id }: { id: string }) {
   const p = useAsync(() => admin<Payout>(`/payouts/${id}`), [id]);
+  const waiting = p.data?.status === 'pending_approval' ? p.data : undefined;
   return (
     <section aria-labelledby="payout-h">
-      <h1 id="payout-h">Payout {id}</h1>
+      <h1 id="payout-h">{t('payouts.detailTitle', { id })}</h1>
       <ErrorNote error={p.error} />
-      {p.data === undefined ? <Loading what="the payout" /> : <PayoutFacts p={p.data} />}
-      {p.data?.status === 'pending_approval' ? <Decide p={p.data} /> : null}
+      {p.data === undefined ? <Loading what={t('payouts.thePayout')} /> : <PayoutFacts p={p.data} />}
+      {waiting ? <Decide p={waiting} /> : null}
       {p.data === undefined ? null : <PayoutHotWallet id={id} />}
       <AuditTrail objectId={id} />
     </section>
@@ -89,56 +94,60 @@ function PayoutFacts({ p }: { p: Payout }) {
   return (
     <>
       <dl class="facts">
-        <dt>Merchant</dt>
+        <dt>{t('payouts.merchant')}</dt>
         <dd data-testid="payout-merchant">
           <a href={link(`/merchants/${p.merchant.id}`)}>{p.merchant.name}</a> (<code>{p.merchant.id}</code>)
         </dd>
-        <dt>Status</dt>
+        <dt>{t('payouts.status')}</dt>
         <dd>
           <Status p={p} />
         </dd>
-        <dt>Amount</dt>
+        <dt>{t('payouts.amount')}</dt>
         <dd>
           <Amount value={p.amount} unit={p.asset} />
         </dd>
-        <dt>Network fee</dt>
+        <dt>{t('payouts.networkFee')}</dt>
         <dd>
           <Amount value={p.networkFee} unit={p.asset} />
         </dd>
-        <dt>Total</dt>
+        <dt>{t('payouts.total')}</dt>
         <dd>
-          <Amount value={p.total} unit={p.asset} /> from wallet <code>{p.walletId}</code>
+          <Amount value={p.total} unit={p.asset} />
+          {t('payouts.fromWallet')}
+          <code>{p.walletId}</code>
         </dd>
-        <dt>Chain</dt>
+        <dt>{t('payouts.chain')}</dt>
         <dd>
           {p.chain} ({p.network})
         </dd>
-        <dt>Destination</dt>
+        <dt>{t('payouts.destination')}</dt>
         <dd>
-          <code>{p.destination}</code> {p.destinationId ? `(${p.destinationId})` : '(given by the payer)'}
+          <code>{p.destination}</code> {p.destinationId ? `(${p.destinationId})` : t('payouts.givenByPayer')}
         </dd>
-        <dt>Reference</dt>
+        <dt>{t('payouts.reference')}</dt>
         <dd>{p.reference ?? '—'}</dd>
-        <dt>Refund of</dt>
+        <dt>{t('payouts.refundOf')}</dt>
         <dd>{p.refundOf ? <a href={link(`/checkouts/${p.refundOf}`)}>{p.refundOf}</a> : '—'}</dd>
-        <dt>Transaction</dt>
+        <dt>{t('payouts.transaction')}</dt>
         <dd>
           {p.txHash ? (
             <>
-              <code class="clip">{p.txHash}</code> ({p.confirmations} confirmations)
+              <code class="clip">{p.txHash}</code>
+              {t('payouts.confirmations', { n: p.confirmations })}
             </>
           ) : (
             '—'
           )}
         </dd>
-        <dt>Created</dt>
+        <dt>{t('payouts.created')}</dt>
         <dd>{time(p.createdAt)}</dd>
       </dl>
-      <h2>Timeline</h2>
+      <h2>{t('payouts.timeline')}</h2>
       <ol class="timeline" data-testid="payout-timeline">
-        {p.timeline.map((t, i) => (
+        {p.timeline.map((step, i) => (
           <li key={i}>
-            {time(t.at)}: <strong>{t.status}</strong> {t.reason ? `(${t.reason})` : ''} by {t.by}
+            {time(step.at)}: <strong>{step.status}</strong> {step.reason ? `(${step.reason})` : ''}
+            {t('payouts.by', { by: step.by })}
           </li>
         ))}
       </ol>

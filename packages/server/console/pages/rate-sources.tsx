@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { admin, adminWrite } from '../api.js';
 import type { RateSource } from '../views.js';
 import { ActionStatus, ErrorNote, Field, Loading, Table, time, useAction, useAsync } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 
 const KINDS = ['coinbase', 'kraken', 'binance', 'ecb', 'demo'];
 
@@ -21,56 +22,58 @@ export function RateSources() {
   const action = useAction();
   return (
     <section aria-labelledby="rate-sources-h">
-      <h1 id="rate-sources-h">Rate sources</h1>
+      <h1 id="rate-sources-h">{t('rate-sources.title')}</h1>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="rate sources" />
+        <Loading what={t('rate-sources.loadingWhat')} />
       ) : (
         <Table
-          caption="Rate sources"
+          caption={t('rate-sources.title')}
           rows={list.data}
           rowKey={(s) => s.id}
           columns={[
-            { label: 'Source', render: (s) => `${s.id} (${s.kind})` },
-            { label: 'Address', render: (s) => (s.baseUrl === null ? '—' : <code>{s.baseUrl}</code>) },
-            { label: 'Pairs', render: (s) => s.pairs.join(', ') },
-            { label: 'Every', num: true, render: (s) => `${s.refreshSeconds} s` },
-            { label: 'Max age', num: true, render: (s) => `${s.maxAgeSeconds} s` },
+            { label: t('rate-sources.source'), render: (s) => `${s.id} (${s.kind})` },
+            { label: t('rate-sources.address'), render: (s) => (s.baseUrl === null ? '—' : <code>{s.baseUrl}</code>) },
+            { label: t('rate-sources.pairs'), render: (s) => s.pairs.join(', ') },
+            { label: t('rate-sources.every'), num: true, render: (s) => `${s.refreshSeconds} s` },
+            { label: t('rate-sources.maxAge'), num: true, render: (s) => `${s.maxAgeSeconds} s` },
             {
-              label: 'Health',
-              render: (s) => (s.health.state === 'down' ? <strong>down</strong> : s.health.state),
+              label: t('rate-sources.health'),
+              render: (s) => (s.health.state === 'down' ? <strong>{s.health.state}</strong> : s.health.state),
             },
-            { label: 'Last success', render: (s) => time(s.health.lastSuccessAt) },
+            { label: t('rate-sources.lastSuccess'), render: (s) => time(s.health.lastSuccessAt) },
             {
-              label: 'Latency',
+              label: t('rate-sources.latency'),
               num: true,
               render: (s) => (s.health.latencyMs === null ? '—' : `${s.health.latencyMs} ms`),
             },
-            { label: 'Last error', render: (s) => s.health.lastError ?? '—' },
+            { label: t('rate-sources.lastError'), render: (s) => s.health.lastError ?? '—' },
             {
-              label: 'Remove',
+              label: t('rate-sources.remove'),
               render: (s) => (
                 <button
                   type="button"
                   disabled={action.busy}
                   onClick={async () => {
                     if (
-                      await action.run(`Source ${s.id} removed.`, () => adminWrite('DELETE', `/rate-sources/${s.id}`))
+                      await action.run(t('rate-sources.removed', { id: s.id }), () =>
+                        adminWrite('DELETE', `/rate-sources/${s.id}`),
+                      )
                     )
                       list.reload();
                   }}
                 >
-                  Remove {s.id}
+                  {t('rate-sources.removeButton', { id: s.id })}
                 </button>
               ),
             },
           ]}
-          empty="No rate source: every rate is typed by hand."
+          empty={t('rate-sources.empty')}
         />
       )}
       <form
         class="card-form"
-        aria-label="Set a rate source"
+        aria-label={t('rate-sources.setTitle')}
         onSubmit={async (e) => {
           e.preventDefault();
           const body = {
@@ -84,12 +87,16 @@ export function RateSources() {
             ...(f.maxAgeSeconds.trim() === '' ? {} : { maxAgeSeconds: Number(f.maxAgeSeconds) }),
             enabled: f.enabled,
           };
-          if (await action.run(`Source ${f.id} saved.`, () => adminWrite('PUT', `/rate-sources/${f.id.trim()}`, body)))
+          if (
+            await action.run(t('rate-sources.saved', { id: f.id }), () =>
+              adminWrite('PUT', `/rate-sources/${f.id.trim()}`, body),
+            )
+          )
             list.reload();
         }}
       >
-        <h2>Set a rate source</h2>
-        <Field label="Id">
+        <h2>{t('rate-sources.setTitle')}</h2>
+        <Field label={t('rate-sources.id')}>
           <input
             required
             pattern="[a-z0-9][a-z0-9_\-]{0,39}"
@@ -97,7 +104,7 @@ export function RateSources() {
             onInput={(e) => setF({ ...f, id: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Kind">
+        <Field label={t('rate-sources.kind')}>
           <select value={f.kind} onChange={(e) => setF({ ...f, kind: e.currentTarget.value })}>
             {KINDS.map((k) => (
               <option key={k} value={k}>
@@ -106,13 +113,13 @@ export function RateSources() {
             ))}
           </select>
         </Field>
-        <Field label="Pairs" hint="comma-separated, e.g. BTC/EUR, ETH/EUR">
+        <Field label={t('rate-sources.pairs')} hint={t('rate-sources.pairsHint')}>
           <input required value={f.pairs} onInput={(e) => setF({ ...f, pairs: e.currentTarget.value })} />
         </Field>
-        <Field label="Base URL" hint="empty: the provider's own address">
+        <Field label={t('rate-sources.baseUrl')} hint={t('rate-sources.baseUrlHint')}>
           <input type="url" value={f.baseUrl} onInput={(e) => setF({ ...f, baseUrl: e.currentTarget.value })} />
         </Field>
-        <Field label="Refresh every (s)" hint="empty: unchanged, or the default (60 s; ECB 3600 s)">
+        <Field label={t('rate-sources.refresh')} hint={t('rate-sources.refreshHint')}>
           <input
             type="number"
             min={5}
@@ -122,10 +129,7 @@ export function RateSources() {
             onInput={(e) => setF({ ...f, refreshSeconds: e.currentTarget.value })}
           />
         </Field>
-        <Field
-          label="Maximum age (s)"
-          hint="older rates are not quoted; empty: unchanged, or the default (600 s; ECB 4 days)"
-        >
+        <Field label={t('rate-sources.maximumAge')} hint={t('rate-sources.maximumAgeHint')}>
           <input
             type="number"
             min={5}
@@ -135,7 +139,7 @@ export function RateSources() {
             onInput={(e) => setF({ ...f, maxAgeSeconds: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Enabled" hint="a disabled source is not refreshed and its answers are not used">
+        <Field label={t('rate-sources.enabled')} hint={t('rate-sources.enabledHint')}>
           <input
             type="checkbox"
             checked={f.enabled}
@@ -143,7 +147,7 @@ export function RateSources() {
           />
         </Field>
         <button type="submit" class="primary" disabled={action.busy}>
-          Save
+          {t('rate-sources.save')}
         </button>
         <ActionStatus action={action} />
       </form>

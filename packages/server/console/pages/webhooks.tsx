@@ -14,6 +14,7 @@ import {
   useAsync,
   usePager,
 } from '../../ui-kit/ui.js';
+import { t } from '../messages.js';
 
 /** Every merchant's webhook endpoints with their health, delivery logs and redelivery. */
 export function Webhooks() {
@@ -25,49 +26,54 @@ export function Webhooks() {
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="webhooks-h">
-      <h1 id="webhooks-h">Webhook endpoints</h1>
+      <h1 id="webhooks-h">{t('webhooks.title')}</h1>
       <ErrorNote error={list.error} />
       {list.data === undefined ? (
-        <Loading what="endpoints" />
+        <Loading what={t('webhooks.loadingEndpoints')} />
       ) : (
         <>
           <Table
-            caption="Webhook endpoints"
+            caption={t('webhooks.title')}
             rows={list.data.items}
             rowKey={(e) => e.id}
             columns={[
-              { label: 'Endpoint', render: (e) => <code>{e.url}</code> },
-              { label: 'Merchant', render: (e) => e.merchantId },
+              { label: t('webhooks.endpoint'), render: (e) => <code>{e.url}</code> },
+              { label: t('webhooks.merchant'), render: (e) => e.merchantId },
               {
-                label: 'Success (24 h)',
+                label: t('webhooks.success'),
                 num: true,
-                render: (e) => `${percentText(e.health.successRate24h)} of ${e.health.attempts24h}`,
+                render: (e) =>
+                  t('webhooks.successOf', {
+                    rate: percentText(e.health.successRate24h),
+                    attempts: e.health.attempts24h,
+                  }),
               },
-              { label: 'Queued', num: true, render: (e) => e.health.queued },
-              { label: 'Oldest queued', render: (e) => time(e.health.oldestQueuedAt) },
+              { label: t('webhooks.queued'), num: true, render: (e) => e.health.queued },
+              { label: t('webhooks.oldestQueued'), render: (e) => time(e.health.oldestQueuedAt) },
               {
-                label: 'State',
+                label: t('webhooks.state'),
                 render: (e) =>
                   e.health.disabled
-                    ? `disabled (${e.health.disabledReason})`
+                    ? t('webhooks.disabled', { reason: e.health.disabledReason ?? '' })
                     : e.health.failingSince
-                      ? `failing since ${time(e.health.failingSince)}`
-                      : 'healthy',
+                      ? t('webhooks.failingSince', { since: time(e.health.failingSince) })
+                      : t('webhooks.healthy'),
               },
               {
-                label: 'Log',
+                label: t('webhooks.log'),
                 render: (e) => (
                   <button
                     type="button"
                     aria-expanded={open === e.id}
                     onClick={() => setOpen(open === e.id ? null : e.id)}
                   >
-                    {open === e.id ? 'Hide' : 'Deliveries'} <span class="sr-only">of {e.url}</span>
+                    {open === e.id ? t('webhooks.hide') : t('webhooks.deliveries')}{' '}
+                    <span class="sr-only">{t('webhooks.ofUrl', { url: e.url })}</span>
                   </button>
                 ),
               },
             ]}
-            empty="No merchant has a webhook endpoint."
+            empty={t('webhooks.noEndpoint')}
           />
           <Pager pager={pager} nextCursor={list.data.nextCursor} />
           {open ? <Deliveries endpointId={open} /> : null}
@@ -87,42 +93,45 @@ function Deliveries({ endpointId }: { endpointId: string }) {
   const [eventId, setEventId] = useState('');
   const redeliver = (id: string) =>
     action
-      .run(`Event ${id} queued again.`, () =>
+      .run(t('webhooks.queuedAgain', { id }), () =>
         adminWrite('POST', `/webhook-endpoints/${endpointId}/redeliver`, { eventId: id }),
       )
       .then((ok) => ok && log.reload());
   return (
     <>
-      <h2>Delivery log of {endpointId}</h2>
+      <h2>{t('webhooks.logTitle', { id: endpointId })}</h2>
       <ErrorNote error={log.error} />
       {log.data === undefined ? (
-        <Loading what="deliveries" />
+        <Loading what={t('webhooks.loadingDeliveries')} />
       ) : (
         <Table
-          caption="Delivery attempts, newest first"
+          caption={t('webhooks.attemptsCaption')}
           rows={log.data.items}
           rowKey={(a) => a.id}
           columns={[
-            { label: 'When', render: (a) => time(a.attemptedAt) },
-            { label: 'Event', render: (a) => `${a.eventType} ${a.eventId}` },
+            { label: t('webhooks.when'), render: (a) => time(a.attemptedAt) },
+            { label: t('webhooks.event'), render: (a) => `${a.eventType} ${a.eventId}` },
             {
-              label: 'Result',
-              render: (a) => (a.succeeded ? `ok ${a.statusCode}` : `failed ${a.statusCode ?? a.error ?? ''}`),
+              label: t('webhooks.result'),
+              render: (a) =>
+                a.succeeded
+                  ? t('webhooks.resultOk', { code: String(a.statusCode) })
+                  : t('webhooks.resultFailed', { detail: a.statusCode ?? a.error ?? '' }),
             },
-            { label: 'Latency', num: true, render: (a) => `${a.latencyMs} ms` },
+            { label: t('webhooks.latency'), num: true, render: (a) => `${a.latencyMs} ms` },
             {
-              label: 'Action',
+              label: t('webhooks.action'),
               render: (a) => (
                 <button type="button" disabled={action.busy} onClick={() => redeliver(a.eventId)}>
-                  Redeliver <span class="sr-only">{a.eventId}</span>
+                  {t('webhooks.redeliver')} <span class="sr-only">{a.eventId}</span>
                 </button>
               ),
             },
           ]}
-          empty="No attempts yet."
+          empty={t('webhooks.noAttempts')}
         />
       )}
-      {log.data ? <Pager pager={pager} nextCursor={log.data.nextCursor} label="Pages of deliveries" /> : null}
+      {log.data ? <Pager pager={pager} nextCursor={log.data.nextCursor} label={t('webhooks.pagesLabel')} /> : null}
       <form
         class="inline-form"
         onSubmit={(e) => {
@@ -130,11 +139,11 @@ function Deliveries({ endpointId }: { endpointId: string }) {
           void redeliver(eventId.trim());
         }}
       >
-        <Field label="Redeliver an event by id">
+        <Field label={t('webhooks.redeliverById')}>
           <input required value={eventId} placeholder="evt_…" onInput={(e) => setEventId(e.currentTarget.value)} />
         </Field>
         <button type="submit" disabled={action.busy}>
-          Redeliver
+          {t('webhooks.redeliver')}
         </button>
       </form>
       <ActionStatus action={action} />

@@ -12,6 +12,7 @@ import {
   useConfirm,
 } from '../../ui-kit/ui.js';
 import { dash, dashWrite, type Session } from '../api.js';
+import { t } from '../messages.js';
 
 /** API keys of the merchant: create with scopes (the secret shown once), roll, revoke. */
 
@@ -53,8 +54,10 @@ interface CreatedKey extends Key {
 /** The creator as the table shows it: a team member with their role now (a key keeps its scopes), or the operator. */
 function creatorText(c: Creator | null | undefined): string {
   if (c === null || c === undefined) return '—';
-  if (c.kind === 'operator') return `operator (${c.name})`;
-  return `${c.email} (${c.role === null ? 'no longer in the team' : `now ${c.role}`})`;
+  if (c.kind === 'operator') return t('keys.byOperator', { name: c.name });
+  return c.role === null
+    ? t('keys.byFormerMember', { email: c.email })
+    : t('keys.byMember', { email: c.email, role: c.role });
 }
 const creatorKey = (c: Creator | null | undefined) => (c === null || c === undefined ? '' : creatorText(c));
 
@@ -64,20 +67,20 @@ const itemsOf = <T,>(r: T[] | { items: T[] }): T[] => (Array.isArray(r) ? r : r.
 function SecretOnce({ created, onClose }: { created: CreatedKey; onClose: () => void }) {
   return (
     <section class="secret" aria-labelledby="secret-h" data-testid="key-secret">
-      <h2 id="secret-h">Copy the secret now</h2>
-      <p>It is shown only this once; hostpay keeps it sealed and cannot show it again.</p>
+      <h2 id="secret-h">{t('keys.secretTitle')}</h2>
+      <p>{t('keys.secretOnce')}</p>
       <dl class="facts">
-        <dt>Key id</dt>
+        <dt>{t('keys.keyId')}</dt>
         <dd>
           <code>{created.apiKey ?? created.id}</code>
         </dd>
-        <dt>Secret</dt>
+        <dt>{t('keys.secret')}</dt>
         <dd>
           <code>{created.apiSecret}</code>
         </dd>
       </dl>
       <button type="button" onClick={onClose}>
-        I have copied it
+        {t('keys.copied')}
       </button>
     </section>
   );
@@ -97,18 +100,18 @@ export function ApiKeys({ session }: { session: Session }) {
   const confirm = useConfirm();
   return (
     <>
-      <h1>API keys</h1>
-      <p class="muted">Keys sign your server's calls to the merchant API. Give each only the scopes it needs.</p>
+      <h1>{t('keys.title')}</h1>
+      <p class="muted">{t('keys.intro')}</p>
       {created ? <SecretOnce created={created} onClose={() => setCreated(null)} /> : null}
       <ActionForm
         action={action}
         id="newkey-h"
-        title="Create a key"
-        submit="Create key"
+        title={t('keys.createTitle')}
+        submit={t('keys.createSubmit')}
         disabled={scopes.length === 0}
         status={false}
         onSubmit={() =>
-          action.run('Key created.', async () => {
+          action.run(t('keys.created'), async () => {
             setCreated(
               await dashWrite<CreatedKey>('POST', '/keys', {
                 scopes,
@@ -119,11 +122,11 @@ export function ApiKeys({ session }: { session: Session }) {
           })
         }
       >
-        <Field label="Label (optional)">
+        <Field label={t('keys.labelOptional')}>
           <input maxLength={100} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
         </Field>
         <fieldset class="scopes">
-          <legend>Scopes</legend>
+          <legend>{t('keys.scopes')}</legend>
           {offered.map((s) => (
             <label key={s}>
               <input
@@ -138,15 +141,12 @@ export function ApiKeys({ session }: { session: Session }) {
       </ActionForm>
       <ActionStatus action={action} />
       {confirm.dialog}
-      <h2>Keys</h2>
-      <p class="muted">
-        A key keeps the scopes it was made with when its creator's role changes or they leave the team: roll or revoke
-        the keys of someone demoted.
-      </p>
+      <h2>{t('keys.keysTitle')}</h2>
+      <p class="muted">{t('keys.keepsScopes')}</p>
       {makers.length > 1 ? (
-        <Field label="Created by">
+        <Field label={t('keys.createdBy')}>
           <select value={maker} onChange={(e) => setMaker(e.currentTarget.value)}>
-            <option value="">anyone</option>
+            <option value="">{t('keys.anyone')}</option>
             {makers.map((m) => (
               <option key={m} value={m}>
                 {m}
@@ -158,23 +158,23 @@ export function ApiKeys({ session }: { session: Session }) {
       <ErrorNote error={keys.error} />
       {keys.data === undefined ? (
         keys.error ? null : (
-          <Loading what="keys" />
+          <Loading what={t('keys.loadingWhat')} />
         )
       ) : (
         <Table
-          caption="API keys"
+          caption={t('keys.title')}
           rows={shown}
           rowKey={(k) => k.id}
-          empty="No key yet."
+          empty={t('keys.noneYet')}
           columns={[
-            { label: 'Key', render: (k) => <code>{k.id}</code> },
-            { label: 'Label', render: (k) => k.label ?? '—' },
-            { label: 'Scopes', render: (k) => k.scopes.join(', ') },
-            { label: 'Status', render: (k) => k.status },
-            { label: 'Created by', render: (k) => creatorText(k.createdBy) },
-            { label: 'Last used', render: (k) => time(k.lastUsedAt) },
+            { label: t('keys.key'), render: (k) => <code>{k.id}</code> },
+            { label: t('keys.label'), render: (k) => k.label ?? '—' },
+            { label: t('keys.scopes'), render: (k) => k.scopes.join(', ') },
+            { label: t('keys.status'), render: (k) => k.status },
+            { label: t('keys.createdBy'), render: (k) => creatorText(k.createdBy) },
+            { label: t('keys.lastUsed'), render: (k) => time(k.lastUsedAt) },
             {
-              label: 'Actions',
+              label: t('keys.actions'),
               render: (k) =>
                 k.status === 'active' ? (
                   <div class="row-actions">
@@ -182,32 +182,32 @@ export function ApiKeys({ session }: { session: Session }) {
                       type="button"
                       onClick={() =>
                         confirm.ask({
-                          title: 'Roll this key?',
-                          body: <p>A new secret replaces this key's; update your server with it.</p>,
-                          confirm: 'Roll key',
+                          title: t('keys.rollTitle'),
+                          body: <p>{t('keys.rollBody')}</p>,
+                          confirm: t('keys.rollConfirm'),
                           action: () =>
-                            action.run('Key rolled.', async () =>
+                            action.run(t('keys.rolled'), async () =>
                               setCreated(await dashWrite<CreatedKey>('POST', `/keys/${k.id}/roll`)),
                             ),
                         })
                       }
                     >
-                      Roll <span class="sr-only">{k.id}</span>
+                      {t('keys.roll')} <span class="sr-only">{k.id}</span>
                     </button>
                     <button
                       type="button"
                       class="danger"
                       onClick={() =>
                         confirm.ask({
-                          title: 'Revoke this key?',
-                          body: <p>Every call signed with it is refused from now on.</p>,
-                          confirm: 'Revoke key',
+                          title: t('keys.revokeTitle'),
+                          body: <p>{t('keys.revokeBody')}</p>,
+                          confirm: t('keys.revokeConfirm'),
                           danger: true,
-                          action: () => action.run('Key revoked.', () => dashWrite('DELETE', `/keys/${k.id}`)),
+                          action: () => action.run(t('keys.revoked'), () => dashWrite('DELETE', `/keys/${k.id}`)),
                         })
                       }
                     >
-                      Revoke <span class="sr-only">{k.id}</span>
+                      {t('keys.revoke')} <span class="sr-only">{k.id}</span>
                     </button>
                   </div>
                 ) : null,

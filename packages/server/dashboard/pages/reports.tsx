@@ -4,6 +4,7 @@ import { Amount, ErrorNote, Field, Loading, Table, useAsync } from '../../ui-kit
 import { can, cp, qs, type Session } from '../api.js';
 import { isMonth, monthOf, monthRange, rangeProblem, rangeQuery, type DayRange } from '../report-range.js';
 import type { Statement, StatementLine } from '../views.js';
+import { t } from '../messages.js';
 
 /**
  * Reports: a file of checkouts, payments, payouts, ledger postings or fees over whole UTC days,
@@ -13,19 +14,19 @@ import type { Statement, StatementLine } from '../views.js';
  * however long it is, never held in the page's memory.
  */
 const KINDS: Record<ReportKind, { label: string; scope: string }> = {
-  checkouts: { label: 'Checkouts', scope: 'checkout:read' },
-  payments: { label: 'Payments', scope: 'checkout:read' },
-  payouts: { label: 'Payouts and refunds', scope: 'payouts:read' },
-  ledger: { label: 'Ledger postings', scope: 'checkout:read' },
-  fees: { label: 'Fees', scope: 'checkout:read' },
+  checkouts: { label: t('reports.kindCheckouts'), scope: 'checkout:read' },
+  payments: { label: t('reports.kindPayments'), scope: 'checkout:read' },
+  payouts: { label: t('reports.kindPayouts'), scope: 'payouts:read' },
+  ledger: { label: t('reports.kindLedger'), scope: 'checkout:read' },
+  fees: { label: t('reports.kindFees'), scope: 'checkout:read' },
 };
 const FORMATS: Record<ReportFormat, string> = { csv: 'CSV', ndjson: 'NDJSON' };
 
 export function Reports({ session }: { session: Session }) {
   return (
     <>
-      <h1>Reports</h1>
-      <p class="muted">Days and times are UTC; amounts are exact, as recorded.</p>
+      <h1>{t('reports.title')}</h1>
+      <p class="muted">{t('reports.intro')}</p>
       <Download session={session} />
       <MonthStatement />
     </>
@@ -41,9 +42,9 @@ function Download({ session }: { session: Session }) {
   const href = problem === undefined ? `/api/v1/cp/reports/${kind}${qs({ ...rangeQuery(range), format })}` : undefined;
   return (
     <section class="card-form" aria-labelledby="download-h">
-      <h2 id="download-h">Download</h2>
+      <h2 id="download-h">{t('reports.download')}</h2>
       <div class="grid">
-        <Field label="Report">
+        <Field label={t('reports.report')}>
           <select value={kind} onChange={(e) => setKind(e.currentTarget.value as ReportKind)}>
             {kinds.map((k) => (
               <option value={k} key={k}>
@@ -52,7 +53,7 @@ function Download({ session }: { session: Session }) {
             ))}
           </select>
         </Field>
-        <Field label="First day">
+        <Field label={t('reports.firstDay')}>
           <input
             type="date"
             required
@@ -60,7 +61,7 @@ function Download({ session }: { session: Session }) {
             onInput={(e) => setRange({ ...range, from: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Last day">
+        <Field label={t('reports.lastDay')}>
           <input
             type="date"
             required
@@ -68,7 +69,7 @@ function Download({ session }: { session: Session }) {
             onInput={(e) => setRange({ ...range, to: e.currentTarget.value })}
           />
         </Field>
-        <Field label="Format">
+        <Field label={t('reports.format')}>
           <select value={format} onChange={(e) => setFormat(e.currentTarget.value as ReportFormat)}>
             {(Object.keys(FORMATS) as ReportFormat[]).map((f) => (
               <option value={f} key={f}>
@@ -80,10 +81,10 @@ function Download({ session }: { session: Session }) {
       </div>
       <div class="actions">
         <button type="button" onClick={() => setRange(monthRange(Date.now(), 0))}>
-          This month
+          {t('reports.thisMonth')}
         </button>
         <button type="button" onClick={() => setRange(monthRange(Date.now(), -1))}>
-          Last month
+          {t('reports.lastMonth')}
         </button>
       </div>
       {href === undefined ? (
@@ -92,13 +93,10 @@ function Download({ session }: { session: Session }) {
         </p>
       ) : (
         <a class="button primary" href={href} download data-testid="download">
-          Download {KINDS[kind].label.toLowerCase()} ({FORMATS[format]})
+          {t('reports.downloadLink', { kind, format: FORMATS[format] })}
         </a>
       )}
-      <p class="muted">
-        {range.from} 00:00 to {range.to} 24:00 UTC, at most a year; rows oldest first. CSV opens in a spreadsheet (a
-        cell that would run as a formula starts with '); NDJSON is one JSON object a line.
-      </p>
+      <p class="muted">{t('reports.rangeNote', { from: range.from, to: range.to })}</p>
     </section>
   );
 }
@@ -112,47 +110,49 @@ function MonthStatement() {
   );
   return (
     <section aria-labelledby="statement-h">
-      <h2 id="statement-h">Statement</h2>
+      <h2 id="statement-h">{t('reports.statement')}</h2>
       <div class="filters">
-        <Field label="Month" hint="UTC, YYYY-MM">
+        <Field label={t('reports.month')} hint={t('reports.monthHint')}>
           <input type="month" required value={month} onInput={(e) => setMonth(e.currentTarget.value)} />
         </Field>
       </div>
       <ErrorNote error={statement.error} />
       {!valid ? (
-        <p class="warning">Choose a month.</p>
+        <p class="warning">{t('reports.chooseMonth')}</p>
       ) : statement.data === undefined ? (
         statement.error ? null : (
-          <Loading what="the statement" />
+          <Loading what={t('reports.theStatement')} />
         )
       ) : (
         <Table<StatementLine>
-          caption={`Statement of ${statement.data.month}, per wallet`}
+          caption={t('reports.statementCaption', { month: statement.data.month })}
           rows={statement.data.wallets}
           rowKey={(w) => w.walletId}
-          empty="No wallet existed by the end of this month."
+          empty={t('reports.noWallet')}
           columns={[
             {
-              label: 'Wallet',
+              label: t('reports.wallet'),
               render: (w) => (
                 <>
-                  {w.asset} on {w.chain} <code class="muted">{w.walletId}</code>
+                  {t('reports.assetOnChain', { asset: w.asset, chain: w.chain })}{' '}
+                  <code class="muted">{w.walletId}</code>
                 </>
               ),
             },
-            { label: 'Opening', num: true, render: (w) => <Amount value={w.opening} unit={w.asset} /> },
-            { label: 'Credits', num: true, render: (w) => <Amount value={w.credits} unit={w.asset} /> },
-            { label: 'Debits', num: true, render: (w) => <Amount value={w.debits} unit={w.asset} /> },
-            { label: 'Fees', num: true, render: (w) => <Amount value={w.fees} unit={w.asset} /> },
-            { label: 'Closing', num: true, render: (w) => <Amount value={w.closing} unit={w.asset} /> },
-            { label: 'Frozen at close', num: true, render: (w) => <Amount value={w.frozenAtClose} unit={w.asset} /> },
+            { label: t('reports.opening'), num: true, render: (w) => <Amount value={w.opening} unit={w.asset} /> },
+            { label: t('reports.credits'), num: true, render: (w) => <Amount value={w.credits} unit={w.asset} /> },
+            { label: t('reports.debits'), num: true, render: (w) => <Amount value={w.debits} unit={w.asset} /> },
+            { label: t('reports.fees'), num: true, render: (w) => <Amount value={w.fees} unit={w.asset} /> },
+            { label: t('reports.closing'), num: true, render: (w) => <Amount value={w.closing} unit={w.asset} /> },
+            {
+              label: t('reports.frozenAtClose'),
+              num: true,
+              render: (w) => <Amount value={w.frozenAtClose} unit={w.asset} />,
+            },
           ]}
         />
       )}
-      <p class="muted">
-        Opening + credits − debits = closing, to the last digit. Settlement credits are already net of fees; the fees
-        column shows what was withheld, for information.
-      </p>
+      <p class="muted">{t('reports.balanceNote')}</p>
     </section>
   );
 }

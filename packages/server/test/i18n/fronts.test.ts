@@ -178,47 +178,7 @@ const NOT_WORDS =
 const SENTENCE = /^[A-Z][a-z]+[ ,][a-z]|^\p{L}+( \p{L}+)+[.!?…]$/u;
 
 /** Files whose words have not moved to the catalogue yet. */
-const PENDING = new Set<string>([
-  // console-b
-  'console/pages/checkouts.tsx',
-  'console/pages/payout-approvals.tsx',
-  'console/pages/payouts.tsx',
-  'console/pages/chains.tsx',
-  'console/pages/rate-sources.tsx',
-  'console/pages/payout-hot-wallet.tsx',
-  'console/pages/merchants.tsx',
-  'console/pages/webhooks.tsx',
-  'console/pages/mail.tsx',
-  'dashboard/pages/keys.tsx',
-  'dashboard/pages/reports.tsx',
-<<<<<<< HEAD
-  // dashboard-b
-  'dashboard/pages/links.tsx',
-  'dashboard/pages/link-form.tsx',
-  'dashboard/pages/auth.tsx',
-  'dashboard/pages/forgot.tsx',
-  'dashboard/pages/webhooks.tsx',
-  'dashboard/pages/settings.tsx',
-  'dashboard/pages/team.tsx',
-  'dashboard/pages/notifications.tsx',
-  'dashboard/pages/security.tsx',
-  'dashboard/main.tsx',
-  'dashboard/search.tsx',
-  'dashboard/share.tsx',
-  'dashboard/report-range.ts',
-=======
-  // dashboard-a
-  'dashboard/pages/checkouts.tsx',
-  'dashboard/pages/checkout-money.tsx',
-  'dashboard/pages/checkout-activity.tsx',
-  'dashboard/pages/invoices.tsx',
-  'dashboard/pages/invoice-form.tsx',
-  'dashboard/pages/payouts.tsx',
-  'dashboard/pages/payout-detail.tsx',
-  'dashboard/pages/events.tsx',
-  'dashboard/pages/home.tsx',
->>>>>>> helper/dashboard-b
-]);
+const PENDING = new Set<string>([]);
 
 /** `file:line "text"` of every word written in a screen's source instead of its catalogue. */
 function hardCoded(file: string): string[] {

@@ -1,2 +1,23 @@
 /** The console front's words on its mail screen (keys `mail.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`mail.${string}`, string>;
+export default {
+  'mail.title': 'Mail',
+  'mail.introBefore': 'Without ',
+  'mail.introAfter': ' every mail is kept, not sent, and shown here with its links.',
+  'mail.to': 'To',
+  'mail.status': 'Status',
+  'mail.merchantId': 'Merchant id',
+  'mail.what': 'mails',
+  'mail.caption': 'Mails, newest first',
+  'mail.when': 'When',
+  'mail.kind': 'Kind',
+  'mail.subject': 'Subject',
+  'mail.text': 'Text',
+  'mail.hide': 'Hide',
+  'mail.read': 'Read',
+  'mail.srMail': 'mail {id}',
+  'mail.noneYet': 'No mail yet.',
+  'mail.theMail': 'the mail',
+  'mail.articleLabel': 'Mail {id}',
+  'mail.noSubject': '(no subject yet)',
+  'mail.bodyDeleted': "The body was deleted (a link's mail, 7 days after sending).",
+} as const satisfies Record<`mail.${string}`, string>;

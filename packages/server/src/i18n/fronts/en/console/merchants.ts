@@ -1,2 +1,32 @@
 /** The console front's words on its merchants screen (keys `merchants.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`merchants.${string}`, string>;
+export default {
+  'merchants.title': 'Merchants',
+  'merchants.created': 'Merchant {name} created.',
+  'merchants.newName': 'New merchant name',
+  'merchants.create': 'Create merchant',
+  'merchants.loadingWhat': 'merchants',
+  'merchants.merchant': 'Merchant',
+  'merchants.id': 'Id',
+  'merchants.status': 'Status',
+  'merchants.createdAt': 'Created',
+  'merchants.action': 'Action',
+  'merchants.done': '{name}: {verb, select, suspend {suspended} other {resumed}}.',
+  'merchants.suspendTitle': 'Suspend {name}?',
+  'merchants.suspendBodyBefore': 'Every API request of {name} (',
+  'merchants.suspendBodyAfter':
+    ') is refused until it is resumed: no new checkouts, no reads. Payments still arriving are recorded.',
+  'merchants.suspendConfirm': 'Suspend {name}',
+  'merchants.verb': '{verb, select, suspend {Suspend} other {Resume}}',
+  'merchants.tolerance': 'Underpayment tolerance',
+  'merchants.rateSpread': 'Rate spread',
+  'merchants.theDefault': 'the default',
+  'merchants.wallets': 'Wallets',
+  'merchants.asset': 'Asset',
+  'merchants.assetOnChain': '{asset} on {chain}',
+  'merchants.balance': 'Balance (incl. frozen)',
+  'merchants.frozen': 'Frozen',
+  'merchants.active': 'Active',
+  'merchants.yes': 'yes',
+  'merchants.no': 'no',
+  'merchants.noWallets': 'No wallets.',
+} as const satisfies Record<`merchants.${string}`, string>;

@@ -1,2 +1,27 @@
 /** The console front's words on its payouts screen (keys `payouts.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`payouts.${string}`, string>;
+export default {
+  'payouts.title': 'Payouts',
+  'payouts.status': 'Status',
+  'payouts.anyStatus': 'any',
+  'payouts.merchantId': 'Merchant id',
+  'payouts.chain': 'Chain',
+  'payouts.what': 'payouts',
+  'payouts.payout': 'Payout',
+  'payouts.merchant': 'Merchant',
+  'payouts.amount': 'Amount',
+  'payouts.networkFee': 'Network fee',
+  'payouts.destination': 'Destination',
+  'payouts.refundOf': 'Refund of',
+  'payouts.created': 'Created',
+  'payouts.noneMatch': 'No payouts match.',
+  'payouts.detailTitle': 'Payout {id}',
+  'payouts.thePayout': 'the payout',
+  'payouts.total': 'Total',
+  'payouts.fromWallet': ' from wallet ',
+  'payouts.givenByPayer': '(given by the payer)',
+  'payouts.reference': 'Reference',
+  'payouts.transaction': 'Transaction',
+  'payouts.confirmations': ' ({n} confirmations)',
+  'payouts.timeline': 'Timeline',
+  'payouts.by': ' by {by}',
+} as const satisfies Record<`payouts.${string}`, string>;

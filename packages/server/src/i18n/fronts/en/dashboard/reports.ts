@@ -1,2 +1,38 @@
 /** The dashboard front's words on its reports screen (keys `reports.*`), ICU as in src/i18n/catalogues. */
-export default {} as const satisfies Record<`reports.${string}`, string>;
+export default {
+  'reports.kindCheckouts': 'Checkouts',
+  'reports.kindPayments': 'Payments',
+  'reports.kindPayouts': 'Payouts and refunds',
+  'reports.kindLedger': 'Ledger postings',
+  'reports.kindFees': 'Fees',
+  'reports.title': 'Reports',
+  'reports.intro': 'Days and times are UTC; amounts are exact, as recorded.',
+  'reports.download': 'Download',
+  'reports.report': 'Report',
+  'reports.firstDay': 'First day',
+  'reports.lastDay': 'Last day',
+  'reports.format': 'Format',
+  'reports.thisMonth': 'This month',
+  'reports.lastMonth': 'Last month',
+  'reports.downloadLink':
+    'Download {kind, select, checkouts {checkouts} payments {payments} payouts {payouts and refunds} ledger {ledger postings} fees {fees} other {{kind}}} ({format})',
+  'reports.rangeNote':
+    "{from} 00:00 to {to} 24:00 UTC, at most a year; rows oldest first. CSV opens in a spreadsheet (a cell that would run as a formula starts with ''); NDJSON is one JSON object a line.",
+  'reports.statement': 'Statement',
+  'reports.month': 'Month',
+  'reports.monthHint': 'UTC, YYYY-MM',
+  'reports.chooseMonth': 'Choose a month.',
+  'reports.theStatement': 'the statement',
+  'reports.statementCaption': 'Statement of {month}, per wallet',
+  'reports.noWallet': 'No wallet existed by the end of this month.',
+  'reports.wallet': 'Wallet',
+  'reports.assetOnChain': '{asset} on {chain}',
+  'reports.opening': 'Opening',
+  'reports.credits': 'Credits',
+  'reports.debits': 'Debits',
+  'reports.fees': 'Fees',
+  'reports.closing': 'Closing',
+  'reports.frozenAtClose': 'Frozen at close',
+  'reports.balanceNote':
+    'Opening + credits − debits = closing, to the last digit. Settlement credits are already net of fees; the fees column shows what was withheld, for information.',
+} as const satisfies Record<`reports.${string}`, string>;
