@@ -54,7 +54,9 @@ export function Webhooks() {
                 label: t('webhooks.state'),
                 render: (e) =>
                   e.health.disabled
-                    ? t('webhooks.disabled', { reason: e.health.disabledReason ?? '' })
+                    ? e.health.disabledReason
+                      ? t('webhooks.disabled', { reason: e.health.disabledReason })
+                      : t('webhooks.disabledNoReason')
                     : e.health.failingSince
                       ? t('webhooks.failingSince', { since: time(e.health.failingSince) })
                       : t('webhooks.healthy'),

@@ -21,7 +21,7 @@ export default {
   'payouts.givenByPayer': '(given by the payer)',
   'payouts.reference': 'Reference',
   'payouts.transaction': 'Transaction',
-  'payouts.confirmations': ' ({n} confirmations)',
+  'payouts.confirmations': ' ({n} {n, plural, one {confirmation} other {confirmations}})',
   'payouts.timeline': 'Timeline',
   'payouts.by': ' by {by}',
 } as const satisfies Record<`payouts.${string}`, string>;

@@ -10,6 +10,7 @@ export default {
   'webhooks.oldestQueued': 'Oldest queued',
   'webhooks.state': 'State',
   'webhooks.disabled': 'disabled ({reason})',
+  'webhooks.disabledNoReason': 'disabled',
   'webhooks.failingSince': 'failing since {since}',
   'webhooks.healthy': 'healthy',
   'webhooks.log': 'Log',
