@@ -39,7 +39,7 @@ export function SecurityLog() {
           { label: t('security.user'), render: (e) => e.userEmail ?? '—' },
           { label: t('security.action'), render: (e) => <code>{e.action}</code> },
           { label: t('security.address'), render: (e) => e.ip ?? '—' },
-          detail.column('entry'),
+          detail.column(t('security.detailWhat')),
         ]}
       />
     </>

@@ -216,6 +216,8 @@ function hardCoded(file: string): string[] {
       const inJsxChild = ts.isJsxElement(at) || ts.isJsxFragment(at);
       if ((name !== undefined && SHOWN.has(name)) || inJsxChild) report(node, node.text);
       else if (ts.isNewExpression(at) && at.expression.getText(source) === 'Error') report(node, node.text);
+      // What a detail column's button names to a screen reader ("Show entry <id>").
+      else if (ts.isCallExpression(at) && /(^|\.)column$/.test(at.expression.getText(source))) report(node, node.text);
       // A sentence anywhere else (a validation message returned, a status set) is shown too, unless
       // it is a key, an import or a type.
       else if (
