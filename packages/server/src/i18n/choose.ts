@@ -1,3 +1,4 @@
+import { readCookie } from '../auth/cookie-session.js';
 import { DEFAULT_LANG, type Lang, matchLanguage } from './languages.js';
 
 /** The cookie that remembers a payer's pick on the public pages (a year; the pages' own path only). */
@@ -21,14 +22,9 @@ export interface LanguageChoice {
   source: 'query' | 'cookie' | 'header' | 'merchant' | 'default';
 }
 
-/** The cookie's value, or undefined (the header is the client's to fill: at most 4 KB looked at). */
+/** The cookie's value, or undefined: the sessions' reader (auth/cookie-session.ts), for a header Node may give as a list. */
 export function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
-  const text = (Array.isArray(header) ? header.join('; ') : (header ?? '')).slice(0, 4096);
-  for (const part of text.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return readCookie(Array.isArray(header) ? header.join('; ') : header, name);
 }
 
 /** The supported languages of an Accept-Language header, by q-value then order. */
