@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import type { InvoiceLineInput } from '@hostpay/client';
-import { parseExactJson } from '@hostpay/protocol';
+import { PAYMENT_LINK_LIMITS, parseExactJson } from '@hostpay/protocol';
 import { UsageError } from './output.js';
 
 /** A payment link line as the API takes it: a whole quantity. */
@@ -19,8 +19,9 @@ const fields = (text: string, counts: number[], shape: string): string[] => {
 };
 
 const wholeQuantity = (text: string): number => {
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > 1000)
-    throw new InvalidArgumentError('the quantity of a link line must be a whole number from 1 to 1000');
+  const max = PAYMENT_LINK_LIMITS.quantityMax;
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > max)
+    throw new InvalidArgumentError(`the quantity of a link line must be a whole number from 1 to ${max}`);
   return Number(text);
 };
 

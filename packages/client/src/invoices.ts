@@ -77,7 +77,7 @@ export class Invoices<M extends AmountMode = 'string'> {
     return (await write(this.transport, 'PATCH', path, draftBody(params), options)) as Invoice<M>;
   }
 
-  /** Deletes a draft (DELETE …/{id}) and answers it as it was; a finalized invoice is voided instead. */
+  /** Deletes a draft (DELETE …/{id}) and answers it as it was; a finalized invoice is refused (409 INVOICE_STATE_CONFLICT): void it instead. */
   async delete(id: string, options: WriteOptions = {}): Promise<Invoice<M>> {
     const path = invoicePath(INVOICE_PATHS.invoice, id);
     return (await write(this.transport, 'DELETE', path, undefined, options)) as Invoice<M>;

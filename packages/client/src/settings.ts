@@ -30,11 +30,7 @@ export interface MerchantSettings {
 
 /** A change (protocol UpdateSettingsBody): only the fields given change; `null` clears one. Colours may be `#rgb`. */
 export type UpdateSettingsParams = {
-  [K in keyof MerchantSettings]?: K extends 'emailReceipts'
-    ? boolean
-    : K extends 'language'
-      ? string | null
-      : string | null;
+  [K in keyof MerchantSettings]?: K extends 'emailReceipts' ? boolean : string | null;
 };
 
 /**

@@ -73,7 +73,7 @@ export class HostpayPaymentProvider extends AbstractPaymentProvider<HostpayOptio
   /**
    * Creates the hosted checkout for the session's amount and currency; `orderId` is the session
    * id, and the Idempotency-Key is derived from it, so a retried call makes one checkout.
-   * The storefront may pass `success_url`, `cancel_url` (and `description`) in the session data.
+   * The storefront may pass `success_url` and `cancel_url` in the session data.
    */
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const data = (input.data ?? {}) as Record<string, unknown>;
@@ -120,8 +120,8 @@ export class HostpayPaymentProvider extends AbstractPaymentProvider<HostpayOptio
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const data = (input.data ?? {}) as HostpaySessionData;
-    return { data: refreshed(data, await this.client.checkouts.get(checkoutIdOf(data))) };
+    const { data } = await this.getPaymentStatus(input);
+    return data === undefined ? {} : { data };
   }
 
   /**

@@ -3,6 +3,8 @@
  * is money received and confirmed, so it is authorized and captured at once.
  */
 
+import type { CheckoutStatus } from '@hostpay/client';
+
 /** Medusa's `PaymentSessionStatus` values. */
 export type SessionStatus = 'authorized' | 'captured' | 'pending' | 'requires_more' | 'error' | 'canceled';
 
@@ -16,18 +18,7 @@ export type WebhookAction =
   | 'canceled'
   | 'not_supported';
 
-/** hostpay's checkout states (`Checkout['status']` of @hostpay/client). */
-export type CheckoutState =
-  | 'open'
-  | 'underpaid'
-  | 'processing'
-  | 'settled'
-  | 'expired'
-  | 'canceled'
-  | 'needs_review'
-  | 'invalid';
-
-const SESSION_STATUS: Record<CheckoutState, SessionStatus> = {
+const SESSION_STATUS: Record<CheckoutStatus, SessionStatus> = {
   // Waiting for the payer, for the rest of the money, or for confirmations.
   open: 'pending',
   underpaid: 'pending',
@@ -45,7 +36,7 @@ const SESSION_STATUS: Record<CheckoutState, SessionStatus> = {
 
 /** The Medusa session status of a checkout state; an unknown state (a newer server) is pending. */
 export function sessionStatus(state: string): SessionStatus {
-  return Object.hasOwn(SESSION_STATUS, state) ? SESSION_STATUS[state as CheckoutState] : 'pending';
+  return Object.hasOwn(SESSION_STATUS, state) ? SESSION_STATUS[state as CheckoutStatus] : 'pending';
 }
 
 /** The events that say something about a checkout's payment, and what Medusa should do on each. */

@@ -185,7 +185,7 @@ const MOVES = [
     'markUncollectible',
   ],
   ['send', "email the invoice to its customer (CUSTOMER_EMAIL_MISSING without the customer's email)", 'send'],
-  ['delete', 'delete a draft (a finalized invoice is voided instead)', 'delete'],
+  ['delete', 'delete a draft (a finalized one is refused: void it instead)', 'delete'],
 ] as const;
 
 /** The state moves (finalize, void, mark-uncollectible, send, delete) and the PDF. */

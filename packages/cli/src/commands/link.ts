@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CollectEmail, CreatePaymentLinkParams, PaymentLink, UpdatePaymentLinkParams } from '@hostpay/client';
+import { PAYMENT_LINK_LIMITS } from '@hostpay/protocol';
 import { CHECKOUT_COLUMNS, checkoutRow } from '../checkout-view.js';
 import { describeLink, LINK_COLUMNS, linkRow } from '../commerce-view.js';
 import { collectLinkItem, linesOf, linkItemsFile, type LinkLine } from '../line-items.js';
@@ -82,7 +83,7 @@ export function registerLink(program: Command, io: Io): void {
       .option('--amount <amount>', 'a fixed price (with --item: must equal their sum)')
       .option(
         '--item <name:qty:price>',
-        'a line, e.g. "Espresso:2:2.55" (quantity 1 to 1000); repeat for more (at most 20); the price is their sum',
+        `a line, e.g. "Espresso:2:2.55" (quantity 1 to ${PAYMENT_LINK_LIMITS.quantityMax}); repeat for more (at most ${PAYMENT_LINK_LIMITS.lineItems}); the price is their sum`,
         collectLinkItem,
       )
       .option('--items-file <file>', 'the lines as a JSON array of {name, quantity, unitAmount}, before any --item')
@@ -229,7 +230,7 @@ function registerLinkChanges(link: Command, io: Io, show: Show): void {
         .option('--idempotency-key <key>', IDEMPOTENCY_HELP),
     ).action(async (id: string, opts: WriteFlags) => {
       const l = await withClient(io, opts, (client) =>
-        client.paymentLinks.update(id, { active }, { merchantId: opts.merchant, idempotencyKey: opts.idempotencyKey }),
+        client.paymentLinks[name](id, { merchantId: opts.merchant, idempotencyKey: opts.idempotencyKey }),
       );
       show(opts, l, () => `payment link ${l.id} is ${l.status}`);
     });
