@@ -145,7 +145,7 @@ export function LinkDetail({ id, session }: { id: string; session: Session }) {
         </ul>
       ) : null}
       {writes ? <OnOff link={l} /> : null}
-      {writes ? <EditLink link={l} /> : null}
+      {writes ? <EditLink link={l} key={l.updatedAt} /> : null}
       {can(session, 'checkout:read') ? <LinkCheckouts id={l.id} /> : null}
     </>
   );

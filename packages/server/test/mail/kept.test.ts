@@ -173,4 +173,17 @@ describeStores('mail kept, limited and deleted', (dialect) => {
     const detail = await kept.services.admin.getMail(gone.id);
     expect(detail).toMatchObject({ bodyDeleted: true, text: null, subject: 'You are invited to Old Shop on hostpay' });
   });
+
+  it('a mail no template renders any more (a retired kind) is still shown to operators, without its text', async () => {
+    const merchantId = await kept.createMerchant('Retired Shop');
+    await kept.services.admin.inviteMerchantUser(merchantId, `retired-${dialect}@example.com`, 'owner', audit);
+    const { id } = await kept.services.store.db
+      .updateTable('mail_outbox')
+      .set({ kind: 'retired.kind' })
+      .where('to_address', '=', `retired-${dialect}@example.com`)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const detail = await kept.services.admin.getMail(id);
+    expect(detail).toMatchObject({ id, text: null, html: null });
+  });
 });

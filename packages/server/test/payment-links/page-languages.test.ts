@@ -155,7 +155,12 @@ describe('the payment link page in the payer’s language', () => {
       expect(fr.body).toMatch(/<link rel="stylesheet" href="\/pay\/assets\/brand-0b57d0-[0-9a-f]{6}\.css"/);
       // The payer's browser still wins over the merchant's default, and ?lang= over both.
       expect(langOf(await get(`/l/${link.slug}`, { 'accept-language': 'ja' }))).toEqual(['ja', 'ltr']);
-      expect(langOf(await get(`/l/${link.slug}?lang=ar`, { 'accept-language': 'ja' }))).toEqual(['ar', 'rtl']);
+      const picked = await get(`/l/${link.slug}?lang=ar`, { 'accept-language': 'ja' });
+      expect(langOf(picked)).toEqual(['ar', 'rtl']);
+      // The page asks for the language again once it knows the merchant's: the pick is set once.
+      expect([picked.headers['set-cookie']].flat().filter((c) => c?.startsWith('hostpay_lang='))).toEqual([
+        expect.stringMatching(/^hostpay_lang=ar;/),
+      ]);
       // A browser language that is none of ours falls to the merchant's default, not to English.
       expect(langOf(await get(`/l/${link.slug}`, { 'accept-language': 'nl' }))).toEqual(['fr', 'ltr']);
     } finally {

@@ -63,7 +63,9 @@ export function mailAdmin(deps: RenderDeps) {
     async getMail(id: string): Promise<MailDetail> {
       const row = await db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
       if (row === undefined) throw new HostpayError('NOT_FOUND', `mail ${id} does not exist`);
-      const rendered = await renderRow(deps, row);
+      // A mail that cannot be rendered any more (a kind no feature sends now, data that no longer
+      // opens) is still shown, without its text, as the sender marks it instead of failing.
+      const rendered = await renderRow(deps, row).catch(() => null);
       return {
         ...mailView(row),
         subject: row.subject ?? rendered?.subject ?? null,
