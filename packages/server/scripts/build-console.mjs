@@ -28,6 +28,9 @@ const FRONTS = [
   },
 ];
 
+// One plugin for both fronts: the catalogues are read once.
+const messages = frontMessages(root);
+
 for (const front of FRONTS) {
   const out = `${root}dist/${front.name}`;
   rmSync(out, { recursive: true, force: true });
@@ -47,7 +50,7 @@ for (const front of FRONTS) {
     conditions: ['hostpay-source'],
     legalComments: 'linked',
     metafile: true,
-    plugins: [frontMessages(root)],
+    plugins: [messages],
     logLevel: 'warning',
   });
 

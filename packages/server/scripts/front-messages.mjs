@@ -39,7 +39,9 @@ export function frontMessages(root) {
   return {
     name: 'front-messages',
     setup(b) {
+      // Once per build script, not per front: both fronts' builds share this plugin.
       b.onStart(async () => {
+        if (loaded !== undefined) return;
         const c = await loadCatalogues(root);
         const scopes = { console: c.console, dashboard: c.dashboard, 'ui-kit': c.kit };
         loaded = { format: c.formatMessage, scopes, short: {} };

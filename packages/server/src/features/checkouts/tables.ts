@@ -82,7 +82,7 @@ export interface CheckoutTimelineTable {
   at: string;
 }
 
-/** v30: a merchant's last receipt number (receipt-numbers.ts). */
+/** v33: a merchant's last receipt number (receipt-numbers.ts). */
 export interface ReceiptCounterTable {
   merchant_id: string;
   last_number: number;
