@@ -44,6 +44,9 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   return new SafeHtml(out);
 }
 
+/** Text that reads left to right whatever the page's direction (an address, an amount, a code), isolated. */
+export const ltr = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
+
 /** An http(s) URL to put in an href, or null: merchant URLs are checked at creation, and again here. */
 export function safeHref(url: string | null | undefined): string | null {
   if (url === null || url === undefined) return null;

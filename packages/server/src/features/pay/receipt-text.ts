@@ -1,6 +1,6 @@
 import { formatAmount, formatDateTime } from '../../i18n/format.js';
 import { ENGLISH, type MessageKey, type MessageValues, type Speech } from '../../i18n/messages.js';
-import { html, type SafeHtml } from './html.js';
+import { html, ltr, type SafeHtml } from './html.js';
 import type { ReceiptLine, ReceiptTotal } from './receipt-lines.js';
 import type { ReceiptView } from './receipt-view.js';
 
@@ -104,6 +104,5 @@ export function htmlMessage(
 }
 
 /** A figure or code that reads left to right in any page direction (an amount, a hash, a number). */
-export const ltr = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
 /** A figure formatted for the language, isolated so an Arabic page does not reorder it. */
 export const isolated = (text: string) => html`<bdi>${text}</bdi>`;

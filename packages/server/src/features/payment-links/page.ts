@@ -3,7 +3,7 @@ import { isDataImage, logoOrigin } from '../../http/page-headers.js';
 import type { PageSpeech } from '../../http/payer-language.js';
 import { formatAmount, formatDateTime } from '../../i18n/format.js';
 import { ENGLISH, type Speech } from '../../i18n/messages.js';
-import { html, type SafeHtml } from '../pay/html.js';
+import { html, ltr, type SafeHtml } from '../pay/html.js';
 import { layout } from '../pay/templates/layout.js';
 import type { PublicLink } from './service.js';
 import { linkPath } from './view.js';
@@ -32,7 +32,6 @@ export const money = (s: Speech, v: PublicLink, amount: string) =>
   formatAmount(s.lang, decimalText(amount), v.link.currency, v.fiat).replace(' ', '\u00a0');
 
 /** Amounts keep their left-to-right order inside a right-to-left sentence. */
-const ltr = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
 
 function logo(v: PublicLink): SafeHtml | null {
   if (logoOrigin(v.logoUrl) === null && !isDataImage(v.logoUrl)) return null;

@@ -102,13 +102,15 @@ export async function refundPageRoutes(app: TypedApp, ctx: RefundPageContext): P
   app.post('/pay/:id/refund/:token', { schema: { hide: true } }, async (req, reply) => {
     if (await limited(req, reply, 'submit')) return reply;
     const { id, token } = req.params as { id: string; token: string };
-    const lang = speaking(req, reply, await lookOf(await refunds.page(id, token)));
+    const before = await refunds.page(id, token);
+    const lang = speaking(req, reply, await lookOf(before));
     const { t } = lang.speech;
     if (crossSite(req, publicBaseUrl()))
       return message(reply, 403, lang.speech, t('refund.notRequestedTitle'), t('refund.crossSite'));
     const address = ((req.body as { address?: unknown } | undefined)?.address ?? '') as string;
     if (address.trim() === '') {
-      const page = await refunds.page(id, token);
+      // Nothing was written since `before` was read: it is the page to answer with.
+      const page = before;
       if (page.kind !== 'form') return send(reply, STATUS[page.kind], { page, sandbox, token, ...lang });
       return send(reply, 400, { page, sandbox, token, ...lang, address, error: t('refund.addressMissing') });
     }

@@ -3,7 +3,7 @@ import { findFamily } from '../../chain-families/index.js';
 import type { PageSpeech } from '../../http/payer-language.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { ENGLISH, type MessageKey, type MessageValues, type Speech } from '../../i18n/messages.js';
-import { escapeHtml, html, SafeHtml } from '../pay/html.js';
+import { escapeHtml, html, ltr, SafeHtml } from '../pay/html.js';
 import { layout } from '../pay/templates/layout.js';
 import { refundLinkPath } from './links.js';
 import type { RefundFacts, RefundPage } from './service.js';
@@ -30,7 +30,6 @@ export function addressRule(
 }
 
 /** Addresses, amounts and codes keep their left-to-right order inside a right-to-left sentence. */
-const ltr = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
 /** A crypto amount as exact text, a no-break space before its symbol (a narrow line never splits them). */
 const cryptoAmount = (amount: string, asset: string) => `${amount}\u00a0${asset}`;
 

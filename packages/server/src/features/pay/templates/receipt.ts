@@ -1,13 +1,12 @@
 import type { PageSpeech } from '../../../http/payer-language.js';
 import { ENGLISH, type Speech } from '../../../i18n/messages.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, ltr, type SafeHtml } from '../html.js';
 import { isDataImage, logoOrigin } from '../../../http/page-headers.js';
 import type { ReceiptPayment, ReceiptView } from '../receipt-view.js';
 import {
   htmlMessage,
   isolated,
   lineText,
-  ltr,
   money,
   networkText,
   paidLabel,
