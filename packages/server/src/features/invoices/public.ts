@@ -1,9 +1,10 @@
+import { capabilityHash, isCapabilityShaped } from '../../crypto/capability-token.js';
 import { HostpayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { CheckoutService } from '../checkouts/service.js';
 import { usedNoncePrune } from '../../http/public-form.js';
 import { checkoutIdsOf, lockInvoice, sellerOf, type Seller } from './queries.js';
-import { invoiceTokenHash, isInvoiceTokenShaped } from './token.js';
+
 import { amountDueOf, invoiceView, type InvoiceRow } from './view.js';
 
 /** Everything a rendering of an invoice shows (the public page, the PDF). */
@@ -50,11 +51,11 @@ export function invoicePublic(deps: InvoicePublicDeps) {
   );
 
   async function rowByToken(token: string): Promise<InvoiceRow | undefined> {
-    if (!isInvoiceTokenShaped(token)) return undefined;
+    if (!isCapabilityShaped(token)) return undefined;
     const row = await db
       .selectFrom('invoices')
       .selectAll()
-      .where('token_hash', '=', invoiceTokenHash(token))
+      .where('token_hash', '=', capabilityHash(token))
       .executeTakeFirst();
     return row === undefined || row.status === 'draft' ? undefined : row;
   }

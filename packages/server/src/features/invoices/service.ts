@@ -1,3 +1,4 @@
+import { capabilityHash, newCapabilityToken } from '../../crypto/capability-token.js';
 import { writeExactJson, type CreateInvoiceBody, type EventType, type UpdateInvoiceBody } from '@hostpay/protocol';
 import { page, type PageRequest } from '../../admin/pagination.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
@@ -12,14 +13,7 @@ import { recordInvoiceMail } from './mail.js';
 import { renderInvoicePdf } from './pdf.js';
 import { invoicePublic } from './public.js';
 import { checkoutIdsOf, checkoutIdsOfMany, lockInvoice, nextNumber, sellerOf } from './queries.js';
-import {
-  DEFAULT_INVOICE_PREFIX,
-  invoiceNumber,
-  invoicePagePath,
-  invoiceTokenHash,
-  invoiceTokenOwner,
-  newInvoiceToken,
-} from './token.js';
+import { DEFAULT_INVOICE_PREFIX, invoiceNumber, invoicePagePath, invoiceTokenOwner } from './token.js';
 import { invoiceView, type InvoiceRow } from './view.js';
 import { INVOICE_STATUS_VALUES } from '@hostpay/protocol';
 
@@ -202,12 +196,12 @@ export function invoiceService(opts: InvoiceServiceOptions) {
             conflict(row, 'dueAt is in the past: set a later dueAt, or null, before finalizing');
           const prefix = (await sellerOf(trx, merchantId)).prefix ?? DEFAULT_INVOICE_PREFIX;
           const seq = await nextNumber(trx, merchantId, prefix);
-          const token = newInvoiceToken();
+          const token = newCapabilityToken();
           return {
             status: 'open',
             seq,
             number: invoiceNumber(prefix, seq),
-            token_hash: invoiceTokenHash(token),
+            token_hash: capabilityHash(token),
             token_sealed: box.seal(token, invoiceTokenOwner(id)),
             finalized_at: at,
           };

@@ -1,3 +1,4 @@
+import { capabilityHash, isCapabilityShaped, newCapabilityToken } from '../../crypto/capability-token.js';
 import { Decimal, decimalText, jsonDecimal, writeExactJson } from '@hostpay/protocol';
 import type { Caches } from '../../cache/caches.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
@@ -15,7 +16,7 @@ import { lockEventCounter, type Outbox } from '../events/outbox.js';
 import { balanceChangedJson, creditInTransaction } from '../ledger/service.js';
 import { refundCreditKey } from '../payouts/moves.js';
 import { checkoutMoney } from './money.js';
-import { isTokenShaped, newRefundToken, REFUND_LINK_TTL_MS, refundLinkPath, tokenHash } from './links.js';
+import { REFUND_LINK_TTL_MS, refundLinkPath } from './links.js';
 import { givenAddress, mailTarget, recordRefundLinkMail, type RefundMailAsk } from './mail.js';
 import {
   chainFacts,
@@ -181,11 +182,11 @@ export function refundService(deps: RefundDeps) {
     const c = await loadOwned(db, merchantId, checkoutId, false);
     const { target, amount } = await checkAmount(db, c, asked);
     const to = mailTarget(ask, given, c.row);
-    const token = newRefundToken();
+    const token = newCapabilityToken();
     const createdAt = at();
     const row: RefundLinkRow = {
       id: newId('rfl'),
-      token_hash: tokenHash(token),
+      token_hash: capabilityHash(token),
       checkout_id: checkoutId,
       merchant_id: merchantId,
       amount: asked === null ? null : decimalText(asked),
@@ -252,8 +253,8 @@ export function refundService(deps: RefundDeps) {
   }
 
   async function linkOf(trx: Db, checkoutId: string, token: string, lock: boolean) {
-    if (!isTokenShaped(token) || !checkoutId.startsWith('chk_')) return undefined;
-    return findRefundLink(trx, checkoutId, tokenHash(token), lock ? store.dialect : undefined);
+    if (!isCapabilityShaped(token) || !checkoutId.startsWith('chk_')) return undefined;
+    return findRefundLink(trx, checkoutId, capabilityHash(token), lock ? store.dialect : undefined);
   }
 
   async function factsOf(trx: Db, link: RefundLinkRow, c: LoadedCheckout, target: RefundTarget): Promise<RefundFacts> {
