@@ -1,10 +1,15 @@
 import { Type } from '@sinclair/typebox';
+import { addressBlock } from '../../auth/failure-limit.js';
+import { rateLimited } from '../../auth/refusals.js';
 import type { FeatureRouteContext } from '../../feature-kit/feature.js';
 import type { TypedApp } from '../../http/route-context.js';
 import { actorOf, BODY, DASH, Empty, responses, sendJson, sessionIdOf, setSessionCookie } from './http.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { Password, TokenParams, Enrol, tags } from './account-schemas.js';
 import type { AccountServices } from './account-schemas.js';
+
+/** Forgot-password requests one client address may make a minute. */
+export const RESET_REQUESTS_PER_MINUTE = 10;
 
 /** The routes of emailed links: an invitation (read, accept) and a password reset (read, use). */
 export function linkRoutes(
@@ -125,14 +130,21 @@ export function linkRoutes(
         tags,
         operationId: 'requestDashboardPasswordReset',
         summary: 'Forgot password: mail a reset link',
-        description:
-          'The sign-in page\'s "forgot password": every account of this email (one per merchant) is mailed a reset link valid 24 hours. The answer is the same whether or not an account exists; at most one link a minute per account. 400 INVALID_EMAIL when the email is not one plain address.',
+        description: `The sign-in page's "forgot password": every account of this email (one per merchant) is mailed a reset link valid 24 hours. The answer is the same whether or not an account exists; at most one link a minute per account, and at most ${RESET_REQUESTS_PER_MINUTE} requests a minute from one client address (429 RATE_LIMITED). 400 INVALID_EMAIL when the email is not one plain address.`,
         security: [],
         body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
-        response: responses(202, Empty, 'Mailed when an account exists.', [...BODY, 'INVALID_EMAIL']),
+        response: responses(202, Empty, 'Mailed when an account exists.', [...BODY, 'INVALID_EMAIL', 'RATE_LIMITED']),
       },
     },
     async (req, reply) => {
+      // Unauthenticated and each one writes (a link, a security-log row, a mail): one client's
+      // requests are limited before any of that, not only the mails they would cause.
+      const rate = await ctx.limiter.hit(`reset-request:${addressBlock(req.ip)}`, RESET_REQUESTS_PER_MINUTE, 60_000);
+      if (!rate.allowed)
+        throw rateLimited(
+          rate,
+          'too many password-reset requests from this address: retry after the Retry-After seconds',
+        );
       await team.requestReset(req.body.email, actorOf(req));
       return sendJson(reply, 202, {}, 'if an account of this email exists, a reset link is on its way');
     },
