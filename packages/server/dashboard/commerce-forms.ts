@@ -48,12 +48,12 @@ export const emptyLinkForm = (): LinkForm => ({
 });
 
 /** A datetime-local value (minutes, no zone) as UTC, and back. */
-export const utcFromInput = (v: string): string | null => (v.trim() === '' ? null : `${v.trim()}:00.000Z`);
-export const inputFromUtc = (iso: string | null | undefined): string => (iso ? iso.slice(0, 16) : '');
+const utcFromInput = (v: string): string | null => (v.trim() === '' ? null : `${v.trim()}:00.000Z`);
+const inputFromUtc = (iso: string | null | undefined): string => (iso ? iso.slice(0, 16) : '');
 
 /** A date field (YYYY-MM-DD) as the end of that UTC day: due on a day means payable all of it. */
-export const dueFromDate = (d: string): string | null => (d.trim() === '' ? null : `${d.trim()}T23:59:59.000Z`);
-export const dateFromDue = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : '');
+const dueFromDate = (d: string): string | null => (d.trim() === '' ? null : `${d.trim()}T23:59:59.000Z`);
+const dateFromDue = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : '');
 
 /** A whole number typed (max uses, a line's quantity); anything else goes as typed for the server to refuse. */
 const count = (v: string): number | string => (/^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : v.trim());

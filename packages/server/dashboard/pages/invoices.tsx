@@ -214,7 +214,7 @@ function Share({ invoice: i }: { invoice: Invoice }) {
 type Move = 'finalize' | 'void' | 'mark-uncollectible' | 'send' | 'delete';
 
 /** The moves the invoice's state allows (the server refuses any other with 409 INVOICE_STATE_CONFLICT). */
-export function movesOf(status: string): Move[] {
+function movesOf(status: string): Move[] {
   switch (status) {
     case 'draft':
       return ['finalize', 'delete'];

@@ -1,5 +1,5 @@
+import { addressBlock } from '../auth/failure-limit.js';
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { PAGE_CSP } from './page-headers.js';
@@ -54,21 +54,6 @@ export function formNonceValid(nonce: string, nowMs: number): boolean {
   return at <= nowMs + 60_000 && nowMs - at <= FORM_NONCE_TTL_MS;
 }
 
-/** The address a per-client limit counts: IPv4 as is, IPv6 by its /64 (one subscriber's prefix). */
-export function clientBucket(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped !== null) return mapped[1]!;
-  if (isIP(ip) !== 6) return ip;
-  const [head, tail] = ip.toLowerCase().split('::') as [string, string | undefined];
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
-}
-
 /**
  * The creation limits of the public forms that make checkouts (`POST /l/{slug}`, `POST /i/{token}`;
  * spec/commerce.md, "Shared decisions"), as [bucket, limit, window ms]: one client address (/64) and
@@ -84,7 +69,7 @@ export function creationBuckets(
   origin: string,
 ): [string, number, number][] {
   return [
-    [`public:create:client:${clientBucket(ip)}`, config.linkCheckoutsPerAddressPerMinute, 60_000],
+    [`public:create:client:${addressBlock(ip)}`, config.linkCheckoutsPerAddressPerMinute, 60_000],
     [`public:create:origin:${origin}`, config.linkCheckoutsPerLinkPerMinute, 60_000],
     [`public:create:merchant:${merchantId}`, config.linkCheckoutsPerMerchantPerHour, 3_600_000],
   ];

@@ -62,7 +62,3 @@ export const isLang = (v: unknown): v is Lang => typeof v === 'string' && BY_COD
 export function directionOf(lang: Lang): Direction {
   return BY_CODE.get(lang.toLowerCase())?.dir ?? 'ltr';
 }
-
-export function languageName(lang: Lang): string {
-  return BY_CODE.get(lang.toLowerCase())?.name ?? lang;
-}

@@ -1,6 +1,7 @@
+import { addressBlock } from '../../auth/failure-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageCspWithLogo, securityHeaders } from '../../http/page-headers.js';
-import { clientBucket, creationBuckets, crossSite, formNonce, formNonceValid } from '../../http/public-form.js';
+import { creationBuckets, crossSite, formNonce, formNonceValid } from '../../http/public-form.js';
 import { HostpayError } from '../../errors.js';
 import type { RouteContext, TypedApp } from '../../http/route-context.js';
 import { type PageSpeech, payerSpeech } from '../../http/payer-language.js';
@@ -77,7 +78,7 @@ export async function invoicePageRoutes(app: TypedApp, ctx: InvoicePageContext):
 
   async function pageLimited(req: FastifyRequest): Promise<number | null> {
     const l = PAGE_LOADS;
-    const rate = await ctx.limiter.hit(`invoice:page:${clientBucket(req.ip)}`, l.limit, l.windowMs);
+    const rate = await ctx.limiter.hit(`invoice:page:${addressBlock(req.ip)}`, l.limit, l.windowMs);
     return rate.allowed ? null : rate.resetSeconds;
   }
 

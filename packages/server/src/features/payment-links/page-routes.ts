@@ -1,8 +1,8 @@
+import { addressBlock } from '../../auth/failure-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HostpayError } from '../../errors.js';
 import { pageCspWithLogo, securityHeaders } from '../../http/page-headers.js';
 import {
-  clientBucket,
   creationBuckets,
   crossSite,
   formNonce,
@@ -88,7 +88,7 @@ export async function paymentLinkPageRoutes(app: TypedApp, ctx: LinkPageContext)
 
   app.get('/l/:slug', { schema: { hide: true } }, async (req, reply) => {
     const early = speaking(req, reply);
-    const wait = await overLimit([[`plink:view:${clientBucket(req.ip)}`, LINK_PAGE_VIEWS_PER_MINUTE, 60_000]]);
+    const wait = await overLimit([[`plink:view:${addressBlock(req.ip)}`, LINK_PAGE_VIEWS_PER_MINUTE, 60_000]]);
     if (wait !== null) return tooMany(reply, early.speech, wait);
     const view = await found(reply, early.speech, (req.params as { slug: string }).slug);
     if (view === undefined) return reply;
