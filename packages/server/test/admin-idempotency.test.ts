@@ -163,4 +163,31 @@ describe.each(DIALECTS)('Idempotency-Key on %s', (dialect: Dialect) => {
     const forgetful = adminIdempotency({ store: fx.services.store, box }, { retentionMs: -1 });
     expect(await forgetful.begin('op', 'w1', { ...req, body: '{}' })).toEqual({ kind: 'claimed' });
   });
+
+  it('the service: two requests of one process racing for each of 200 keys, one claims and the other replays its answer', async () => {
+    // On PostgreSQL the claim's insert and the waiter's read travel on two connections and are
+    // answered in either order; the waiter must not take our fresh row for an orphan's.
+    const service = adminIdempotency({ store: fx.services.store, box: new SecretBox(randomBytes(32)) });
+    const req = { method: 'POST', url: '/admin/v1/merchants', body: '{"name":"race"}' };
+    const race = (n: number) => {
+      const run = async () => {
+        const claim = await service.begin('op', `race-${n}`, req);
+        if (claim.kind === 'claimed') {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          await service.complete('op', `race-${n}`, 201, `{"n":${n}}`);
+        }
+        return claim;
+      };
+      return Promise.all([run(), run()]);
+    };
+    const outcomes = [];
+    // Eight keys at a time: sixteen requests, within the pool and its queue.
+    for (let n = 0; n < 200; n += 8)
+      outcomes.push(...(await Promise.all(Array.from({ length: 8 }, (_, i) => race(n + i)))));
+    for (const [n, pair] of outcomes.entries()) {
+      const kinds = pair.map((c) => c.kind).sort();
+      expect(kinds, `key race-${n}`).toEqual(['claimed', 'replay']);
+      expect(pair.find((c) => c.kind === 'replay')).toEqual({ kind: 'replay', status: 201, body: `{"n":${n}}` });
+    }
+  });
 });

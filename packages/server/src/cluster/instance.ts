@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -71,22 +82,86 @@ export function releaseInstanceId(identity: InstanceIdentity): void {
 
 /**
  * Whether a live process other than this one holds `<dataDir>/instance-id.pid`; if not, this
- * process writes its pid there. A stale pid (its process gone, as after kill -9) is taken over.
+ * process claims it. The claim is atomic: the pid is written to a file of this process and
+ * hard-linked into place, which fails when the file exists, so of two servers started at the
+ * same moment exactly one gets it (reading, then writing, let both). A pid file whose process is
+ * gone (kill -9) is moved aside under a name of this process before claiming; if what was moved
+ * turns out to be a live server's fresh claim (two starts racing for one stale file), it is put
+ * back and this process steps aside.
  */
 function heldByAnotherProcess(dataDir: string): boolean {
   const file = join(dataDir, `${INSTANCE_ID_FILE}.pid`);
+  const mine = `${file}.${process.pid}`;
+  try {
+    writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    return false; // a read-only data dir: nothing to record, nothing another server recorded
+  }
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (claim(mine, file)) return false;
+      const pid = pidIn(file);
+      if (pid === process.pid) return false;
+      if (pid !== undefined ? alive(pid) : justWritten(file)) return true;
+      if (!existsSync(file)) continue; // gone meanwhile: claim again
+      // Stale: move it aside, and look at what was moved.
+      const aside = `${file}.stale.${process.pid}`;
+      try {
+        renameSync(file, aside);
+      } catch {
+        continue; // another process moved it first: claim again
+      }
+      const moved = pidIn(aside);
+      if (moved !== pid && (moved === undefined || alive(moved))) {
+        // A racer's fresh claim: give it back (unless yet another claim took its place).
+        claim(aside, file);
+        rmSync(aside, { force: true });
+        return true;
+      }
+      rmSync(aside, { force: true });
+    }
+    return true; // still contested after three tries: run under an id of this run alone
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
+/**
+ * Creates `to` with the content of `from`, only if `to` does not exist; false when it does. A
+ * hard link makes it appear whole; where links are not supported, an exclusive copy (which a
+ * reader may see empty for a moment: see justWritten).
+ */
+function claim(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+  }
+  try {
+    copyFileSync(from, to, constants.COPYFILE_EXCL);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An unreadable or empty pid file younger than 5 s is a claim being written, not a stale one. */
+function justWritten(file: string): boolean {
+  try {
+    return statSync(file).mtimeMs > Date.now() - 5_000;
+  } catch {
+    return false;
+  }
+}
+
+function pidIn(file: string): number | undefined {
   try {
     const pid = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return true;
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
-    // none yet
+    return undefined;
   }
-  try {
-    writeFileSync(file, `${process.pid}\n`, { mode: 0o600 });
-  } catch {
-    // A read-only data dir: nothing to record.
-  }
-  return false;
 }
 
 function alive(pid: number): boolean {

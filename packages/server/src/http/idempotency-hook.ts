@@ -68,14 +68,14 @@ export function installIdempotency(
     const claim = req.idempotencyClaim;
     if (claim === null) return payload;
     req.idempotencyClaim = null;
+    const keep = storable(reply.statusCode) && typeof payload === 'string';
     try {
-      if (storable(reply.statusCode) && typeof payload === 'string')
-        await service.complete(claim.operator, claim.key, reply.statusCode, payload);
+      if (keep) await service.complete(claim.operator, claim.key, reply.statusCode, payload);
       else await service.release(claim.operator, claim.key);
     } catch (err) {
-      // The answer still goes out; a retry with this key then runs again or waits (pending row).
+      // The answer still goes out; a retry with this key then runs again (the claim is let go once).
       req.log.error({ err }, 'could not record the answer of an idempotent request');
-      await service.release(claim.operator, claim.key).catch(() => undefined);
+      if (keep) await service.release(claim.operator, claim.key).catch(() => undefined);
     }
     return payload;
   });

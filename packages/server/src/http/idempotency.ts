@@ -140,13 +140,24 @@ export function adminIdempotency(
   const waitMs = options.waitMs ?? 5_000;
   const leaseMs = options.leaseMs ?? 30_000;
   const me = identity ?? instanceIdentity(`anon_${randomBytes(6).toString('hex')}`, '');
-  /** Claims held by requests of this process right now: `operator\nkey`. */
-  const held = new Set<string>();
+  /**
+   * Requests of this process that hold a key, or are claiming it right now (`operator\nkey` → how
+   * many). Counted from before the claiming statement is sent: its answer and a waiter's read of
+   * the new row arrive on different connections in either order, so a waiter of this process may
+   * see our row before we learn we hold it, and must not take it for an orphan.
+   */
+  const holders = new Map<string, number>();
   const slot = (operator: string, key: string) => `${operator}\n${key}`;
+  const hold = (at: string) => holders.set(at, (holders.get(at) ?? 0) + 1);
+  const letGo = (at: string) => {
+    const n = (holders.get(at) ?? 0) - 1;
+    if (n > 0) holders.set(at, n);
+    else holders.delete(at);
+  };
   /** Whether a pending claim's owner is gone, so a retry may take it over. */
   const ownerGone = (row: AdminIdempotencyTable, nowMs: number): boolean => {
     if (row.owner === null || row.lease_until === null) return true;
-    if (row.owner === me.owner) return !held.has(slot(row.operator, row.key));
+    if (row.owner === me.owner) return !holders.has(slot(row.operator, row.key));
     if (row.owner.startsWith(`${me.id}/`)) return true; // an earlier run of this instance
     return Date.parse(row.lease_until) < nowMs;
   };
@@ -170,20 +181,23 @@ export function adminIdempotency(
       const deadline = Date.now() + waitMs;
       await prune(Date.now());
       const lease = () => new Date(Date.now() + leaseMs).toISOString();
+      const at = slot(operator, key);
       for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-        if (
-          await insertPending(db, {
+        hold(at);
+        let inserted = false;
+        try {
+          inserted = await insertPending(db, {
             operator,
             key,
             request_hash: hash,
             created_at: nowIso(),
             owner: me.owner,
             lease_until: lease(),
-          })
-        ) {
-          held.add(slot(operator, key));
-          return { kind: 'claimed' };
+          });
+        } finally {
+          if (!inserted) letGo(at);
         }
+        if (inserted) return { kind: 'claimed' };
         const row = await findEntry(db, operator, key);
         if (row === undefined) continue; // released between our insert and read: try again
         if (Date.parse(row.created_at) < Date.now() - retentionMs) {
@@ -199,12 +213,15 @@ export function adminIdempotency(
         }
         if (row.status !== PENDING) return { kind: 'replay', status: row.status, body: open(row) };
         // A claim whose owner is gone (killed, or its answer could not be stored): run it again.
-        if (
-          ownerGone(row, Date.now()) &&
-          (await takeOver(db, row, { owner: me.owner, lease_until: lease(), request_hash: hash }))
-        ) {
-          held.add(slot(operator, key));
-          return { kind: 'claimed' };
+        if (ownerGone(row, Date.now())) {
+          hold(at);
+          let taken = false;
+          try {
+            taken = await takeOver(db, row, { owner: me.owner, lease_until: lease(), request_hash: hash });
+          } finally {
+            if (!taken) letGo(at);
+          }
+          if (taken) return { kind: 'claimed' };
         }
         if (Date.now() + delay > deadline) {
           throw new HostpayError(
@@ -219,20 +236,21 @@ export function adminIdempotency(
 
     /** Stores the answer of a claimed request, for replays. */
     async complete(operator: string, key: string, status: number, body: string): Promise<void> {
-      try {
-        await saveAnswer(db, operator, key, status, box.seal(body, aad(operator, key)), me.owner);
-      } finally {
-        // Stored or not, no request holds it now: if it is still pending, the next retry takes it.
-        held.delete(slot(operator, key));
-      }
+      // Not stored, the request still holds the key: its caller releases it (exactly once).
+      await saveAnswer(db, operator, key, status, box.seal(body, aad(operator, key)), me.owner);
+      letGo(slot(operator, key));
     },
 
-    /** Forgets a claim whose request ended without an answer worth replaying (5xx). */
+    /**
+     * Forgets a claim whose request ended without an answer worth replaying (5xx), or whose answer
+     * could not be stored. Even when the delete fails, this request holds the key no more: a
+     * pending row of this process that no request holds is taken over by the next retry.
+     */
     async release(operator: string, key: string): Promise<void> {
       try {
         await deleteEntry(db, operator, key, undefined, me.owner);
       } finally {
-        held.delete(slot(operator, key));
+        letGo(slot(operator, key));
       }
     },
   };

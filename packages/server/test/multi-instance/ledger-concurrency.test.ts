@@ -355,7 +355,13 @@ describe.runIf(clusterAvailable)('the ledger under concurrency, across two insta
     );
 
     const first = replies[0]!;
-    expect(first.status, first.body).toBe(201);
+    // On failure, every answer and both servers' logs: a second run of the key shows up there.
+    const story = () =>
+      [
+        ...replies.map((r, i) => `#${i} ${r.status} ${r.headers.get('idempotent-replayed') ?? '-'} ${r.body}`),
+        ...cluster.instances.map((i) => `${i.name} stderr: ${i.stderr().slice(-4000)}`),
+      ].join('\n');
+    expect(first.status, story()).toBe(201);
     for (const r of replies) {
       expect(r.status).toBe(201);
       expect(r.body).toBe(first.body);
