@@ -1,11 +1,12 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, type QueryResult, SqliteDialect, sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupCommit, type WriteGate } from '../src/store/group-commit.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
+import type { Steps } from '../src/store/steps.js';
 import type { Db, Store } from '../src/store/store.js';
 
 /**
@@ -149,6 +150,81 @@ describe('group commit on the embedded store', () => {
   });
 });
 
+describe('write paths made of steps (store/steps.ts): synchronous inside the group commit', () => {
+  function* insertSteps(names: string[]): Steps<number> {
+    for (const name of names) yield sql`insert into items (name) values (${name})`;
+    const counted: QueryResult<{ n: number }> = yield sql`select count(*) as n from items`;
+    return Number(counted.rows[0]!.n);
+  }
+
+  it('a batch of them runs from BEGIN to COMMIT without a tick, shares one COMMIT with the awaited kind, and each sees those before it', async () => {
+    const before = commits;
+    const order: string[] = [];
+    const writes = [
+      store.writeSteps(function* () {
+        queueMicrotask(() => order.push('tick'));
+        const n = yield* insertSteps(['s1', 's2']);
+        order.push('first steps done');
+        return n;
+      }),
+      store.writeTransaction(async (trx) => {
+        order.push('awaited');
+        await insertItem(trx, 'a1');
+        return -1;
+      }),
+      store.writeSteps(() => {
+        order.push('steps');
+        return insertSteps(['s3']);
+      }),
+    ];
+    const counts = await Promise.all(writes);
+    expect(counts).toEqual([2, -1, 4]);
+    expect(itemsInFile()).toEqual(['a1', 's1', 's2', 's3']);
+    expect(commits - before).toBe(1);
+    // The first steps' three statements ran before the microtask queued at their start: no tick
+    // between them; it ran once the awaited transaction awaited its statement.
+    expect(order).toEqual(['first steps done', 'awaited', 'tick', 'steps']);
+  });
+
+  it('one that fails rolls back alone, whether it throws or a statement fails; a step may catch a failed statement and go on', async () => {
+    const results = await Promise.allSettled([
+      store.writeSteps(() => insertSteps(['kept-1'])),
+      store.writeSteps(function* () {
+        yield sql`insert into items (name) values ('lost')`;
+        throw new Error('refused by the caller');
+      }),
+      store.writeSteps(() => insertSteps(['kept-2', 'kept-2'])),
+      store.writeSteps(function* () {
+        yield sql`insert into items (name) values ('kept-3')`;
+        try {
+          yield sql`insert into items (name) values ('kept-3')`;
+        } catch (err) {
+          return String(err);
+        }
+        return 'no error';
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(((results[1] as PromiseRejectedResult).reason as Error).message).toBe('refused by the caller');
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    expect((results[3] as PromiseFulfilledResult<string>).value).toMatch(/UNIQUE constraint failed/);
+    expect(itemsInFile()).toEqual(['kept-1', 'kept-3']);
+  });
+
+  it('read-check-write stays serial: 200 concurrent increments made of steps give exactly 200', async () => {
+    await Promise.all(
+      Array.from({ length: 200 }, () =>
+        store.writeSteps(function* () {
+          const read: QueryResult<{ n: number }> = yield sql`select n from counter where id = 1`;
+          yield sql`update counter set n = ${read.rows[0]!.n + 1} where id = 1`;
+        }),
+      ),
+    );
+    const n = (await sql<{ n: number }>`select n from counter where id = 1`.execute(store.db)).rows[0]!.n;
+    expect(n).toBe(200);
+  });
+});
+
 describe('group commit behind a write gate (the WAL checkpointer’s moment without writers)', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   function gated() {
@@ -156,11 +232,19 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
     const gate = { open: false, entered: 0, left: 0, wanted: false, order: [] as string[] };
-    const write = groupCommit(kdb as never, () => raw.inTransaction, {
+    const connection = {
+      exec(text: string, parameters: readonly unknown[]) {
+        const statement = raw.prepare(text);
+        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: 0 };
+        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
+      },
+      inTransaction: () => raw.inTransaction,
+    };
+    const write = groupCommit(kdb as never, connection, {
       enter: () => gate.open && ++gate.entered > 0 && gate.order.push('enter') > 0,
       leave: () => void gate.left++,
       wanted: () => gate.wanted,
-    } satisfies WriteGate);
+    } satisfies WriteGate).writeTransaction;
     const names = () =>
       (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name);
     return { raw, kdb, gate, write, names };

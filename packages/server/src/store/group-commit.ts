@@ -1,7 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import type { SyncConnection, SyncTrx } from './steps.js';
 
 type Work = (trx: Kysely<Database>) => Promise<unknown>;
+type WorkNow = (trx: SyncTrx) => unknown;
 
 /**
  * Lets another party (the WAL checkpointer, store/checkpointer.ts) have a moment with no write
@@ -19,18 +21,21 @@ export interface WriteGate {
 const GATE_RETRY_MS = 1;
 
 interface Pending {
-  fn: Work;
+  /** Through Kysely, awaited; or `now`: synchronously on the connection (steps.ts). */
+  fn: Work | undefined;
+  now: WorkNow | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-// Compiled once: these run around every write (a savepoint and its release per transaction).
-const BEGIN = CompiledQuery.raw('BEGIN IMMEDIATE');
-const SAVEPOINT = CompiledQuery.raw('SAVEPOINT hostpay_write');
-const RELEASE = CompiledQuery.raw('RELEASE hostpay_write');
-const ROLLBACK_TO = CompiledQuery.raw('ROLLBACK TO hostpay_write');
-const COMMIT = CompiledQuery.raw('COMMIT');
-const ROLLBACK = CompiledQuery.raw('ROLLBACK');
+// These run around every write (a savepoint and its release per transaction), synchronously on
+// the connection: a batch of synchronous writes then runs from BEGIN to COMMIT without a tick.
+const BEGIN = 'BEGIN IMMEDIATE';
+const SAVEPOINT = 'SAVEPOINT hostpay_write';
+const RELEASE = 'RELEASE hostpay_write';
+const ROLLBACK_TO = 'ROLLBACK TO hostpay_write';
+const COMMIT = 'COMMIT';
+const ROLLBACK = 'ROLLBACK';
 
 /** Enough to share one commit among a full set of concurrent requests, small enough to keep each one's wait short. */
 const MAX_BATCH = 64;
@@ -45,28 +50,31 @@ const MAX_BATCH = 64;
  * error and none of their changes exist. Execution stays serial (one connection), so each
  * transaction sees exactly what it would see alone after those before it.
  */
-export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, gate?: WriteGate) {
+export function groupCommit(db: Kysely<Database>, connection: SyncConnection, gate?: WriteGate) {
   let queue: Pending[] = [];
   let scheduled = false;
+  const inTransaction = () => connection.inTransaction();
+  const run = (text: string) => void connection.exec(text, []);
+  const syncTrx: SyncTrx = { db, conn: connection };
 
   async function runBatch(conn: Kysely<Database>, batch: Pending[]): Promise<void> {
     let done: { p: Pending; value: unknown }[] = [];
     let next = 0;
     try {
-      await conn.executeQuery(BEGIN);
+      run(BEGIN);
       for (; next < batch.length; next++) {
         const p = batch[next]!;
         // A store error can end the whole transaction (SQLite rolls back on a full disk or I/O error): start a new one.
-        if (!inTransaction()) await conn.executeQuery(BEGIN);
-        await conn.executeQuery(SAVEPOINT);
+        if (!inTransaction()) run(BEGIN);
+        run(SAVEPOINT);
         try {
-          const value = await p.fn(conn);
-          await conn.executeQuery(RELEASE);
+          const value = p.now !== undefined ? p.now(syncTrx) : await p.fn!(conn);
+          run(RELEASE);
           done.push({ p, value });
         } catch (err) {
           if (inTransaction()) {
-            await conn.executeQuery(ROLLBACK_TO);
-            await conn.executeQuery(RELEASE);
+            run(ROLLBACK_TO);
+            run(RELEASE);
           } else {
             for (const d of done) d.p.reject(err);
             done = [];
@@ -74,11 +82,15 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, 
           p.reject(err);
         }
       }
-      if (inTransaction()) await conn.executeQuery(COMMIT);
+      if (inTransaction()) run(COMMIT);
     } catch (err) {
       // BEGIN, a savepoint step or COMMIT failed: nothing of this batch is kept, and everyone still waiting hears why
       // (also if the ROLLBACK fails too: the next BEGIN then reports the state of the connection).
-      if (inTransaction()) await conn.executeQuery(ROLLBACK).catch(() => undefined);
+      if (inTransaction()) {
+        try {
+          run(ROLLBACK);
+        } catch {}
+      }
       for (const d of done) d.p.reject(err);
       for (const p of batch.slice(next)) p.reject(err);
       return;
@@ -122,14 +134,21 @@ export function groupCommit(db: Kysely<Database>, inTransaction: () => boolean, 
     });
   }
 
-  return function writeTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  function enqueue<T>(fn: Work | undefined, now: WorkNow | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ fn, now, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
         // After the poll phase: the requests read in this turn of the loop join one batch.
         setImmediate(start);
       }
     });
+  }
+
+  return {
+    /** A write transaction through Kysely: its statements awaited one by one. */
+    writeTransaction: <T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> => enqueue<T>(fn as Work, undefined),
+    /** A write transaction run synchronously on the connection (steps.ts), settled after the shared COMMIT. */
+    writeNow: <T>(fn: (trx: SyncTrx) => T): Promise<T> => enqueue<T>(undefined, fn),
   };
 }

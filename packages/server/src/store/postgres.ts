@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from './database.js';
 import { gatedPool, PoolBusyError, PoolGate } from './pool-gate.js';
 import { retrySerializationFailures } from './retry.js';
+import { runSteps } from './steps.js';
 import type { Store } from './store.js';
 
 // NUMERIC stays a string (pg's default): money never passes through a float. timestamptz comes
@@ -129,6 +130,9 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
     db,
     // A transaction that lost a deadlock or a serialization check is run again (retry.ts).
     writeTransaction: (fn) => retrySerializationFailures(() => db.transaction().execute(fn)),
+    // A retry after a deadlock starts the steps afresh: a generator runs once.
+    writeSteps: (steps) =>
+      retrySerializationFailures(() => db.transaction().execute((trx) => runSteps(trx, steps(trx)))),
     // Other instances' writes reach this one through the change feed (Redis), which bumps it.
     externalVersion: () => version,
     bumpExternalVersion: () => {

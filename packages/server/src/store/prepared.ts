@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable, type Insertable, type QueryResult } from 'kysely';
 import type { Database } from './database.js';
+import type { PreparedCall } from './steps.js';
 import type { Db } from './store.js';
 
 /**
@@ -43,24 +44,53 @@ export function prepared<N extends string, R = unknown>(
     return { sql: query.sql, slots };
   }
 
-  return (db: Db, args: Record<N, unknown>): Promise<QueryResult<R>> => {
+  function entryOf(db: Db): { sql: string; slots: Slot[] } {
     const adapter = db.getExecutor().adapter;
     let entry = compiled.get(adapter);
     if (entry === undefined) {
-      try {
-        entry = compile(db);
-      } catch (err) {
-        return Promise.reject(err);
-      }
+      entry = compile(db);
       compiled.set(adapter, entry);
     }
-    const parameters = entry.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
-    return db.executeQuery(CompiledQuery.raw(entry.sql, parameters) as CompiledQuery<R>);
+    return entry;
+  }
+  const parametersOf = (entry: { slots: Slot[] }, args: Record<string, unknown>) =>
+    entry.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
+  // For a write path made of steps (steps.ts): the text and how to fill its parameters.
+  const statement = {
+    sqlOf(db: Db) {
+      const entry = entryOf(db);
+      return { sql: entry.sql, parameters: (args: Record<string, unknown>) => parametersOf(entry, args) };
+    },
   };
+
+  const run = (db: Db, args: Record<N, unknown>): Promise<QueryResult<R>> => {
+    let entry: { sql: string; slots: Slot[] };
+    try {
+      entry = entryOf(db);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return db.executeQuery(CompiledQuery.raw(entry.sql, parametersOf(entry, args)) as CompiledQuery<R>);
+  };
+  /** This statement with `args`, as a step of a write path (steps.ts). */
+  run.step = (args: Record<N, unknown>): PreparedCall => ({ prepared: statement, args });
+  return run;
 }
 
-type InsertFn = (db: Db, args: Record<string, unknown>) => Promise<QueryResult<unknown>>;
+type InsertFn = ReturnType<typeof prepared<string>>;
 const inserts = new Map<string, InsertFn>();
+
+function insertOf(table: keyof Database & string, row: Record<string, unknown>): InsertFn {
+  // As Kysely does: a column whose value is undefined is left out.
+  const columns = Object.keys(row).filter((c) => row[c] !== undefined);
+  const key = `${table}(${columns.join(',')})`;
+  let insert = inserts.get(key);
+  if (insert === undefined) {
+    insert = prepared(columns, (d, values) => d.insertInto(table).values(values as never));
+    inserts.set(key, insert);
+  }
+  return insert;
+}
 
 /**
  * `insert into <table> (<the row's columns>) values (…)` through `prepared`: one compiled text per
@@ -71,13 +101,10 @@ export function insertRow<T extends keyof Database & string>(
   table: T,
   row: Insertable<Database[T]>,
 ): Promise<QueryResult<unknown>> {
-  // As Kysely does: a column whose value is undefined is left out.
-  const columns = Object.keys(row).filter((c) => (row as Record<string, unknown>)[c] !== undefined);
-  const key = `${table}(${columns.join(',')})`;
-  let insert = inserts.get(key);
-  if (insert === undefined) {
-    insert = prepared(columns, (d, values) => d.insertInto(table).values(values as never));
-    inserts.set(key, insert);
-  }
-  return insert(db, row as Record<string, unknown>);
+  return insertOf(table, row as Record<string, unknown>)(db, row as Record<string, unknown>);
+}
+
+/** insertRow as a step of a write path (steps.ts). */
+export function insertRowStep<T extends keyof Database & string>(table: T, row: Insertable<Database[T]>): PreparedCall {
+  return insertOf(table, row as Record<string, unknown>).step(row as Record<string, unknown>);
 }

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { walCheckpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import type { Database } from './database.js';
+import { runStepsNow, type SyncConnection } from './steps.js';
 import type { Store } from './store.js';
 
 /** Write transactions after which the WAL checkpointer thread starts (store/checkpointer.ts). */
@@ -45,16 +46,23 @@ export function openSqliteStore(file: string): Store {
   const arrayStatements = new LRUCache<string, BetterSqlite3.Statement>({ max: 100 });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
   let writes = 0;
-  const commit = groupCommit(db, () => raw.inTransaction, checkpoints?.gate);
+  const commit = groupCommit(db, syncConnection(raw, database.prepare), checkpoints?.gate);
+  const started = () => {
+    // Started by a store that keeps writing: a CLI command's few writes never pay for the
+    // thread (~30 ms to start and stop), and SQLite's own checkpoint serves them.
+    if (++writes === WRITES_BEFORE_WORKER) checkpoints?.start();
+  };
 
   return {
     dialect: 'sqlite',
     db,
     writeTransaction(fn) {
-      // Started by a store that keeps writing: a CLI command's few writes never pay for the
-      // thread (~30 ms to start and stop), and SQLite's own checkpoint serves them.
-      if (++writes === WRITES_BEFORE_WORKER) checkpoints?.start();
-      return commit(fn);
+      started();
+      return commit.writeTransaction(fn);
+    },
+    writeSteps(steps) {
+      started();
+      return commit.writeNow((trx) => runStepsNow(trx, steps(trx.db)));
     },
     externalVersion: () => dataVersion.get() as number,
     async arrayRows(text, values) {
@@ -74,6 +82,21 @@ export function openSqliteStore(file: string): Store {
       await checkpoints?.stop();
       await db.destroy();
     },
+  };
+}
+
+/** The one connection, synchronously, through the same cached statements as Kysely's queries. */
+function syncConnection(
+  raw: BetterSqlite3.Database,
+  prepare: (text: string) => BetterSqlite3.Statement,
+): SyncConnection {
+  return {
+    exec(text, parameters) {
+      const statement = prepare(text);
+      if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: 0 };
+      return { rows: [], changes: statement.run(parameters as unknown[]).changes };
+    },
+    inTransaction: () => raw.inTransaction,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import type { Steps } from './steps.js';
 
 /**
  * A store: the query layer plus the few things that differ by dialect. Repositories take a
@@ -13,6 +14,12 @@ export interface Store {
    * `BEGIN IMMEDIATE`), so read-check-write sequences such as ledger postings cannot interleave.
    */
   writeTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * A write transaction made of steps (steps.ts), given the Kysely to build its statements with.
+   * SQLite runs it synchronously inside the group commit (no promise tick per statement);
+   * PostgreSQL awaits each statement in a transaction, as writeTransaction.
+   */
+  writeSteps<T>(steps: (db: Kysely<Database>) => Steps<T>): Promise<T>;
   /**
    * A number that changes whenever another process commits to the store (SQLite
    * `PRAGMA data_version`). Caches compare it to drop entries another writer made stale.

@@ -30,6 +30,7 @@ function writtenTables(text: string): Set<string> {
   const patterns = [
     /\b(?:insertInto|updateTable|deleteFrom|replaceInto)\(\s*'(\w+)'/g,
     /\binsertRow\(\s*\w+,\s*'(\w+)'/g,
+    /\binsertRowStep\(\s*'(\w+)'/g,
     /\b(?:insert\s+into|delete\s+from|update)\s+"?(\w+)"?[\s(]/gi,
   ];
   for (const pattern of patterns) for (const m of text.matchAll(pattern)) tables.add(m[1]!);
@@ -52,6 +53,7 @@ describe('one writer per table', () => {
   it('the check sees a write in each form it knows', () => {
     expect(writtenTables(".insertInto('events').values(v)")).toEqual(new Set(['events']));
     expect(writtenTables("await insertRow(trx, 'webhook_deliveries', row)")).toEqual(new Set(['webhook_deliveries']));
+    expect(writtenTables("yield insertRowStep('events', row)")).toEqual(new Set(['events']));
     expect(writtenTables('s as (insert into event_sequences (merchant_id, n) select …)')).toEqual(
       new Set(['event_sequences']),
     );

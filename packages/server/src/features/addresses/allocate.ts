@@ -2,8 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { HostpayError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { insertRow, prepared } from '../../store/prepared.js';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db } from '../../store/store.js';
-import type { Insertable } from 'kysely';
+import type { Insertable, QueryResult } from 'kysely';
 import type { Database } from '../../store/database.js';
 import type { FamilyName } from '../../chain-families/index.js';
 import type { DepositAddressTable } from './tables.js';
@@ -73,9 +74,17 @@ export function keyOf(chain: AddressChain): string {
  * transaction of `db` ends (so two never take the same index). Run on the store itself it is a
  * transaction of its own, and an index a failed create took is skipped, never handed out again.
  */
-export async function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
+export function reserveIndex(db: Db, chain: AddressChain): Promise<ReservedIndex> {
+  return runSteps(db, reserveIndexSteps(chain));
+}
+
+/** reserveIndex as a step of the caller's write path (store/steps.ts). */
+export function* reserveIndexSteps(chain: AddressChain): Steps<ReservedIndex> {
   const keyId = keyOf(chain);
-  const [bumped] = (await bumpIndex(db, { keyId })).rows;
+  const result: QueryResult<{ id: string; xpub_sealed: string; next_index: number | bigint }> = yield bumpIndex.step({
+    keyId,
+  });
+  const bumped = result.rows[0];
   if (bumped === undefined) throw new Error(`account key ${chain.account_key_id} of chain ${chain.symbol} is missing`);
   return { keyId: bumped.id, xpubSealed: bumped.xpub_sealed, index: Number(bumped.next_index) - 1 };
 }

@@ -1,9 +1,10 @@
 import { decimalText, writeExactJson } from '@hostpay/protocol';
 import { newId, randomChunk } from '../../store/ids.js';
-import { insertRow, prepared } from '../../store/prepared.js';
+import { insertRowStep, prepared } from '../../store/prepared.js';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db, Store } from '../../store/store.js';
 import type { Insertable } from 'kysely';
-import { addressRow, reserveIndex, type ReservedIndex } from '../addresses/allocate.js';
+import { addressRow, reserveIndexSteps, type ReservedIndex } from '../addresses/allocate.js';
 import type { KeyOpener } from '../addresses/sealed-key.js';
 import type { CheckoutOptionTable } from './tables.js';
 import type { DepositAddressTable } from '../addresses/tables.js';
@@ -13,7 +14,7 @@ import type { FeeService } from '../fees/preview.js';
 import type { CheckedCreateRequest, CheckoutOrigin } from './create-input.js';
 import { DEFAULT_SPREAD_SETTING } from '../merchants/spread.js';
 import { priceOffer } from './price-offer.js';
-import { appendTimeline, type LoadedCheckout, type OptionRow } from './queries.js';
+import { timelineStep, type LoadedCheckout, type OptionRow } from './queries.js';
 import { checkoutView } from './view.js';
 
 /**
@@ -245,19 +246,25 @@ export async function createCheckout(
     await batch.write(built);
     return { checkout: built.checkout, json: built.json };
   }
-  return store.writeTransaction(async (trx) => {
-    if (ctx.guard !== undefined) await ctx.guard(trx, id);
+  // SQLite: the statements run synchronously inside the group commit (store/steps.ts).
+  function* write(db: Db): Steps<CreatedCheckout> {
     const reserved: ReservedIndex[] = [];
-    for (const { c } of priced) reserved.push(await reserveIndex(trx, c.chainRow));
+    for (const { c } of priced) reserved.push(yield* reserveIndexSteps(c.chainRow));
     const built = build(reserved);
-    await insertRow(trx, 'checkouts', row);
+    yield insertRowStep('checkouts', row);
     for (const [i, option] of built.checkout.options.entries()) {
-      await insertRow(trx, 'deposit_addresses', built.addresses[i]!);
-      await insertRow(trx, 'checkout_options', optionColumns(option));
+      yield insertRowStep('deposit_addresses', built.addresses[i]!);
+      yield insertRowStep('checkout_options', optionColumns(option));
     }
-    await appendTimeline(trx, id, 0, 'open', null, at);
-    await ctx.outbox.append(trx, merchantId, 'checkout.created', built.json, at, id);
+    yield timelineStep(id, 0, 'open', null, at);
+    yield* ctx.outbox.appendSteps(db, merchantId, 'checkout.created', built.json, at, id);
     return { checkout: built.checkout, json: built.json };
+  }
+  const guard = ctx.guard;
+  if (guard === undefined) return store.writeSteps(write);
+  return store.writeTransaction(async (trx) => {
+    await guard(trx, id);
+    return runSteps(trx, write(trx));
   });
 }
 

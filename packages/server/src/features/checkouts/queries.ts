@@ -1,4 +1,4 @@
-import { insertRow } from '../../store/prepared.js';
+import { insertRow, insertRowStep } from '../../store/prepared.js';
 import type { Db } from '../../store/store.js';
 import type { CheckoutOptionTable, CheckoutTable, CheckoutTimelineTable, TransferTable } from './tables.js';
 
@@ -81,6 +81,10 @@ export async function appendTimeline(
 ): Promise<void> {
   await insertRow(db, 'checkout_timeline', { checkout_id: checkoutId, seq, status, reason, at });
 }
+
+/** appendTimeline as a step of a write path (store/steps.ts). */
+export const timelineStep = (checkoutId: string, seq: number, status: string, reason: string | null, at: string) =>
+  insertRowStep('checkout_timeline', { checkout_id: checkoutId, seq, status, reason, at });
 
 /** Everything a checkout's view and its decisions need, in four queries. */
 export async function loadCheckouts(db: Db, rows: CheckoutRow[]): Promise<LoadedCheckout[]> {

@@ -1,6 +1,8 @@
 import { EVENT_TYPE_VALUES } from '@hostpay/protocol';
 import { newId } from '../../store/ids.js';
-import { insertRow, prepared } from '../../store/prepared.js';
+import type { QueryResult } from 'kysely';
+import { insertRowStep, prepared } from '../../store/prepared.js';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db } from '../../store/store.js';
 import { announceEvents } from './wakeup.js';
 
@@ -20,14 +22,15 @@ export interface OutboxEvent {
  * Work that commits with every appended event, inside its transaction (webhooks queue the
  * deliveries it owes). Both forms are required, so that no path that writes events can leave a
  * subscriber's part out:
- * - `each`, for one event appended by Outbox.append: returns how many deliveries it queued, so the
- *   commit wakes the delivery workers only when there are some;
+ * - `each`, for one event appended by Outbox.append (or appendSteps): the steps (store/steps.ts)
+ *   that write its share, returning how many deliveries it queued, so the commit wakes the
+ *   delivery workers only when there are some;
  * - `batch`, for the events of a batched PostgreSQL statement (batch.ts): the body of a CTE doing
  *   the same for every row of the CTE named `events` (id, merchant_id, sequence, type,
  *   created_at), returning one row per delivery it queued.
  */
 export interface OutboxSubscriber {
-  each(trx: Db, event: OutboxEvent, at: string): Promise<number>;
+  each(db: Db, event: OutboxEvent, at: string): Steps<number>;
   batch(events: string): string;
 }
 
@@ -57,6 +60,15 @@ export interface Outbox {
     at: string,
     checkoutId?: string | null,
   ): Promise<AppendedEvent>;
+  /** `append` as steps of the caller's write path (store/steps.ts): `db` builds the statements. */
+  appendSteps(
+    db: Db,
+    merchantId: string,
+    type: EventType,
+    objectJson: string,
+    at: string,
+    checkoutId?: string | null,
+  ): Steps<AppendedEvent>;
   /** The subscribers, in the order of the registered features (batch.ts). */
   subscribers(): readonly OutboxSubscriber[];
 }
@@ -64,7 +76,9 @@ export interface Outbox {
 export function outbox(subscribers: () => readonly OutboxSubscriber[]): Outbox {
   return {
     append: (trx, merchantId, type, objectJson, at, checkoutId = null) =>
-      appendEvent(trx, subscribers(), merchantId, type, objectJson, at, checkoutId),
+      runSteps(trx, appendEvent(trx, subscribers(), merchantId, type, objectJson, at, checkoutId)),
+    appendSteps: (db, merchantId, type, objectJson, at, checkoutId = null) =>
+      appendEvent(db, subscribers(), merchantId, type, objectJson, at, checkoutId),
     subscribers,
   };
 }
@@ -119,37 +133,33 @@ export async function takeEventCounter(trx: Db, merchantId: string, dialect: 'sq
  * Outbox.append. The per-merchant sequence comes from a counter row that the update locks: two
  * transactions of one merchant take consecutive numbers, never the same one.
  */
-async function appendEvent(
-  trx: Db,
+function* appendEvent(
+  db: Db,
   subscribers: readonly OutboxSubscriber[],
   merchantId: string,
   type: EventType,
   objectJson: string,
   at: string,
   checkoutId: string | null,
-): Promise<AppendedEvent> {
-  const [bumped] = (await bumpSequence(trx, { merchantId })).rows;
-  let sequence = bumped?.last_sequence;
+): Steps<AppendedEvent> {
+  const bumped: QueryResult<{ last_sequence: number | bigint }> = yield bumpSequence.step({ merchantId });
+  let sequence = bumped.rows[0]?.last_sequence;
   if (sequence === undefined) {
     // First event of this merchant: a concurrent first insert loses on the primary key and retries as an update.
-    const inserted = await trx
+    const inserted: QueryResult<unknown> = yield db
       .insertInto('event_sequences')
       .values({ merchant_id: merchantId, last_sequence: 1 })
-      .onConflict((oc) => oc.column('merchant_id').doNothing())
-      .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) sequence = 1;
+      .onConflict((oc) => oc.column('merchant_id').doNothing());
+    if ((inserted.numAffectedRows ?? 0n) > 0n) sequence = 1;
     else {
-      const again = await trx
-        .updateTable('event_sequences')
-        .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
-        .where('merchant_id', '=', merchantId)
-        .returning('last_sequence')
-        .executeTakeFirstOrThrow();
-      sequence = again.last_sequence;
+      const again: QueryResult<{ last_sequence: number | bigint }> = yield bumpSequence.step({ merchantId });
+      const row = again.rows[0];
+      if (row === undefined) throw new Error(`the event counter of merchant ${merchantId} is missing`);
+      sequence = row.last_sequence;
     }
   }
   const id = newId('evt', 16);
-  await insertRow(trx, 'events', {
+  yield insertRowStep('events', {
     id,
     merchant_id: merchantId,
     sequence: Number(sequence),
@@ -162,7 +172,7 @@ async function appendEvent(
   // the merchant's open event streams are woken by the commit (wakeup.ts).
   let queued = 0;
   for (const subscriber of subscribers)
-    queued += await subscriber.each(trx, { id, merchantId, sequence: Number(sequence), type }, at);
-  await announceEvents(trx, merchantId, queued > 0);
+    queued += yield* subscriber.each(db, { id, merchantId, sequence: Number(sequence), type }, at);
+  yield* announceEvents(db, merchantId, queued > 0);
   return { id, merchantId, sequence: Number(sequence), type, createdAt: at };
 }

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type pg from 'pg';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db, Store } from '../../store/store.js';
 
 /**
@@ -40,27 +41,28 @@ export const CHANNEL = "'hpwh_' || md5(current_schema())";
 
 /** Called in the transaction that queued deliveries. */
 export async function announceQueued(trx: Db): Promise<void> {
-  await announce(trx, true, undefined);
+  await runSteps(trx, announce(trx, true, undefined));
 }
 
 /**
- * Called in the transaction that appended events of `merchantId` (and queued deliveries for them
- * if `deliveries`): one statement for both on PostgreSQL, where the commit path pays a round trip.
+ * Steps of the transaction that appended events of `merchantId` (and queued deliveries for them
+ * if `deliveries`): one statement for both on PostgreSQL, where the commit path pays a round trip;
+ * none on SQLite.
  */
-export async function announceEvents(trx: Db, merchantId: string, deliveries: boolean): Promise<void> {
-  await announce(trx, deliveries, merchantId);
+export function announceEvents(db: Db, merchantId: string, deliveries: boolean): Steps<void> {
+  return announce(db, deliveries, merchantId);
 }
 
-async function announce(trx: Db, deliveries: boolean, merchantId: string | undefined): Promise<void> {
-  if (isPostgres(trx)) {
+function* announce(db: Db, deliveries: boolean, merchantId: string | undefined): Steps<void> {
+  if (isPostgres(db)) {
     // One statement for all of them; PostgreSQL folds equal notifications of one transaction
     // (many events of a merchant, one wake).
     const payloads = [...(deliveries ? [''] : []), ...(merchantId === undefined ? [] : [EVENTS_PREFIX + merchantId])];
     if (payloads.length > 0)
-      await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${sql.raw(CHANNEL)}, ${p})`))}`.execute(trx);
+      yield sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${sql.raw(CHANNEL)}, ${p})`))}`;
     return;
   }
-  const buses = localBuses.get(trx.getExecutor().adapter);
+  const buses = localBuses.get(db.getExecutor().adapter);
   if (buses === undefined) return;
   for (const bus of buses) bus.announceLocal(deliveries, merchantId);
 }

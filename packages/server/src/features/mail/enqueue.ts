@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { newId } from '../../store/ids.js';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db } from '../../store/store.js';
 import { checkEmail } from '@hostpay/protocol';
 
@@ -48,19 +49,19 @@ export const mailOwner = (id: string) => `mail:${id}`;
  * committed. `box` is needed only for a secret mail. Returns the mail id (its Message-ID's left part);
  * a keyed mail already written is left as it is.
  */
-export async function enqueueMail(
-  trx: Db,
-  mail: MailRequest,
-  at: string,
-  box?: Pick<SecretBox, 'seal'>,
-): Promise<string> {
+export function enqueueMail(trx: Db, mail: MailRequest, at: string, box?: Pick<SecretBox, 'seal'>): Promise<string> {
+  return runSteps(trx, enqueueSteps(trx, mail, at, box));
+}
+
+/** enqueueMail as steps of the caller's write path (store/steps.ts). */
+export function* enqueueSteps(db: Db, mail: MailRequest, at: string, box?: Pick<SecretBox, 'seal'>): Steps<string> {
   const checked = checkEmail(mail.to);
   const to = checked.ok ? checked.value : mail.to;
   const id = mail.key === undefined ? newId('mail') : keyedMailId(mail.key);
   const json = JSON.stringify(mail.data);
   if (mail.secret === true && box === undefined)
     throw new Error(`mail of kind ${mail.kind} holds a secret: pass the box`);
-  await trx
+  yield db
     .insertInto('mail_outbox')
     .values({
       id,
@@ -83,7 +84,6 @@ export async function enqueueMail(
       sent_at: null,
       body_deleted_at: null,
     })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+    .onConflict((oc) => oc.column('id').doNothing());
   return id;
 }

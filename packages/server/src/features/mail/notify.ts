@@ -1,13 +1,19 @@
+import type { QueryResult } from 'kysely';
+import type { Steps } from '../../store/steps.js';
 import type { Db } from '../../store/store.js';
 import type { OutboxEvent, OutboxSubscriber } from '../events/outbox.js';
-import { enqueueMail } from './enqueue.js';
+import { enqueueMail, enqueueSteps } from './enqueue.js';
 import { NOTIFICATION_DEFAULTS, NOTIFICATION_EVENTS, type NotificationName, preferencesOf } from './preferences.js';
 import { SECURITY_NOTICE_ACTIONS } from './templates.js';
 
 /** Which notification an event is, or null (payout.completed of a refund is `refundCompleted`). */
-async function notificationOf(trx: Db, event: OutboxEvent): Promise<NotificationName | null> {
+function* notificationOf(db: Db, event: OutboxEvent): Steps<NotificationName | null> {
   if (event.type === 'payout.completed') {
-    const row = await trx.selectFrom('events').select('data').where('id', '=', event.id).executeTakeFirst();
+    const found: QueryResult<{ data: string }> = yield db
+      .selectFrom('events')
+      .select('data')
+      .where('id', '=', event.id);
+    const row = found.rows[0];
     const object =
       row === undefined ? {} : ((JSON.parse(row.data) as { object?: { refundOf?: unknown } }).object ?? {});
     return object.refundOf == null ? 'payoutCompleted' : 'refundCompleted';
@@ -22,19 +28,18 @@ async function notificationOf(trx: Db, event: OutboxEvent): Promise<Notification
  * is on, written in the event's transaction (the mail feature's outbox contribution). The mail
  * is rendered from the event when it is sent. Returns 0: the webhook workers have nothing to wake for.
  */
-async function each(trx: Db, event: OutboxEvent, at: string): Promise<number> {
-  const name = await notificationOf(trx, event);
+function* each(db: Db, event: OutboxEvent, at: string): Steps<number> {
+  const name = yield* notificationOf(db, event);
   if (name === null) return 0;
-  const users = await trx
+  const users: QueryResult<{ id: string; email: string; settings: string | null }> = yield db
     .selectFrom('merchant_users as u')
     .leftJoin('mail_preferences as p', 'p.user_id', 'u.id')
     .select(['u.id', 'u.email', 'p.settings'])
-    .where('u.merchant_id', '=', event.merchantId)
-    .execute();
-  for (const u of users) {
+    .where('u.merchant_id', '=', event.merchantId);
+  for (const u of users.rows) {
     if (!preferencesOf(u.settings)[name]) continue;
-    await enqueueMail(
-      trx,
+    yield* enqueueSteps(
+      db,
       {
         merchantId: event.merchantId,
         kind: 'notification',

@@ -1,5 +1,7 @@
 import { newId } from '../../store/ids.js';
-import { prepared } from '../../store/prepared.js';
+import type { QueryResult } from 'kysely';
+import { insertRowStep, prepared } from '../../store/prepared.js';
+import { runSteps, type Steps } from '../../store/steps.js';
 import type { Db } from '../../store/store.js';
 import type { OutboxEvent, OutboxSubscriber } from '../events/outbox.js';
 import { announceQueued } from '../events/wakeup.js';
@@ -18,12 +20,21 @@ export function subscribed(enabledEvents: string, type: string): boolean {
 }
 
 /** `announce` false: the caller announces them itself (Outbox.append, with its event, in one statement). */
-export async function insertDeliveries(
-  trx: Db,
-  rows: { endpointId: string; merchantId: string; eventId: string; sequence: number }[],
-  at: string,
-  announce = true,
-): Promise<string[]> {
+export async function insertDeliveries(trx: Db, rows: DeliveryOwed[], at: string, announce = true): Promise<string[]> {
+  const ids = await runSteps(trx, deliverySteps(trx, rows, at));
+  if (announce && ids.length > 0) await announceQueued(trx);
+  return ids;
+}
+
+interface DeliveryOwed {
+  endpointId: string;
+  merchantId: string;
+  eventId: string;
+  sequence: number;
+}
+
+/** The rows of `rows`' deliveries, written 200 to a statement. */
+function* deliverySteps(db: Db, rows: DeliveryOwed[], at: string): Steps<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < rows.length; i += 200) {
     const values = rows.slice(i, i + 200).map((r) => {
@@ -43,9 +54,10 @@ export async function insertDeliveries(
         updated_at: at,
       };
     });
-    if (values.length > 0) await trx.insertInto('webhook_deliveries').values(values).execute();
+    // One delivery (the usual case) through a statement prepared once; more in one statement.
+    if (values.length === 1) yield insertRowStep('webhook_deliveries', values[0]!);
+    else if (values.length > 0) yield db.insertInto('webhook_deliveries').values(values);
   }
-  if (announce && ids.length > 0) await announceQueued(trx);
   return ids;
 }
 
@@ -62,12 +74,14 @@ const activeEndpoints = prepared(['merchantId'], (db, v) =>
  * the caller's transaction, which announces them (announceEvents): returns how many were queued.
  * `test.ping` is queued by the test route for one endpoint only.
  */
-export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<number> {
+export function* fanOut(db: Db, event: QueuedEvent, at: string): Steps<number> {
   if (event.type === 'test.ping') return 0;
-  const endpoints = (await activeEndpoints(trx, { merchantId: event.merchantId })).rows;
-  const wanted = endpoints.filter((e) => subscribed(e.enabled_events, event.type));
-  const ids = await insertDeliveries(
-    trx,
+  const endpoints: QueryResult<{ id: string; enabled_events: string }> = yield activeEndpoints.step({
+    merchantId: event.merchantId,
+  });
+  const wanted = endpoints.rows.filter((e) => subscribed(e.enabled_events, event.type));
+  const ids = yield* deliverySteps(
+    db,
     wanted.map((e) => ({
       endpointId: e.id,
       merchantId: event.merchantId,
@@ -75,7 +89,6 @@ export async function fanOut(trx: Db, event: QueuedEvent, at: string): Promise<n
       sequence: event.sequence,
     })),
     at,
-    false,
   );
   return ids.length;
 }
