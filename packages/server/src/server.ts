@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface ListenOptions {
@@ -103,7 +103,8 @@ async function listenForMetrics(
   app: FastifyInstance,
   at: { port: number; host: string },
 ): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
+  // getBuiltinModule, not an import: see outbound/agents.ts (an ES import of node:http loads undici).
+  const server = process.getBuiltinModule('node:http').createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics is served here\n');

@@ -1,7 +1,13 @@
 import type { LookupAddress } from 'node:dns';
-import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ClientRequest, Agent as HttpAgent, RequestOptions } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { lookupThrough } from './guard.js';
+
+// Not `import … from 'node:http'`: Node builds an ES module's view of node:http by reading every
+// export, and one of them (WebSocket) loads undici, ~27 ms and a few MB of every start
+// (docs/benchmarks.md, "Start-up and memory"). getBuiltinModule reads only what is used.
+const http = process.getBuiltinModule('node:http');
+const https = process.getBuiltinModule('node:https');
 
 /**
  * Keep-alive http and https agents whose DNS lookup is an address check (guard.ts): Node calls it
@@ -15,13 +21,13 @@ export class GuardedAgents {
 
   constructor(check: (host: string) => Promise<LookupAddress[]>, maxSockets: number) {
     const common = { keepAlive: true, maxSockets, lookup: lookupThrough(check) as never };
-    this.#http = new HttpAgent(common);
-    this.#https = new HttpsAgent(common);
+    this.#http = new http.Agent(common);
+    this.#https = new https.Agent(common);
   }
 
   /** Starts a request to `url` through the agent of its scheme. */
   request(url: URL, options: RequestOptions): ClientRequest {
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = url.protocol === 'https:' ? https.request : http.request;
     return request(url, { ...options, agent: url.protocol === 'https:' ? this.#https : this.#http });
   }
 
