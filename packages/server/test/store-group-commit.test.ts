@@ -211,6 +211,31 @@ describe('write paths made of steps (store/steps.ts): synchronous inside the gro
     expect(itemsInFile()).toEqual(['kept-1', 'kept-3']);
   });
 
+  it('consecutive ones share one savepoint: when one fails, those before it run again, made anew, and only their second run is kept', async () => {
+    const runs = new Map<string, number>();
+    const counted = (name: string) =>
+      store.writeSteps(function* () {
+        const run = (runs.get(name) ?? 0) + 1;
+        runs.set(name, run);
+        yield sql`insert into items (name) values (${`${name}#${run}`})`;
+        return run;
+      });
+    const results = await Promise.allSettled([
+      counted('a'),
+      counted('b'),
+      store.writeSteps(function* () {
+        yield sql`insert into items (name) values ('doomed')`;
+        yield sql`insert into refs (item) values ('doomed')`;
+        yield sql`insert into items (name) values ('doomed')`; // primary key violation
+      }),
+      counted('c'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'error'))).toEqual([2, 2, 'error', 1]);
+    expect(Object.fromEntries(runs)).toEqual({ a: 2, b: 2, c: 1 });
+    expect(itemsInFile()).toEqual(['a#2', 'b#2', 'c#1']);
+  });
+
   it('read-check-write stays serial: 200 concurrent increments made of steps give exactly 200', async () => {
     await Promise.all(
       Array.from({ length: 200 }, () =>
