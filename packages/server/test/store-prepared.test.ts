@@ -88,4 +88,22 @@ describe('prepared statements', () => {
       { id: 'd', n: 4, label: null },
     ]);
   });
+
+  it('a table’s shapes alternating (the last one is remembered) each insert their own columns', async () => {
+    const shapes = [
+      { id: 'e1', n: 1, label: 'one' },
+      { id: 'e2', n: 2 },
+      { id: 'e3', n: 3, label: undefined },
+      { n: 4, id: 'e4', label: 'four' },
+      { id: 'e5', n: 5, label: 'five' },
+      { id: 'e6', label: 'six', n: 6 },
+    ];
+    for (const row of shapes) await insertRow(db, 'counters' as never, row as never);
+    const rows = await sql<{
+      id: string;
+      n: number;
+      label: string | null;
+    }>`select id, n, label from counters where id like 'e%' order by id`.execute(db);
+    expect(rows.rows).toEqual(shapes.map((r) => ({ id: r.id, n: r.n, label: r.label ?? null })));
+  });
 });

@@ -20,10 +20,11 @@ export function prepared<N extends string, R = unknown>(
   build: (db: Db, values: Record<N, unknown>) => Compilable<R>,
 ) {
   type Slot = { arg: N } | { value: unknown };
+  type Entry = { sql: string; slots: Slot[]; parameters(args: Record<string, unknown>): unknown[] };
   // By the dialect's adapter: a transaction shares its database's, so one compile serves both.
-  const compiled = new WeakMap<object, { sql: string; slots: Slot[] }>();
+  const compiled = new WeakMap<object, Entry>();
 
-  function compile(db: Db): { sql: string; slots: Slot[] } {
+  function compile(db: Db): Entry {
     const markers = new Map<unknown, N>();
     const values = {} as Record<N, unknown>;
     for (const name of names) {
@@ -41,10 +42,14 @@ export function prepared<N extends string, R = unknown>(
     });
     const unused = names.filter((n) => !used.has(n));
     if (unused.length > 0) throw new Error(`prepared statement never uses ${unused.join(', ')}: ${query.sql}`);
-    return { sql: query.sql, slots };
+    return {
+      sql: query.sql,
+      slots,
+      parameters: (args) => slots.map((s) => ('arg' in s ? args[s.arg] : s.value)),
+    };
   }
 
-  function entryOf(db: Db): { sql: string; slots: Slot[] } {
+  function entryOf(db: Db): Entry {
     const adapter = db.getExecutor().adapter;
     let entry = compiled.get(adapter);
     if (entry === undefined) {
@@ -53,24 +58,19 @@ export function prepared<N extends string, R = unknown>(
     }
     return entry;
   }
-  const parametersOf = (entry: { slots: Slot[] }, args: Record<string, unknown>) =>
-    entry.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
   // For a write path made of steps (steps.ts): the text and how to fill its parameters.
   const statement = {
-    sqlOf(db: Db) {
-      const entry = entryOf(db);
-      return { sql: entry.sql, parameters: (args: Record<string, unknown>) => parametersOf(entry, args) };
-    },
+    sqlOf: (db: Db) => entryOf(db),
   };
 
   const run = (db: Db, args: Record<N, unknown>): Promise<QueryResult<R>> => {
-    let entry: { sql: string; slots: Slot[] };
+    let entry: Entry;
     try {
       entry = entryOf(db);
     } catch (err) {
       return Promise.reject(err);
     }
-    return db.executeQuery(CompiledQuery.raw(entry.sql, parametersOf(entry, args)) as CompiledQuery<R>);
+    return db.executeQuery(CompiledQuery.raw(entry.sql, entry.parameters(args)) as CompiledQuery<R>);
   };
   /** This statement with `args`, as a step of a write path (steps.ts). */
   run.step = (args: Record<N, unknown>): PreparedCall => ({ prepared: statement, args });
@@ -80,7 +80,22 @@ export function prepared<N extends string, R = unknown>(
 type InsertFn = ReturnType<typeof prepared<string>>;
 const inserts = new Map<string, InsertFn>();
 
+/** Per table, the shape of its last insert: a create inserts the same shapes again and again. */
+const lastShape = new Map<string, { columns: string[]; insert: InsertFn }>();
+
+function sameShape(columns: string[], row: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const c in row) {
+    if (row[c] === undefined) continue;
+    if (columns[n] !== c) return false;
+    n++;
+  }
+  return n === columns.length;
+}
+
 function insertOf(table: keyof Database & string, row: Record<string, unknown>): InsertFn {
+  const last = lastShape.get(table);
+  if (last !== undefined && sameShape(last.columns, row)) return last.insert;
   // As Kysely does: a column whose value is undefined is left out.
   const columns = Object.keys(row).filter((c) => row[c] !== undefined);
   const key = `${table}(${columns.join(',')})`;
@@ -89,6 +104,7 @@ function insertOf(table: keyof Database & string, row: Record<string, unknown>):
     insert = prepared(columns, (d, values) => d.insertInto(table).values(values as never));
     inserts.set(key, insert);
   }
+  lastShape.set(table, { columns, insert });
   return insert;
 }
 

@@ -29,7 +29,7 @@ export interface SyncTrx {
 /** A statement built once and run with new values (prepared.ts). */
 export interface PreparedCall {
   readonly prepared: {
-    sqlOf(db: Db): { sql: string; parameters: (args: Record<string, unknown>) => unknown[] };
+    sqlOf(db: Db): { sql: string; parameters(args: Record<string, unknown>): unknown[] };
   };
   readonly args: Record<string, unknown>;
 }
@@ -75,9 +75,17 @@ export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
   while (next.done !== true) {
     let result: QueryResult<unknown>;
     try {
-      const query = compiled(trx.db, next.value);
-      const { rows, changes } = trx.conn.exec(query.sql, query.parameters);
-      result = { rows, numAffectedRows: BigInt(changes) };
+      const step = next.value;
+      let executed: { rows: unknown[]; changes: number };
+      if (isPrepared(step)) {
+        // Its text and parameters straight from the prepared entry: no CompiledQuery per statement.
+        const entry = step.prepared.sqlOf(trx.db);
+        executed = trx.conn.exec(entry.sql, entry.parameters(step.args));
+      } else {
+        const query = compiled(trx.db, step);
+        executed = trx.conn.exec(query.sql, query.parameters);
+      }
+      result = { rows: executed.rows, numAffectedRows: BigInt(executed.changes) };
     } catch (err) {
       next = steps.throw(err);
       continue;
