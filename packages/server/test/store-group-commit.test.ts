@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupCommit, type WriteGate } from '../src/store/group-commit.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
-import type { Steps } from '../src/store/steps.js';
+import { runStepsNow, type Steps, type SyncTrx } from '../src/store/steps.js';
 import type { Db, Store } from '../src/store/store.js';
 
 /**
@@ -250,6 +250,91 @@ describe('write paths made of steps (store/steps.ts): synchronous inside the gro
   });
 });
 
+describe('a failure that ends the whole transaction (SQLite rolls back on a full disk or an I/O error)', () => {
+  it('in a run of synchronous writes: the failed one hears its error, what the batch did before hears it too, the rest run again in a new transaction and every caller is answered', async () => {
+    const raw = new BetterSqlite3(join(dir, 'ended.db'));
+    raw.exec('create table items (name text primary key)');
+    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
+    const connection = {
+      exec(text: string, parameters: readonly unknown[]) {
+        // What SQLITE_FULL does to a transaction, on the statement that names 'full'.
+        if (parameters.includes('full')) {
+          raw.exec('ROLLBACK');
+          throw new Error('database or disk is full');
+        }
+        const statement = raw.prepare(text);
+        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
+        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
+      },
+      inTransaction: () => raw.inTransaction,
+    };
+    const { writeTransaction, writeNow } = groupCommit(kdb as never, connection);
+    const insertNow = (name: string) => (trx: SyncTrx) =>
+      runStepsNow(
+        trx,
+        (function* () {
+          yield sql`insert into items (name) values (${name})`;
+          return name;
+        })(),
+      );
+    const settled = await Promise.race([
+      Promise.allSettled([
+        writeTransaction((trx) => insertItem(trx, 'before')),
+        writeNow(insertNow('a')),
+        writeNow(insertNow('full')),
+        writeNow(insertNow('b')),
+      ]),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 2_000)),
+    ]);
+    expect(settled).not.toBe('hung');
+    const results = settled as PromiseSettledResult<unknown>[];
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+      'Error: database or disk is full',
+      'a',
+      'Error: database or disk is full',
+      'b',
+    ]);
+    expect(
+      (raw.prepare('select name from items order by name').all() as { name: string }[]).map((r) => r.name),
+    ).toEqual(['a', 'b']);
+    await kdb.destroy();
+  });
+
+  it('a write that catches that failure and goes on writes nothing outside the transaction', async () => {
+    const raw = new BetterSqlite3(join(dir, 'caught.db'));
+    raw.exec('create table items (name text primary key)');
+    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
+    const connection = {
+      exec(text: string, parameters: readonly unknown[]) {
+        if (parameters.includes('full')) {
+          raw.exec('ROLLBACK');
+          throw new Error('database or disk is full');
+        }
+        return { rows: [], changes: raw.prepare(text).run(parameters as unknown[]).changes };
+      },
+      inTransaction: () => raw.inTransaction,
+    };
+    const { writeNow } = groupCommit(kdb as never, connection);
+    const outcome = await writeNow((trx) =>
+      runStepsNow(
+        trx,
+        (function* () {
+          try {
+            yield sql`insert into items (name) values (${'full'})`;
+          } catch {}
+          yield sql`insert into items (name) values ('outside')`;
+        })(),
+      ),
+    ).then(
+      () => 'kept',
+      (err: unknown) => String(err),
+    );
+    expect(outcome).toBe('Error: the write transaction ended: this write is not kept');
+    expect(raw.prepare('select count(*) as n from items').get()).toEqual({ n: 0 });
+    await kdb.destroy();
+  });
+});
+
 describe('group commit behind a write gate (the WAL checkpointer’s moment without writers)', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   function gated() {
@@ -260,7 +345,7 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     const connection = {
       exec(text: string, parameters: readonly unknown[]) {
         const statement = raw.prepare(text);
-        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: 0 };
+        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
         return { rows: [], changes: statement.run(parameters as unknown[]).changes };
       },
       inTransaction: () => raw.inTransaction,

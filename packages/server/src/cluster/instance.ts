@@ -95,7 +95,9 @@ function heldByAnotherProcess(dataDir: string): boolean {
   try {
     writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
   } catch {
-    return false; // a read-only data dir: nothing to record, nothing another server recorded
+    // A data dir this process cannot write: nothing to record, but a live server's record counts.
+    const pid = pidIn(file);
+    return pid !== undefined && pid !== process.pid && alive(pid);
   }
   try {
     for (let attempt = 0; attempt < 3; attempt++) {

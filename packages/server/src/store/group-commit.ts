@@ -111,7 +111,9 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
         if (p.now !== undefined) {
           let end = next + 1;
           while (end < batch.length && batch[end]!.now !== undefined) end++;
-          done.push(...runGroup(batch.slice(next, end), lost));
+          // Run first, then push: a failure that ends the transaction replaces `done` (lost).
+          const kept = runGroup(batch.slice(next, end), lost);
+          done.push(...kept);
           next = end;
           continue;
         }

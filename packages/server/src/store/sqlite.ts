@@ -93,7 +93,7 @@ function syncConnection(
   return {
     exec(text, parameters) {
       const statement = prepare(text);
-      if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: 0 };
+      if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
       return { rows: [], changes: statement.run(parameters as unknown[]).changes };
     },
     inTransaction: () => raw.inTransaction,

@@ -15,8 +15,8 @@ type Db = Kysely<Database>;
 
 /** SQLite's connection, synchronously: only inside a write of the group commit. */
 export interface SyncConnection {
-  /** Runs one statement: its rows when it returns any, and how many rows it changed. */
-  exec(sql: string, parameters: readonly unknown[]): { rows: unknown[]; changes: number };
+  /** Runs one statement: its rows when it returns any, else how many rows it changed. */
+  exec(sql: string, parameters: readonly unknown[]): { rows: unknown[]; changes: number | undefined };
   inTransaction(): boolean;
 }
 
@@ -76,7 +76,10 @@ export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
     let result: QueryResult<unknown>;
     try {
       const step = next.value;
-      let executed: { rows: unknown[]; changes: number };
+      // A step that caught an error which ended the transaction (a full disk) must not go on
+      // writing outside it, one autocommitted statement at a time.
+      if (!trx.conn.inTransaction()) throw new Error('the write transaction ended: this write is not kept');
+      let executed: { rows: unknown[]; changes: number | undefined };
       if (isPrepared(step)) {
         // Its text and parameters straight from the prepared entry: no CompiledQuery per statement.
         const entry = step.prepared.sqlOf(trx.db);
@@ -85,7 +88,11 @@ export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
         const query = compiled(trx.db, step);
         executed = trx.conn.exec(query.sql, query.parameters);
       }
-      result = { rows: executed.rows, numAffectedRows: BigInt(executed.changes) };
+      // As Kysely's SQLite driver: a count for a statement that returns no rows, none for one that does.
+      result =
+        executed.changes === undefined
+          ? { rows: executed.rows }
+          : { rows: executed.rows, numAffectedRows: BigInt(executed.changes) };
     } catch (err) {
       next = steps.throw(err);
       continue;
