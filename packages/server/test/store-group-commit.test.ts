@@ -300,6 +300,39 @@ describe('a failure that ends the whole transaction (SQLite rolls back on a full
     await kdb.destroy();
   });
 
+  it('when a savepoint step itself fails, every caller of the batch hears it (none is left waiting)', async () => {
+    const raw = new BetterSqlite3(join(dir, 'savepoint.db'));
+    raw.exec('create table items (name text primary key)');
+    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
+    let savepoints = 0;
+    const connection = {
+      exec(text: string, parameters: readonly unknown[]) {
+        if (text.startsWith('SAVEPOINT') && ++savepoints === 2) throw new Error('savepoint refused');
+        const statement = raw.prepare(text);
+        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
+        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
+      },
+      inTransaction: () => raw.inTransaction,
+    };
+    const { writeTransaction } = groupCommit(kdb as never, connection);
+    const settled = await Promise.race([
+      Promise.allSettled([
+        writeTransaction((trx) => insertItem(trx, 'first')),
+        writeTransaction((trx) => insertItem(trx, 'second')),
+        writeTransaction((trx) => insertItem(trx, 'third')),
+      ]),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 2_000)),
+    ]);
+    expect(settled).not.toBe('hung');
+    expect((settled as PromiseSettledResult<unknown>[]).map((r) => r.status)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
+    expect(raw.prepare('select count(*) as n from items').get()).toEqual({ n: 0 });
+    await kdb.destroy();
+  });
+
   it('a write that catches that failure and goes on writes nothing outside the transaction', async () => {
     const raw = new BetterSqlite3(join(dir, 'caught.db'));
     raw.exec('create table items (name text primary key)');

@@ -117,7 +117,6 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
           next = end;
           continue;
         }
-        next++;
         // A store error can end the whole transaction (SQLite rolls back on a full disk or I/O error): start a new one.
         if (!inTransaction()) run(BEGIN);
         run(SAVEPOINT);
@@ -132,6 +131,8 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
           } else lost(err);
           p.reject(err);
         }
+        // Only now: until this one is settled, the catch below must count it among those waiting.
+        next++;
       }
       if (inTransaction()) run(COMMIT);
     } catch (err) {
