@@ -251,24 +251,44 @@ describe('write paths made of steps (store/steps.ts): synchronous inside the gro
 });
 
 describe('a failure that ends the whole transaction (SQLite rolls back on a full disk or an I/O error)', () => {
-  it('in a run of synchronous writes: the failed one hears its error, what the batch did before hears it too, the rest run again in a new transaction and every caller is answered', async () => {
-    const raw = new BetterSqlite3(join(dir, 'ended.db'));
+  /** A file of its own, and a connection over it that fails as `fail` says (else runs the statement). */
+  function endedStore(name: string, fail: (text: string, parameters: readonly unknown[]) => void) {
+    const raw = new BetterSqlite3(join(dir, name));
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
     const connection = {
       exec(text: string, parameters: readonly unknown[]) {
-        // What SQLITE_FULL does to a transaction, on the statement that names 'full'.
-        if (parameters.includes('full')) {
-          raw.exec('ROLLBACK');
-          throw new Error('database or disk is full');
-        }
+        fail(text, parameters);
         const statement = raw.prepare(text);
         if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
         return { rows: [], changes: statement.run(parameters as unknown[]).changes };
       },
       inTransaction: () => raw.inTransaction,
     };
-    const { writeTransaction, writeNow } = groupCommit(kdb as never, connection);
+    return { raw, kdb, commit: groupCommit(kdb as never, connection) };
+  }
+  // What SQLITE_FULL does to a transaction, on the statement that names 'full'.
+  const fullOn = (raw: () => BetterSqlite3.Database) => (_text: string, parameters: readonly unknown[]) => {
+    if (parameters.includes('full')) {
+      raw().exec('ROLLBACK');
+      throw new Error('database or disk is full');
+    }
+  };
+
+  /** A store whose statement naming 'full' fails as a full disk does. */
+  function fullStore(name: string) {
+    let file: BetterSqlite3.Database | undefined;
+    const made = endedStore(
+      name,
+      fullOn(() => file!),
+    );
+    file = made.raw;
+    return made;
+  }
+
+  it('in a run of synchronous writes: the failed one hears its error, what the batch did before hears it too, the rest run again in a new transaction and every caller is answered', async () => {
+    const { raw, kdb, commit } = fullStore('ended.db');
+    const { writeTransaction, writeNow } = commit;
     const insertNow = (name: string) => (trx: SyncTrx) =>
       runStepsNow(
         trx,
@@ -301,20 +321,11 @@ describe('a failure that ends the whole transaction (SQLite rolls back on a full
   });
 
   it('when a savepoint step itself fails, every caller of the batch hears it (none is left waiting)', async () => {
-    const raw = new BetterSqlite3(join(dir, 'savepoint.db'));
-    raw.exec('create table items (name text primary key)');
-    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
     let savepoints = 0;
-    const connection = {
-      exec(text: string, parameters: readonly unknown[]) {
-        if (text.startsWith('SAVEPOINT') && ++savepoints === 2) throw new Error('savepoint refused');
-        const statement = raw.prepare(text);
-        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
-        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
-      },
-      inTransaction: () => raw.inTransaction,
-    };
-    const { writeTransaction } = groupCommit(kdb as never, connection);
+    const { raw, kdb, commit } = endedStore('savepoint.db', (text) => {
+      if (text.startsWith('SAVEPOINT') && ++savepoints === 2) throw new Error('savepoint refused');
+    });
+    const { writeTransaction } = commit;
     const settled = await Promise.race([
       Promise.allSettled([
         writeTransaction((trx) => insertItem(trx, 'first')),
@@ -334,20 +345,8 @@ describe('a failure that ends the whole transaction (SQLite rolls back on a full
   });
 
   it('a write that catches that failure and goes on writes nothing outside the transaction', async () => {
-    const raw = new BetterSqlite3(join(dir, 'caught.db'));
-    raw.exec('create table items (name text primary key)');
-    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
-    const connection = {
-      exec(text: string, parameters: readonly unknown[]) {
-        if (parameters.includes('full')) {
-          raw.exec('ROLLBACK');
-          throw new Error('database or disk is full');
-        }
-        return { rows: [], changes: raw.prepare(text).run(parameters as unknown[]).changes };
-      },
-      inTransaction: () => raw.inTransaction,
-    };
-    const { writeNow } = groupCommit(kdb as never, connection);
+    const { raw, kdb, commit } = fullStore('caught.db');
+    const { writeNow } = commit;
     const outcome = await writeNow((trx) =>
       runStepsNow(
         trx,
