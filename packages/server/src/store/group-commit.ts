@@ -58,6 +58,14 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
   const run = (text: string) => void connection.exec(text, []);
   const syncTrx: SyncTrx = { db, conn: connection };
 
+  /** After a failed write: its savepoint rolled back, or, if the failure ended the transaction, what the batch did is lost. */
+  function undo(err: unknown, lost: (err: unknown) => void): void {
+    if (inTransaction()) {
+      run(ROLLBACK_TO);
+      run(RELEASE);
+    } else lost(err);
+  }
+
   /**
    * Runs consecutive synchronous writes under ONE savepoint, not one each: SQLite copies every
    * page a savepoint changes into its journal, and consecutive creates change the same pages (the
@@ -88,10 +96,7 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
         run(RELEASE);
         return kept;
       }
-      if (inTransaction()) {
-        run(ROLLBACK_TO);
-        run(RELEASE);
-      } else lost(error);
+      undo(error, lost);
       pending[failed]!.reject(error);
       pending = pending.filter((_, i) => i !== failed);
     }
@@ -125,10 +130,7 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
           run(RELEASE);
           done.push({ p, value });
         } catch (err) {
-          if (inTransaction()) {
-            run(ROLLBACK_TO);
-            run(RELEASE);
-          } else lost(err);
+          undo(err, lost);
           p.reject(err);
         }
         // Only now: until this one is settled, the catch below must count it among those waiting.

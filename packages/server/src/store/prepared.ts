@@ -20,7 +20,7 @@ export function prepared<N extends string, R = unknown>(
   build: (db: Db, values: Record<N, unknown>) => Compilable<R>,
 ) {
   type Slot = { arg: N } | { value: unknown };
-  type Entry = { sql: string; slots: Slot[]; parameters(args: Record<string, unknown>): unknown[] };
+  type Entry = { sql: string; parameters(args: Record<string, unknown>): unknown[] };
   // By the dialect's adapter: a transaction shares its database's, so one compile serves both.
   const compiled = new WeakMap<object, Entry>();
 
@@ -44,7 +44,6 @@ export function prepared<N extends string, R = unknown>(
     if (unused.length > 0) throw new Error(`prepared statement never uses ${unused.join(', ')}: ${query.sql}`);
     return {
       sql: query.sql,
-      slots,
       parameters: (args) => slots.map((s) => ('arg' in s ? args[s.arg] : s.value)),
     };
   }

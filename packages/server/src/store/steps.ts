@@ -46,11 +46,12 @@ export type Steps<T> = Generator<Step, T, QueryResult<any>>;
 
 const isPrepared = (step: Step): step is PreparedCall => 'prepared' in step;
 
-function compiled(db: Db, step: Step): CompiledQuery {
+/** A step's text and parameters (a prepared one's straight from its cached entry). */
+function statementOf(db: Db, step: Step): { sql: string; parameters: readonly unknown[] } {
   if ('isRawBuilder' in step) return step.compile(db);
   if (!isPrepared(step)) return step.compile();
-  const { sql, parameters } = step.prepared.sqlOf(db);
-  return CompiledQuery.raw(sql, parameters(step.args));
+  const entry = step.prepared.sqlOf(db);
+  return { sql: entry.sql, parameters: entry.parameters(step.args) };
 }
 
 /** Runs `steps` through Kysely on `db` (a transaction, or the store). */
@@ -59,7 +60,8 @@ export async function runSteps<T>(db: Db, steps: Steps<T>): Promise<T> {
   while (next.done !== true) {
     let result: QueryResult<unknown>;
     try {
-      result = await db.executeQuery(compiled(db, next.value));
+      const { sql, parameters } = statementOf(db, next.value);
+      result = await db.executeQuery(CompiledQuery.raw(sql, parameters as unknown[]));
     } catch (err) {
       next = steps.throw(err);
       continue;
@@ -75,19 +77,11 @@ export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
   while (next.done !== true) {
     let result: QueryResult<unknown>;
     try {
-      const step = next.value;
       // A step that caught an error which ended the transaction (a full disk) must not go on
       // writing outside it, one autocommitted statement at a time.
       if (!trx.conn.inTransaction()) throw new Error('the write transaction ended: this write is not kept');
-      let executed: { rows: unknown[]; changes: number | undefined };
-      if (isPrepared(step)) {
-        // Its text and parameters straight from the prepared entry: no CompiledQuery per statement.
-        const entry = step.prepared.sqlOf(trx.db);
-        executed = trx.conn.exec(entry.sql, entry.parameters(step.args));
-      } else {
-        const query = compiled(trx.db, step);
-        executed = trx.conn.exec(query.sql, query.parameters);
-      }
+      const { sql, parameters } = statementOf(trx.db, next.value);
+      const executed = trx.conn.exec(sql, parameters);
       // As Kysely's SQLite driver: a count for a statement that returns no rows, none for one that does.
       result =
         executed.changes === undefined
