@@ -154,6 +154,17 @@ export function adminIdempotency(
     if (n > 0) holders.set(at, n);
     else holders.delete(at);
   };
+  /** Holds `at` while `attempt` runs, and keeps holding it only if the attempt claimed it. */
+  async function holding(at: string, attempt: () => Promise<boolean>): Promise<boolean> {
+    hold(at);
+    let claimed = false;
+    try {
+      claimed = await attempt();
+    } finally {
+      if (!claimed) letGo(at);
+    }
+    return claimed;
+  }
   /** Whether a pending claim's owner is gone, so a retry may take it over. */
   const ownerGone = (row: AdminIdempotencyTable, nowMs: number): boolean => {
     if (row.owner === null || row.lease_until === null) return true;
@@ -183,20 +194,16 @@ export function adminIdempotency(
       const lease = () => new Date(Date.now() + leaseMs).toISOString();
       const at = slot(operator, key);
       for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-        hold(at);
-        let inserted = false;
-        try {
-          inserted = await insertPending(db, {
+        const inserted = await holding(at, () =>
+          insertPending(db, {
             operator,
             key,
             request_hash: hash,
             created_at: nowIso(),
             owner: me.owner,
             lease_until: lease(),
-          });
-        } finally {
-          if (!inserted) letGo(at);
-        }
+          }),
+        );
         if (inserted) return { kind: 'claimed' };
         const row = await findEntry(db, operator, key);
         if (row === undefined) continue; // released between our insert and read: try again
@@ -213,16 +220,11 @@ export function adminIdempotency(
         }
         if (row.status !== PENDING) return { kind: 'replay', status: row.status, body: open(row) };
         // A claim whose owner is gone (killed, or its answer could not be stored): run it again.
-        if (ownerGone(row, Date.now())) {
-          hold(at);
-          let taken = false;
-          try {
-            taken = await takeOver(db, row, { owner: me.owner, lease_until: lease(), request_hash: hash });
-          } finally {
-            if (!taken) letGo(at);
-          }
-          if (taken) return { kind: 'claimed' };
-        }
+        if (
+          ownerGone(row, Date.now()) &&
+          (await holding(at, () => takeOver(db, row, { owner: me.owner, lease_until: lease(), request_hash: hash })))
+        )
+          return { kind: 'claimed' };
         if (Date.now() + delay > deadline) {
           throw new HostpayError(
             'IDEMPOTENCY_CONFLICT',
