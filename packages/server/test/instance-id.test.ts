@@ -9,42 +9,55 @@ import { INSTANCE_ID_FILE } from '../src/cluster/instance.js';
 /**
  * Two live servers must never share an instance id: each would take the other's Idempotency-Key
  * claims and webhook leases for an earlier run's and run them again. Servers started at the same
- * moment from one data dir race for `<dataDir>/instance-id.pid`; exactly one may win it.
+ * moment from one data dir race for the lock on `<dataDir>/instance-id.lock`; exactly one may win
+ * it, and a holder killed with -9 leaves nothing behind that stops the next start.
  */
 const INSTANCE_JS = fileURLToPath(new URL('../dist/cluster/instance.js', import.meta.url));
 
-// Each child waits for a shared moment, then asks for its identity as `hostpay serve` does, and
-// stays alive a little so the others see its pid as live.
+// Each child waits for a shared moment, asks for its identity as `hostpay serve` does, prints it
+// and stays alive for \`argv[4]\` ms so the others see its lock held.
 const CHILD = `
 const { instanceIdentity } = await import(process.argv[1]);
 const at = Number(process.argv[3]);
 while (Date.now() < at) {}
-process.stdout.write(instanceIdentity('', process.argv[2], true).id);
-setTimeout(() => {}, 1000);
+process.stdout.write(instanceIdentity('', process.argv[2], true).id + '\\n');
+setTimeout(() => {}, Number(process.argv[4]));
 `;
 
-function startTogether(dataDir: string, count: number): Promise<string[]> {
-  const at = Date.now() + 500;
-  return Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const child = spawn(
-            process.execPath,
-            ['--input-type=module', '-e', CHILD, INSTANCE_JS, dataDir, String(at)],
-            {
-              stdio: ['ignore', 'pipe', 'pipe'],
-            },
-          );
-          let out = '';
-          let err = '';
-          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-          child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
-        }),
-    ),
+function start(dataDir: string, at: number, lifeMs: number) {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', CHILD, INSTANCE_JS, dataDir, String(at), String(lifeMs)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const id = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.endsWith('\n')) resolve(out.trim());
+    });
+    child.on('exit', (code, signal) => reject(new Error(`exit ${code ?? signal} before an id: ${err}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return { child, id, exited };
+}
+
+async function startTogether(dataDir: string, count: number): Promise<string[]> {
+  const at = Date.now() + 500;
+  const children = Array.from({ length: count }, () => start(dataDir, at, 1000));
+  const ids = await Promise.all(children.map((c) => c.id));
+  await Promise.all(children.map((c) => c.exited));
+  return ids;
+}
+
+/** A server that took the data dir's id and was killed with -9 while holding it. */
+async function killedHolder(dataDir: string): Promise<void> {
+  const holder = start(dataDir, 0, 60_000);
+  expect(await holder.id).toBe('ins_saved');
+  holder.child.kill('SIGKILL');
+  await holder.exited;
 }
 
 describe('instance ids of servers started together from one data dir', () => {
@@ -55,17 +68,30 @@ describe('instance ids of servers started together from one data dir', () => {
     for (let round = 0; round < 5; round++) {
       dataDir = mkdtempSync(join(tmpdir(), 'hostpay-ids-'));
       writeFileSync(join(dataDir, INSTANCE_ID_FILE), 'ins_saved\n');
-      // Round 0 has no pid file; the others start over a stale one (a server killed with -9).
-      if (round > 0) writeFileSync(join(dataDir, `${INSTANCE_ID_FILE}.pid`), '999999999\n');
+      // Round 0 has no lock file; the others start over one a server held when it was killed.
+      if (round > 0) await killedHolder(dataDir);
       const ids = await startTogether(dataDir, 6);
       expect(new Set(ids).size, `round ${round}: ${ids.join(' ')}`).toBe(6);
       expect(
         ids.filter((id) => id === 'ins_saved'),
         `round ${round}: ${ids.join(' ')}`,
       ).toHaveLength(1);
-      expect(readdirSync(dataDir).sort()).toEqual([INSTANCE_ID_FILE, `${INSTANCE_ID_FILE}.pid`]);
-      expect(Number(readFileSync(join(dataDir, `${INSTANCE_ID_FILE}.pid`), 'utf8'))).toBeGreaterThan(0);
+      expect(readdirSync(dataDir).sort()).toEqual([INSTANCE_ID_FILE, `${INSTANCE_ID_FILE}.lock`]);
+      expect(readFileSync(join(dataDir, INSTANCE_ID_FILE), 'utf8')).toBe('ins_saved\n');
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('a first start of six at once: one id is saved, the one whose server holds it; the others differ', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hostpay-ids-'));
+    const ids = await startTogether(dataDir, 6);
+    expect(new Set(ids).size, ids.join(' ')).toBe(6);
+    const saved = readFileSync(join(dataDir, INSTANCE_ID_FILE), 'utf8').trim();
+    expect(
+      ids.filter((id) => id === saved),
+      `${saved} among ${ids.join(' ')}`,
+    ).toHaveLength(1);
+    // Once they are gone, the next start takes the saved id again.
+    expect(await startTogether(dataDir, 1)).toEqual([saved]);
+  }, 30_000);
 });

@@ -1,17 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  constants,
-  copyFileSync,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 
 /**
  * Who this process is, for the leases it takes in the shared store (webhook endpoints,
@@ -40,13 +31,21 @@ const inUse = new Set<string>();
  * instances only check the ids this process already holds.
  */
 export function instanceIdentity(configured: string, dataDir: string, serving = false): InstanceIdentity {
-  let id = configured !== '' ? configured : persistedId(dataDir);
   // Two live processes must never share an id, or each would take the other's leases for an
   // earlier run's and both would send. A data dir whose id another live process holds (two
   // `hostpay serve` started from one folder, or two instances in one process) gets an id of this
-  // run alone: its leases then wait to expire, as they did before ids survived restarts.
-  if (configured === '' && (inUse.has(id) || (serving && heldByAnotherProcess(dataDir))))
-    id = `ins_${randomBytes(8).toString('hex')}`;
+  // run alone: its leases then wait to expire, as they did before ids survived restarts. The
+  // saved id is read (or first written) only by the process that holds the data dir's lock.
+  let id = configured;
+  if (id === '') {
+    const lock = serving ? lockDataDir(dataDir) : undefined;
+    id = lock === false ? runId() : persistedId(dataDir);
+    const held = typeof lock === 'object' ? lock : undefined;
+    if (inUse.has(id)) {
+      id = runId();
+      held?.close();
+    } else if (held) locks.set(id, held);
+  }
   inUse.add(id);
   const boot = randomBytes(6).toString('hex');
   return { id, boot, owner: `${id}/${boot}` };
@@ -65,10 +64,12 @@ function persistedId(dataDir: string): string {
   } catch {
     // none yet
   }
-  const id = `ins_${randomBytes(8).toString('hex')}`;
+  const id = runId();
   try {
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, `${id}\n`, { mode: 0o600 });
+    // Written whole under another name, then renamed: a reader never sees half an id.
+    writeFileSync(`${file}.${process.pid}`, `${id}\n`, { mode: 0o600 });
+    renameSync(`${file}.${process.pid}`, file);
   } catch {
     // A read-only data dir: the id lives as long as the process (leases then wait to expire).
   }
@@ -78,100 +79,60 @@ function persistedId(dataDir: string): string {
 /** The instance closed: its id may serve the next instance this process opens on the same data dir. */
 export function releaseInstanceId(identity: InstanceIdentity): void {
   inUse.delete(identity.id);
+  locks.get(identity.id)?.close();
+  locks.delete(identity.id);
 }
 
+const runId = (): string => `ins_${randomBytes(8).toString('hex')}`;
+
+/** The data-dir locks this process holds, by the id they hold (kept referenced so they stay open). */
+const locks = new Map<string, BetterSqlite3.Database>();
+
 /**
- * Whether a live process other than this one holds `<dataDir>/instance-id.pid`; if not, this
- * process claims it. The claim is atomic: the pid is written to a file of this process and
- * hard-linked into place, which fails when the file exists, so of two servers started at the
- * same moment exactly one gets it (reading, then writing, let both). A pid file whose process is
- * gone (kill -9) is moved aside under a name of this process before claiming; if what was moved
- * turns out to be a live server's fresh claim (two starts racing for one stale file), it is put
- * back and this process steps aside.
+ * Takes `<dataDir>/instance-id.lock` until the instance is released; false when another live
+ * process (or instance of this one) holds it, true when there is nothing to hold. The lock is the operating system's (SQLite's exclusive locking mode, an fcntl
+ * lock on the file): the kernel releases it when its holder exits, even by kill -9, so there is no
+ * stale record to break and no window in which two starts racing over one can both win (a pid
+ * file claimed with links had one: a start moving a stale file aside could move a fresh claim).
+ * A data dir this process cannot write takes no lock: the saved id is used, as by a short-lived
+ * command.
  */
-function heldByAnotherProcess(dataDir: string): boolean {
-  const file = join(dataDir, `${INSTANCE_ID_FILE}.pid`);
-  const mine = `${file}.${process.pid}`;
+function lockDataDir(dataDir: string): BetterSqlite3.Database | boolean {
+  let db: BetterSqlite3.Database;
   try {
-    writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+    mkdirSync(dataDir, { recursive: true });
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    db = new Database(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { timeout: 0 });
   } catch {
-    // A data dir this process cannot write: nothing to record, but a live server's record counts.
-    const pid = pidIn(file);
-    return pid !== undefined && pid !== process.pid && alive(pid);
+    return true;
   }
   try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (claim(mine, file)) return false;
-      const pid = pidIn(file);
-      if (pid === process.pid) return false;
-      if (pid !== undefined ? alive(pid) : justWritten(file)) return true;
-      if (!existsSync(file)) continue; // gone meanwhile: claim again
-      // Stale: move it aside, and look at what was moved.
-      const aside = `${file}.stale.${process.pid}`;
-      try {
-        renameSync(file, aside);
-      } catch {
-        continue; // another process moved it first: claim again
-      }
-      const moved = pidIn(aside);
-      if (moved !== pid && (moved === undefined || alive(moved))) {
-        // A racer's fresh claim: give it back (unless yet another claim took its place).
-        claim(aside, file);
-        rmSync(aside, { force: true });
-        return true;
-      }
-      rmSync(aside, { force: true });
+    db.pragma('locking_mode = EXCLUSIVE');
+    // A write takes the exclusive lock, and the exclusive locking mode keeps it until the
+    // connection closes; with no journal, the lock file is the only file there is.
+    db.pragma('journal_mode = OFF');
+    db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
+    db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
+    db.exec('COMMIT');
+    return db;
+  } catch (err) {
+    db.close();
+    if (busy(err)) return false;
+  }
+  // A lock file this process cannot write (a read-only data dir): a live holder still shows, as
+  // its exclusive lock refuses even a read.
+  try {
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const reader = new Database(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { readonly: true, timeout: 0 });
+    try {
+      reader.prepare('SELECT count(*) FROM sqlite_master').get();
+    } finally {
+      reader.close();
     }
-    return true; // still contested after three tries: run under an id of this run alone
-  } finally {
-    rmSync(mine, { force: true });
-  }
-}
-
-/**
- * Creates `to` with the content of `from`, only if `to` does not exist; false when it does. A
- * hard link makes it appear whole; where links are not supported, an exclusive copy (which a
- * reader may see empty for a moment: see justWritten).
- */
-function claim(from: string, to: string): boolean {
-  try {
-    linkSync(from, to);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-  }
-  try {
-    copyFileSync(from, to, constants.COPYFILE_EXCL);
-    return true;
-  } catch {
-    return false;
+    return !busy(err);
   }
 }
 
-/** An unreadable or empty pid file younger than 5 s is a claim being written, not a stale one. */
-function justWritten(file: string): boolean {
-  try {
-    return statSync(file).mtimeMs > Date.now() - 5_000;
-  } catch {
-    return false;
-  }
-}
-
-function pidIn(file: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, owned by another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const busy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
