@@ -123,11 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('hostpayMetrics', metrics);
   installErrorHandler(app);
   installNotFound(app);
-  await registerCompression(app);
+  registerCompression(app);
   const operatorTokens =
     deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
-  await registerOpenApi(app, API_VERSION, {
+  const docsSource = registerOpenApi(app, API_VERSION, {
     admin: admin !== undefined,
     console: admin !== undefined && config.console,
   });
@@ -186,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes });
   }
   if (front !== undefined) await app.register(front.routes);
-  await registerDocs(app);
+  await registerDocs(app, docsSource);
   // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
   if (config.trustProxyHops === 0) {
     installFastPath(app, {
