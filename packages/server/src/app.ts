@@ -17,7 +17,7 @@ import { loggerOptions, OneLineLogController } from './http/logging.js';
 import { installNotFound } from './http/not-found.js';
 import { registerDocs, registerOpenApi } from './http/openapi.js';
 import { genReqId, REQUEST_ID_HEADER } from './http/request-id.js';
-import { strictValidatorCompiler } from './http/validator.js';
+import { FASTIFY_COMPILERS } from './http/fastify-compilers.js';
 import { REGISTERED_FEATURES } from './features/index.js';
 import {
   KERNEL_PROVISIONS,
@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Requests arriving on a keep-alive connection while we drain are served (with Connection:
     // close) rather than answered by Fastify's own non-envelope 503.
     return503OnClosing: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    schemaController: FASTIFY_COMPILERS,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler: makeClientErrorHandler(() => clientLog),
     // A request without Host reaches our hooks (and gets the envelope) instead of Node's bare 400.
@@ -101,13 +101,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installExpectationHandler(app.server);
   installConnectHandler(app.server, () => clientLog);
 
-  app.setValidatorCompiler(strictValidatorCompiler);
-  // Response schemas document the answers (OpenAPI) and a test validates every route's real
-  // answers against them; they are not used to write them. Most answers are finished JSON text
-  // (exact decimals), the rest small objects built field by field, so Fastify's compiled
-  // serializers (fast-json-stringify, one per route and status) would almost never run, yet
-  // compiling them was ~120 ms of every start and ~17 MB of memory (bench/HISTORY.md).
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   trackRoutes(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
@@ -130,11 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('hostpayMetrics', metrics);
   installErrorHandler(app);
   installNotFound(app);
-  await registerCompression(app);
+  registerCompression(app);
   const operatorTokens =
     deps.admin === undefined ? new Map<string, string>() : (deps.operatorTokens ?? adminTokens(config));
   const admin = operatorTokens.size > 0 ? deps.admin : undefined;
-  await registerOpenApi(app, API_VERSION, {
+  const docsSource = registerOpenApi(app, API_VERSION, {
     admin: admin !== undefined,
     console: admin !== undefined && config.console,
   });
@@ -193,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(adminRoutes<AdminServices>, { prefix: ADMIN_PREFIX, admin, auth, routes });
   }
   if (front !== undefined) await app.register(front.routes);
-  await registerDocs(app);
+  await registerDocs(app, docsSource);
   // Behind a proxy the client address comes from X-Forwarded-For, which only Fastify reads.
   if (config.trustProxyHops === 0) {
     installFastPath(app, {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,19 +9,48 @@ import { describe, expect, it } from 'vitest';
 /**
  * What the shipped `hostpay serve` (the bundle, as the start-up benchmark runs it) has loaded once
  * it answers /healthz (issue 44: nothing is loaded at start that could wait for first use). A
- * preloaded module writes Node's list of its own modules loaded, when the server exits.
+ * preloaded module records the files loaded (the bundle's chunks and the packages left outside it)
+ * and writes them with Node's list of its own modules: on SIGUSR2, and when the server exits.
  */
 const BIN = fileURLToPath(new URL('../../cli/bin/hostpay.js', import.meta.url));
 
+const PRELOAD = (report: string) => `import { writeFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+const files = [];
+registerHooks({ load(url, context, next) { if (url.startsWith('file:')) files.push(url); return next(url, context); } });
+const write = (suffix) => writeFileSync(${JSON.stringify(report)} + suffix, JSON.stringify({ builtins: process.moduleLoadList, files }));
+process.on('SIGUSR2', () => write('.start'));
+process.on('exit', () => write('.exit'));
+`;
+
+interface Loaded {
+  builtins: string[];
+  files: string[];
+}
+
+/**
+ * The packages of the API documentation (/docs, /openapi.json), loaded on its first request
+ * (http/docs-app.ts): Swagger UI and the OpenAPI generator, and the compression plugin only
+ * Swagger UI's files use.
+ */
+const DOCS_ONLY = /node_modules\/(@fastify\/(swagger|swagger-ui|static|compress)|yaml|mime-db)\//;
+
+/** The source files behind the loaded files: a bundle chunk's come from its source map. */
+function sourcesOf(loaded: Loaded): string[] {
+  return loaded.files.flatMap((url) => {
+    const file = fileURLToPath(url);
+    if (!file.includes('/cli/dist/')) return [file];
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    return map.sources;
+  });
+}
+
 describe('hostpay serve at start-up', () => {
-  it('has not loaded undici (an ES import of node:http would) by its first /healthz', async () => {
+  it('has loaded neither undici (an ES import of node:http would) nor the API documentation by its first /healthz', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hostpay-startup-modules-'));
     const preload = join(dir, 'preload.mjs');
     const report = join(dir, 'modules.json');
-    writeFileSync(
-      preload,
-      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));\n`,
-    );
+    writeFileSync(preload, PRELOAD(report));
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('HOSTPAY_')) env[k] = v;
     const child = spawn(
@@ -57,10 +86,29 @@ describe('hostpay serve at start-up', () => {
         });
       });
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      child.kill('SIGUSR2');
+      while (!existsSync(`${report}.start`)) await new Promise((r) => setTimeout(r, 20));
+      // The documentation's first requests load it: the check sees what it looks for.
+      expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${url}/docs/static/swagger-ui.css`, { headers: { 'accept-encoding': 'br' } })).status).toBe(
+        200,
+      );
       child.kill('SIGTERM');
       await exited;
-      const modules = JSON.parse(readFileSync(report, 'utf8')) as string[];
-      expect(modules.filter((m) => m.includes('undici'))).toEqual([]);
+      const atStart = JSON.parse(readFileSync(`${report}.start`, 'utf8')) as Loaded;
+      const atExit = JSON.parse(readFileSync(`${report}.exit`, 'utf8')) as Loaded;
+      expect(atStart.builtins.filter((m) => m.includes('undici'))).toEqual([]);
+      expect(sourcesOf(atStart).length).toBeGreaterThan(100);
+      expect(sourcesOf(atStart).filter((f) => DOCS_ONLY.test(f))).toEqual([]);
+      const later = new Set(sourcesOf(atExit).flatMap((f) => DOCS_ONLY.exec(f)?.[1] ?? []));
+      expect([...later].sort()).toEqual([
+        '@fastify/compress',
+        '@fastify/static',
+        '@fastify/swagger',
+        '@fastify/swagger-ui',
+        'mime-db',
+        'yaml',
+      ]);
     } finally {
       child.kill('SIGTERM');
       await exited;

@@ -1,5 +1,4 @@
 import { negotiate } from '@fastify/accept-negotiator';
-import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
@@ -23,41 +22,36 @@ const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
  * The merchant answers are cached as finished JSON text, so a memo keyed by that text keeps each
  * answer's compressed bytes (bounded by size, oldest dropped first) instead of compressing the
  * same string on every request (what that cost: docs/benchmarks.md); a miss compresses on the
- * thread pool. What the memo does not take (other types, non-200 answers, streams)
- * @fastify/compress handles.
+ * thread pool. The API documentation's files (Swagger UI's scripts) come from the docs app
+ * (docs-app.ts), whose @fastify/compress compresses them with the options below; the app passes
+ * its answers on as they are. The plugin's hooks cost on every request, compressed or not (a
+ * measurable share of a cached wallet-list request's CPU), which is why the app's own answers
+ * do without it.
  *
- * Hook order: both run as route-level onSend hooks, after the instance's (the admin idempotency
- * hook still sees and stores the JSON text), the memo first; an answer it compressed carries a
- * content-encoding, which the plugin leaves alone. Request bodies are never inflated: no route
- * takes a large one, and the body limit is meant for the bytes received.
+ * The memo runs as a route-level onSend hook, after the instance's (the admin idempotency hook
+ * still sees and stores the JSON text). Request bodies are never inflated: no route takes a large
+ * one, and the body limit is meant for the bytes received.
  */
-export async function registerCompression(app: FastifyInstance): Promise<void> {
+export function registerCompression(app: FastifyInstance): void {
   const memo = new CompressedMemo(COMPRESSED_MEMO_BYTES);
   const onSend = memoOnSend(memo);
   app.addHook('onRoute', (route) => {
     const options = route as { compress?: unknown };
-    if (options.compress === false) return;
-    // The API documentation's files (Swagger UI's scripts): the plugin compresses them.
-    if (route.url.startsWith(DOCS_PREFIX)) {
-      options.compress ??= {};
-      return;
-    }
-    // Every other answer is JSON text: the memo only. The plugin's own hooks cost on every
-    // request, compressed or not: a measurable share of a cached wallet-list request's CPU.
-    options.compress = false;
+    if (options.compress === false || route.url.startsWith(DOCS_PREFIX)) return;
     const own = route.onSend;
     route.onSend = [onSend, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])] as NonNullable<
       typeof route.onSend
     >;
   });
-  await app.register(fastifyCompress, {
-    globalCompression: false,
-    globalDecompression: false,
-    encodings: ENCODINGS,
-    threshold: COMPRESSION_THRESHOLD_BYTES,
-    brotliOptions: BROTLI,
-  });
 }
+
+/** @fastify/compress's options for the docs app: brotli first, else gzip, above 1 KB, never inflating. */
+export const COMPRESSION_PLUGIN_OPTIONS = {
+  globalDecompression: false,
+  encodings: ENCODINGS,
+  threshold: COMPRESSION_THRESHOLD_BYTES,
+  brotliOptions: BROTLI,
+};
 
 /** The encoding to use, as @fastify/compress negotiates it (`*` and `x-gzip` mean gzip). */
 function chooseEncoding(req: FastifyRequest): Encoding | undefined {

@@ -1,5 +1,3 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import {
   Checkout,
   MerchantSettings,
@@ -13,8 +11,9 @@ import {
   WalletListEnvelope,
 } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
+import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type { DocsSource, OpenApiDocument } from './docs-app.js';
+import { DOCS_SIGNING_FILE } from './docs-signing.js';
 import { JSON_UTF8 } from './envelope.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
@@ -28,8 +27,8 @@ import {
 /**
  * The OpenAPI 3.1 document is generated from the route schemas themselves, so it cannot drift from
  * what the server validates. Call `registerOpenApi` before the routes (it collects them as they
- * are added) and `registerDocs` after. Swagger UI's assets ship inside @fastify/swagger-ui, so
- * /docs works offline; its validator badge (an external call) is off by default.
+ * are added) and `registerDocs` after, with what it returned. What generates the document and
+ * serves Swagger UI (docs-app.ts) is loaded on the first request for either.
  */
 const ADMIN_DESCRIPTION = [
   '',
@@ -91,11 +90,11 @@ const CONSOLE_TAG = {
 };
 
 /** `admin`: the admin API is enabled, so its tag and security scheme are documented; `console`: the console's session routes too. */
-export async function registerOpenApi(
+export function registerOpenApi(
   app: FastifyInstance,
   version: string,
   options: { admin?: boolean; console?: boolean } = {},
-): Promise<void> {
+): DocsSource {
   const admin = options.admin === true;
   // The operations that accept version-1 signatures, as the document names them (route option
   // `config.signatureV1`): listed in the description and given an optional signature-version.
@@ -119,7 +118,12 @@ export async function registerOpenApi(
     PayoutDestination,
   ])
     app.addSchema(schema);
-  await app.register(swagger, {
+  // What @fastify/swagger's own hooks collect, for docs-app.ts to hand it on first use.
+  const routes: RouteOptions[] = [];
+  const instances: FastifyInstance[] = [];
+  app.addHook('onRoute', (route) => void routes.push(route));
+  app.addHook('onRegister', (instance) => void instances.push(instance));
+  const swaggerOptions: DocsSource['options'] = {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -185,26 +189,87 @@ export async function registerOpenApi(
       referenceNamedSchemas(doc);
       return doc;
     },
-  });
+  };
+  return { app, routes, instances, options: swaggerOptions };
 }
 
-export async function registerDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    staticCSP: true,
-    // The signing form and interceptor for "Try it out" (docs-signing.ts), as a file the CSP allows.
-    theme: { title: 'hostpay API', js: [{ filename: DOCS_SIGNING_FILE, content: DOCS_SIGNING_SCRIPT }] },
-    uiConfig: { deepLinking: true, requestInterceptor },
+/**
+ * Swagger UI's routes (@fastify/swagger-ui with docs-app.ts's options, under /docs), which the app
+ * answers by passing the request on to the docs app: registered at start, so that 404 and 405
+ * answers, metrics and the route list are what they were with the plugin in the app. A test
+ * checks them against the docs app's own. Each GET gets its HEAD route from Fastify.
+ */
+export const DOCS_ROUTES: { method: 'GET' | ['HEAD', 'GET']; url: string }[] = [
+  { method: 'GET', url: `/static/theme/${DOCS_SIGNING_FILE}` },
+  { method: 'GET', url: '/' },
+  { method: 'GET', url: '/static/index.html' },
+  { method: 'GET', url: '/static/swagger-initializer.js' },
+  { method: 'GET', url: '/json' },
+  { method: 'GET', url: '/yaml' },
+  { method: ['HEAD', 'GET'], url: '/static/*' },
+];
+
+/** Headers of the docs app's answer that belong to its own connection, not to the answer. */
+const NOT_PASSED_ON = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
+
+type Lazy = typeof import('./docs-app.js');
+
+export async function registerDocs(app: FastifyInstance, source: DocsSource): Promise<void> {
+  let loading: Promise<{ lazy: Lazy; document: OpenApiDocument }> | undefined;
+  const load = () =>
+    (loading ??= import('./docs-app.js').then(
+      (lazy) => ({ lazy, document: lazy.openApiDocument(source) }),
+      (err: unknown) => {
+        loading = undefined;
+        throw err;
+      },
+    ));
+  let docsApp: Promise<FastifyInstance> | undefined;
+  const docs = async () => {
+    const { lazy, document } = await load();
+    docsApp ??= lazy.docsApp(document).catch((err: unknown) => {
+      docsApp = undefined;
+      throw err;
+    });
+    return { inner: await docsApp, miss: lazy.DOCS_MISS };
+  };
+  app.addHook('onClose', async () => {
+    await (await docsApp?.catch(() => undefined))?.close();
   });
+  // `get`: the route is a GET whose HEAD route is Fastify's, which runs this handler and drops the
+  // body it sends (measuring it for content-length): the docs app is asked for the GET.
+  const passOn =
+    (get: boolean): RouteHandlerMethod =>
+    async (req, reply) => {
+      const { inner, miss } = await docs();
+      const method = get ? 'GET' : (req.method as 'HEAD' | 'GET');
+      const res = await inner.inject({ method, url: req.url, headers: req.headers });
+      const missing = res.headers[miss] !== undefined;
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (NOT_PASSED_ON.has(name) || name === miss || value === undefined) continue;
+        if (missing && (name === 'content-type' || name === 'content-length')) continue;
+        reply.header(name, value);
+      }
+      // No such file: the app's own 404, as for any other missing resource.
+      if (missing) return reply.callNotFound();
+      return reply.code(res.statusCode).send(res.rawPayload.length === 0 ? undefined : res.rawPayload);
+    };
+  await app.register(
+    async (scope) => {
+      for (const route of DOCS_ROUTES)
+        scope.route({ ...route, schema: { hide: true }, handler: passOn(route.method === 'GET') });
+    },
+    { prefix: '/docs' },
+  );
   let document: string | undefined;
   app.get(
     '/openapi.json',
     {
       schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } },
     },
-    (_req, reply) => {
+    async (_req, reply) => {
       // Routes are fixed once the app is ready, so the document is built once.
-      document ??= JSON.stringify(app.swagger());
+      document ??= JSON.stringify((await load()).document());
       return reply.type(JSON_UTF8).send(document);
     },
   );
