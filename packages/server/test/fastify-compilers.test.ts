@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FASTIFY_COMPILERS } from '../src/http/fastify-compilers.js';
@@ -46,5 +47,37 @@ describe("Fastify's default schema compilers", () => {
     expect((await app.inject({ method: 'POST', url: '/echo', payload: { n: '1' } })).statusCode).toBe(400);
     expect(loaded().filter((f) => DEFAULT_COMPILERS.test(f))).toEqual([]);
     await app.close();
+  });
+});
+
+describe('request checks', () => {
+  it('are compiled on a route’s first request, not when it is registered, and check from the first', async () => {
+    let compiled = 0;
+    const compile = TypeCompiler.Compile;
+    TypeCompiler.Compile = ((schema: TSchema) => {
+      compiled++;
+      return compile(schema);
+    }) as typeof TypeCompiler.Compile;
+    try {
+      const app = Fastify({ logger: false, schemaController: FASTIFY_COMPILERS });
+      for (const path of ['/a', '/b', '/c'])
+        app.post(
+          path,
+          { schema: { body: Type.Object({ n: Type.Integer() }), querystring: Type.Object({ k: Type.Integer() }) } },
+          async (req) => ({ body: req.body, query: req.query }),
+        );
+      await app.ready();
+      expect(compiled).toBe(0);
+      // The first request is checked: a bad body is refused by the check compiled for it.
+      expect((await app.inject({ method: 'POST', url: '/a?k=1', payload: { n: 'x' } })).statusCode).toBe(400);
+      expect(compiled).toBe(1); // the body's: Fastify stops at the first part that fails
+      const ok = await app.inject({ method: 'POST', url: '/a?k=7', payload: { n: 1 } });
+      expect(ok.json()).toEqual({ body: { n: 1 }, query: { k: 7 } });
+      expect((await app.inject({ method: 'POST', url: '/a?k=x', payload: { n: 1 } })).statusCode).toBe(400);
+      expect(compiled).toBe(2);
+      await app.close();
+    } finally {
+      TypeCompiler.Compile = compile;
+    }
   });
 });
