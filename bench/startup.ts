@@ -50,6 +50,14 @@ function rssMb(pid: number): number {
   }
 }
 
+/**
+ * Node's on-disk compile cache is off by default (docs/deploy.md: it saves part of a start and
+ * costs resident memory). The serve rows start without it; one row starts with NODE_COMPILE_CACHE
+ * naming a folder of this run that earlier starts of this run filled, as every start after a
+ * machine's first would find it.
+ */
+let warmCache = '';
+
 /** The RSS of the last server timed, 3 s after its first answer (`idleRss`). */
 const idle = { rssMb: [] as number[] };
 
@@ -57,10 +65,22 @@ const idle = { rssMb: [] as number[] };
  * Spawn → first 200 of /healthz, polled every 2 ms. `bare`: bench/bare-server.mjs answering
  * /healthz instead of hostpay, started the same way. `idleRss`: also read the server's RSS 3 s later.
  */
-async function timeServerStart(bin: string, extra: string[] = [], bare = false, idleRss = false): Promise<number> {
+async function timeServerStart(
+  bin: string,
+  extra: string[] = [],
+  bare = false,
+  idleRss = false,
+  compileCache?: string,
+): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
   const port = await freePort();
-  const env = { ...process.env, HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'), HOSTPAY_LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'),
+    HOSTPAY_LOG_LEVEL: 'warn',
+  };
+  if (compileCache === undefined) delete env.NODE_COMPILE_CACHE;
+  else env.NODE_COMPILE_CACHE = compileCache;
   const bodies = join(dataDir, 'bodies.json');
   if (bare) writeFileSync(bodies, JSON.stringify({ '/healthz': '{"status":"ok"}' }));
   const args = bare
@@ -104,22 +124,28 @@ export async function measureStartup(
     for (let i = 0; i < runs; i++) all.push(await once());
     rows.push({ name, medianMs: median(all), all });
   };
+  warmCache = mkdtempSync(join(tmpdir(), 'hostpay-compile-cache-'));
   await collect('hostpay --version (node bin)', () => timeCommand(process.execPath, [bin, '--version']));
   await collect('npx hostpay --version', () => timeCommand('npx', ['hostpay', '--version']));
   // Bare and hostpay alternately, so both see the same machine.
   const bareAll: number[] = [];
   const serveAll: number[] = [];
+  const cachedAll: number[] = [];
   await timeServerStart(bin, [], true);
   await timeServerStart(bin);
+  await timeServerStart(bin, [], false, false, warmCache);
   for (let i = 0; i < runs; i++) {
     bareAll.push(await timeServerStart(bin, [], true));
     serveAll.push(await timeServerStart(bin, [], false, i < 3));
+    cachedAll.push(await timeServerStart(bin, [], false, false, warmCache));
   }
   rows.push({ name: 'bare node:http → /healthz 200', medianMs: median(bareAll), all: bareAll });
   rows.push({ name: 'hostpay serve → /healthz 200', medianMs: median(serveAll), all: serveAll });
+  rows.push({ name: 'serve, NODE_COMPILE_CACHE filled', medianMs: median(cachedAll), all: cachedAll });
   // `npm start` is `hostpay serve --demo`: a fresh data directory each run, so the demo data is
   // seeded every time (README's "answers … after `npm start`" comes from this row).
   await collect('hostpay serve --demo → /healthz 200', () => timeServerStart(bin, ['--demo']));
+  rmSync(warmCache, { recursive: true, force: true });
   return rows;
 }
 

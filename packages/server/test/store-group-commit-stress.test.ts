@@ -17,7 +17,6 @@ it('mixed synchronous, awaited and failing writes and reads under the checkpoint
   const store = openSqliteStore(join(dir, 'store.db'));
   await sql`create table blobs (id integer primary key, data blob not null)`.execute(store.db);
   let id = 0;
-  let ok = 0;
   let failed = 0;
   let written = 0;
   const pending = new Set<number>();
@@ -39,7 +38,6 @@ it('mixed synchronous, awaited and failing writes and reads under the checkpoint
         });
       else await sql`select count(*) from blobs`.execute(store.db);
       if (kind !== 2) written++;
-      ok++;
     } catch {
       failed++;
     } finally {

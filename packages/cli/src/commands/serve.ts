@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { flushCompileCache } from 'node:module';
 import type { Config, Services } from '@hostpay/server';
 import { configFrom, loadServer, warnIfGeneratedMasterKey, type ServiceLog } from '../context.js';
 import { demoBanner, demoCommands, type DemoInfo } from '../demo-banner.js';
@@ -82,6 +83,10 @@ async function serve(io: Io, opts: ServeOptions): Promise<void> {
     await hostpay.close();
     throw err;
   }
+  // With NODE_COMPILE_CACHE set (docs/deploy.md), write Node's compile cache now that start-up has
+  // compiled what it needs, not only at exit: a server stopped with kill -9 would never keep it. A
+  // second later, so it does not delay the first requests. Without it, this does nothing.
+  setTimeout(() => flushCompileCache(), 1000).unref();
   try {
     await announce(io, opts, config, hostpay.services, server.url);
   } catch (err) {
