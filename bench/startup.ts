@@ -4,7 +4,8 @@
  *  - `hostpay serve` from spawn to the first 200 of GET /healthz (embedded SQLite, fresh data dir),
  *    beside bare node:http (bench/bare-server.mjs answering /healthz) started the same way in the
  *    same run, with the ratio (issue 44, item 5: ≤ 2×), and the server's RSS idle 3 s after its
- *    first answer (item 4: ≤ 100 MB).
+ *    first answer (item 4: ≤ 100 MB); the same with NODE_COMPILE_CACHE filled, and a restart on a
+ *    data directory an earlier start migrated.
  * Medians of `--runs` runs (default 7). Run alone with `npm run bench:startup`; `npm run bench`
  * prints the same table after the throughput one.
  */
@@ -71,12 +72,14 @@ async function timeServerStart(
   bare = false,
   idleRss = false,
   compileCache?: string,
+  /** A data directory to start on and keep (a restart), instead of a fresh one. */
+  existing?: { dir: string; masterKey: string },
 ): Promise<number> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
+  const dataDir = existing?.dir ?? mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    HOSTPAY_MASTER_KEY: randomBytes(32).toString('base64'),
+    HOSTPAY_MASTER_KEY: existing?.masterKey ?? randomBytes(32).toString('base64'),
     HOSTPAY_LOG_LEVEL: 'warn',
   };
   if (compileCache === undefined) delete env.NODE_COMPILE_CACHE;
@@ -109,7 +112,7 @@ async function timeServerStart(
   } finally {
     child.kill('SIGTERM');
     await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (existing === undefined) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -131,17 +134,24 @@ export async function measureStartup(
   const bareAll: number[] = [];
   const serveAll: number[] = [];
   const cachedAll: number[] = [];
+  const restartAll: number[] = [];
+  // A restart: the same data directory each time, migrated by the first start.
+  const kept = { dir: mkdtempSync(join(tmpdir(), 'hostpay-startup-')), masterKey: randomBytes(32).toString('base64') };
   await timeServerStart(bin, [], true);
   await timeServerStart(bin);
   await timeServerStart(bin, [], false, false, warmCache);
+  await timeServerStart(bin, [], false, false, undefined, kept);
   for (let i = 0; i < runs; i++) {
     bareAll.push(await timeServerStart(bin, [], true));
     serveAll.push(await timeServerStart(bin, [], false, i < 3));
     cachedAll.push(await timeServerStart(bin, [], false, false, warmCache));
+    restartAll.push(await timeServerStart(bin, [], false, false, undefined, kept));
   }
+  rmSync(kept.dir, { recursive: true, force: true });
   rows.push({ name: 'bare node:http → /healthz 200', medianMs: median(bareAll), all: bareAll });
   rows.push({ name: 'hostpay serve → /healthz 200', medianMs: median(serveAll), all: serveAll });
   rows.push({ name: 'serve, NODE_COMPILE_CACHE filled', medianMs: median(cachedAll), all: cachedAll });
+  rows.push({ name: 'serve, restart (migrated data dir)', medianMs: median(restartAll), all: restartAll });
   // `npm start` is `hostpay serve --demo`: a fresh data directory each run, so the demo data is
   // seeded every time (README's "answers … after `npm start`" comes from this row).
   await collect('hostpay serve --demo → /healthz 200', () => timeServerStart(bin, ['--demo']));

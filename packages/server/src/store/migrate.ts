@@ -97,8 +97,15 @@ async function run(store: Store, todo: readonly Migration[]): Promise<{ applied:
       .addColumn('applied_at', COLUMN_TYPES[store.dialect].time, (c) => c.notNull())
       .execute();
   });
+  // What is recorded already, read once: a restart of a migrated store then opens no write
+  // transaction per migration (35 of them, each a commit, to find nothing to do). Each one that
+  // is missing is still looked up again under the lock, as another instance may apply it first.
+  const recorded = new Set(
+    (await store.db.selectFrom('hostpay_migrations').select('version').execute()).map((r) => Number(r.version)),
+  );
   const applied: number[] = [];
   for (const migration of todo) {
+    if (recorded.has(migration.version)) continue;
     const done = await store.writeTransaction(async (trx) => {
       await lock(store, trx as unknown as Kysely<unknown>);
       const row = await trx
