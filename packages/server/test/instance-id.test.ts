@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INSTANCE_ID_FILE } from '../src/cluster/instance.js';
+import { INSTANCE_ID_FILE, instanceIdentity, releaseInstanceId } from '../src/cluster/instance.js';
 
 /**
  * Two live servers must never share an instance id: each would take the other's Idempotency-Key
@@ -21,14 +21,16 @@ const { instanceIdentity } = await import(process.argv[1]);
 const at = Number(process.argv[3]);
 while (Date.now() < at) {}
 process.stdout.write(instanceIdentity('', process.argv[2], true).id + '\\n');
-setTimeout(() => {}, Number(process.argv[4]));
+// Alive until the parent closes stdin (once every child has answered), or argv[4] ms.
+const until = setTimeout(() => {}, Number(process.argv[4]));
+process.stdin.on('data', () => {}).on('end', () => clearTimeout(until));
 `;
 
 function start(dataDir: string, at: number, lifeMs: number) {
   const child = spawn(
     process.execPath,
     ['--input-type=module', '-e', CHILD, INSTANCE_JS, dataDir, String(at), String(lifeMs)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';
@@ -46,8 +48,10 @@ function start(dataDir: string, at: number, lifeMs: number) {
 
 async function startTogether(dataDir: string, count: number): Promise<string[]> {
   const at = Date.now() + 500;
-  const children = Array.from({ length: count }, () => start(dataDir, at, 1000));
+  // Each stays alive until all have answered: a late start must find the winner still holding.
+  const children = Array.from({ length: count }, () => start(dataDir, at, 30_000));
   const ids = await Promise.all(children.map((c) => c.id));
+  for (const c of children) c.child.stdin.end();
   await Promise.all(children.map((c) => c.exited));
   return ids;
 }
@@ -94,4 +98,40 @@ describe('instance ids of servers started together from one data dir', () => {
     // Once they are gone, the next start takes the saved id again.
     expect(await startTogether(dataDir, 1)).toEqual([saved]);
   }, 30_000);
+
+  it('a command beside a running server does not take its id; once the server is gone it does', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hostpay-ids-'));
+    writeFileSync(join(dataDir, INSTANCE_ID_FILE), 'ins_saved\n');
+    const server = start(dataDir, 0, 60_000);
+    expect(await server.id).toBe('ins_saved');
+    const beside = instanceIdentity('', dataDir, false);
+    expect(beside.id).not.toBe('ins_saved');
+    releaseInstanceId(beside);
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const after = instanceIdentity('', dataDir, false);
+    expect(after.id).toBe('ins_saved');
+    releaseInstanceId(after);
+  }, 30_000);
+
+  it('a server that cannot take the lock (here a lock file that is no database) runs under an id of its own, and says so', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hostpay-ids-'));
+    writeFileSync(join(dataDir, INSTANCE_ID_FILE), 'ins_saved\n');
+    writeFileSync(
+      join(dataDir, `${INSTANCE_ID_FILE}.lock`),
+      'not a database, and longer than a header would be: '.repeat(20),
+    );
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const identity = instanceIdentity('', dataDir, true);
+      expect(identity.id).not.toBe('ins_saved');
+      releaseInstanceId(identity);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      expect(warnings.join('\n')).toMatch(/cannot lock .*instance-id\.lock/);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

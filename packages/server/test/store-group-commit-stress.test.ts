@@ -47,17 +47,21 @@ it('mixed synchronous, awaited and failing writes and reads under the checkpoint
   const end = Date.now() + 3000;
   const all: Promise<void>[] = [];
   while (Date.now() < end) {
-    for (let i = 0; i < 20; i++) all.push(one(Math.floor(Math.random() * 3)));
+    // At most 200 in flight: a loaded machine must be able to clear what is queued in time.
+    for (let i = 0; i < 20 && pending.size < 200; i++) all.push(one(Math.floor(Math.random() * 3)));
     await new Promise((r) => setImmediate(r));
   }
   const settled = await Promise.race([
     Promise.all(all).then(() => true),
     new Promise((r) => setTimeout(() => r(false), 10_000)),
   ]);
-  expect(settled, `unanswered: ${[...pending].slice(0, 10).join(' ')} (${pending.size})`).toBe(true);
-  expect(failed).toBeGreaterThan(0);
-  const rows = await sql<{ n: number }>`select count(*) as n from blobs`.execute(store.db);
-  expect(rows.rows[0]!.n).toBe(written);
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  try {
+    expect(settled, `unanswered: ${[...pending].slice(0, 10).join(' ')} (${pending.size})`).toBe(true);
+    expect(failed).toBeGreaterThan(0);
+    const rows = await sql<{ n: number }>`select count(*) as n from blobs`.execute(store.db);
+    expect(rows.rows[0]!.n).toBe(written);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);

@@ -1,5 +1,5 @@
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
-import { LRUCache } from 'lru-cache';
+import { lazyLru } from '../lazy-lru.js';
 import { HostpayError } from '../errors.js';
 
 /**
@@ -37,11 +37,11 @@ export function createTokenCodec(signingKey: Buffer): TokenCodec {
   // Tokens verified once and answered from memory until they expire (or are evicted), keyed by
   // the token itself: fast-jwt's own cache keys by a SHA-256 of it, 2 % of a checkout create's CPU.
   // Only tokens that passed every check below get in, so a client cannot fill it with junk.
-  const verified = new LRUCache<string, TokenClaims>({ max: 10_000 });
+  const verified = lazyLru<string, TokenClaims>({ max: 10_000 });
   return {
     issue: (claims) => sign({ ...claims }),
     verify(token, nowMs) {
-      let claims = verified.get(token);
+      let claims = verified().get(token);
       if (claims === undefined) {
         try {
           claims = verify(token) as TokenClaims;
@@ -55,11 +55,11 @@ export function createTokenCodec(signingKey: Buffer): TokenCodec {
         if (typeof claims.key !== 'string' || typeof claims.sub !== 'string' || typeof claims.scope !== 'string') {
           throw new HostpayError('INVALID_TOKEN', `bearer token lacks the claims this server issues: ${HOW_TO_GET}`);
         }
-        verified.set(token, claims);
+        verified().set(token, claims);
       }
       // fast-jwt checks expiry against the system clock; this keeps the server's own clock authoritative.
       if (claims.exp * 1000 <= nowMs) {
-        verified.delete(token);
+        verified().delete(token);
         throw expired();
       }
       return claims;

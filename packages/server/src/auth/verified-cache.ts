@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { type LazyLru, lazyLru } from '../lazy-lru.js';
 import type { TokenClaims } from './tokens.js';
 
 /**
@@ -21,10 +21,10 @@ export interface VerifiedEntry {
 export class VerifiedCache {
   // Bounded, least recently used first out: a burst of distinct valid requests cannot grow it.
   // Expiry is checked on read against the caller's clock (tests move it), not lru-cache's TTL.
-  private readonly entries: LRUCache<string, VerifiedEntry>;
+  private readonly entries: LazyLru<string, VerifiedEntry>;
 
   constructor(maxEntries = 10_000) {
-    this.entries = new LRUCache({ max: maxEntries });
+    this.entries = lazyLru({ max: maxEntries });
   }
 
   get(
@@ -35,7 +35,7 @@ export class VerifiedCache {
     authorization: string,
     nowMs: number,
   ): VerifiedEntry | undefined {
-    const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
+    const entry = this.entries().get(keyId + ' ' + timestamp + ' ' + signature);
     if (
       entry === undefined ||
       entry.secret !== secret ||
@@ -63,15 +63,15 @@ export class VerifiedCache {
     authorization: string,
     nowMs: number,
   ): VerifiedEntry | undefined {
-    const entry = this.entries.get(keyId + ' ' + timestamp + ' ' + signature);
+    const entry = this.entries().get(keyId + ' ' + timestamp + ' ' + signature);
     return entry !== undefined && entry.authorization === authorization && entry.expiresAt > nowMs ? entry : undefined;
   }
 
   set(keyId: string, timestamp: string, signature: string, entry: VerifiedEntry): void {
-    this.entries.set(keyId + ' ' + timestamp + ' ' + signature, entry);
+    this.entries().set(keyId + ' ' + timestamp + ' ' + signature, entry);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.made()?.size ?? 0;
   }
 }

@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { type LazyLru, lazyLru } from '../lazy-lru.js';
 import type { ApiKeyAuth } from '../auth/ports.js';
 
 /** Characters of answer text each answer cache may hold (~64 MB of one-byte strings). */
@@ -23,7 +24,7 @@ type Cached = NonNullable<unknown>;
  * about one merchant drops only that merchant's entry (a posting must not empty everyone's).
  */
 export class FactCache<V extends Cached> {
-  readonly map: LRUCache<string, V>;
+  readonly #map: LazyLru<string, V>;
   constructor(
     readonly clearOn: readonly string[],
     readonly merchantKeyed = false,
@@ -31,16 +32,21 @@ export class FactCache<V extends Cached> {
     /** Bounds the entries by their total size too (answer texts: one merchant's can be large). */
     sizeOf?: (value: V) => number,
   ) {
-    this.map =
-      sizeOf === undefined
-        ? new LRUCache<string, V>({ max })
-        : new LRUCache<string, V>({ max, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: sizeOf });
+    // Made on first use (lazy-lru.ts): a feature this server never asks costs nothing.
+    this.#map = lazyLru<string, V>(
+      sizeOf === undefined ? { max } : { max, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: sizeOf },
+    );
+  }
+
+  get map(): LRUCache<string, V> {
+    return this.#map();
   }
 
   drop(scope: CacheScope): void {
-    if ('merchantId' in scope && scope.merchantId !== undefined && this.merchantKeyed)
-      this.map.delete(scope.merchantId);
-    else if (scope.kind === 'all' || this.clearOn.includes(scope.kind)) this.map.clear();
+    const map = this.#map.made();
+    if (map === undefined) return;
+    if ('merchantId' in scope && scope.merchantId !== undefined && this.merchantKeyed) map.delete(scope.merchantId);
+    else if (scope.kind === 'all' || this.clearOn.includes(scope.kind)) map.clear();
   }
 }
 
@@ -54,7 +60,10 @@ export class Caches {
   // Bounded (least recently used goes first): keys of these maps come from clients (key ids,
   // amounts), so they must not grow without limit.
   /** MISSING_KEY = known not to exist (so unknown key ids cost the same as known ones). */
-  readonly keys = new LRUCache<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
+  readonly #keys = lazyLru<string, ApiKeyAuth | typeof MISSING_KEY>({ max: 10_000 });
+  get keys(): LRUCache<string, ApiKeyAuth | typeof MISSING_KEY> {
+    return this.#keys();
+  }
   readonly #facts: FactCache<Cached>[] = [];
   #generation = 0;
   #externalVersion: number;
@@ -148,6 +157,6 @@ export class Caches {
   invalidateLocal(scope: CacheScope): void {
     this.#generation++;
     for (const facts of this.#facts) facts.drop(scope);
-    if (scope.kind === 'keys' || scope.kind === 'all') this.keys.clear();
+    if (scope.kind === 'keys' || scope.kind === 'all') this.#keys.made()?.clear();
   }
 }

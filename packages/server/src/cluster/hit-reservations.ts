@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { lazyLru } from '../lazy-lru.js';
 
 // Reservations (hitReserved): only for a bucket this instance saw at least RESERVE_MIN_RATE hits
 // a second of, of about a tenth of a second of them, at most MAX_RESERVE. The rate is read over
@@ -36,8 +36,8 @@ interface Demand {
  * limiter asks Redis and hands the answers in.
  */
 export class HitReservations {
-  private readonly reserved = new LRUCache<string, Reserved>({ max: 10_000 });
-  private readonly demand = new LRUCache<string, Demand>({ max: 10_000 });
+  private readonly reserved = lazyLru<string, Reserved>({ max: 10_000 });
+  private readonly demand = lazyLru<string, Demand>({ max: 10_000 });
 
   /** `windowMs`: how long demand is counted before it sizes a reservation (tests lengthen it). */
   constructor(private readonly windowMs = DEMAND_WINDOW_MS) {}
@@ -55,7 +55,7 @@ export class HitReservations {
     now: number,
   ): { count: number | undefined; windowEndsAt: number; refill: Reserved | undefined } | undefined {
     this.countDemand(bucket, now);
-    const r = this.reserved.get(bucket);
+    const r = this.reserved().get(bucket);
     if (r === undefined || r.limit !== limit || r.windowMs !== windowMs || now >= r.windowEndsAt) return undefined;
     const refill = r.left <= r.size / 2 && !r.refilling ? r : undefined;
     const range = r.ranges[0];
@@ -70,7 +70,7 @@ export class HitReservations {
   add(bucket: string, limit: number, windowMs: number, count: number, ttl: number, reserved: number) {
     if (reserved <= 0) return;
     const range = { next: count - reserved + 1, end: count };
-    const r = this.reserved.get(bucket);
+    const r = this.reserved().get(bucket);
     const last = r?.ranges.at(-1);
     // Numbers below what this instance already holds: Redis began a new window (the old one's
     // numbers lapsed with it), or the limit changed; either way the old ranges are dropped.
@@ -81,7 +81,7 @@ export class HitReservations {
       (last !== undefined && range.next <= last.end)
     ) {
       const refilling = r?.refilling === true && r.limit === limit && r.windowMs === windowMs;
-      this.reserved.set(bucket, {
+      this.reserved().set(bucket, {
         ranges: [range],
         left: reserved,
         size: reserved,
@@ -99,10 +99,10 @@ export class HitReservations {
   }
 
   private countDemand(bucket: string, now: number): void {
-    let d = this.demand.get(bucket);
+    let d = this.demand().get(bucket);
     if (d === undefined) {
       d = { since: now, hits: 0, lastWindow: 0 };
-      this.demand.set(bucket, d);
+      this.demand().set(bucket, d);
     } else if (now - d.since >= this.windowMs) {
       d.lastWindow = now - d.since < 2 * this.windowMs ? d.hits : 0;
       d.since = now;
@@ -113,8 +113,8 @@ export class HitReservations {
 
   /** How many hits to reserve for `bucket` with its next round trip. */
   wanted(bucket: string): number {
-    if (this.reserved.get(bucket)?.refilling === true) return 0;
-    const rate = ((this.demand.get(bucket)?.lastWindow ?? 0) * 1000) / this.windowMs;
+    if (this.reserved().get(bucket)?.refilling === true) return 0;
+    const rate = ((this.demand().get(bucket)?.lastWindow ?? 0) * 1000) / this.windowMs;
     return rate < RESERVE_MIN_RATE ? 0 : Math.min(MAX_RESERVE, Math.floor(rate / 10));
   }
 }

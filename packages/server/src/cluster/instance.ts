@@ -26,20 +26,26 @@ export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const inUse = new Set<string>();
 
 /**
- * `serving`: this process is a long-running server (`hostpay serve`), so it records its pid beside
- * the id and steps aside from an id another live server holds. Short-lived commands and in-process
- * instances only check the ids this process already holds.
+ * `serving`: this process is a long-running server (`hostpay serve`): it takes the data dir's lock
+ * for as long as it runs, and the saved id with it. Short-lived commands and in-process instances
+ * use the saved id unless a running server holds the lock.
  */
 export function instanceIdentity(configured: string, dataDir: string, serving = false): InstanceIdentity {
   // Two live processes must never share an id, or each would take the other's leases for an
   // earlier run's and both would send. A data dir whose id another live process holds (two
   // `hostpay serve` started from one folder, or two instances in one process) gets an id of this
   // run alone: its leases then wait to expire, as they did before ids survived restarts. The
-  // saved id is read (or first written) only by the process that holds the data dir's lock.
+  // saved id is read (or first written) by a server only while it holds the data dir's lock.
   let id = configured;
   if (id === '') {
-    const lock = serving ? lockDataDir(dataDir) : undefined;
-    id = lock === false ? runId() : persistedId(dataDir);
+    const lock = serving ? lockDataDir(dataDir) : heldByServer(dataDir) ? 'held' : undefined;
+    if (lock === 'held' || lock === 'unlockable') {
+      if (lock === 'unlockable')
+        process.emitWarning(
+          `cannot lock ${join(dataDir, `${INSTANCE_ID_FILE}.lock`)}: this server runs under an id of its own run, so after a crash its leases wait to expire`,
+        );
+      id = runId();
+    } else id = persistedId(dataDir);
     const held = typeof lock === 'object' ? lock : undefined;
     if (inUse.has(id)) {
       id = runId();
@@ -88,51 +94,63 @@ const runId = (): string => `ins_${randomBytes(8).toString('hex')}`;
 /** The data-dir locks this process holds, by the id they hold (kept referenced so they stay open). */
 const locks = new Map<string, BetterSqlite3.Database>();
 
+/** Tries to take the data dir's lock at most this many times, a few ms apart (see lockDataDir). */
+const LOCK_TRIES = 5;
+
 /**
- * Takes `<dataDir>/instance-id.lock` until the instance is released; false when another live
- * process (or instance of this one) holds it, true when there is nothing to hold. The lock is the operating system's (SQLite's exclusive locking mode, an fcntl
+ * Takes `<dataDir>/instance-id.lock` until the instance is released: the open connection holding
+ * it, 'held' when another live process (or instance of this one) holds it, 'unlockable' when it
+ * cannot be taken (a read-only or full data dir, a file system without locks, a lock file of
+ * another user). The lock is the operating system's (SQLite's exclusive locking mode, an fcntl
  * lock on the file): the kernel releases it when its holder exits, even by kill -9, so there is no
  * stale record to break and no window in which two starts racing over one can both win (a pid
  * file claimed with links had one: a start moving a stale file aside could move a fresh claim).
- * A data dir this process cannot write takes no lock: the saved id is used, as by a short-lived
- * command.
  */
-function lockDataDir(dataDir: string): BetterSqlite3.Database | boolean {
-  let db: BetterSqlite3.Database;
-  try {
-    mkdirSync(dataDir, { recursive: true });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    db = new Database(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { timeout: 0 });
-  } catch {
-    return true;
+function lockDataDir(dataDir: string): BetterSqlite3.Database | 'held' | 'unlockable' {
+  for (let attempt = 1; ; attempt++) {
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      mkdirSync(dataDir, { recursive: true });
+      db = new (driver())(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { timeout: 0 });
+      // No journal first, in the normal locking mode, so that setting it keeps no lock; then a
+      // write takes the exclusive lock, and the exclusive locking mode keeps it until the
+      // connection closes. With no journal, the lock file is the only file there is.
+      db.pragma('journal_mode = OFF');
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
+      db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
+      db.exec('COMMIT');
+      return db;
+    } catch (err) {
+      db?.close();
+      if (!busy(err)) return 'unlockable';
+      // Two starts at the same moment can each hold the other off (each keeps the shared lock
+      // its attempt took); both close, and one of them wins the next try.
+      if (attempt === LOCK_TRIES) return 'held';
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 20));
+    }
   }
+}
+
+/** Whether a live process holds the data dir's lock (its exclusive lock refuses even a read). */
+function heldByServer(dataDir: string): boolean {
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    // A write takes the exclusive lock, and the exclusive locking mode keeps it until the
-    // connection closes; with no journal, the lock file is the only file there is.
-    db.pragma('journal_mode = OFF');
-    db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
-    db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
-    db.exec('COMMIT');
-    return db;
-  } catch (err) {
-    db.close();
-    if (busy(err)) return false;
-  }
-  // A lock file this process cannot write (a read-only data dir): a live holder still shows, as
-  // its exclusive lock refuses even a read.
-  try {
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-    const reader = new Database(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { readonly: true, timeout: 0 });
+    const reader = new (driver())(join(dataDir, `${INSTANCE_ID_FILE}.lock`), {
+      readonly: true,
+      fileMustExist: true,
+      timeout: 0,
+    });
     try {
       reader.prepare('SELECT count(*) FROM sqlite_master').get();
     } finally {
       reader.close();
     }
-    return true;
+    return false;
   } catch (err) {
-    return !busy(err);
+    return busy(err);
   }
 }
+
+const driver = () => createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 const busy = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');

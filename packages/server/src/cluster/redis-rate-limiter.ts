@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { lazyLru } from '../lazy-lru.js';
 import type { Redis } from 'ioredis';
 import {
   denied,
@@ -100,7 +100,7 @@ export class RedisRateLimiter implements RateLimiter {
   // Bounded: buckets are API keys and users.
   private readonly reservations: HitReservations;
   // Bounded: buckets are client addresses.
-  private readonly recentPeeks = new LRUCache<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
+  private readonly recentPeeks = lazyLru<string, { until: number; result: RateLimitResult }>({ max: 10_000 });
   private flushScheduled = false;
 
   constructor(
@@ -125,7 +125,7 @@ export class RedisRateLimiter implements RateLimiter {
    * the round trips when many requests of one key arrive together.
    */
   hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    this.recentPeeks.delete(bucket);
+    this.recentPeeks.made()?.delete(bucket);
     return new Promise((resolve) => {
       let p = this.pending.get(bucket);
       if (p === undefined) {
@@ -320,7 +320,7 @@ export class RedisRateLimiter implements RateLimiter {
    */
   async peek(bucket: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = Date.now();
-    const recent = this.recentPeeks.get(bucket);
+    const recent = this.recentPeeks().get(bucket);
     if (recent !== undefined && recent.until > now) return recent.result;
     try {
       const [count, ttl] = await Promise.all([
@@ -330,7 +330,7 @@ export class RedisRateLimiter implements RateLimiter {
       const n = count === null ? 0 : Number(count);
       const r = result(n, n < limit, limit, ttl > 0 ? ttl : windowMs);
       if (n < limit / 2) {
-        this.recentPeeks.set(bucket, { until: now + PEEK_REUSE_MS, result: r });
+        this.recentPeeks().set(bucket, { until: now + PEEK_REUSE_MS, result: r });
       }
       return r;
     } catch (err) {

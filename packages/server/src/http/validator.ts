@@ -25,8 +25,9 @@ export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
   let integers: string[] = [];
   return (input: unknown) => {
     if (check === undefined) {
-      check = TypeCompiler.Compile(schema);
+      // The integers first: `check` set means everything this route's checks need is ready.
       if (httpPart === 'querystring') integers = integerProperties(schema);
+      check = TypeCompiler.Compile(schema);
     }
     const value = integers.length > 0 ? withIntegers(input, integers) : input;
     if (check.Check(value)) return { value };

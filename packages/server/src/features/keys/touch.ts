@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { lazyLru } from '../../lazy-lru.js';
 import type { Db } from '../../store/store.js';
 
 /**
@@ -6,11 +6,11 @@ import type { Db } from '../../store/store.js';
  * one write per key a minute, off the request path, and a failure costs only that timestamp.
  */
 export function keyToucher(db: Db): (keyId: string) => void {
-  const lastTouched = new LRUCache<string, number>({ max: 10_000 });
+  const lastTouched = lazyLru<string, number>({ max: 10_000 });
   return (keyId) => {
     const now = Date.now();
-    if (now - (lastTouched.get(keyId) ?? 0) < 60_000) return;
-    lastTouched.set(keyId, now);
+    if (now - (lastTouched().get(keyId) ?? 0) < 60_000) return;
+    lastTouched().set(keyId, now);
     void db
       .updateTable('api_keys')
       .set({ last_used_at: new Date(now).toISOString() })
