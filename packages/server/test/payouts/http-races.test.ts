@@ -72,10 +72,12 @@ describe.each(DIALECTS)('racing payout requests over HTTP on %s', (dialect: Dial
   async function race(targets: FastifyInstance[]) {
     const tokens = await Promise.all(targets.map(tokenFrom));
     const body = JSON.stringify({ walletId: w.walletId, amount: '10', destinationId: w.destinationId });
+    // Each its own second: the same write signed twice in one second is one signature, which the
+    // server accepts once (SIGNATURE_REUSED); 50 s back stays inside the ±60 s window. The clock
+    // is read once: read per request, a second boundary between two gave them the same second.
+    const now = Number(unixSeconds(Date.now()));
     const requests = Array.from({ length: 50 }, (_, i) => {
-      // Each its own second: the same write signed twice in one second is one signature, which
-      // the server accepts once (SIGNATURE_REUSED); 50 s back stays inside the ±60 s window.
-      const timestamp = String(Number(unixSeconds(Date.now())) - i);
+      const timestamp = String(now - i);
       return targets[i % targets.length]!.inject({
         method: 'POST',
         url: P,
