@@ -1,5 +1,5 @@
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
-import { lazyLru } from '../lazy-lru.js';
+import { lazyLru } from '../lazy.js';
 import { HostpayError } from '../errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type LazyLru, lazyLru } from '../lazy-lru.js';
+import { type LazyLru, lazyLru } from '../lazy.js';
 import type { TokenClaims } from './tokens.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { LRUCache } from 'lru-cache';
-import { type LazyLru, lazyLru } from '../lazy-lru.js';
+import { type LazyLru, lazyLru } from '../lazy.js';
 import type { ApiKeyAuth } from '../auth/ports.js';
 
 /** Characters of answer text each answer cache may hold (~64 MB of one-byte strings). */
@@ -32,7 +32,7 @@ export class FactCache<V extends Cached> {
     /** Bounds the entries by their total size too (answer texts: one merchant's can be large). */
     sizeOf?: (value: V) => number,
   ) {
-    // Made on first use (lazy-lru.ts): a feature this server never asks costs nothing.
+    // Made on first use (lazy.ts): a feature this server never asks costs nothing.
     this.#map = lazyLru<string, V>(
       sizeOf === undefined ? { max } : { max, maxSize: ANSWER_CACHE_CHARS, sizeCalculation: sizeOf },
     );

@@ -1,4 +1,4 @@
-import { lazyLru } from '../lazy-lru.js';
+import { lazyLru } from '../lazy.js';
 
 // Reservations (hitReserved): only for a bucket this instance saw at least RESERVE_MIN_RATE hits
 // a second of, of about a tenth of a second of them, at most MAX_RESERVE. The rate is read over

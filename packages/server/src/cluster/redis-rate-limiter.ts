@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lazyLru } from '../lazy-lru.js';
+import { lazyLru } from '../lazy.js';
 import type { Redis } from 'ioredis';
 import {
   denied,

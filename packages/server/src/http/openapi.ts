@@ -12,7 +12,8 @@ import {
 } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify';
-import type { DocsSource, OpenApiDocument } from './docs-app.js';
+import { lazyPromise } from '../lazy.js';
+import type { DocsSource } from './docs-app.js';
 import { DOCS_SIGNING_FILE } from './docs-signing.js';
 import { JSON_UTF8 } from './envelope.js';
 import { addWebhooks } from './openapi-webhooks.js';
@@ -215,26 +216,19 @@ const NOT_PASSED_ON = new Set(['connection', 'keep-alive', 'transfer-encoding', 
 type Lazy = typeof import('./docs-app.js');
 
 export async function registerDocs(app: FastifyInstance, source: DocsSource): Promise<void> {
-  let loading: Promise<{ lazy: Lazy; document: OpenApiDocument }> | undefined;
-  const load = () =>
-    (loading ??= import('./docs-app.js').then(
-      (lazy) => ({ lazy, document: lazy.openApiDocument(source) }),
-      (err: unknown) => {
-        loading = undefined;
-        throw err;
-      },
-    ));
-  let docsApp: Promise<FastifyInstance> | undefined;
-  const docs = async () => {
+  // Each loaded on first use and kept; a failure (the module, building the document, starting the
+  // docs app) is tried again by the next request.
+  const load = lazyPromise(async () => {
+    const lazy: Lazy = await import('./docs-app.js');
+    return { lazy, document: lazy.openApiDocument(source) };
+  });
+  const docsApp = lazyPromise(async () => {
     const { lazy, document } = await load();
-    docsApp ??= lazy.docsApp(document).catch((err: unknown) => {
-      docsApp = undefined;
-      throw err;
-    });
-    return { inner: await docsApp, miss: lazy.DOCS_MISS };
-  };
+    return lazy.docsApp(document);
+  });
+  const docs = async () => ({ inner: await docsApp(), miss: (await load()).lazy.DOCS_MISS });
   app.addHook('onClose', async () => {
-    await (await docsApp?.catch(() => undefined))?.close();
+    await (await docsApp.made()?.catch(() => undefined))?.close();
   });
   // `get`: the route is a GET whose HEAD route is Fastify's, which runs this handler and drops the
   // body it sends (measuring it for content-length): the docs app is asked for the GET.

@@ -1,4 +1,4 @@
-import { lazyLru } from '../../lazy-lru.js';
+import { lazyLru } from '../../lazy.js';
 import type { Db } from '../../store/store.js';
 
 /**

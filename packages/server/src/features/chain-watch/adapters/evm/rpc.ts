@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem';
+import { lazyPromise } from '../../../../lazy.js';
 import { bareHost } from '../../../../outbound/guard.js';
 import { checkedRpcAddresses, rpcFetch, type RpcGuard } from '../../node-url.js';
 
@@ -10,17 +11,6 @@ export interface Rpc {
   /** eth_chainId, asked once per connection. */
   chainId(): Promise<number>;
   close(): void;
-}
-
-function once(client: PublicClient): () => Promise<number> {
-  let id: Promise<number> | undefined;
-  return () => {
-    id ??= client.getChainId().catch((err: unknown) => {
-      id = undefined;
-      throw err;
-    });
-    return id;
-  };
 }
 
 let viemModule: Promise<Viem> | undefined;
@@ -53,7 +43,7 @@ export async function openRpcWith(url: string, t: RpcTransport, timeoutMs: numbe
     return {
       client,
       viem,
-      chainId: once(client),
+      chainId: lazyPromise(() => client.getChainId()),
       close: () => {
         t.close?.();
         void client.transport
@@ -70,7 +60,7 @@ export async function openRpcWith(url: string, t: RpcTransport, timeoutMs: numbe
     retryCount: 0,
   });
   const client = viem.createPublicClient({ transport }) as PublicClient;
-  return { client, viem, chainId: once(client), close: () => t.close?.() };
+  return { client, viem, chainId: lazyPromise(() => client.getChainId()), close: () => t.close?.() };
 }
 
 /** A viem client for one node, the guard built from the RPC rules (the hot wallet's sender and checks). */

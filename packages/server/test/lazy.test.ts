@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Caches } from '../src/cache/caches.js';
-import { lazyLru } from '../src/lazy-lru.js';
+import { lazyLru, lazyPromise } from '../src/lazy.js';
 
-/** Caches are made on first use (lazy-lru.ts): nothing allocated for what a server never asks. */
+/** Caches are made on first use (lazy.ts): nothing allocated for what a server never asks. */
 describe('caches made on first use', () => {
   it('a lazy cache exists only once asked for, then is the same one', () => {
     const cache = lazyLru<string, number>({ max: 3 });
@@ -25,5 +25,20 @@ describe('caches made on first use', () => {
     expect(facts.map.has('m1')).toBe(false);
     await caches.invalidate({ kind: 'keys' });
     expect(caches.keys.size).toBe(0);
+  });
+
+  it('a lazy promise is made once and shared; a failure is forgotten and tried again', async () => {
+    let calls = 0;
+    const value = lazyPromise(async () => {
+      calls++;
+      if (calls === 1) throw new Error('not yet');
+      return calls;
+    });
+    expect(value.made()).toBeUndefined();
+    await expect(value()).rejects.toThrow('not yet');
+    expect(value.made()).toBeUndefined();
+    const [a, b] = await Promise.all([value(), value()]);
+    expect([a, b, calls]).toEqual([2, 2, 2]);
+    expect(await value()).toBe(2);
   });
 });

@@ -21,3 +21,27 @@ export function lazyLru<K extends {}, V extends {}>(options: LRUCache.Options<K,
   get.made = () => cache;
   return get;
 }
+
+/** A promise made on first call and shared by the calls after; `made()` is it only if it was. */
+export interface LazyPromise<T> {
+  (): Promise<T>;
+  made(): Promise<T> | undefined;
+}
+
+/**
+ * What `make` resolves to, made on the first call and kept, unless it fails: a failure (a module
+ * that did not load, a node that did not answer) is forgotten, so the next call tries again
+ * instead of answering the same error for the life of the process.
+ */
+export function lazyPromise<T>(make: () => Promise<T>): LazyPromise<T> {
+  let made: Promise<T> | undefined;
+  const get = (() => {
+    made ??= make().catch((err: unknown) => {
+      made = undefined;
+      throw err;
+    });
+    return made;
+  }) as LazyPromise<T>;
+  get.made = () => made;
+  return get;
+}
