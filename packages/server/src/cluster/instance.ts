@@ -36,25 +36,31 @@ export function instanceIdentity(configured: string, dataDir: string, serving = 
   // `hostpay serve` started from one folder, or two instances in one process) gets an id of this
   // run alone: its leases then wait to expire, as they did before ids survived restarts. The
   // saved id is read (or first written) by a server only while it holds the data dir's lock.
-  let id = configured;
-  if (id === '') {
-    const lock = serving ? lockDataDir(dataDir) : heldByServer(dataDir) ? 'held' : undefined;
-    if (lock === 'held' || lock === 'unlockable') {
-      if (lock === 'unlockable')
-        process.emitWarning(
-          `cannot lock ${join(dataDir, `${INSTANCE_ID_FILE}.lock`)}: this server runs under an id of its own run, so after a crash its leases wait to expire`,
-        );
-      id = runId();
-    } else id = persistedId(dataDir);
-    const held = typeof lock === 'object' ? lock : undefined;
-    if (inUse.has(id)) {
-      id = runId();
-      held?.close();
-    } else if (held) locks.set(id, held);
-  }
+  const id = configured !== '' ? configured : unsharedId(dataDir, serving);
   inUse.add(id);
   const boot = randomBytes(6).toString('hex');
   return { id, boot, owner: `${id}/${boot}` };
+}
+
+/** The saved id when no live server (nor instance of this process) holds it, else one of this run alone. */
+function unsharedId(dataDir: string, serving: boolean): string {
+  if (!serving) {
+    const id = heldByServer(dataDir) ? runId() : persistedId(dataDir);
+    return inUse.has(id) ? runId() : id;
+  }
+  const lock = lockDataDir(dataDir);
+  if (lock === 'unlockable')
+    process.emitWarning(
+      `cannot lock ${join(dataDir, `${INSTANCE_ID_FILE}.lock`)}: this server runs under an id of its own run, so after a crash its leases wait to expire`,
+    );
+  if (typeof lock === 'string') return runId();
+  const id = persistedId(dataDir);
+  if (inUse.has(id)) {
+    lock.close();
+    return runId();
+  }
+  locks.set(id, lock);
+  return id;
 }
 
 /** What the owner of a lease held by any run of `identity`'s instance starts with: `<id>/`. */
@@ -114,7 +120,8 @@ function lockDataDir(dataDir: string): BetterSqlite3.Database | 'held' | 'unlock
       db = new (driver())(join(dataDir, `${INSTANCE_ID_FILE}.lock`), { timeout: 0 });
       // No journal first, in the normal locking mode, so that setting it keeps no lock; then a
       // write takes the exclusive lock, and the exclusive locking mode keeps it until the
-      // connection closes. With no journal, the lock file is the only file there is.
+      // connection closes. With no journal, the lock file is the only file there is. The write is
+      // the holder's pid, for an operator asking who holds it (`select pid from holder`).
       db.pragma('journal_mode = OFF');
       db.pragma('locking_mode = EXCLUSIVE');
       db.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
