@@ -62,18 +62,23 @@ let warmCache = '';
 /** The RSS of the last server timed, 3 s after its first answer (`idleRss`). */
 const idle = { rssMb: [] as number[] };
 
-/**
- * Spawn → first 200 of /healthz, polled every 2 ms. `bare`: bench/bare-server.mjs answering
- * /healthz instead of hostpay, started the same way. `idleRss`: also read the server's RSS 3 s later.
- */
+interface StartOptions {
+  /** Arguments after `serve` (e.g. `--demo`). */
+  extra?: string[];
+  /** bench/bare-server.mjs answering /healthz instead of hostpay, started the same way. */
+  bare?: boolean;
+  /** Also read the server's RSS 3 s after its first answer. */
+  idleRss?: boolean;
+  /** NODE_COMPILE_CACHE for the server; none when absent. */
+  compileCache?: string;
+  /** A data directory to start on and keep (a restart), instead of a fresh one. */
+  existing?: { dir: string; masterKey: string };
+}
+
+/** Spawn → first 200 of /healthz, polled every 2 ms. */
 async function timeServerStart(
   bin: string,
-  extra: string[] = [],
-  bare = false,
-  idleRss = false,
-  compileCache?: string,
-  /** A data directory to start on and keep (a restart), instead of a fresh one. */
-  existing?: { dir: string; masterKey: string },
+  { extra = [], bare = false, idleRss = false, compileCache, existing }: StartOptions = {},
 ): Promise<number> {
   const dataDir = existing?.dir ?? mkdtempSync(join(tmpdir(), 'hostpay-startup-'));
   const port = await freePort();
@@ -137,15 +142,15 @@ export async function measureStartup(
   const restartAll: number[] = [];
   // A restart: the same data directory each time, migrated by the first start.
   const kept = { dir: mkdtempSync(join(tmpdir(), 'hostpay-startup-')), masterKey: randomBytes(32).toString('base64') };
-  await timeServerStart(bin, [], true);
+  await timeServerStart(bin, { bare: true });
   await timeServerStart(bin);
-  await timeServerStart(bin, [], false, false, warmCache);
-  await timeServerStart(bin, [], false, false, undefined, kept);
+  await timeServerStart(bin, { compileCache: warmCache });
+  await timeServerStart(bin, { existing: kept });
   for (let i = 0; i < runs; i++) {
-    bareAll.push(await timeServerStart(bin, [], true));
-    serveAll.push(await timeServerStart(bin, [], false, i < 3));
-    cachedAll.push(await timeServerStart(bin, [], false, false, warmCache));
-    restartAll.push(await timeServerStart(bin, [], false, false, undefined, kept));
+    bareAll.push(await timeServerStart(bin, { bare: true }));
+    serveAll.push(await timeServerStart(bin, { idleRss: i < 3 }));
+    cachedAll.push(await timeServerStart(bin, { compileCache: warmCache }));
+    restartAll.push(await timeServerStart(bin, { existing: kept }));
   }
   rmSync(kept.dir, { recursive: true, force: true });
   rows.push({ name: 'bare node:http → /healthz 200', medianMs: median(bareAll), all: bareAll });
@@ -154,7 +159,7 @@ export async function measureStartup(
   rows.push({ name: 'serve, restart (migrated data dir)', medianMs: median(restartAll), all: restartAll });
   // `npm start` is `hostpay serve --demo`: a fresh data directory each run, so the demo data is
   // seeded every time (README's "answers … after `npm start`" comes from this row).
-  await collect('hostpay serve --demo → /healthz 200', () => timeServerStart(bin, ['--demo']));
+  await collect('hostpay serve --demo → /healthz 200', () => timeServerStart(bin, { extra: ['--demo'] }));
   rmSync(warmCache, { recursive: true, force: true });
   return rows;
 }
