@@ -124,11 +124,18 @@ describe.each(DIALECTS)('migrations on %s', (dialect: Dialect) => {
     expect(await migrate(store)).toEqual({ applied: MIGRATIONS.map((m) => m.version) });
     // A restart finds everything recorded with one read: no write transaction per migration.
     let writes = 0;
+    // Migrations write through schemaTransaction where the store has one (SQLite), else writeTransaction.
     const writeTransaction = store.writeTransaction.bind(store);
     store.writeTransaction = (fn) => {
       writes++;
       return writeTransaction(fn);
     };
+    const schemaTransaction = store.schemaTransaction?.bind(store);
+    if (schemaTransaction)
+      store.schemaTransaction = (fn) => {
+        writes++;
+        return schemaTransaction(fn);
+      };
     expect(await migrate(store)).toEqual({ applied: [] });
     expect(writes).toBe(1); // the migrations table's `create … if not exists`
     expect(await schemaVersion(store)).toBe(LATEST_VERSION);
@@ -192,8 +199,8 @@ describe('migrations on sqlite', () => {
       const seen: number[] = [];
       const watched: Store = {
         ...store,
-        writeTransaction: (fn) =>
-          store.writeTransaction(async (trx) => {
+        schemaTransaction: (fn) =>
+          store.schemaTransaction!(async (trx) => {
             seen.push(Number((await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(trx)).rows[0]!.temp_store));
             return fn(trx);
           }),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { walCheckpointer } from '../src/store/checkpointer.js';
+import { migrate } from '../src/migrations.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 
 /**
@@ -54,6 +55,27 @@ describe('WAL checkpoints off the serving thread', () => {
     const reopened = new BetterSqlite3(file, { readonly: true });
     expect(reopened.prepare('select count(*) from blobs').pluck().get()).toBe(512);
     reopened.close();
+  });
+
+  it('does not start for a fresh database’s migrations, only for a store that keeps writing', async () => {
+    const file = join(dir, 'store.db');
+    const store = openSqliteStore(file);
+    // The serving connection's own threshold says whether the worker runs (10,000 while it does).
+    const own = async () =>
+      Number(
+        (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(store.db)).rows[0]
+          ?.wal_autocheckpoint,
+      );
+    const { applied } = await migrate(store);
+    expect(applied.length).toBeGreaterThan(32);
+    expect(await own()).toBe(1000);
+    await sql`create table notes (id integer primary key)`.execute(store.db);
+    for (let i = 0; i < 31; i++)
+      await store.writeTransaction((trx) => sql`insert into notes (id) values (${i})`.execute(trx));
+    expect(await own()).toBe(1000);
+    await store.writeTransaction((trx) => sql`insert into notes (id) values (31)`.execute(trx));
+    expect(await own()).toBe(10_000);
+    await store.close();
   });
 
   it('raises the writer’s own threshold while the worker runs and restores it when the worker fails', async () => {

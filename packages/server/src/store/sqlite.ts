@@ -9,7 +9,7 @@ import type { Database } from './database.js';
 import { runStepsNow, type SyncConnection } from './steps.js';
 import type { Store } from './store.js';
 
-/** Write transactions after which the WAL checkpointer thread starts (store/checkpointer.ts). */
+/** Write transactions (not counting migrations') after which the WAL checkpointer thread starts (store/checkpointer.ts). */
 const WRITES_BEFORE_WORKER = 32;
 
 /** Opens (creating if needed) an embedded SQLite store in WAL mode. `:memory:` for tests. */
@@ -60,6 +60,7 @@ export function openSqliteStore(file: string): Store {
       started();
       return commit.writeTransaction(fn);
     },
+    schemaTransaction: (fn) => commit.writeTransaction(fn),
     writeSteps(steps) {
       started();
       return commit.writeNow((trx) => runStepsNow(trx, steps(trx.db)));
