@@ -7,6 +7,7 @@
  * thread's CPU per create on both sides and the load average.
  *
  *   npm run bench:ceiling -- [--store sqlite|postgres|both] [--duration 5] [--rounds 3] [--connections 50]
+ *                            [--bin packages/cli/bin/hostpay.js] [--server-node-args "--max-semi-space-size=2"]
  *
  * hostpay's creates are signed (version 2, single use) from a pool built before each run, as
  * bench/checkout.ts does (its file comment says why); the bare server takes the same bodies.
@@ -35,6 +36,8 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     bin: { type: 'string', default: 'packages/cli/bin/hostpay.js' },
+    // Node options for hostpay's process only (not the bare server's), e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+    'server-node-args': { type: 'string', default: '' },
   },
 });
 if (!hasWrk()) {
@@ -149,7 +152,7 @@ async function measure(postgres: boolean) {
     copyFileSync(join(dataDir, 'hostpay.db-wal'), `${bareFile}-wal`);
 
   const hostpay = await started(
-    [opts.bin, 'serve', '--data-dir', dataDir, '--port', '0'],
+    [...opts['server-node-args'].split(' ').filter(Boolean), opts.bin, 'serve', '--data-dir', dataDir, '--port', '0'],
     { ...process.env, ...storeEnv, HOSTPAY_MASTER_KEY: masterKey, HOSTPAY_LOG_LEVEL: 'warn' },
     /http:\/\/127\.0\.0\.1:(\d+)/,
   );
