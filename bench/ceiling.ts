@@ -69,6 +69,12 @@ function threadCpuUs(pid: number): number | undefined {
     return undefined;
   }
 }
+/** A process's resident memory now and its peak, MB (Linux). */
+function processMemoryMb(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
 const middle = (xs: number[]) => {
   const v = [...xs].sort((a, b) => a - b);
   const m = Math.floor(v.length / 2);
@@ -265,10 +271,12 @@ async function measure(postgres: boolean) {
     results.push(round as Round);
   }
   const loadNow = loadAverage();
+  // Issue 44, item 4: hostpay's memory after its creates (the warm-up's 3 s and every round's).
+  const memory = { seconds: 3 + rounds * duration, ...processMemoryMb(hostpay.child.pid!) };
   await stop(bare.child);
   await stop(hostpay.child);
   if (postgres) await dropPostgresSchema(url, schema);
-  return { label: postgres ? 'PostgreSQL + Redis' : 'SQLite', results, cpu, load: loadNow, refused };
+  return { label: postgres ? 'PostgreSQL + Redis' : 'SQLite', results, cpu, load: loadNow, refused, memory };
 }
 
 function sqliteTemplates(file: string, checkoutId: string) {
@@ -317,6 +325,10 @@ for (const m of measured) {
       .padEnd(18)} ${middle(m.cpu.bare).toFixed(0)} / ${middle(m.cpu.hostpay).toFixed(0)}${' '.repeat(22)}${m.load}`,
   );
 }
+for (const m of measured)
+  console.log(
+    `${m.label}: hostpay RSS after ${m.memory.seconds} s of creates ${m.memory.rssMb.toFixed(0)} MB, peak ${m.memory.peakMb.toFixed(0)} MB (issue 44: ≤ 160)`,
+  );
 const refused = measured.filter((m) => m.refused > 0);
 for (const m of refused)
   console.error(`ERROR: ${m.label}: ${m.refused} answers were not 2xx (the figures count refusals)`);
