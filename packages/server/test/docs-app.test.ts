@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsApp } from '../src/http/docs-app.js';
+import { DOCS_ERROR, docsApp, takeDocsError } from '../src/http/docs-app.js';
 import { registeredRoutes } from '../src/http/route-list.js';
 import { createFixture, type HttpFixture } from './http-helpers/fixture.js';
 
@@ -33,5 +33,38 @@ describe('the /docs routes', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect(missing.headers).not.toHaveProperty('x-hostpay-docs-miss');
+  });
+
+  it('answer a request the docs app refuses with its status and the envelope (a Range past the end is 416)', async () => {
+    const res = await fx.app.inject({
+      method: 'GET',
+      url: '/docs/static/index.css',
+      headers: { range: 'bytes=99999999-' },
+    });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json();
+    expect(body).toMatchObject({
+      status: false,
+      error: { code: 'INVALID_QUERY', requestId: res.headers['x-request-id'] },
+    });
+    expect(body.message).toMatch(/^the documentation refused this request \(416/);
+    expect(res.headers).not.toHaveProperty(DOCS_ERROR);
+  });
+
+  it('hand a failure inside the docs app to the app, once (a document that throws is a 500 of the app’s)', async () => {
+    const inner = await docsApp(() => {
+      throw new Error('no document');
+    });
+    try {
+      const res = await inner.inject({ method: 'GET', url: '/docs/json' });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).toBe('');
+      const id = res.headers[DOCS_ERROR] as string;
+      expect((takeDocsError(id) as Error).message).toBe('no document');
+      expect(takeDocsError(id)).toBeUndefined();
+    } finally {
+      await inner.close();
+    }
   });
 });

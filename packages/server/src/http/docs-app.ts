@@ -2,6 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type RouteOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { COMPRESSION_PLUGIN_OPTIONS } from './compression.js';
 import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
 import { FASTIFY_COMPILERS } from './fastify-compilers.js';
@@ -28,6 +29,21 @@ export type OpenApiDocument = () => unknown;
 
 /** The header by which the docs app tells openapi.ts it has no such file: the app's own 404 answers. */
 export const DOCS_MISS = 'x-hostpay-docs-miss';
+
+/**
+ * The header by which the docs app tells openapi.ts a request failed inside it (a throw from the
+ * document, a Range past a file's end): its value names the error, which openapi.ts takes with
+ * takeDocsError and answers like any other error of the app's (the envelope, logged if a bug).
+ */
+export const DOCS_ERROR = 'x-hostpay-docs-error';
+const failures = new Map<string, unknown>();
+
+/** The error a docs app answer named in DOCS_ERROR; each is taken once. */
+export function takeDocsError(id: string): unknown {
+  const err = failures.get(id);
+  failures.delete(id);
+  return err;
+}
 
 type Hook = (...args: unknown[]) => void;
 
@@ -73,6 +89,12 @@ export async function docsApp(document: OpenApiDocument): Promise<FastifyInstanc
   const docs = Fastify({ logger: false, schemaController: FASTIFY_COMPILERS });
   trackRoutes(docs);
   docs.setNotFoundHandler((_req, reply) => reply.code(404).header(DOCS_MISS, '1').send());
+  docs.setErrorHandler((err: { statusCode?: unknown }, _req, reply) => {
+    const id = randomUUID();
+    failures.set(id, err);
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
+    return reply.code(status).header(DOCS_ERROR, id).send();
+  });
   // Swagger UI declares @fastify/swagger a dependency and reads the document from its decorator.
   const provider: FastifyPluginAsync = async (instance) => {
     instance.decorate('swagger', document as FastifyInstance['swagger']);

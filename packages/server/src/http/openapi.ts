@@ -11,11 +11,13 @@ import {
   WalletListEnvelope,
 } from '@hostpay/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import { HostpayError } from '../errors.js';
 import { lazyPromise } from '../lazy.js';
 import type { DocsSource } from './docs-app.js';
 import { DOCS_SIGNING_FILE } from './docs-signing.js';
-import { JSON_UTF8 } from './envelope.js';
+import { errorBody, JSON_UTF8 } from './envelope.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
 import {
@@ -215,6 +217,25 @@ const NOT_PASSED_ON = new Set(['connection', 'keep-alive', 'transfer-encoding', 
 
 type Lazy = typeof import('./docs-app.js');
 
+/**
+ * An error inside the docs app, answered as the app answers any other: a bug (5xx) is thrown to
+ * the app's error handler (logged, INTERNAL); a refused request keeps its status (a Range past a
+ * file's end is 416) with the envelope.
+ */
+function docsFailure(req: FastifyRequest, reply: FastifyReply, status: number, err: unknown): FastifyReply {
+  if (status >= 500) throw err ?? new Error('the API documentation app failed');
+  const reason = (err as { message?: unknown } | undefined)?.message;
+  const refused = new HostpayError(
+    'INVALID_QUERY',
+    `the documentation refused this request (${status}${typeof reason === 'string' ? `: ${reason}` : ''}): check its Range and other headers`,
+  );
+  return reply
+    .code(status)
+    .header(REQUEST_ID_HEADER, req.id)
+    .type(JSON_UTF8)
+    .send(JSON.stringify(errorBody(refused, req.id)));
+}
+
 export async function registerDocs(app: FastifyInstance, source: DocsSource): Promise<void> {
   // Each loaded on first use and kept; a failure (the module, building the document, starting the
   // docs app) is tried again by the next request.
@@ -226,7 +247,7 @@ export async function registerDocs(app: FastifyInstance, source: DocsSource): Pr
     const { lazy, document } = await load();
     return lazy.docsApp(document);
   });
-  const docs = async () => ({ inner: await docsApp(), miss: (await load()).lazy.DOCS_MISS });
+  const docs = async () => ({ inner: await docsApp(), lazy: (await load()).lazy });
   app.addHook('onClose', async () => {
     await (await docsApp.made()?.catch(() => undefined))?.close();
   });
@@ -235,9 +256,12 @@ export async function registerDocs(app: FastifyInstance, source: DocsSource): Pr
   const passOn =
     (get: boolean): RouteHandlerMethod =>
     async (req, reply) => {
-      const { inner, miss } = await docs();
+      const { inner, lazy } = await docs();
+      const miss = lazy.DOCS_MISS;
       const method = get ? 'GET' : (req.method as 'HEAD' | 'GET');
       const res = await inner.inject({ method, url: req.url, headers: req.headers });
+      const failed = res.headers[lazy.DOCS_ERROR];
+      if (typeof failed === 'string') return docsFailure(req, reply, res.statusCode, lazy.takeDocsError(failed));
       const missing = res.headers[miss] !== undefined;
       for (const [name, value] of Object.entries(res.headers)) {
         if (NOT_PASSED_ON.has(name) || name === miss || value === undefined) continue;
