@@ -9,8 +9,12 @@ import type { Database } from './database.js';
 import { runStepsNow, type SyncConnection } from './steps.js';
 import type { Store } from './store.js';
 
-/** Write transactions (not counting migrations') after which the WAL checkpointer thread starts (store/checkpointer.ts). */
+/**
+ * The WAL checkpointer thread (store/checkpointer.ts) starts once WRITES_BEFORE_WORKER write
+ * transactions (not counting migrations') came within WORKER_WINDOW_MS.
+ */
 const WRITES_BEFORE_WORKER = 32;
+const WORKER_WINDOW_MS = 2000;
 
 /** Opens (creating if needed) an embedded SQLite store in WAL mode. `:memory:` for tests. */
 export function openSqliteStore(file: string): Store {
@@ -45,12 +49,25 @@ export function openSqliteStore(file: string): Store {
   // no row objects of the query layer's and no JavaScript literal per row (docs/reports.md).
   const arrayStatements = new LRUCache<string, BetterSqlite3.Statement>({ max: 100 });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
-  let writes = 0;
   const commit = groupCommit(db, syncConnection(raw, database.prepare), checkpoints?.gate);
+  // When the last WRITES_BEFORE_WORKER writes were made, ms; the oldest is overwritten next.
+  const recent = new Float64Array(WRITES_BEFORE_WORKER).fill(Number.NEGATIVE_INFINITY);
+  let next = 0;
+  let worker = false;
   const started = () => {
-    // Started by a store that keeps writing: a CLI command's few writes never pay for the
-    // thread (~30 ms to start and stop), and SQLite's own checkpoint serves them.
-    if (++writes === WRITES_BEFORE_WORKER) checkpoints?.start();
+    // Started by a store that writes often: a CLI command's few writes never pay for the thread
+    // (~30 ms to start and stop), nor an idle server's background jobs (the mail sender's two
+    // writes every 2 s, lease renewals), which would start it ~30 s after boot for nothing
+    // (its own V8 isolate, ~12 MB); SQLite's own checkpoint serves them.
+    if (worker || checkpoints === undefined) return;
+    const now = performance.now();
+    recent[next] = now;
+    next = (next + 1) % WRITES_BEFORE_WORKER;
+    // recent[next] is now the first of the last WRITES_BEFORE_WORKER writes, this one the last.
+    if (now - recent[next]! < WORKER_WINDOW_MS) {
+      worker = true;
+      checkpoints.start();
+    }
   };
 
   return {
