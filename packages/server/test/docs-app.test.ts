@@ -48,7 +48,9 @@ describe('the /docs routes', () => {
       status: false,
       error: { code: 'INVALID_QUERY', requestId: res.headers['x-request-id'] },
     });
-    expect(body.message).toMatch(/^the documentation refused this request \(416/);
+    expect(body.message).toMatch(/^the documentation refused this request \(416 Range Not Satisfiable\)/);
+    const size = Buffer.byteLength((await fx.app.inject({ method: 'GET', url: '/docs/static/index.css' })).body);
+    expect(res.headers['content-range']).toBe(`bytes */${size}`);
     expect(res.headers).not.toHaveProperty(DOCS_ERROR);
   });
 

@@ -89,11 +89,13 @@ export async function docsApp(document: OpenApiDocument): Promise<FastifyInstanc
   const docs = Fastify({ logger: false, schemaController: FASTIFY_COMPILERS });
   trackRoutes(docs);
   docs.setNotFoundHandler((_req, reply) => reply.code(404).header(DOCS_MISS, '1').send());
-  docs.setErrorHandler((err: { statusCode?: unknown }, _req, reply) => {
+  docs.setErrorHandler((err: { statusCode?: unknown; status?: unknown }, _req, reply) => {
+    const given = typeof err.statusCode === 'number' ? err.statusCode : err.status;
+    const status = typeof given === 'number' && given >= 400 && given <= 599 ? given : 500;
     const id = randomUUID();
+    reply.code(status).header(DOCS_ERROR, id);
     failures.set(id, err);
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
-    return reply.code(status).header(DOCS_ERROR, id).send();
+    return reply.send();
   });
   // Swagger UI declares @fastify/swagger a dependency and reads the document from its decorator.
   const provider: FastifyPluginAsync = async (instance) => {

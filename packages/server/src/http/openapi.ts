@@ -219,16 +219,26 @@ type Lazy = typeof import('./docs-app.js');
 
 /**
  * An error inside the docs app, answered as the app answers any other: a bug (5xx) is thrown to
- * the app's error handler (logged, INTERNAL); a refused request keeps its status (a Range past a
- * file's end is 416) with the envelope.
+ * the app's error handler (logged, INTERNAL); a refused request keeps its status and the headers
+ * that go with it (a Range past a file's end is 416 with the file's size in Content-Range), with
+ * the envelope. Only a message the error marks as meant for clients (`expose`) is shown.
  */
 function docsFailure(req: FastifyRequest, reply: FastifyReply, status: number, err: unknown): FastifyReply {
   if (status >= 500) throw err ?? new Error('the API documentation app failed');
-  const reason = (err as { message?: unknown } | undefined)?.message;
+  const e = (err ?? {}) as { message?: unknown; expose?: unknown; headers?: unknown };
+  // getBuiltinModule, not an import: an ES import of node:http loads undici (outbound/agents.ts).
+  const reason =
+    e.expose === true && typeof e.message === 'string'
+      ? e.message
+      : process.getBuiltinModule('node:http').STATUS_CODES[status];
+  const hint = status === 416 ? ': ask for a range inside the file' : '';
   const refused = new HostpayError(
     'INVALID_QUERY',
-    `the documentation refused this request (${status}${typeof reason === 'string' ? `: ${reason}` : ''}): check its Range and other headers`,
+    `the documentation refused this request (${status} ${reason})${hint}`,
   );
+  if (e.headers !== null && typeof e.headers === 'object')
+    for (const [name, value] of Object.entries(e.headers))
+      if (typeof value === 'string' && /^content-range$/i.test(name)) reply.header(name, value);
   return reply
     .code(status)
     .header(REQUEST_ID_HEADER, req.id)
