@@ -26,6 +26,14 @@ interface Pending {
   now: WorkNow | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  /** When it was queued (Date.now()), and whether its wait was reported. */
+  at: number;
+  reported: boolean;
+}
+
+export interface GroupCommitOptions {
+  /** A write queued longer than this is reported as a process warning, once (default 10 s). */
+  stallWarningMs?: number;
 }
 
 // These run around every write (a savepoint and its release per transaction), synchronously on
@@ -51,9 +59,17 @@ const MAX_BATCH = 64;
  * error and none of their changes exist. Execution stays serial (one connection), so each
  * transaction sees exactly what it would see alone after those before it.
  */
-export function groupCommit(db: Kysely<Database>, connection: SyncConnection, gate?: WriteGate) {
+export function groupCommit(
+  db: Kysely<Database>,
+  connection: SyncConnection,
+  gate?: WriteGate,
+  { stallWarningMs = 10_000 }: GroupCommitOptions = {},
+) {
   let queue: Pending[] = [];
   let scheduled = false;
+  /** Whether a batch holds the connection now (for the stall warning). */
+  let running = false;
+  let watch: NodeJS.Timeout | undefined;
   const inTransaction = () => connection.inTransaction();
   const run = (text: string) => void connection.exec(text, []);
   const syncTrx: SyncTrx = { db, conn: connection };
@@ -167,9 +183,11 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
         }
         const batch = queue.slice(0, MAX_BATCH);
         queue = queue.slice(MAX_BATCH);
+        running = true;
         try {
           await runBatch(conn, batch);
         } finally {
+          running = false;
           gate?.leave();
         }
         if (queue.length > 0 && gate?.wanted?.() === true) {
@@ -188,9 +206,38 @@ export function groupCommit(db: Kysely<Database>, connection: SyncConnection, ga
     });
   }
 
+  /**
+   * Says so when a queued write waits past stallWarningMs, with what the queue waits on: no write
+   * should ever wait that long, and a write that never settles leaves its request unanswered with
+   * nothing in the log (one did, once, in CI on 2026-11-29, never explained: bench/HISTORY.md).
+   */
+  function watchStalls(): void {
+    if (watch !== undefined) return;
+    watch = setInterval(
+      () => {
+        const head = queue[0];
+        if (head === undefined) {
+          clearInterval(watch);
+          watch = undefined;
+          return;
+        }
+        const waited = Date.now() - head.at;
+        if (head.reported || waited < stallWarningMs) return;
+        head.reported = true;
+        process.emitWarning(
+          `SQLite group commit: a write has waited ${(waited / 1000).toFixed(1)} s (queued: ${queue.length}; flush scheduled: ${scheduled}; a batch running: ${running}; checkpoint worker waiting for the gate: ${gate?.wanted?.() === true})`,
+          'HostpayStoreStall',
+        );
+      },
+      Math.max(1, Math.floor(stallWarningMs / 4)),
+    );
+    watch.unref();
+  }
+
   function enqueue<T>(fn: Work | undefined, now: WorkNow | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ fn, now, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ fn, now, resolve: resolve as (value: unknown) => void, reject, at: Date.now(), reported: false });
+      watchStalls();
       if (!scheduled) {
         scheduled = true;
         // After the poll phase: the requests read in this turn of the loop join one batch.

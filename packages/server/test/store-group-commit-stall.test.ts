@@ -1,0 +1,63 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { groupCommit } from '../src/store/group-commit.js';
+
+/**
+ * A write that waits in the group commit's queue far longer than any should is reported as a
+ * process warning (store/group-commit.ts, watchStalls), once, with what the queue waits on: a write
+ * that never settles would otherwise leave its request unanswered with nothing in the log.
+ */
+describe('the group commit reports a stalled write', () => {
+  it('warns once when a queued write waits past the limit, naming the running batch, and not for writes that flow', async () => {
+    const raw = new BetterSqlite3(':memory:');
+    raw.exec('create table items (name text primary key)');
+    const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) });
+    const connection = {
+      exec(text: string, parameters: readonly unknown[]) {
+        const statement = raw.prepare(text);
+        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
+        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
+      },
+      inTransaction: () => raw.inTransaction,
+    };
+    const commit = groupCommit(kdb as never, connection, undefined, { stallWarningMs: 150 });
+    const warnings: Error[] = [];
+    const listen = (w: Error) => {
+      if (w.name === 'HostpayStoreStall') warnings.push(w);
+    };
+    process.on('warning', listen);
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      // Writes that flow are never reported.
+      for (let i = 0; i < 20; i++)
+        await commit.writeTransaction((trx) => sql`insert into items (name) values (${`flow-${i}`})`.execute(trx));
+      await wait(300);
+      expect(warnings).toEqual([]);
+
+      // A batch held by a write that does not finish, and a write queued behind it.
+      let release!: () => void;
+      const held = commit.writeTransaction(async (trx) => {
+        await sql`insert into items (name) values ('held')`.execute(trx);
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      });
+      await wait(20);
+      const behind = commit.writeTransaction((trx) => sql`insert into items (name) values ('behind')`.execute(trx));
+      await wait(500);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toMatch(
+        /^SQLite group commit: a write has waited \d+\.\d s \(queued: 1; .*a batch running: true/,
+      );
+      release();
+      await Promise.all([held, behind]);
+      expect(raw.prepare("select count(*) from items where name in ('held', 'behind')").pluck().get()).toBe(2);
+      await wait(300);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      process.off('warning', listen);
+      await kdb.destroy();
+    }
+  });
+});
