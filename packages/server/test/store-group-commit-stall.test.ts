@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { groupCommit } from '../src/store/group-commit.js';
+import { sqliteConnection } from './sqlite-connection.js';
 
 /**
  * A write that waits in the group commit's queue far longer than any should is reported as a
@@ -13,15 +14,7 @@ describe('the group commit reports a stalled write', () => {
     const raw = new BetterSqlite3(':memory:');
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) });
-    const connection = {
-      exec(text: string, parameters: readonly unknown[]) {
-        const statement = raw.prepare(text);
-        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
-        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
-      },
-      inTransaction: () => raw.inTransaction,
-    };
-    const commit = groupCommit(kdb as never, connection, undefined, { stallWarningMs: 150 });
+    const commit = groupCommit(kdb as never, sqliteConnection(raw), undefined, { stallWarningMs: 150 });
     const warnings: Error[] = [];
     const listen = (w: Error) => {
       if (w.name === 'HostpayStoreStall') warnings.push(w);

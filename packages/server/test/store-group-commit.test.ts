@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupCommit, type WriteGate } from '../src/store/group-commit.js';
+import { sqliteConnection } from './sqlite-connection.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
 import { runStepsNow, type Steps, type SyncTrx } from '../src/store/steps.js';
 import type { Db, Store } from '../src/store/store.js';
@@ -256,15 +257,7 @@ describe('a failure that ends the whole transaction (SQLite rolls back on a full
     const raw = new BetterSqlite3(join(dir, name));
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
-    const connection = {
-      exec(text: string, parameters: readonly unknown[]) {
-        fail(text, parameters);
-        const statement = raw.prepare(text);
-        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
-        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
-      },
-      inTransaction: () => raw.inTransaction,
-    };
+    const connection = sqliteConnection(raw, fail);
     return { raw, kdb, commit: groupCommit(kdb as never, connection) };
   }
   // What SQLITE_FULL does to a transaction, on the statement that names 'full'.
@@ -374,14 +367,7 @@ describe('group commit behind a write gate (the WAL checkpointer’s moment with
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) }) as unknown as Db;
     const gate = { open: false, entered: 0, left: 0, wanted: false, order: [] as string[] };
-    const connection = {
-      exec(text: string, parameters: readonly unknown[]) {
-        const statement = raw.prepare(text);
-        if (statement.reader) return { rows: statement.all(parameters as unknown[]), changes: undefined };
-        return { rows: [], changes: statement.run(parameters as unknown[]).changes };
-      },
-      inTransaction: () => raw.inTransaction,
-    };
+    const connection = sqliteConnection(raw);
     const write = groupCommit(kdb as never, connection, {
       enter: () => gate.open && ++gate.entered > 0 && gate.order.push('enter') > 0,
       leave: () => void gate.left++,
