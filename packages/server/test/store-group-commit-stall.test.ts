@@ -10,7 +10,7 @@ import { sqliteConnection } from './sqlite-connection.js';
  * that never settles would otherwise leave its request unanswered with nothing in the log.
  */
 describe('the group commit reports a stalled write', () => {
-  it('warns once when a queued write waits past the limit, naming the running batch, and not for writes that flow', async () => {
+  it('warns once when a write stays unsettled past the limit (queued, or in a batch that does not end), and not for writes that flow', async () => {
     const raw = new BetterSqlite3(':memory:');
     raw.exec('create table items (name text primary key)');
     const kdb = new Kysely<never>({ dialect: new SqliteDialect({ database: raw }) });
@@ -41,13 +41,26 @@ describe('the group commit reports a stalled write', () => {
       await wait(500);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]!.message).toMatch(
-        /^SQLite group commit: a write has waited \d+\.\d s \(queued: 1; .*a batch running: true/,
+        /^SQLite group commit: a write has waited at least \d+\.\d s \(queued: 1; .*a batch running: true/,
       );
       release();
       await Promise.all([held, behind]);
       expect(raw.prepare("select count(*) from items where name in ('held', 'behind')").pluck().get()).toBe(2);
       await wait(300);
       expect(warnings).toHaveLength(1);
+
+      // A batch that does not end with nothing queued behind it is reported too.
+      let releaseAlone!: () => void;
+      const alone = commit.writeTransaction(async () => {
+        await new Promise<void>((r) => {
+          releaseAlone = r;
+        });
+      });
+      await wait(500);
+      expect(warnings).toHaveLength(2);
+      expect(warnings[1]!.message).toMatch(/\(queued: 0; .*a batch running: true/);
+      releaseAlone();
+      await alone;
     } finally {
       process.off('warning', listen);
       await kdb.destroy();

@@ -26,9 +26,6 @@ interface Pending {
   now: WorkNow | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
-  /** When it was queued (Date.now()), and whether its wait was reported. */
-  at: number;
-  reported: boolean;
 }
 
 export interface GroupCommitOptions {
@@ -67,8 +64,8 @@ export function groupCommit(
 ) {
   let queue: Pending[] = [];
   let scheduled = false;
-  /** Whether a batch holds the connection now (for the stall warning). */
-  let running = false;
+  /** The batch holding the connection now, if one does (its writes are settled at its end). */
+  let inFlight: Pending[] | undefined;
   let watch: NodeJS.Timeout | undefined;
   const inTransaction = () => connection.inTransaction();
   const run = (text: string) => void connection.exec(text, []);
@@ -183,11 +180,11 @@ export function groupCommit(
         }
         const batch = queue.slice(0, MAX_BATCH);
         queue = queue.slice(MAX_BATCH);
-        running = true;
+        inFlight = batch;
         try {
           await runBatch(conn, batch);
         } finally {
-          running = false;
+          inFlight = undefined;
           gate?.leave();
         }
         if (queue.length > 0 && gate?.wanted?.() === true) {
@@ -207,25 +204,30 @@ export function groupCommit(
   }
 
   /**
-   * Says so when a queued write waits past stallWarningMs, with what the queue waits on: no write
+   * Says so when a write stays unsettled past stallWarningMs (queued, or in a batch that does not
+   * end), with what the queue waits on: no write
    * should ever wait that long, and a write that never settles leaves its request unanswered with
    * nothing in the log (one did, once, in CI on 2026-11-29, never explained: bench/HISTORY.md).
    */
   function watchStalls(): void {
     if (watch !== undefined) return;
+    // The oldest unsettled write (the running batch's first, else the queue's), and since when
+    // the watch has seen it there: nothing is timed per write.
+    let seen: { oldest: Pending; since: number; reported: boolean } | undefined;
     watch = setInterval(
       () => {
-        const head = queue[0];
-        if (head === undefined) {
+        const oldest = inFlight?.[0] ?? queue[0];
+        if (oldest === undefined) {
           clearInterval(watch);
           watch = undefined;
           return;
         }
-        const waited = Date.now() - head.at;
-        if (head.reported || waited < stallWarningMs) return;
-        head.reported = true;
+        if (seen?.oldest !== oldest) seen = { oldest, since: Date.now(), reported: false };
+        const waited = Date.now() - seen.since;
+        if (seen.reported || waited < stallWarningMs) return;
+        seen.reported = true;
         process.emitWarning(
-          `SQLite group commit: a write has waited ${(waited / 1000).toFixed(1)} s (queued: ${queue.length}; flush scheduled: ${scheduled}; a batch running: ${running}; checkpoint worker waiting for the gate: ${gate?.wanted?.() === true})`,
+          `SQLite group commit: a write has waited at least ${(waited / 1000).toFixed(1)} s (queued: ${queue.length}; flush scheduled: ${scheduled}; a batch running: ${inFlight !== undefined}; checkpoint worker waiting for the gate: ${gate?.wanted?.() === true})`,
           'HostpayStoreStall',
         );
       },
@@ -236,7 +238,7 @@ export function groupCommit(
 
   function enqueue<T>(fn: Work | undefined, now: WorkNow | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ fn, now, resolve: resolve as (value: unknown) => void, reject, at: Date.now(), reported: false });
+      queue.push({ fn, now, resolve: resolve as (value: unknown) => void, reject });
       watchStalls();
       if (!scheduled) {
         scheduled = true;
