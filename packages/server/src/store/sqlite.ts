@@ -11,7 +11,7 @@ import type { Store } from './store.js';
 
 /**
  * The WAL checkpointer thread (store/checkpointer.ts) starts once WRITES_BEFORE_WORKER write
- * transactions (not counting migrations') came within WORKER_WINDOW_MS.
+ * transactions (not counting migrations') come within one window of WORKER_WINDOW_MS.
  */
 const WRITES_BEFORE_WORKER = 32;
 const WORKER_WINDOW_MS = 2000;
@@ -50,9 +50,9 @@ export function openSqliteStore(file: string): Store {
   const arrayStatements = new LRUCache<string, BetterSqlite3.Statement>({ max: 100 });
   const checkpoints = file === ':memory:' ? undefined : walCheckpointer(raw, file);
   const commit = groupCommit(db, syncConnection(raw, database.prepare), checkpoints?.gate);
-  // When the last WRITES_BEFORE_WORKER writes were made, ms; the oldest is overwritten next.
-  const recent = new Float64Array(WRITES_BEFORE_WORKER).fill(Number.NEGATIVE_INFINITY);
-  let next = 0;
+  // Writes in the current window of WORKER_WINDOW_MS, from its first; none counted once started.
+  let windowStart = Number.NEGATIVE_INFINITY;
+  let inWindow = 0;
   let worker = false;
   const started = () => {
     // Started by a store that writes often: a CLI command's few writes never pay for the thread
@@ -61,10 +61,11 @@ export function openSqliteStore(file: string): Store {
     // (its own V8 isolate, ~12 MB); SQLite's own checkpoint serves them.
     if (worker || checkpoints === undefined) return;
     const now = performance.now();
-    recent[next] = now;
-    next = (next + 1) % WRITES_BEFORE_WORKER;
-    // recent[next] is now the first of the last WRITES_BEFORE_WORKER writes, this one the last.
-    if (now - recent[next]! < WORKER_WINDOW_MS) {
+    if (now - windowStart > WORKER_WINDOW_MS) {
+      windowStart = now;
+      inWindow = 0;
+    }
+    if (++inWindow === WRITES_BEFORE_WORKER) {
       worker = true;
       checkpoints.start();
     }
