@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Db, Store } from './store.js';
+import type { Store } from './store.js';
 import { COLUMN_TYPES, type ColumnTypes } from './migrations/column-types.js';
 import * as m010 from './migrations/010-idempotency-owner.js';
 import * as m024 from './migrations/024-used-signatures.js';
@@ -87,9 +87,7 @@ export async function migrate(
 }
 
 async function run(store: Store, todo: readonly Migration[]): Promise<{ applied: number[] }> {
-  const write = <T>(fn: (trx: Db) => Promise<T>): Promise<T> =>
-    store.schemaTransaction ? store.schemaTransaction(fn) : store.writeTransaction(fn);
-  await write(async (trx) => {
+  await store.schemaTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
       .createTable('hostpay_migrations')
@@ -108,7 +106,7 @@ async function run(store: Store, todo: readonly Migration[]): Promise<{ applied:
   const applied: number[] = [];
   for (const migration of todo) {
     if (recorded.has(migration.version)) continue;
-    const done = await write(async (trx) => {
+    const done = await store.schemaTransaction(async (trx) => {
       await lock(store, trx as unknown as Kysely<unknown>);
       const row = await trx
         .selectFrom('hostpay_migrations')

@@ -125,11 +125,13 @@ export async function openPostgresStore(url: string, opts: PostgresOptions = {})
   const readTimeoutMs = opts.readTimeoutMs ?? Math.ceil(statementTimeoutMs * 1.25);
   let version = 0;
   let closed = false;
+  const transaction: Store['writeTransaction'] = (fn) => retrySerializationFailures(() => db.transaction().execute(fn));
   return {
     dialect: 'postgres',
     db,
     // A transaction that lost a deadlock or a serialization check is run again (retry.ts).
-    writeTransaction: (fn) => retrySerializationFailures(() => db.transaction().execute(fn)),
+    writeTransaction: transaction,
+    schemaTransaction: transaction,
     // A retry after a deadlock starts the steps afresh: a generator runs once.
     writeSteps: (steps) =>
       retrySerializationFailures(() => db.transaction().execute((trx) => runSteps(trx, steps(trx)))),

@@ -20,7 +20,7 @@ export interface Store {
    * database's schema made every new server start a thread with its own V8 isolate (~12 MB of an
    * idle server's RSS, issue 44) that only a server taking writes needs.
    */
-  schemaTransaction?<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  schemaTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
    * A write transaction made of steps (steps.ts), given the Kysely to build its statements with.
    * SQLite runs it synchronously inside the group commit (no promise tick per statement);
