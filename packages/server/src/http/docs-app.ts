@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type RouteOptions } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { COMPRESSION_PLUGIN_OPTIONS } from './compression.js';
 import { DOCS_SIGNING_FILE, DOCS_SIGNING_SCRIPT, requestInterceptor } from './docs-signing.js';
 import { FASTIFY_COMPILERS } from './fastify-compilers.js';
@@ -31,18 +31,15 @@ export type OpenApiDocument = () => unknown;
 export const DOCS_MISS = 'x-hostpay-docs-miss';
 
 /**
- * The header by which the docs app tells openapi.ts a request failed inside it (a throw from the
- * document, a Range past a file's end): its value names the error, which openapi.ts takes with
- * takeDocsError and answers like any other error of the app's (the envelope, logged if a bug).
+ * Requests that failed inside the docs app (a throw from the document, a Range past a file's end),
+ * by the request openapi.ts injected: it answers them like any other error of the app's (the
+ * envelope, logged if a bug).
  */
-export const DOCS_ERROR = 'x-hostpay-docs-error';
-const failures = new Map<string, unknown>();
+const failures = new WeakMap<IncomingMessage, unknown>();
 
-/** The error a docs app answer named in DOCS_ERROR; each is taken once. */
-export function takeDocsError(id: string): unknown {
-  const err = failures.get(id);
-  failures.delete(id);
-  return err;
+/** The error an injected request failed with inside the docs app, if it did. */
+export function docsFailure(req: IncomingMessage): { err: unknown } | undefined {
+  return failures.has(req) ? { err: failures.get(req) } : undefined;
 }
 
 type Hook = (...args: unknown[]) => void;
@@ -89,12 +86,11 @@ export async function docsApp(document: OpenApiDocument): Promise<FastifyInstanc
   const docs = Fastify({ logger: false, schemaController: FASTIFY_COMPILERS });
   trackRoutes(docs);
   docs.setNotFoundHandler((_req, reply) => reply.code(404).header(DOCS_MISS, '1').send());
-  docs.setErrorHandler((err: { statusCode?: unknown; status?: unknown }, _req, reply) => {
+  docs.setErrorHandler((err: { statusCode?: unknown; status?: unknown }, req, reply) => {
     const given = typeof err.statusCode === 'number' ? err.statusCode : err.status;
     const status = typeof given === 'number' && given >= 400 && given <= 599 ? given : 500;
-    const id = randomUUID();
-    reply.code(status).header(DOCS_ERROR, id);
-    failures.set(id, err);
+    reply.code(status);
+    failures.set(req.raw, err);
     return reply.send();
   });
   // Swagger UI declares @fastify/swagger a dependency and reads the document from its decorator.

@@ -9,12 +9,18 @@ import { replyErrorCodes } from './metrics-plugin.js';
  * The one place an error becomes a response: our own HostpayErrors as they are, Fastify's
  * framework errors mapped to our codes, anything else a bare 500 whose detail goes to the log only.
  */
-export function sendError(reply: FastifyReply, err: HostpayError, requestId: string): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  err: HostpayError,
+  requestId: string,
+  /** Another status than the code's, where HTTP requires one (a docs file's 416, openapi.ts). */
+  status = err.status,
+): FastifyReply {
   if (err.headers !== undefined) reply.headers(err.headers);
   replyErrorCodes.set(reply, err.code);
   // Sent as text: the shape is ours and fixed, so a compiled serializer per route and status buys nothing.
   return reply
-    .code(err.status)
+    .code(status)
     .header(REQUEST_ID_HEADER, requestId)
     .type(JSON_UTF8)
     .send(JSON.stringify(errorBody(err, requestId)));

@@ -16,8 +16,8 @@ import { HostpayError } from '../errors.js';
 import { lazyPromise } from '../lazy.js';
 import type { DocsSource } from './docs-app.js';
 import { DOCS_SIGNING_FILE } from './docs-signing.js';
-import { errorBody, JSON_UTF8 } from './envelope.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { JSON_UTF8 } from './envelope.js';
+import { sendError } from './error-handler.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { collapseStringEnums, markOptionalBodies, referenceNamedSchemas } from './openapi-document.js';
 import {
@@ -219,31 +219,27 @@ type Lazy = typeof import('./docs-app.js');
 
 /**
  * An error inside the docs app, answered as the app answers any other: a bug (5xx) is thrown to
- * the app's error handler (logged, INTERNAL); a refused request keeps its status and the headers
- * that go with it (a Range past a file's end is 416 with the file's size in Content-Range), with
+ * the app's error handler (logged, INTERNAL); a refused request keeps its status and the
+ * Content-Range that goes with it (a Range past a file's end is 416 with the file's size), with
  * the envelope. Only a message the error marks as meant for clients (`expose`) is shown.
  */
-function docsFailure(req: FastifyRequest, reply: FastifyReply, status: number, err: unknown): FastifyReply {
+function answerDocsFailure(req: FastifyRequest, reply: FastifyReply, status: number, err: unknown): FastifyReply {
   if (status >= 500) throw err ?? new Error('the API documentation app failed');
-  const e = (err ?? {}) as { message?: unknown; expose?: unknown; headers?: unknown };
+  const e = (err ?? {}) as { message?: unknown; expose?: unknown; headers?: Record<string, unknown> };
   // getBuiltinModule, not an import: an ES import of node:http loads undici (outbound/agents.ts).
   const reason =
     e.expose === true && typeof e.message === 'string'
       ? e.message
       : process.getBuiltinModule('node:http').STATUS_CODES[status];
   const hint = status === 416 ? ': ask for a range inside the file' : '';
+  const range = e.headers?.['Content-Range'] ?? e.headers?.['content-range'];
   const refused = new HostpayError(
     'INVALID_QUERY',
     `the documentation refused this request (${status} ${reason})${hint}`,
+    undefined,
+    typeof range === 'string' ? { 'content-range': range } : undefined,
   );
-  if (e.headers !== null && typeof e.headers === 'object')
-    for (const [name, value] of Object.entries(e.headers))
-      if (typeof value === 'string' && /^content-range$/i.test(name)) reply.header(name, value);
-  return reply
-    .code(status)
-    .header(REQUEST_ID_HEADER, req.id)
-    .type(JSON_UTF8)
-    .send(JSON.stringify(errorBody(refused, req.id)));
+  return sendError(reply, refused, req.id, status);
 }
 
 export async function registerDocs(app: FastifyInstance, source: DocsSource): Promise<void> {
@@ -253,13 +249,12 @@ export async function registerDocs(app: FastifyInstance, source: DocsSource): Pr
     const lazy: Lazy = await import('./docs-app.js');
     return { lazy, document: lazy.openApiDocument(source) };
   });
-  const docsApp = lazyPromise(async () => {
+  const docs = lazyPromise(async () => {
     const { lazy, document } = await load();
-    return lazy.docsApp(document);
+    return { inner: await lazy.docsApp(document), lazy };
   });
-  const docs = async () => ({ inner: await docsApp(), lazy: (await load()).lazy });
   app.addHook('onClose', async () => {
-    await (await docsApp.made()?.catch(() => undefined))?.close();
+    await (await docs.made()?.catch(() => undefined))?.inner.close();
   });
   // `get`: the route is a GET whose HEAD route is Fastify's, which runs this handler and drops the
   // body it sends (measuring it for content-length): the docs app is asked for the GET.
@@ -270,8 +265,8 @@ export async function registerDocs(app: FastifyInstance, source: DocsSource): Pr
       const miss = lazy.DOCS_MISS;
       const method = get ? 'GET' : (req.method as 'HEAD' | 'GET');
       const res = await inner.inject({ method, url: req.url, headers: req.headers });
-      const failed = res.headers[lazy.DOCS_ERROR];
-      if (typeof failed === 'string') return docsFailure(req, reply, res.statusCode, lazy.takeDocsError(failed));
+      const failed = lazy.docsFailure(res.raw.req);
+      if (failed !== undefined) return answerDocsFailure(req, reply, res.statusCode, failed.err);
       const missing = res.headers[miss] !== undefined;
       for (const [name, value] of Object.entries(res.headers)) {
         if (NOT_PASSED_ON.has(name) || name === miss || value === undefined) continue;
