@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { processMemoryMb } from './proc-memory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -68,12 +69,6 @@ function threadCpuUs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-/** A process's resident memory now and its peak, MB (Linux). */
-function processMemoryMb(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 const middle = (xs: number[]) => {
   const v = [...xs].sort((a, b) => a - b);
@@ -272,7 +267,10 @@ async function measure(postgres: boolean) {
   }
   const loadNow = loadAverage();
   // Issue 44, item 4: hostpay's memory after its creates (the warm-up's 3 s and every round's).
-  const memory = { seconds: 3 + rounds * duration, ...processMemoryMb(hostpay.child.pid!) };
+  const memory = {
+    seconds: 3 + rounds * duration,
+    ...(processMemoryMb(hostpay.child.pid) ?? { rssMb: Number.NaN, peakMb: Number.NaN }),
+  };
   await stop(bare.child);
   await stop(hostpay.child);
   if (postgres) await dropPostgresSchema(url, schema);

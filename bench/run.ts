@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { processMemoryMb } from './proc-memory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -90,17 +91,6 @@ const cleanup = () => {
 process.on('exit', cleanup);
 async function dropSchema(): Promise<void> {
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
-}
-
-/** Resident memory of a process from /proc (Linux): now and the peak so far, in MB. */
-function memoryMb(pid: number | undefined): { rss: number; peak: number } | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
@@ -272,10 +262,10 @@ for (const r of rows) {
     `${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`,
   );
 }
-const memory = memoryMb(children[0]?.pid);
+const memory = processMemoryMb(children[0]?.pid);
 if (memory)
   console.log(
-    `hostpay server memory after the runs: RSS ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB (no child processes)`,
+    `hostpay server memory after the runs: RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB (no child processes)`,
   );
 if (big) {
   const wallets = `${base}/api/v1/cp/wallets`;
@@ -285,10 +275,10 @@ if (big) {
     { name: 'wallets, 1,000-wallet merchant', url: wallets, headers: await bearerHeaders(big) },
   ];
   printLarge(await measureLarge(targets, shape), connections);
-  const after = memoryMb(children[0]?.pid);
+  const after = processMemoryMb(children[0]?.pid);
   if (after)
     console.log(
-      `hostpay server memory after these runs: RSS ${after.rss.toFixed(0)} MB, peak ${after.peak.toFixed(0)} MB`,
+      `hostpay server memory after these runs: RSS ${after.rssMb.toFixed(0)} MB, peak ${after.peakMb.toFixed(0)} MB`,
     );
 }
 // Wait (up to 5 s) for the servers to exit: a --cpu-prof profile is written on the way out.

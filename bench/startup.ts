@@ -12,6 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { processMemoryMb } from './proc-memory.js';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,16 +40,6 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** A process's resident set, MB (Linux; NaN elsewhere). */
-function rssMb(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? Number.NaN : Number(kb) / 1024;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /**
@@ -108,7 +99,7 @@ async function timeServerStart(
         const ms = performance.now() - t0;
         if (idleRss) {
           await new Promise((r) => setTimeout(r, 3000));
-          idle.rssMb.push(rssMb(child.pid!));
+          idle.rssMb.push(processMemoryMb(child.pid)?.rssMb ?? Number.NaN);
         }
         return ms;
       }
