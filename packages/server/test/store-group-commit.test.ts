@@ -19,15 +19,18 @@ let dir: string;
 let file: string;
 let store: Store;
 let commits = 0;
+let savepoints = 0;
 
-// Counts COMMIT statements run through better-sqlite3 (a spy on the real driver, which still runs them).
+// Counts COMMIT and SAVEPOINT statements run through better-sqlite3 (a spy on the real driver, which still runs them).
 const prepare = BetterSqlite3.prototype.prepare;
 BetterSqlite3.prototype.prepare = function (this: BetterSqlite3.Database, text: string) {
   const statement = prepare.call(this, text);
-  if (/^\s*commit\b/i.test(text)) {
+  const isCommit = /^\s*commit\b/i.test(text);
+  if (isCommit || /^\s*savepoint\b/i.test(text)) {
     const run = statement.run.bind(statement) as (...args: unknown[]) => BetterSqlite3.RunResult;
     statement.run = ((...args: unknown[]) => {
-      commits++;
+      if (isCommit) commits++;
+      else savepoints++;
       return run(...args);
     }) as typeof statement.run;
   }
@@ -235,6 +238,33 @@ describe('write paths made of steps (store/steps.ts): synchronous inside the gro
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'error'))).toEqual([2, 2, 'error', 1]);
     expect(Object.fromEntries(runs)).toEqual({ a: 2, b: 2, c: 1 });
     expect(itemsInFile()).toEqual(['a#2', 'b#2', 'c#1']);
+  });
+
+  it('a run that opens the transaction takes no savepoint (a failure rolls the transaction back); after a kept write it takes one, and a failure loses neither', async () => {
+    const doomed = () =>
+      store.writeSteps(function* () {
+        yield sql`insert into items (name) values ('doomed')`;
+        yield sql`insert into items (name) values ('doomed')`; // primary key violation
+      });
+    const named = (name: string) => store.writeSteps(() => insertSteps([name]));
+    savepoints = 0;
+    const opening = await Promise.allSettled([named('open-a'), doomed(), named('open-b')]);
+    expect(opening.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((opening[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    expect(savepoints).toBe(0);
+    expect(itemsInFile()).toEqual(['open-a', 'open-b']);
+
+    savepoints = 0;
+    const after = await Promise.allSettled([
+      store.writeTransaction((trx) => insertItem(trx, 'awaited')),
+      named('later-a'),
+      doomed(),
+      named('later-b'),
+    ]);
+    expect(after.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // The awaited write's own, the run's, and the run's again after its failure.
+    expect(savepoints).toBe(3);
+    expect(itemsInFile()).toEqual(['awaited', 'later-a', 'later-b', 'open-a', 'open-b']);
   });
 
   it('read-check-write stays serial: 200 concurrent increments made of steps give exactly 200', async () => {
