@@ -88,6 +88,9 @@ export function signV2(
  * - a part whose percent-escapes do not decode to UTF-8 is kept as sent.
  */
 export function canonicalTarget(target: string): string {
+  // A path of unreserved characters and slashes alone (every merchant route but a query's) is
+  // its own canonical form: decoding and encoding each segment gave it back at ~1 % of a create's CPU.
+  if (PLAIN_PATH.test(target)) return target;
   const q = target.indexOf('?');
   const path = q === -1 ? target : target.slice(0, q);
   const query = q === -1 ? '' : target.slice(q + 1);
@@ -104,6 +107,8 @@ export function canonicalTarget(target: string): string {
     .sort(([an, av], [bn, bv]) => (an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return pairs.length === 0 ? canonicalPath : `${canonicalPath}?${pairs.map(([n, v]) => `${n}=${v}`).join('&')}`;
 }
+
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
 function recode(part: string): string {
   let decoded: string;

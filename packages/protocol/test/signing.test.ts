@@ -28,6 +28,17 @@ describe('signing v2 vectors (vectors/signing.json v2)', () => {
     expect(signV2('s', '1', 'POST', '/x?b=1&a=2')).not.toBe(a);
     expect(signV2('s', '1', 'GET', '/x/?b=1&a=2')).not.toBe(a);
   });
+  it('a path of unreserved characters and slashes is its own canonical form; an escape or a query is not kept as sent', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9\-._~/]*$/), (s) => {
+        expect(canonicalTarget(`/${s}`)).toBe(`/${s}`);
+      }),
+    );
+    expect(canonicalTarget('/api/v1/cp/%7Ewallets')).toBe('/api/v1/cp/~wallets');
+    expect(canonicalTarget('/api/v1/cp/a%2fb')).toBe('/api/v1/cp/a%2Fb');
+    expect(canonicalTarget('/x?b=1&a=2')).toBe('/x?a=2&b=1');
+    expect(canonicalTarget('/x?')).toBe('/x');
+  });
   it('canonicalTarget is idempotent', () => {
     fc.assert(
       fc.property(fc.string(), (s) => {
