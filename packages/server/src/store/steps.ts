@@ -74,12 +74,14 @@ export async function runSteps<T>(db: Db, steps: Steps<T>): Promise<T> {
 /** Runs `steps` now, on SQLite's connection inside a write of the group commit. */
 export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
   let next = steps.next();
+  // Only a failed statement can end the transaction (the group commit opened it): asked after one.
+  let failed = false;
   while (next.done !== true) {
     let result: QueryResult<unknown>;
     try {
       // A step that caught an error which ended the transaction (a full disk) must not go on
       // writing outside it, one autocommitted statement at a time.
-      if (!trx.conn.inTransaction()) throw new Error('the write transaction ended: this write is not kept');
+      if (failed && !trx.conn.inTransaction()) throw new Error('the write transaction ended: this write is not kept');
       const { sql, parameters } = statementOf(trx.db, next.value);
       const executed = trx.conn.exec(sql, parameters);
       // As Kysely's SQLite driver: a count for a statement that returns no rows, none for one that does.
@@ -88,6 +90,7 @@ export function runStepsNow<T>(trx: SyncTrx, steps: Steps<T>): T {
           ? { rows: executed.rows }
           : { rows: executed.rows, numAffectedRows: BigInt(executed.changes) };
     } catch (err) {
+      failed = true;
       next = steps.throw(err);
       continue;
     }
