@@ -10,7 +10,8 @@
  * full load the last of 50 new connections waits 50 turns for its first answer: wrk counts that
  * in the run's tail (docs/benchmarks.md, "Checkout create").
  */
-import { connect, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 export interface PacedOptions {
   host: string;
@@ -50,120 +51,44 @@ export interface PacedResult {
   slowAt: string;
 }
 
-/** An answer slower than this counts in `slowAt` (issue 33's p99 target is 30 ms). */
-const SLOW_MS = 20;
-
-interface Conn {
-  socket: Socket;
-  dueAt: number;
-  buffer: Buffer;
-  onAnswer: (status: number) => void;
-}
-
-/** One HTTP/1.1 answer at the front of `buf`: its status and length, or null until it is complete. */
-function answerIn(buf: Buffer): { status: number; length: number } | null {
-  const end = buf.indexOf('\r\n\r\n');
-  if (end < 0) return null;
-  const head = buf.toString('latin1', 0, end);
-  const status = Number(head.slice(9, 12));
-  const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-  const length = end + 4 + (m ? Number(m[1]) : 0);
-  return buf.length >= length ? { status, length } : null;
-}
-
-async function open(o: PacedOptions): Promise<Conn> {
-  const socket = connect({ host: o.host, port: o.port, noDelay: true });
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  const conn: Conn = { socket, dueAt: 0, buffer: Buffer.alloc(0), onAnswer: () => undefined };
-  // A connection the server drops stays out of use: its request counts as unanswered.
-  socket.on('error', () => undefined);
-  socket.on('data', (d: Buffer) => {
-    conn.buffer = conn.buffer.length === 0 ? d : Buffer.concat([conn.buffer, d]);
-    for (let a = answerIn(conn.buffer); a !== null; a = answerIn(conn.buffer)) {
-      conn.buffer = conn.buffer.subarray(a.length);
-      conn.onAnswer(a.status);
-    }
-  });
-  return conn;
-}
-
+/**
+ * Runs the paced load on a worker thread (bench/paced-worker.mjs) with every request made
+ * beforehand: the generator must not pause for the bench's own work or garbage collection, or the
+ * requests due meanwhile count the pause as the server's latency.
+ */
 export async function paced(o: PacedOptions): Promise<PacedResult> {
-  const conns = await Promise.all(Array.from({ length: o.connections }, () => open(o)));
-  const free: Conn[] = [...conns];
-  const waiting: number[] = [];
-  const latencies: number[] = [];
-  const slow = new Map<number, number>();
-  let errors = 0;
-  let measureFrom = Infinity;
-  let stopAt = Infinity;
-  let answered = 0;
-  let answeredInWindow = 0;
-  let sent = 0;
-
-  const send = (c: Conn, dueAt: number) => {
-    c.dueAt = dueAt;
-    sent++;
-    c.socket.write(typeof o.request === 'function' ? o.request() : o.request);
-  };
-  for (const c of conns) {
-    c.onAnswer = (status) => {
-      const now = performance.now();
-      answered++;
-      if (now >= measureFrom && now < stopAt) answeredInWindow++;
-      if (c.dueAt >= measureFrom) {
-        latencies.push(now - c.dueAt);
-        if (now - c.dueAt > SLOW_MS) {
-          const slot = Math.floor((c.dueAt - measureFrom) / 100);
-          slow.set(slot, (slow.get(slot) ?? 0) + 1);
-        }
-        if (status !== o.expectStatus) errors++;
-      }
-      const next = waiting.shift();
-      if (next === undefined) free.push(c);
-      else send(c, next);
-    };
-  }
-
-  const interval = 1000 / o.ratePerSecond;
-  const warmup = (o.warmupSeconds ?? 1) * 1000;
-  const start = performance.now() + 10;
-  measureFrom = start + warmup;
-  stopAt = measureFrom + o.durationSeconds * 1000;
-  let due = start;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const now = performance.now();
-      for (; due <= now && due < stopAt; due += interval) {
-        const c = free.pop();
-        if (c === undefined) waiting.push(due);
-        else send(c, due);
-      }
-      if (due < stopAt) setTimeout(tick, Math.max(0, Math.min(1, due - performance.now())));
-      else resolve();
-    };
-    tick();
+  const warmupSeconds = o.warmupSeconds ?? 1;
+  // Every request due in the run: one per interval from its start to its end, and one spare.
+  const count = Math.ceil((warmupSeconds + o.durationSeconds) * o.ratePerSecond) + 1;
+  const requests = typeof o.request === 'function' ? Array.from({ length: count }, o.request) : [o.request];
+  const bytes = Buffer.concat(requests);
+  const ends: number[] = [];
+  let end = 0;
+  for (const r of requests) ends.push((end += r.length));
+  const owned = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  const worker = new Worker(new URL('./paced-worker.mjs', import.meta.url), {
+    workerData: {
+      host: o.host,
+      port: o.port,
+      requests: owned,
+      ends,
+      count,
+      expectStatus: o.expectStatus,
+      connections: o.connections,
+      ratePerSecond: o.ratePerSecond,
+      durationSeconds: o.durationSeconds,
+      warmupSeconds,
+    },
+    transferList: [owned],
   });
-  // Everything sent gets its answer (bounded: a server that stops answering fails the bench).
-  const deadline = performance.now() + 30_000;
-  while (answered < sent && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  for (const c of conns) c.socket.destroy();
-
-  latencies.sort((a, b) => a - b);
-  const q = (f: number) => latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))] ?? NaN;
-  return {
-    offeredPerSecond: o.ratePerSecond,
-    achievedPerSecond: answeredInWindow / o.durationSeconds,
-    p50Ms: q(0.5),
-    p99Ms: q(0.99),
-    maxMs: latencies[latencies.length - 1] ?? NaN,
-    errors,
-    count: latencies.length,
-    answered,
-    unanswered: sent - answered + waiting.length,
-    slowAt: [...slow]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([slot, n]) => `${(slot / 10).toFixed(1)} s ×${n}`)
-      .join(', '),
-  };
+  try {
+    const [message] = (await once(worker, 'message')) as [{ result?: PacedResult & { sent: number }; error?: string }];
+    if (message.error !== undefined || message.result === undefined)
+      throw new Error(`paced load generator failed: ${message.error}`);
+    const { sent, ...result } = message.result;
+    if (sent > count) throw new Error(`paced: ${sent} requests sent, ${count} made`);
+    return result;
+  } finally {
+    await worker.terminate();
+  }
 }
