@@ -84,7 +84,8 @@ export class WebhookSender {
           if (size > DRAIN_LIMIT) res.destroy();
         });
         const done = () => {
-          const text = Buffer.concat(kept).toString('utf8');
+          // PostgreSQL's text holds no NUL: an endpoint answering one must not make its attempt unrecordable.
+          const text = Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '\ufffd');
           finish({ statusCode: res.statusCode ?? null, error: null, responseBody: text });
         };
         res.on('end', done);
