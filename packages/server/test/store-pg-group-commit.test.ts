@@ -55,6 +55,68 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
     expect(statements).toEqual([20]);
   });
 
+  describe('a statement prepared per connection (`prepared`)', () => {
+    const inlineText = (names: string[]) =>
+      `insert into names select * from json_populate_recordset(null::names, $j$${JSON.stringify(names.map((name) => ({ name })))}$j$::json)`;
+    /** Counts what the group commit asks for: each PREPARE, each EXECUTE, each inlined statement. */
+    function counted(prepare: string, name: string) {
+      const asked = { prepare: 0, execute: 0, inline: 0 };
+      const write = pgGroupCommit(store.db, insertNames, {
+        inline: (names: string[]) => {
+          asked.inline++;
+          return inlineText(names);
+        },
+        prepared: {
+          get prepare() {
+            asked.prepare++;
+            return prepare;
+          },
+          execute: (names: string[]) => {
+            asked.execute++;
+            return `execute ${name} ($j$${JSON.stringify(names.map((n) => ({ name: n })))}$j$)`;
+          },
+        },
+      });
+      return { asked, write };
+    }
+
+    it('is prepared on a connection that lacks it, then only executed: every batch written once', async () => {
+      const { asked, write } = counted(
+        'prepare hp_test_names (json) as insert into names select * from json_populate_recordset(null::names, $1)',
+        'hp_test_names',
+      );
+      for (let round = 0; round < 6; round++) {
+        const names = Array.from({ length: 5 }, (_, i) => `prep-${round}-${i}`);
+        await Promise.all(names.map((n) => write(n)));
+        for (const n of names) expect(await visible(n)).toBe(1);
+      }
+      // Six batches; a PREPARE only for a connection that had not seen it (the pool has ten).
+      expect(asked.prepare).toBeGreaterThanOrEqual(1);
+      expect(asked.prepare).toBeLessThanOrEqual(6);
+      expect(asked.execute).toBe(6 + asked.prepare);
+      expect(asked.inline).toBe(0);
+      const again = asked.prepare;
+      await write('prep-last');
+      // Round robin or not, a connection once given it is never given it again: at most one more.
+      expect(asked.prepare - again).toBeLessThanOrEqual(1);
+    });
+
+    it('where it cannot be found after preparing (a pooler between), the inlined statement is used from then on', async () => {
+      // Prepares under another name: the EXECUTE keeps failing with 26000, writing nothing.
+      const { asked, write } = counted(
+        'prepare hp_test_elsewhere (json) as insert into names select * from json_populate_recordset(null::names, $1)',
+        'hp_test_never_prepared',
+      );
+      await Promise.all(['lost-1', 'lost-2'].map((n) => write(n)));
+      expect(await visible('lost-1')).toBe(1);
+      expect(await visible('lost-2')).toBe(1);
+      expect(asked).toEqual({ prepare: 1, execute: 2, inline: 1 });
+      await write('lost-3');
+      expect(await visible('lost-3')).toBe(1);
+      expect(asked).toEqual({ prepare: 1, execute: 2, inline: 2 });
+    });
+  });
+
   it('a write that fails fails alone: the others of its batch commit, one by one in savepoints of one transaction', async () => {
     const write = pgGroupCommit(store.db, insertNames);
     await write('taken');

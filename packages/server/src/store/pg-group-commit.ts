@@ -24,7 +24,19 @@ export interface PgGroupCommitOptions<I = unknown> {
    * machinery. The same transaction as `statement`'s; the one-by-one replay still uses `statement`.
    */
   inline?: (items: I[]) => string;
+  /**
+   * The same statement prepared once per connection (SQL PREPARE), sent as `begin; <execute>`
+   * with the values written in: PostgreSQL then plans it once per connection instead of once per
+   * batch (planning the inlined text took ~1 ms a batch, issue 44). `prepare` names it; a
+   * connection without it (new, or replaced) answers 26000 and is given it; where it still cannot
+   * be found (a pooler in front that moves sessions between connections), `inline` is used from
+   * then on.
+   */
+  prepared?: { prepare: string; execute: (items: I[]) => string };
 }
+
+/** SQLSTATE 26000 invalid_sql_statement_name: EXECUTE of a statement this connection has not prepared. */
+const notPrepared = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '26000';
 
 interface Pending<I> {
   item: I;
@@ -97,16 +109,39 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
     });
   }
 
-  /** `begin; <text>` then COMMIT on one connection; ROLLBACK if either fails (as Kysely's transaction does). */
+  /** Set once a prepared statement could not be found right after being prepared (a pooler between). */
+  let preparedUnusable = false;
+
+  /**
+   * `begin; <text>` then COMMIT on one connection; ROLLBACK if either fails (as Kysely's
+   * transaction does). The prepared form when there is one: an EXECUTE the connection does not
+   * know fails before writing anything, so preparing and sending it again writes the batch once.
+   */
   async function inlined(items: I[], text: (items: I[]) => string): Promise<void> {
-    const query = CompiledQuery.raw(`begin;${text(items)}`);
     await db.connection().execute(async (conn) => {
+      const send = async (sql: string): Promise<void> => {
+        try {
+          await conn.executeQuery(CompiledQuery.raw(`begin;${sql}`));
+          await conn.executeQuery(COMMIT);
+        } catch (err) {
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
+          throw err;
+        }
+      };
+      const prepared = opts.prepared;
+      if (prepared === undefined || preparedUnusable) return send(text(items));
       try {
-        await conn.executeQuery(query);
-        await conn.executeQuery(COMMIT);
+        return await send(prepared.execute(items));
       } catch (err) {
-        await conn.executeQuery(ROLLBACK).catch(() => undefined);
-        throw err;
+        if (!notPrepared(err)) throw err;
+      }
+      await conn.executeQuery(CompiledQuery.raw(prepared.prepare)).catch(() => undefined);
+      try {
+        return await send(prepared.execute(items));
+      } catch (err) {
+        if (!notPrepared(err)) throw err;
+        preparedUnusable = true;
+        return send(text(items));
       }
     });
   }

@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { createHash } from 'node:crypto';
 import { pgGroupCommit } from '../../store/pg-group-commit.js';
 import type { Db, Store } from '../../store/store.js';
 import { indexBlocks } from '../addresses/index-blocks.js';
@@ -61,10 +62,11 @@ function parameters(items: Item[]): string[] {
 }
 
 /**
- * The statement, run with its parameters (`write`) or with them written in as dollar-quoted
- * literals (`inlined`), for pg-group-commit.ts to send with its BEGIN in one message: a
- * dollar-quoted literal is taken as it is, so the JSON texts go in unchanged, under a tag none of
- * them contains (merchant text could hold any other).
+ * The statement, run with its parameters (`write`), or with them written in as dollar-quoted
+ * literals (`inlined`; `prepared.execute` for the statement prepared per connection, which
+ * PostgreSQL then does not plan again for every batch), for pg-group-commit.ts to send with its
+ * BEGIN in one message: a dollar-quoted literal is taken as it is, so the JSON texts go in
+ * unchanged, under a tag none of them contains (merchant text could hold any other).
  */
 function batchStatement(outbox: Outbox) {
   const text = statementText(outbox);
@@ -75,19 +77,36 @@ function batchStatement(outbox: Outbox) {
     !/^with\s+c as .*\$1::json.*\$2::json.*\$3::json.*\$4::json.*\$5::json.*\$6::json/s.test(text)
   )
     throw new Error('create-batch: the statement must name $1 … $6 once each, in order');
+  // Named by its text: a connection never holds two different statements under one name.
+  const name = `hostpay_create_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
   return {
     write: async (db: Db, items: Item[]): Promise<void> => {
       await db.executeQuery(CompiledQuery.raw(text, parameters(items)));
     },
     inlined(items: Item[]): string {
       const values = parameters(items);
-      let tag = '$j$';
-      for (let i = 0; values.some((v) => v.includes(tag)); i++) tag = `$j${i}$`;
+      const tag = tagFor(values);
       let out = pieces[0]!;
       for (const [i, v] of values.entries()) out += `${tag}${v}${tag}::json${pieces[i + 1]!}`;
       return out;
     },
+    /** The statement prepared on a connection (its name from its text), and its EXECUTE with a batch's values written in. */
+    prepared: {
+      prepare: `prepare ${name} (json, json, json, json, json, json) as ${text}`,
+      execute(items: Item[]): string {
+        const values = parameters(items);
+        const tag = tagFor(values);
+        return `execute ${name} (${values.map((v) => `${tag}${v}${tag}`).join(', ')})`;
+      },
+    },
   };
+}
+
+/** A dollar-quote tag none of the values contains. */
+function tagFor(values: string[]): string {
+  let tag = '$j$';
+  for (let i = 0; values.some((v) => v.includes(tag)); i++) tag = `$j${i}$`;
+  return tag;
 }
 
 /** The create batch of a PostgreSQL store, for one merchant-facing service: undefined on SQLite (group-commit.ts serves it). */
@@ -99,6 +118,12 @@ export function createBatch(store: Store, outbox: Outbox): ((merchantId: string)
   const made = () => (statement ??= batchStatement(outbox));
   const commit = pgGroupCommit(store.db, (db, items: Item[]) => made().write(db, items), {
     inline: (items: Item[]) => made().inlined(items),
+    prepared: {
+      get prepare() {
+        return made().prepared.prepare;
+      },
+      execute: (items: Item[]) => made().prepared.execute(items),
+    },
   });
   return (merchantId) => ({ indices, write: (built) => commit({ merchantId, built }) });
 }
