@@ -388,6 +388,31 @@ describe('a failure that ends the whole transaction (SQLite rolls back on a full
     expect(raw.prepare('select count(*) as n from items').get()).toEqual({ n: 0 });
     await kdb.destroy();
   });
+
+  it('a write that catches that failure and returns is not answered "done", nor is any other of its run', async () => {
+    const { raw, kdb, commit } = fullStore('caught-returned.db');
+    const { writeNow } = commit;
+    const insertNow = (name: string, catchIt: boolean) => (trx: SyncTrx) =>
+      runStepsNow(
+        trx,
+        (function* () {
+          try {
+            yield sql`insert into items (name) values (${name})`;
+          } catch {
+            if (!catchIt) throw new Error('not caught');
+          }
+          return name;
+        })(),
+      );
+    // One run that opens its transaction: no savepoint whose RELEASE would refuse.
+    const results = await Promise.allSettled([writeNow(insertNow('before', false)), writeNow(insertNow('full', true))]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+      'Error: the write transaction ended: this batch is not kept',
+      'Error: the write transaction ended: this batch is not kept',
+    ]);
+    expect(raw.prepare('select count(*) as n from items').get()).toEqual({ n: 0 });
+    await kdb.destroy();
+  });
 });
 
 describe('group commit behind a write gate (the WAL checkpointer’s moment without writers)', () => {

@@ -101,6 +101,16 @@ describe.runIf(postgresAvailable)('PostgreSQL group commit', () => {
       expect(asked.prepare - again).toBeLessThanOrEqual(1);
     });
 
+    it('a PREPARE that fails costs that batch the inlined statement only: the next batch tries the prepared one again', async () => {
+      const { asked, write } = counted('prepare hp_test_broken (json) as this is not sql', 'hp_test_broken');
+      await write('broken-1');
+      expect(await visible('broken-1')).toBe(1);
+      expect(asked).toEqual({ prepare: 1, execute: 1, inline: 1 });
+      await write('broken-2');
+      expect(await visible('broken-2')).toBe(1);
+      expect(asked).toEqual({ prepare: 2, execute: 2, inline: 2 });
+    });
+
     it('where it cannot be found after preparing (a pooler between), the inlined statement is used from then on', async () => {
       // Prepares under another name: the EXECUTE keeps failing with 26000, writing nothing.
       const { asked, write } = counted(

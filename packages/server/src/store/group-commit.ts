@@ -112,7 +112,11 @@ export function groupCommit(
         }
       }
       if (failed < 0) {
+        // A write that caught a failure which ended the transaction (a full disk) and returned:
+        // RELEASE would refuse; without a savepoint, say so here, or the batch would be answered
+        // "done" for what SQLite rolled back (the batch's catch fails everyone of it).
         if (!first) run(RELEASE);
+        else if (!inTransaction()) throw new Error('the write transaction ended: this batch is not kept');
         return kept;
       }
       if (!first) undo(error, lost);

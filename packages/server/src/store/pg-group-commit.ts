@@ -135,7 +135,12 @@ export function pgGroupCommit<I>(db: Db, statement: BatchStatement<I>, opts: PgG
       } catch (err) {
         if (!notPrepared(err)) throw err;
       }
-      await conn.executeQuery(CompiledQuery.raw(prepared.prepare)).catch(() => undefined);
+      // A PREPARE that fails (a timeout, say) costs this batch the planned-each-time text only.
+      const made = await conn.executeQuery(CompiledQuery.raw(prepared.prepare)).then(
+        () => true,
+        () => false,
+      );
+      if (!made) return send(text(items));
       try {
         return await send(prepared.execute(items));
       } catch (err) {
