@@ -84,29 +84,24 @@ function batchStatement(outbox: Outbox) {
       await db.executeQuery(CompiledQuery.raw(text, parameters(items)));
     },
     inlined(items: Item[]): string {
-      const values = parameters(items);
-      const tag = tagFor(values);
       let out = pieces[0]!;
-      for (const [i, v] of values.entries()) out += `${tag}${v}${tag}::json${pieces[i + 1]!}`;
+      for (const [i, v] of quotedParameters(items).entries()) out += `${v}::json${pieces[i + 1]!}`;
       return out;
     },
     /** The statement prepared on a connection (its name from its text), and its EXECUTE with a batch's values written in. */
     prepared: {
       prepare: `prepare ${name} (json, json, json, json, json, json) as ${text}`,
-      execute(items: Item[]): string {
-        const values = parameters(items);
-        const tag = tagFor(values);
-        return `execute ${name} (${values.map((v) => `${tag}${v}${tag}`).join(', ')})`;
-      },
+      execute: (items: Item[]): string => `execute ${name} (${quotedParameters(items).join(', ')})`,
     },
   };
 }
 
-/** A dollar-quote tag none of the values contains. */
-function tagFor(values: string[]): string {
+/** A batch's parameters as dollar-quoted literals, under a tag none of them contains. */
+function quotedParameters(items: Item[]): string[] {
+  const values = parameters(items);
   let tag = '$j$';
   for (let i = 0; values.some((v) => v.includes(tag)); i++) tag = `$j${i}$`;
-  return tag;
+  return values.map((v) => `${tag}${v}${tag}`);
 }
 
 /** The create batch of a PostgreSQL store, for one merchant-facing service: undefined on SQLite (group-commit.ts serves it). */
