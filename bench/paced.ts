@@ -44,7 +44,7 @@ export interface PacedResult {
   /** Requests unanswered (sent, or still waiting for a connection) 30 s after the last was due: the rate was not sustained. */
   unanswered: number;
   /**
-   * When the answers slower than SLOW_MS were due, as "second of the run ×count" per 100 ms
+   * When the answers slower than 20 ms (SLOW_MS, paced-worker.mjs) were due, as "second of the run ×count" per 100 ms
    * (busiest first, at most 5): a tail from one stall sits in one or two slots, a slow server
    * is spread over all of them.
    */
