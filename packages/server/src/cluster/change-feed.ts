@@ -6,31 +6,56 @@ import type { CacheScope } from '../cache/caches.js';
 const HEARTBEAT_MS = 1000;
 
 /**
- * Tells the other instances which caches a write made stale. Each message carries the sender's
- * id so an instance ignores its own. While the subscription is down, messages are missed, so the
- * receiver drops every cache when it comes back (`onResync`) and caches are bypassed meanwhile.
+ * How long a write waits for the other instances to confirm they dropped what it changed. Past
+ * it the write answers anyway: an instance that is frozen or was just killed must not hold every
+ * write up for good (a frozen one loses its subscription to the heartbeat and bypasses caches).
+ */
+export const ACK_WAIT_MS = 1000;
+
+interface Waiting {
+  /** Receipts so far: this instance's own copy of the message, and each other instance's ack. */
+  seen: number;
+  /** How many subscribers Redis delivered the message to; unknown until PUBLISH answers. */
+  expected: number;
+  resolve: () => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Tells the other instances which caches a write made stale, and waits until each of them has
+ * dropped them: every instance that receives a message invalidates (synchronously, in the
+ * message callback) and then acks on the sender's own ack channel; PUBLISH says how many
+ * subscribers got it. So when a write answers, no instance still holds what it replaced, and a
+ * request sent after the answer, to any instance, by any route (fast path and reserved rate-limit
+ * numbers included), sees the write. Redis alone does not give that: a message queued to a busy
+ * instance can be read after a request that arrived later on another socket.
+ *
+ * While the subscription is down, messages are missed, so the receiver drops every cache when it
+ * comes back (`onRemote({ kind: 'all' })`) and caches are bypassed meanwhile.
  */
 export class RedisChangeFeed {
   readonly instanceId = randomBytes(8).toString('hex');
   #ready = false;
+  #sequence = 0;
+  #ackTimeouts = 0;
+  readonly #waiting = new Map<string, Waiting>();
   readonly #heartbeat: NodeJS.Timeout;
+  readonly #ackChannel: string;
 
   constructor(
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
     private readonly onRemote: (scope: CacheScope) => void,
     private readonly channel: string,
+    private readonly options: { ackWaitMs?: number; onAckTimeout?: () => void } = {},
   ) {
-    subscriber.on('message', (_channel: string, text: string) => {
-      try {
-        const msg = JSON.parse(text) as { from: string; scope: CacheScope };
-        if (msg.from !== this.instanceId) this.onRemote(msg.scope);
-      } catch {
-        this.onRemote({ kind: 'all' });
-      }
+    this.#ackChannel = `${channel}:ack:${this.instanceId}`;
+    subscriber.on('message', (from: string, text: string) => {
+      if (from === this.#ackChannel) this.#receipt(text);
+      else this.#received(text);
     });
     subscriber.on('ready', () => {
-      void subscriber.subscribe(this.channel).then(
+      void subscriber.subscribe(this.channel, this.#ackChannel).then(
         () => {
           this.#ready = true;
           this.onRemote({ kind: 'all' });
@@ -56,22 +81,81 @@ export class RedisChangeFeed {
     return this.#ready;
   }
 
+  /** Writes that answered without every instance's ack (ACK_WAIT_MS passed). */
+  get ackTimeouts(): number {
+    return this.#ackTimeouts;
+  }
+
   /**
-   * Resolves once Redis has taken the message (it is then queued to every subscriber), or once
-   * sending failed; never rejects. A write that awaits this before answering guarantees that a
-   * client who got the answer and asks another instance next finds it invalidated: that request
-   * reaches Redis (rate limit) after the message, so the message is read first.
+   * Resolves once every instance subscribed when Redis took the message has dropped what it
+   * names (this one counts by reading its own copy), or once ACK_WAIT_MS passed, or at once when
+   * sending failed or this instance's subscription is down (no acks could reach it); never
+   * rejects. A write awaits this before answering.
    */
   publish(scope: CacheScope): Promise<void> {
-    return this.publisher.publish(this.channel, JSON.stringify({ from: this.instanceId, scope })).then(
-      () => undefined,
-      () => undefined,
-    );
+    const id = String(++this.#sequence);
+    const text = JSON.stringify({ from: this.instanceId, id, scope });
+    if (!this.#ready) return this.publisher.publish(this.channel, text).then(noop, noop);
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#ackTimeouts++;
+        this.#settle(id);
+        this.options.onAckTimeout?.();
+      }, this.options.ackWaitMs ?? ACK_WAIT_MS);
+      timer.unref();
+      this.#waiting.set(id, { seen: 0, expected: Number.POSITIVE_INFINITY, resolve, timer });
+      this.publisher.publish(this.channel, text).then(
+        (receivers) => {
+          const waiting = this.#waiting.get(id);
+          if (waiting === undefined) return;
+          waiting.expected = receivers;
+          if (waiting.seen >= receivers) this.#settle(id);
+        },
+        () => this.#settle(id),
+      );
+    });
+  }
+
+  #received(text: string): void {
+    let msg: { from: string; id?: string; scope: CacheScope };
+    try {
+      msg = JSON.parse(text) as typeof msg;
+    } catch {
+      this.onRemote({ kind: 'all' });
+      return;
+    }
+    if (msg.from === this.instanceId) {
+      if (msg.id !== undefined) this.#receipt(msg.id);
+      return;
+    }
+    this.onRemote(msg.scope);
+    // Only after the caches are dropped: the sender answers its client when every ack is in.
+    if (typeof msg.id === 'string' && /^[0-9a-f]{16}$/.test(msg.from)) {
+      this.publisher.publish(`${this.channel}:ack:${msg.from}`, msg.id).catch(noop);
+    }
+  }
+
+  #receipt(id: string): void {
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return;
+    waiting.seen++;
+    if (waiting.seen >= waiting.expected) this.#settle(id);
+  }
+
+  #settle(id: string): void {
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return;
+    this.#waiting.delete(id);
+    clearTimeout(waiting.timer);
+    waiting.resolve();
   }
 
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
+    for (const id of [...this.#waiting.keys()]) this.#settle(id);
     this.subscriber.disconnect();
     this.publisher.disconnect();
   }
 }
+
+function noop(): void {}

@@ -122,14 +122,24 @@ export async function createSharedState(
       events.info('Redis is back: shared rate limits and cache invalidation resumed');
     }
   };
-  const [{ connectRedis }, { RedisChangeFeed }, { RedisRateLimiter }] = await Promise.all([
+  const [{ connectRedis }, { RedisChangeFeed, ACK_WAIT_MS }, { RedisRateLimiter }] = await Promise.all([
     import('./redis.js'),
     import('./change-feed.js'),
     import('./redis-rate-limiter.js'),
   ]);
   const publisher = connectRedis(redisUrl, onState);
   const subscriber = connectRedis(redisUrl, () => undefined);
-  const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation, `${prefix}invalidate`);
+  let ackWarnedAt = Number.NEGATIVE_INFINITY;
+  const feed = new RedisChangeFeed(publisher, subscriber, events.onRemoteInvalidation, `${prefix}invalidate`, {
+    onAckTimeout: () => {
+      // At most once a minute: a stuck instance would otherwise log once per write.
+      if (Date.now() - ackWarnedAt < 60_000) return;
+      ackWarnedAt = Date.now();
+      events.warn(
+        `an instance did not confirm a cache invalidation within ${ACK_WAIT_MS} ms: the write answered anyway; an instance that stays silent is frozen or overloaded, and may serve what the write replaced until its Redis subscription is dropped`,
+      );
+    },
+  });
   const limiter = new RedisRateLimiter(publisher, (err) => onState(false, err), `${prefix}rl:`);
   return {
     rateLimiter: limiter,
