@@ -64,28 +64,50 @@ export function installIdempotency(
     }
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  // Callback hooks, not async ones: nearly every request holds no claim, and an async hook costs
+  // each of them a promise and a microtask turn in Fastify's hook runner.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const claim = req.idempotencyClaim;
-    if (claim === null) return payload;
+    if (claim === null) {
+      done(null, payload);
+      return;
+    }
     req.idempotencyClaim = null;
-    const keep = storable(reply.statusCode) && typeof payload === 'string';
+    record(req, claim, reply.statusCode, payload).then(
+      () => done(null, payload),
+      () => done(null, payload),
+    );
+  });
+
+  async function record(
+    req: FastifyRequest,
+    claim: { operator: string; key: string },
+    status: number,
+    payload: unknown,
+  ): Promise<void> {
+    const keep = storable(status) && typeof payload === 'string';
     try {
-      if (keep) await service.complete(claim.operator, claim.key, reply.statusCode, payload);
+      if (keep) await service.complete(claim.operator, claim.key, status, payload);
       else await service.release(claim.operator, claim.key);
     } catch (err) {
       // The answer still goes out; a retry with this key then runs again (the claim is let go once).
       req.log.error({ err }, 'could not record the answer of an idempotent request');
       if (keep) await service.release(claim.operator, claim.key).catch(() => undefined);
     }
-    return payload;
-  });
+  }
 
   // A request that ended without sending (should not happen) must not hold its key forever.
-  app.addHook('onResponse', async (req) => {
+  app.addHook('onResponse', (req, _reply, done) => {
     const claim = req.idempotencyClaim;
-    if (claim === null) return;
+    if (claim === null) {
+      done();
+      return;
+    }
     req.idempotencyClaim = null;
-    await service.release(claim.operator, claim.key).catch(() => undefined);
+    service.release(claim.operator, claim.key).then(
+      () => done(),
+      () => done(),
+    );
   });
 }
 
