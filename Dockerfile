@@ -6,8 +6,10 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 # No dependency's install script runs (--ignore-scripts): the production tree needs none
-# (better-sqlite3 13 ships prebuilt Node-API binaries and picks one at run time; a test checks
-# that no production package in package-lock.json has an install script), and the dev tools'
+# (better-sqlite3 13 ships prebuilt Node-API binaries and picks one at run time; so does secp256k1,
+# whose script would only compile where none ships, and there hostpay uses libsecp256k1's WebAssembly
+# build instead; a test checks that no other production package in package-lock.json has an
+# install script), and the dev tools'
 # ones (esbuild's binary check, and those package.json "allowScripts" refuses) are not needed to
 # build. So no compiler toolchain either. `npm run build` is the `prepare` that --ignore-scripts
 # skipped; then the SQLite driver must load in this Node, and

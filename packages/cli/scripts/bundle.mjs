@@ -3,7 +3,7 @@
 // instead of hundreds nearly halves start-up: most of a cold start was Node resolving and reading
 // node_modules files one by one (measured in docs/benchmarks.md).
 //
-// Left outside the bundle: native code (better-sqlite3, @node-rs/argon2), packages that read their own files at
+// Left outside the bundle: native code (better-sqlite3, @node-rs/argon2, secp256k1), packages that read their own files at
 // run time (@fastify/swagger-ui serves its static assets; tiny-secp256k1 loads its WebAssembly; pdfkit its
 // standard fonts, and the documents' font is a file of dejavu-fonts-ttf), and the drivers loaded only when
 // configured (pg, ioredis): they stay ordinary dependencies, resolved from node_modules.
@@ -143,6 +143,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       '@node-rs/argon2',
       '@fastify/swagger-ui',
       'tiny-secp256k1',
+      'secp256k1',
       'pg',
       'pg-native',
       'ioredis',

@@ -38,13 +38,18 @@ describe('Dockerfile', () => {
     expect(npmCommands.length).toBeGreaterThanOrEqual(2);
     for (const command of npmCommands) expect(command).toContain('--ignore-scripts');
     // --ignore-scripts is only safe while the production tree has nothing to build at install time.
+    // One exception, by design: secp256k1's script would compile libsecp256k1 where no prebuilt
+    // addon ships; hostpay then uses its WebAssembly build (features/addresses/tweak-curve.ts), so
+    // the script is never needed, and package.json's allowScripts refuses it everywhere.
     const lock = JSON.parse(read('package-lock.json')) as {
       packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
     };
     const withScripts = Object.entries(lock.packages)
       .filter(([name, p]) => name !== '' && p.hasInstallScript === true && p.dev !== true)
       .map(([name]) => name);
-    expect(withScripts).toEqual([]);
+    expect(withScripts).toEqual(['node_modules/secp256k1']);
+    const allowScripts = (JSON.parse(read('package.json')) as { allowScripts: Record<string, boolean> }).allowScripts;
+    expect(allowScripts.secp256k1).toBe(false);
   });
 
   it('checks its health on the configured port', () => {
@@ -72,12 +77,16 @@ describe('production dependencies (what the image installs)', () => {
       )
       .map(([path, p]) => `${path.replace(/^node_modules\//, '')}@${p.version}`)
       .sort();
-    // @noble/curves 2 for ours and @scure/bip32's; libsecp256k1 (WebAssembly) for the child tweak,
-    // 2-3x faster; @noble/curves 1 only inside viem (and the ox it pins): its newest release pins
-    // 1.9.1, and viem 3, on @noble/curves 2, is a prerelease.
+    // @noble/curves 2 for ours and @scure/bip32's; libsecp256k1 for the child tweak, native where
+    // its prebuilt addon loads (secp256k1, ~4x faster than WebAssembly; elliptic is its own fallback,
+    // installed with it and never loaded: features/addresses/tweak-curve.ts loads bindings.js only),
+    // else WebAssembly (tiny-secp256k1, 2-3x faster than noble); @noble/curves 1 only inside viem
+    // (and the ox it pins): its newest release pins 1.9.1, and viem 3, on @noble/curves 2, is a prerelease.
     expect(versions).toEqual([
       '@noble/curves@2.4.0',
+      'elliptic@6.6.1',
       'ox/node_modules/@noble/curves@1.9.1',
+      'secp256k1@5.0.2',
       'tiny-secp256k1@2.2.4',
       'viem/node_modules/@noble/curves@1.9.1',
     ]);

@@ -76,7 +76,7 @@ describe('the composition walks the registration list and names no feature', () 
  */
 const MODULE_STATE: Record<string, string> = {
   'addresses/allocate.ts:parsed': 'parsed account keys, a bounded cache of pure results',
-  'addresses/derive.ts:curve': 'libsecp256k1 loaded on first use',
+  'addresses/tweak-curve.ts:chosen': 'libsecp256k1 (native or WebAssembly) chosen and loaded on first use',
   'addresses/derive.ts:macKeys': 'HMAC keys per parsed key, a cache of pure results (WeakMap)',
   'addresses/prefetch.ts:worker': 'the one prefetch worker thread of the process',
   'addresses/prefetch.ts:disabled': 'the prefetch worker failed: derive in place from then on',

@@ -1,19 +1,19 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { HostpayError } from '../../errors.js';
 import { familyOf, type FamilyName } from '../../chain-families/index.js';
 import type { ChainNetwork } from '../../chain-families/family.js';
 import { base58check, lib } from '../../chain-families/encoding.js';
 import { encodeAddress } from '../../chain-families/worker-encoding.js';
 import { type Branch, refill, takeAhead } from './prefetch.js';
+import { tweakCurve } from './tweak-curve.js';
 
 /**
  * Watch-only deposit addresses: the i-th receive address `<account key>/0/i` of an account-level
  * extended public key, for BTC (BIP-84 P2WPKH), EVM chains (BIP-44, EIP-55) and TRON (BIP-44,
  * base58check). Audited libraries do the cryptography (@scure/bip32 parses keys and takes BIP-32's
- * rare retry cases, libsecp256k1 — as tiny-secp256k1's WebAssembly build — adds the child tweak,
+ * rare retry cases, libsecp256k1 — native, or as WebAssembly (tweak-curve.ts) — adds the child tweak,
  * @noble/hashes and @scure/base hash and encode); this file only decides which keys are acceptable
  * and which keys a family takes (chain-families/). Private keys are refused, never held.
  */
@@ -134,17 +134,6 @@ const ORDER = secp256k1.Point.Fn.ORDER;
  */
 const macKeys = new WeakMap<HDKey, KeyObject>();
 
-interface TweakCurve {
-  pointAddScalar(point: Uint8Array, tweak: Uint8Array, compressed: boolean): Uint8Array | null;
-}
-let curve: TweakCurve | undefined;
-/**
- * libsecp256k1 (WebAssembly), loaded on the first address: P + t·G, the largest single cost of
- * creating a checkout, is about three times cheaper there than in @noble/curves (docs/benchmarks.md,
- * "Dependencies"). Loaded lazily because compiling its 1.2 MB module would otherwise lengthen every start.
- */
-const tweakCurve = (): TweakCurve => (curve ??= createRequire(import.meta.url)('tiny-secp256k1') as TweakCurve);
-
 /**
  * BIP-32 public child derivation (CKDpub) on the parent's uncompressed point: @scure/bip32 would
  * decode the parent's compressed key (a square root) on every call, and EVM and TRON addresses
@@ -165,7 +154,7 @@ function childPoint(parent: HDKey, parentPoint: Uint8Array, index: number): Uint
   let tweak = 0n;
   for (let i = 0; i < 32; i++) tweak = (tweak << 8n) | BigInt(tweakBytes[i]!);
   if (tweak === 0n || tweak >= ORDER) return undefined;
-  return tweakCurve().pointAddScalar(parentPoint, tweakBytes, false) ?? undefined;
+  return tweakCurve().curve.pointAddScalar(parentPoint, tweakBytes, false) ?? undefined;
 }
 
 /** EIP-55 checksum of a lower-case hex address (the same code the prefetch worker runs). */

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { FamilyName } from '../../chain-families/index.js';
 import { encodingForWorker } from '../../chain-families/worker-encoding.js';
+import { chooseCurve, curveModules } from './tweak-curve.js';
 
 /**
  * Receive-branch child points computed ahead of need on a worker thread. The child tweak
@@ -20,7 +20,8 @@ import { encodingForWorker } from '../../chain-families/worker-encoding.js';
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHmac, createSecretKey } = require('node:crypto');
-const curve = require(workerData.tiny);
+// The same choice as the serving thread's (tweak-curve.ts): native libsecp256k1 where it loads and agrees.
+const { curve } = (${chooseCurve.toString()})(require, workerData.curves);
 const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 // Each family's encodeAddress (chain-families/), built from its source with this thread's imports
 // of its libraries; until they load, or if they cannot, addresses come back null and the serving
@@ -98,8 +99,7 @@ interface Computed {
 const waiting = new Map<number, { resolve: (computed: Computed) => void; reject: (err: Error) => void }>();
 
 function startWorker(): Worker {
-  const tiny = createRequire(import.meta.url).resolve('tiny-secp256k1');
-  const w = new Worker(SOURCE, { eval: true, workerData: { tiny, encoding: encodingForWorker() } });
+  const w = new Worker(SOURCE, { eval: true, workerData: { curves: curveModules(), encoding: encodingForWorker() } });
   // The worker never keeps a process alive (a CLI command, a test) that is otherwise done.
   w.unref();
   w.on('message', (m: { id: number } & Computed) => {
