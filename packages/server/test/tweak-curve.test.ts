@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseCurve, curveModules, type TweakCurve } from '../src/features/addresses/tweak-curve.js';
@@ -28,7 +30,9 @@ describe('libsecp256k1, native and WebAssembly', () => {
 
   it('the native build is installed and chosen on linux-x64 (its prebuilt addon ships in the package)', () => {
     if (process.platform !== 'linux' || process.arch !== 'x64') {
-      console.warn(`[hostpay tests] native secp256k1 not asserted on ${process.platform}-${process.arch}: prebuilt for linux-x64 only here`);
+      console.warn(
+        `[hostpay tests] native secp256k1 not asserted on ${process.platform}-${process.arch}: prebuilt for linux-x64 only here`,
+      );
       return;
     }
     expect(modules.native).toMatch(/secp256k1[/\\]bindings\.js$/);
@@ -70,14 +74,20 @@ describe('libsecp256k1, native and WebAssembly', () => {
     }
   });
 
-  it('its source text alone chooses the same (the address worker evaluates it without imports)', () => {
-    const standalone = (0, eval)(`(${chooseCurve.toString()})`) as typeof chooseCurve;
-    const c = standalone(require, modules);
-    expect(c.kind).toBe(chosen.kind);
+  it('its source text alone, on a worker thread as the address worker runs it, chooses the same and agrees', async () => {
+    const source = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { kind, curve } = (${chooseCurve.toString()})(require, workerData.modules);
+parentPort.postMessage({ kind, point: curve.pointAddScalar(workerData.point, workerData.tweak, false) });`;
     const point = wasm.pointFromScalar(bytes32(42n), false)!;
     const tweak = bytes32(77n);
-    expect(Buffer.from(c.curve.pointAddScalar(point, tweak, false)!)).toEqual(
-      Buffer.from(wasm.pointAddScalar(point, tweak, false)!),
-    );
+    const worker = new Worker(source, { eval: true, workerData: { modules, point, tweak } });
+    try {
+      const [answer] = (await once(worker, 'message')) as [{ kind: string; point: Uint8Array }];
+      expect(answer.kind).toBe(chosen.kind);
+      expect(Buffer.from(answer.point)).toEqual(Buffer.from(wasm.pointAddScalar(point, tweak, false)!));
+    } finally {
+      await worker.terminate();
+    }
   });
 });
