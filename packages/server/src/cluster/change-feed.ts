@@ -7,8 +7,9 @@ const HEARTBEAT_MS = 1000;
 
 /**
  * How long a write waits for the other instances to confirm they dropped what it changed. Past
- * it the write answers anyway: an instance that is frozen or was just killed must not hold every
- * write up for good (a frozen one loses its subscription to the heartbeat and bypasses caches).
+ * it the write answers anyway, and later writes stop waiting for as many instances as stayed
+ * silent (`#check`): Redis keeps counting a frozen or cut-off instance as a subscriber until its
+ * socket is dropped, minutes later, and every write would otherwise wait this long meanwhile.
  */
 export const ACK_WAIT_MS = 1000;
 
@@ -18,6 +19,8 @@ interface Waiting {
   /** How many subscribers Redis delivered the message to; unknown until PUBLISH answers. */
   expected: number;
   resolve: () => void;
+  /** The write was answered (its promise resolved) and the entry only counts late acks. */
+  answered: boolean;
   timer: NodeJS.Timeout;
 }
 
@@ -38,6 +41,8 @@ export class RedisChangeFeed {
   #ready = false;
   #sequence = 0;
   #ackTimeouts = 0;
+  /** Instances the last timed-out write heard nothing from; 0 again once a write hears from all. */
+  #silent = 0;
   readonly #waiting = new Map<string, Waiting>();
   readonly #heartbeat: NodeJS.Timeout;
   readonly #ackChannel: string;
@@ -65,6 +70,8 @@ export class RedisChangeFeed {
     });
     subscriber.on('close', () => {
       this.#ready = false;
+      // No ack can reach this instance now: nobody waits the full ACK_WAIT_MS for nothing.
+      this.#settleAll();
     });
     // A subscription only reads, so a connection that died silently (network partition, frozen
     // host) would never be noticed and its missed invalidations never resynced: caches would be
@@ -97,19 +104,15 @@ export class RedisChangeFeed {
     const text = JSON.stringify({ from: this.instanceId, id, scope });
     if (!this.#ready) return this.publisher.publish(this.channel, text).then(noop, noop);
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#ackTimeouts++;
-        this.#settle(id);
-        this.options.onAckTimeout?.();
-      }, this.options.ackWaitMs ?? ACK_WAIT_MS);
+      const timer = setTimeout(() => this.#timedOut(id), this.options.ackWaitMs ?? ACK_WAIT_MS);
       timer.unref();
-      this.#waiting.set(id, { seen: 0, expected: Number.POSITIVE_INFINITY, resolve, timer });
+      const waiting: Waiting = { seen: 0, expected: Number.POSITIVE_INFINITY, resolve, answered: false, timer };
+      this.#waiting.set(id, waiting);
       this.publisher.publish(this.channel, text).then(
         (receivers) => {
-          const waiting = this.#waiting.get(id);
-          if (waiting === undefined) return;
+          if (this.#waiting.get(id) !== waiting) return;
           waiting.expected = receivers;
-          if (waiting.seen >= receivers) this.#settle(id);
+          this.#check(id, waiting);
         },
         () => this.#settle(id),
       );
@@ -117,21 +120,30 @@ export class RedisChangeFeed {
   }
 
   #received(text: string): void {
-    let msg: { from: string; id?: string; scope: CacheScope };
+    let msg: { from?: unknown; id?: unknown; scope?: unknown } | undefined;
     try {
-      msg = JSON.parse(text) as typeof msg;
+      const parsed: unknown = JSON.parse(text);
+      if (parsed !== null && typeof parsed === 'object') msg = parsed as typeof msg;
     } catch {
+      msg = undefined;
+    }
+    // Anything but a message of ours (a hand-typed PUBLISH, a newer release's shape) drops every
+    // cache: the safe reading. A listener that threw would take the process down (ioredis emits
+    // 'message' outside any try).
+    const scope = msg?.scope as CacheScope | undefined;
+    if (msg === undefined || typeof msg.from !== 'string' || !isScope(scope)) {
       this.onRemote({ kind: 'all' });
       return;
     }
+    const id = typeof msg.id === 'string' ? msg.id : undefined;
     if (msg.from === this.instanceId) {
-      if (msg.id !== undefined) this.#receipt(msg.id);
+      if (id !== undefined) this.#receipt(id);
       return;
     }
-    this.onRemote(msg.scope);
+    this.onRemote(scope);
     // Only after the caches are dropped: the sender answers its client when every ack is in.
-    if (typeof msg.id === 'string' && /^[0-9a-f]{16}$/.test(msg.from)) {
-      this.publisher.publish(`${this.channel}:ack:${msg.from}`, msg.id).catch(noop);
+    if (id !== undefined && /^[0-9a-f]{16}$/.test(msg.from)) {
+      this.publisher.publish(`${this.channel}:ack:${msg.from}`, id).catch(noop);
     }
   }
 
@@ -139,7 +151,35 @@ export class RedisChangeFeed {
     const waiting = this.#waiting.get(id);
     if (waiting === undefined) return;
     waiting.seen++;
-    if (waiting.seen >= waiting.expected) this.#settle(id);
+    this.#check(id, waiting);
+  }
+
+  /**
+   * Answers the write once every counted instance has acked, or all but those found silent by an
+   * earlier write's timeout (a frozen or cut-off instance stays counted by Redis until its socket
+   * is dropped, minutes later: without this, every write would wait out ACK_WAIT_MS meanwhile).
+   * The entry stays until every ack is in or the timer ends, so a silent instance that answers
+   * again is counted again.
+   */
+  #check(id: string, waiting: Waiting): void {
+    if (waiting.seen >= waiting.expected) {
+      this.#silent = 0;
+      this.#settle(id);
+    } else if (!waiting.answered && waiting.seen >= waiting.expected - this.#silent) {
+      waiting.answered = true;
+      waiting.resolve();
+    }
+  }
+
+  #timedOut(id: string): void {
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return;
+    if (Number.isFinite(waiting.expected)) this.#silent = Math.max(0, waiting.expected - waiting.seen);
+    if (!waiting.answered) {
+      this.#ackTimeouts++;
+      this.options.onAckTimeout?.();
+    }
+    this.#settle(id);
   }
 
   #settle(id: string): void {
@@ -147,15 +187,26 @@ export class RedisChangeFeed {
     if (waiting === undefined) return;
     this.#waiting.delete(id);
     clearTimeout(waiting.timer);
-    waiting.resolve();
+    if (!waiting.answered) waiting.resolve();
+  }
+
+  #settleAll(): void {
+    for (const id of [...this.#waiting.keys()]) this.#settle(id);
   }
 
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
-    for (const id of [...this.#waiting.keys()]) this.#settle(id);
+    this.#settleAll();
     this.subscriber.disconnect();
     this.publisher.disconnect();
   }
 }
 
 function noop(): void {}
+
+/** A scope as `Caches.invalidateLocal` reads it; anything else is read as 'all' by the caller. */
+function isScope(scope: unknown): scope is CacheScope {
+  if (scope === null || typeof scope !== 'object') return false;
+  const s = scope as { kind?: unknown; merchantId?: unknown };
+  return typeof s.kind === 'string' && (s.merchantId === undefined || typeof s.merchantId === 'string');
+}

@@ -73,10 +73,15 @@ export function installIdempotency(
       return;
     }
     req.idempotencyClaim = null;
-    record(req, claim, reply.statusCode, payload).then(
-      () => done(null, payload),
-      () => done(null, payload),
-    );
+    // `record` never rejects. What `done` runs next (writing the answer) may throw: passed back as
+    // the hook's error, as Fastify does for a promise hook, never left as an unhandled rejection.
+    void record(req, claim, reply.statusCode, payload).then(() => {
+      try {
+        done(null, payload);
+      } catch (err) {
+        done(err as Error);
+      }
+    });
   });
 
   async function record(
@@ -104,10 +109,16 @@ export function installIdempotency(
       return;
     }
     req.idempotencyClaim = null;
-    service.release(claim.operator, claim.key).then(
-      () => done(),
-      () => done(),
-    );
+    void service
+      .release(claim.operator, claim.key)
+      .catch(() => undefined)
+      .then(() => {
+        try {
+          done();
+        } catch (err) {
+          done(err as Error);
+        }
+      });
   });
 }
 
