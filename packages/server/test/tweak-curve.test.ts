@@ -39,6 +39,14 @@ describe('libsecp256k1, native and WebAssembly', () => {
     expect(chosen.kind).toBe('native');
   });
 
+  it("its known answer is the WebAssembly build's: P = 7…7·G, t = 9…9", () => {
+    const source = chooseCurve.toString();
+    const point = wasm.pointFromScalar(new Uint8Array(32).fill(7), false)!;
+    const sum = wasm.pointAddScalar(point, new Uint8Array(32).fill(9), false)!;
+    expect(source).toContain(Buffer.from(point).toString('hex'));
+    expect(source).toContain(Buffer.from(sum).toString('hex'));
+  });
+
   it('gives the WebAssembly build bytes for any parent point and tweak, compressed or not', () => {
     fc.assert(
       fc.property(scalar, scalar, fc.boolean(), (k, t, compressed) => {
