@@ -130,7 +130,7 @@ export class RedisChangeFeed {
     // Anything but a message of ours (a hand-typed PUBLISH, a newer release's shape) drops every
     // cache: the safe reading. A listener that threw would take the process down (ioredis emits
     // 'message' outside any try).
-    const scope = msg?.scope as CacheScope | undefined;
+    const scope = msg?.scope;
     if (msg === undefined || typeof msg.from !== 'string' || !isScope(scope)) {
       this.onRemote({ kind: 'all' });
       return;

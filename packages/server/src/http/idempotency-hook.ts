@@ -73,15 +73,8 @@ export function installIdempotency(
       return;
     }
     req.idempotencyClaim = null;
-    // `record` never rejects. What `done` runs next (writing the answer) may throw: passed back as
-    // the hook's error, as Fastify does for a promise hook, never left as an unhandled rejection.
-    void record(req, claim, reply.statusCode, payload).then(() => {
-      try {
-        done(null, payload);
-      } catch (err) {
-        done(err as Error);
-      }
-    });
+    // `record` never rejects.
+    void record(req, claim, reply.statusCode, payload).then(() => handOn(done, () => done(null, payload)));
   });
 
   async function record(
@@ -112,14 +105,21 @@ export function installIdempotency(
     void service
       .release(claim.operator, claim.key)
       .catch(() => undefined)
-      .then(() => {
-        try {
-          done();
-        } catch (err) {
-          done(err as Error);
-        }
-      });
+      .then(() => handOn(done, () => done()));
   });
+}
+
+/**
+ * Goes on from a callback hook, late (from a promise), as Fastify's runner does for a promise
+ * hook: what `done` runs next (writing the answer) may throw, and that is passed back as the
+ * hook's error, never left as an unhandled rejection.
+ */
+function handOn(done: (err: Error) => void, next: () => void): void {
+  try {
+    next();
+  } catch (err) {
+    done(err as Error);
+  }
 }
 
 /** JSON text with every object's keys sorted (recursively): equal for equal values, whatever the key order. */
