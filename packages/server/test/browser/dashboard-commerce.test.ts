@@ -7,7 +7,7 @@ import { checkoutCall, configureChains, resultOf } from '../http-helpers/checkou
 import { dashboardSession } from '../http-helpers/dashboard-session.js';
 import { createFixture, type HttpFixture } from '../http-helpers/fixture.js';
 import { axeViolations } from './axe.js';
-import { browserTestsEnabled, launchChromium } from './chromium.js';
+import { browserTestsEnabled, closePage, launchChromium } from './chromium.js';
 import { pageGuard } from './guard.js';
 
 /**
@@ -167,7 +167,7 @@ describe.runIf(browserTestsEnabled())('the dashboard’s Payment links and Invoi
     guard.watch(pub);
     await pub.getByRole('heading', { name: 'Yoga class' }).waitFor();
     expect(await pub.locator('body').textContent()).toContain('Mat');
-    await pub.close();
+    await closePage(pub);
     await noViolations(page, 'payment link');
 
     await page.getByLabel('Name', { exact: true }).fill('Yoga class, two');
@@ -304,7 +304,7 @@ describe.runIf(browserTestsEnabled())('the dashboard’s Payment links and Invoi
     await payer.getByRole('button', { name: /Pay/ }).click();
     await poll(() => new URL(payer.url()).pathname).toMatch(/^\/pay\/chk_/);
     const rest = new URL(payer.url()).pathname.split('/').pop()!;
-    await payer.close();
+    await closePage(payer);
     expect((await api<{ amount: string }>(`/api/v1/cp/psp/hosted-pay/${rest}`)).amount).toBe('60');
     await simulatePaid(rest);
     await poll(() => page.getByTestId('invoice-status').textContent(), { timeout: 15_000 }).toBe('paid');
