@@ -217,8 +217,8 @@ export function groupCommit(
   /**
    * Says so when a write stays unsettled past stallWarningMs (queued, or in a batch that does not
    * end), with what the queue waits on: no write
-   * should ever wait that long, and a write that never settles leaves its request unanswered with
-   * nothing in the log (one did, once, in CI on 2026-11-29, never explained: bench/HISTORY.md).
+   * should ever wait that long, and a write that never settles would leave its request unanswered
+   * with nothing else in the log.
    */
   function watchStalls(): void {
     if (watch !== undefined) return;
