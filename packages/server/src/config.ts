@@ -98,7 +98,7 @@ export const ConfigSchema = Type.Object({
     default: '',
     env: 'HOSTPAY_ADMIN_TOKEN',
     description:
-      'operator token for /admin/v1 (operator name `admin`); at least 32 characters, 160 bits by its alphabet and varied like random text (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled',
+      'operator token for /admin/v1 (operator name `admin`); at least 32 visible ASCII characters, 160 bits by its alphabet and varied like random text (openssl rand -hex 32); empty and no HOSTPAY_ADMIN_TOKENS: admin API disabled',
   }),
   adminTokens: Type.String({
     default: '',

@@ -50,31 +50,38 @@ export function adminTokens(config: Pick<Config, 'adminToken' | 'adminTokens'>):
 const ALPHABETS: readonly (readonly [RegExp, number, string])[] = [
   [/^[0-9]+$/, 10, 'digits'],
   [/^(?:[0-9a-f]+|[0-9A-F]+)$/, 16, 'hex'],
+  [/^(?:[0-9a-f-]+|[0-9A-F-]+)$/, 17, 'hex and dashes'],
+  [/^(?:[a-z]+|[A-Z]+)$/, 26, 'letters of one case'],
   [/^(?:[0-9a-z]+|[0-9A-Z]+)$/, 36, 'letters of one case and digits'],
+  [/^[A-Za-z]+$/, 52, 'letters'],
   [/^[0-9A-Za-z]+$/, 62, 'letters and digits'],
   [/^[0-9A-Za-z+/_=-]+$/, 64, 'base64'],
 ];
 
 /**
- * Why an operator token is too guessable, or null. It must be at least 32 characters, not one
- * short unit repeated (nearly), worth at least 160 bits by its alphabet (40 hex or 27 base64 characters),
- * and as varied as a random string of that alphabet: its per-character (Shannon) estimate at least
- * 96 bits and half the alphabet's. That bar sits far below what random tokens reach: of 30 million
- * random 32-character base64 tokens the lowest estimate was 116 bits (the bar had been 128, which
- * 1 in 800 of them missed), so `openssl rand -hex 32` or `-base64 24` always passes, and a word
- * padded out, or one character with a few others, does not.
+ * Why an operator token is too guessable, or null: a guard against mistakes (a short or patterned
+ * token, a word), not a measure of randomness (a mixed-case passphrase passes; only a dictionary
+ * would tell). It must be 32 or more visible ASCII characters (what an Authorization header can
+ * carry), not a unit repeated even with a third of it changed (`hunter2hunter3hunter4…`), worth at
+ * least 160 bits by its alphabet (40 hex characters; 32 of letters and digits or base64), and as
+ * varied as random text of that alphabet: a per-character (Shannon) estimate of at least 96 bits
+ * and half the alphabet's. Random tokens sit far above that bar: of 30 million random
+ * 32-character base64url tokens the lowest estimate was 116 bits. The bar had been 128, which 1 in
+ * about 6,000 of them missed, so `openssl rand -base64 24` could stop a server at start.
  */
 export function tokenWeakness(token: string): string | null {
+  if (!/^[\x21-\x7e]*$/.test(token))
+    return 'has a character outside visible ASCII (no spaces, no accents): a bearer token must be sent in a header as it is';
   if (token.length < 32) return `is ${token.length} characters: it must be at least 32`;
-  // A unit repeated, give or take a character per 16 (`password` ×4 and a `1`): random text of
-  // any of these alphabets differs from itself shifted at about 15 characters in 16.
-  const slack = Math.floor(token.length / 16);
+  // Random text of any of these alphabets matches itself shifted at 1 character in 10 or fewer.
   for (let unit = 1; unit <= token.length / 2; unit++) {
+    const compared = token.length - unit;
+    const allowed = Math.floor(compared / 3);
     let differ = 0;
-    for (let i = 0; i + unit < token.length && differ <= slack; i++) if (token[i] !== token[i + unit]) differ++;
-    if (differ <= slack) return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
+    for (let i = 0; i < compared && differ <= allowed; i++) if (token[i] !== token[i + unit]) differ++;
+    if (differ <= allowed) return `repeats ${JSON.stringify(token.slice(0, Math.min(unit, 8)))}${unit > 8 ? '…' : ''}`;
   }
-  const [, size, name] = ALPHABETS.find(([pattern]) => pattern.test(token)) ?? [null, 95, 'printable characters'];
+  const [, size, name] = ALPHABETS.find(([pattern]) => pattern.test(token)) ?? [null, 94, 'visible characters'];
   const alphabetBits = Math.floor(token.length * Math.log2(size));
   if (alphabetBits < 160)
     return `is ${token.length} characters of ${name}, about ${alphabetBits} bits: at least 160 needed`;
