@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CacheScope } from '../cache/caches.js';
+import { readFeedMessage } from './feed-message.js';
 
 /** How often the subscription connection is checked. */
 const HEARTBEAT_MS = 1000;
@@ -120,30 +121,19 @@ export class RedisChangeFeed {
   }
 
   #received(text: string): void {
-    let msg: { from?: unknown; id?: unknown; scope?: unknown } | undefined;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed !== null && typeof parsed === 'object') msg = parsed as typeof msg;
-    } catch {
-      msg = undefined;
-    }
-    // Anything but a message of ours (a hand-typed PUBLISH, a newer release's shape) drops every
-    // cache: the safe reading. A listener that threw would take the process down (ioredis emits
-    // 'message' outside any try).
-    const scope = msg?.scope;
-    if (msg === undefined || typeof msg.from !== 'string' || !isScope(scope)) {
+    const msg = readFeedMessage(text);
+    if (msg === null) {
       this.onRemote({ kind: 'all' });
       return;
     }
-    const id = typeof msg.id === 'string' ? msg.id : undefined;
     if (msg.from === this.instanceId) {
-      if (id !== undefined) this.#receipt(id);
+      if (msg.id !== undefined) this.#receipt(msg.id);
       return;
     }
-    this.onRemote(scope);
+    this.onRemote(msg.scope);
     // Only after the caches are dropped: the sender answers its client when every ack is in.
-    if (id !== undefined && /^[0-9a-f]{16}$/.test(msg.from)) {
-      this.publisher.publish(`${this.channel}:ack:${msg.from}`, id).catch(noop);
+    if (msg.id !== undefined && /^[0-9a-f]{16}$/.test(msg.from)) {
+      this.publisher.publish(`${this.channel}:ack:${msg.from}`, msg.id).catch(noop);
     }
   }
 
@@ -203,10 +193,3 @@ export class RedisChangeFeed {
 }
 
 function noop(): void {}
-
-/** A scope as `Caches.invalidateLocal` reads it; anything else is read as 'all' by the caller. */
-function isScope(scope: unknown): scope is CacheScope {
-  if (scope === null || typeof scope !== 'object') return false;
-  const s = scope as { kind?: unknown; merchantId?: unknown };
-  return typeof s.kind === 'string' && (s.merchantId === undefined || typeof s.merchantId === 'string');
-}

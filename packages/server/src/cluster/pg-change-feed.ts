@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { CacheScope } from '../cache/caches.js';
+import { readFeedMessage } from './feed-message.js';
 
 const HEARTBEAT_MS = 1000;
 const RECONNECT_MS = 1000;
@@ -63,12 +64,9 @@ export class PgChangeFeed {
     client.on('end', () => this.drop(client));
     client.on('notification', (n) => {
       if (n.channel !== this.channel) return;
-      try {
-        const msg = JSON.parse(n.payload ?? '') as { from: string; scope: CacheScope };
-        if (msg.from !== this.instanceId) this.onRemote(msg.scope);
-      } catch {
-        this.onRemote({ kind: 'all' });
-      }
+      const msg = readFeedMessage(n.payload ?? '');
+      if (msg === null) this.onRemote({ kind: 'all' });
+      else if (msg.from !== this.instanceId) this.onRemote(msg.scope);
     });
     this.#client = client;
     try {
