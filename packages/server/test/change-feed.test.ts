@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CacheScope } from '../src/cache/caches.js';
 import { RedisChangeFeed } from '../src/cluster/change-feed.js';
-import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
+import { redisAvailable, TEST_REDIS_URL, waitFor } from './helpers.js';
 
 /**
  * The change feed's promise (docs/architecture.md, "a request that follows a write's answer — on
@@ -40,9 +40,7 @@ describe.runIf(redisAvailable)('the Redis change feed waits for every instance',
       options,
     );
     opened.push(feed);
-    const deadline = Date.now() + 5000;
-    while (!feed.ready && Date.now() < deadline) await sleep(10);
-    expect(feed.ready).toBe(true);
+    await waitFor(() => feed.ready, 'the subscription', 5000);
     return { feed, subscriber, seen } satisfies Node;
   }
 
@@ -104,8 +102,7 @@ describe.runIf(redisAvailable)('the Redis change feed waits for every instance',
     expect(a.feed.ackTimeouts).toBe(1);
     // It answers again: its late acks count, and the write after that waits for it once more.
     b.subscriber.stream.resume();
-    const deadline = Date.now() + 2000;
-    while (b.seen.length < 2 && Date.now() < deadline) await sleep(10);
+    await waitFor(() => b.seen.length >= 2, "B's late copies", 2000);
     expect(b.seen).toEqual([{ kind: 'fees' }, { kind: 'catalog' }]);
     await sleep(100);
     b.subscriber.stream.pause();
@@ -127,8 +124,7 @@ describe.runIf(redisAvailable)('the Redis change feed waits for every instance',
     const subscriber = new Redis(TEST_REDIS_URL);
     const feed = new RedisChangeFeed(new Redis(TEST_REDIS_URL), subscriber, (scope) => dropped.push(scope), channel);
     opened.push(feed);
-    const deadline = Date.now() + 5000;
-    while (!feed.ready && Date.now() < deadline) await sleep(10);
+    await waitFor(() => feed.ready, 'the subscription', 5000);
     dropped.length = 0;
     const raw = new Redis(TEST_REDIS_URL);
     try {
@@ -143,7 +139,7 @@ describe.runIf(redisAvailable)('the Redis change feed waits for every instance',
         'not json',
       ];
       for (const text of texts) await raw.publish(channel, text);
-      while (dropped.length < texts.length && Date.now() < deadline) await sleep(10);
+      await waitFor(() => dropped.length >= texts.length, 'a drop for every message', 5000);
       expect(dropped).toEqual(texts.map(() => ({ kind: 'all' })));
       // Still serving: a write of its own is still answered.
       await feed.publish({ kind: 'keys' });
