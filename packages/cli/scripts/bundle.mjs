@@ -148,6 +148,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       'pg-native',
       'ioredis',
       'pdfkit',
+      // Fastify's default schema compilers (Ajv, fast-json-stringify): both instances are built
+      // with ours (server/src/http/fastify-compilers.ts), so Fastify never requires these; bundled,
+      // their ~600 kB (with ajv, fast-uri, ajv-formats) were parsed at every start for nothing.
+      // Left outside, they stay resolvable from node_modules (dependencies of fastify).
+      '@fastify/ajv-compiler',
+      '@fastify/fast-json-stringify-compiler',
     ],
     // Bundled CommonJS modules call require() for Node's own modules: give them the real one.
     banner:

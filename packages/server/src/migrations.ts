@@ -1,4 +1,5 @@
 import { REGISTERED_FEATURES } from './features/index.js';
+import { SQLITE_SCHEMA } from './sqlite-schema.js';
 import {
   KERNEL_MIGRATIONS,
   latestVersion,
@@ -22,6 +23,9 @@ export const MIGRATIONS: readonly Migration[] = mergeMigrations([
 /** The schema version this code needs: the last migration's. */
 export const LATEST_VERSION = latestVersion(MIGRATIONS);
 
-/** Applies this build's pending migrations; `upTo` stops after that version (tests). */
+/**
+ * Applies this build's pending migrations; `upTo` stops after that version (tests). An empty
+ * SQLite store takes them as one script (sqlite-schema.ts) while it stands for this list's start.
+ */
 export const migrate = (store: Parameters<typeof runMigrations>[0], opts: { upTo?: number } = {}) =>
-  runMigrations(store, MIGRATIONS, opts);
+  runMigrations(store, MIGRATIONS, { ...opts, fresh: SQLITE_SCHEMA });

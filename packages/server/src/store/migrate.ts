@@ -55,6 +55,16 @@ export function mergeMigrations(sources: readonly MigrationSource[]): Migration[
   return all;
 }
 
+/**
+ * What a list of migrations builds on an empty SQLite store, as one script
+ * (src/sqlite-schema.ts, written by `npm run schema:sqlite` with store/sqlite-squash.ts).
+ */
+export interface FreshSchema {
+  /** The migrations it stands for, in order: version and name. */
+  readonly migrations: readonly (readonly [version: number, name: string])[];
+  readonly statements: readonly string[];
+}
+
 /** The schema version a list of migrations brings a store to: the last one's. */
 export const latestVersion = (migrations: readonly Migration[]): number => migrations.at(-1)?.version ?? 0;
 
@@ -65,28 +75,34 @@ async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
 
 /**
  * Applies `migrations` (mergeMigrations' list) not yet recorded. `upTo`: stop after that version
- * (tests build a store as an earlier release left it).
+ * (tests build a store as an earlier release left it). `fresh`: the script an empty SQLite store
+ * takes instead of the migrations it stands for (freshSchema below).
  */
 export async function migrate(
   store: Store,
   migrations: readonly Migration[],
-  opts: { upTo?: number } = {},
+  opts: { upTo?: number; fresh?: FreshSchema } = {},
 ): Promise<{ applied: number[] }> {
   const todo = migrations.filter((m) => m.version <= (opts.upTo ?? Number.POSITIVE_INFINITY));
-  if (store.dialect !== 'sqlite') return run(store, todo);
+  if (store.dialect !== 'sqlite') return run(store, todo, undefined);
   // The serving store keeps temporary data in memory (store/sqlite.ts). A migration may build an
   // index over a large table: its sort spills to a temporary file instead, as SQLite's default.
   // (The setting cannot change inside a transaction, so it wraps all of them.)
   const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
   await sql`PRAGMA temp_store = FILE`.execute(store.db);
   try {
-    return await run(store, todo);
+    return await run(store, todo, opts.upTo === undefined ? opts.fresh : undefined);
   } finally {
     await sql.raw(`PRAGMA temp_store = ${Number(rows[0]?.temp_store ?? 0)}`).execute(store.db);
   }
 }
 
-async function run(store: Store, todo: readonly Migration[]): Promise<{ applied: number[] }> {
+async function run(
+  store: Store,
+  todo: readonly Migration[],
+  fresh: FreshSchema | undefined,
+): Promise<{ applied: number[] }> {
+  const applied = fresh === undefined ? [] : await freshSchema(store, todo, fresh);
   await store.schemaTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
@@ -103,7 +119,6 @@ async function run(store: Store, todo: readonly Migration[]): Promise<{ applied:
   const recorded = new Set(
     (await store.db.selectFrom('hostpay_migrations').select('version').execute()).map((r) => Number(r.version)),
   );
-  const applied: number[] = [];
   for (const migration of todo) {
     if (recorded.has(migration.version)) continue;
     const done = await store.schemaTransaction(async (trx) => {
@@ -125,6 +140,28 @@ async function run(store: Store, todo: readonly Migration[]): Promise<{ applied:
   }
   return { applied };
 }
+
+/**
+ * A fresh SQLite store takes the schema its migrations would build in one script
+ * (src/sqlite-schema.ts): ~8 ms instead of ~70–200 ms for 35 migrations, each built through the
+ * query layer in a transaction of its own, on every new server's start and every test's store.
+ * Only when the script's migrations are the first of `todo`, under the same numbers and names;
+ * the runner then applies those after them one by one. Returns the versions it applied.
+ */
+async function freshSchema(store: Store, todo: readonly Migration[], fresh: FreshSchema): Promise<number[]> {
+  const squashed = fresh.migrations;
+  if (store.createFreshSchema === undefined || squashed.length === 0 || squashed.length > todo.length) return [];
+  if (!squashed.every(([version, name], i) => todo[i]!.version === version && todo[i]!.name === name)) return [];
+  const at = new Date().toISOString();
+  const rows = squashed.map(([version, name]) => `(${version}, ${literal(name)}, ${literal(at)})`);
+  const script = [
+    ...fresh.statements,
+    `INSERT INTO "hostpay_migrations" ("version", "name", "applied_at") VALUES ${rows.join(', ')}`,
+  ].join(';\n');
+  return (await store.createFreshSchema(script)) ? squashed.map(([version]) => version) : [];
+}
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The highest applied migration; 0 for a store never migrated. */
 export async function schemaVersion(store: Store): Promise<number> {

@@ -29,6 +29,7 @@ export function openSqliteStore(file: string): Store {
   // temporary file past 64 KB: a page copy written to disk per page changed, on the serving thread.
   raw.pragma('temp_store = MEMORY');
   const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+  const hasObjects = () => raw.prepare('select exists (select 1 from sqlite_master) as found').pluck().get() === 1;
   // Kysely prepares every query again; preparing was ~12 % of a checkout create's CPU. Statements
   // are cached by their SQL text (bounded: ids and amounts are parameters, so the set of texts is
   // small); better-sqlite3 runs synchronously, so a cached statement is never used twice at once.
@@ -79,6 +80,16 @@ export function openSqliteStore(file: string): Store {
       return commit.writeTransaction(fn);
     },
     schemaTransaction: (fn) => commit.writeTransaction(fn),
+    async createFreshSchema(script) {
+      // Read first: a restart finds tables and opens no write transaction.
+      if (hasObjects()) return false;
+      return commit.writeNow(() => {
+        // Again under the write lock: another process may have built it since.
+        if (hasObjects()) return false;
+        raw.exec(script);
+        return true;
+      });
+    },
     writeSteps(steps) {
       started();
       return commit.writeNow((trx) => runStepsNow(trx, steps(trx.db)));

@@ -22,6 +22,12 @@ export interface Store {
    */
   schemaTransaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
+   * SQLite only: runs `script` (many statements) in one write transaction when the database holds
+   * no table yet, and says whether it did. A fresh store's whole schema in one step instead of a
+   * transaction per migration (store/migrate.ts, src/sqlite-schema.ts).
+   */
+  createFreshSchema?: ((script: string) => Promise<boolean>) | undefined;
+  /**
    * A write transaction made of steps (steps.ts), given the Kysely to build its statements with.
    * SQLite runs it synchronously inside the group commit (no promise tick per statement);
    * PostgreSQL awaits each statement in a transaction, as writeTransaction.
