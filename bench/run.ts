@@ -13,6 +13,7 @@ import { processMemoryMb } from './proc-memory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { get as httpGet } from 'node:http';
 import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
@@ -94,6 +95,30 @@ async function dropSchema(): Promise<void> {
 }
 
 /** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
+/** One GET over node:http: hostpay's response headers in the order it wrote them, and the body. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        const kept: Record<string, string> = {};
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i]!.toLowerCase();
+          // Node writes these itself, on both servers.
+          if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
+            kept[name] = res.rawHeaders[i + 1]!;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: kept, body });
+      });
+    }).on('error', reject);
+  });
+}
+
 function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
@@ -166,14 +191,20 @@ const targets = [
   { name: 'GET fees-preview (100 USDT)', path: `${PATHS.feesPreview}?amount=100&currency=USDT` },
 ].filter((t) => opts.only === undefined || t.name.includes(opts.only));
 const bodies: Record<string, string> = {};
+/** Each path's response headers as hostpay sent them, in its order (for the same-bytes baseline). */
+const heads: Record<string, Record<string, string>> = {};
 for (const t of targets) {
-  const res = await fetch(base + t.path, { headers: headers() });
-  if (res.status !== 200) throw new Error(`${t.path}: ${res.status} ${await res.text()}`);
-  bodies[t.path] = await res.text();
+  const res = await rawGet(base + t.path, headers());
+  if (res.status !== 200) throw new Error(`${t.path}: ${res.status} ${res.body}`);
+  bodies[t.path] = res.body;
+  heads[t.path] = res.headers;
 }
 const bodiesFile = join(dataDir, 'bodies.json');
 writeFileSync(bodiesFile, JSON.stringify(bodies));
+const headsFile = join(dataDir, 'heads.json');
+writeFileSync(headsFile, JSON.stringify(heads));
 const barePort = await startChild(process.execPath, ['bench/bare-server.mjs', bodiesFile, '0']);
+const samePort = await startChild(process.execPath, ['bench/bare-server.mjs', bodiesFile, '0', headsFile]);
 
 const durationSeconds = Number(opts.duration);
 const connections = Number(opts.connections);
@@ -197,6 +228,7 @@ function cpuMs(pid: number | undefined): { user: number; system: number } {
 }
 const hostpayPid = children[0]?.pid;
 const barePid = children[1]?.pid;
+const samePid = children[2]?.pid;
 /** Server CPU per request, µs: total, and its user (JavaScript, Node) and system (kernel: sockets) parts. */
 type Measured = LoadResult & { cpuUsPerRequest: number; userUs: number; systemUs: number };
 async function measured(pid: number | undefined, url: string): Promise<Measured> {
@@ -210,9 +242,19 @@ async function measured(pid: number | undefined, url: string): Promise<Measured>
 }
 const medianBy = (results: Measured[], key: 'cpuUsPerRequest' | 'userUs' | 'systemUs'): number =>
   [...results].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-type Cpu = { bare: number; hostpay: number };
-const rows: { name: string; bare: Measured; hostpay: Measured; ratios: number[]; cpu: Cpu; user: Cpu; system: Cpu }[] =
-  [];
+type Side = 'bare' | 'same' | 'hostpay';
+type Cpu = Record<Side, number>;
+const rows: {
+  name: string;
+  bare: Measured;
+  same: Measured;
+  hostpay: Measured;
+  ratios: number[];
+  sameRatios: number[];
+  cpu: Cpu;
+  user: Cpu;
+  system: Cpu;
+}[] = [];
 for (const t of targets) {
   // Unmeasured warm-up of both servers: the first seconds of hostpay run before V8 has optimised
   // the request path (measured: 72 µs of CPU per request in the first 5 s, 28 µs after).
@@ -223,23 +265,39 @@ for (const t of targets) {
     connections,
     threads,
   });
+  await load({
+    url: `http://127.0.0.1:${samePort}${t.path}`,
+    headers: headers(),
+    durationSeconds: 2,
+    connections,
+    threads,
+  });
   await load({ url: base + t.path, headers: headers(), durationSeconds: 2, connections, threads });
   const bare: Measured[] = [];
+  const same: Measured[] = [];
   const hostpay: Measured[] = [];
   for (let i = 0; i < runs; i++) {
     bare.push(await measured(barePid, `http://127.0.0.1:${barePort}${t.path}`));
+    same.push(await measured(samePid, `http://127.0.0.1:${samePort}${t.path}`));
     const h = await measured(hostpayPid, base + t.path);
     if (h.non2xx > 0) throw new Error(`${t.name}: ${h.non2xx} non-2xx responses from hostpay during the run`);
     hostpay.push(h);
   }
+  const by = (key: 'cpuUsPerRequest' | 'userUs' | 'systemUs'): Cpu => ({
+    bare: medianBy(bare, key),
+    same: medianBy(same, key),
+    hostpay: medianBy(hostpay, key),
+  });
   rows.push({
     name: t.name,
     bare: median(bare) as Measured,
+    same: median(same) as Measured,
     hostpay: median(hostpay) as Measured,
     ratios: hostpay.map((h, i) => h.requestsPerSecond / bare[i]!.requestsPerSecond),
-    cpu: { bare: medianBy(bare, 'cpuUsPerRequest'), hostpay: medianBy(hostpay, 'cpuUsPerRequest') },
-    user: { bare: medianBy(bare, 'userUs'), hostpay: medianBy(hostpay, 'userUs') },
-    system: { bare: medianBy(bare, 'systemUs'), hostpay: medianBy(hostpay, 'systemUs') },
+    sameRatios: hostpay.map((h, i) => h.requestsPerSecond / same[i]!.requestsPerSecond),
+    cpu: by('cpuUsPerRequest'),
+    user: by('userUs'),
+    system: by('systemUs'),
   });
 }
 
@@ -252,16 +310,26 @@ console.log(
 );
 for (const r of rows) {
   const ratio = r.hostpay.requestsPerSecond / r.bare.requestsPerSecond;
+  const sameRatio = r.hostpay.requestsPerSecond / r.same.requestsPerSecond;
   const each = r.ratios.map((x) => x.toFixed(2)).join(' ');
-  const cpuRatio = r.cpu.bare / r.cpu.hostpay;
-  const split = (side: 'bare' | 'hostpay') => `${r.user[side].toFixed(1)}+${r.system[side].toFixed(1)}`.padStart(11);
+  const sameEach = r.sameRatios.map((x) => x.toFixed(2)).join(' ');
+  const split = (side: Side) => `${r.user[side].toFixed(1)}+${r.system[side].toFixed(1)}`.padStart(11);
+  const line = (label: string, side: Side, first: string) =>
+    `${first.padEnd(30)} ${label.padEnd(8)} ${f(r[side].requestsPerSecond)} ${f(r[side].p50Ms, 2)} ${f(r[side].p99Ms, 2)}`;
   console.log(
-    `${r.name.padEnd(30)} ${'bare'.padEnd(8)} ${f(r.bare.requestsPerSecond)} ${f(r.bare.p50Ms, 2)} ${f(r.bare.p99Ms, 2)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)} ${split('bare')}`,
+    `${line('bare', 'bare', r.name)} ${''.padStart(7)} ${r.cpu.bare.toFixed(1).padStart(11)} ${split('bare')}`,
+  );
+  console.log(`${line('bare=', 'same', '')} ${''.padStart(7)} ${r.cpu.same.toFixed(1).padStart(11)} ${split('same')}`);
+  console.log(
+    `${line('hostpay', 'hostpay', '')} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${(r.cpu.bare / r.cpu.hostpay).toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`,
   );
   console.log(
-    `${''.padEnd(30)} ${'hostpay'.padEnd(8)} ${f(r.hostpay.requestsPerSecond)} ${f(r.hostpay.p50Ms, 2)} ${f(r.hostpay.p99Ms, 2)} ${ratio.toFixed(2).padStart(7)} ${r.cpu.hostpay.toFixed(1).padStart(11)} ${split('hostpay')} ${cpuRatio.toFixed(2).padStart(10)}   (req/s ratio each run: ${each})`,
+    `${''.padEnd(30)} ${'vs bare='.padEnd(8)} ${''.padStart(29)} ${sameRatio.toFixed(2).padStart(7)} ${''.padStart(23)} ${(r.cpu.same / r.cpu.hostpay).toFixed(2).padStart(10)}   (req/s ratio each run: ${sameEach})`,
   );
 }
+console.log(
+  'bare: the body with its type and length; bare=: the same bytes as hostpay, head and body (its headers, a fresh request id and RateLimit-Remaining per answer)',
+);
 const memory = processMemoryMb(children[0]?.pid);
 if (memory)
   console.log(
