@@ -40,12 +40,62 @@ import { describeError, type Io } from './output.js';
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
 
+type Register = (program: Command, io: Io) => void;
+
 /**
- * The whole command tree. Commander never exits or prints errors itself (exitOverride, silent
- * outputError): `run` turns whatever it throws into one stderr line and an exit code. Settings
- * are made before any subcommand is added, because subcommands copy them when created.
+ * Every top-level command and what registers it, in the order help lists them. `run` registers
+ * only the one a command line names (`hostpay serve …`): building the whole tree took ~30 ms of
+ * every start on a slow machine, for commands the line does not use (docs/benchmarks.md).
+ * `program.test.ts` holds the names to what each register function adds.
  */
-export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () => {}): Command {
+export const COMMANDS: readonly { names: readonly string[]; register: Register }[] = [
+  { names: ['serve'], register: registerServe },
+  { names: ['init'], register: registerInit },
+  { names: ['merchant'], register: registerMerchant },
+  { names: ['key'], register: registerKey },
+  { names: ['wallet'], register: registerWallet },
+  { names: ['asset'], register: registerAsset },
+  { names: ['chain'], register: registerChain },
+  { names: ['network'], register: registerNetwork },
+  { names: ['address'], register: registerAddress },
+  { names: ['fee'], register: registerFee },
+  { names: ['settlement'], register: registerSettlement },
+  { names: ['rate', 'rates'], register: registerRate },
+  { names: ['transfer'], register: registerTransfer },
+  { names: ['audit'], register: registerAudit },
+  { names: ['master-key'], register: registerMasterKey },
+  { names: ['migrate'], register: registerMigrate },
+  { names: ['login', 'logout'], register: registerLogin },
+  { names: ['wallets'], register: registerWallets },
+  { names: ['summary'], register: registerSummary },
+  { names: ['report'], register: registerReport },
+  { names: ['fees-preview'], register: registerFeesPreview },
+  { names: ['checkout'], register: registerCheckout },
+  { names: ['payout'], register: registerPayout },
+  { names: ['link'], register: registerLink },
+  { names: ['invoice'], register: registerInvoice },
+  { names: ['settings'], register: registerSettings },
+  { names: ['time'], register: registerTime },
+  { names: ['token'], register: registerToken },
+  { names: ['curl'], register: registerCurl },
+  { names: ['events'], register: registerEvents },
+  { names: ['webhooks'], register: registerWebhooks },
+  { names: ['listen'], register: registerListen },
+  { names: ['trigger'], register: registerTrigger },
+  { names: ['completion'], register: registerCompletion },
+];
+
+/**
+ * The whole command tree, or with `only` the program with that one entry of COMMANDS. Commander
+ * never exits or prints errors itself (exitOverride, silent outputError): `run` turns whatever it
+ * throws into one stderr line and an exit code. Settings are made before any subcommand is added,
+ * because subcommands copy them when created.
+ */
+export function buildProgram(
+  io: Io,
+  onErrorHelp: (text: string) => void = () => {},
+  only?: (typeof COMMANDS)[number],
+): Command {
   const program = new Command('hostpay')
     .description(
       'hostpay: run the server, manage merchants, keys, wallets, fees and transfers; as a merchant, create checkouts, payment links and invoices, list wallets, preview fees, sign requests',
@@ -63,40 +113,7 @@ export function buildProgram(io: Io, onErrorHelp: (text: string) => void = () =>
         'Merchant commands take --api-key/--api-secret/--base-url, else HOSTPAY_* variables, else a profile saved by hostpay login.',
       ].join('\n'),
     );
-  registerServe(program, io);
-  registerInit(program, io);
-  registerMerchant(program, io);
-  registerKey(program, io);
-  registerWallet(program, io);
-  registerAsset(program, io);
-  registerChain(program, io);
-  registerNetwork(program, io);
-  registerAddress(program, io);
-  registerFee(program, io);
-  registerSettlement(program, io);
-  registerRate(program, io);
-  registerTransfer(program, io);
-  registerAudit(program, io);
-  registerMasterKey(program, io);
-  registerMigrate(program, io);
-  registerLogin(program, io);
-  registerWallets(program, io);
-  registerSummary(program, io);
-  registerReport(program, io);
-  registerFeesPreview(program, io);
-  registerCheckout(program, io);
-  registerPayout(program, io);
-  registerLink(program, io);
-  registerInvoice(program, io);
-  registerSettings(program, io);
-  registerTime(program, io);
-  registerToken(program, io);
-  registerCurl(program, io);
-  registerEvents(program, io);
-  registerWebhooks(program, io);
-  registerListen(program, io);
-  registerTrigger(program, io);
-  registerCompletion(program, io);
+  for (const { register } of only === undefined ? COMMANDS : [only]) register(program, io);
   return program;
 }
 
@@ -117,7 +134,7 @@ function sharedOptionsLast(this: Help, cmd: Command) {
  */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let errorHelp = '';
-  const program = buildProgram(io, (text) => (errorHelp += text));
+  const program = buildProgram(io, (text) => (errorHelp += text), commandOf(argv));
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
@@ -127,6 +144,17 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (envelope !== null && asksForJson(argv)) io.stdout(writeExactJson(envelope) + '\n');
     return exitCode;
   }
+}
+
+/**
+ * The entry of COMMANDS the line names as its command, when that is all it needs: not `help`
+ * (it lists every command), `completion` (it walks the whole tree) or an unknown word (commander
+ * suggests the nearest command name).
+ */
+function commandOf(argv: readonly string[]): (typeof COMMANDS)[number] | undefined {
+  const first = argv[0];
+  if (first === undefined || first === 'completion') return undefined;
+  return COMMANDS.find((c) => c.names.includes(first));
 }
 
 /** `--json` among the options (not after `--`, where it would be an argument). */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, run } from '../src/program.js';
+import { describeError } from '../src/output.js';
+import { COMMANDS, buildProgram, run } from '../src/program.js';
 import { lines, memoryIo } from './helpers.js';
 
 /** Every command path in the tree, e.g. ['wallet', 'credit'], found from the program itself. */
@@ -182,5 +183,57 @@ describe('command line parsing (in-process)', () => {
         /^hostpay: NETWORK_ERROR: cannot reach http:\/\/127\.0\.0\.1:9: .*npx hostpay serve --demo$/,
       ),
     ]);
+  });
+});
+
+describe('a command line builds only the command it names (COMMANDS)', () => {
+  const full = buildProgram(memoryIo());
+
+  it('each entry registers exactly its names, and together they are the whole tree, in order', () => {
+    for (const entry of COMMANDS) {
+      const alone = buildProgram(memoryIo(), () => {}, entry);
+      expect(alone.commands.map((c) => c.name())).toEqual(entry.names);
+    }
+    expect(full.commands.map((c) => c.name())).toEqual(COMMANDS.flatMap((c) => c.names));
+  });
+
+  it('every command and subcommand has the same options, arguments and help either way', () => {
+    const help = (cmd: Command, path: string[]): string[] => [
+      `${path.join(' ')}\n${cmd.helpInformation()}`,
+      ...cmd.commands.flatMap((sub) => help(sub, [...path, sub.name()])),
+    ];
+    for (const entry of COMMANDS) {
+      const alone = buildProgram(memoryIo(), () => {}, entry);
+      for (const name of entry.names) {
+        const a = alone.commands.find((c) => c.name() === name)!;
+        const b = full.commands.find((c) => c.name() === name)!;
+        expect(help(a, [name])).toEqual(help(b, [name]));
+      }
+    }
+  });
+
+  it('a usage error reads the same as with the whole tree', async () => {
+    for (const argv of [
+      ['serve', '--no-such-option'],
+      ['wallet', 'credit', 'wal_1'],
+      ['rates', '--bogus'],
+    ]) {
+      let help = '';
+      const whole = buildProgram(memoryIo(), (text) => (help += text));
+      const expected = await whole.parseAsync(argv, { from: 'user' }).then(
+        () => undefined,
+        (err) => describeError(err, help).line,
+      );
+      const io = memoryIo();
+      expect(await run(argv, io)).toBe(2);
+      expect(expected).toBeTypeOf('string');
+      expect(lines(io.err)).toEqual([expected]);
+    }
+    const help = memoryIo();
+    expect(await run(['help', 'serve'], help)).toBe(0);
+    expect(help.out).toContain('Usage: hostpay serve');
+    const typo = memoryIo();
+    expect(await run(['serv'], typo)).toBe(2);
+    expect(typo.err).toContain('serve');
   });
 });
