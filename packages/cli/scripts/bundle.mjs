@@ -151,7 +151,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       // Fastify's default schema compilers (Ajv, fast-json-stringify): both instances are built
       // with ours (server/src/http/fastify-compilers.ts), so Fastify never requires these; bundled,
       // their ~600 kB (with ajv, fast-uri, ajv-formats) were parsed at every start for nothing.
-      // Left outside, they stay resolvable from node_modules (dependencies of fastify).
+      // Left outside, Fastify would require them from node_modules (npm installs them with
+      // fastify) only for an instance built without our compilers, which startup-modules.test.ts
+      // would catch.
       '@fastify/ajv-compiler',
       '@fastify/fast-json-stringify-compiler',
     ],
