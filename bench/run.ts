@@ -94,14 +94,13 @@ async function dropSchema(): Promise<void> {
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
 }
 
-/** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
 /** One GET over node:http: hostpay's response headers in the order it wrote them, and the body. */
 function rawGet(
   url: string,
   headers: Record<string, string>,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
-    httpGet(url, { headers }, (res) => {
+    const req = httpGet(url, { headers, timeout: 10_000 }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -115,10 +114,13 @@ function rawGet(
         }
         resolve({ status: res.statusCode ?? 0, headers: kept, body });
       });
-    }).on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url}: no answer within 10 s`)));
+    req.on('error', reject);
   });
 }
 
+/** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
 function startChild(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);

@@ -76,7 +76,7 @@ async function lock(store: Store, trx: Kysely<unknown>): Promise<void> {
 /**
  * Applies `migrations` (mergeMigrations' list) not yet recorded. `upTo`: stop after that version
  * (tests build a store as an earlier release left it). `fresh`: the script an empty SQLite store
- * takes instead of the migrations it stands for (freshSchema below).
+ * takes instead of the migrations it stands for (freshSchema below; PostgreSQL never does).
  */
 export async function migrate(
   store: Store,
@@ -91,7 +91,7 @@ export async function migrate(
   const { rows } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(store.db);
   await sql`PRAGMA temp_store = FILE`.execute(store.db);
   try {
-    return await run(store, todo, opts.upTo === undefined ? opts.fresh : undefined);
+    return await run(store, todo, opts.fresh);
   } finally {
     await sql.raw(`PRAGMA temp_store = ${Number(rows[0]?.temp_store ?? 0)}`).execute(store.db);
   }
@@ -103,6 +103,8 @@ async function run(
   fresh: FreshSchema | undefined,
 ): Promise<{ applied: number[] }> {
   const applied = fresh === undefined ? [] : await freshSchema(store, todo, fresh);
+  // The script recorded every one: nothing left to look up or apply.
+  if (applied.length > 0 && applied.length === todo.length) return { applied };
   await store.schemaTransaction(async (trx) => {
     await lock(store, trx as unknown as Kysely<unknown>);
     await trx.schema
@@ -145,8 +147,9 @@ async function run(
  * A fresh SQLite store takes the schema its migrations would build in one script
  * (src/sqlite-schema.ts): ~8 ms instead of ~70–200 ms for 35 migrations, each built through the
  * query layer in a transaction of its own, on every new server's start and every test's store.
- * Only when the script's migrations are the first of `todo`, under the same numbers and names;
- * the runner then applies those after them one by one. Returns the versions it applied.
+ * Only when the script's migrations are the first of `todo`, under the same numbers and names
+ * (so not for a store built `upTo` an earlier version); the runner then applies those after them
+ * one by one. Returns the versions it applied.
  */
 async function freshSchema(store: Store, todo: readonly Migration[], fresh: FreshSchema): Promise<number[]> {
   const squashed = fresh.migrations;
