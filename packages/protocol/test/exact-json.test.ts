@@ -11,6 +11,7 @@ import {
   parseExactJsonPortable,
   writeExactJson,
   writeExactJsonBuiltin,
+  writeExactJsonPortable,
 } from '../src/index.js';
 
 // Every exactness test runs on both implementations: the hand-written reader and writer (any
@@ -19,13 +20,18 @@ import {
 it('the built-in exact JSON exists on this Node, and parseExactJson is the built-in reader', () => {
   expect(hasBuiltinExactJson).toBe(true);
   expect(parseExactJson).toBe(parseExactJsonBuiltin);
+  expect(writeExactJson).toBe(writeExactJsonBuiltin);
+  // The built-in writer is plain JSON.stringify: a JsonDecimal's toJSON gives its exact text.
+  expect(JSON.stringify({ a: jsonDecimal('0.1000000000000000000001'), b: [jsonDecimal('-7')] })).toBe(
+    '{"a":0.1000000000000000000001,"b":[-7]}',
+  );
 });
 const READERS = [
   ['hand-written', parseExactJsonPortable],
   ['built-in', parseExactJsonBuiltin],
 ] as const;
 const WRITERS = [
-  ['hand-written', writeExactJson],
+  ['hand-written', writeExactJsonPortable],
   ['built-in', writeExactJsonBuiltin],
 ] as const;
 
