@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { settleMemoryWhenIdle } from './observability/settle-memory.js';
 
 export interface ListenOptions {
   host: string;
@@ -14,6 +15,11 @@ export interface ListenOptions {
   handleSignals?: boolean;
   /** HOSTPAY_METRICS_PORT/HOST: a listener of its own for GET /metrics; port -1 or absent: none. */
   metrics?: { port: number; host: string };
+  /**
+   * One compacting garbage collection in the first idle second after start, which hands back the
+   * memory the start-up used (observability/settle-memory.ts). Default true.
+   */
+  settleMemory?: boolean;
 }
 
 export interface RunningServer {
@@ -54,10 +60,27 @@ export async function startServer(app: FastifyInstance, options: ListenOptions):
     });
   }
 
+  const settling =
+    (options.settleMemory ?? true)
+      ? settleMemoryWhenIdle({
+          onSettled: ({ rssBefore, rssAfter, ms }) =>
+            app.log.info(
+              {
+                rssBeforeMb: Math.round(rssBefore / 1048576),
+                rssAfterMb: Math.round(rssAfter / 1048576),
+                ms: Math.round(ms),
+              },
+              'idle after start: heap compacted',
+            ),
+        })
+      : undefined;
+  server.once('close', () => settling?.cancel());
+
   let closing: Promise<void> | undefined;
   let removeSignalHandlers = (): void => {};
   const close = (): Promise<void> => {
     removeSignalHandlers();
+    settling?.cancel();
     // server.close() waits for every open connection. A request still running when the drain
     // starts is answered as keep-alive, and its connection would then idle for keepAliveTimeout
     // (65 s), past the shutdown timeout. Node arms that idle timer from this property when each

@@ -57,7 +57,7 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
     now: () => Date.now() + shift,
     ...checkoutDeps,
   });
-  const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+  const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false, settleMemory: false });
   services.setListenUrl(running.url); // checkout page links name the real port, as hostpay serve does
   return {
     url: running.url,

@@ -34,7 +34,7 @@ export async function startSandbox(): Promise<Sandbox> {
     logger: false,
     admin: services.admin,
   });
-  const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false });
+  const running = await startServer(app, { host: '127.0.0.1', port: 0, handleSignals: false, settleMemory: false });
   services.setListenUrl(running.url);
   services.webhooks.worker.start();
   const key = await services.admin.createApiKey(demo.merchantId, { scopes: [...SCOPES] }, { operator: 'test' });
