@@ -12,8 +12,10 @@ interface Bidi {
   getReorderSegments(text: string, levels: { levels: Uint8Array }): [number, number][];
   getMirroredCharactersMap(text: string, levels: { levels: Uint8Array }): Map<number, string>;
 }
-const bidiFactory = createRequire(import.meta.url)('bidi-js') as () => Bidi;
-const bidi = bidiFactory();
+// Loaded on the first right-to-left line, not at start: every server loads this module (features
+// name `ltrText`), few draw Arabic or Hebrew, and the factory builds the algorithm's tables.
+let loaded: Bidi | undefined;
+const bidiJs = (): Bidi => (loaded ??= (createRequire(import.meta.url)('bidi-js') as () => Bidi)());
 
 /** Left-to-right isolate marks: a caller puts a figure, code or address between them (`ltrText`). */
 const LRI = '\u2066';
@@ -39,6 +41,7 @@ export const hasRtl = (text: string) => RTL_LETTER.test(text);
  * line of only figures and Latin letters stays left to right; brackets are mirrored in right-to-left text.
  */
 export function visualWords(text: string): string[][] {
+  const bidi = bidiJs();
   const levels = bidi.getEmbeddingLevels(text);
   const chars = text.split('');
   for (const [i, mirror] of bidi.getMirroredCharactersMap(text, levels)) chars[i] = mirror;

@@ -1,4 +1,4 @@
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
 
 /**
  * Passwords: argon2id with OWASP's first recommended setting (Password Storage Cheat Sheet):
@@ -11,7 +11,14 @@ const OPTIONS = { ...ARGON2_PARAMS, algorithm: 2 as Algorithm /* Argon2id */, ou
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 
-export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS);
+/**
+ * The native argon2, loaded on the first password hashed or checked: most servers never see a
+ * sign-in between starts, and a start need not map the library nor evaluate its binding.
+ */
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const library = () => (argon2 ??= import('@node-rs/argon2'));
+
+export const hashPassword = async (password: string): Promise<string> => (await library()).hash(password, OPTIONS);
 
 /** A hash of nothing anyone types: verified against when the email is unknown, so both cost the same. */
 let dummy: Promise<string> | undefined;
@@ -24,9 +31,11 @@ let dummy: Promise<string> | undefined;
 export async function passwordMatches(stored: string | undefined, password: string): Promise<boolean> {
   if (stored === undefined) {
     dummy ??= hashPassword('hostpay-dummy-password-never-matches');
+    const { verify } = await library();
     await verify(await dummy, password).catch(() => false);
     return false;
   }
+  const { verify } = await library();
   return verify(stored, password).catch(() => false);
 }
 
