@@ -41,39 +41,32 @@ describe('settleMemoryWhenIdle', () => {
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
   });
 
-  it('waits while the server is busy, and gives up after its tries', async () => {
+  /** Runs one with the event loop's utilisation read from `pattern` (then idle); what it saw and how often it settled. */
+  async function lookingAt(pattern: number[], tries?: number) {
     const seen: number[] = [];
-    const busy = [0.9, 0.5, 0.3];
-    let settled = 0;
+    const result = { seen, settled: 0 };
     settleMemoryWhenIdle({
       intervalMs: 10,
-      tries: 3,
-      utilisation: () => {
-        const u = busy[seen.length] ?? 0;
-        seen.push(u);
-        return u;
-      },
-      onSettled: () => settled++,
-    });
-    await new Promise((r) => setTimeout(r, 150));
-    expect(seen).toEqual([0.9, 0.5, 0.3]);
-    expect(settled).toBe(0);
-  });
-
-  it('runs at the first idle look after busy ones, and cancel stops it', async () => {
-    const seen: number[] = [];
-    const pattern = [0.8, 0.01];
-    let settled = 0;
-    settleMemoryWhenIdle({
-      intervalMs: 10,
+      ...(tries === undefined ? {} : { tries }),
       utilisation: () => {
         const u = pattern[seen.length] ?? 0;
         seen.push(u);
         return u;
       },
-      onSettled: () => settled++,
+      onSettled: () => result.settled++,
     });
     await new Promise((r) => setTimeout(r, 150));
+    return result;
+  }
+
+  it('waits while the server is busy, and gives up after its tries', async () => {
+    const { seen, settled } = await lookingAt([0.9, 0.5, 0.3], 3);
+    expect(seen).toEqual([0.9, 0.5, 0.3]);
+    expect(settled).toBe(0);
+  });
+
+  it('runs at the first idle look after busy ones, and cancel stops it', async () => {
+    const { seen, settled } = await lookingAt([0.8, 0.01]);
     expect(seen).toEqual([0.8, 0.01]);
     expect(settled).toBe(1);
 
@@ -81,11 +74,12 @@ describe('settleMemoryWhenIdle', () => {
     const cancelled = settleMemoryWhenIdle({
       intervalMs: 10,
       utilisation: () => (looked++, 0),
-      onSettled: () => settled++,
+      onSettled: () => {
+        throw new Error('cancelled, yet it collected');
+      },
     });
     cancelled.cancel();
     await new Promise((r) => setTimeout(r, 60));
     expect(looked).toBe(0);
-    expect(settled).toBe(1);
   });
 });
