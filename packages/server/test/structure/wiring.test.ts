@@ -88,7 +88,6 @@ const MODULE_STATE: Record<string, string> = {
     "the wake-up buses of one SQLite store in this process (several services over one file wake each other's streams); keyed by the store, added to by the events feature only",
   'fees/preview.ts:shared': 'one fee service per cache set, a cache of pure results (WeakMap)',
   'merchant-users/passwords.ts:dummy': 'the dummy hash compared against for unknown users, made once',
-  'merchant-users/passwords.ts:argon2': 'the native argon2, imported on the first password (not at start)',
   'pay/assets.ts:BRANDS':
     "the palette stylesheets made so far, bounded (a cache of pure results of the colours in the file's name)",
   'pay/qr.ts:loaded': 'the QR encoder loaded on first use',

@@ -1,4 +1,5 @@
 import type { Algorithm } from '@node-rs/argon2';
+import { lazyPromise } from '../../lazy.js';
 
 /**
  * Passwords: argon2id with OWASP's first recommended setting (Password Storage Cheat Sheet):
@@ -15,8 +16,7 @@ export const PASSWORD_MAX = 256;
  * The native argon2, loaded on the first password hashed or checked: most servers never see a
  * sign-in between starts, and a start need not map the library nor evaluate its binding.
  */
-let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
-const library = () => (argon2 ??= import('@node-rs/argon2'));
+const library = lazyPromise(() => import('@node-rs/argon2'));
 
 export const hashPassword = async (password: string): Promise<string> => (await library()).hash(password, OPTIONS);
 
