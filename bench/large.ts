@@ -23,21 +23,21 @@ export interface LargeRow {
 
 const ENCODINGS = ['identity', 'gzip', 'br'] as const;
 
-/** Bytes on the wire and the content-encoding of one answer. */
-function wire(
+/**
+ * One GET over node:http, which does not decode: the status, the headers as written (raw, in
+ * their order) and the body's bytes as they came over the wire. bench/run.ts reads hostpay's
+ * answers with it too.
+ */
+export function getOnce(
   url: string,
   headers: Record<string, string>,
-): Promise<{ bytes: number; encoding: string; status: number }> {
+): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, timeout: 10_000 }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>
-        resolve({
-          bytes,
-          encoding: String(res.headers['content-encoding'] ?? 'identity'),
-          status: res.statusCode ?? 0,
-        }),
+        resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
       );
       res.on('error', reject);
     });
@@ -45,6 +45,16 @@ function wire(
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Bytes on the wire and the content-encoding of one answer. */
+async function wire(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ bytes: number; encoding: string; status: number }> {
+  const res = await getOnce(url, headers);
+  const at = res.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'content-encoding');
+  return { bytes: res.body.length, encoding: at < 0 ? 'identity' : res.rawHeaders[at + 1]!, status: res.status };
 }
 
 export async function measureLarge(

@@ -13,14 +13,13 @@ import { processMemoryMb } from './proc-memory.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { get as httpGet } from 'node:http';
 import { PATHS, sign, unixTimestamp } from '@hostpay/protocol';
 import { randomBytes } from 'node:crypto';
 import { createServices, loadConfig, seedDemo } from '@hostpay/server';
 import { dropPostgresSchema } from '../packages/server/src/store/postgres.js';
 import { seedBigMerchant } from './big-merchant.js';
 import { measureClient, printClient } from './client.js';
-import { measureLarge, printLarge } from './large.js';
+import { getOnce, measureLarge, printLarge } from './large.js';
 import { load, type LoadResult } from './load.js';
 import { measureStartup, printStartup } from './startup.js';
 
@@ -94,30 +93,19 @@ async function dropSchema(): Promise<void> {
   if (postgres) await dropPostgresSchema(storeEnv.HOSTPAY_DATABASE_URL!, storeEnv.HOSTPAY_DATABASE_SCHEMA!);
 }
 
-/** One GET over node:http: hostpay's response headers in the order it wrote them, and the body. */
-function rawGet(
+/** One GET: hostpay's response headers in the order it wrote them, and the body. */
+async function rawGet(
   url: string,
   headers: Record<string, string>,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { headers, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i]!.toLowerCase();
-          // Node writes these itself, on both servers.
-          if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name))
-            kept[name] = res.rawHeaders[i + 1]!;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: kept, body });
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`${url}: no answer within 10 s`)));
-    req.on('error', reject);
-  });
+  const res = await getOnce(url, headers);
+  const kept: Record<string, string> = {};
+  for (let i = 0; i < res.rawHeaders.length; i += 2) {
+    const name = res.rawHeaders[i]!.toLowerCase();
+    // Node writes these itself, on both servers.
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) kept[name] = res.rawHeaders[i + 1]!;
+  }
+  return { status: res.status, headers: kept, body: res.body.toString('utf8') };
 }
 
 /** Starts a child and resolves with the port it prints (`... listening <port>` or a URL). */
