@@ -122,11 +122,13 @@ export async function createSharedState(
       events.info('Redis is back: shared rate limits and cache invalidation resumed');
     }
   };
-  const [{ connectRedis }, { RedisChangeFeed, ACK_WAIT_MS }, { RedisRateLimiter }] = await Promise.all([
-    import('./redis.js'),
-    import('./change-feed.js'),
-    import('./redis-rate-limiter.js'),
-  ]);
+  const [{ connectRedis }, { RedisChangeFeed, ACK_WAIT_MS }, { RedisRateLimiter }, { batchedClaims }] =
+    await Promise.all([
+      import('./redis.js'),
+      import('./change-feed.js'),
+      import('./redis-rate-limiter.js'),
+      import('./claim-batch.js'),
+    ]);
   const publisher = connectRedis(redisUrl, onState);
   const subscriber = connectRedis(redisUrl, () => undefined);
   let ackWarnedAt = Number.NEGATIVE_INFINITY;
@@ -141,6 +143,7 @@ export async function createSharedState(
     },
   });
   const limiter = new RedisRateLimiter(publisher, (err) => onState(false, err), `${prefix}rl:`);
+  const claim = batchedClaims(publisher, (err) => onState(false, err));
   return {
     rateLimiter: limiter,
     get redis() {
@@ -152,12 +155,7 @@ export async function createSharedState(
     },
     async claimOnce(key, ttlMs) {
       if (state !== 'up') return undefined;
-      try {
-        return (await publisher.set(`${prefix}${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
-      } catch (err) {
-        onState(false, err as Error);
-        return undefined;
-      }
+      return claim(`${prefix}${key}`, ttlMs);
     },
     close: () => {
       closing = true;
