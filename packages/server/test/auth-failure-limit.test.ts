@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../src/cluster/redis.js';
 import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { createAdminFixture, type AdminFixture } from './http-helpers/admin-fixture.js';
-import { postgresAvailable, redisAvailable, TEST_REDIS_URL, type Dialect } from './helpers.js';
+import { dropRedisKeys, postgresAvailable, redisAvailable, TEST_REDIS_URL, type Dialect } from './helpers.js';
 
 /**
  * The failed-authentication limit holds under concurrency: 200 bad requests sent at once from
@@ -192,9 +192,8 @@ describe.runIf(redisAvailable && postgresAvailable)('PostgreSQL with Redis, two 
       return [a, b];
     },
     async () => {
-      const keys = await connections[0]!.keys(`${prefix}*`);
-      if (keys.length > 0) await connections[0]!.del(...keys);
-      for (const c of connections) c.disconnect();
+      await dropRedisKeys(connections[0], prefix);
+      connections[1]!.disconnect();
     },
   );
 });

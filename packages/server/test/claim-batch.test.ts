@@ -3,22 +3,14 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { batchedClaims, MAX_CLAIMS_PER_CALL } from '../src/cluster/claim-batch.js';
 import { connectRedis } from '../src/cluster/redis.js';
-import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
-
-const ready = async (redis: Redis) => {
-  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-};
+import { dropRedisKeys, redisAvailable, redisReady, TEST_REDIS_URL } from './helpers.js';
 
 describe.runIf(redisAvailable)('single-use claims batched per turn (real Redis)', () => {
   const prefix = `hp_test_claim_${randomBytes(4).toString('hex')}:`;
   const redis = connectRedis(TEST_REDIS_URL, () => undefined);
   const errors: Error[] = [];
   const claim = batchedClaims(redis, (err) => errors.push(err));
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  afterAll(() => dropRedisKeys(redis, prefix));
 
   /** The script calls Redis received while `work` ran that name our keys (MONITOR sees every command). */
   async function callsDuring(work: () => Promise<unknown>): Promise<string[][]> {
@@ -41,7 +33,7 @@ describe.runIf(redisAvailable)('single-use claims batched per turn (real Redis)'
   }
 
   it('answers each caller as if alone: the first of each key true, every repeat false, in one call', async () => {
-    await ready(redis);
+    await redisReady(redis);
     const keys = Array.from({ length: 40 }, (_, i) => `${prefix}a${i % 30}`);
     let answers: (boolean | undefined)[] = [];
     const calls = await callsDuring(async () => {
@@ -57,7 +49,7 @@ describe.runIf(redisAvailable)('single-use claims batched per turn (real Redis)'
   });
 
   it('sets each key for its own time to live, and a lapsed key can be claimed again', async () => {
-    await ready(redis);
+    await redisReady(redis);
     const [long, short] = await Promise.all([claim(`${prefix}long`, 60_000), claim(`${prefix}short`, 150)]);
     expect([long, short]).toEqual([true, true]);
     const ttlLong = await redis.pttl(`${prefix}long`);
@@ -70,7 +62,7 @@ describe.runIf(redisAvailable)('single-use claims batched per turn (real Redis)'
   });
 
   it(`splits a burst into calls of at most ${MAX_CLAIMS_PER_CALL} keys, answers unchanged`, async () => {
-    await ready(redis);
+    await redisReady(redis);
     const n = MAX_CLAIMS_PER_CALL * 2 + 7;
     let answers: (boolean | undefined)[] = [];
     const calls = await callsDuring(async () => {

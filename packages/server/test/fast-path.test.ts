@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { connectRedis } from '../src/cluster/redis.js';
 import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
 import { encodedBodies, fastPathAnswers } from '../src/http/fast-path.js';
-import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
+import { dropRedisKeys, redisAvailable, redisReady, TEST_REDIS_URL } from './helpers.js';
 import { createFixture, type HttpFixture, type TestKey } from './http-helpers/fixture.js';
 import { issueToken, merchantHeaders } from './http-helpers/requests.js';
 
@@ -287,7 +287,7 @@ describe.runIf(redisAvailable)('fast path with a shared (Redis) rate limiter', (
     const prefix = `hp_test_${randomBytes(4).toString('hex')}:`;
     const redis = connectRedis(TEST_REDIS_URL, () => undefined);
     // Until Redis is ready the limiter counts in-process (its outage fallback): every count here must be Redis's.
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    await redisReady(redis);
     const shared = await fx.buildApp({ rateLimiter: new RedisRateLimiter(redis, () => undefined, prefix) });
     try {
       await shared.listen({ host: '127.0.0.1', port: 0 });
@@ -317,9 +317,7 @@ describe.runIf(redisAvailable)('fast path with a shared (Redis) rate limiter', (
       expect(fast429.headers.map(([n]) => n)).toEqual(hook429.headers.map(([n]) => n));
     } finally {
       await shared.close();
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
+      await dropRedisKeys(redis, prefix);
     }
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { describe } from 'vitest';
 import { createServices, type Services } from '../src/services.js';
@@ -55,6 +56,19 @@ export const redisAvailable: boolean = await (async () => {
     probe.disconnect();
   }
 })();
+
+/** Resolves once `redis` is connected (a test that needs Redis's own answers, not an outage fallback). */
+export async function redisReady(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+}
+
+/** Deletes a test's keys (everything under `prefix`) and closes the connection. */
+export async function dropRedisKeys(redis: Redis | undefined, prefix: string): Promise<void> {
+  if (redis === undefined) return;
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+}
 
 /** The dialects every store test runs on. */
 export const DIALECTS: Dialect[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../src/cluster/redis.js';
 import type { RateLimitResult } from '../src/auth/rate-limit.js';
 import { RedisRateLimiter } from '../src/cluster/redis-rate-limiter.js';
-import { redisAvailable, TEST_REDIS_URL } from './helpers.js';
+import { dropRedisKeys, redisAvailable, redisReady, TEST_REDIS_URL } from './helpers.js';
 
 describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
   const prefix = `hp_test_${randomBytes(4).toString('hex')}:`;
@@ -12,14 +12,10 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
   // Demand counted over whole seconds here (production: a tenth, hit-reservations.test.ts): a
   // round trip on a loaded machine must not cross the window these tests size reservations by.
   const limiter = new RedisRateLimiter(redis, (e) => fallbacks.push(e), prefix, undefined, 1000);
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  afterAll(() => dropRedisKeys(redis, prefix));
 
   it('counts hits that arrive together exactly: 50 at once with a limit of 20 allow 20', async () => {
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    await redisReady(redis);
     const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('k1', 20, 60_000)));
     expect(results.filter((r) => r.allowed)).toHaveLength(20);
     expect(new Set(results.map((r) => r.remaining)).size).toBeGreaterThan(1);
@@ -29,7 +25,7 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
   });
 
   it('failure gate: a slot whose release never arrives lapses on its own, even while others keep being taken', async () => {
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    await redisReady(redis);
     const short = new RedisRateLimiter(redis, (e) => fallbacks.push(e), prefix, 300);
     // Two slots taken and never settled (an instance that died mid-attempt).
     expect((await short.reserve('gate-leak', 3, 60_000)).allowed).toBe(true);
@@ -108,7 +104,7 @@ describe.runIf(redisAvailable)('Redis rate limiter (real Redis)', () => {
     };
 
     it('a busy bucket gets a tenth of a second of its hits reserved: answered at once, each with its own number', async () => {
-      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      await redisReady(redis);
       await makeBusy(limiter, 'busy1', 10_000);
       expect(Number(await redis.get(`${prefix}busy1`))).toBe(150);
       expect(limiter.hitReserved('busy1', 10_000, 60_000)).toBeUndefined();

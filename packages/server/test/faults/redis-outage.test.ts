@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/services.js';
 import { startServerProcess, type LogLine, type ServerProcess } from './server-process.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { dropRedisKeys } from '../helpers.js';
 import {
   MASTER_KEY,
   Merchant,
@@ -62,13 +63,6 @@ async function directRedis(): Promise<Redis> {
   return redis;
 }
 
-async function removeKeys(redis: Redis | undefined, prefix: string): Promise<void> {
-  if (redis === undefined) return;
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-}
-
 describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store)', () => {
   const prefix = `hp_test_${randomBytes(6).toString('hex')}:`;
   let seeded: SeededSqlite;
@@ -98,7 +92,7 @@ describe.skipIf(!redisAvailable)('Redis outage under hostpay serve (SQLite store
   afterAll(async () => {
     await server?.kill();
     await proxy?.close();
-    await removeKeys(direct, prefix);
+    await dropRedisKeys(direct, prefix);
     seeded?.remove();
   });
 
@@ -251,7 +245,7 @@ describe.skipIf(!redisAvailable || !postgresAvailable)('Redis partition and the 
     await server?.kill();
     await other?.close();
     await proxy?.close();
-    await removeKeys(direct, prefix);
+    await dropRedisKeys(direct, prefix);
     await seeded?.remove();
   });
 
