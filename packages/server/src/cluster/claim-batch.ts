@@ -23,8 +23,8 @@ type ClaimScript = { hostpayClaimOnce(count: number, ...args: (string | number)[
  * `SET key 1 PX ttl NX` for the single-use signature claims (cluster/used-signatures.ts), the
  * claims of one turn of the event loop sent as ONE script call. Auto-pipelining only groups the
  * commands of one tick, and each request is read in a tick of its own, so one `SET` per request
- * was one socket write per signed write request: on PostgreSQL + Redis that write was ~10 % of
- * the serving thread's CPU per checkout create (docs/benchmarks.md). Each caller still gets its
+ * was one socket write per signed write request, waking Redis each time (docs/benchmarks.md,
+ * "Checkout create against the ceiling"). Each caller still gets its
  * own answer, exactly as if its `SET` had been sent alone; when Redis fails, everyone of the
  * call gets undefined (the store decides) and `onError` hears why.
  */
@@ -37,6 +37,7 @@ export function batchedClaims(
 
   function send(batch: Waiting[]): void {
     const args: (string | number)[] = batch.map((w) => w.key);
+    // PX takes a positive integer; one bad TTL would fail the whole call, everyone's claims with it.
     for (const w of batch) args.push(Math.max(1, Math.ceil(w.ttlMs)));
     (redis as unknown as ClaimScript).hostpayClaimOnce(batch.length, ...args).then(
       (set) => {

@@ -6,9 +6,10 @@ import type { Db, Store } from '../store/store.js';
 /**
  * Which signatures of state-changing merchant requests were already accepted: a
  * signature is usable once, on every instance. With Redis, one `SET NX PX` per request decides
- * it for all instances (a turn's claims share one script call: claim-batch.ts); without Redis (or while it is unreachable) the store does, its primary key
- * (key id, signature) making the insert the check. Entries live as long as the signature's
- * timestamp is accepted: past that, checkTimestamp refuses the signature anyway.
+ * it for all instances (a turn's claims share one script call: claim-batch.ts); without Redis
+ * (or while it is unreachable) the store does, its primary key (key id, signature) making the
+ * insert the check. Entries live as long as the signature's timestamp is accepted: past that,
+ * checkTimestamp refuses the signature anyway.
  *
  * Known gap, documented in docs/security.md: a signature first used through Redis and replayed
  * within its window to an instance that finds Redis unreachable is looked up in the store, which
